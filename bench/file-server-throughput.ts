@@ -1,0 +1,82 @@
+/**
+ * The public file server against nginx (Debian's) serving the same 100 MiB file, in one run:
+ * full downloads (MiB/s) and random 64 KiB ranges (requests/s). Patchbay runs distributed, so the
+ * file server is one Node process; nginx runs with one worker, sendfile on, for a like-for-like
+ * single-process comparison.
+ *
+ *   pnpm exec tsx bench/file-server-throughput.ts [sizeMiB=100]
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startPatchbay } from '../tests/harness/patchbay';
+import { freePort } from '../tests/harness/free-port';
+import { MiB, table } from './lib/proc';
+import { defaultContainer } from './lib/patchbay';
+import { fetchDrain, hammer } from './lib/load';
+
+const SIZE = Number(process.argv[2] ?? 100) * MiB;
+const RANGE = 64 * 1024;
+
+async function startNginx(root: string): Promise<{ port: number; stop(): void }> {
+  const port = await freePort();
+  const conf = path.join(root, 'nginx.conf');
+  fs.writeFileSync(conf, `worker_processes 1; daemon off; pid ${root}/nginx.pid; error_log ${root}/error.log;
+events { worker_connections 1024; }
+http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
+  types { application/octet-stream bin; }
+  client_body_temp_path ${root}/tmp; proxy_temp_path ${root}/tmp; fastcgi_temp_path ${root}/tmp; uwsgi_temp_path ${root}/tmp; scgi_temp_path ${root}/tmp;
+  server { listen 127.0.0.1:${port}; root ${root}/www; } }`);
+  fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+  const child = spawn('nginx', ['-c', conf, '-p', root], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) { try { await fetchDrain(`http://127.0.0.1:${port}/probe.bin`); break; } catch { await new Promise((r) => setTimeout(r, 50)); } }
+  return { port, stop: () => child.kill('SIGTERM') };
+}
+
+async function measure(url: string): Promise<{ fullMiBs: number; rangeRps: number }> {
+  await fetchDrain(url); // warm up (page cache, resolver cache)
+  const fullMs = await hammer(8, 2, () => fetchDrain(url));
+  const ranges = 4000;
+  const rangeMs = await hammer(ranges, 16, () => {
+    const start = Math.floor(Math.random() * (SIZE - RANGE));
+    return fetchDrain(url, { Range: `bytes=${start}-${start + RANGE - 1}` });
+  });
+  return { fullMiBs: (8 * SIZE) / MiB / (fullMs / 1000), rangeRps: ranges / (rangeMs / 1000) };
+}
+
+async function main(): Promise<void> {
+  execFileSync('nginx', ['-v'], { stdio: 'ignore' });
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-nginx-'));
+  fs.chmodSync(root, 0o755); // nginx workers run as an unprivileged user
+  fs.mkdirSync(path.join(root, 'www'), { mode: 0o755 });
+  const file = path.join(root, 'www', 'file.bin');
+  const chunk = Buffer.alloc(MiB);
+  for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 31) & 0xff;
+  const fd = fs.openSync(file, 'w');
+  for (let i = 0; i < SIZE / MiB; i++) fs.writeSync(fd, chunk);
+  fs.closeSync(fd);
+  fs.writeFileSync(path.join(root, 'www', 'probe.bin'), 'x');
+  const nginx = await startNginx(root);
+  const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn' });
+  try {
+    const auth = { authorization: `Bearer ${inst.token}` };
+    const containerSid = await defaultContainer(inst);
+    const up = await fetch(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=file.bin`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/octet-stream' }, body: fs.readFileSync(file), duplex: 'half',
+    } as RequestInit).then((r) => r.json()) as { publish_uri: string };
+    const ngx = await measure(`http://127.0.0.1:${nginx.port}/file.bin`);
+    const pb = await measure(up.publish_uri);
+    console.log(`\nPublic file server vs nginx 1.22 (1 worker, sendfile), ${SIZE / MiB} MiB file, ${os.cpus().length} cores\n`);
+    console.log(table([
+      { server: 'nginx (baseline)', 'full MiB/s': ngx.fullMiBs.toFixed(0), 'ratio': '1.00', '64 KiB ranges/s': ngx.rangeRps.toFixed(0), 'range ratio': '1.00' },
+      { server: 'Patchbay file-server', 'full MiB/s': pb.fullMiBs.toFixed(0), 'ratio': (pb.fullMiBs / ngx.fullMiBs).toFixed(2), '64 KiB ranges/s': pb.rangeRps.toFixed(0), 'range ratio': (pb.rangeRps / ngx.rangeRps).toFixed(2) },
+    ]));
+  } finally {
+    await inst.stop();
+    nginx.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => { console.error(err); process.exit(1); });

@@ -1,0 +1,96 @@
+/**
+ * Upload throughput through Patchbay (raw octet-stream upload → gateway → blob store) against a
+ * baseline: a bare Node HTTP server piping the same body to a file on disk. Also the gateway's peak
+ * resident memory during a 1 GiB upload (distributed mode, so the gateway is its own process).
+ *
+ *   pnpm exec tsx bench/upload-throughput.ts [sizeMiB=256] [bigMiB=1024]
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { startPatchbay, type PatchbayInstance } from '../tests/harness/patchbay';
+import { MiB, findInGroup, samplePeak, table } from './lib/proc';
+
+const SIZE = Number(process.argv[2] ?? 256) * MiB;
+const BIG = Number(process.argv[3] ?? 1024) * MiB;
+const CHUNK = Buffer.alloc(MiB, 0x5a);
+
+/** A body of `size` bytes generated on the fly (nothing held in memory). */
+function body(size: number): Readable {
+  let sent = 0;
+  return new Readable({ read() { if (sent >= size) return this.push(null); const n = Math.min(CHUNK.length, size - sent); sent += n; this.push(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n)); } });
+}
+
+async function post(url: string, size: number, headers: Record<string, string>): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': String(size) } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); });
+    req.on('error', reject);
+    pipeline(body(size), req).catch(reject);
+  });
+  return { status, ms: performance.now() - started };
+}
+
+async function baseline(dir: string): Promise<number> {
+  const server = http.createServer((req, res) => {
+    pipeline(req, fs.createWriteStream(path.join(dir, `b-${Date.now()}-${Math.random()}`))).then(() => { res.writeHead(201); res.end(); }, () => { res.writeHead(500); res.end(); });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  const runs = [] as number[];
+  for (let i = 0; i < 3; i++) runs.push((await post(`http://127.0.0.1:${port}/`, SIZE, {})).ms);
+  server.close();
+  return Math.min(...runs);
+}
+
+let benchContainer = '';
+
+/** A container with room for every run (the default one holds 1 GiB). */
+async function container(inst: PatchbayInstance): Promise<string> {
+  if (!benchContainer) {
+    const res = await fetch(`${inst.baseUrl}/storage/containers`, { method: 'POST', headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', quota_bytes: 64 * 1024 * MiB, quota_files: 1000 }) });
+    benchContainer = ((await res.json()) as { container_sid: string }).container_sid;
+  }
+  return benchContainer;
+}
+
+async function patchbay(inst: PatchbayInstance, size: number): Promise<number> {
+  const auth = { authorization: `Bearer ${inst.token}` };
+  const url = `${inst.baseUrl}/storage/files?container_sid=${await container(inst)}&name=bench.bin`;
+  const r = await post(url, size, auth);
+  if (r.status !== 201) throw new Error(`upload failed: ${r.status}`);
+  return r.ms;
+}
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-bench-'));
+  const baseMs = await baseline(tmp);
+  const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn' });
+  try {
+    // Wait for the default container, then measure the best of three.
+    for (let i = 0; i < 50; i++) { const r = await fetch(`${inst.baseUrl}/storage/containers`, { headers: { authorization: `Bearer ${inst.token}` } }).then((x) => x.json()) as { items: unknown[] }; if (r.items.length) break; await new Promise((res) => setTimeout(res, 200)); }
+    const runs = [] as number[];
+    for (let i = 0; i < 3; i++) runs.push(await patchbay(inst, SIZE));
+    const pbMs = Math.min(...runs);
+    const pgid = inst.pid;
+    const gatewayPids = () => findInGroup(pgid, 'services/gateway/src/main.ts');
+    const sampler = samplePeak(gatewayPids);
+    const bigMs = await patchbay(inst, BIG);
+    const peak = sampler.stop();
+    const mbps = (bytes: number, ms: number) => (bytes / MiB / (ms / 1000)).toFixed(1);
+    console.log(`\nUpload throughput, ${SIZE / MiB} MiB body (best of 3), ${os.cpus().length} cores\n`);
+    console.log(table([
+      { path: 'baseline: bare Node HTTP → file', 'MiB/s': mbps(SIZE, baseMs), ratio: '1.00' },
+      { path: 'Patchbay raw upload (distributed)', 'MiB/s': mbps(SIZE, pbMs), ratio: (baseMs / pbMs).toFixed(2) },
+    ]));
+    console.log(`\n${BIG / MiB} MiB upload: ${mbps(BIG, bigMs)} MiB/s; gateway peak RSS ${(peak / MiB).toFixed(0)} MiB (target < 200 MiB)`);
+  } finally {
+    await inst.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => { console.error(err); process.exit(1); });

@@ -1,0 +1,88 @@
+/**
+ * Production build of the services: each `services/<name>/src/main.ts` becomes one CommonJS file,
+ * `dist/<name>/main.js` (+ source map), with every workspace package (@patchbay/*, TypeScript
+ * sources) compiled in and every third-party package left as a plain `require`, resolved at run
+ * time from the service's pruned production dependencies (`pnpm deploy --prod`, see the Dockerfile).
+ *
+ * Why bundle rather than `tsc`: the workspace packages point `main` at their TypeScript sources, so
+ * a compiled tree would need every package rewritten to point at JS; one file per service starts
+ * faster than tsx (no compile at start-up, no loader child process between the signal and the
+ * service) and is what the image runs with plain `node`. Third-party code stays external so native
+ * or lazily-required modules (mongodb's optional compressors, firebase-admin's lazy parts) keep
+ * working exactly as under tsx.
+ *
+ * Usage: `pnpm build [name ...]` (default: every service with a src/main.ts except all-in-one, and
+ * `bootstrap`, the one-shot that creates the first partner in a deployment).
+ */
+import fs from 'node:fs';
+import { isBuiltin } from 'node:module';
+import path from 'node:path';
+import { build, type Plugin } from 'esbuild';
+
+export const ROOT = path.resolve(__dirname, '..');
+
+/** Services that run as their own process/image: every services/<name>/src/main.ts but the launchers. */
+export function serviceNames(): string[] {
+  return fs.readdirSync(path.join(ROOT, 'services'))
+    .filter((name) => name !== 'all-in-one' && fs.existsSync(path.join(ROOT, 'services', name, 'src', 'main.ts')))
+    .sort();
+}
+
+/** Leaves every bare import but the workspace's own packages to be resolved at run time. */
+const thirdPartyExternal: Plugin = {
+  name: 'third-party-external',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@patchbay/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
+/** Entry points that are not services: the deployments' one-shot bootstrap of the first partner. */
+const EXTRA_ENTRIES: Record<string, string> = { bootstrap: 'deploy/bootstrap-main.ts' };
+
+/** Every image the Dockerfile builds: each service, plus `bootstrap`. */
+export function bundleNames(): string[] {
+  return [...serviceNames(), ...Object.keys(EXTRA_ENTRIES)];
+}
+
+/** Bundles one service into `<outRoot>/<name>/main.js`; resolves with that path and the packages it requires. */
+export async function bundleService(name: string, outRoot = path.join(ROOT, 'dist')): Promise<{ file: string; externals: string[] }> {
+  const entry = path.join(ROOT, EXTRA_ENTRIES[name] ?? path.join('services', name, 'src', 'main.ts'));
+  if (!fs.existsSync(entry)) throw new Error(`no service ${name} (${entry} is missing)`);
+  const file = path.join(outRoot, name, 'main.js');
+  const result = await build({
+    entryPoints: [entry],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: true,
+    keepNames: true,
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [thirdPartyExternal],
+    banner: { js: `// Patchbay ${name}: bundled by deploy/bundle.ts; run with node --enable-source-maps main.js` },
+  });
+  const externals = new Set<string>();
+  for (const input of Object.values(result.metafile.inputs)) {
+    // Only packages: not node's own modules, esbuild's `<runtime>`, or type-only relative imports.
+    for (const imp of input.imports) if (imp.external && /^[@a-z0-9]/i.test(imp.path) && !isBuiltin(imp.path)) externals.add(packageOf(imp.path));
+  }
+  return { file, externals: [...externals].sort() };
+}
+
+/** `@scope/pkg/sub` → `@scope/pkg`; `pkg/sub` → `pkg`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+if (require.main === module) {
+  const names = process.argv.slice(2);
+  (async () => {
+    for (const name of names.length > 0 ? names : bundleNames()) {
+      const { file, externals } = await bundleService(name);
+      process.stdout.write(`${path.relative(ROOT, file)}  (requires: ${externals.join(', ') || 'nothing'})\n`);
+    }
+  })().catch((err: unknown) => { process.stderr.write(`${(err as Error).stack ?? String(err)}\n`); process.exit(1); });
+}

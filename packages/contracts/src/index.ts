@@ -1,0 +1,49 @@
+export {
+  ApiError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, ConflictError, DuplicateKeyError,
+  PayloadTooLargeError, UnsupportedMediaTypeError, RangeNotSatisfiableError, UnprocessableError, UnavailableError,
+  TimeoutError, errorFromStatus, errorItem,
+} from './errors';
+export type { BusReply } from './reply';
+export { ok, replyForError, unwrapReply, isBusReply } from './reply';
+export { Subjects, Queues, Streams } from './subjects';
+export { compileValidator } from './validate';
+export type { Validator } from './validate';
+export { ErrorBodySchema, ErrorItemSchema } from './schemas/error';
+export type { ErrorBody, ErrorItem } from './schemas/error';
+export { ListEnvelopeSchema, AnyListEnvelopeSchema, PaginationSchema } from './schemas/envelope';
+export type { ListEnvelope } from './schemas/envelope';
+export { ALL_SCOPES, ScopeSchema } from './schemas/scopes';
+export type { Scope } from './schemas/scopes';
+export { PartnerSchema, PartnerCreateSchema, PartnerUpdateSchema } from './schemas/partner';
+export type { Partner, PartnerCreate, PartnerUpdate } from './schemas/partner';
+export { TokenSchema, TokenRequestSchema, TokenUpdateSchema } from './schemas/token';
+export type { Token, TokenRequest, TokenUpdate } from './schemas/token';
+export { CountrySchema } from './schemas/country';
+export type { Country } from './schemas/country';
+export { BusReplySchema } from './schemas/bus-reply';
+export type { Principal, GatewayRequest } from './gateway-request';
+export { CONTAINER_TYPES, ExternalAttributesSchema, CLASSIFICATIONS, ClassificationSchema, THRESHOLD_ACTIONS, PUBLISH_VALUES, LIFECYCLE_ACTIONS, ContainerPatchSchema, ContainerPutSchema } from './schemas/container';
+export type { Classification, Container, ContainerPatch, ContainerType } from './schemas/container';
+export { AUDIO_FORMATS, TARGET_FORMATS, BITRATES, FileUploadSchema, FilePatchSchema, FilePutSchema, FILE_READ_ONLY } from './schemas/file';
+export type { FileUpload, FilePatch, StoredFile } from './schemas/file';
+export {
+  ENDPOINT_TYPES, HOSTED_ENDPOINT_TYPES, ADDRESS_DIRECTIONS, ADDRESS_TRANSPORTS, CALLBACK_METHODS, EndpointTypeSchema,
+  EndpointSchema, EndpointAddressSchema, EndpointAddressInputSchema, EndpointAttributesSchema, EndpointPropertiesSchema,
+  EndpointPropertiesInputSchema, EndpointTransformationSchema, EndpointCreateSchema, EndpointUpdateSchema, EndpointReplaceSchema,
+} from './schemas/endpoint';
+export type {
+  Endpoint, EndpointType, HostedEndpointType, EndpointAddress, EndpointAddressInput, EndpointAttributes, EndpointProperties,
+  EndpointPropertiesInput, EndpointCreate, EndpointUpdate, EndpointReplace,
+} from './schemas/endpoint';
+export { PushApplicationSchema, PushApplicationWriteSchema, CREDENTIAL_MASK } from './schemas/push-application';
+export type { PushApplication, PushApplicationWrite } from './schemas/push-application';
+export { PushDeviceSchema, PushDeviceCreateSchema, PushDevicePatchSchema, DEVICE_TYPES, DEVICE_ENVIRONMENTS } from './schemas/push-device';
+export type { PushDevice, PushDeviceCreate, PushDevicePatch, DeviceType, DeviceEnvironment } from './schemas/push-device';
+export { PushNotificationSchema, PushSendResultSchema, MAX_PUSH_RECIPIENTS, PUSH_PRIORITIES, PUSH_FAILURE_REASONS } from './schemas/push-notification';
+export type { PushNotification, PushSendResult, PushResult, PushFailureReason } from './schemas/push-notification';
+export { CallRecordSchema, CallRecordInputSchema, RecordIngestReportSchema, RecordIngestErrorSchema, RECORD_DIRECTIONS, INGEST_BATCH_RECORDS, INGEST_BATCH_BYTES, INGEST_RECORD_MAX_BYTES, INGEST_MAX_ERRORS } from './schemas/call-record';
+export type { CallRecord, CallRecordInput, CallCompletedEvent, RecordIngestBatch, RecordIngestBatchResult, RecordIngestError, RecordIngestReport } from './schemas/call-record';
+export { MessageRecordSchema, MessageRecordInputSchema, MESSAGE_TYPES } from './schemas/message-record';
+export type { MessageRecord, MessageRecordInput, MessageRecordedEvent } from './schemas/message-record';
+export { SWEEP_REASONS, SweepContainersRequestSchema, SweepCandidatesRequestSchema, SweepDeleteRequestSchema, SweepReleaseRequestSchema, SweepExpiredRequestSchema } from './schemas/sweep';
+export type { SweepReason, SweepContainersRequest, SweepContainersReply, SweepCandidatesRequest, SweepCandidatesReply, SweepContainerState, SweepCandidate, SweepDeleteRequest, SweepDeleteReply, SweepReleaseRequest, SweepExpiredRequest, SweepExpiredReply } from './schemas/sweep';

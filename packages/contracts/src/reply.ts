@@ -1,0 +1,29 @@
+import { ApiError, errorFromStatus } from './errors';
+import type { ErrorBody } from './schemas/error';
+
+/** The one bus reply envelope: a body and a status, or an error body and a status. */
+export type BusReply =
+  | { status: number; body: unknown }
+  | { status: number; error: ErrorBody };
+
+export function ok(body: unknown, status = 200): BusReply {
+  return { status, body };
+}
+
+/** The reply for a thrown error; unknown errors must be logged by the caller and become 500. */
+export function replyForError(err: unknown): BusReply {
+  if (err instanceof ApiError) return { status: err.status, error: err.toBody() };
+  return { status: 500, error: { errors: [], message: 'internal server error' } };
+}
+
+/** Turns a reply into its body, or throws the typed error it carries. The one place replies are read. */
+export function unwrapReply<T = unknown>(reply: BusReply): T {
+  if ('error' in reply) throw errorFromStatus(reply.status, reply.error);
+  return reply.body as T;
+}
+
+export function isBusReply(value: unknown): value is BusReply {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.status === 'number' && ('body' in v || 'error' in v);
+}

@@ -1,0 +1,126 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const CLASSIFICATIONS = ['archive', 'document', 'executable', 'media', 'unknown'] as const;
+export type Classification = (typeof CLASSIFICATIONS)[number];
+export const ClassificationSchema = Type.Union(CLASSIFICATIONS.map((c) => Type.Literal(c)));
+
+/** `internal` is Patchbay's own blob store; the others name an external object storage (reference-facts). */
+export const CONTAINER_TYPES = ['internal', 'aws_s3', 'gcp_storage', 'azure_blob'] as const;
+export type ContainerType = (typeof CONTAINER_TYPES)[number];
+
+/** Where an external container lives. `credentials` are write-only: returned as "********". */
+export const ExternalAttributesSchema = Type.Object({
+  bucket: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  container: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  region: Type.Optional(Type.String({ maxLength: 64 })),
+  endpoint: Type.Optional(Type.String({ maxLength: 512 })),
+  prefix: Type.Optional(Type.String({ maxLength: 512 })),
+  credentials: Type.Optional(Type.Record(Type.String(), Type.String())),
+}, { additionalProperties: false });
+
+export const THRESHOLD_ACTIONS = ['no_action', 'reject', 'delete_lru'] as const;
+export const PUBLISH_VALUES = ['no', 'file_access_name', 'file_sid'] as const;
+export const LIFECYCLE_ACTIONS = ['no_action', 'delete'] as const;
+
+const Nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+const NonNegInt = Type.Integer({ minimum: 0 });
+const Literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+/** Writable container fields (create and update; `unique` and `type` only at creation). */
+const containerWritable = {
+  allow_publish: Type.Boolean(),
+  allowed_classifications: Type.Array(ClassificationSchema, { uniqueItems: true }),
+  blocked_classifications: Type.Array(ClassificationSchema, { uniqueItems: true }),
+  default_file_lifecycle_action: Literals(LIFECYCLE_ACTIONS),
+  default_file_lifecycle_ttl: Type.Integer({ minimum: -1 }),
+  default_file_publish: Literals(PUBLISH_VALUES),
+  default_file_threshold_include: Type.Boolean(),
+  default_file_unique: Type.Boolean(),
+  integer_key_1: Nullable(Type.Integer()),
+  integer_key_2: Nullable(Type.Integer()),
+  name: Type.String({ maxLength: 256 }),
+  quota_bytes: NonNegInt,
+  quota_files: NonNegInt,
+  string_key_1: Nullable(Type.String({ maxLength: 256 })),
+  string_key_2: Nullable(Type.String({ maxLength: 256 })),
+  string_key_3: Nullable(Type.String({ maxLength: 256 })),
+  string_key_4: Nullable(Type.String({ maxLength: 256 })),
+  threshold_action: Literals(THRESHOLD_ACTIONS),
+  threshold_bytes: Nullable(NonNegInt),
+  threshold_bytes_target: Nullable(NonNegInt),
+  threshold_files: Nullable(NonNegInt),
+  threshold_files_target: Nullable(NonNegInt),
+  threshold_grace_period: NonNegInt,
+  type: Literals(CONTAINER_TYPES),
+  external_attributes: Type.Union([ExternalAttributesSchema, Type.Null()]),
+  unique: Type.Boolean(),
+};
+
+/** Read-only fields a client may send back (ignored, not errors). */
+const containerReadOnly = {
+  available_bytes_percent: Type.Unknown(),
+  available_files_percent: Type.Unknown(),
+  container_sid: Type.Unknown(),
+  date_created: Type.Unknown(),
+  date_modified: Type.Unknown(),
+  is_default: Type.Unknown(),
+  partner_sid: Type.Unknown(),
+  threshold_available_bytes_percent: Type.Unknown(),
+  threshold_available_files_percent: Type.Unknown(),
+  threshold_total_bytes: Type.Unknown(),
+  threshold_total_files: Type.Unknown(),
+  total_bytes: Type.Unknown(),
+  total_files: Type.Unknown(),
+};
+
+/** POST /storage/containers and PATCH: every field optional. */
+export const ContainerPatchSchema = Type.Partial(Type.Object({ ...containerWritable, ...containerReadOnly }, { additionalProperties: false }), { additionalProperties: false, $id: 'ContainerPatch' });
+export type ContainerPatch = Static<typeof ContainerPatchSchema>;
+
+/** PUT /storage/containers/{sid}: the whole writable object. */
+export const ContainerPutSchema = Type.Object({
+  ...containerWritable,
+  ...Object.fromEntries(Object.entries(containerReadOnly).map(([k, v]) => [k, Type.Optional(v)])),
+}, { additionalProperties: false, $id: 'ContainerPut' });
+
+export interface Container {
+  allow_publish: boolean;
+  allowed_classifications: Classification[];
+  available_bytes_percent: number;
+  available_files_percent: number;
+  blocked_classifications: Classification[];
+  container_sid: string;
+  date_created: string;
+  date_modified: string;
+  default_file_lifecycle_action: (typeof LIFECYCLE_ACTIONS)[number];
+  default_file_lifecycle_ttl: number;
+  default_file_publish: (typeof PUBLISH_VALUES)[number];
+  default_file_threshold_include: boolean;
+  default_file_unique: boolean;
+  integer_key_1: number | null;
+  integer_key_2: number | null;
+  is_default: boolean;
+  name: string;
+  partner_sid: string;
+  quota_bytes: number;
+  quota_files: number;
+  string_key_1: string | null;
+  string_key_2: string | null;
+  string_key_3: string | null;
+  string_key_4: string | null;
+  threshold_action: (typeof THRESHOLD_ACTIONS)[number];
+  threshold_available_bytes_percent: number | null;
+  threshold_available_files_percent: number | null;
+  threshold_bytes: number | null;
+  threshold_bytes_target: number | null;
+  threshold_files: number | null;
+  threshold_files_target: number | null;
+  threshold_grace_period: number;
+  threshold_total_bytes: number;
+  threshold_total_files: number;
+  total_bytes: number;
+  total_files: number;
+  external_attributes: Record<string, unknown> | null;
+  type: ContainerType;
+  unique: boolean;
+}

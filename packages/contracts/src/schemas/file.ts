@@ -1,0 +1,92 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ClassificationSchema, LIFECYCLE_ACTIONS, PUBLISH_VALUES, type Classification } from './container';
+
+export const AUDIO_FORMATS = ['al', 'alaw', 'flac', 'g722', 'mp3', 'ogg', 'ul', 'ulaw', 'wav'] as const;
+export const TARGET_FORMATS = [...AUDIO_FORMATS, 'mp4'] as const;
+export const BITRATES = [8, 16, 24, 32, 40, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320] as const;
+
+const Literals = (values: readonly (string | number)[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+const NullableStr = Type.Union([Type.String({ maxLength: 256 }), Type.Null()]);
+/** An access name is a path segment of the public URL. */
+const AccessName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9._~-]*$' });
+
+const keys = {
+  integer_key_1: NullableInt, integer_key_2: NullableInt,
+  string_key_1: NullableStr, string_key_2: NullableStr, string_key_3: NullableStr, string_key_4: NullableStr,
+};
+
+/** Fields a client may change after upload. */
+const fileMutable = {
+  ...keys,
+  file_access_name: AccessName,
+  lifecycle_action: Literals(LIFECYCLE_ACTIONS),
+  lifecycle_ttl: Type.Integer({ minimum: -1 }),
+  name: Type.String({ minLength: 1, maxLength: 512 }),
+  publish: Literals(PUBLISH_VALUES),
+  threshold_include: Type.Boolean(),
+};
+
+/** The File fields of an upload (`file_object` JSON or query parameters). Only `container_sid` is required. */
+export const FileUploadSchema = Type.Object({
+  ...Object.fromEntries(Object.entries(fileMutable).map(([k, v]) => [k, Type.Optional(v)])),
+  container_sid: Type.String({ minLength: 1, maxLength: 64 }),
+  content_classification: Type.Optional(ClassificationSchema),
+  desired_bitrate: Type.Optional(Type.Union([Literals(BITRATES), Literals(BITRATES.map(String))])),
+  desired_format: Type.Optional(Literals(TARGET_FORMATS)),
+  mime_type: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^[\\w.+-]+/[\\w.+-]+' })),
+  type: Type.Optional(Literals(['file', 'audio'])),
+  unique: Type.Optional(Type.Boolean()),
+}, { additionalProperties: false, $id: 'FileUpload' });
+export type FileUpload = Static<typeof FileUploadSchema> & { [k: string]: unknown };
+
+/** Read-only file fields a client may send back on update (ignored). */
+export const FILE_READ_ONLY = [
+  'container_sid', 'content_classification', 'content_duration', 'content_format', 'content_transcoding_progress',
+  'date_created', 'date_last_accessed', 'date_modified', 'desired_bitrate', 'desired_format', 'file_bytes', 'file_sid',
+  'mime_type', 'parent_file_sid', 'partner_sid', 'publish_uri', 'type', 'unique',
+] as const;
+
+export const FilePatchSchema = Type.Object({
+  ...Object.fromEntries(Object.entries(fileMutable).map(([k, v]) => [k, Type.Optional(v)])),
+  ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
+}, { additionalProperties: false, $id: 'FilePatch' });
+export type FilePatch = Static<typeof FilePatchSchema> & { [k: string]: unknown };
+
+export const FilePutSchema = Type.Object({
+  ...fileMutable,
+  ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
+}, { additionalProperties: false, $id: 'FilePut' });
+
+export interface StoredFile {
+  container_sid: string;
+  content_classification: Classification;
+  content_duration: number | null;
+  content_format: string | null;
+  content_transcoding_progress: number | null;
+  date_created: string;
+  date_last_accessed: string;
+  date_modified: string;
+  desired_bitrate: number | null;
+  desired_format: string | null;
+  file_access_name: string;
+  file_bytes: number;
+  file_sid: string;
+  integer_key_1: number | null;
+  integer_key_2: number | null;
+  lifecycle_action: (typeof LIFECYCLE_ACTIONS)[number];
+  lifecycle_ttl: number;
+  mime_type: string;
+  name: string;
+  parent_file_sid: string | null;
+  partner_sid: string;
+  publish: (typeof PUBLISH_VALUES)[number];
+  publish_uri: string | null;
+  string_key_1: string | null;
+  string_key_2: string | null;
+  string_key_3: string | null;
+  string_key_4: string | null;
+  threshold_include: boolean;
+  type: 'file' | 'audio';
+  unique: boolean;
+}

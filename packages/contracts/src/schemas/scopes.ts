@@ -1,0 +1,16 @@
+import { Type } from '@sinclair/typebox';
+
+/** Every scope a partner may hold (reference-facts, "Scopes"). */
+export const ALL_SCOPES = [
+  'endpoints.manage', 'endpoints.create', 'endpoints.read', 'endpoints.update', 'endpoints.delete', 'endpoints.manage_auth_required',
+  'storage.manage', 'storage.create', 'storage.read', 'storage.update', 'storage.delete',
+  'push.manage', 'push.create', 'push.read', 'push.update', 'push.delete',
+  'countries.manage', 'countries.read',
+  'calls.manage', 'calls.read', 'calls.create',
+  'sms.manage', 'sms.read', 'sms.create',
+  'oauth.manage', 'oauth.create', 'oauth.read',
+  'partners.manage', 'partners.read',
+] as const;
+export type Scope = (typeof ALL_SCOPES)[number];
+
+export const ScopeSchema = Type.Union(ALL_SCOPES.map((s) => Type.Literal(s)));

@@ -1,0 +1,140 @@
+/**
+ * Every bus subject, once. Requests `svc.<service>.<resource>.<action>` (served by a queue group
+ * named after the service), events `evt.<resource>.<past-tense>`, durable jobs `job.<worker>.<task>`.
+ * IDs travel in the payload, never in the subject.
+ */
+export const Subjects = {
+  identity: {
+    authenticateToken: 'svc.identity.auth.token',
+    authenticateBasic: 'svc.identity.auth.basic',
+    partnerCreate: 'svc.identity.partners.create',
+    partnerGet: 'svc.identity.partners.get',
+    partnerUpdate: 'svc.identity.partners.update',
+    partnerList: 'svc.identity.partners.list',
+    /** Internal: a partner by SID, no caller check (other services' `with_related`). */
+    partnerLookup: 'svc.identity.partners.lookup',
+    /** Internal: `{after?, limit}` → `{partner_sids}` in SID order (start-up backfills). */
+    partnerSids: 'svc.identity.partners.sids',
+    tokenIssue: 'svc.identity.tokens.issue',
+    tokenList: 'svc.identity.tokens.list',
+    tokenGet: 'svc.identity.tokens.get',
+    tokenUpdate: 'svc.identity.tokens.update',
+    tokenRevoke: 'svc.identity.tokens.revoke',
+    bootstrap: 'svc.identity.bootstrap',
+  },
+  records: {
+    countryList: 'svc.records.countries.list',
+    countryGet: 'svc.records.countries.get',
+    callList: 'svc.records.calls.list',
+    callGet: 'svc.records.calls.get',
+    /** A batch of call records from bulk ingest: `{principal, records, first_position}`. */
+    callIngest: 'svc.records.calls.ingest',
+    messageList: 'svc.records.messages.list',
+    messageGet: 'svc.records.messages.get',
+    messageIngest: 'svc.records.messages.ingest',
+  },
+  endpoint: {
+    create: 'svc.endpoint.endpoints.create',
+    list: 'svc.endpoint.endpoints.list',
+    get: 'svc.endpoint.endpoints.get',
+    update: 'svc.endpoint.endpoints.update',
+    replace: 'svc.endpoint.endpoints.replace',
+    delete: 'svc.endpoint.endpoints.delete',
+  },
+  storage: {
+    containerCreate: 'svc.storage.containers.create',
+    containerList: 'svc.storage.containers.list',
+    containerGet: 'svc.storage.containers.get',
+    containerUpdate: 'svc.storage.containers.update',
+    containerReplace: 'svc.storage.containers.replace',
+    containerDelete: 'svc.storage.containers.delete',
+    /** Internal: `{partner_sid, container_sid}` → the container, or 404 when it is not that partner's. */
+    containerCheck: 'svc.storage.containers.check',
+    /** Internal: `{partner_sid}` → the partner's default container. */
+    containerDefault: 'svc.storage.containers.default',
+    uploadPrepare: 'svc.storage.files.prepare',
+    uploadCommit: 'svc.storage.files.commit',
+    uploadAbort: 'svc.storage.files.abort',
+    fileList: 'svc.storage.files.list',
+    fileGet: 'svc.storage.files.get',
+    fileUpdate: 'svc.storage.files.update',
+    fileReplace: 'svc.storage.files.replace',
+    fileDelete: 'svc.storage.files.delete',
+    /** Download by SID: resolves the blob and bumps `date_last_accessed`. */
+    fileOpen: 'svc.storage.files.open',
+    /** Public file server: `{id}` → the published file, or 404 (never touches date_last_accessed). */
+    fileResolvePublic: 'svc.storage.files.resolve',
+    /** From the transcoder: `{file_sid, progress}` (0..100) while an upload-time job runs. */
+    transcodingProgress: 'svc.storage.files.transcoding',
+    /** From the transcoder: the new data of a file transcoded at upload. */
+    transcodingDone: 'svc.storage.files.transcoded',
+    /** Threshold-worker (internal): `{after, limit}` → the delete_lru containers due a sweep, paged by container_sid. */
+    sweepContainers: 'svc.storage.sweep.containers',
+    /** `{container_sid, owner, lease_ms, limit}` → claims the container's sweep lease; its counts and least recently used files. */
+    sweepCandidates: 'svc.storage.sweep.candidates',
+    /** `{file_sid, reason, container_sid?, owner?, date_last_accessed?}` → deletes one file if it still qualifies (idempotent). */
+    sweepDelete: 'svc.storage.sweep.delete',
+    /** `{container_sid, owner}` → gives a sweep lease back before it expires. */
+    sweepRelease: 'svc.storage.sweep.release',
+    /** `{limit}` → files whose `expires_at` has passed (lifecycle_action delete). */
+    sweepExpired: 'svc.storage.sweep.expired',
+  },
+  transcoder: {
+    /** `{blob_key, format}` → `{duration, format, bitrate}` from ffprobe. */
+    probe: 'svc.transcoder.media.probe',
+    /** Download-time: `{blob_key, source_format, target, bitrate, output_key}` → `{size}` once the copy is stored. */
+    transcode: 'svc.transcoder.media.transcode',
+    /** Upload-time durable job: `{file_sid, partner_sid, blob_key, source_format, target, bitrate}`. */
+    uploadJob: 'job.transcoder.upload',
+  },
+  push: {
+    applicationCreate: 'svc.push.applications.create',
+    applicationList: 'svc.push.applications.list',
+    applicationGet: 'svc.push.applications.get',
+    applicationUpdate: 'svc.push.applications.update',
+    applicationReplace: 'svc.push.applications.replace',
+    applicationDelete: 'svc.push.applications.delete',
+    deviceCreate: 'svc.push.devices.create',
+    deviceList: 'svc.push.devices.list',
+    deviceGet: 'svc.push.devices.get',
+    deviceUpdate: 'svc.push.devices.update',
+    deviceReplace: 'svc.push.devices.replace',
+    deviceDelete: 'svc.push.devices.delete',
+    notificationSend: 'svc.push.notifications.send',
+  },
+  thresholdWorker: {
+    /** Durable job `{container_sid, window}` (msgId `sweep:<container_sid>:<window>`): bring a delete_lru container to its targets. */
+    sweepJob: 'job.threshold-worker.sweep',
+    /** Durable job `{window}` (msgId `expire:<window>`): delete the files whose lifecycle_ttl has passed. */
+    expireJob: 'job.threshold-worker.expire',
+  },
+  events: {
+    partnerCreated: 'evt.partner.created',
+    partnerUpdated: 'evt.partner.updated',
+    tokenRevoked: 'evt.token.revoked',
+    callCompleted: 'evt.call.completed',
+    messageRecorded: 'evt.message.recorded',
+    fileCreated: 'evt.file.created',
+    fileUpdated: 'evt.file.updated',
+    fileDeleted: 'evt.file.deleted',
+  },
+} as const;
+
+/** Queue group of each service: members share its requests. */
+export const Queues = {
+  identity: 'identity',
+  records: 'records',
+  gateway: 'gateway',
+  endpoint: 'endpoint',
+  storage: 'storage',
+  push: 'push',
+  fileServer: 'file-server',
+  transcoder: 'transcoder',
+  thresholdWorker: 'threshold-worker',
+} as const;
+
+/** Durable stream names (NATS JetStream). */
+export const Streams = {
+  events: { name: 'PATCHBAY_EVENTS', subjects: ['evt.>'] },
+  jobs: { name: 'PATCHBAY_JOBS', subjects: ['job.>'] },
+} as const;

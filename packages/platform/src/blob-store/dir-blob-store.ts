@@ -1,0 +1,197 @@
+/**
+ * Blob store on a local (or shared) directory: the key `a/b/c` is the file `<dir>/a/b/c`.
+ *
+ * Writes are atomic: a put streams into `<dir>/.tmp/<uuid>` (same filesystem), fsyncs it and renames
+ * it over the final path, so a reader sees the old object or the new one, never a part. A reader that
+ * opened the old file keeps reading it to the end (the open descriptor outlives the rename). On any
+ * failure the temp file is removed and a previous object under the key is untouched.
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, type Dirent } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ApiError, BadRequestError, ConflictError, NotFoundError, errorItem } from '@patchbay/contracts';
+import type { BlobStat, BlobStore, ByteRange } from './port';
+import { assertKey, resolveRange } from './blob-checks';
+
+export interface DirBlobStoreOptions {
+  /** Root directory; created on first put. */
+  dir: string;
+}
+
+const TMP = '.tmp';
+const READ_CHUNK = 512 * 1024;
+
+export class DirBlobStore implements BlobStore {
+  private readonly dir: string;
+  private readonly tmp: string;
+
+  constructor(opts: DirBlobStoreOptions) {
+    this.dir = path.resolve(opts.dir);
+    this.tmp = path.join(this.dir, TMP);
+  }
+
+  async put(key: string, body: Readable): Promise<{ size: number }> {
+    const file = this.pathFor(key);
+    const tmp = path.join(this.tmp, randomUUID());
+    try {
+      await mkdir(this.tmp, { recursive: true });
+      const size = await writeSynced(tmp, body);
+      await mkdir(path.dirname(file), { recursive: true });
+      await rename(tmp, file);
+      await syncDir(path.dirname(file));
+      return { size };
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw translate(err, key, 'write');
+    }
+  }
+
+  /** The caller must read the stream to its end or destroy it: it holds an open file. */
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    const file = this.pathFor(key);
+    let fh: FileHandle;
+    try {
+      fh = await open(file, 'r');
+    } catch (err) {
+      throw translate(err, key);
+    }
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) throw notFound(key);
+      const r = resolveRange(range, st.size);
+      // 512 KiB reads: fewer syscalls and socket writes than the 64 KiB default (whole-file downloads).
+      return fh.createReadStream({ highWaterMark: READ_CHUNK, ...(r ? { start: r.start, end: r.end } : {}) });
+    } catch (err) {
+      await fh.close();
+      throw translate(err, key);
+    }
+  }
+
+  async stat(key: string): Promise<BlobStat> {
+    const file = this.pathFor(key);
+    try {
+      const st = await stat(file);
+      if (!st.isFile()) throw notFound(key);
+      return { size: st.size, modified: new Date(st.mtimeMs) }; // a Date of the caller's realm, not fs's
+    } catch (err) {
+      throw translate(err, key);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.pathFor(key);
+    try {
+      await unlink(file);
+    } catch (err) {
+      // Missing, or a directory (a key prefix, not an object): either way there is no such object.
+      if (!['ENOENT', 'ENOTDIR', 'EISDIR', 'EPERM'].includes(errno(err) ?? '')) throw translate(err, key);
+    }
+  }
+
+  /** Keys starting with `prefix`, depth first in name order; objects being written are not listed. */
+  async *list(prefix: string): AsyncIterable<string> {
+    const slash = prefix.lastIndexOf('/');
+    const base = slash > 0 ? prefix.slice(0, slash) : '';
+    if (base) this.pathFor(base);
+    yield* this.walk(base, prefix);
+  }
+
+  /** Removes temp files older than `maxAgeMs` (left by a crash mid-put); returns how many. Run at start-up. */
+  /** Port name of sweepTemp. */
+  sweepIncomplete(olderThanMs: number): Promise<number> {
+    return this.sweepTemp(olderThanMs);
+  }
+
+  async sweepTemp(maxAgeMs: number): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.tmp);
+    } catch (err) {
+      if (errno(err) === 'ENOENT') return 0;
+      throw translate(err, TMP);
+    }
+    let removed = 0;
+    for (const name of names) {
+      const file = path.join(this.tmp, name);
+      const st = await stat(file).catch(() => undefined);
+      if (st && Date.now() - st.mtimeMs > maxAgeMs) {
+        await rm(file, { force: true, recursive: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  private async *walk(rel: string, prefix: string): AsyncIterable<string> {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(path.join(this.dir, rel), { withFileTypes: true });
+    } catch (err) {
+      if (['ENOENT', 'ENOTDIR'].includes(errno(err) ?? '')) return;
+      throw translate(err, rel);
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const key = rel ? `${rel}/${e.name}` : e.name;
+      if (!rel && e.name === TMP) continue;
+      if (e.isDirectory() && (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`))) yield* this.walk(key, prefix);
+      else if (e.isFile() && key.startsWith(prefix)) yield key;
+    }
+  }
+
+  /** The file of a valid key, checked to resolve inside the root. */
+  private pathFor(key: string): string {
+    assertKey(key);
+    const file = path.resolve(this.dir, key);
+    if (!file.startsWith(this.dir + path.sep)) throw BadRequestError.field('key', 'blob key escapes the store');
+    return file;
+  }
+}
+
+/** Streams `body` into a new file and resolves once it is fsynced and closed, with the bytes written. */
+async function writeSynced(file: string, body: Readable): Promise<number> {
+  // Opened before streaming, so the file exists before any failure and the caller's cleanup
+  // cannot race a late open. `flush` fsyncs before close; pipeline() settles after the close.
+  // (FileHandle.createWriteStream with autoClose: false would let us fsync ourselves, but then
+  // FileHandle.close() never settles on Node 20: the stream keeps its reference to the handle.)
+  const fd = await open(file, 'wx');
+  const out = createWriteStream(file, { fd, flush: true });
+  await pipeline(body, out);
+  return out.bytesWritten;
+}
+
+/** Makes the rename itself durable. Best effort: not every platform can fsync a directory. */
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r').catch(() => undefined);
+  if (!fh) return;
+  await fh.sync().catch(() => undefined);
+  await fh.close();
+}
+
+function errno(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function notFound(key: string, cause?: unknown): NotFoundError {
+  return new NotFoundError('blob not found', [errorItem(`no blob '${key}'`, 'key')], { cause });
+}
+
+/**
+ * Filesystem errors become contract errors; anything else (an ApiError, or the caller's own body
+ * stream failing) passes through unchanged so the caller can tell its own failure from ours.
+ * A path clash (`a` is an object and `a/b` is wanted, or the reverse) is a missing object when
+ * reading and a ConflictError when writing.
+ */
+function translate(err: unknown, key: string, op: 'read' | 'write' = 'read'): unknown {
+  if (err instanceof ApiError || typeof (err as { syscall?: unknown } | null)?.syscall !== 'string') return err;
+  const code = errno(err) ?? '';
+  if (op === 'read' && ['ENOENT', 'ENOTDIR', 'EISDIR'].includes(code)) return notFound(key, err);
+  if (op === 'write' && ['EEXIST', 'ENOTDIR', 'EISDIR'].includes(code)) {
+    return new ConflictError([errorItem(`blob key '${key}' clashes with another key's path`, 'key')], { cause: err }, 'blob key conflict');
+  }
+  return new ApiError(500, 'blob_store_error', 'blob store error', [], { cause: err });
+}

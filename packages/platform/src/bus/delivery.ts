@@ -1,0 +1,73 @@
+import type { Logger } from 'pino';
+import { decodePayload } from './envelope-codec';
+
+/**
+ * One message handed out by a durable consumer (a JetStream pull, or the in-process equivalent).
+ * Exactly one of ack/nak/term settles it; `working` only pushes the ack deadline back.
+ */
+export interface Delivery {
+  readonly subject: string;
+  readonly data: Uint8Array;
+  readonly requestId?: string;
+  /** 1 on first delivery. */
+  readonly deliveryCount: number;
+  /** Acknowledges; resolves once the medium has recorded it (or gave up trying: at-least-once). */
+  ack(): Promise<void>;
+  /** Hands the message back for redelivery after `delayMs`. */
+  nak(delayMs: number): void;
+  /** Gives the message up for good (a work queue drops it). */
+  term(): void;
+  working(): void;
+}
+
+/** A source of deliveries for one subscription; both adapters plug one into a PullWorker. */
+export interface DeliverySource {
+  /** The next delivery, or null when nothing came in a while (the caller simply asks again). */
+  next(): Promise<Delivery | null>;
+  /** Ends outstanding and future `next` calls with null; deliveries arriving later are handed back. */
+  close(): void;
+}
+
+/** Redelivery backoff after a handler failure: short at first, capped at 10 s. */
+export function retryDelayMs(deliveryCount: number): number {
+  return Math.min(100 * 2 ** Math.max(0, deliveryCount - 1), 10_000);
+}
+
+/**
+ * Runs a handler on a delivery and settles it: resolve → ack; throw → nak with backoff, until
+ * `maxDeliver` deliveries have been spent, then term with an error log. A delivery already past
+ * `maxDeliver` (its last attempt timed out) is dropped unrun. Never throws.
+ */
+export async function settle(
+  d: Delivery,
+  run: (payload: unknown) => Promise<void>,
+  opts: { maxDeliver: number; kind: 'event' | 'job'; logger: Logger },
+): Promise<void> {
+  const where = { subject: d.subject, requestId: d.requestId, deliveryCount: d.deliveryCount };
+  if (d.deliveryCount > opts.maxDeliver) {
+    opts.logger.error(where, `${opts.kind} dropped: ack wait expired on its last allowed delivery`);
+    d.term();
+    return;
+  }
+  let payload: unknown;
+  try {
+    payload = decodePayload(d.data);
+  } catch (err) {
+    opts.logger.error({ ...where, err }, `${opts.kind} dropped: malformed payload`);
+    d.term();
+    return;
+  }
+  try {
+    await run(payload);
+  } catch (err) {
+    if (d.deliveryCount >= opts.maxDeliver) {
+      opts.logger.error({ ...where, err }, `${opts.kind} dropped after ${d.deliveryCount} failed deliveries`);
+      d.term();
+    } else {
+      opts.logger.warn({ ...where, err }, `${opts.kind} handler failed; redelivering`);
+      d.nak(retryDelayMs(d.deliveryCount));
+    }
+    return;
+  }
+  await d.ack();
+}

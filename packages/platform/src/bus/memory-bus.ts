@@ -1,0 +1,169 @@
+import pino, { type Logger } from 'pino';
+import { TimeoutError, UnavailableError, type BusReply } from '@patchbay/contracts';
+import type { Bus, EventHandler, JobHandler, MessageContext, PublishOptions, RequestHandler, RequestOptions, Subscription, WorkOptions } from './port';
+import { answerRequest } from './answer-request';
+import { settle, type Delivery, type DeliverySource } from './delivery';
+import { decodePayload, decodeReply, encodePayload } from './envelope-codec';
+import { InFlight } from './in-flight';
+import type { MemoryConsumer } from './memory-consumer';
+import { MemoryHub, type MemoryResponder } from './memory-hub';
+import { PullWorker } from './pull-worker';
+import { consumerName } from './subject-names';
+
+export { MemoryHub };
+
+const EVENT_ACK_WAIT_MS = 30_000;
+
+/**
+ * The in-process bus (all-in-one mode and tests). One handle is one "connection" to a MemoryHub;
+ * handles sharing a hub behave like processes sharing a nats-server, with NatsBus's semantics:
+ * JSON payloads, queue-group load sharing, timeouts and no-responders, durable events with
+ * history, work queues with ack wait, nak backoff and max deliveries.
+ *
+ * ```ts
+ * const hub = MemoryBus.hub();
+ * const a = new MemoryBus(hub, { logger });
+ * const b = new MemoryBus(hub); // shares a's queue groups, events and jobs
+ * ```
+ */
+export class MemoryBus implements Bus {
+  private readonly logger: Logger;
+  private readonly subs = new Set<Subscription>();
+  private closed = false;
+
+  /** A fresh medium; pass it to every handle that should talk to each other. */
+  static hub(): MemoryHub {
+    return new MemoryHub();
+  }
+
+  constructor(readonly hub: MemoryHub = new MemoryHub(), opts: { logger?: Logger } = {}) {
+    this.logger = (opts.logger ?? pino({ enabled: false })).child({ mod: 'memory-bus' });
+  }
+
+  async request(subject: string, payload: unknown, opts: RequestOptions = {}): Promise<BusReply> {
+    this.assertOpen();
+    const data = encodePayload(payload);
+    const ctx: MessageContext = { subject, requestId: opts.requestId };
+    const answers = this.hub.route(subject).map((r) => r.answer(data, ctx)).filter((a) => a !== null);
+    if (answers.length === 0) throw new UnavailableError(`no service answers ${subject}`);
+    const timeoutMs = opts.timeoutMs ?? 5000;
+    return new Promise<BusReply>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new TimeoutError(`${subject} did not answer within ${timeoutMs} ms`)), timeoutMs);
+      for (const a of answers) {
+        void a.then((reply) => {
+          clearTimeout(timer);
+          try { resolve(decodeReply(encodePayload(reply), subject)); } catch (err) { reject(err); }
+        });
+      }
+    });
+  }
+
+  async serve(subject: string, queue: string, handler: RequestHandler): Promise<Subscription> {
+    this.assertOpen();
+    const inFlight = new InFlight();
+    let serving = true;
+    const responder: MemoryResponder = {
+      subject,
+      queue,
+      // Deferred a tick, as a network hop would be; the handler gets its own decoded copy.
+      answer: (data, ctx) => serving
+        ? inFlight.track(new Promise<void>((r) => setImmediate(r)).then(() => answerRequest(handler, data, { ...ctx }, this.logger)))
+        : null,
+    };
+    this.hub.addResponder(responder);
+    return this.keep({
+      stop: async () => {
+        serving = false;
+        this.hub.removeResponder(responder);
+        await inFlight.idle();
+      },
+    });
+  }
+
+  async publish(subject: string, payload: unknown, opts: PublishOptions = {}): Promise<void> {
+    this.assertOpen();
+    const stream = this.hub.streamFor(subject);
+    if (!stream) throw new UnavailableError(`no stream stores ${subject}`);
+    const data = encodePayload(payload);
+    stream.append(subject, data, opts);
+    this.hub.notify(subject, data, { subject, requestId: opts.requestId });
+  }
+
+  async listen(subject: string, handler: EventHandler): Promise<Subscription> {
+    this.assertOpen();
+    const inFlight = new InFlight();
+    const listener = {
+      subject,
+      deliver: (s: string, data: Uint8Array, ctx: MessageContext) => {
+        void inFlight.track(new Promise<void>((r) => setImmediate(r)).then(() => handler(decodePayload(data), { ...ctx, subject: s }))
+          .catch((err: unknown) => this.logger.warn({ err, subject: s }, 'listener failed')));
+      },
+    };
+    this.hub.listeners.add(listener);
+    return this.keep({ stop: async () => { this.hub.listeners.delete(listener); await inFlight.idle(); } });
+  }
+
+  async subscribe(subject: string, durable: string, handler: EventHandler): Promise<Subscription> {
+    this.assertOpen();
+    const consumer = this.hub.events.consumer(consumerName(durable, subject), subject, EVENT_ACK_WAIT_MS);
+    const run = (d: Delivery) => settle(d, (p) => handler(p, { subject: d.subject, requestId: d.requestId }), { maxDeliver: Infinity, kind: 'event', logger: this.logger });
+    return this.keep(new PullWorker(new MemorySource(consumer), 1, run, this.logger));
+  }
+
+  async enqueue(subject: string, payload: unknown, opts: PublishOptions = {}): Promise<void> {
+    return this.publish(subject, payload, opts);
+  }
+
+  async work(subject: string, queue: string, handler: JobHandler, opts: WorkOptions = {}): Promise<Subscription> {
+    this.assertOpen();
+    const consumer = this.hub.jobs.consumer(consumerName(queue, subject), subject, opts.ackWaitMs ?? 30_000);
+    const run = (d: Delivery) => settle(d, (p) => handler(p, {
+      subject: d.subject, requestId: d.requestId, deliveryCount: d.deliveryCount, working: () => d.working(),
+    }), { maxDeliver: opts.maxDeliver ?? 5, kind: 'job', logger: this.logger });
+    return this.keep(new PullWorker(new MemorySource(consumer), opts.concurrency ?? 1, run, this.logger));
+  }
+
+  async pending(subject: string, _queue: string): Promise<number> {
+    return this.hub.jobs.count(subject);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subs].map((s) => s.stop()));
+  }
+
+  private keep(sub: Subscription): Subscription {
+    const kept: Subscription = { stop: async () => { this.subs.delete(kept); await sub.stop(); } };
+    this.subs.add(kept);
+    return kept;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new UnavailableError('bus is closed');
+  }
+}
+
+/** Pulls from a MemoryConsumer; a pull waits as long as it takes (no expiry in-process). */
+class MemorySource implements DeliverySource {
+  private readonly pulls = new Set<() => void>();
+  private closed = false;
+
+  constructor(private readonly consumer: MemoryConsumer) {}
+
+  next(): Promise<Delivery | null> {
+    if (this.closed) return Promise.resolve(null);
+    return new Promise<Delivery | null>((resolve) => {
+      let cancel = () => {};
+      const withdraw = () => { cancel(); resolve(null); };
+      this.pulls.add(withdraw);
+      cancel = this.consumer.pull((d) => { this.pulls.delete(withdraw); resolve(d); });
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const withdraw of this.pulls) withdraw();
+    this.pulls.clear();
+  }
+}

@@ -1,0 +1,27 @@
+import { ErrorCode, NatsError } from 'nats';
+import { TimeoutError, UnavailableError, type ApiError } from '@patchbay/contracts';
+
+/** JetStream API error codes this adapter reacts to. */
+export const JsErr = {
+  streamNotFound: 10059,
+  consumerNotFound: 10014,
+} as const;
+
+/** The JetStream API error code a failed call carries, if any. */
+export function jsErrorCode(err: unknown): number | undefined {
+  return err instanceof NatsError ? err.api_error?.err_code : undefined;
+}
+
+/**
+ * Translates a NATS failure at the port's edge, so no raw driver error reaches a caller:
+ * a timeout (also JetStream's 408) is a 504, everything else (no responders, connection closed,
+ * draining or down, a JetStream API refusal) means the service is unavailable: 503.
+ */
+export function fromNatsError(err: unknown, what: string): ApiError {
+  const code = err instanceof NatsError ? err.code : undefined;
+  if (code === ErrorCode.Timeout || code === ErrorCode.JetStream408RequestTimeout) {
+    return new TimeoutError(`${what} timed out`, [], { cause: err });
+  }
+  if (code === ErrorCode.NoResponders) return new UnavailableError(`${what}: no responders`, [], { cause: err });
+  return new UnavailableError(`${what} failed`, [], { cause: err });
+}

@@ -1,0 +1,85 @@
+import type { BusReply } from '@patchbay/contracts';
+
+/** Metadata that travels with every bus message (NATS headers on the wire). */
+export interface MessageContext {
+  /** Subject the message arrived on. */
+  subject: string;
+  /** Request ID carried from the gateway through every hop, for logs. */
+  requestId?: string;
+}
+
+/** A job delivered from a work queue. */
+export interface JobContext extends MessageContext {
+  /** 1 on first delivery; higher after a nak or an expired ack wait. */
+  deliveryCount: number;
+  /** Extends the ack deadline while a long job is still making progress. */
+  working(): void;
+}
+
+export interface RequestOptions {
+  /** Milliseconds before the request fails with a TimeoutError (default 5000). */
+  timeoutMs?: number;
+  requestId?: string;
+}
+
+export interface PublishOptions {
+  requestId?: string;
+  /** De-duplication ID: a second publish with the same ID inside the window is dropped. */
+  msgId?: string;
+}
+
+export interface WorkOptions {
+  /** Jobs processed at once by this subscriber (default 1). */
+  concurrency?: number;
+  /** Milliseconds a job may run unacknowledged before it is redelivered (default 30000). */
+  ackWaitMs?: number;
+  /** Deliveries before a job is given up and dropped (default 5). */
+  maxDeliver?: number;
+}
+
+export type RequestHandler = (payload: unknown, ctx: MessageContext) => Promise<BusReply>;
+export type EventHandler = (payload: unknown, ctx: MessageContext) => Promise<void>;
+/** Resolve to acknowledge; throw to have the job redelivered (at-least-once). */
+export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<void>;
+
+/** A live subscription. `stop` stops taking new messages and waits for those in flight. */
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+/**
+ * The message bus: request/reply served by queue groups, durable events, durable work queues.
+ * Payloads are JSON values; never put file bytes on the bus (NATS caps a message at 1 MiB).
+ */
+export interface Bus {
+  /**
+   * Sends a request to whichever member of the serving queue group answers first.
+   * Rejects with TimeoutError (504) when nobody answers in time, UnavailableError (503) when no
+   * one is subscribed at all.
+   */
+  request(subject: string, payload: unknown, opts?: RequestOptions): Promise<BusReply>;
+  /** Serves requests on `subject`; members of one `queue` share the load. */
+  serve(subject: string, queue: string, handler: RequestHandler): Promise<Subscription>;
+  /** Publishes a durable event (kept in a stream; consumers that were down still receive it). */
+  publish(subject: string, payload: unknown, opts?: PublishOptions): Promise<void>;
+  /**
+   * Consumes durable events matching `subject` (wildcards allowed). Every distinct `durable`
+   * name receives every event once; subscribers sharing a `durable` name share them. At-least-once:
+   * a handler that throws gets the event again.
+   */
+  subscribe(subject: string, durable: string, handler: EventHandler): Promise<Subscription>;
+  /**
+   * Every live listener receives every message on `subject` from now on: no durability, no
+   * replay, no acknowledgement. For fan-out that must reach each replica (cache invalidation),
+   * where a durable consumer per replica would pile up on the server.
+   */
+  listen?(subject: string, handler: EventHandler): Promise<Subscription>;
+  /** Enqueues a durable job (work-queue retention: removed once acknowledged). */
+  enqueue(subject: string, payload: unknown, opts?: PublishOptions): Promise<void>;
+  /** Takes jobs from `subject`; every worker with the same `queue` shares them. */
+  work(subject: string, queue: string, handler: JobHandler, opts?: WorkOptions): Promise<Subscription>;
+  /** Jobs waiting (not yet acknowledged) on `subject`, for metrics and autoscaling. */
+  pending?(subject: string, queue: string): Promise<number>;
+  /** Stops every subscription (waiting for in-flight handlers) and closes the connection. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+
+/**
+ * Environment keys every service understands. A service's own `src/config.ts` composes these with
+ * its own keys: `Type.Object({ ...CommonConfig, ...mine })`.
+ */
+export const CommonConfig = {
+  /** NATS server URL(s); unset = in-process bus (all-in-one only). */
+  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls|ws|wss)://' })),
+  /** MongoDB connection string; unset = embedded NeDB store under DATA_DIR. */
+  MONGODB_URL: Type.Optional(Type.String({ pattern: '^mongodb(\\+srv)?://' })),
+  DATA_DIR: Type.String({ default: './data', minLength: 1 }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  /**
+   * Port of the /health + /metrics server (0 = off; `auto` = a free port the OS picks, logged at
+   * start and reported to the distributed launcher).
+   */
+  OPS_PORT: Type.Union([Type.Integer({ minimum: 0, maximum: 65535 }), Type.Literal('auto')], { default: 0 }),
+  /** Milliseconds a bus request waits for its answer. */
+  BUS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
+  /**
+   * JetStream limits of the events stream (PATCHBAY_EVENTS), applied by every service that sets
+   * them: seconds an event is kept and bytes the stream may hold (0 = no limit). Unset = leave the
+   * stream as it is. Events only need to outlive a consumer's downtime; jobs leave their stream
+   * once acknowledged.
+   */
+  NATS_EVENTS_MAX_AGE: Type.Optional(Type.Integer({ minimum: 0 })),
+  NATS_EVENTS_MAX_BYTES: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Replicas of both streams on a NATS cluster (1, 3 or 5). Unset = leave as created (1). */
+  NATS_STREAM_REPLICAS: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+};

@@ -1,0 +1,118 @@
+/**
+ * The production document store: a thin pass-through to the official MongoDB driver.
+ *
+ * Only three things happen on the way: `_id` is projected out of every document returned, documents
+ * are shallow-copied before insert (the driver would otherwise write an ObjectId `_id` into the
+ * caller's object), and driver errors are translated (E11000 → DuplicateKeyError naming the index,
+ * lost connections → UnavailableError, anything else → a generic 500 with the driver error as cause).
+ */
+import { MongoClient, type Collection as MongoCollection, type Db, type Document } from 'mongodb';
+import type { Collection, Doc, DocStore, Filter, FindOneAndUpdateOptions, FindOptions, IndexOptions, Projection, Sort, Update, UpdateResult } from './port';
+import { translateMongoError } from './mongo-errors';
+
+export interface MongoDocStoreOptions {
+  /** `mongodb://` or `mongodb+srv://` connection string. */
+  url: string;
+  /** Database name; defaults to the one in the URL, else the driver's default (`test`). */
+  dbName?: string;
+}
+
+export class MongoDocStore implements DocStore {
+  private constructor(private readonly client: MongoClient, private readonly database: Db) {}
+
+  /** Connects (and verifies the connection) before resolving; UnavailableError when it cannot. */
+  static async connect(opts: MongoDocStoreOptions): Promise<MongoDocStore> {
+    return guard(async () => {
+      const client = new MongoClient(opts.url);
+      await client.connect();
+      return new MongoDocStore(client, client.db(opts.dbName));
+    });
+  }
+
+  /** The underlying database, for adapters that share the connection (GridFS). */
+  get db(): Db {
+    return this.database;
+  }
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    return new MongoDocCollection<T>(this.database.collection(name));
+  }
+
+  async close(): Promise<void> {
+    await guard(() => this.client.close());
+  }
+}
+
+class MongoDocCollection<T extends Doc> implements Collection<T> {
+  constructor(private readonly c: MongoCollection<Document>) {}
+
+  insertOne(doc: T): Promise<void> {
+    return guard(async () => { await this.c.insertOne({ ...doc }); });
+  }
+
+  insertMany(docs: T[]): Promise<void> {
+    // The driver refuses an empty batch; the port treats it as nothing to do.
+    return guard(async () => { if (docs.length > 0) await this.c.insertMany(docs.map((d) => ({ ...d }))); });
+  }
+
+  findOne(filter: Filter, opts: Pick<FindOptions, 'projection' | 'sort'> = {}): Promise<T | null> {
+    return guard(() => this.c.findOne<T>(filter, { projection: withoutId(opts.projection), sort: opts.sort }));
+  }
+
+  find(filter: Filter, opts: FindOptions = {}): Promise<T[]> {
+    const { sort, skip, limit } = opts;
+    return guard(() => this.c.find<T>(filter, { projection: withoutId(opts.projection), sort, skip, limit }).toArray());
+  }
+
+  countDocuments(filter: Filter): Promise<number> {
+    return guard(() => this.c.countDocuments(filter));
+  }
+
+  updateOne(filter: Filter, update: Update): Promise<UpdateResult> {
+    return guard(async () => counts(await this.c.updateOne(filter, update)));
+  }
+
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    return guard(async () => counts(await this.c.updateMany(filter, update)));
+  }
+
+  findOneAndUpdate(filter: Filter, update: Update, opts: FindOneAndUpdateOptions = {}): Promise<T | null> {
+    const options = { returnDocument: opts.returnDocument ?? 'after', upsert: opts.upsert ?? false, projection: { _id: 0 } } as const;
+    return guard(async () => (await this.c.findOneAndUpdate(filter, update, options)) as T | null);
+  }
+
+  replaceOne(filter: Filter, doc: T): Promise<UpdateResult> {
+    return guard(async () => counts(await this.c.replaceOne(filter, { ...doc })));
+  }
+
+  deleteOne(filter: Filter): Promise<number> {
+    return guard(async () => (await this.c.deleteOne(filter)).deletedCount);
+  }
+
+  deleteMany(filter: Filter): Promise<number> {
+    return guard(async () => (await this.c.deleteMany(filter)).deletedCount);
+  }
+
+  createIndex(keys: Sort, opts: IndexOptions = {}): Promise<void> {
+    // Only the options that are set, so a repeated call sends the identical spec and stays a no-op.
+    const options = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined && v !== false));
+    return guard(async () => { await this.c.createIndex(keys, options); });
+  }
+}
+
+/** `_id` is never returned; every projection, inclusion or exclusion, accepts `_id: 0`. */
+function withoutId(projection: Projection | undefined): Document {
+  return { ...projection, _id: 0 };
+}
+
+function counts(r: { matchedCount: number; modifiedCount: number }): UpdateResult {
+  return { matchedCount: r.matchedCount, modifiedCount: r.modifiedCount };
+}
+
+async function guard<R>(op: () => Promise<R>): Promise<R> {
+  try {
+    return await op();
+  } catch (err) {
+    throw translateMongoError(err);
+  }
+}

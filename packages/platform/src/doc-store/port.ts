@@ -1,0 +1,74 @@
+/**
+ * The document store: a thin subset of the MongoDB Collection API, so the MongoDB adapter is a
+ * pass-through and the embedded adapter speaks the same query language.
+ *
+ * Filters and updates are MongoDB query/update documents. Supported filter operators: equality,
+ * $eq $ne $lt $lte $gt $gte $in $nin $exists $regex (+ $options 'i') $and $or $not $elemMatch
+ * $bitsAnySet; dot paths; a path through an array matches when any element matches.
+ * Supported update operators: $set $unset $inc. Dates are stored as Date objects.
+ */
+export type Doc = Record<string, unknown>;
+export type Filter = Record<string, unknown>;
+export interface Update {
+  $set?: Record<string, unknown>;
+  $unset?: Record<string, unknown>;
+  $inc?: Record<string, number>;
+}
+/** 1 ascending, -1 descending; keys are applied in insertion order. */
+export type Sort = Record<string, 1 | -1>;
+/** Inclusion (1) or exclusion (0) projection; dot paths allowed. `_id` is never returned. */
+export type Projection = Record<string, 0 | 1>;
+
+export interface FindOptions {
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+  projection?: Projection;
+}
+
+export interface IndexOptions {
+  unique?: boolean;
+  /** Documents lacking the (first) indexed field are not indexed. */
+  sparse?: boolean;
+  name?: string;
+}
+
+export interface FindOneAndUpdateOptions {
+  /** Return the document as it is after the update (default) or before. */
+  returnDocument?: 'before' | 'after';
+  /** Insert `filter`'s equality fields plus the update when nothing matches. */
+  upsert?: boolean;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+}
+
+/**
+ * One collection. Documents are plain objects; the store's own `_id` never leaves the adapter.
+ * A unique index violation rejects with DuplicateKeyError (a ConflictError).
+ */
+export interface Collection<T extends Doc = Doc> {
+  insertOne(doc: T): Promise<void>;
+  insertMany(docs: T[]): Promise<void>;
+  findOne(filter: Filter, opts?: Pick<FindOptions, 'projection' | 'sort'>): Promise<T | null>;
+  find(filter: Filter, opts?: FindOptions): Promise<T[]>;
+  countDocuments(filter: Filter): Promise<number>;
+  updateOne(filter: Filter, update: Update): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /** Atomic find-and-modify of the first match. Null when nothing matched (and no upsert). */
+  findOneAndUpdate(filter: Filter, update: Update, opts?: FindOneAndUpdateOptions): Promise<T | null>;
+  /** Replaces the whole first matching document (keeps its store identity). */
+  replaceOne(filter: Filter, doc: T): Promise<UpdateResult>;
+  deleteOne(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+  /** Idempotent: creating an index that exists is a no-op. */
+  createIndex(keys: Sort, opts?: IndexOptions): Promise<void>;
+}
+
+export interface DocStore {
+  collection<T extends Doc = Doc>(name: string): Collection<T>;
+  /** Flushes and closes. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Bus } from '../bus/port';
+import type { DocStore } from '../doc-store/port';
+import type { BlobStore } from '../blob-store/port';
+import { MemoryBus, type MemoryHub } from '../bus/memory-bus';
+import { NatsBus } from '../bus/nats-bus';
+import type { StreamLimits } from '../bus/nats-streams';
+import { InstrumentedBus } from '../bus/instrumented-bus';
+import { NedbDocStore } from '../doc-store/nedb-doc-store';
+import { MongoDocStore } from '../doc-store/mongo-doc-store';
+import { DirBlobStore } from '../blob-store/dir-blob-store';
+import { GridfsBlobStore } from '../blob-store/gridfs-blob-store';
+
+/**
+ * Picks the bus adapter: NATS when a URL is configured, else the in-process hub. With `metrics`,
+ * the bus is wrapped in an InstrumentedBus (per-subject metrics, request ID carried on).
+ */
+export async function openBus(opts: { natsUrl?: string; hub?: MemoryHub; name: string; logger: Logger; metrics?: Registry; streams?: StreamLimits }): Promise<Bus> {
+  const bus = await openRawBus(opts);
+  return opts.metrics ? new InstrumentedBus(bus, opts.metrics) : bus;
+}
+
+async function openRawBus(opts: { natsUrl?: string; hub?: MemoryHub; name: string; logger: Logger; streams?: StreamLimits }): Promise<Bus> {
+  if (opts.natsUrl) return NatsBus.connect({ url: opts.natsUrl, name: opts.name, logger: opts.logger, streams: opts.streams });
+  if (!opts.hub) throw new Error('NATS_URL is not set and no in-process hub was given: only the all-in-one process can run without NATS');
+  return new MemoryBus(opts.hub, { logger: opts.logger });
+}
+
+/**
+ * Picks the document store: MongoDB when a URL is configured (database `patchbay_<service>`, so
+ * each service owns its own database), else NeDB files under `<dataDir>/<service>/`.
+ */
+export async function openDocStore(opts: { mongodbUrl?: string; dataDir: string; service: string }): Promise<DocStore> {
+  if (opts.mongodbUrl) return MongoDocStore.connect({ url: opts.mongodbUrl, dbName: `patchbay_${opts.service.replace(/-/g, '_')}` });
+  return new NedbDocStore({ dir: path.resolve(opts.dataDir, opts.service) });
+}
+
+/** Picks the blob store: GridFS next to MongoDB when configured, else `<dataDir>/blobs`. */
+export async function openBlobStore(opts: { mongodbUrl?: string; dataDir: string }): Promise<BlobStore> {
+  if (opts.mongodbUrl) {
+    const mongo = await MongoDocStore.connect({ url: opts.mongodbUrl, dbName: 'patchbay_blobs' });
+    const store = new GridfsBlobStore({ db: mongo.db });
+    // The store does not own the connection; close both together.
+    const closeStore = store.close?.bind(store);
+    store.close = async () => { await closeStore?.(); await mongo.close(); };
+    return store;
+  }
+  return new DirBlobStore({ dir: path.resolve(opts.dataDir, 'blobs') });
+}

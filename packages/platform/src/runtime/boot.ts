@@ -1,0 +1,79 @@
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import type { Server } from 'node:http';
+import { loadConfig } from '../config/load-config';
+import { CommonConfig } from '../config/common';
+import { createLogger } from './logger';
+import { createMetricsRegistry } from './metrics';
+import { serverPort, startOpsServer } from './ops-server';
+import { reportReady } from './launcher-ipc';
+import { openBus, openDocStore, openBlobStore } from './adapters';
+import { runProcess, stopAll, type Stoppable } from './service-runner';
+import type { ServiceDeps } from './service-deps';
+import type { DocStore } from '../doc-store/port';
+import type { BlobStore } from '../blob-store/port';
+
+const commonSchema = Type.Object(CommonConfig);
+export type CommonConfigValues = Static<typeof commonSchema>;
+
+export interface BootOptions<P extends TProperties> {
+  /** Service name: logger name, NATS connection name, its own database and data directory. */
+  name: string;
+  /** The service's own environment keys, checked together with the common ones. */
+  config?: P;
+  /** Whether it owns a document store / touches blobs (stateless services own neither). */
+  docs?: boolean;
+  blobs?: boolean;
+  start(deps: ServiceDeps, config: Readonly<CommonConfigValues & Static<TObject<P>>>): Promise<Stoppable>;
+}
+
+/**
+ * The `main.ts` of a service in distributed mode: read config once, connect to NATS (required),
+ * open its stores, serve /health and /metrics on OPS_PORT, run until SIGTERM.
+ */
+export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
+  // The composed schema is typed loosely on purpose: TypeBox cannot compute the static type of a
+  // generic property spread; the result is typed through BootOptions instead.
+  const schema = Type.Object({ ...CommonConfig, ...(opts.config ?? {}) } as TProperties);
+  const early = createLogger({ name: opts.name, level: process.env.LOG_LEVEL || 'info' });
+  runProcess({
+    name: opts.name,
+    logger: early,
+    start: async () => {
+      const config = loadConfig(schema) as Readonly<CommonConfigValues & Static<TObject<P>>>;
+      if (!config.NATS_URL) throw new Error('NATS_URL is required when a service runs on its own (use `pnpm start` for the all-in-one process)');
+      const logger = createLogger({ name: opts.name, level: config.LOG_LEVEL }).child({ svc: opts.name });
+      const metrics = createMetricsRegistry(opts.name);
+      const streams = { eventsMaxAgeS: config.NATS_EVENTS_MAX_AGE, eventsMaxBytes: config.NATS_EVENTS_MAX_BYTES, replicas: config.NATS_STREAM_REPLICAS };
+      const bus = await openBus({ natsUrl: config.NATS_URL, name: opts.name, logger, metrics, streams });
+      const docs = opts.docs ? await openDocStore({ mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR, service: opts.name }) : unusedDocStore(opts.name);
+      const blobs = opts.blobs ? await openBlobStore({ mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR }) : unusedBlobStore(opts.name);
+      let ready = false;
+      const service = await opts.start({ bus, docs, blobs, logger, metrics }, config);
+      let ops: Server | undefined;
+      if (config.OPS_PORT) ops = await startOpsServer(config.OPS_PORT === 'auto' ? 0 : config.OPS_PORT, metrics, { ready: () => ready });
+      ready = true;
+      const opsPort = ops ? serverPort(ops) : null;
+      logger.info({ nats: config.NATS_URL, ops_port: opsPort }, `${opts.name} started`);
+      reportReady(opts.name, opsPort);
+      return {
+        stop: async () => {
+          ready = false;
+          await stopAll([service, { stop: () => bus.close() }, { stop: () => docs.close() }, { stop: async () => blobs.close?.() }]);
+          if (ops) await new Promise<void>((r) => ops!.close(() => r()));
+        },
+      };
+    },
+  });
+}
+
+/** Stands in for a store the service said it does not use: any use is a programming error. */
+function unusedDocStore(name: string): DocStore {
+  return {
+    collection: () => { throw new Error(`${name} declared that it owns no document store`); },
+    close: async () => undefined,
+  };
+}
+function unusedBlobStore(name: string): BlobStore {
+  const fail = async (): Promise<never> => { throw new Error(`${name} declared that it uses no blob store`); };
+  return { put: fail, get: fail, stat: fail, delete: fail };
+}

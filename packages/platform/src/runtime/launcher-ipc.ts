@@ -1,0 +1,21 @@
+/**
+ * What a service tells the distributed launcher that spawned it (over Node's IPC channel, which
+ * `tsx` relays): it is ready, and where its /health and /metrics are. A service started any other
+ * way has no channel and says nothing.
+ */
+export interface ReadyMessage {
+  type: 'patchbay.ready';
+  service: string;
+  /** Port of the /health + /metrics server, or null when it has none. */
+  opsPort: number | null;
+}
+
+export function reportReady(service: string, opsPort: number | null): void {
+  const message: ReadyMessage = { type: 'patchbay.ready', service, opsPort };
+  process.send?.(message);
+}
+
+export function isReadyMessage(value: unknown): value is ReadyMessage {
+  const m = value as Partial<ReadyMessage> | null;
+  return !!m && m.type === 'patchbay.ready' && typeof m.service === 'string' && (m.opsPort === null || typeof m.opsPort === 'number');
+}

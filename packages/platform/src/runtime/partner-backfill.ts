@@ -1,0 +1,37 @@
+import { Subjects, unwrapReply } from '@patchbay/contracts';
+import type { Logger } from 'pino';
+import type { Bus } from '../bus/port';
+
+/**
+ * Runs `ensure` for every partner identity knows, in the background, once per start. The
+ * `evt.partner.created` handlers already do this per partner; the backfill covers partners whose
+ * event this service never saw (a data directory older than the service, or the in-process bus,
+ * whose event history does not survive a restart). `ensure` must be idempotent. While identity does
+ * not answer it retries every `retryMs`; `stop()` ends it.
+ */
+export function backfillPartners(bus: Bus, ensure: (partnerSid: string) => Promise<unknown>, log: Logger, retryMs = 5000): { stop(): void; done: Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const pass = async (): Promise<number> => {
+    let after: string | undefined;
+    let count = 0;
+    for (;;) {
+      const { partner_sids: sids } = unwrapReply<{ partner_sids: string[] }>(await bus.request(Subjects.identity.partnerSids, { after, limit: 500 }, { timeoutMs: 10000 }));
+      for (const sid of sids) { if (stopped) return count; await ensure(sid); count += 1; }
+      if (sids.length < 500) return count;
+      after = sids[sids.length - 1];
+    }
+  };
+  const done = new Promise<void>((resolve) => {
+    const attempt = () => {
+      if (stopped) return resolve();
+      pass().then((n) => { log.info({ partners: n }, 'partner backfill done'); resolve(); }, (err: unknown) => {
+        log.warn({ err: (err as Error).message }, 'partner backfill: identity not reachable yet, retrying');
+        timer = setTimeout(attempt, retryMs);
+        timer.unref();
+      });
+    };
+    attempt();
+  });
+  return { stop: () => { stopped = true; if (timer) clearTimeout(timer); }, done };
+}

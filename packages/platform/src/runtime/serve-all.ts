@@ -1,0 +1,52 @@
+import type { Logger } from 'pino';
+import { replyForError, ok, ApiError, type BusReply } from '@patchbay/contracts';
+import type { Bus, MessageContext, Subscription } from '../bus/port';
+
+/** What a handler gets with its message: the subject, the request ID, and a logger carrying that ID. */
+export interface HandlerContext extends MessageContext {
+  /**
+   * The service's logger with `requestId` bound, so every line a handler writes can be traced.
+   * Always set by serveAll; optional so tests and benchmarks can call a handler directly.
+   */
+  log?: Logger;
+}
+
+/** Subject → handler returning the reply body (status 200) or a full BusReply. */
+export type RouteHandlers = Record<string, (payload: unknown, ctx: HandlerContext) => Promise<unknown>>;
+
+/**
+ * Serves every subject of `handlers` in the service's queue group. Thrown ApiErrors become their
+ * status and error body; anything else is logged with the subject and becomes a generic 500.
+ * Every answer is logged (JSON, at info) with the request ID the gateway set, the subject, status
+ * and duration, so one call can be followed through every service it touched.
+ */
+export async function serveAll(bus: Bus, queue: string, handlers: RouteHandlers, logger: Logger): Promise<Subscription[]> {
+  const subs: Subscription[] = [];
+  for (const [subject, handle] of Object.entries(handlers)) {
+    subs.push(await bus.serve(subject, queue, async (payload, ctx): Promise<BusReply> => {
+      const log = ctx.requestId ? logger.child({ requestId: ctx.requestId }) : logger;
+      const started = performance.now();
+      let answer: BusReply;
+      try {
+        const result = await handle(payload, { ...ctx, log });
+        answer = isReply(result) ? result : ok(result);
+      } catch (err) {
+        if (!(err instanceof ApiError)) log.error({ err, subject }, 'handler failed');
+        answer = replyForError(err);
+      }
+      log.info({ subject, status: answer.status, ms: Math.round(performance.now() - started) }, 'handled');
+      return answer;
+    }));
+  }
+  return subs;
+}
+
+const REPLY = Symbol.for('patchbay.reply');
+function isReply(v: unknown): v is BusReply {
+  return typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[REPLY] === true;
+}
+
+/** Marks a reply with a non-200 status (e.g. 201, 204) so serveAll passes it through as-is. */
+export function reply(status: number, body: unknown): BusReply {
+  return Object.assign({ status, body }, { [REPLY]: true });
+}

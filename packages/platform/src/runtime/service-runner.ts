@@ -1,0 +1,47 @@
+import type { Logger } from 'pino';
+
+/** Something that was started and can be stopped gracefully. */
+export interface Stoppable {
+  /** Stop taking new work, finish what is in flight, release resources. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `start` and stops it gracefully on SIGTERM/SIGINT: the returned Stoppable stops taking
+ * work and finishes what is in flight; then `cleanup` closes the bus and stores. A second signal,
+ * or `graceMs` passing, exits at once. Start-up errors are logged and exit with status 1.
+ */
+export function runProcess(opts: { name: string; logger: Logger; start: () => Promise<Stoppable>; graceMs?: number }): void {
+  const { logger } = opts;
+  let running: Stoppable | undefined;
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) { logger.warn({ signal }, 'second signal: exiting now'); process.exit(1); }
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight work');
+    const timer = setTimeout(() => { logger.error('graceful shutdown timed out'); process.exit(1); }, opts.graceMs ?? 25000);
+    timer.unref();
+    (running ? running.stop() : Promise.resolve())
+      .then(() => { logger.info('stopped'); process.exit(0); })
+      .catch((err: unknown) => { logger.error({ err }, 'error while stopping'); process.exit(1); });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  opts.start()
+    .then((s) => { running = s; if (stopping) void s.stop().then(() => process.exit(0)); })
+    .catch((err: unknown) => {
+      // Config errors carry their own readable list; print it plainly as well.
+      if (err instanceof Error && err.name === 'ConfigError') process.stderr.write(`${err.message}\n`);
+      logger.fatal({ err }, `${opts.name} failed to start`);
+      process.exit(1);
+    });
+}
+
+/** Stops several things in order, continuing past failures, and rethrows the first failure. */
+export async function stopAll(items: Array<Stoppable | undefined>): Promise<void> {
+  let first: unknown;
+  for (const item of items) {
+    try { await item?.stop(); } catch (err) { first ??= err; }
+  }
+  if (first) throw first;
+}

@@ -1,0 +1,74 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino, { type Logger } from 'pino';
+import type { Bus } from '../../src/bus/port';
+
+/**
+ * What an adapter's test hands the contract suite: a shared medium (a nats-server, a MemoryHub)
+ * on which it can open several buses — several "processes" — for load sharing and durability.
+ */
+export interface BusMedium {
+  /** A new bus connected to the medium. */
+  connect(opts?: { logger?: Logger }): Promise<Bus>;
+  /** Releases the medium after the whole suite. */
+  teardown(): Promise<void>;
+}
+
+export interface BusKit {
+  /** A bus on the shared medium, closed after the current test. */
+  bus(opts?: { logger?: Logger }): Promise<Bus>;
+  /** A subject token unique to this call, so tests sharing one medium never see each other's messages. */
+  id(): string;
+}
+
+/** Sets the medium up once per suite and closes every bus a test opened after that test. */
+export function useBusMedium(setup: () => Promise<BusMedium>): BusKit {
+  let medium: BusMedium | undefined;
+  const open: Bus[] = [];
+  let n = 0;
+  beforeAll(async () => { medium = await setup(); });
+  afterEach(async () => { await Promise.all(open.splice(0).map((b) => b.close())); });
+  afterAll(async () => { await medium?.teardown(); });
+  return {
+    async bus(opts) {
+      if (!medium) throw new Error('bus medium was not set up');
+      const b = await medium.connect(opts);
+      open.push(b);
+      return b;
+    },
+    id: () => `t${process.pid}x${Date.now().toString(36)}x${++n}`,
+  };
+}
+
+/** Retries `check` until it passes or `timeoutMs` runs out (then its last failure is thrown). */
+export async function eventually(check: () => unknown, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await sleep(25);
+    }
+  }
+}
+
+export interface Deferred<T = void> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+}
+
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+/** A logger whose JSON lines are kept in memory, to assert what an adapter logged. */
+export function captureLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => { lines.push(JSON.parse(line) as Record<string, unknown>); } });
+  return { logger, lines };
+}
+
+export { sleep };

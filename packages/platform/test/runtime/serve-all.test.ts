@@ -1,0 +1,33 @@
+import { Registry } from 'prom-client';
+import { NotFoundError } from '@patchbay/contracts';
+import { MemoryBus } from '../../src/bus/memory-bus';
+import { InstrumentedBus } from '../../src/bus/instrumented-bus';
+import { serveAll, reply } from '../../src/runtime/serve-all';
+import { captureLogger } from '../bus/bus-test-kit';
+
+describe('serveAll', () => {
+  test('logs each answer with the request ID, and hands the handler a logger carrying it', async () => {
+    const hub = MemoryBus.hub();
+    const { logger, lines } = captureLogger();
+    const bus = new InstrumentedBus(new MemoryBus(hub), new Registry());
+    await serveAll(bus, 'things', {
+      'svc.things.a.get': async (_p, ctx) => { ctx.log?.info({ thing: 1 }, 'working on it'); return { ok: true }; },
+      'svc.things.a.create': async () => reply(201, { made: true }),
+      'svc.things.a.missing': async () => { throw new NotFoundError('Cannot find item by SID'); },
+      'svc.things.a.broken': async () => { throw new Error('boom'); },
+    }, logger.child({ svc: 'things' }));
+    expect(await bus.request('svc.things.a.get', null, { requestId: 'rid-1' })).toEqual({ status: 200, body: { ok: true } });
+    expect((await bus.request('svc.things.a.create', null, { requestId: 'rid-2' })).status).toBe(201);
+    expect((await bus.request('svc.things.a.missing', null, { requestId: 'rid-3' })).status).toBe(404);
+    expect((await bus.request('svc.things.a.broken', null, { requestId: 'rid-4' })).status).toBe(500);
+    await bus.request('svc.things.a.get', null);
+    const of = (id: string) => lines.filter((l) => l.requestId === id);
+    expect(of('rid-1').map((l) => l.msg)).toEqual(['working on it', 'handled']);
+    expect(of('rid-1')[1]).toMatchObject({ svc: 'things', subject: 'svc.things.a.get', status: 200, level: 30 });
+    expect(of('rid-2')[0]).toMatchObject({ status: 201, msg: 'handled' });
+    expect(of('rid-3')).toHaveLength(1);
+    expect(of('rid-4').map((l) => l.msg)).toEqual(['handler failed', 'handled']);
+    expect(lines.filter((l) => l.msg === 'handled' && !('requestId' in l))).toHaveLength(1);
+    await bus.close();
+  });
+});

@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { CommonConfig } from '@patchbay/platform';
+import { GatewayConfig } from '@patchbay/gateway';
+import { StorageConfig } from '@patchbay/storage';
+import { TranscoderConfig } from '@patchbay/transcoder';
+import { FileServerConfig } from '@patchbay/file-server';
+import { PushConfig } from '@patchbay/push';
+import { ThresholdWorkerConfig } from '@patchbay/threshold-worker';
+
+/** Environment of the all-in-one process (documented in the README). */
+export const AllInOneConfig = Type.Object({
+  ...CommonConfig,
+  ...GatewayConfig,
+  ...TranscoderConfig,
+  ...PushConfig,
+  UPLOAD_STALE_MS: StorageConfig.UPLOAD_STALE_MS,
+  UPLOAD_SWEEP_INTERVAL_MS: StorageConfig.UPLOAD_SWEEP_INTERVAL_MS,
+  THRESHOLD_SWEEP_INTERVAL: ThresholdWorkerConfig.THRESHOLD_SWEEP_INTERVAL,
+  ...FileServerConfig,
+  /** Public root of the file server, used in `publish_uri`; default http://127.0.0.1:<STORAGE_PORT>. */
+  STORAGE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Distributed launcher only: replicas of the file server and the transcoder. */
+  FILE_SERVER_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
+  TRANSCODER_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
+  THRESHOLD_WORKER_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
+  /** Distributed launcher only: process i serves /health and /metrics on OPS_PORT_BASE + i. */
+  OPS_PORT_BASE: Type.Optional(Type.Integer({ minimum: 1, maximum: 65000 })),
+  PATCHBAY_BOOTSTRAP_LOGIN: Type.Optional(Type.String({ minLength: 3, maxLength: 64, pattern: '^[A-Za-z0-9._@-]+$' })),
+  PATCHBAY_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
+  PATCHBAY_BOOTSTRAP_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+});

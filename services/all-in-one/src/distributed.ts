@@ -1,0 +1,49 @@
+import { createLogger, loadConfig, openBus, runProcess } from '@patchbay/platform';
+import { AllInOneConfig } from './config';
+import { distributedProcesses } from './process-list';
+import { spawnSet, waitForHealth } from './spawn-set';
+import { banner, bootstrapPartner } from './bootstrap';
+
+/**
+ * Distributed mode on one machine: every service in its own process, talking over NATS
+ * (NATS_URL, default nats://127.0.0.1:4222), each stateful service with its own data directory
+ * under DATA_DIR. Same environment as the all-in-one process, plus FILE_SERVER_REPLICAS and
+ * TRANSCODER_REPLICAS (file-servers on consecutive ports from STORAGE_PORT) and OPS_PORT_BASE
+ * (process i serves /health and /metrics on OPS_PORT_BASE + i; unset, each process binds a port
+ * the OS picks and reports it when ready, and the launcher logs the list).
+ */
+const logger = createLogger({ name: 'launcher', level: process.env.LOG_LEVEL || 'info' });
+runProcess({
+  name: 'launcher',
+  logger,
+  graceMs: 30000,
+  start: async () => {
+    const env = { ...process.env, NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222' };
+    const config = loadConfig(AllInOneConfig, env);
+    const storageUrl = config.STORAGE_URL ?? `http://127.0.0.1:${config.STORAGE_PORT}`;
+    const shape = {
+      port: config.PORT, storagePort: config.STORAGE_PORT, storageUrl,
+      fileServers: config.FILE_SERVER_REPLICAS, transcoders: config.TRANSCODER_REPLICAS, thresholdWorkers: config.THRESHOLD_WORKER_REPLICAS,
+    };
+    // Every process reports ready with its /health port; the set is announced once all answer there.
+    const processes = distributedProcesses({ ...shape, opsPortBase: config.OPS_PORT_BASE });
+    const set = spawnSet(processes, env, {
+      onExit: (name, code) => logger.error({ name, code }, 'a service exited on its own'),
+    });
+    const baseUrl = config.BASE_URL ?? `http://127.0.0.1:${config.PORT}/core/v2`;
+    let opsPorts: Map<string, number | null>;
+    try {
+      opsPorts = await set.ready();
+    } catch (err) {
+      await set.stop(5000);
+      throw err;
+    }
+    await Promise.all([...opsPorts.values()].map((port) => port && waitForHealth(`http://127.0.0.1:${port}/health`)));
+    logger.info({ ops_ports: Object.fromEntries(opsPorts) }, 'every service is ready (/health and /metrics on these ports)');
+    const bus = await openBus({ natsUrl: config.NATS_URL, name: 'launcher', logger });
+    const result = await bootstrapPartner(bus, { login: config.PATCHBAY_BOOTSTRAP_LOGIN, password: config.PATCHBAY_BOOTSTRAP_PASSWORD, token: config.PATCHBAY_BOOTSTRAP_TOKEN });
+    await bus.close();
+    process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
+    return { stop: () => set.stop() };
+  },
+});

@@ -1,0 +1,50 @@
+import { createLogger, createMetricsRegistry, loadConfig, openBlobStore, openBus, openDocStore, runProcess, stopAll, type Stoppable } from '@patchbay/platform';
+import { MemoryBus } from '@patchbay/platform';
+import { startGateway } from '@patchbay/gateway';
+import { startFileServer } from '@patchbay/file-server';
+import { AllInOneConfig } from './config';
+import { SERVICES } from './services';
+import { banner, bootstrapPartner } from './bootstrap';
+
+/**
+ * All-in-one: every service in this one process. In-process bus and embedded stores under DATA_DIR
+ * unless NATS_URL / MONGODB_URL say otherwise.
+ */
+const early = createLogger({ name: 'patchbay', level: process.env.LOG_LEVEL || 'info' });
+runProcess({
+  name: 'patchbay',
+  logger: early,
+  start: async (): Promise<Stoppable> => {
+    const config = loadConfig(AllInOneConfig);
+    const logger = createLogger({ name: 'patchbay', level: config.LOG_LEVEL });
+    const metrics = createMetricsRegistry('patchbay');
+    const hub = config.NATS_URL ? undefined : MemoryBus.hub();
+    const started: Stoppable[] = [];
+    const closers: Stoppable[] = [];
+    const blobs = await openBlobStore({ mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR });
+    closers.push({ stop: async () => blobs.close?.() });
+    for (const entry of SERVICES) {
+      const bus = await openBus({ natsUrl: config.NATS_URL, hub, name: entry.name, logger, metrics });
+      const docs = await openDocStore({ mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR, service: entry.name });
+      closers.push({ stop: () => bus.close() }, { stop: () => docs.close() });
+      started.push(await entry.start({ bus, docs, blobs, logger: logger.child({ svc: entry.name }), metrics }, config));
+    }
+    const gatewayBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'gateway', logger, metrics });
+    closers.push({ stop: () => gatewayBus.close() });
+    const baseUrl = config.BASE_URL ?? `http://127.0.0.1:${config.PORT}/core/v2`;
+    const storageUrl = config.STORAGE_URL ?? `http://127.0.0.1:${config.STORAGE_PORT}`;
+    const gateway = await startGateway({ bus: gatewayBus, blobs, logger: logger.child({ svc: 'gateway' }), metrics }, {
+      baseUrl, jsonBodyLimit: config.JSON_BODY_LIMIT, authCacheMs: config.AUTH_CACHE_MS, busTimeoutMs: config.BUS_TIMEOUT_MS,
+    }, config.PORT);
+    const fileServerBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'file-server', logger, metrics });
+    closers.push({ stop: () => fileServerBus.close() });
+    const fileServer = await startFileServer({ bus: fileServerBus, blobs, logger: logger.child({ svc: 'file-server' }), metrics }, {
+      port: config.STORAGE_PORT, cacheTtlMs: config.FILE_CACHE_MS, busTimeoutMs: config.BUS_TIMEOUT_MS, transcodeTimeoutMs: config.TRANSCODE_TIMEOUT_MS,
+    });
+    const result = await bootstrapPartner(gatewayBus, { login: config.PATCHBAY_BOOTSTRAP_LOGIN, password: config.PATCHBAY_BOOTSTRAP_PASSWORD, token: config.PATCHBAY_BOOTSTRAP_TOKEN });
+    process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
+    logger.info({ port: gateway.port, base_url: baseUrl, storage_url: storageUrl }, 'patchbay ready');
+    // Stop order: the public listener first, then services (finishing in-flight work), then buses and stores.
+    return { stop: () => stopAll([gateway, fileServer, ...started.reverse(), ...closers]) };
+  },
+});

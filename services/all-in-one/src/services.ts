@@ -1,0 +1,36 @@
+import type { Static } from '@sinclair/typebox';
+import type { ServiceDeps, Stoppable } from '@patchbay/platform';
+import { startStorageService } from '@patchbay/storage';
+import { startTranscoderService } from '@patchbay/transcoder';
+import { startThresholdWorker } from '@patchbay/threshold-worker';
+import type { AllInOneConfig } from './config';
+import { startIdentityService } from '@patchbay/identity';
+import { startRecordsService } from '@patchbay/records';
+import { startEndpointService, endpointSettingsFromEnv } from '@patchbay/endpoint';
+import { startPushService, pushSettingsFrom } from '@patchbay/push';
+
+/** A bus-only service and what it needs; the all-in-one process starts each of them. */
+export interface ServiceEntry {
+  name: string;
+  /** Owns a document store (its own directory or database). */
+  docs: boolean;
+  start(deps: ServiceDeps, config: Readonly<Static<typeof AllInOneConfig>>): Promise<Stoppable>;
+}
+
+/** Every service behind the gateway, in start order. */
+export const SERVICES: ServiceEntry[] = [
+  { name: 'identity', docs: true, start: startIdentityService },
+  { name: 'records', docs: true, start: startRecordsService },
+  { name: 'transcoder', docs: false, start: (deps, c) => startTranscoderService(deps, { scratchDir: c.TRANSCODER_SCRATCH_DIR, concurrency: c.TRANSCODER_CONCURRENCY, timeoutMs: c.TRANSCODER_TIMEOUT_MS }) },
+  {
+    name: 'storage', docs: true,
+    start: (deps, c) => startStorageService(deps, {
+      storageUrl: c.STORAGE_URL ?? `http://127.0.0.1:${c.STORAGE_PORT}`, uploadStaleMs: c.UPLOAD_STALE_MS, sweepIntervalMs: c.UPLOAD_SWEEP_INTERVAL_MS, busTimeoutMs: c.BUS_TIMEOUT_MS,
+      // One process owns the store here, unless MongoDB is shared with other replicas.
+      reconcileOnStart: !c.MONGODB_URL,
+    }),
+  },
+  { name: 'threshold-worker', docs: false, start: (deps, c) => startThresholdWorker(deps, { intervalMs: c.THRESHOLD_SWEEP_INTERVAL * 1000, busTimeoutMs: c.BUS_TIMEOUT_MS }) },
+  { name: 'endpoint', docs: true, start: (deps) => startEndpointService(deps, endpointSettingsFromEnv()) },
+  { name: 'push', docs: true, start: (deps, c) => startPushService(deps, pushSettingsFrom(c)) },
+];

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BadRequestError, ConflictError, DuplicateKeyError, NotFoundError, UnprocessableError, compileValidator, errorItem,
+  EndpointCreateSchema, EndpointReplaceSchema, EndpointUpdateSchema,
+  type Endpoint, type GatewayRequest, type ListEnvelope,
+} from '@patchbay/contracts';
+import { reply, type Bus, type Logger } from '@patchbay/platform';
+import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
+import { assertAddressFormat, openIpKeys } from './domain/addresses';
+import { applyUpdate, buildEndpoint, type EndpointState } from './domain/endpoint-state';
+import { generateValues } from './domain/generate';
+import { createViolations, updateViolations } from './domain/rules';
+import type { EndpointSettings } from './config';
+import type { EndpointLinks } from './links';
+import { ENDPOINT_LIST_SPEC } from './list-specs';
+import { PartnerLookup, parseWithRelated } from './related';
+import { OPEN_IP_INDEX, type EndpointDoc, type EndpointRepo } from './repo';
+import { partnerScoped } from './scoped-source';
+import { serializeEndpoint } from './serialize';
+
+const validateCreate = compileValidator(EndpointCreateSchema);
+const validateUpdate = compileValidator(EndpointUpdateSchema);
+const validateReplace = compileValidator(EndpointReplaceSchema);
+
+/** Optimistic-locking retries of one update before it gives up with a 409. */
+const UPDATE_ATTEMPTS = 5;
+
+/** The exact 409 of interface.md "Errors". */
+export const duplicateIpConflict = (): ConflictError => new ConflictError([errorItem('duplicate ip for auth_required=false')]);
+
+/**
+ * The operations behind `/endpoints`. Each checks, in order: the caller's own endpoint (404
+ * otherwise, also for another partner's), the body's schema (400), the object rules (422), the
+ * references to other objects (422, or 503 when storage cannot say), and finally the write, where
+ * the unique index refuses a duplicate open IP and port (409).
+ */
+export class EndpointApi {
+  private readonly log: Logger;
+
+  constructor(
+    private readonly repo: EndpointRepo, private readonly bus: Bus, private readonly links: EndpointLinks,
+    private readonly settings: EndpointSettings, logger: Logger,
+  ) {
+    this.log = logger.child({ mod: 'endpoints' });
+  }
+
+  async create(req: GatewayRequest, requestId?: string): Promise<Endpoint> {
+    const input = validateCreate(req.body ?? {});
+    assertAddressFormat(input.addresses);
+    const state = buildEndpoint(input, generateValues(input.type, this.settings.hostedApiUrl));
+    const violations = createViolations(state, input.properties, req.principal.scopes);
+    if (violations.length > 0) throw new UnprocessableError(violations);
+    const partnerSid = req.principal.partner_sid;
+    await this.links.check(partnerSid, state, null, requestId);
+    const doc = toDoc(state, { endpoint_sid: randomUUID(), partner_sid: partnerSid, date_created: new Date(), revision: 0 });
+    await this.write(() => this.repo.endpoints.insertOne(doc));
+    this.log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: partnerSid, type: doc.type, requestId }, 'endpoint created');
+    return serializeEndpoint(doc);
+  }
+
+  /** PATCH (`replace` false) or PUT (`replace` true: the whole object, nested objects replaced). */
+  async update(req: GatewayRequest, replace: boolean, requestId?: string): Promise<Endpoint> {
+    const replaceNested = parseNestedObjects(req.query) || replace;
+    let current = await this.load(req);
+    if (current.type === 'system_gateway') throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be changed through the API');
+    const input = (replace ? validateReplace : validateUpdate)(req.body ?? {});
+    assertAddressFormat(input.addresses);
+    for (let attempt = 1; ; attempt++) {
+      const before = stateOf(current);
+      const next = applyUpdate(before, input, replaceNested);
+      const violations = updateViolations(before, next, input.properties, req.principal.scopes);
+      if (violations.length > 0) throw new UnprocessableError(violations);
+      await this.links.check(current.partner_sid, next, before, requestId);
+      const doc = toDoc(next, { endpoint_sid: current.endpoint_sid, partner_sid: current.partner_sid, date_created: current.date_created, revision: current.revision + 1 });
+      const filter = { endpoint_sid: current.endpoint_sid, partner_sid: current.partner_sid, revision: current.revision };
+      const result = await this.write(() => this.repo.endpoints.replaceOne(filter, doc));
+      if (result.matchedCount === 1) {
+        this.log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid, requestId }, 'endpoint updated');
+        return serializeEndpoint(doc);
+      }
+      if (attempt >= UPDATE_ATTEMPTS) throw new ConflictError([errorItem('the endpoint is being changed by other requests; try again')]);
+      current = await this.load(req); // changed (or deleted) since it was read: apply the request to the new state
+    }
+  }
+
+  async get(req: GatewayRequest, requestId?: string): Promise<Record<string, unknown>> {
+    const selection = parseFieldParams(req.query, ENDPOINT_LIST_SPEC);
+    const withRelated = parseWithRelated(req.query);
+    const doc = await this.load(req);
+    const partner = withRelated ? await new PartnerLookup(this.bus, this.settings.busTimeoutMs, requestId).get(doc.partner_sid) : undefined;
+    return applyFieldFilter(serializeEndpoint(doc, partner), selection.include, selection.exclude);
+  }
+
+  async list(req: GatewayRequest, requestId?: string): Promise<ListEnvelope<Record<string, unknown>>> {
+    const withRelated = parseWithRelated(req.query);
+    const partners = new PartnerLookup(this.bus, this.settings.busTimeoutMs, requestId);
+    return runList({
+      collection: partnerScoped(this.repo.endpoints, req.principal.partner_sid),
+      query: req.query,
+      spec: ENDPOINT_LIST_SPEC,
+      url: req.url,
+      serialize: async (d: EndpointDoc) => serializeEndpoint(d, withRelated ? await partners.get(d.partner_sid) : undefined),
+    });
+  }
+
+  async remove(req: GatewayRequest, requestId?: string) {
+    const doc = await this.load(req);
+    if (doc.type === 'system_gateway') throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be deleted');
+    await this.repo.endpoints.deleteOne({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid });
+    this.log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid, requestId }, 'endpoint deleted');
+    return reply(204, null);
+  }
+
+  /** The caller's endpoint named by the path; another partner's is as unknown as a missing one. */
+  private async load(req: GatewayRequest): Promise<EndpointDoc> {
+    const doc = await this.repo.endpoints.findOne({ endpoint_sid: String(req.params.endpoint_sid ?? ''), partner_sid: req.principal.partner_sid });
+    if (!doc) throw new NotFoundError();
+    return doc;
+  }
+
+  /** Runs a write; the open-IP unique index refusing it is the 409 of the interface. */
+  private async write<R>(op: () => Promise<R>): Promise<R> {
+    try {
+      return await op();
+    } catch (err) {
+      if (err instanceof DuplicateKeyError && (err.index === OPEN_IP_INDEX || err.index === undefined)) throw duplicateIpConflict();
+      throw err;
+    }
+  }
+}
+
+/** `nested_objects`: absent, or `replace` (its only accepted value). */
+function parseNestedObjects(query: Record<string, unknown>): boolean {
+  const v = Object.hasOwn(query, 'nested_objects') ? query.nested_objects : undefined;
+  if (v === undefined || v === '') return false;
+  if (v === 'replace') return true;
+  throw BadRequestError.field('nested_objects', "the only accepted value of nested_objects is 'replace'");
+}
+
+/** The public state of a stored endpoint (bookkeeping left out). */
+export function stateOf(d: EndpointDoc): EndpointState {
+  return {
+    type: d.type, name: d.name, capacity: d.capacity, cps_limit: d.cps_limit ?? null, auth_required: d.auth_required,
+    addresses: d.addresses, attributes: d.attributes ?? {}, properties: d.properties ?? {}, transformations: d.transformations ?? [],
+    out_sip_username: d.out_sip_username ?? null, out_sip_password: d.out_sip_password ?? null, voip_token: d.voip_token ?? null,
+  };
+}
+
+/** The stored document; `open_ip_keys` only when there are keys (absent, not null: see the index). */
+export function toDoc(state: EndpointState, meta: Pick<EndpointDoc, 'endpoint_sid' | 'partner_sid' | 'date_created' | 'revision'>): EndpointDoc {
+  const keys = openIpKeys(state);
+  return { ...state, ...meta, ...(keys ? { open_ip_keys: keys } : {}) };
+}

@@ -1,0 +1,54 @@
+import {
+  ApiError, Subjects, UnavailableError, UnprocessableError, errorItem, unwrapReply, type ErrorItem,
+} from '@patchbay/contracts';
+import type { Bus, Logger } from '@patchbay/platform';
+import type { EndpointRepo } from './repo';
+import type { EndpointState } from './domain/endpoint-state';
+
+const SECURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Checks the references an endpoint makes to other objects, before it is written:
+ * - `properties.container_sid` must name a container of the same partner. Only storage knows, so it
+ *   is asked over the bus (`Subjects.storage.containerCheck`); a 4xx answer is a 422 naming the
+ *   field. When storage does not answer (no responders, timeout, failure) the write is refused with
+ *   503: a reference that cannot be checked is never accepted.
+ * - `properties.conference_endpoint_sid` must name a Conference endpoint of the same partner.
+ * Only references that changed from `previous` are checked (null: a new endpoint).
+ */
+export class EndpointLinks {
+  private readonly log: Logger;
+
+  constructor(private readonly repo: EndpointRepo, private readonly bus: Bus, logger: Logger, private readonly timeoutMs: number) {
+    this.log = logger.child({ mod: 'links' });
+  }
+
+  async check(partnerSid: string, next: EndpointState, previous: EndpointState | null, requestId?: string): Promise<void> {
+    const problems: ErrorItem[] = [];
+    const conference = next.properties.conference_endpoint_sid;
+    if (conference && conference !== previous?.properties.conference_endpoint_sid) {
+      const found = SECURE_ID.test(conference) && await this.repo.endpoints.findOne({ endpoint_sid: conference, partner_sid: partnerSid, type: 'conference' }, { projection: { endpoint_sid: 1 } });
+      if (!found) problems.push(errorItem('cannot find a conference endpoint with this SID', 'properties.conference_endpoint_sid'));
+    }
+    const container = next.properties.container_sid;
+    if (container && container !== previous?.properties.container_sid) {
+      const problem = await this.checkContainer(partnerSid, container, requestId);
+      if (problem) problems.push(problem);
+    }
+    if (problems.length > 0) throw new UnprocessableError(problems);
+  }
+
+  /** A 422 item when storage says the container is not the partner's; throws 503 when storage cannot say. */
+  private async checkContainer(partnerSid: string, containerSid: string, requestId?: string): Promise<ErrorItem | null> {
+    const notFound = errorItem('cannot find a container with this SID', 'properties.container_sid');
+    if (!SECURE_ID.test(containerSid)) return notFound;
+    try {
+      unwrapReply(await this.bus.request(Subjects.storage.containerCheck, { partner_sid: partnerSid, container_sid: containerSid }, { timeoutMs: this.timeoutMs, requestId }));
+      return null;
+    } catch (err) {
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500) return notFound;
+      this.log.warn({ err, partner_sid: partnerSid, container_sid: containerSid, requestId }, 'container check failed: storage did not answer');
+      throw new UnavailableError('service unavailable', [errorItem('the storage service did not answer, so the container cannot be checked; try again later', 'properties.container_sid')], { cause: err });
+    }
+  }
+}

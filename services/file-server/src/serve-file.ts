@@ -1,0 +1,82 @@
+import { pipeline } from 'node:stream/promises';
+import type { Request, Response } from 'express';
+import { NotFoundError, RangeNotSatisfiableError, Subjects, unwrapReply } from '@patchbay/contracts';
+import type { BlobStore, Bus } from '@patchbay/platform';
+import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
+import { decideRange } from './domain/range';
+import type { PublicFile, Resolver } from './resolver';
+
+export interface ServeDeps { bus: Bus; blobs: BlobStore; resolver: Resolver; transcodeTimeoutMs: number }
+
+/** Where the transcoded copy of a file for (format, bitrate) is kept; deleted with the file. */
+export function cacheKey(fileSid: string, format: string, bitrate: number | null): string {
+  return `cache/${fileSid}/${format}-${bitrate ?? 'src'}`;
+}
+
+/** The copy to serve: the stored file, or a transcoded copy when `f`/`br` ask for a change. */
+function target(file: PublicFile, opts: DownloadOptions): { format: string; bitrate: number | null } | null {
+  const stored = file.content_format ?? '';
+  // br is ignored unless lower than the stored file's bitrate (interface.md).
+  const bitrate = opts.bitrate !== null && file.content_bitrate !== null && opts.bitrate * 1000 < file.content_bitrate ? opts.bitrate : null;
+  const format = opts.format ?? (bitrate !== null ? stored : null);
+  if (!format || (format === stored && bitrate === null)) return null;
+  return { format, bitrate };
+}
+
+/**
+ * `GET|HEAD {storage_url}/f/<id>`: the published file (or its transcoded copy) straight from the
+ * blob store, with the headers of interface.md. Ranges only on a stored object: a transcoding
+ * request without a cached copy gets the whole result with 200 (rule 7).
+ */
+export function serveFile(deps: ServeDeps) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const opts = parseDownloadOptions(req.query as Record<string, unknown>);
+    const requestId = String(req.headers['x-request-id'] ?? '');
+    const file = await deps.resolver.resolve(String(req.params.id), requestId);
+    let key = file.blob_key;
+    let size = file.file_bytes;
+    let mime = file.mime_type;
+    let rangeAllowed = true;
+    const want = target(file, opts);
+    if (want) {
+      key = cacheKey(file.file_sid, want.format, want.bitrate);
+      mime = CONTENT_TYPES[want.format];
+      const cached = await deps.blobs.stat(key).catch(() => undefined);
+      if (cached) size = cached.size;
+      else {
+        rangeAllowed = false;
+        const made = unwrapReply<{ size: number }>(await deps.bus.request(Subjects.transcoder.transcode, {
+          blob_key: file.blob_key, source_format: file.content_format, target: want.format, bitrate: want.bitrate, output_key: key,
+        }, { timeoutMs: deps.transcodeTimeoutMs, requestId }));
+        size = made.size;
+      }
+    }
+    const lastModified = new Date(file.date_modified).toUTCString();
+    res.set({
+      'Accept-Ranges': 'bytes',
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': 'GET',
+      'Cache-Control': opts.cacheControl,
+      'Content-Disposition': contentDisposition(opts.disposition, opts.dispositionName),
+      'Content-Type': opts.contentType ?? mime,
+      'Last-Modified': lastModified,
+    });
+    const decision = rangeAllowed ? decideRange(size, req.headers.range, req.headers['if-range'] as string | undefined, lastModified) : { kind: 'full' as const };
+    if (decision.kind === 'unsatisfiable') {
+      res.set('Content-Range', `bytes */${size}`);
+      throw new RangeNotSatisfiableError(size);
+    }
+    const range = decision.kind === 'partial' ? { start: decision.start, end: decision.end } : undefined;
+    if (range) res.status(206).set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+    else res.status(200);
+    res.set('Content-Length', String(range ? range.end - range.start + 1 : size));
+    if (req.method === 'HEAD') { res.end(); return; }
+    if (size === 0) { res.end(); return; }
+    const body = await deps.blobs.get(key, range).catch((err: unknown) => {
+      // The blob went between resolve and read (deleted): same answer as an unknown id.
+      if (err instanceof NotFoundError) { deps.resolver.forget(file.file_sid); throw new NotFoundError('Not Found'); }
+      throw err;
+    });
+    await pipeline(body, res);
+  };
+}

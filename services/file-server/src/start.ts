@@ -1,0 +1,32 @@
+import http from 'node:http';
+import type { ServiceDeps, Stoppable } from '@patchbay/platform';
+import { createFileServerApp } from './app';
+import { Resolver } from './resolver';
+
+export interface FileServerSettings {
+  port: number;
+  cacheTtlMs: number;
+  busTimeoutMs: number;
+  transcodeTimeoutMs: number;
+}
+
+/** Starts the public file server; stopping lets in-flight downloads finish. */
+export async function startFileServer(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>, settings: FileServerSettings): Promise<Stoppable & { port: number }> {
+  let ready = false;
+  const resolver = new Resolver(deps.bus, settings.cacheTtlMs, settings.busTimeoutMs);
+  await resolver.start();
+  const app = createFileServerApp({ ...deps, resolver, transcodeTimeoutMs: settings.transcodeTimeoutMs, health: { ready: () => ready } });
+  const server = http.createServer(app);
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(settings.port, '0.0.0.0', () => resolve()); });
+  ready = true;
+  const port = (server.address() as { port: number }).port;
+  deps.logger.child({ mod: 'file-server' }).info({ port }, 'file server listening');
+  return {
+    port,
+    stop: async () => {
+      ready = false;
+      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); });
+      await resolver.stop();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { Principal } from '@patchbay/contracts';
+
+interface Entry { principal: Principal; expires: number }
+
+/**
+ * Authenticated credentials kept for a few seconds, keyed by a hash of the credential. A token
+ * revoked or a partner changed through this gateway is dropped at once; through another replica,
+ * within `ttlMs`.
+ */
+export class CredentialCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly ttlMs: number, private readonly maxEntries = 10000) {}
+
+  get(key: string): Principal | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    if (e.expires <= Date.now()) { this.entries.delete(key); return undefined; }
+    return e.principal;
+  }
+
+  set(key: string, principal: Principal): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, { principal, expires: Date.now() + this.ttlMs });
+  }
+
+  /** Drops every entry of a partner (its scopes, status or password changed, or a token went). */
+  dropPartner(partnerSid: string): void {
+    for (const [key, e] of this.entries) if (e.principal.partner_sid === partnerSid) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

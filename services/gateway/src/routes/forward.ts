@@ -1,0 +1,38 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { GatewayRequest, Principal } from '@patchbay/contracts';
+import type { Bus } from '@patchbay/platform';
+import { sendJson } from '../http/respond';
+import type { RouteDef } from './route-table';
+
+/** The absolute public URL of this request (pagination links keep every query parameter). */
+export function publicUrl(baseUrl: string, req: Request): string {
+  return `${baseUrl}${req.url}`;
+}
+
+/** The GatewayRequest a service receives for this call. */
+export function toGatewayRequest(req: Request, res: Response, baseUrl: string, body: unknown): GatewayRequest {
+  const principal = res.locals.principal as Principal | undefined;
+  return {
+    principal: principal ?? { partner_sid: '', login: '', scopes: [], token_sid: null },
+    params: { ...(req.params as Record<string, string>) },
+    query: { ...(req.query as Record<string, unknown>) },
+    body,
+    url: publicUrl(baseUrl, req),
+  };
+}
+
+/**
+ * Forwards the call to its service and maps the reply as-is: `{status, body}` is sent, `{status,
+ * error}` is sent as the error body. Bus timeouts and missing services reject (504/503) and reach
+ * the error handler.
+ */
+export function forward(route: RouteDef, bus: Bus, baseUrl: string, timeoutMs: number): RequestHandler {
+  return async (req, res) => {
+    const body = route.body === 'none' ? undefined : req.body;
+    const payload = route.auth === false ? { form: body } : toGatewayRequest(req, res, baseUrl, body);
+    // whoami reads the caller's own partner through partners.get.
+    if (route.path === '/oauth/whoami') (payload as GatewayRequest).params.partner_sid = (res.locals.principal as Principal).partner_sid;
+    const reply = await bus.request(route.subject, payload, { timeoutMs, requestId: String(req.headers['x-request-id']) });
+    sendJson(res, reply.status, 'error' in reply ? reply.error : reply.body);
+  };
+}

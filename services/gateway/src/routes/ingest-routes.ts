@@ -1,0 +1,121 @@
+import type { Request, Response, Router } from 'express';
+import {
+  BadRequestError, INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, INGEST_RECORD_MAX_BYTES, Subjects,
+  UnsupportedMediaTypeError, unwrapReply,
+  type Principal, type RecordIngestBatch, type RecordIngestBatchResult, type RecordIngestError, type RecordIngestReport,
+} from '@patchbay/contracts';
+import type { Bus, Logger } from '@patchbay/platform';
+import { requireScopes, type authenticate } from '../auth/authenticate';
+import { sendJson } from '../http/respond';
+import { BodyStopped, readBodyItems, type BodyItem, type IngestFormat } from './ingest-stream';
+
+type Auth = ReturnType<typeof authenticate>;
+
+export interface IngestDeps { bus: Bus; logger: Logger; timeoutMs: number }
+
+/** Bulk ingest routes: same paths as the record lists, `POST`, their own create scopes. */
+const INGEST_ROUTES = [
+  { path: '/calls/call_drs', subject: Subjects.records.callIngest, scopes: ['calls.manage', 'calls.create'] },
+  { path: '/sms/message_drs', subject: Subjects.records.messageIngest, scopes: ['sms.manage', 'sms.create'] },
+] as const;
+
+const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines'];
+
+function formatOf(req: Request): IngestFormat {
+  if (req.is(NDJSON_TYPES)) return 'ndjson';
+  if (req.is(['application/json', 'application/*+json'])) return 'json-array';
+  throw new UnsupportedMediaTypeError('send a JSON array (application/json) or one record per line (application/x-ndjson)');
+}
+
+/**
+ * `POST /calls/call_drs` and `POST /sms/message_drs`: bulk ingest of detail records, streamed. The
+ * body (JSON array or NDJSON) is parsed incrementally and sent to the records service in batches
+ * of INGEST_BATCH_RECORDS records or INGEST_BATCH_BYTES bytes, with their positions, one batch in
+ * flight while the next is read — the gateway never holds the whole body. Unreadable slots
+ * (broken NDJSON line, not an object, too large) are refused here; the service validates the rest.
+ * The answer is a RecordIngestReport (200); a body broken before its first record is a 400.
+ */
+export function mountIngestRoutes(router: Router, deps: IngestDeps, auth: Auth): void {
+  const log = deps.logger.child({ mod: 'ingest' });
+  for (const route of INGEST_ROUTES) {
+    router.post(route.path, auth, requireScopes(route.scopes), async (req: Request, res: Response) => {
+      let format: IngestFormat;
+      try { format = formatOf(req); } catch (err) { req.resume(); throw err; }
+      const principal = res.locals.principal as Principal;
+      const requestId = String(req.headers['x-request-id'] ?? '');
+      const report = await ingestBody(readBodyItems(req, format), (batch) => sendBatch(deps, route.subject, { principal, ...batch }, requestId))
+        .catch((err: unknown) => { res.setHeader('Connection', 'close'); throw err; });
+      log.info({ partner_sid: principal.partner_sid, path: route.path, received: report.received, stored: report.stored, duplicates: report.duplicates, rejected: report.rejected, complete: report.complete }, 'bulk ingest');
+      if (!report.complete) res.setHeader('Connection', 'close'); // the rest of the body is not read
+      sendJson(res, 200, report);
+    });
+  }
+}
+
+async function sendBatch(deps: IngestDeps, subject: string, batch: RecordIngestBatch, requestId: string): Promise<RecordIngestBatchResult> {
+  return unwrapReply<RecordIngestBatchResult>(await deps.bus.request(subject, batch, { timeoutMs: deps.timeoutMs, requestId }));
+}
+
+type Send = (batch: Pick<RecordIngestBatch, 'first_position' | 'records'>) => Promise<RecordIngestBatchResult>;
+
+/**
+ * Reads every item, batches the records and sends each batch once the previous one is answered,
+ * and sums the answers into the report. A failed batch (service down, timeout) rejects: the
+ * records already stored stay stored and a retry of the whole body is harmless.
+ */
+export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Promise<RecordIngestReport> {
+  const report: RecordIngestReport = { complete: true, duplicates: 0, errors: [], received: 0, rejected: 0, stored: 0 };
+  const addErrors = (errors: RecordIngestError[]) => {
+    report.errors.push(...errors);
+    if (report.errors.length > 2 * INGEST_MAX_ERRORS) report.errors = report.errors.sort((a, b) => a.position - b.position).slice(0, INGEST_MAX_ERRORS);
+  };
+  const refuse = (position: number, message: string, value?: unknown) => {
+    report.rejected++;
+    const drSid = (value as { dr_sid?: unknown } | undefined)?.dr_sid;
+    addErrors([{ position, dr_sid: typeof drSid === 'string' ? drSid : null, field: null, message }]);
+  };
+
+  let batch: Array<Record<string, unknown> | null> = [];
+  let first = 0;
+  let bytes = 0;
+  let inFlight: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const records = batch;
+    const firstPosition = first;
+    batch = [];
+    bytes = 0;
+    await inFlight;
+    inFlight = send({ first_position: firstPosition, records }).then((r) => {
+      report.stored += r.stored;
+      report.duplicates += r.duplicates;
+      report.rejected += new Set(r.errors.map((e) => e.position)).size;
+      addErrors(r.errors);
+    });
+    inFlight.catch(() => undefined); // awaited at the next flush or at the end
+  };
+
+  try {
+    for await (const item of items) {
+      report.received++;
+      // Positions are consecutive (NDJSON counts broken lines too), so a batch is one run of them.
+      if (batch.length === 0) first = item.position;
+      if ('error' in item) { refuse(item.position, item.error); batch.push(null); continue; }
+      const { value } = item;
+      const size = value !== null && typeof value === 'object' && !Array.isArray(value) ? Buffer.byteLength(JSON.stringify(value)) : -1;
+      if (size < 0) { refuse(item.position, 'a record must be a JSON object'); batch.push(null); }
+      else if (size > INGEST_RECORD_MAX_BYTES) { refuse(item.position, `a record must not exceed ${INGEST_RECORD_MAX_BYTES} bytes of JSON`, value); batch.push(null); }
+      else { batch.push(value as Record<string, unknown>); bytes += size; }
+      if (batch.length >= INGEST_BATCH_RECORDS || bytes >= INGEST_BATCH_BYTES) await flush();
+    }
+  } catch (err) {
+    if (!(err instanceof BodyStopped)) throw err;
+    if (report.received === 0) throw new BadRequestError('No JSON object could be decoded', [{ field: 'body', message: err.message, reference_sid: null }]);
+    report.complete = false;
+    refuse(report.received, `${err.message}; reading stopped here, the records before were processed`);
+  }
+  await flush();
+  await inFlight;
+  report.errors = report.errors.sort((a, b) => a.position - b.position).slice(0, INGEST_MAX_ERRORS);
+  return report;
+}

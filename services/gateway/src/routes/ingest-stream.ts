@@ -1,0 +1,60 @@
+import { Transform, pipeline, type Readable, type TransformCallback } from 'node:stream';
+import { parser } from 'stream-json';
+import JsonlParser from 'stream-json/jsonl/Parser';
+import { streamArray } from 'stream-json/streamers/StreamArray';
+
+/** How the body lists its records. */
+export type IngestFormat = 'json-array' | 'ndjson';
+
+/** One record slot of the body: its 0-based position and its JSON value, or why it is unreadable. */
+export type BodyItem = { position: number; value: unknown } | { position: number; error: string };
+
+/** Marks an NDJSON line that is not valid JSON (stream-json's `errorIndicator` hook). */
+class BadLine {
+  constructor(readonly message: string) {}
+}
+
+/** The body could not be read past some point (broken JSON array, runaway record, aborted request). */
+export class BodyStopped extends Error {}
+
+/**
+ * Bytes read ahead of the last record the consumer took. Legitimate buffering (stream buffers and
+ * up to 16 parsed records waiting) stays far below it; a single value growing past it is refused
+ * before it is assembled in memory.
+ */
+const MAX_BYTES_AHEAD = 4 * 1024 * 1024;
+
+/**
+ * Reads the records of a bulk-ingest body incrementally — never the whole body in memory:
+ * `json-array` is one JSON array (stream-json's parser and array streamer emit each element as
+ * soon as it is complete); `ndjson` is one JSON value per line (empty lines skipped, a broken line
+ * is reported at its position and skipped). Positions count the array's elements or the non-empty
+ * lines. Reading pauses while the consumer is busy (backpressure reaches the socket). Throws
+ * BodyStopped when the body cannot be read further.
+ */
+export async function* readBodyItems(body: Readable, format: IngestFormat): AsyncGenerator<BodyItem> {
+  let ahead = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {
+      ahead += chunk.length;
+      if (ahead > MAX_BYTES_AHEAD) done(new BodyStopped(`a record is larger than ${MAX_BYTES_AHEAD} bytes`));
+      else done(null, chunk);
+    },
+  });
+  const records = format === 'ndjson'
+    // `errorIndicator` is missing from @types/stream-json; stream-json 1.9 documents it.
+    ? new JsonlParser({ errorIndicator: (e: Error) => new BadLine(e.message) } as JsonlParser.JsonlParserOptions)
+    : [parser(), streamArray()] as const;
+  const stages = Array.isArray(records) ? records : [records];
+  const out = pipeline([body, meter, ...stages], () => undefined) as unknown as AsyncIterable<{ key: number; value: unknown }>;
+  try {
+    for await (const { key, value } of out) {
+      ahead = 0;
+      yield value instanceof BadLine ? { position: key, error: `invalid JSON: ${value.message}` } : { position: key, value };
+    }
+  } catch (err) {
+    if (err instanceof BodyStopped) throw err;
+    const message = (err as Error).message ?? String(err);
+    throw new BodyStopped(/aborted|premature close/i.test(message) ? 'the request was aborted' : `invalid JSON: ${message}`);
+  }
+}

@@ -1,0 +1,22 @@
+import type { RouteDef } from './route-def';
+import { IDENTITY_ROUTES } from './identity-routes';
+import { COUNTRY_ROUTES } from './country-routes';
+import { RECORD_ROUTES } from './record-routes';
+import { STORAGE_ROUTES } from './storage-routes';
+import { ENDPOINT_ROUTES } from './endpoint-routes';
+import { PUSH_ROUTES } from './push-routes';
+
+export type { RouteDef } from './route-def';
+
+/**
+ * Every JSON route of the core API and where it goes, one file per area. Upload and download
+ * routes are mounted apart (they stream bodies).
+ */
+export const ROUTES: RouteDef[] = [
+  ...IDENTITY_ROUTES,
+  ...COUNTRY_ROUTES,
+  ...RECORD_ROUTES,
+  ...STORAGE_ROUTES,
+  ...ENDPOINT_ROUTES,
+  ...PUSH_ROUTES,
+];

@@ -1,0 +1,29 @@
+import http from 'node:http';
+import type { ServiceDeps, Stoppable } from '@patchbay/platform';
+import { createApp } from './app';
+import type { GatewaySettings } from './config';
+
+/**
+ * Starts the gateway's HTTP server on `port`. Stopping closes the listener, lets in-flight requests
+ * finish, and closes idle keep-alive connections.
+ */
+export async function startGateway(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>, settings: GatewaySettings, port: number): Promise<Stoppable & { server: http.Server; port: number }> {
+  let ready = false;
+  const { app } = createApp({ ...deps, settings, health: { ready: () => ready } });
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  // Uploads and bulk ingest stream large bodies: allow an hour per request (Node defaults to 5 min).
+  server.requestTimeout = 3_600_000;
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, '0.0.0.0', () => resolve()); });
+  ready = true;
+  const actual = (server.address() as { port: number }).port;
+  deps.logger.child({ mod: 'gateway' }).info({ port: actual }, 'gateway listening');
+  return {
+    server,
+    port: actual,
+    stop: async () => {
+      ready = false;
+      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); });
+    },
+  };
+}

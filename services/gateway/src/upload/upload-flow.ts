@@ -1,0 +1,40 @@
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { Subjects, unwrapReply, type BusReply, type Principal } from '@patchbay/contracts';
+import type { BlobStore, Bus, Logger } from '@patchbay/platform';
+import { UploadTap } from './stream-taps';
+
+interface Prepared { file_sid: string; blob_key: string; max_bytes: number }
+
+export interface UploadDeps { bus: Bus; blobs: BlobStore; logger: Logger; timeoutMs: number }
+
+/** Step 1: storage refuses what the request alone breaks, before any byte moves. */
+export async function prepareUpload(deps: UploadDeps, principal: Principal, fields: Record<string, unknown>, source: 'json' | 'query', requestId: string): Promise<Prepared> {
+  return unwrapReply<Prepared>(await deps.bus.request(Subjects.storage.uploadPrepare, { principal, fields, source }, { timeoutMs: deps.timeoutMs, requestId }));
+}
+
+/**
+ * Step 2: the body streams straight into the blob store (never buffered whole), counted and capped
+ * at the room left in the container. On any failure the pending upload is aborted (blob removed).
+ */
+export async function streamToBlob(deps: UploadDeps, principal: Principal, prepared: Prepared, body: Readable, requestId: string): Promise<{ size: number; head: Buffer }> {
+  const tap = new UploadTap(prepared.max_bytes);
+  try {
+    const done = deps.blobs.put(prepared.blob_key, tap);
+    await Promise.all([pipeline(body, tap).catch((err: unknown) => { tap.destroy(err as Error); throw err; }), done]);
+    return { size: tap.size, head: tap.head() };
+  } catch (err) {
+    await abortUpload(deps, principal, prepared.file_sid, requestId);
+    throw err;
+  }
+}
+
+/** Step 3: storage re-checks atomically and records the File (201) or removes the blob. */
+export async function commitUpload(deps: UploadDeps, principal: Principal, fileSid: string, size: number, head: Buffer, requestId: string): Promise<BusReply> {
+  return deps.bus.request(Subjects.storage.uploadCommit, { principal, file_sid: fileSid, size, head: head.toString('base64') }, { timeoutMs: Math.max(deps.timeoutMs, 30000), requestId });
+}
+
+export async function abortUpload(deps: UploadDeps, principal: Principal, fileSid: string, requestId: string): Promise<void> {
+  await deps.bus.request(Subjects.storage.uploadAbort, { principal, file_sid: fileSid }, { timeoutMs: deps.timeoutMs, requestId })
+    .catch((err: unknown) => deps.logger.warn({ file_sid: fileSid, err: (err as Error).message }, 'abort failed; the stale-upload sweep will remove it'));
+}

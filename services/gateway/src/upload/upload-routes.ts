@@ -1,0 +1,60 @@
+import type { NextFunction, Request, Response, Router } from 'express';
+import multer from 'multer';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, type Principal } from '@patchbay/contracts';
+import { sendJson } from '../http/respond';
+import { authenticate, requireScopes } from '../auth/authenticate';
+import { UPLOAD_SCOPES } from '../routes/storage-routes';
+import { blobStorageEngine, type StreamedPart } from './multer-engine';
+import { abortUpload, commitUpload, prepareUpload, streamToBlob, type UploadDeps } from './upload-flow';
+
+type Auth = ReturnType<typeof authenticate>;
+
+/** Multer's own errors (too many parts, a field too large) as 400/413 naming the part. */
+function multerError(err: unknown): unknown {
+  if (err instanceof multer.MulterError) {
+    if (err.code === 'LIMIT_FIELD_VALUE' || err.code === 'LIMIT_FIELD_KEY') return new PayloadTooLargeError(`form field ${err.field ?? ''} is too large`);
+    if (err.code === 'LIMIT_UNEXPECTED_FILE') return BadRequestError.field(err.field ?? 'data', 'the only file part accepted is data');
+    return BadRequestError.field(err.field ?? 'data', err.message);
+  }
+  return err;
+}
+
+/**
+ * `POST /storage/files`: multipart (`file_object` JSON, then `data`) or `application/octet-stream`
+ * (File fields in the query); anything else 415. The body streams into the blob store; storage
+ * prepares before and commits after, so a refused upload leaves no byte and no record.
+ */
+export function mountUploadRoutes(router: Router, deps: UploadDeps, auth: Auth): void {
+  const multipart = multer({ storage: blobStorageEngine(deps), limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 21, headerPairs: 200 } }).single('data');
+
+  router.post('/storage/files', auth, requireScopes(UPLOAD_SCOPES), async (req: Request, res: Response, next: NextFunction) => {
+    const principal = res.locals.principal as Principal;
+    const requestId = String(req.headers['x-request-id'] ?? '');
+    res.setHeader('Connection', 'close');
+    if (req.is('multipart/form-data')) {
+      multipart(req, res, (err?: unknown) => {
+        if (err) { req.resume(); return next(multerError(err)); }
+        const part = req.file as unknown as StreamedPart | undefined;
+        if (!part) return next(BadRequestError.field('data', 'the data part (file content) is required'));
+        commitUpload(deps, principal, part.file_sid, part.size, part.head, requestId)
+          .then((reply) => sendJson(res, reply.status, 'error' in reply ? reply.error : reply.body), next);
+      });
+      return;
+    }
+    if (!req.is('application/octet-stream')) { req.resume(); throw new UnsupportedMediaTypeError('upload with multipart/form-data or application/octet-stream'); }
+    let prepared;
+    try {
+      prepared = await prepareUpload(deps, principal, { ...(req.query as Record<string, unknown>) }, 'query', requestId);
+    } catch (err) { req.resume(); throw err; }
+    let streamed;
+    try {
+      streamed = await streamToBlob(deps, principal, prepared, req, requestId);
+    } catch (err) {
+      req.resume();
+      throw err;
+    }
+    const reply = await commitUpload(deps, principal, prepared.file_sid, streamed.size, streamed.head, requestId)
+      .catch(async (err: unknown) => { await abortUpload(deps, principal, prepared.file_sid, requestId); throw err; });
+    sendJson(res, reply.status, 'error' in reply ? reply.error : reply.body);
+  });
+}

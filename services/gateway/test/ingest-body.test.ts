@@ -1,0 +1,61 @@
+/**
+ * The gateway's bulk-ingest batching (ingestBody over readBodyItems): batches cut by count and by
+ * bytes with consecutive positions, one batch in flight, the error list capped, failures surfaced.
+ */
+import { Readable } from 'node:stream';
+import { INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, type RecordIngestBatch, type RecordIngestBatchResult } from '@patchbay/contracts';
+import { ingestBody } from '../src/routes/ingest-routes';
+import { readBodyItems } from '../src/routes/ingest-stream';
+
+type Batch = Pick<RecordIngestBatch, 'first_position' | 'records'>;
+const lines = (values: unknown[]) => Readable.from(values.map((v) => `${typeof v === 'string' ? v : JSON.stringify(v)}\n`));
+const storeAll = (seen: Batch[]) => async (b: Batch): Promise<RecordIngestBatchResult> => {
+  seen.push(b);
+  return { stored: b.records.filter(Boolean).length, duplicates: 0, errors: [] };
+};
+
+test('batches of INGEST_BATCH_RECORDS records, consecutive positions, null for refused slots', async () => {
+  const seen: Batch[] = [];
+  const values: unknown[] = Array.from({ length: INGEST_BATCH_RECORDS * 2 + 3 }, (_, i) => ({ i }));
+  values[7] = 'not json {';
+  values[600] = 42;
+  const report = await ingestBody(readBodyItems(lines(values), 'ndjson'), storeAll(seen));
+  expect(seen.map((b) => [b.first_position, b.records.length])).toEqual([[0, INGEST_BATCH_RECORDS], [INGEST_BATCH_RECORDS, INGEST_BATCH_RECORDS], [2 * INGEST_BATCH_RECORDS, 3]]);
+  expect(seen[0].records[7]).toBeNull();
+  expect(seen[1].records[600 - INGEST_BATCH_RECORDS]).toBeNull();
+  expect(report).toMatchObject({ received: values.length, stored: values.length - 2, rejected: 2, complete: true });
+});
+
+test('a batch is also cut at INGEST_BATCH_BYTES', async () => {
+  const seen: Batch[] = [];
+  const big = 'x'.repeat(60_000);
+  await ingestBody(readBodyItems(lines(Array.from({ length: 20 }, () => ({ big }))), 'ndjson'), storeAll(seen));
+  for (const b of seen) expect(Buffer.byteLength(JSON.stringify(b.records))).toBeLessThan(INGEST_BATCH_BYTES + 70_000);
+  expect(seen.length).toBeGreaterThan(1);
+});
+
+test('the error list is capped, the count is not', async () => {
+  const report = await ingestBody(readBodyItems(lines(Array.from({ length: INGEST_MAX_ERRORS + 500 }, () => 'nope')), 'ndjson'), storeAll([]));
+  expect(report.rejected).toBe(INGEST_MAX_ERRORS + 500);
+  expect(report.errors).toHaveLength(INGEST_MAX_ERRORS);
+  expect(report.errors[0].position).toBe(0);
+});
+
+test('service answers are summed and their errors kept by position', async () => {
+  const send = async (b: Batch): Promise<RecordIngestBatchResult> => ({ stored: 1, duplicates: b.records.length - 2, errors: [{ position: b.first_position + 1, dr_sid: null, field: 'price', message: 'bad' }] });
+  const report = await ingestBody(readBodyItems(lines(Array.from({ length: 1200 }, (_, i) => ({ i }))), 'ndjson'), send);
+  expect(report).toMatchObject({ stored: 3, duplicates: 1200 - 6, rejected: 3 });
+  expect(report.errors.map((e) => e.position)).toEqual([1, 501, 1001]);
+});
+
+test('a failed batch rejects the ingest', async () => {
+  const send = async (): Promise<RecordIngestBatchResult> => { throw new Error('service down'); };
+  await expect(ingestBody(readBodyItems(lines(Array.from({ length: 1500 }, (_, i) => ({ i }))), 'ndjson'), send)).rejects.toThrow('service down');
+});
+
+test('a JSON array is read element by element', async () => {
+  const seen: Batch[] = [];
+  const report = await ingestBody(readBodyItems(Readable.from(['[{"a":', '1},', '{"b":2}, [3]', ']']), 'json-array'), storeAll(seen));
+  expect(seen).toEqual([{ first_position: 0, records: [{ a: 1 }, { b: 2 }, null] }]);
+  expect(report).toMatchObject({ received: 3, stored: 2, rejected: 1, complete: true });
+});

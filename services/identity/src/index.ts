@@ -1,0 +1,2 @@
+export { startIdentityService } from './service';
+export type { BootstrapRequest } from './service';

@@ -1,0 +1,13 @@
+import { defineListSpec } from '@patchbay/query';
+
+export const PARTNER_LIST_SPEC = defineListSpec({
+  fields: { partner_sid: 'uuid', name: 'string', login: 'string', status: 'string', date_created: 'date' },
+  defaultOrder: { field: 'date_created', dir: 'asc' },
+  sidField: 'partner_sid',
+});
+
+export const TOKEN_LIST_SPEC = defineListSpec({
+  fields: { token_sid: 'uuid', name: 'string', date_created: 'date', date_expiration_access_token: 'date', date_last_accessed: 'date', partner_sid: 'uuid' },
+  defaultOrder: { field: 'date_created', dir: 'asc' },
+  sidField: 'token_sid',
+});

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import { Type, type Static } from '@sinclair/typebox';
+import { CommonConfig, ConfigError, loadConfig } from '@patchbay/platform';
+import type { HostPort } from './senders/sender';
+
+const HostPortPattern = Type.String({ pattern: '^[A-Za-z0-9.-]+:[0-9]{1,5}$' });
+
+/**
+ * The push service's environment keys (composed with CommonConfig). The provider endpoints exist
+ * so tests and benchmarks can aim the real SDKs at local servers; unset means Google's and
+ * Apple's hosts.
+ */
+export const PushConfig = {
+  /** `host:port` of a plain-HTTP server speaking FCM HTTP v1 and Google's OAuth token exchange. */
+  FCM_ENDPOINT: Type.Optional(HostPortPattern),
+  /** `host:port` of an HTTP/2 TLS server speaking APNs, used for `production` devices. */
+  APNS_ENDPOINT: Type.Optional(HostPortPattern),
+  /** `host:port` used for `development` devices; defaults to APNS_ENDPOINT when that is set. */
+  APNS_SANDBOX_ENDPOINT: Type.Optional(HostPortPattern),
+  /** Path of a PEM file with the CA that signed the APNs endpoint's certificate. */
+  APNS_CA: Type.Optional(Type.String({ minLength: 1 })),
+  /** Accept any certificate from the APNs endpoint (local fakes only). */
+  APNS_INSECURE: Type.Boolean({ default: false }),
+  /**
+   * Longest a send request takes (ms); recipients without an answer by then are `provider_error`.
+   * Default: BUS_TIMEOUT_MS − 2000, so the caller gets results before the gateway gives up.
+   */
+  PUSH_SEND_DEADLINE_MS: Type.Optional(Type.Integer({ minimum: 200, maximum: 600000 })),
+  /** Longest one provider request may take (ms) before it counts as failed. */
+  PUSH_ATTEMPT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 5000 }),
+  /** Retries of a transient failure (provider 5xx/429, connection errors), with exponential backoff. */
+  PUSH_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 3 }),
+  /** First backoff delay (ms); doubles per retry, with jitter. */
+  PUSH_RETRY_BASE_MS: Type.Integer({ minimum: 1, maximum: 60000, default: 200 }),
+  /** Provider clients unused this long (ms) are closed. */
+  PUSH_CLIENT_IDLE_MS: Type.Integer({ minimum: 1000, maximum: 86400000, default: 600000 }),
+};
+
+const pushSchema = Type.Object({ ...CommonConfig, ...PushConfig });
+export type PushConfigValues = Static<typeof pushSchema>;
+
+/** Typed options the push service and its senders run with (adapters never read the environment). */
+export interface PushSettings {
+  fcmEndpoint?: HostPort;
+  apns: { production?: HostPort; development?: HostPort; ca?: string; insecure: boolean };
+  sendDeadlineMs: number;
+  attemptTimeoutMs: number;
+  retry: { maxRetries: number; baseMs: number };
+  clientIdleMs: number;
+  busTimeoutMs: number;
+}
+
+function hostPort(value: string | undefined): HostPort | undefined {
+  if (!value) return undefined;
+  const i = value.lastIndexOf(':');
+  return { host: value.slice(0, i), port: Number(value.slice(i + 1)) };
+}
+
+/**
+ * Turns checked config values into settings; reads the APNS_CA file once. APNS_INSECURE without
+ * an APNS_ENDPOINT would stop checking Apple's own certificate: refused.
+ */
+export function pushSettingsFrom(config: Readonly<PushConfigValues>): PushSettings {
+  if (config.APNS_INSECURE && !config.APNS_ENDPOINT) throw new ConfigError(['APNS_INSECURE: only allowed together with APNS_ENDPOINT (a local APNs server)']);
+  if (config.APNS_CA && !fs.existsSync(config.APNS_CA)) throw new ConfigError([`APNS_CA: no such file (got "${config.APNS_CA}")`]);
+  const production = hostPort(config.APNS_ENDPOINT);
+  return {
+    fcmEndpoint: hostPort(config.FCM_ENDPOINT),
+    apns: {
+      production,
+      development: hostPort(config.APNS_SANDBOX_ENDPOINT) ?? production,
+      ca: config.APNS_CA ? fs.readFileSync(config.APNS_CA, 'utf8') : undefined,
+      insecure: config.APNS_INSECURE,
+    },
+    sendDeadlineMs: config.PUSH_SEND_DEADLINE_MS ?? Math.max(200, config.BUS_TIMEOUT_MS - 2000),
+    attemptTimeoutMs: config.PUSH_ATTEMPT_TIMEOUT_MS,
+    retry: { maxRetries: config.PUSH_MAX_RETRIES, baseMs: config.PUSH_RETRY_BASE_MS },
+    clientIdleMs: config.PUSH_CLIENT_IDLE_MS,
+    busTimeoutMs: config.BUS_TIMEOUT_MS,
+  };
+}
+
+/** Reads and checks the push keys from `env` (the all-in-one process, which has no bootService). */
+export function loadPushSettings(env: NodeJS.ProcessEnv = process.env): PushSettings {
+  return pushSettingsFrom(loadConfig(pushSchema, env));
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { NotFoundError, PushApplicationWriteSchema, Subjects, compileValidator, type GatewayRequest, type PushApplicationWrite } from '@patchbay/contracts';
+import { reply } from '@patchbay/platform';
+import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
+import { checkApplication, mergeApplication, type ApplicationFields } from '../domain/application-fields';
+import { APPLICATION_LIST_SPEC } from '../list-specs';
+import type { ApplicationDoc } from '../repo';
+import { serializeApplication } from '../serialize';
+import { relatedPartner, type PushContext } from './context';
+
+const validateWrite = compileValidator(PushApplicationWriteSchema);
+
+const fieldsOf = (a: ApplicationDoc): ApplicationFields => ({
+  name: a.name, apns_id: a.apns_id, apns_key_id: a.apns_key_id, apns_team_id: a.apns_team_id, apns_topic: a.apns_topic,
+  google_credentials: a.google_credentials, apns_p12: a.apns_p12, apns_p12_password: a.apns_p12_password, apns_p8: a.apns_p8,
+});
+
+/** An application of the caller's partner, or 404 (another partner's is a 404 too). */
+export async function ownedApplication(ctx: PushContext, partnerSid: string, applicationSid: unknown): Promise<ApplicationDoc> {
+  const app = await ctx.repo.applications.findOne({ application_sid: String(applicationSid), partner_sid: partnerSid });
+  if (!app) throw new NotFoundError();
+  return app;
+}
+
+/** Applications: create, read, list, update (PATCH merges, PUT replaces), delete with their devices. */
+export function applicationHandlers(ctx: PushContext) {
+  const { repo, log } = ctx;
+
+  async function update(req: GatewayRequest, whole: boolean) {
+    const input: PushApplicationWrite = validateWrite(req.body ?? {});
+    const current = await ownedApplication(ctx, req.principal.partner_sid, req.params.application_sid);
+    const checked = checkApplication(mergeApplication(fieldsOf(current), input, whole), { fields: fieldsOf(current), apns_p12_expiration: current.apns_p12_expiration });
+    const credentialsChanged = checked.credentials_revision !== current.credentials_revision;
+    const $set = { ...checked.fields, apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: checked.credentials_revision };
+    // $inc, so two concurrent credential changes still end on distinct versions (open clients compare them).
+    const update = credentialsChanged ? { $set, $inc: { credentials_version: 1 } } : { $set };
+    const updated = await repo.applications.findOneAndUpdate({ application_sid: current.application_sid, partner_sid: current.partner_sid }, update);
+    if (!updated) throw new NotFoundError();
+    if (credentialsChanged) {
+      void ctx.pool.invalidate(current.application_sid, 'credentials changed');
+      log.info({ application_sid: current.application_sid, partner_sid: current.partner_sid }, 'application credentials changed');
+    }
+    return serializeApplication(updated);
+  }
+
+  return {
+    [Subjects.push.applicationCreate]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const checked = checkApplication(mergeApplication(null, validateWrite(req.body ?? {}), false), null);
+      const doc: ApplicationDoc = {
+        ...checked.fields, application_sid: randomUUID(), partner_sid: req.principal.partner_sid, date_created: new Date(),
+        apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: checked.credentials_revision, credentials_version: 1,
+      };
+      await repo.applications.insertOne(doc);
+      log.info({ application_sid: doc.application_sid, partner_sid: doc.partner_sid }, 'application created');
+      return serializeApplication(doc);
+    },
+    [Subjects.push.applicationList]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const partner = await relatedPartner(ctx, req);
+      return runList({
+        collection: repo.applications, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query,
+        spec: APPLICATION_LIST_SPEC, url: req.url, serialize: (a: ApplicationDoc) => serializeApplication(a, partner),
+      });
+    },
+    [Subjects.push.applicationGet]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const selection = parseFieldParams(req.query, APPLICATION_LIST_SPEC);
+      const app = await ownedApplication(ctx, req.principal.partner_sid, req.params.application_sid);
+      return applyFieldFilter(serializeApplication(app, await relatedPartner(ctx, req)), selection.include, selection.exclude);
+    },
+    [Subjects.push.applicationUpdate]: async (payload: unknown) => update(payload as GatewayRequest, false),
+    [Subjects.push.applicationReplace]: async (payload: unknown) => update(payload as GatewayRequest, true),
+    [Subjects.push.applicationDelete]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const app = await ownedApplication(ctx, req.principal.partner_sid, req.params.application_sid);
+      // The application first, so no new device can join it; then its devices and clients.
+      await repo.applications.deleteOne({ application_sid: app.application_sid, partner_sid: app.partner_sid });
+      const devices = await repo.devices.deleteMany({ application_sid: app.application_sid, partner_sid: app.partner_sid });
+      void ctx.pool.invalidate(app.application_sid, 'application deleted');
+      log.info({ application_sid: app.application_sid, partner_sid: app.partner_sid, devices }, 'application deleted');
+      return reply(204, null);
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import {
+  NotFoundError, PushDeviceCreateSchema, PushDevicePatchSchema, Subjects, UnprocessableError, compileValidator,
+  type GatewayRequest, type PushDeviceCreate,
+} from '@patchbay/contracts';
+import { reply } from '@patchbay/platform';
+import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
+import { DEVICE_LIST_SPEC } from '../list-specs';
+import type { DeviceDoc } from '../repo';
+import { serializeDevice } from '../serialize';
+import { queryFlag, relatedPartner, type PushContext } from './context';
+
+const validateCreate = compileValidator(PushDeviceCreateSchema);
+const validatePatch = compileValidator(PushDevicePatchSchema);
+
+/** A device of the caller's partner, or 404 (another partner's is a 404 too). */
+async function ownedDevice(ctx: PushContext, partnerSid: string, deviceSid: unknown): Promise<DeviceDoc> {
+  const d = await ctx.repo.devices.findOne({ device_sid: String(deviceSid), partner_sid: partnerSid });
+  if (!d) throw new NotFoundError();
+  return d;
+}
+
+/** A device must name an application of its own partner: 422 otherwise (a reference to nothing). */
+async function checkApplicationRef(ctx: PushContext, partnerSid: string, applicationSid: string): Promise<void> {
+  const app = await ctx.repo.applications.findOne({ application_sid: applicationSid, partner_sid: partnerSid });
+  if (!app) throw UnprocessableError.field('application_sid', 'application does not exist');
+}
+
+/** Devices: create (reusing an existing registration by default), read, list, update, delete. */
+export function deviceHandlers(ctx: PushContext) {
+  const { repo, log } = ctx;
+
+  async function update(req: GatewayRequest, body: Partial<PushDeviceCreate>, whole: boolean) {
+    const current = await ownedDevice(ctx, req.principal.partner_sid, req.params.device_sid);
+    if (body.application_sid !== undefined && body.application_sid !== current.application_sid) await checkApplicationRef(ctx, current.partner_sid, body.application_sid);
+    const $set: Record<string, unknown> = {};
+    for (const key of ['application_sid', 'token', 'type', 'environment', 'application_version', 'os_version'] as const) if (body[key] !== undefined) $set[key] = body[key];
+    if (whole) {
+      $set.environment = body.environment ?? 'production';
+      $set.application_version = body.application_version ?? '';
+      $set.os_version = body.os_version ?? '';
+    }
+    const updated = Object.keys($set).length > 0 ? await repo.devices.findOneAndUpdate({ device_sid: current.device_sid, partner_sid: current.partner_sid }, { $set }) : current;
+    if (!updated) throw new NotFoundError();
+    return serializeDevice(updated);
+  }
+
+  return {
+    [Subjects.push.deviceCreate]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const reuse = queryFlag(req, 'reuse', true);
+      const input = validateCreate(req.body ?? {});
+      const partnerSid = req.principal.partner_sid;
+      await checkApplicationRef(ctx, partnerSid, input.application_sid);
+      const environment = input.environment ?? 'production';
+      if (reuse) {
+        const existing = await repo.devices.findOne({ partner_sid: partnerSid, token: input.token, type: input.type, environment }, { sort: { date_created: 1 } });
+        if (existing) return serializeDevice(existing);
+      }
+      const doc: DeviceDoc = {
+        device_sid: randomUUID(), partner_sid: partnerSid, application_sid: input.application_sid, token: input.token, type: input.type,
+        environment, application_version: input.application_version ?? '', os_version: input.os_version ?? '', date_created: new Date(),
+      };
+      await repo.devices.insertOne(doc);
+      log.info({ device_sid: doc.device_sid, application_sid: doc.application_sid, partner_sid: partnerSid, type: doc.type }, 'device registered');
+      return serializeDevice(doc);
+    },
+    [Subjects.push.deviceList]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const partner = await relatedPartner(ctx, req);
+      return runList({
+        collection: repo.devices, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query,
+        spec: DEVICE_LIST_SPEC, url: req.url, serialize: (d: DeviceDoc) => serializeDevice(d, partner),
+      });
+    },
+    [Subjects.push.deviceGet]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const selection = parseFieldParams(req.query, DEVICE_LIST_SPEC);
+      const device = await ownedDevice(ctx, req.principal.partner_sid, req.params.device_sid);
+      return applyFieldFilter(serializeDevice(device, await relatedPartner(ctx, req)), selection.include, selection.exclude);
+    },
+    [Subjects.push.deviceUpdate]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      return update(req, validatePatch(req.body ?? {}), false);
+    },
+    [Subjects.push.deviceReplace]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      return update(req, validateCreate(req.body ?? {}), true);
+    },
+    [Subjects.push.deviceDelete]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const device = await ownedDevice(ctx, req.principal.partner_sid, req.params.device_sid);
+      await repo.devices.deleteOne({ device_sid: device.device_sid, partner_sid: device.partner_sid });
+      return reply(204, null);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { PushNotificationSchema, Subjects, compileValidator, type GatewayRequest, type PushResult } from '@patchbay/contracts';
+import { toPushMessage, type PushMessage } from '../domain/push-message';
+import { planSend, summarize, type SendGroup } from '../domain/send-plan';
+import { withTimeout } from '../domain/retry';
+import type { ApplicationDoc, DeviceDoc } from '../repo';
+import { SenderConfigError } from '../senders/sender';
+import type { PushContext } from './context';
+
+const validateNotification = compileValidator(PushNotificationSchema);
+const SID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `POST /push/notifications`: a result for every recipient. Groups go out concurrently, each
+ * through its application's own client; the whole send is bounded by the send deadline, after
+ * which unanswered recipients are `provider_error` — one slow provider fails only its own
+ * recipients, never the others of the same request or of other partners.
+ */
+export function notificationHandlers(ctx: PushContext) {
+  const { repo, log, pool, settings } = ctx;
+
+  async function sendGroup(app: ApplicationDoc, group: SendGroup<DeviceDoc>, message: PushMessage, deadline: number): Promise<Map<string, PushResult>> {
+    try {
+      const sender = pool.get(app, group.route);
+      const results = await withTimeout(sender.send(message, group.devices, deadline), deadline - Date.now(), () => new Map<string, PushResult>());
+      const failed = group.devices.filter((d) => results.get(d.device_sid) !== 'success').length;
+      log.info({ application_sid: app.application_sid, route: group.route, devices: group.devices.length, failed }, 'push sent');
+      return results;
+    } catch (err) {
+      if (err instanceof SenderConfigError) log.error({ application_sid: app.application_sid, route: group.route, reason: err.message }, 'application credentials do not work');
+      else log.error({ application_sid: app.application_sid, route: group.route, err }, 'push send failed');
+      return new Map();
+    }
+  }
+
+  return {
+    [Subjects.push.notificationSend]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const deadline = Date.now() + settings.sendDeadlineMs;
+      const notification = validateNotification(req.body ?? {});
+      const message = toPushMessage(notification);
+      const partnerSid = req.principal.partner_sid;
+      const sids = [...new Set(notification.recipients)].filter((s) => SID.test(s));
+      const devices = sids.length > 0 ? await repo.devices.find({ partner_sid: partnerSid, device_sid: { $in: sids } }) : [];
+      const appSids = [...new Set(devices.map((d) => d.application_sid))];
+      const apps = appSids.length > 0 ? await repo.applications.find({ partner_sid: partnerSid, application_sid: { $in: appSids } }) : [];
+      const appBySid = new Map(apps.map((a) => [a.application_sid, a]));
+      const { groups, settled } = planSend(notification.recipients, devices, appBySid);
+      const results = new Map<string, PushResult>(settled);
+      await Promise.all(groups.map(async (group) => {
+        const sent = await sendGroup(appBySid.get(group.application_sid) as ApplicationDoc, group, message, deadline);
+        for (const d of group.devices) results.set(d.device_sid, sent.get(d.device_sid) ?? 'provider_error');
+      }));
+      // Results in the order of the request (the gateway sorts keys anyway; this keeps logs readable).
+      const ordered = new Map<string, PushResult>();
+      for (const sid of notification.recipients) ordered.set(sid, results.get(sid) ?? 'not_found');
+      return summarize(ordered);
+    },
+  };
+}

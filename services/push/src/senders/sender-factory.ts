@@ -1,0 +1,44 @@
+import type { Logger } from '@patchbay/platform';
+import type { PushSettings } from '../config';
+import { CredentialError, decodeGoogleCredentials, openP12, readP8 } from '../domain/credentials';
+import type { Route } from '../domain/send-plan';
+import type { ApplicationDoc } from '../repo';
+import { ApnsSender, type ApnsAuth } from './apns-sender';
+import { FcmSender } from './fcm-sender';
+import { SenderConfigError, type PushSender } from './sender';
+
+/** Builds the provider client of one application and route from its stored credentials. */
+export type SenderFactory = (app: ApplicationDoc, route: Route) => PushSender;
+
+/** The factory for these settings. Credentials that do not open throw SenderConfigError. */
+export function senderFactory(settings: PushSettings, log: Logger): SenderFactory {
+  const common = { attemptTimeoutMs: settings.attemptTimeoutMs, retry: settings.retry };
+  return (app, route) => {
+    try {
+      if (route === 'fcm') {
+        if (!app.google_credentials) throw new SenderConfigError('no google_credentials');
+        return new FcmSender({
+          ...common, applicationSid: app.application_sid, serviceAccount: decodeGoogleCredentials(app.google_credentials),
+          endpoint: settings.fcmEndpoint, log: log.child({ mod: 'fcm' }),
+        });
+      }
+      const environment = route === 'apns:production' ? 'production' : 'development';
+      let auth: ApnsAuth;
+      if (app.apns_p12) {
+        const opened = openP12(app.apns_p12, app.apns_p12_password ?? '');
+        auth = { kind: 'certificate', cert: opened.certPem, key: opened.keyPem };
+      } else if (app.apns_p8 && app.apns_key_id && app.apns_team_id) {
+        auth = { kind: 'token', key: readP8(app.apns_p8), keyId: app.apns_key_id, teamId: app.apns_team_id };
+      } else {
+        throw new SenderConfigError('no APNs certificate or token key');
+      }
+      return new ApnsSender({
+        ...common, applicationSid: app.application_sid, environment, auth, topic: app.apns_topic || undefined,
+        endpoint: settings.apns[environment], ca: settings.apns.ca, insecure: settings.apns.insecure, log: log.child({ mod: 'apns' }),
+      });
+    } catch (err) {
+      if (err instanceof CredentialError) throw new SenderConfigError(err.message, { cause: err });
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,30 @@
+import { Queues } from '@patchbay/contracts';
+import { serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import type { PushSettings } from './config';
+import { openPushRepo } from './repo';
+import { SenderPool } from './senders/sender-pool';
+import { senderFactory } from './senders/sender-factory';
+import type { PushContext } from './handlers/context';
+import { applicationHandlers } from './handlers/applications';
+import { deviceHandlers } from './handlers/devices';
+import { notificationHandlers } from './handlers/notifications';
+import { countPushResults } from './push-metrics';
+
+/**
+ * The push service: owns push applications and devices, and sends notifications through FCM
+ * (firebase-admin) and APNs (@parse/node-apn) with one client per application, kept open and
+ * reused. Stopping it stops taking requests, lets sends in flight finish, then closes the clients.
+ */
+export async function startPushService(deps: ServiceDeps, settings: PushSettings): Promise<Stoppable> {
+  const log = deps.logger.child({ mod: 'push' });
+  const repo = await openPushRepo(deps.docs);
+  const pool = new SenderPool(senderFactory(settings, deps.logger), settings.clientIdleMs, deps.logger.child({ mod: 'push-clients' }));
+  const ctx: PushContext = { repo, bus: deps.bus, log, pool, settings };
+  const subs = await serveAll(deps.bus, Queues.push, {
+    ...applicationHandlers(ctx),
+    ...deviceHandlers(ctx),
+    ...countPushResults(deps.metrics, notificationHandlers(ctx)),
+  }, log);
+  log.info({ fcm_endpoint: settings.fcmEndpoint ?? null, apns_endpoint: settings.apns.production ?? null, send_deadline_ms: settings.sendDeadlineMs }, 'push service ready');
+  return { stop: () => stopAll([...subs, { stop: () => pool.close() }]) };
+}

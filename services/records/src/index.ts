@@ -1,0 +1,1 @@
+export { startRecordsService } from './service';

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ConflictError, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, unwrapReply,
+  ContainerPatchSchema, ContainerPutSchema, errorItem, type GatewayRequest, type Partner,
+} from '@patchbay/contracts';
+import { reply } from '@patchbay/platform';
+import { runList } from '@patchbay/query';
+import { CONTAINER_CREATE_ONLY, CONTAINER_DEFAULTS, DEFAULT_MAX_CONTAINERS, checkContainerRules, thresholdReached, uniqueKey, type ContainerSettings } from '../domain/container-rules';
+import type { ContainerDoc } from '../repo';
+import { serializeContainer } from '../serialize';
+import { CONTAINER_LIST_SPEC } from '../list-specs';
+import type { StorageContext } from './context';
+
+const validatePatch = compileValidator(ContainerPatchSchema);
+const validatePut = compileValidator(ContainerPutSchema);
+const SETTINGS = Object.keys(CONTAINER_DEFAULTS) as Array<keyof ContainerSettings>;
+
+/** Keeps only writable settings of a validated body (read-only fields sent back are ignored). */
+function pickSettings(body: Record<string, unknown>): Partial<ContainerSettings> {
+  const out: Record<string, unknown> = {};
+  for (const key of SETTINGS) if (body[key] !== undefined) out[key] = body[key];
+  return out as Partial<ContainerSettings>;
+}
+
+export function uniqueConflict(referenceSid: string, what: 'file' | 'container'): UnprocessableError {
+  return UnprocessableError.field('unique', `${what} with the same set of keys already exists`, referenceSid);
+}
+
+/** A container of the caller's partner, or 404 (another partner's is a 404 too). */
+export async function ownedContainer(ctx: StorageContext, partnerSid: string, containerSid: string): Promise<ContainerDoc> {
+  const c = await ctx.repo.containers.findOne({ container_sid: String(containerSid), partner_sid: partnerSid });
+  if (!c) throw new NotFoundError();
+  return c;
+}
+
+async function maxContainers(ctx: StorageContext, partnerSid: string): Promise<number> {
+  const partner = unwrapReply<Partner>(await ctx.bus.request(Subjects.identity.partnerLookup, { partner_sid: partnerSid }, { timeoutMs: ctx.busTimeoutMs }));
+  const raised = Number(partner.attributes?.max_containers);
+  return Number.isInteger(raised) && raised > 0 ? raised : DEFAULT_MAX_CONTAINERS;
+}
+
+/** Takes one container slot of the partner atomically; false when the limit is reached. */
+async function takeSlot(ctx: StorageContext, partnerSid: string, max: number): Promise<boolean> {
+  await ctx.repo.limits.findOneAndUpdate({ partner_sid: partnerSid }, { $inc: { containers: 0 } }, { upsert: true });
+  return (await ctx.repo.limits.findOneAndUpdate({ partner_sid: partnerSid, containers: { $lt: max } }, { $inc: { containers: 1 } })) !== null;
+}
+
+async function insertContainer(ctx: StorageContext, doc: ContainerDoc): Promise<void> {
+  try {
+    await ctx.repo.containers.insertOne(doc);
+  } catch (err) {
+    if (err instanceof DuplicateKeyError && doc.unique_key) {
+      const existing = await ctx.repo.containers.findOne({ unique_key: doc.unique_key });
+      if (existing) throw uniqueConflict(existing.container_sid, 'container');
+    }
+    throw err;
+  }
+}
+
+function newContainerDoc(partnerSid: string, settings: ContainerSettings, isDefault: boolean): ContainerDoc {
+  const now = new Date();
+  return {
+    ...settings, container_sid: randomUUID(), partner_sid: partnerSid, is_default: isDefault,
+    ...(isDefault ? { default_for: partnerSid } : {}),
+    ...(settings.unique ? { unique_key: uniqueKey(partnerSid, settings) } : {}),
+    total_files: 0, total_bytes: 0, threshold_total_files: 0, threshold_total_bytes: 0, threshold_exceeded_at: null,
+    date_created: now, date_modified: now,
+  };
+}
+
+/** The default container of a partner, created on `evt.partner.created` (idempotent: replays are no-ops). */
+export async function ensureDefaultContainer(ctx: StorageContext, partnerSid: string): Promise<ContainerDoc> {
+  const existing = await ctx.repo.containers.findOne({ default_for: partnerSid });
+  if (existing) return existing;
+  const doc = newContainerDoc(partnerSid, { ...CONTAINER_DEFAULTS, name: 'default' }, true);
+  try {
+    await ctx.repo.containers.insertOne(doc);
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) return (await ctx.repo.containers.findOne({ default_for: partnerSid }))!;
+    throw err;
+  }
+  await ctx.repo.limits.findOneAndUpdate({ partner_sid: partnerSid }, { $inc: { containers: 1 } }, { upsert: true });
+  ctx.log.info({ partner_sid: partnerSid, container_sid: doc.container_sid }, 'default container created');
+  return doc;
+}
+
+export function containerHandlers(ctx: StorageContext) {
+  const { repo } = ctx;
+
+  async function update(req: GatewayRequest, body: Partial<ContainerSettings>, whole: boolean) {
+    const current = await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid);
+    for (const field of CONTAINER_CREATE_ONLY) {
+      if (body[field] !== undefined && body[field] !== current[field]) throw UnprocessableError.field(field, `${field} cannot be changed after creation`);
+    }
+    const base = whole ? { ...CONTAINER_DEFAULTS, unique: current.unique, type: current.type } : current;
+    const next = { ...pickSettingsFrom(base), ...body } as ContainerSettings;
+    next.external_attributes = keepMaskedCredentials(next.external_attributes, current.external_attributes);
+    checkContainerRules(next);
+    const counters = { threshold_total_files: current.threshold_total_files, threshold_total_bytes: current.threshold_total_bytes };
+    const reached = thresholdReached({ ...next, ...counters });
+    const $set: Record<string, unknown> = { ...next, date_modified: new Date(), threshold_exceeded_at: reached ? current.threshold_exceeded_at ?? new Date() : null };
+    if (current.unique) $set.unique_key = uniqueKey(current.partner_sid, next);
+    try {
+      const updated = await repo.containers.findOneAndUpdate({ container_sid: current.container_sid }, { $set });
+      if (!updated) throw new NotFoundError();
+      return serializeContainer(updated);
+    } catch (err) {
+      if (err instanceof DuplicateKeyError && current.unique) {
+        const other = await repo.containers.findOne({ unique_key: $set.unique_key, container_sid: { $ne: current.container_sid } });
+        if (other) throw uniqueConflict(other.container_sid, 'container');
+      }
+      throw err;
+    }
+  }
+
+  return {
+    [Subjects.storage.containerCreate]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const settings = { ...CONTAINER_DEFAULTS, ...pickSettings(validatePatch(req.body ?? {})) } as ContainerSettings;
+      checkContainerRules(settings);
+      const partnerSid = req.principal.partner_sid;
+      // External containers do not count toward the container limit (interface.md, Limits).
+      const counted = settings.type === 'internal';
+      const max = counted ? await maxContainers(ctx, partnerSid) : 0;
+      if (counted && !(await takeSlot(ctx, partnerSid, max))) throw new UnprocessableError([errorItem(`partner has reached its limit of ${max} containers`)]);
+      const doc = newContainerDoc(partnerSid, settings, false);
+      try {
+        await insertContainer(ctx, doc);
+      } catch (err) {
+        if (counted) await repo.limits.updateOne({ partner_sid: partnerSid }, { $inc: { containers: -1 } });
+        throw err;
+      }
+      return serializeContainer(doc);
+    },
+    [Subjects.storage.containerList]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      return runList({ collection: repo.containers, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: CONTAINER_LIST_SPEC, url: req.url, serialize: serializeContainer });
+    },
+    [Subjects.storage.containerGet]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      return serializeContainer(await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid));
+    },
+    [Subjects.storage.containerUpdate]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      return update(req, pickSettings(validatePatch(req.body ?? {})), false);
+    },
+    [Subjects.storage.containerReplace]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      return update(req, pickSettings(validatePut(req.body ?? {})), true);
+    },
+    [Subjects.storage.containerDelete]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const c = await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid);
+      if (c.is_default) throw UnprocessableError.field('container_sid', 'the default container cannot be deleted');
+      if ((await repo.files.countDocuments({ container_sid: c.container_sid })) > 0 || (await repo.uploads.countDocuments({ container_sid: c.container_sid })) > 0) {
+        throw new ConflictError([errorItem('container still holds files', 'container_sid')]);
+      }
+      if ((await repo.containers.deleteOne({ container_sid: c.container_sid, total_files: 0 })) === 1 && c.type === 'internal') {
+        await repo.limits.updateOne({ partner_sid: c.partner_sid }, { $inc: { containers: -1 } });
+      }
+      return reply(204, null);
+    },
+    [Subjects.storage.containerCheck]: async (payload: unknown) => {
+      const { partner_sid: partnerSid, container_sid: containerSid } = payload as { partner_sid: string; container_sid: string };
+      return serializeContainer(await ownedContainer(ctx, String(partnerSid), String(containerSid)));
+    },
+    [Subjects.storage.containerDefault]: async (payload: unknown) => {
+      return serializeContainer(await ensureDefaultContainer(ctx, String((payload as { partner_sid: string }).partner_sid)));
+    },
+  };
+}
+
+/** A client sending back `"********"` (what it read) keeps the stored credential. */
+function keepMaskedCredentials(next: Record<string, unknown> | null, current: Record<string, unknown> | null): Record<string, unknown> | null {
+  const creds = next?.credentials as Record<string, string> | undefined;
+  if (!next || !creds) return next;
+  const stored = (current?.credentials ?? {}) as Record<string, string>;
+  return { ...next, credentials: Object.fromEntries(Object.entries(creds).map(([k, v]) => [k, v === '********' ? stored[k] : v]).filter(([, v]) => v !== undefined)) };
+}
+
+function pickSettingsFrom(c: ContainerSettings): ContainerSettings {
+  const out: Record<string, unknown> = {};
+  for (const key of SETTINGS) out[key] = c[key];
+  return out as ContainerSettings;
+}

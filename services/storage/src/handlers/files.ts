@@ -1,0 +1,114 @@
+import {
+  DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, FilePatchSchema, FilePutSchema,
+  type GatewayRequest, type Principal,
+} from '@patchbay/contracts';
+import { reply, type BlobStore } from '@patchbay/platform';
+import { parseFieldParams, applyFieldFilter, runList } from '@patchbay/query';
+import { uniqueKey } from '../domain/container-rules';
+import { removeFile, setThresholdInclusion } from '../counters';
+import type { FileDoc } from '../repo';
+import { serializeFile } from '../serialize';
+import { FILE_LIST_SPEC } from '../list-specs';
+import { uniqueConflict } from './containers';
+import type { StorageContext } from './context';
+
+const validatePatch = compileValidator(FilePatchSchema);
+const validatePut = compileValidator(FilePutSchema);
+const MUTABLE = ['name', 'publish', 'file_access_name', 'threshold_include', 'lifecycle_action', 'lifecycle_ttl', 'integer_key_1', 'integer_key_2', 'string_key_1', 'string_key_2', 'string_key_3', 'string_key_4'] as const;
+const PUT_DEFAULTS = { integer_key_1: null, integer_key_2: null, string_key_1: null, string_key_2: null, string_key_3: null, string_key_4: null };
+
+/** Where a file's transcoded copies live; they go with the file. */
+export const cachePrefix = (fileSid: string) => `cache/${fileSid}/`;
+
+export function fileHandlers(ctx: StorageContext, blobs: BlobStore) {
+  const { repo } = ctx;
+
+  async function allowPublish(containerSid: string): Promise<boolean> {
+    return (await repo.containers.findOne({ container_sid: containerSid }))?.allow_publish ?? true;
+  }
+  const serialize = async (f: FileDoc) => serializeFile(f, ctx.storageUrl, await allowPublish(f.container_sid));
+
+  async function owned(p: Principal, fileSid: string): Promise<FileDoc> {
+    const f = await repo.files.findOne({ file_sid: String(fileSid), partner_sid: p.partner_sid });
+    if (!f) throw new NotFoundError();
+    return f;
+  }
+
+  async function update(req: GatewayRequest, body: Record<string, unknown>) {
+    const f = await owned(req.principal, req.params.file_sid);
+    const $set: Record<string, unknown> = { date_modified: new Date() };
+    for (const key of MUTABLE) if (body[key] !== undefined) $set[key] = body[key];
+    const next = { ...f, ...$set } as FileDoc;
+    if (f.unique) $set.unique_key = uniqueKey(f.container_sid, next);
+    if (next.lifecycle_action === 'delete' && next.lifecycle_ttl >= 0) $set.expires_at = new Date(new Date(f.date_created).getTime() + next.lifecycle_ttl * 1000);
+    const unset = next.lifecycle_action === 'delete' && next.lifecycle_ttl >= 0 ? {} : { expires_at: '' };
+    let updated: FileDoc | null;
+    try {
+      updated = await repo.files.findOneAndUpdate({ file_sid: f.file_sid }, { $set, ...(Object.keys(unset).length ? { $unset: unset } : {}) });
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const dup = f.unique ? await repo.files.findOne({ unique_key: $set.unique_key, file_sid: { $ne: f.file_sid } }) : null;
+      if (dup) throw uniqueConflict(dup.file_sid, 'file');
+      throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
+    }
+    if (!updated) throw new NotFoundError();
+    if (updated.threshold_include !== f.threshold_include) await setThresholdInclusion(repo, f.container_sid, f.file_bytes, updated.threshold_include);
+    await ctx.bus.publish(Subjects.events.fileUpdated, { file_sid: f.file_sid, partner_sid: f.partner_sid, file_access_name: f.file_access_name });
+    return serialize(updated);
+  }
+
+  return {
+    [Subjects.storage.fileList]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      return runList({ collection: repo.files, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: FILE_LIST_SPEC, url: req.url, serialize });
+    },
+    [Subjects.storage.fileGet]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const fields = parseFieldParams(req.query, FILE_LIST_SPEC);
+      return applyFieldFilter(await serialize(await owned(req.principal, req.params.file_sid)), fields.include, fields.exclude);
+    },
+    [Subjects.storage.fileUpdate]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      return update(req, validatePatch(req.body ?? {}));
+    },
+    [Subjects.storage.fileReplace]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      return update(req, { ...PUT_DEFAULTS, ...validatePut(req.body ?? {}) });
+    },
+    [Subjects.storage.fileDelete]: async (payload: unknown) => {
+      const req = payload as GatewayRequest & { internal?: boolean };
+      const f = await owned(req.principal, req.params.file_sid);
+      await deleteFile(ctx, blobs, f);
+      return reply(204, null);
+    },
+    [Subjects.storage.fileOpen]: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const f = await repo.files.findOneAndUpdate({ file_sid: String(req.params.file_sid), partner_sid: req.principal.partner_sid }, { $set: { date_last_accessed: new Date() } });
+      if (!f) throw new NotFoundError();
+      return { blob_key: f.blob_key, file_bytes: f.file_bytes, mime_type: f.mime_type, name: f.name, file_access_name: f.file_access_name };
+    },
+    [Subjects.storage.fileResolvePublic]: async (payload: unknown) => {
+      const id = String((payload as { id: string }).id);
+      const f = (await repo.files.findOne({ file_sid: id, publish: 'file_sid' })) ?? (await repo.files.findOne({ file_access_name: id, publish: 'file_access_name' }));
+      if (!f || !(await allowPublish(f.container_sid))) throw new NotFoundError('Not Found');
+      return {
+        file_sid: f.file_sid, blob_key: f.blob_key, file_bytes: f.file_bytes, mime_type: f.mime_type, name: f.name,
+        file_access_name: f.file_access_name, content_format: f.content_format, content_bitrate: f.content_bitrate ?? null, date_modified: new Date(f.date_modified).toISOString(),
+      };
+    },
+  };
+}
+
+/**
+ * Deletes a file: the record first (so nothing can open it any more), then its counts, its blob
+ * and every cached transcoded copy. Used by the API, the threshold sweep and lifecycle expiry.
+ */
+export async function deleteFile(ctx: StorageContext, blobs: BlobStore, f: FileDoc): Promise<boolean> {
+  if ((await ctx.repo.files.deleteOne({ file_sid: f.file_sid })) === 0) return false;
+  await removeFile(ctx.repo, f.container_sid, f.file_bytes, f.threshold_include);
+  await blobs.delete(f.blob_key);
+  if (blobs.list) for await (const key of blobs.list(cachePrefix(f.file_sid))) await blobs.delete(key);
+  await ctx.bus.publish(Subjects.events.fileDeleted, { file_sid: f.file_sid, partner_sid: f.partner_sid, container_sid: f.container_sid, file_access_name: f.file_access_name });
+  ctx.log.info({ file_sid: f.file_sid, container_sid: f.container_sid }, 'file deleted');
+  return true;
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BadRequestError, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, FileUploadSchema,
+  type Principal,
+} from '@patchbay/contracts';
+import { reply, type BlobStore } from '@patchbay/platform';
+import { uniqueKey } from '../domain/container-rules';
+import { checkClassification, declaredClassification, defaultAccessName, describeContent, uploadFields, type UploadFields } from '../domain/file-fields';
+import { addFile, refuseIfFull, removeFile } from '../counters';
+import type { ContainerDoc, FileDoc, UploadDoc } from '../repo';
+import { serializeFile } from '../serialize';
+import { uniqueConflict } from './containers';
+import { transcodingTarget } from './transcoding';
+import { probeFile, probeMedia } from '../probe';
+import type { StorageContext } from './context';
+
+const validateJson = compileValidator(FileUploadSchema);
+const validateQuery = compileValidator(FileUploadSchema, { fromStrings: true });
+
+export interface PrepareRequest { principal: Principal; fields: Record<string, unknown>; source: 'json' | 'query' }
+export interface PrepareReply { file_sid: string; blob_key: string; max_bytes: number }
+export interface CommitRequest { principal: Principal; file_sid: string; size: number; head: string }
+
+interface PendingUpload extends UploadDoc { fields: UploadFields }
+
+/**
+ * Upload in two steps around the byte stream (ARCHITECTURE "Upload"): prepare refuses what the
+ * request alone already breaks, before any byte moves; commit re-checks atomically with the real
+ * size and content, and either records the File or removes the blob. A pending upload is recorded
+ * so a crash between the two leaves nothing behind after the stale-upload sweep.
+ */
+export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
+  const { repo } = ctx;
+
+  async function containerFor(partnerSid: string, containerSid: string): Promise<ContainerDoc> {
+    const c = await repo.containers.findOne({ container_sid: containerSid, partner_sid: partnerSid });
+    if (!c) throw UnprocessableError.field('container_sid', 'container does not exist');
+    return c;
+  }
+
+  async function existingUnique(scope: string, f: UploadFields): Promise<FileDoc | null> {
+    return f.unique ? repo.files.findOne({ unique_key: uniqueKey(scope, f) }) : null;
+  }
+
+  async function discard(u: UploadDoc): Promise<void> {
+    await blobs.delete(u.blob_key);
+    await repo.uploads.deleteOne({ file_sid: u.file_sid });
+  }
+
+  return {
+    [Subjects.storage.uploadPrepare]: async (payload: unknown): Promise<PrepareReply> => {
+      const req = payload as PrepareRequest;
+      const input = (req.source === 'query' ? validateQuery : validateJson)(req.fields ?? {});
+      const c = await containerFor(req.principal.partner_sid, input.container_sid);
+      if (c.type !== 'internal') throw UnprocessableError.field('container_sid', 'files cannot be uploaded through the API to an external container');
+      const fields = uploadFields(input, c);
+      const declared = declaredClassification(fields);
+      if (declared) checkClassification(c, declared);
+      const dup = await existingUnique(c.container_sid, fields);
+      if (dup) throw uniqueConflict(dup.file_sid, 'file');
+      if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name }))) throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
+      refuseIfFull(c, 0, fields.threshold_include);
+      const fileSid = randomUUID();
+      const upload: PendingUpload = { file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: `files/${c.partner_sid}/${fileSid}`, date_created: new Date(), fields };
+      await repo.uploads.insertOne(upload);
+      return { file_sid: fileSid, blob_key: upload.blob_key, max_bytes: Math.max(0, c.quota_bytes - c.total_bytes) };
+    },
+
+    [Subjects.storage.uploadCommit]: async (payload: unknown) => {
+      const req = payload as CommitRequest;
+      const u = (await repo.uploads.findOne({ file_sid: String(req.file_sid), partner_sid: req.principal.partner_sid })) as PendingUpload | null;
+      if (!u) throw new NotFoundError('upload not found');
+      const size = Number(req.size);
+      if (!Number.isInteger(size) || size < 0) throw BadRequestError.field('size', 'invalid size');
+      try {
+        const c = await containerFor(u.partner_sid, u.container_sid);
+        const f = u.fields;
+        const content = describeContent(f, Buffer.from(String(req.head ?? ''), 'base64'));
+        checkClassification(c, content.classification);
+        const transcoding = transcodingTarget({ type: f.type, desired_format: f.desired_format, desired_bitrate: f.desired_bitrate, content_format: content.format });
+        // Transcoding is promised only for decodable audio: find out before anything is recorded.
+        const probed = transcoding ? await probeMedia(ctx, { blob_key: u.blob_key, content_format: content.format }) : null;
+        if (probed && probed.duration === null) throw UnprocessableError.field('data', 'the file is not decodable audio');
+        await addFile(repo, c, size, f.threshold_include);
+        const now = new Date();
+        const doc: FileDoc = {
+          file_sid: u.file_sid, partner_sid: u.partner_sid, container_sid: u.container_sid, blob_key: u.blob_key,
+          name: f.name, mime_type: content.mimeType, type: f.type, content_classification: content.classification,
+          content_format: probed?.format ?? content.format, content_duration: probed?.duration ?? null, content_bitrate: probed?.bitrate ?? null,
+          content_transcoding_progress: transcoding ? 0 : null,
+          desired_format: f.desired_format, desired_bitrate: f.desired_bitrate,
+          file_access_name: f.file_access_name ?? defaultAccessName(u.file_sid, f.given_name ? f.name : undefined, content.mimeType),
+          file_bytes: size, publish: f.publish, threshold_include: f.threshold_include,
+          lifecycle_action: f.lifecycle_action, lifecycle_ttl: f.lifecycle_ttl, unique: f.unique,
+          ...(f.unique ? { unique_key: uniqueKey(u.container_sid, f) } : {}),
+          parent_file_sid: null,
+          integer_key_1: f.integer_key_1, integer_key_2: f.integer_key_2,
+          string_key_1: f.string_key_1, string_key_2: f.string_key_2, string_key_3: f.string_key_3, string_key_4: f.string_key_4,
+          date_created: now, date_modified: now, date_last_accessed: now,
+          ...(f.lifecycle_action === 'delete' && f.lifecycle_ttl >= 0 ? { expires_at: new Date(now.getTime() + f.lifecycle_ttl * 1000) } : {}),
+        };
+        try {
+          await repo.files.insertOne(doc);
+        } catch (err) {
+          await removeFile(repo, c.container_sid, size, f.threshold_include);
+          if (err instanceof DuplicateKeyError) {
+            const dup = doc.unique_key ? await repo.files.findOne({ unique_key: doc.unique_key }) : null;
+            if (dup) throw uniqueConflict(dup.file_sid, 'file');
+            throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
+          }
+          throw err;
+        }
+        await repo.uploads.deleteOne({ file_sid: u.file_sid });
+        if (transcoding) {
+          await ctx.bus.enqueue(Subjects.transcoder.uploadJob, { file_sid: doc.file_sid, partner_sid: doc.partner_sid, blob_key: doc.blob_key, source_format: doc.content_format, target: transcoding.target, bitrate: transcoding.bitrate }, { msgId: `transcode-${doc.file_sid}` });
+        } else {
+          await probeFile(ctx, doc);
+        }
+        const stored = (await repo.files.findOne({ file_sid: doc.file_sid })) ?? doc;
+        await ctx.bus.publish(Subjects.events.fileCreated, { file_sid: doc.file_sid, partner_sid: doc.partner_sid, container_sid: doc.container_sid });
+        ctx.log.info({ file_sid: doc.file_sid, container_sid: doc.container_sid, bytes: size }, 'file stored');
+        return reply(201, serializeFile(stored, ctx.storageUrl, c.allow_publish));
+      } catch (err) {
+        await discard(u);
+        throw err;
+      }
+    },
+
+    [Subjects.storage.uploadAbort]: async (payload: unknown) => {
+      const req = payload as { principal: Principal; file_sid: string };
+      const u = await repo.uploads.findOne({ file_sid: String(req.file_sid), partner_sid: req.principal.partner_sid });
+      if (u) await discard(u);
+      return { aborted: Boolean(u) };
+    },
+  };
+}
+
+/** Removes uploads that never committed (the gateway or this service died mid-upload) and their blobs. */
+export async function sweepStaleUploads(ctx: StorageContext, blobs: BlobStore, olderThanMs: number): Promise<number> {
+  const stale = await ctx.repo.uploads.find({ date_created: { $lt: new Date(Date.now() - olderThanMs) } });
+  for (const u of stale) {
+    await blobs.delete(u.blob_key);
+    await ctx.repo.uploads.deleteOne({ file_sid: u.file_sid });
+  }
+  if (stale.length > 0) ctx.log.warn({ count: stale.length }, 'removed stale uploads');
+  return stale.length;
+}

@@ -1,0 +1,27 @@
+import { Subjects, unwrapReply } from '@patchbay/contracts';
+import type { FileDoc } from './repo';
+import type { StorageContext } from './handlers/context';
+
+const PROBE_TIMEOUT_MS = 15000;
+
+/**
+ * Audio files get `content_duration` (and a better `content_format`) from ffprobe, which runs in
+ * the transcoder (the only image with ffmpeg). Without a transcoder the file is still stored and
+ * the duration stays null: probing is description, not a condition of the upload.
+ */
+export interface Probed { duration: number | null; format: string | null; bitrate: number | null }
+
+export function probeMedia(ctx: StorageContext, f: Pick<FileDoc, 'blob_key' | 'content_format'>): Promise<Probed> {
+  return ctx.bus.request(Subjects.transcoder.probe, { blob_key: f.blob_key, format: f.content_format }, { timeoutMs: PROBE_TIMEOUT_MS }).then((r) => unwrapReply<Probed>(r));
+}
+
+/** Best effort for media files: a failure leaves the description as it is. */
+export async function probeFile(ctx: StorageContext, f: FileDoc): Promise<void> {
+  if (!f.mime_type.startsWith('audio/') && !f.mime_type.startsWith('video/')) return;
+  try {
+    const r = await probeMedia(ctx, f);
+    await ctx.repo.files.updateOne({ file_sid: f.file_sid }, { $set: { content_duration: r.duration, content_bitrate: r.bitrate, ...(r.format ? { content_format: r.format } : {}) } });
+  } catch (err) {
+    ctx.log.warn({ file_sid: f.file_sid, err: (err as Error).message }, 'probe failed; content_duration left null');
+  }
+}

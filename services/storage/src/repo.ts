@@ -1,0 +1,99 @@
+import type { Collection, DocStore } from '@patchbay/platform';
+import type { Classification } from '@patchbay/contracts';
+import type { ContainerSettings } from './domain/container-rules';
+
+export interface ContainerDoc extends ContainerSettings, Record<string, unknown> {
+  container_sid: string;
+  partner_sid: string;
+  is_default: boolean;
+  /** Present (= partner_sid) only on the default container: a sparse unique index keeps it single. */
+  default_for?: string;
+  /** Present only on unique containers: the partner's key set, sparse unique. */
+  unique_key?: string;
+  total_files: number;
+  total_bytes: number;
+  threshold_total_files: number;
+  threshold_total_bytes: number;
+  /** When a threshold was first reached (grace period start); null while under it. */
+  threshold_exceeded_at: Date | null;
+  date_created: Date;
+  date_modified: Date;
+}
+
+export interface FileDoc extends Record<string, unknown> {
+  file_sid: string;
+  partner_sid: string;
+  container_sid: string;
+  blob_key: string;
+  name: string;
+  mime_type: string;
+  type: 'file' | 'audio';
+  content_classification: Classification;
+  content_format: string | null;
+  content_duration: number | null;
+  /** Bits per second from ffprobe (not an API field: download-time `br` compares against it). */
+  content_bitrate?: number | null;
+  content_transcoding_progress: number | null;
+  desired_format: string | null;
+  desired_bitrate: number | null;
+  file_access_name: string;
+  file_bytes: number;
+  publish: 'no' | 'file_access_name' | 'file_sid';
+  threshold_include: boolean;
+  lifecycle_action: 'no_action' | 'delete';
+  lifecycle_ttl: number;
+  unique: boolean;
+  unique_key?: string;
+  parent_file_sid: string | null;
+  integer_key_1: number | null; integer_key_2: number | null;
+  string_key_1: string | null; string_key_2: string | null; string_key_3: string | null; string_key_4: string | null;
+  date_created: Date;
+  date_modified: Date;
+  date_last_accessed: Date;
+  /** Upload time + lifecycle_ttl, when lifecycle_action is delete (for the expiry sweep). */
+  expires_at?: Date;
+}
+
+/** An upload between prepare and commit: its blob may exist without a File. Swept when stale. */
+export interface UploadDoc extends Record<string, unknown> {
+  file_sid: string;
+  partner_sid: string;
+  container_sid: string;
+  blob_key: string;
+  date_created: Date;
+}
+
+/** Per-partner counter that makes the container limit hold under concurrency. */
+export interface PartnerLimitDoc extends Record<string, unknown> {
+  partner_sid: string;
+  containers: number;
+}
+
+export interface StorageRepo {
+  containers: Collection<ContainerDoc>;
+  files: Collection<FileDoc>;
+  uploads: Collection<UploadDoc>;
+  limits: Collection<PartnerLimitDoc>;
+}
+
+export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
+  const repo: StorageRepo = {
+    containers: docs.collection<ContainerDoc>('containers'),
+    files: docs.collection<FileDoc>('files'),
+    uploads: docs.collection<UploadDoc>('uploads'),
+    limits: docs.collection<PartnerLimitDoc>('partner_limits'),
+  };
+  await repo.containers.createIndex({ container_sid: 1 }, { unique: true });
+  await repo.containers.createIndex({ partner_sid: 1, date_created: 1 });
+  await repo.containers.createIndex({ default_for: 1 }, { unique: true, sparse: true });
+  await repo.containers.createIndex({ unique_key: 1 }, { unique: true, sparse: true });
+  await repo.files.createIndex({ file_sid: 1 }, { unique: true });
+  await repo.files.createIndex({ file_access_name: 1 }, { unique: true });
+  await repo.files.createIndex({ unique_key: 1 }, { unique: true, sparse: true });
+  await repo.files.createIndex({ container_sid: 1, date_last_accessed: 1 });
+  await repo.files.createIndex({ partner_sid: 1, date_created: 1 });
+  await repo.files.createIndex({ expires_at: 1 }, { sparse: true });
+  await repo.uploads.createIndex({ file_sid: 1 }, { unique: true });
+  await repo.limits.createIndex({ partner_sid: 1 }, { unique: true });
+  return repo;
+}

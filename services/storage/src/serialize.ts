@@ -1,0 +1,85 @@
+import type { Container, StoredFile } from '@patchbay/contracts';
+import { containerStatus } from './domain/container-rules';
+import type { ContainerDoc, FileDoc } from './repo';
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+export function serializeContainer(c: ContainerDoc): Container {
+  return {
+    allow_publish: c.allow_publish,
+    allowed_classifications: c.allowed_classifications as Container['allowed_classifications'],
+    ...containerStatus(c),
+    blocked_classifications: c.blocked_classifications as Container['blocked_classifications'],
+    container_sid: c.container_sid,
+    date_created: iso(c.date_created),
+    date_modified: iso(c.date_modified),
+    default_file_lifecycle_action: c.default_file_lifecycle_action as Container['default_file_lifecycle_action'],
+    default_file_lifecycle_ttl: c.default_file_lifecycle_ttl,
+    default_file_publish: c.default_file_publish as Container['default_file_publish'],
+    default_file_threshold_include: c.default_file_threshold_include,
+    default_file_unique: c.default_file_unique,
+    integer_key_1: c.integer_key_1, integer_key_2: c.integer_key_2,
+    is_default: c.is_default,
+    name: c.name,
+    partner_sid: c.partner_sid,
+    quota_bytes: c.quota_bytes,
+    quota_files: c.quota_files,
+    string_key_1: c.string_key_1, string_key_2: c.string_key_2, string_key_3: c.string_key_3, string_key_4: c.string_key_4,
+    threshold_action: c.threshold_action as Container['threshold_action'],
+    threshold_bytes: c.threshold_bytes,
+    threshold_bytes_target: c.threshold_bytes_target,
+    threshold_files: c.threshold_files,
+    threshold_files_target: c.threshold_files_target,
+    threshold_grace_period: c.threshold_grace_period,
+    threshold_total_bytes: c.threshold_total_bytes,
+    threshold_total_files: c.threshold_total_files,
+    total_bytes: c.total_bytes,
+    total_files: c.total_files,
+    external_attributes: c.external_attributes ? maskCredentials(c.external_attributes) : null,
+    type: c.type,
+    unique: c.unique,
+  };
+}
+
+/** Credentials of an external container are write-only. */
+function maskCredentials(ext: Record<string, unknown>): Record<string, unknown> {
+  const creds = ext.credentials as Record<string, unknown> | undefined;
+  return { ...ext, credentials: creds ? Object.fromEntries(Object.keys(creds).map((k) => [k, '********'])) : null };
+}
+
+/** `publish_uri`: by `publish`, null for `no` or when the container forbids publishing. */
+export function publishUri(storageUrl: string, f: Pick<FileDoc, 'publish' | 'file_sid' | 'file_access_name'>, allowPublish: boolean): string | null {
+  if (!allowPublish || f.publish === 'no') return null;
+  return `${storageUrl}/f/${encodeURIComponent(f.publish === 'file_sid' ? f.file_sid : f.file_access_name)}`;
+}
+
+export function serializeFile(f: FileDoc, storageUrl: string, allowPublish: boolean): StoredFile {
+  return {
+    container_sid: f.container_sid,
+    content_classification: f.content_classification,
+    content_duration: f.content_duration,
+    content_format: f.content_format,
+    content_transcoding_progress: f.content_transcoding_progress,
+    date_created: iso(f.date_created),
+    date_last_accessed: iso(f.date_last_accessed),
+    date_modified: iso(f.date_modified),
+    desired_bitrate: f.desired_bitrate,
+    desired_format: f.desired_format,
+    file_access_name: f.file_access_name,
+    file_bytes: f.file_bytes,
+    file_sid: f.file_sid,
+    integer_key_1: f.integer_key_1, integer_key_2: f.integer_key_2,
+    lifecycle_action: f.lifecycle_action,
+    lifecycle_ttl: f.lifecycle_ttl,
+    mime_type: f.mime_type,
+    name: f.name,
+    parent_file_sid: f.parent_file_sid,
+    partner_sid: f.partner_sid,
+    publish: f.publish,
+    publish_uri: publishUri(storageUrl, f, allowPublish),
+    string_key_1: f.string_key_1, string_key_2: f.string_key_2, string_key_3: f.string_key_3, string_key_4: f.string_key_4,
+    threshold_include: f.threshold_include,
+    type: f.type,
+    unique: f.unique,
+  };
+}

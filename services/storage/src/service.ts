@@ -1,0 +1,46 @@
+import { Queues, Subjects } from '@patchbay/contracts';
+import { backfillPartners, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { openStorageRepo } from './repo';
+import { containerHandlers, ensureDefaultContainer } from './handlers/containers';
+import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
+import { fileHandlers } from './handlers/files';
+import { reconcileCounters, sweepOrphanBlobs } from './maintenance';
+import { transcodingHandlers } from './handlers/transcoding';
+import { sweepHandlers } from './handlers/sweep';
+import type { StorageContext } from './handlers/context';
+import type { StorageSettings } from './config';
+
+/**
+ * The storage service: owns containers and file metadata; the bytes live in the blob store.
+ * On start it puts counters right, removes what dead uploads left, and creates the default container
+ * of every partner it has not seen (durable `evt.partner.created`, replayed from the beginning).
+ */
+export async function startStorageService(deps: ServiceDeps, settings: StorageSettings): Promise<Stoppable> {
+  const log = deps.logger.child({ mod: 'storage' });
+  const repo = await openStorageRepo(deps.docs);
+  const ctx: StorageContext = { repo, bus: deps.bus, log, storageUrl: settings.storageUrl.replace(/\/$/, ''), busTimeoutMs: settings.busTimeoutMs };
+  if (settings.reconcileOnStart ?? true) await reconcileCounters(ctx);
+  await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
+  const subs = await serveAll(deps.bus, Queues.storage, {
+    ...containerHandlers(ctx),
+    ...uploadHandlers(ctx, deps.blobs),
+    ...transcodingHandlers(ctx, deps.blobs),
+    ...fileHandlers(ctx, deps.blobs),
+    ...(await sweepHandlers(ctx, deps.blobs)),
+  }, log);
+  subs.push(await deps.bus.subscribe(Subjects.events.partnerCreated, 'storage', async (payload) => {
+    const sid = (payload as { partner?: { partner_sid?: string } }).partner?.partner_sid;
+    if (sid) await ensureDefaultContainer(ctx, sid);
+  }));
+  const backfill = backfillPartners(deps.bus, (sid) => ensureDefaultContainer(ctx, sid), log);
+  const sweep = async () => {
+    await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
+    await sweepOrphanBlobs(ctx, deps.blobs, settings.uploadStaleMs);
+    await deps.blobs.sweepIncomplete?.(settings.uploadStaleMs);
+  };
+  await sweep().catch((err: unknown) => log.error({ err }, 'start-up sweep failed'));
+  const timer = setInterval(() => { sweep().catch((err: unknown) => log.error({ err }, 'sweep failed')); }, settings.sweepIntervalMs);
+  timer.unref();
+  log.info('storage service ready');
+  return { stop: async () => { clearInterval(timer); backfill.stop(); await stopAll(subs); } };
+}

@@ -1,0 +1,3 @@
+export { startThresholdWorker } from './service';
+export type { ThresholdWorkerSettings } from './service';
+export { ThresholdWorkerConfig } from './config';

@@ -1,0 +1,29 @@
+import { Subjects, type SweepContainersReply } from '@patchbay/contracts';
+import type { Bus, Logger } from '@patchbay/platform';
+import { expireJobId, sweepJobId } from './domain/windows';
+import type { StorageClient } from './storage-client';
+
+/** Containers asked for per page. */
+const PAGE = 200;
+
+/**
+ * One tick of one replica: asks storage which delete_lru containers need a sweep and enqueues one
+ * keyed job per container, and one lifecycle expiry job, for this window. Every replica does the
+ * same; the bus keeps the first copy of each message ID, and the work queue hands each job to one
+ * replica. Returns how many containers were due.
+ */
+export async function scheduleSweeps(deps: { bus: Bus; storage: StorageClient; log: Logger }, window: number): Promise<number> {
+  let after: string | null = null;
+  let due = 0;
+  do {
+    const page: SweepContainersReply = await deps.storage.containers(after, PAGE);
+    for (const sid of page.container_sids) {
+      await deps.bus.enqueue(Subjects.thresholdWorker.sweepJob, { container_sid: sid, window }, { msgId: sweepJobId(sid, window) });
+    }
+    due += page.container_sids.length;
+    after = page.next;
+  } while (after);
+  await deps.bus.enqueue(Subjects.thresholdWorker.expireJob, { window }, { msgId: expireJobId(window) });
+  if (due > 0) deps.log.debug({ window, containers: due }, 'delete_lru sweeps enqueued');
+  return due;
+}

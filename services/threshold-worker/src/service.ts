@@ -1,0 +1,65 @@
+import { Queues, Subjects } from '@patchbay/contracts';
+import { stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { StorageClient } from './storage-client';
+import { workerMetrics } from './metrics';
+import { runLruSweep, type SweepDeps, type SweepJob } from './lru-sweep';
+import { runExpiry } from './expiry';
+import { scheduleSweeps } from './schedule';
+import { startTicker } from './ticker';
+
+export interface ThresholdWorkerSettings {
+  /** Milliseconds between ticks (THRESHOLD_SWEEP_INTERVAL seconds). */
+  intervalMs: number;
+  busTimeoutMs: number;
+  /** Sweep jobs (containers) run at once by this replica; default 2. */
+  concurrency?: number;
+  /** Candidates per storage request; default 200. */
+  batch?: number;
+  /** Lease of a container while it is swept; default 30 s (at least 3 bus timeouts). */
+  leaseMs?: number;
+}
+
+/** Time a job may go without `working()` before the bus hands it to another replica. */
+const ACK_WAIT_MS = 60_000;
+
+/**
+ * The threshold-worker: stateless, any number of replicas. Each replica ticks every interval
+ * (aligned to the clock, see ticker.ts), enqueues keyed jobs (schedule.ts), and works the shared
+ * queues: delete_lru sweeps (lru-sweep.ts) and lifecycle expiry (expiry.ts). Every deletion goes
+ * through storage, which owns the files, their blobs, cached copies and counters.
+ */
+export async function startThresholdWorker(deps: ServiceDeps, settings: ThresholdWorkerSettings): Promise<Stoppable> {
+  const log = deps.logger.child({ mod: 'threshold-worker' });
+  const storage = new StorageClient(deps.bus, settings.busTimeoutMs);
+  const metrics = workerMetrics(deps.metrics, deps.bus);
+  let stopping = false;
+  const sweepDeps: SweepDeps = {
+    storage, log, metrics, batch: settings.batch ?? 200,
+    leaseMs: settings.leaseMs ?? Math.max(30_000, 3 * settings.busTimeoutMs),
+    stopping: () => stopping,
+  };
+  const jobOpts = { ackWaitMs: ACK_WAIT_MS, maxDeliver: 5 };
+  const subs = [
+    await deps.bus.work(Subjects.thresholdWorker.sweepJob, Queues.thresholdWorker,
+      (payload, ctx) => metrics.measured('lru', () => runLruSweep(sweepDeps, payload as SweepJob, ctx)), { ...jobOpts, concurrency: settings.concurrency ?? 2 }),
+    await deps.bus.work(Subjects.thresholdWorker.expireJob, Queues.thresholdWorker,
+      (payload, ctx) => metrics.measured('lifecycle', () => runExpiry(sweepDeps, Number((payload as { window: number }).window), ctx)), { ...jobOpts, concurrency: 1 }),
+  ];
+  const ticker = startTicker(settings.intervalMs, async (window) => {
+    try {
+      await scheduleSweeps({ bus: deps.bus, storage, log }, window);
+      metrics.tick(true);
+    } catch (err) {
+      metrics.tick(false);
+      throw err;
+    }
+  }, log);
+  log.info({ interval_ms: settings.intervalMs }, 'threshold-worker ready');
+  return {
+    stop: async () => {
+      stopping = true;
+      await ticker.stop();
+      await stopAll(subs);
+    },
+  };
+}

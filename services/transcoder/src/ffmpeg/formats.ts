@@ -1,0 +1,36 @@
+/**
+ * The audio formats of interface.md and how ffmpeg reads and writes each. Headerless telephony
+ * formats (al/alaw, ul/ulaw, g722) carry no header, so their input format must be named.
+ */
+export interface FormatSpec {
+  /** ffmpeg arguments placed before `-i` when reading this format. */
+  input: string[];
+  /** ffmpeg arguments for writing it (codec, container, sample rate). */
+  output: string[];
+  mime: string;
+  extension: string;
+  /** True when the output accepts a bitrate (`-b:a`). */
+  bitrate: boolean;
+}
+
+const alaw: FormatSpec = { input: ['-f', 'alaw', '-ar', '8000', '-ac', '1'], output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_alaw', '-f', 'alaw'], mime: 'audio/basic', extension: 'al', bitrate: false };
+const ulaw: FormatSpec = { input: ['-f', 'mulaw', '-ar', '8000', '-ac', '1'], output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_mulaw', '-f', 'mulaw'], mime: 'audio/basic', extension: 'ul', bitrate: false };
+
+export const FORMATS: Record<string, FormatSpec> = {
+  al: alaw,
+  alaw: { ...alaw, extension: 'alaw' },
+  ul: ulaw,
+  ulaw: { ...ulaw, extension: 'ulaw' },
+  g722: { input: ['-f', 'g722'], output: ['-ar', '16000', '-ac', '1', '-c:a', 'g722', '-f', 'g722'], mime: 'audio/G722', extension: 'g722', bitrate: false },
+  flac: { input: [], output: ['-c:a', 'flac', '-f', 'flac'], mime: 'audio/flac', extension: 'flac', bitrate: false },
+  mp3: { input: [], output: ['-c:a', 'libmp3lame', '-f', 'mp3'], mime: 'audio/mpeg', extension: 'mp3', bitrate: true },
+  ogg: { input: [], output: ['-c:a', 'libvorbis', '-f', 'ogg'], mime: 'audio/ogg', extension: 'ogg', bitrate: true },
+  wav: { input: [], output: ['-c:a', 'pcm_s16le', '-f', 'wav'], mime: 'audio/x-wav', extension: 'wav', bitrate: false },
+  // mp4 is a target only; the moov atom goes first so ranges and streaming work.
+  mp4: { input: [], output: ['-vn', '-c:a', 'aac', '-movflags', '+faststart', '-f', 'mp4'], mime: 'video/mp4', extension: 'mp4', bitrate: true },
+};
+
+/** Input arguments for a stored file, by its `content_format` (raw formats need them; others are probed). */
+export function inputArgs(format: string | null | undefined): string[] {
+  return format && FORMATS[format] ? FORMATS[format].input : [];
+}

@@ -1,0 +1,3 @@
+export { startTranscoderService } from './service';
+export type { TranscoderSettings } from './service';
+export { TranscoderConfig } from './config';

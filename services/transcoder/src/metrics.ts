@@ -1,0 +1,36 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Queues, Subjects } from '@patchbay/contracts';
+import type { Bus } from '@patchbay/platform';
+import type { Limiter } from './limiter';
+
+export type RunKind = 'probe' | 'download' | 'upload';
+
+/**
+ * What an operator watches on a transcoder: runs and failures by kind, how long they take, ffmpeg
+ * processes busy and waiting here, and the depth of the shared upload-job queue (the autoscaling
+ * signal).
+ */
+export function transcoderMetrics(registry: Registry, bus: Bus, limiter: Limiter) {
+  const runs = new Counter({ name: 'transcoder_runs_total', help: 'ffmpeg/ffprobe runs by kind and result', labelNames: ['kind', 'result'], registers: [registry] });
+  const seconds = new Histogram({ name: 'transcoder_run_seconds', help: 'Duration of runs by kind', labelNames: ['kind'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300], registers: [registry] });
+  new Gauge({ name: 'transcoder_active', help: 'ffmpeg processes running in this replica', registers: [registry], collect() { this.set(limiter.active); } });
+  new Gauge({ name: 'transcoder_waiting', help: 'Runs waiting for a free ffmpeg slot in this replica', registers: [registry], collect() { this.set(limiter.queued); } });
+  new Gauge({
+    name: 'transcoder_queue_depth', help: 'Upload-time jobs not yet acknowledged (all replicas)', registers: [registry],
+    async collect() { this.set(bus.pending ? await bus.pending(Subjects.transcoder.uploadJob, Queues.transcoder).catch(() => 0) : 0); },
+  });
+  /** Times `work` and counts its outcome. */
+  return async function measured<T>(kind: RunKind, work: () => Promise<T>): Promise<T> {
+    const end = seconds.startTimer({ kind });
+    try {
+      const result = await work();
+      runs.inc({ kind, result: 'ok' });
+      return result;
+    } catch (err) {
+      runs.inc({ kind, result: 'failed' });
+      throw err;
+    } finally {
+      end();
+    }
+  };
+}

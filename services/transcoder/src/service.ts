@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { Queues, Subjects, UnprocessableError } from '@patchbay/contracts';
+import { serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { checkBinaries } from './ffmpeg/binaries';
+import { probe } from './ffmpeg/probe';
+import { FfmpegError } from './ffmpeg/run';
+import { fetchBlob, withScratch } from './workspace';
+import { Limiter } from './limiter';
+import { convert, runUploadJob, type ConvertRequest, type JobDeps, type UploadJob } from './jobs';
+import { transcoderMetrics } from './metrics';
+
+export interface TranscoderSettings {
+  scratchDir: string;
+  /** ffmpeg processes at once in this replica. */
+  concurrency: number;
+  /** Longest a single ffmpeg run may take. */
+  timeoutMs: number;
+}
+
+/**
+ * The transcoder: ffmpeg as child processes, stateless, as many replicas as wanted. Probing (for
+ * `content_duration`) is a request; transcoding jobs come later.
+ */
+export async function startTranscoderService(deps: ServiceDeps, settings: TranscoderSettings): Promise<Stoppable> {
+  const log = deps.logger.child({ mod: 'transcoder' });
+  log.info({ ffmpeg: checkBinaries() }, 'ffmpeg found');
+  const limiter = new Limiter(settings.concurrency);
+  const measured = transcoderMetrics(deps.metrics, deps.bus, limiter);
+  const jobDeps: JobDeps = { bus: deps.bus, blobs: deps.blobs, log, limiter, scratchDir: settings.scratchDir, timeoutMs: settings.timeoutMs };
+  const subs = await serveAll(deps.bus, Queues.transcoder, {
+    [Subjects.transcoder.transcode]: async (payload) => ({ size: (await measured('download', () => convert(jobDeps, payload as ConvertRequest))).size }),
+    [Subjects.transcoder.probe]: async (payload) => {
+      const { blob_key: key, format } = payload as { blob_key: string; format: string | null };
+      return measured('probe', () => withScratch(settings.scratchDir, async (dir) => {
+        const file = path.join(dir, 'input');
+        await fetchBlob(deps.blobs, String(key), file);
+        try {
+          return await probe(file, format ?? null);
+        } catch (err) {
+          if (err instanceof FfmpegError) throw UnprocessableError.field('data', `not decodable media: ${err.message}`);
+          throw err;
+        }
+      }));
+    },
+  }, log);
+  subs.push(await deps.bus.work(Subjects.transcoder.uploadJob, Queues.transcoder, (payload, ctx) => measured('upload', () => runUploadJob(jobDeps, payload as UploadJob, ctx)), {
+    concurrency: settings.concurrency, ackWaitMs: 30000, maxDeliver: 5,
+  }));
+  return { stop: () => stopAll(subs) };
+}

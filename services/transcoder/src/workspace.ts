@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import type { BlobStore } from '@patchbay/platform';
+
+/**
+ * A scratch directory for one job: ffmpeg reads and writes local files (mp4 needs a seekable
+ * output; probing needs the real size). Removed whatever happens.
+ */
+export async function withScratch<T>(root: string, work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = path.join(root, randomUUID());
+  await fs.promises.mkdir(dir, { recursive: true });
+  try {
+    return await work(dir);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function defaultScratchRoot(): string {
+  return path.join(os.tmpdir(), 'patchbay-transcoder');
+}
+
+/** Copies a blob to a local file, streaming. */
+export async function fetchBlob(blobs: BlobStore, key: string, file: string): Promise<void> {
+  await pipeline(await blobs.get(key), fs.createWriteStream(file));
+}
+
+/** Stores a local file as a blob (the blob store makes the write atomic). */
+export async function storeBlob(blobs: BlobStore, key: string, file: string): Promise<number> {
+  return (await blobs.put(key, fs.createReadStream(file))).size;
+}

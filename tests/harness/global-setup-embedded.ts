@@ -1,0 +1,5 @@
+import { setupMode } from './global-setup';
+
+export default async function globalSetup(): Promise<void> {
+  await setupMode('embedded');
+}

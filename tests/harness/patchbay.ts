@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startNatsServer } from '../../packages/platform/src/testing/nats-server';
+import { freePort, releasePorts, reservePorts } from './free-port';
+
+export type Mode = 'embedded' | 'distributed';
+
+/** A running Patchbay under test: its public URLs and the bootstrap partner's credentials. */
+export interface PatchbayInstance {
+  mode: Mode;
+  /** Origin of the API (`http://127.0.0.1:<port>`); the API root is `${origin}/core/v2`. */
+  origin: string;
+  baseUrl: string;
+  storageUrl: string;
+  login: string;
+  password: string;
+  token: string;
+  dataDir: string;
+  natsUrl?: string;
+  /** PID of the launched process; also its process group ID. */
+  pid: number;
+  stop(): Promise<void>;
+  /** SIGKILL to every process of the instance (a crash); the data directory and NATS stay. */
+  kill(): Promise<void>;
+  /** Starts the same instance again (same ports, data directory and NATS) after kill(). */
+  restart(): Promise<PatchbayInstance>;
+  /** Distributed only: stops its nats-server and starts it again (same port and store) after `downMs`. */
+  restartNats(downMs?: number): Promise<void>;
+  /** The last lines the instance printed (every service's JSON logs, prefixed by the launcher). */
+  output(): string;
+}
+
+/** What a restarted instance keeps from the one before. */
+interface Reuse { port: number; storagePort: number; dataDir: string; nats?: Awaited<ReturnType<typeof startNatsServer>> }
+
+const ROOT = path.resolve(__dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+/**
+ * Starts Patchbay the way a user does — `pnpm start` (all-in-one) or the distributed launcher over
+ * a nats-server of its own — on free ports with a temporary data directory and fixed bootstrap
+ * credentials, and waits until the bootstrap token works.
+ */
+export async function startPatchbay(mode: Mode, extraEnv: Record<string, string> = {}, reuse?: Reuse & { token: string }): Promise<PatchbayInstance> {
+  const port = reuse?.port ?? await freePort();
+  // File-server replicas listen on consecutive ports from STORAGE_PORT.
+  const storagePort = reuse?.storagePort ?? await reservePorts(4);
+  const dataDir = reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `patchbay-${mode}-`));
+  const login = 'admin';
+  const password = 'test-password-123';
+  const token = reuse?.token ?? `test-token-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  const nats = reuse ? reuse.nats : mode === 'distributed' ? await startNatsServer() : undefined;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port), STORAGE_PORT: String(storagePort), DATA_DIR: dataDir, LOG_LEVEL: process.env.PATCHBAY_TEST_LOG_LEVEL ?? 'warn',
+    PATCHBAY_BOOTSTRAP_LOGIN: login, PATCHBAY_BOOTSTRAP_PASSWORD: password, PATCHBAY_BOOTSTRAP_TOKEN: token,
+    NATS_URL: nats?.url ?? '', MONGODB_URL: process.env.MONGODB_URL ?? '',
+    ...extraEnv,
+  };
+  const entry = mode === 'embedded' ? 'services/all-in-one/src/main.ts' : 'services/all-in-one/src/distributed.ts';
+  // Its own process group, so a crash can be simulated by killing every process of the instance.
+  const child = spawn(TSX, [path.join(ROOT, entry)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const output: string[] = [];
+  let announced = false;
+  const keep = (b: Buffer) => {
+    if (process.env.PATCHBAY_TEST_ECHO) process.stderr.write(b);
+    announced ||= ((output[output.length - 1] ?? '') + b.toString()).includes('Patchbay is running.');
+    output.push(b.toString());
+    if (output.length > 200) output.shift();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntil(async () => {
+      if (child.exitCode !== null) throw new Error(`patchbay (${mode}) exited with ${child.exitCode}:\n${output.join('')}`);
+      // The launchers print their banner once every service is ready (and the partner exists).
+      if (!announced) return false;
+      const res = await fetch(`${origin}/core/v2/oauth/whoami`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+      return res?.status === 200;
+    }, 90000, () => output.join(''));
+  } catch (err) {
+    await stopChild(child);
+    await nats?.stop();
+    throw err;
+  }
+  return {
+    mode, pid: child.pid!, origin, baseUrl: `${origin}/core/v2`, storageUrl: `http://127.0.0.1:${storagePort}`, login, password, token, dataDir, natsUrl: nats?.url,
+    stop: async () => {
+      await stopChild(child);
+      await nats?.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      releasePorts(port);
+      releasePorts(storagePort, 4);
+    },
+    kill: async () => {
+      const exited = new Promise<void>((resolve) => { if (child.exitCode !== null || child.signalCode !== null) resolve(); else child.once('exit', () => resolve()); });
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+      await exited;
+    },
+    restart: () => startPatchbay(mode, extraEnv, { port, storagePort, dataDir, nats, token }),
+    restartNats: async (downMs) => { if (!nats) throw new Error('restartNats: an embedded instance has no NATS'); await nats.restart({ downMs }); },
+    output: () => output.join(''),
+  };
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, describe: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for patchbay; output:\n${describe()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
+    child.once('exit', () => { clearTimeout(timer); resolve(); });
+    child.kill('SIGTERM');
+  });
+}

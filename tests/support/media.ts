@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FORMATS } from '../../services/transcoder/src/ffmpeg/formats';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-media-'));
+
+/**
+ * A tiny real audio file made by ffmpeg at test time: a sine tone of `seconds` in `format`
+ * (any format of interface.md), returned as bytes.
+ */
+export function tone(format: string, seconds = 1, opts: { bitrate?: number } = {}): Buffer {
+  const file = path.join(dir, `tone-${seconds}-${opts.bitrate ?? 0}.${format}`);
+  if (!fs.existsSync(file)) {
+    const spec = FORMATS[format];
+    if (!spec) throw new Error(`unknown format ${format}`);
+    const args = ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=16000:duration=${seconds}`, ...spec.output];
+    if (opts.bitrate && spec.bitrate) args.push('-b:a', `${opts.bitrate}k`);
+    execFileSync('ffmpeg', [...args, file]);
+  }
+  return fs.readFileSync(file);
+}

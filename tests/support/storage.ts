@@ -1,0 +1,25 @@
+import { API, http, type TestPartner } from '../harness/api';
+
+/** Creates a container for the partner and returns it (fails the test on anything but 200). */
+export async function createContainer(p: TestPartner, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const res = await http().post(`${API}/storage/containers`).set(...p.auth).send(body);
+  if (res.status !== 200) throw new Error(`container create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Raw upload (application/octet-stream, File fields in the query). Returns the supertest response. */
+export function uploadRaw(p: TestPartner, fields: Record<string, string | number | boolean>, data: Buffer | string) {
+  const qs = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  return http().post(`${API}/storage/files?${qs}`).set(...p.auth).set('Content-Type', 'application/octet-stream').send(Buffer.from(data));
+}
+
+/** Multipart upload: `file_object` JSON then `data`. */
+export function uploadMultipart(p: TestPartner, fileObject: Record<string, unknown>, data: Buffer | string, filename = 'upload.bin') {
+  return http().post(`${API}/storage/files`).set(...p.auth).field('file_object', JSON.stringify(fileObject)).attach('data', Buffer.from(data), filename);
+}
+
+export async function listFiles(p: TestPartner, containerSid: string): Promise<Array<Record<string, any>>> {
+  const res = await http().get(`${API}/storage/files`).query({ filter: `container_sid eq "${containerSid}"`, limit: 1000 }).set(...p.auth);
+  if (res.status !== 200) throw new Error(`list failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.items;
+}
