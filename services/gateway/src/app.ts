@@ -36,8 +36,8 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
   const cache = new CredentialCache(settings.authCacheMs);
   const api = express.Router({ strict: true, caseSensitive: true });
   const auth = authenticate(bus, cache, settings.busTimeoutMs);
-  // A token revoked or a partner changed through this replica is forgotten here at once;
-  // other replicas forget it within AUTH_CACHE_MS.
+  // A token revoked or a partner changed through this replica is forgotten here as soon as the
+  // answer goes out (other replicas hear identity's event: see auth/cache-invalidation.ts).
   api.use((req, res, next) => {
     if (req.method !== 'GET' && /^\/(oauth\/revoke|oauth\/tokens\/|partners\/)/.test(req.path)) res.on('finish', () => cache.clear());
     next();

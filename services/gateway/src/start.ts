@@ -1,6 +1,7 @@
 import http from 'node:http';
-import type { ServiceDeps, Stoppable } from '@patchbay/platform';
+import { stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { createApp } from './app';
+import { invalidateOnIdentityEvents } from './auth/cache-invalidation';
 import type { GatewaySettings } from './config';
 
 /**
@@ -9,7 +10,8 @@ import type { GatewaySettings } from './config';
  */
 export async function startGateway(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>, settings: GatewaySettings, port: number): Promise<Stoppable & { server: http.Server; port: number }> {
   let ready = false;
-  const { app } = createApp({ ...deps, settings, health: { ready: () => ready } });
+  const { app, cache } = createApp({ ...deps, settings, health: { ready: () => ready } });
+  const invalidation = await invalidateOnIdentityEvents(deps.bus, cache, deps.logger.child({ mod: 'auth' }));
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   // Uploads and bulk ingest stream large bodies: allow an hour per request (Node defaults to 5 min).
@@ -24,6 +26,7 @@ export async function startGateway(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'lo
     stop: async () => {
       ready = false;
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); });
+      await stopAll(invalidation);
     },
   };
 }

@@ -3,9 +3,9 @@ import type { Principal } from '@patchbay/contracts';
 interface Entry { principal: Principal; expires: number }
 
 /**
- * Authenticated credentials kept for a few seconds, keyed by a hash of the credential. A token
- * revoked or a partner changed through this gateway is dropped at once; through another replica,
- * within `ttlMs`.
+ * Authenticated credentials kept for a few seconds, keyed by a hash of the credential. Entries of
+ * a revoked token or a changed partner are dropped when identity announces it (every replica
+ * hears it); `ttlMs` bounds what a lost announcement could leave behind.
  */
 export class CredentialCache {
   private readonly entries = new Map<string, Entry>();
@@ -28,6 +28,11 @@ export class CredentialCache {
   /** Drops every entry of a partner (its scopes, status or password changed, or a token went). */
   dropPartner(partnerSid: string): void {
     for (const [key, e] of this.entries) if (e.principal.partner_sid === partnerSid) this.entries.delete(key);
+  }
+
+  /** Drops the entry of a token (revoked, or its scopes changed). */
+  dropToken(tokenSid: string): void {
+    for (const [key, e] of this.entries) if (e.principal.token_sid === tokenSid) this.entries.delete(key);
   }
 
   clear(): void {
