@@ -17,6 +17,9 @@ runProcess({
   name: 'launcher',
   logger,
   graceMs: 30000,
+  // Under `pnpm start:distributed` the parent is a tsx/pnpm wrapper: if it is killed outright,
+  // stop the set rather than leave it running unowned.
+  exitWith: process.ppid,
   start: async () => {
     const env = { ...process.env, NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222' };
     const config = loadConfig(AllInOneConfig, env);

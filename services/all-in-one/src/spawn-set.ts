@@ -27,7 +27,7 @@ export function spawnSet(specs: ProcessSpec[], env: NodeJS.ProcessEnv, opts: { q
   let settle: ((failure?: Error) => void) | undefined;
   for (const spec of specs) {
     // The IPC channel carries the service's ready message (tsx relays it from the process it runs).
-    const child = spawn(TSX, [path.join(REPO_ROOT, spec.entry)], { cwd: REPO_ROOT, env: { ...env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = spawn(TSX, [path.join(REPO_ROOT, spec.entry)], { cwd: REPO_ROOT, env: { ...env, ...spec.env, PATCHBAY_LAUNCHER_PID: String(process.pid) }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     child.on('message', (message) => {
       if (!isReadyMessage(message)) return;
       reported.set(spec.name, message.opsPort);

@@ -38,6 +38,8 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
   runProcess({
     name: opts.name,
     logger: early,
+    // Started by the distributed launcher: stop when it is gone, even if it was killed outright.
+    exitWith: Number(process.env.PATCHBAY_LAUNCHER_PID) || undefined,
     start: async () => {
       const config = loadConfig(schema) as Readonly<CommonConfigValues & Static<TObject<P>>>;
       if (!config.NATS_URL) throw new Error('NATS_URL is required when a service runs on its own (use `pnpm start` for the all-in-one process)');

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { watchProcess } from './watch-process';
 
 /** Something that was started and can be stopped gracefully. */
 export interface Stoppable {
@@ -10,8 +11,10 @@ export interface Stoppable {
  * Runs `start` and stops it gracefully on SIGTERM/SIGINT: the returned Stoppable stops taking
  * work and finishes what is in flight; then `cleanup` closes the bus and stores. A second signal,
  * or `graceMs` passing, exits at once. Start-up errors are logged and exit with status 1.
+ * With `exitWith`, the same graceful stop starts when that process disappears (a launcher killed
+ * with SIGKILL takes its services with it instead of leaving them orphaned).
  */
-export function runProcess(opts: { name: string; logger: Logger; start: () => Promise<Stoppable>; graceMs?: number }): void {
+export function runProcess(opts: { name: string; logger: Logger; start: () => Promise<Stoppable>; graceMs?: number; exitWith?: number }): void {
   const { logger } = opts;
   let running: Stoppable | undefined;
   let stopping = false;
@@ -27,6 +30,10 @@ export function runProcess(opts: { name: string; logger: Logger; start: () => Pr
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  if (opts.exitWith && opts.exitWith > 1) {
+    const pid = opts.exitWith;
+    watchProcess(pid, () => { logger.warn({ pid }, 'the process that started this one is gone'); shutdown('parent gone'); });
+  }
   opts.start()
     .then((s) => { running = s; if (stopping) void s.stop().then(() => process.exit(0)); })
     .catch((err: unknown) => {
