@@ -61,6 +61,13 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  test('push gets its credentials key from .env: required (no default), and no other service gets it', () => {
+    const env = services.push.environment as Record<string, string>;
+    expect(env.PUSH_CREDENTIALS_KEY).toMatch(/^\$\{PUSH_CREDENTIALS_KEY:\?[^}]+\}$/);
+    expect(env.PUSH_CREDENTIALS_OLD_KEYS).toBe('${PUSH_CREDENTIALS_OLD_KEYS:-}');
+    for (const name of DEPLOYED.filter((n) => n !== 'push')) expect(Object.keys(services[name].environment)).not.toContain('PUSH_CREDENTIALS_KEY');
+  });
+
   test('the transcoder and the file server run several replicas, behind the edge for the file server', () => {
     expect(services.transcoder.deploy.replicas).toBeGreaterThanOrEqual(3);
     expect(services['file-server'].deploy.replicas).toBeGreaterThanOrEqual(2);

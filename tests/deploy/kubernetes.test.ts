@@ -95,6 +95,15 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
     }
   });
 
+  test('push reads its credentials key from a Secret of its own, which no other pod reads and no ConfigMap repeats', () => {
+    const secretRefs = (d: K8sObject): string[] => d.spec.template.spec.containers[0].envFrom.filter((f: any) => f.secretRef).map((f: any) => f.secretRef.name);
+    expect(secretRefs(get(objects, 'Deployment', 'patchbay-push')!)).toContain('patchbay-push-credentials');
+    const secret = get(objects, 'Secret', 'patchbay-push-credentials')!;
+    expect(Object.keys({ ...(secret.data ?? {}), ...(secret.stringData ?? {}) }).sort()).toEqual(['PUSH_CREDENTIALS_KEY', 'PUSH_CREDENTIALS_OLD_KEYS']);
+    for (const d of of(objects, 'Deployment')) if (d.metadata.name !== 'patchbay-push') expect(secretRefs(d)).not.toContain('patchbay-push-credentials');
+    for (const cm of of(objects, 'ConfigMap')) expect(Object.keys(cm.data ?? {})).not.toContain('PUSH_CREDENTIALS_KEY');
+  });
+
   test('autoscaling: file server on CPU, transcoder on CPU and queue depth; the Ingress reaches the gateway and the file server', () => {
     const hpa = (name: string) => get(objects, 'HorizontalPodAutoscaler', `patchbay-${name}`)!;
     expect(hpa('file-server').spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);

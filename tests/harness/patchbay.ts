@@ -36,6 +36,8 @@ export interface PatchbayInstance {
 interface Reuse { port: number; storagePort: number; dataDir: string; nats?: Awaited<ReturnType<typeof startNatsServer>> }
 
 const ROOT = path.resolve(__dirname, '../..');
+/** A fixed key for test runs against MongoDB (32 bytes, Base64); never used outside tests. */
+const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString('base64');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 /**
@@ -57,6 +59,8 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
     PORT: String(port), STORAGE_PORT: String(storagePort), DATA_DIR: dataDir, LOG_LEVEL: process.env.PATCHBAY_TEST_LOG_LEVEL ?? 'warn',
     PATCHBAY_BOOTSTRAP_LOGIN: login, PATCHBAY_BOOTSTRAP_PASSWORD: password, PATCHBAY_BOOTSTRAP_TOKEN: token,
     NATS_URL: nats?.url ?? '', MONGODB_URL: process.env.MONGODB_URL ?? '',
+    // Push refuses to start on MongoDB without a shared credentials key (the embedded store makes its own).
+    ...(process.env.MONGODB_URL ? { PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY } : {}),
     ...extraEnv,
   };
   const entry = mode === 'embedded' ? 'services/all-in-one/src/main.ts' : 'services/all-in-one/src/distributed.ts';

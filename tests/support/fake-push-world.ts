@@ -19,7 +19,7 @@ let counter = 0;
  * APNS_SANDBOX_ENDPOINT and APNS_CA — plus helpers that drive that instance's public API.
  */
 export class FakePushWorld {
-  private constructor(readonly fcm: FakeFcm, readonly apnsProd: FakeApns, readonly apnsDev: FakeApns, readonly tls: FakeTls, readonly pb: PatchbayInstance) {}
+  private constructor(readonly fcm: FakeFcm, readonly apnsProd: FakeApns, readonly apnsDev: FakeApns, readonly tls: FakeTls, public pb: PatchbayInstance) {}
 
   static async start(mode: Mode, s: PushTestSettings): Promise<FakePushWorld> {
     const tls = fakeServerTls();
@@ -38,6 +38,16 @@ export class FakePushWorld {
     await this.pb.stop();
     await Promise.all([this.fcm.stop(), this.apnsProd.stop(), this.apnsDev.stop()]);
     fs.rmSync(this.tls.dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Crashes the instance (SIGKILL to all its processes) and starts it again on the same data
+   * directory, ports and NATS; `whileDown` runs in between (e.g. to change files on disk).
+   */
+  async restart(whileDown?: () => void | Promise<void>): Promise<void> {
+    await this.pb.kill();
+    await whileDown?.();
+    this.pb = await this.pb.restart();
   }
 
   /** supertest on this instance's origin; paths under /core/v2. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonConfig, ConfigError, loadConfig } from '@patchbay/platform';
 import type { HostPort } from './senders/sender';
+import { credentialKeySettings, type CredentialKeySettings } from './secrets/key-settings';
 
 const HostPortPattern = Type.String({ pattern: '^[A-Za-z0-9.-]+:[0-9]{1,5}$' });
 
@@ -34,6 +35,14 @@ export const PushConfig = {
   PUSH_RETRY_BASE_MS: Type.Integer({ minimum: 1, maximum: 60000, default: 200 }),
   /** Provider clients unused this long (ms) are closed. */
   PUSH_CLIENT_IDLE_MS: Type.Integer({ minimum: 1000, maximum: 86400000, default: 600000 }),
+  /**
+   * Base64 of the 32-byte key push credentials are encrypted with at rest (AES-256-GCM). Required
+   * with MONGODB_URL; unset with the embedded store, a key is generated once into
+   * `<DATA_DIR>/push/credentials.key`. Checked in pushSettingsFrom, which never echoes it.
+   */
+  PUSH_CREDENTIALS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Comma-separated Base64 keys still accepted for decryption while rotating (docs/operations.md). */
+  PUSH_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 };
 
 const pushSchema = Type.Object({ ...CommonConfig, ...PushConfig });
@@ -48,6 +57,8 @@ export interface PushSettings {
   retry: { maxRetries: number; baseMs: number };
   clientIdleMs: number;
   busTimeoutMs: number;
+  /** The keys credentials are sealed with at rest. */
+  credentialKeys: CredentialKeySettings;
 }
 
 function hostPort(value: string | undefined): HostPort | undefined {
@@ -58,11 +69,17 @@ function hostPort(value: string | undefined): HostPort | undefined {
 
 /**
  * Turns checked config values into settings; reads the APNS_CA file once. APNS_INSECURE without
- * an APNS_ENDPOINT would stop checking Apple's own certificate: refused.
+ * an APNS_ENDPOINT would stop checking Apple's own certificate: refused. Credentials keys must be
+ * Base64 of 32 bytes, and PUSH_CREDENTIALS_KEY is required with MONGODB_URL. Throws ConfigError
+ * listing every problem.
  */
 export function pushSettingsFrom(config: Readonly<PushConfigValues>): PushSettings {
-  if (config.APNS_INSECURE && !config.APNS_ENDPOINT) throw new ConfigError(['APNS_INSECURE: only allowed together with APNS_ENDPOINT (a local APNs server)']);
-  if (config.APNS_CA && !fs.existsSync(config.APNS_CA)) throw new ConfigError([`APNS_CA: no such file (got "${config.APNS_CA}")`]);
+  const problems: string[] = [];
+  if (config.APNS_INSECURE && !config.APNS_ENDPOINT) problems.push('APNS_INSECURE: only allowed together with APNS_ENDPOINT (a local APNs server)');
+  if (config.APNS_CA && !fs.existsSync(config.APNS_CA)) problems.push(`APNS_CA: no such file (got "${config.APNS_CA}")`);
+  const keys = credentialKeySettings(config);
+  problems.push(...keys.problems);
+  if (problems.length > 0) throw new ConfigError(problems);
   const production = hostPort(config.APNS_ENDPOINT);
   return {
     fcmEndpoint: hostPort(config.FCM_ENDPOINT),
@@ -77,6 +94,7 @@ export function pushSettingsFrom(config: Readonly<PushConfigValues>): PushSettin
     retry: { maxRetries: config.PUSH_MAX_RETRIES, baseMs: config.PUSH_RETRY_BASE_MS },
     clientIdleMs: config.PUSH_CLIENT_IDLE_MS,
     busTimeoutMs: config.BUS_TIMEOUT_MS,
+    credentialKeys: keys.settings,
   };
 }
 

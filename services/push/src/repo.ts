@@ -1,9 +1,10 @@
 import type { Collection, DocStore } from '@patchbay/platform';
 import type { DeviceEnvironment, DeviceType } from '@patchbay/contracts';
-import type { ApplicationFields } from './domain/application-fields';
+import type { ApplicationFields, CredentialField } from './domain/application-fields';
+import type { StoredSecret } from './secrets/sealed-secret';
 
-/** An application as stored: its fields (credentials included, never returned) plus derived ones. */
-export interface ApplicationDoc extends ApplicationFields, Record<string, unknown> {
+/** What an application holds besides its writable fields. */
+export interface ApplicationMeta {
   application_sid: string;
   partner_sid: string;
   /** Not returned; gives lists a creation order. */
@@ -14,6 +15,21 @@ export interface ApplicationDoc extends ApplicationFields, Record<string, unknow
   /** Bumped whenever `credentials_revision` changes: open clients of a lower version are stale. */
   credentials_version: number;
 }
+
+/**
+ * An application as stored: its fields plus derived ones. Credentials are never returned, and
+ * are stored sealed (secrets/application-secrets.ts); a plain string is a value written before
+ * that, read as is and sealed on the next write or by the start-up migration.
+ */
+export interface ApplicationDoc extends Omit<ApplicationFields, CredentialField>, ApplicationMeta, Record<string, unknown> {
+  google_credentials: StoredSecret;
+  apns_p12: StoredSecret;
+  apns_p12_password: StoredSecret;
+  apns_p8: StoredSecret;
+}
+
+/** An application with its credentials opened: what provider clients are built from. Never stored. */
+export type OpenedApplication = ApplicationFields & ApplicationMeta;
 
 export interface DeviceDoc extends Record<string, unknown> {
   device_sid: string;

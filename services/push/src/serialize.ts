@@ -1,7 +1,8 @@
 import { CREDENTIAL_MASK, type Partner, type PushApplication, type PushDevice } from '@patchbay/contracts';
 import type { ApplicationDoc, DeviceDoc } from './repo';
+import type { StoredSecret } from './secrets/sealed-secret';
 
-const mask = (v: string | null | undefined): string | null => (v === null || v === undefined ? null : CREDENTIAL_MASK);
+const mask = (v: StoredSecret | undefined): string | null => (v === null || v === undefined ? null : CREDENTIAL_MASK);
 
 /** An application as returned: credentials masked, derived `apns_p12_expiration` in ISO 8601. */
 export function serializeApplication(a: ApplicationDoc, partner?: Partner): PushApplication {

@@ -9,17 +9,23 @@ import { applicationHandlers } from './handlers/applications';
 import { deviceHandlers } from './handlers/devices';
 import { notificationHandlers } from './handlers/notifications';
 import { countPushResults } from './push-metrics';
+import { openKeyRing } from './secrets/open-key-ring';
+import { migrateCredentials } from './secrets/migrate-credentials';
 
 /**
  * The push service: owns push applications and devices, and sends notifications through FCM
  * (firebase-admin) and APNs (@parse/node-apn) with one client per application, kept open and
- * reused. Stopping it stops taking requests, lets sends in flight finish, then closes the clients.
+ * reused. Credentials are encrypted at rest (secrets/); values stored in plaintext or under an
+ * old key are re-encrypted at start, before requests are served. Stopping it stops taking
+ * requests, lets sends in flight finish, then closes the clients.
  */
 export async function startPushService(deps: ServiceDeps, settings: PushSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'push' });
+  const keys = openKeyRing(settings.credentialKeys, deps.logger.child({ mod: 'push-credentials' }));
   const repo = await openPushRepo(deps.docs);
+  await migrateCredentials(repo.applications, keys, deps.logger.child({ mod: 'push-credentials' }));
   const pool = new SenderPool(senderFactory(settings, deps.logger), settings.clientIdleMs, deps.logger.child({ mod: 'push-clients' }));
-  const ctx: PushContext = { repo, bus: deps.bus, log, pool, settings };
+  const ctx: PushContext = { repo, bus: deps.bus, log, pool, settings, keys };
   const subs = await serveAll(deps.bus, Queues.push, {
     ...applicationHandlers(ctx),
     ...deviceHandlers(ctx),

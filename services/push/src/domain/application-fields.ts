@@ -23,6 +23,7 @@ const FIELDS = Object.keys(APPLICATION_DEFAULTS) as Array<keyof ApplicationField
 
 /** Write-only fields: returned masked, never logged. */
 export const CREDENTIAL_FIELDS = ['google_credentials', 'apns_p12', 'apns_p12_password', 'apns_p8'] as const;
+export type CredentialField = (typeof CREDENTIAL_FIELDS)[number];
 
 /**
  * The fields after a write. PATCH (and create) changes only what the body names; PUT (`whole`)

@@ -2,18 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError, PushApplicationWriteSchema, Subjects, compileValidator, type GatewayRequest, type PushApplicationWrite } from '@patchbay/contracts';
 import { reply } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
-import { checkApplication, mergeApplication, type ApplicationFields } from '../domain/application-fields';
+import { checkApplication, mergeApplication } from '../domain/application-fields';
 import { APPLICATION_LIST_SPEC } from '../list-specs';
 import type { ApplicationDoc } from '../repo';
+import { sealCredentials } from '../secrets/application-secrets';
+import { EditableCredentials } from '../secrets/editable-credentials';
 import { serializeApplication } from '../serialize';
 import { relatedPartner, type PushContext } from './context';
 
 const validateWrite = compileValidator(PushApplicationWriteSchema);
-
-const fieldsOf = (a: ApplicationDoc): ApplicationFields => ({
-  name: a.name, apns_id: a.apns_id, apns_key_id: a.apns_key_id, apns_team_id: a.apns_team_id, apns_topic: a.apns_topic,
-  google_credentials: a.google_credentials, apns_p12: a.apns_p12, apns_p12_password: a.apns_p12_password, apns_p8: a.apns_p8,
-});
 
 /** An application of the caller's partner, or 404 (another partner's is a 404 too). */
 export async function ownedApplication(ctx: PushContext, partnerSid: string, applicationSid: unknown): Promise<ApplicationDoc> {
@@ -22,16 +19,25 @@ export async function ownedApplication(ctx: PushContext, partnerSid: string, app
   return app;
 }
 
-/** Applications: create, read, list, update (PATCH merges, PUT replaces), delete with their devices. */
+/**
+ * Applications: create, read, list, update (PATCH merges, PUT replaces), delete with their devices.
+ * Credentials are sealed before they are stored and opened only to check an update against them.
+ */
 export function applicationHandlers(ctx: PushContext) {
   const { repo, log } = ctx;
 
   async function update(req: GatewayRequest, whole: boolean) {
     const input: PushApplicationWrite = validateWrite(req.body ?? {});
     const current = await ownedApplication(ctx, req.principal.partner_sid, req.params.application_sid);
-    const checked = checkApplication(mergeApplication(fieldsOf(current), input, whole), { fields: fieldsOf(current), apns_p12_expiration: current.apns_p12_expiration });
+    const editable = new EditableCredentials(ctx.keys, current);
+    for (const u of editable.unreadable) log.warn({ application_sid: current.application_sid, field: u.field, kid: u.kid, reason: u.reason }, 'updating an application whose credential cannot be decrypted');
+    const merged = mergeApplication(editable.fields, input, whole);
+    editable.assertWritable(merged);
+    const checked = checkApplication(merged, { fields: editable.fields, apns_p12_expiration: current.apns_p12_expiration });
     const credentialsChanged = checked.credentials_revision !== current.credentials_revision;
-    const $set = { ...checked.fields, apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: checked.credentials_revision };
+    const $set = {
+      ...checked.fields, ...editable.seal(checked.fields), apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: checked.credentials_revision,
+    };
     // $inc, so two concurrent credential changes still end on distinct versions (open clients compare them).
     const update = credentialsChanged ? { $set, $inc: { credentials_version: 1 } } : { $set };
     const updated = await repo.applications.findOneAndUpdate({ application_sid: current.application_sid, partner_sid: current.partner_sid }, update);
@@ -47,8 +53,9 @@ export function applicationHandlers(ctx: PushContext) {
     [Subjects.push.applicationCreate]: async (payload: unknown) => {
       const req = payload as GatewayRequest;
       const checked = checkApplication(mergeApplication(null, validateWrite(req.body ?? {}), false), null);
+      const applicationSid = randomUUID();
       const doc: ApplicationDoc = {
-        ...checked.fields, application_sid: randomUUID(), partner_sid: req.principal.partner_sid, date_created: new Date(),
+        ...checked.fields, ...sealCredentials(ctx.keys, applicationSid, checked.fields), application_sid: applicationSid, partner_sid: req.principal.partner_sid, date_created: new Date(),
         apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: checked.credentials_revision, credentials_version: 1,
       };
       await repo.applications.insertOne(doc);

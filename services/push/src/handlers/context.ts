@@ -3,6 +3,7 @@ import type { Bus, Logger } from '@patchbay/platform';
 import type { PushSettings } from '../config';
 import type { PushRepo } from '../repo';
 import type { SenderPool } from '../senders/sender-pool';
+import type { KeyRing } from '../secrets/key-ring';
 
 /** What every push handler works with. */
 export interface PushContext {
@@ -11,6 +12,8 @@ export interface PushContext {
   log: Logger;
   pool: SenderPool;
   settings: PushSettings;
+  /** Seals and opens the applications' credentials. */
+  keys: KeyRing;
 }
 
 /** A boolean query parameter (`true`/`false`); absent → `fallback`; anything else is a 400 naming it. */

@@ -2,7 +2,8 @@ import { PushNotificationSchema, Subjects, compileValidator, type GatewayRequest
 import { toPushMessage, type PushMessage } from '../domain/push-message';
 import { planSend, summarize, type SendGroup } from '../domain/send-plan';
 import { withTimeout } from '../domain/retry';
-import type { ApplicationDoc, DeviceDoc } from '../repo';
+import type { ApplicationDoc, DeviceDoc, OpenedApplication } from '../repo';
+import { openApplication } from '../secrets/application-secrets';
 import { SenderConfigError } from '../senders/sender';
 import type { PushContext } from './context';
 
@@ -18,7 +19,16 @@ const SID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function notificationHandlers(ctx: PushContext) {
   const { repo, log, pool, settings } = ctx;
 
-  async function sendGroup(app: ApplicationDoc, group: SendGroup<DeviceDoc>, message: PushMessage, deadline: number): Promise<Map<string, PushResult>> {
+  /** Credentials that do not open leave their platform without credentials (`no_credentials`), logged. */
+  function open(doc: ApplicationDoc): OpenedApplication {
+    const { app, unreadable } = openApplication(ctx.keys, doc);
+    for (const u of unreadable) {
+      log.error({ application_sid: doc.application_sid, partner_sid: doc.partner_sid, field: u.field, kid: u.kid, reason: u.reason }, 'push credential cannot be decrypted: its platform has no credentials');
+    }
+    return app;
+  }
+
+  async function sendGroup(app: OpenedApplication, group: SendGroup<DeviceDoc>, message: PushMessage, deadline: number): Promise<Map<string, PushResult>> {
     try {
       const sender = pool.get(app, group.route);
       const results = await withTimeout(sender.send(message, group.devices, deadline), deadline - Date.now(), () => new Map<string, PushResult>());
@@ -43,11 +53,11 @@ export function notificationHandlers(ctx: PushContext) {
       const devices = sids.length > 0 ? await repo.devices.find({ partner_sid: partnerSid, device_sid: { $in: sids } }) : [];
       const appSids = [...new Set(devices.map((d) => d.application_sid))];
       const apps = appSids.length > 0 ? await repo.applications.find({ partner_sid: partnerSid, application_sid: { $in: appSids } }) : [];
-      const appBySid = new Map(apps.map((a) => [a.application_sid, a]));
+      const appBySid = new Map(apps.map((a) => [a.application_sid, open(a)]));
       const { groups, settled } = planSend(notification.recipients, devices, appBySid);
       const results = new Map<string, PushResult>(settled);
       await Promise.all(groups.map(async (group) => {
-        const sent = await sendGroup(appBySid.get(group.application_sid) as ApplicationDoc, group, message, deadline);
+        const sent = await sendGroup(appBySid.get(group.application_sid) as OpenedApplication, group, message, deadline);
         for (const d of group.devices) results.set(d.device_sid, sent.get(d.device_sid) ?? 'provider_error');
       }));
       // Results in the order of the request (the gateway sorts keys anyway; this keeps logs readable).

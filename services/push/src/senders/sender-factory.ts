@@ -2,13 +2,13 @@ import type { Logger } from '@patchbay/platform';
 import type { PushSettings } from '../config';
 import { CredentialError, decodeGoogleCredentials, openP12, readP8 } from '../domain/credentials';
 import type { Route } from '../domain/send-plan';
-import type { ApplicationDoc } from '../repo';
+import type { OpenedApplication } from '../repo';
 import { ApnsSender, type ApnsAuth } from './apns-sender';
 import { FcmSender } from './fcm-sender';
 import { SenderConfigError, type PushSender } from './sender';
 
-/** Builds the provider client of one application and route from its stored credentials. */
-export type SenderFactory = (app: ApplicationDoc, route: Route) => PushSender;
+/** Builds the provider client of one application and route from its (decrypted) credentials. */
+export type SenderFactory = (app: OpenedApplication, route: Route) => PushSender;
 
 /** The factory for these settings. Credentials that do not open throw SenderConfigError. */
 export function senderFactory(settings: PushSettings, log: Logger): SenderFactory {

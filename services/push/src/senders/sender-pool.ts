@@ -1,6 +1,6 @@
 import type { Logger } from '@patchbay/platform';
 import type { Route } from '../domain/send-plan';
-import type { ApplicationDoc } from '../repo';
+import type { OpenedApplication } from '../repo';
 import type { SenderFactory } from './sender-factory';
 import type { PushSender } from './sender';
 
@@ -27,7 +27,7 @@ export class SenderPool {
    * that read it before an update) uses the newer clients; a newer one replaces them. Throws
    * SenderConfigError when the credentials do not open.
    */
-  get(app: ApplicationDoc, route: Route): PushSender {
+  get(app: OpenedApplication, route: Route): PushSender {
     let entry = this.entries.get(app.application_sid);
     if (entry && entry.version < app.credentials_version) {
       this.retire(app.application_sid, entry, 'credentials changed');

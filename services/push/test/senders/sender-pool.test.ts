@@ -1,7 +1,7 @@
 import { createLogger } from '@patchbay/platform';
 import type { PushResult } from '@patchbay/contracts';
 import { APPLICATION_DEFAULTS } from '../../src/domain/application-fields';
-import type { ApplicationDoc } from '../../src/repo';
+import type { OpenedApplication } from '../../src/repo';
 import { SenderPool } from '../../src/senders/sender-pool';
 import type { PushSender } from '../../src/senders/sender';
 
@@ -12,7 +12,7 @@ class StubSender implements PushSender {
   async close(): Promise<void> { this.closed = true; }
 }
 
-const app = (sid: string, version: number): ApplicationDoc => ({
+const app = (sid: string, version: number): OpenedApplication => ({
   ...APPLICATION_DEFAULTS, application_sid: sid, partner_sid: 'p', date_created: new Date(), apns_p12_expiration: null,
   credentials_revision: `r${version}`, credentials_version: version,
 });

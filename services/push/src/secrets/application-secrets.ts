@@ -1,0 +1,73 @@
+import { CREDENTIAL_FIELDS, type ApplicationFields, type CredentialField } from '../domain/application-fields';
+import type { ApplicationDoc, OpenedApplication } from '../repo';
+import type { KeyRing } from './key-ring';
+import { isSealedSecret, type StoredSecret } from './sealed-secret';
+import { openSecret, sealSecret } from './secret-box';
+import { SecretError, TamperedSecretError } from './secret-errors';
+
+/** The stored form of an application's credential fields. */
+export type StoredCredentials = Pick<ApplicationDoc, CredentialField>;
+
+/** A credential field that did not open, and why (never the value). */
+export interface UnreadableSecret {
+  field: CredentialField;
+  kid: string | null;
+  reason: string;
+}
+
+/** APNs needs all of these together: one that does not open disables APNs for the application. */
+const APNS_FIELDS: readonly CredentialField[] = ['apns_p12', 'apns_p12_password', 'apns_p8'];
+
+/**
+ * What a sealed value is bound to (GCM additional data): its application and field, so a value
+ * copied into another application's document, or into another field, does not open.
+ */
+export const secretContext = (applicationSid: string, field: CredentialField): string => `push_applications/${applicationSid}/${field}`;
+
+/**
+ * One stored field in plaintext: null stays null, a plain string (stored before encryption) is
+ * returned as is, a sealed value is opened. Throws SecretError when it does not open.
+ */
+export function openStoredField(ring: KeyRing, applicationSid: string, field: CredentialField, stored: StoredSecret | undefined): string | null {
+  if (stored === null || stored === undefined) return null;
+  if (typeof stored === 'string') return stored;
+  if (!isSealedSecret(stored)) throw new TamperedSecretError('not a sealed value', null);
+  return openSecret(ring, stored, secretContext(applicationSid, field));
+}
+
+/** Seals every credential field that is set with the current key (null stays null). */
+export function sealCredentials(ring: KeyRing, applicationSid: string, fields: Pick<ApplicationFields, CredentialField>): StoredCredentials {
+  const out = {} as StoredCredentials;
+  for (const field of CREDENTIAL_FIELDS) {
+    const value = fields[field];
+    out[field] = value === null ? null : sealSecret(ring, value, secretContext(applicationSid, field));
+  }
+  return out;
+}
+
+/** Every credential field opened; the ones that do not open are listed and left null. */
+export function openCredentials(ring: KeyRing, doc: ApplicationDoc): { values: Pick<ApplicationFields, CredentialField>; unreadable: UnreadableSecret[] } {
+  const values = {} as Pick<ApplicationFields, CredentialField>;
+  const unreadable: UnreadableSecret[] = [];
+  for (const field of CREDENTIAL_FIELDS) {
+    try {
+      values[field] = openStoredField(ring, doc.application_sid, field, doc[field]);
+    } catch (err) {
+      if (!(err instanceof SecretError)) throw err;
+      values[field] = null;
+      unreadable.push({ field, kid: err.kid, reason: err.message });
+    }
+  }
+  return { values, unreadable };
+}
+
+/**
+ * An application ready to build provider clients from. A platform whose credentials do not
+ * open (all of APNs when any APNs secret does not) is left without credentials, so its devices
+ * get `no_credentials` while the other platform keeps working.
+ */
+export function openApplication(ring: KeyRing, doc: ApplicationDoc): { app: OpenedApplication; unreadable: UnreadableSecret[] } {
+  const { values, unreadable } = openCredentials(ring, doc);
+  if (unreadable.some((u) => APNS_FIELDS.includes(u.field))) for (const field of APNS_FIELDS) values[field] = null;
+  return { app: { ...doc, ...values }, unreadable };
+}

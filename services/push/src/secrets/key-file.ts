@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '@patchbay/platform';
+import { KEY_BYTES } from './key-ring';
+
+/** The key file exists but does not hold a key: never replaced, because the data needs that key. */
+export class KeyFileError extends Error {
+  constructor(file: string, reason: string) {
+    super(`credentials key file ${file}: ${reason} (restore it, or set PUSH_CREDENTIALS_KEY to the key the data was sealed with)`);
+    this.name = 'KeyFileError';
+  }
+}
+
+function readKeyFile(file: string, log: Logger): Buffer {
+  const stat = fs.statSync(file);
+  if ((stat.mode & 0o077) !== 0) {
+    fs.chmodSync(file, 0o600);
+    log.warn({ file }, 'credentials key file was readable by others; its mode is now 0600');
+  }
+  const text = fs.readFileSync(file, 'utf8').trim();
+  const key = Buffer.from(text, 'base64');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.length !== KEY_BYTES) throw new KeyFileError(file, `does not hold Base64 of ${KEY_BYTES} bytes`);
+  return key;
+}
+
+/**
+ * The generated credentials key of an embedded installation: read from `file`, or made once
+ * (32 random bytes, Base64, mode 0600) and reused by every later start. The file is written
+ * aside and linked into place, so a crash never leaves half a key and two starts never make two.
+ */
+export function readOrCreateKeyFile(file: string, log: Logger): Buffer {
+  if (fs.existsSync(file)) return readKeyFile(file, log);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    fs.writeFileSync(temp, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    fs.linkSync(temp, file);
+    log.info({ file }, 'generated a credentials key for push');
+  } catch (err) {
+    // Someone else linked theirs first: use it.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+  return readKeyFile(file, log);
+}

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+
+/** AES-256 keys are 32 bytes. */
+export const KEY_BYTES = 32;
+
+/** The id stored with each sealed value: the first 8 hex digits of SHA-256 of the key. */
+export function keyId(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+export interface CredentialKey {
+  kid: string;
+  key: Buffer;
+}
+
+/**
+ * The keys credentials are sealed and opened with: one current key (every new value is sealed
+ * with it) and any number of old ones (still opened, during a rotation). Listing a key twice is
+ * harmless; two different keys with one id cannot be told apart, so they are refused.
+ */
+export class KeyRing {
+  readonly current: CredentialKey;
+  private readonly byKid = new Map<string, Buffer>();
+
+  constructor(current: Buffer, old: readonly Buffer[] = []) {
+    for (const key of [current, ...old]) {
+      if (key.length !== KEY_BYTES) throw new Error(`a credentials key must be ${KEY_BYTES} bytes (got ${key.length})`);
+      const kid = keyId(key);
+      const known = this.byKid.get(kid);
+      if (known && !known.equals(key)) throw new Error(`two different credentials keys share the id ${kid}; replace one of them`);
+      this.byKid.set(kid, Buffer.from(key));
+    }
+    this.current = { kid: keyId(current), key: this.byKid.get(keyId(current)) as Buffer };
+  }
+
+  /** The key with this id, if the ring has it. */
+  find(kid: string): Buffer | undefined {
+    return this.byKid.get(kid);
+  }
+
+  /** Ids of every key the ring opens with, current first. */
+  kids(): string[] {
+    return [...this.byKid.keys()];
+  }
+}
