@@ -32,3 +32,4 @@ export { withRequestId, currentRequestId } from './bus/request-context';
 export type { HandlerContext } from './runtime/serve-all';
 export { Counter, Gauge, Histogram } from 'prom-client';
 export { backfillPartners } from './runtime/partner-backfill';
+export { SHUTDOWN_GRACE_MS } from './runtime/service-runner';

@@ -21,7 +21,7 @@ export interface ServiceEntry {
 export const SERVICES: ServiceEntry[] = [
   { name: 'identity', docs: true, start: startIdentityService },
   { name: 'records', docs: true, start: startRecordsService },
-  { name: 'transcoder', docs: false, start: (deps, c) => startTranscoderService(deps, { scratchDir: c.TRANSCODER_SCRATCH_DIR, concurrency: c.TRANSCODER_CONCURRENCY, timeoutMs: c.TRANSCODER_TIMEOUT_MS }) },
+  { name: 'transcoder', docs: false, start: (deps, c) => startTranscoderService(deps, { scratchDir: c.TRANSCODER_SCRATCH_DIR, concurrency: c.TRANSCODER_CONCURRENCY, timeoutMs: c.TRANSCODER_TIMEOUT_MS, drainMs: c.TRANSCODER_DRAIN_MS }) },
   {
     name: 'storage', docs: true,
     start: (deps, c) => startStorageService(deps, {

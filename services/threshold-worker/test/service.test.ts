@@ -111,7 +111,7 @@ describe('threshold-worker with storage on the in-process bus', () => {
     dying.release = async () => { throw new Error('crashed'); };
     const registry = new Registry();
     const deps: SweepDeps = { storage: dying, log: logger, metrics: workerMetrics(registry, kit.bus), batch: 4, leaseMs: 1000, stopping: () => false };
-    const ctx: JobContext = { subject: Subjects.thresholdWorker.sweepJob, deliveryCount: 1, working: () => undefined };
+    const ctx: JobContext = { subject: Subjects.thresholdWorker.sweepJob, deliveryCount: 1, working: () => undefined, signal: new AbortController().signal };
     await expect(runLruSweep(deps, { container_sid: c.container_sid, window: 1 }, ctx)).rejects.toThrow('crashed');
     const mid = await kit.repo.containers.findOne({ container_sid: c.container_sid });
     expect(mid).toMatchObject({ threshold_total_files: 19, sweep_pending: true });

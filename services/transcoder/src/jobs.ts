@@ -16,25 +16,28 @@ export interface ConvertRequest { blob_key: string; source_format: string | null
  * Transcodes `blob_key` into a new blob at `output_key` (atomic: a reader never sees half of it).
  * `describe` probes the source first (duration, for progress; a clear error when it has no audio)
  * and the result after (to describe the stored file) — upload jobs want both; a download only
- * wants the bytes, and ffmpeg itself refuses what it cannot decode.
+ * wants the bytes, and ffmpeg itself refuses what it cannot decode. Aborting `signal` gives up a
+ * place waiting for a free slot, or kills ffmpeg/ffprobe, and rejects with the abort reason (never
+ * an UnprocessableError: the source is not at fault); the scratch files go either way.
  */
 export async function convert(deps: JobDeps, req: ConvertRequest, opts: { describe?: boolean; onProgress?: (p: number) => void; signal?: AbortSignal } = {}): Promise<{ size: number; probe: ProbeResult | null }> {
+  const { signal } = opts;
   return deps.limiter.run(() => withScratch(deps.scratchDir, async (dir) => {
     const input = path.join(dir, 'input');
     const output = path.join(dir, `output.${FORMATS[req.target]?.extension ?? 'bin'}`);
-    await fetchBlob(deps.blobs, req.blob_key, input);
+    await fetchBlob(deps.blobs, req.blob_key, input, signal);
     try {
-      const source = opts.describe ? await probe(input, req.source_format) : null;
+      const source = opts.describe ? await probe(input, req.source_format, signal) : null;
       if (source && source.duration === null) throw UnprocessableError.field('data', 'the source has no audio to transcode');
-      await transcode({ input, sourceFormat: req.source_format, output, target: req.target, bitrate: req.bitrate, duration: source?.duration ?? null, onProgress: opts.onProgress, timeoutMs: deps.timeoutMs, signal: opts.signal });
+      await transcode({ input, sourceFormat: req.source_format, output, target: req.target, bitrate: req.bitrate, duration: source?.duration ?? null, onProgress: opts.onProgress, timeoutMs: deps.timeoutMs, signal });
     } catch (err) {
       if (err instanceof FfmpegError) throw UnprocessableError.field('data', `not decodable audio: ${err.message}`);
       throw err;
     }
-    const result = opts.describe ? await probe(output, req.target) : null;
+    const result = opts.describe ? await probe(output, req.target, signal) : null;
     const size = await storeBlob(deps.blobs, req.output_key, output);
     return { size, probe: result };
-  }));
+  }), signal);
 }
 
 export interface UploadJob { file_sid: string; partner_sid: string; blob_key: string; source_format: string | null; target: string; bitrate: number | null }
@@ -42,7 +45,9 @@ export interface UploadJob { file_sid: string; partner_sid: string; blob_key: st
 /**
  * Upload-time transcoding (durable job, at-least-once): writes the new data under a key of its own
  * (the same on a redelivery, so a redo overwrites), reports progress, then hands the result to
- * storage, which swaps it in. A file deleted meanwhile: the new blob is removed.
+ * storage, which swaps it in. A file deleted meanwhile: the new blob is removed. When this replica
+ * stops and the job outlives the drain deadline, `ctx.signal` kills ffmpeg and the job rejects:
+ * the bus hands it to another replica at once.
  */
 export async function runUploadJob(deps: JobDeps, job: UploadJob, ctx: JobContext): Promise<void> {
   const outputKey = `${job.blob_key}.${job.target}${job.bitrate ? `-${job.bitrate}` : ''}`;
@@ -55,13 +60,14 @@ export async function runUploadJob(deps: JobDeps, job: UploadJob, ctx: JobContex
   };
   let result;
   try {
-    result = await convert(deps, { blob_key: job.blob_key, source_format: job.source_format, target: job.target, bitrate: job.bitrate, output_key: outputKey }, { describe: true, onProgress: report });
+    result = await convert(deps, { blob_key: job.blob_key, source_format: job.source_format, target: job.target, bitrate: job.bitrate, output_key: outputKey }, { describe: true, onProgress: report, signal: ctx.signal });
   } catch (err) {
     if (err instanceof UnprocessableError || err instanceof NotFoundError) {
       deps.log.warn({ file_sid: job.file_sid, err: err.message }, 'upload transcoding failed; the file keeps its original data');
       await deps.bus.request(Subjects.storage.transcodingDone, { file_sid: job.file_sid, source_blob_key: job.blob_key, failed: err.message }, { timeoutMs: 10000 }).catch(() => undefined);
       return;
     }
+    if (ctx.signal.aborted) deps.log.info({ file_sid: job.file_sid, deliveryCount: ctx.deliveryCount }, 'upload transcoding interrupted: this replica is stopping; the job goes back to the queue');
     throw err;
   }
   const spec = FORMATS[job.target];

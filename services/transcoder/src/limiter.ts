@@ -8,8 +8,9 @@ export class Limiter {
 
   constructor(private readonly limit: number) {}
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** Runs `work` once a slot is free; aborting `signal` while it waits gives up its place (rejects with the reason). */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (this.running >= this.limit) await this.turn(signal);
     this.running += 1;
     try {
       return await work();
@@ -17,6 +18,20 @@ export class Limiter {
       this.running -= 1;
       this.waiting.shift()?.();
     }
+  }
+
+  private turn(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const go = () => { signal?.removeEventListener('abort', leave); resolve(); };
+      const leave = () => {
+        const i = this.waiting.indexOf(go);
+        if (i >= 0) this.waiting.splice(i, 1);
+        reject(signal?.reason);
+      };
+      this.waiting.push(go);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
   }
 
   get active(): number {

@@ -6,5 +6,5 @@ bootService({
   name: 'transcoder',
   config: TranscoderConfig,
   blobs: true,
-  start: (deps, config) => startTranscoderService(deps, { scratchDir: config.TRANSCODER_SCRATCH_DIR, concurrency: config.TRANSCODER_CONCURRENCY, timeoutMs: config.TRANSCODER_TIMEOUT_MS }),
+  start: (deps, config) => startTranscoderService(deps, { scratchDir: config.TRANSCODER_SCRATCH_DIR, concurrency: config.TRANSCODER_CONCURRENCY, timeoutMs: config.TRANSCODER_TIMEOUT_MS, drainMs: config.TRANSCODER_DRAIN_MS }),
 });

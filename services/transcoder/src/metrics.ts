@@ -19,7 +19,7 @@ export function transcoderMetrics(registry: Registry, bus: Bus, limiter: Limiter
     name: 'transcoder_queue_depth', help: 'Upload-time jobs not yet acknowledged (all replicas)', registers: [registry],
     async collect() { this.set(bus.pending ? await bus.pending(Subjects.transcoder.uploadJob, Queues.transcoder).catch(() => 0) : 0); },
   });
-  /** Times `work` and counts its outcome. */
+  /** Times `work` and counts its outcome: ok, failed, or aborted (a job interrupted by shutdown is no failure). */
   return async function measured<T>(kind: RunKind, work: () => Promise<T>): Promise<T> {
     const end = seconds.startTimer({ kind });
     try {
@@ -27,10 +27,15 @@ export function transcoderMetrics(registry: Registry, bus: Bus, limiter: Limiter
       runs.inc({ kind, result: 'ok' });
       return result;
     } catch (err) {
-      runs.inc({ kind, result: 'failed' });
+      runs.inc({ kind, result: isAbort(err) ? 'aborted' : 'failed' });
       throw err;
     } finally {
       end();
     }
   };
+}
+
+/** An AbortError by name: DOMException (an abort signal's reason) and Node's own AbortError alike. */
+function isAbort(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
 }

@@ -15,6 +15,11 @@ export interface TranscoderSettings {
   concurrency: number;
   /** Longest a single ffmpeg run may take. */
   timeoutMs: number;
+  /**
+   * At stop, how long upload-time jobs in flight may go on before ffmpeg is killed and they are
+   * handed back to the queue (TRANSCODER_DRAIN_MS; unset: the bus's default, 10000).
+   */
+  drainMs?: number;
 }
 
 /**
@@ -43,8 +48,15 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
       }));
     },
   }, log);
-  subs.push(await deps.bus.work(Subjects.transcoder.uploadJob, Queues.transcoder, (payload, ctx) => measured('upload', () => runUploadJob(jobDeps, payload as UploadJob, ctx)), {
-    concurrency: settings.concurrency, ackWaitMs: 30000, maxDeliver: 5,
-  }));
-  return { stop: () => stopAll(subs) };
+  const jobs = await deps.bus.work(Subjects.transcoder.uploadJob, Queues.transcoder, (payload, ctx) => measured('upload', () => runUploadJob(jobDeps, payload as UploadJob, ctx)), {
+    concurrency: settings.concurrency, ackWaitMs: 30000, maxDeliver: 5, drainMs: settings.drainMs,
+  });
+  return {
+    // Side by side, so the jobs' drain deadline runs from the signal, not from the end of a long
+    // download-time transcode still being answered.
+    stop: async () => {
+      const [requests, work] = await Promise.allSettled([stopAll(subs), jobs.stop()]);
+      for (const r of [requests, work]) if (r.status === 'rejected') throw r.reason;
+    },
+  };
 }

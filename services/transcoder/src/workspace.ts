@@ -23,9 +23,9 @@ export function defaultScratchRoot(): string {
   return path.join(os.tmpdir(), 'patchbay-transcoder');
 }
 
-/** Copies a blob to a local file, streaming. */
-export async function fetchBlob(blobs: BlobStore, key: string, file: string): Promise<void> {
-  await pipeline(await blobs.get(key), fs.createWriteStream(file));
+/** Copies a blob to a local file, streaming; aborting `signal` stops the copy (rejects with an AbortError). */
+export async function fetchBlob(blobs: BlobStore, key: string, file: string, signal?: AbortSignal): Promise<void> {
+  await pipeline(await blobs.get(key), fs.createWriteStream(file), { signal });
 }
 
 /** Stores a local file as a blob (the blob store makes the write atomic). */

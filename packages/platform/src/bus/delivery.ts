@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { decodePayload } from './envelope-codec';
+import type { JobHandler } from './port';
 
 /**
  * One message handed out by a durable consumer (a JetStream pull, or the in-process equivalent).
@@ -33,19 +34,26 @@ export function retryDelayMs(deliveryCount: number): number {
   return Math.min(100 * 2 ** Math.max(0, deliveryCount - 1), 10_000);
 }
 
+export interface SettleOptions {
+  maxDeliver: number;
+  kind: 'event' | 'job';
+  logger: Logger;
+  /** The handler's abort signal (jobs): once aborted, a failure is a hand-back, not a failure. */
+  signal?: AbortSignal;
+}
+
 /**
  * Runs a handler on a delivery and settles it: resolve → ack; throw → nak with backoff, until
- * `maxDeliver` deliveries have been spent, then term with an error log. A delivery already past
- * `maxDeliver` (its last attempt timed out) is dropped unrun. Never throws.
+ * `maxDeliver` deliveries have been spent, then term with an error log. A throw after `signal` was
+ * aborted (the subscription is stopping and its drain deadline passed) is a hand-back instead:
+ * nak without delay, so another subscriber takes it at once, with no backoff, no term and no
+ * failure log; only the medium's delivery count records it. A delivery already past `maxDeliver`
+ * (its last attempt timed out or was handed back) is dropped unrun. Never throws.
  */
-export async function settle(
-  d: Delivery,
-  run: (payload: unknown) => Promise<void>,
-  opts: { maxDeliver: number; kind: 'event' | 'job'; logger: Logger },
-): Promise<void> {
+export async function settle(d: Delivery, run: (payload: unknown) => Promise<void>, opts: SettleOptions): Promise<void> {
   const where = { subject: d.subject, requestId: d.requestId, deliveryCount: d.deliveryCount };
   if (d.deliveryCount > opts.maxDeliver) {
-    opts.logger.error(where, `${opts.kind} dropped: ack wait expired on its last allowed delivery`);
+    opts.logger.error(where, `${opts.kind} dropped: its last allowed delivery was never settled (ack wait expired or handed back)`);
     d.term();
     return;
   }
@@ -60,7 +68,10 @@ export async function settle(
   try {
     await run(payload);
   } catch (err) {
-    if (d.deliveryCount >= opts.maxDeliver) {
+    if (opts.signal?.aborted) {
+      opts.logger.info({ ...where, reason: String(opts.signal.reason) }, `${opts.kind} handed back unfinished: its subscription is stopping`);
+      d.nak(0);
+    } else if (d.deliveryCount >= opts.maxDeliver) {
       opts.logger.error({ ...where, err }, `${opts.kind} dropped after ${d.deliveryCount} failed deliveries`);
       d.term();
     } else {
@@ -70,4 +81,14 @@ export async function settle(
     return;
   }
   await d.ack();
+}
+
+/**
+ * What a work subscription runs for each delivery (both adapters): the handler gets the job's
+ * context, `signal` included, and the delivery is settled as a job.
+ */
+export function jobRunner(handler: JobHandler, opts: { maxDeliver: number; logger: Logger }): (d: Delivery, signal: AbortSignal) => Promise<void> {
+  return (d, signal) => settle(d, (payload) => handler(payload, {
+    subject: d.subject, requestId: d.requestId, deliveryCount: d.deliveryCount, working: () => d.working(), signal,
+  }), { ...opts, kind: 'job', signal });
 }

@@ -2,12 +2,12 @@ import pino, { type Logger } from 'pino';
 import { TimeoutError, UnavailableError, type BusReply } from '@patchbay/contracts';
 import type { Bus, EventHandler, JobHandler, MessageContext, PublishOptions, RequestHandler, RequestOptions, Subscription, WorkOptions } from './port';
 import { answerRequest } from './answer-request';
-import { settle, type Delivery, type DeliverySource } from './delivery';
+import { jobRunner, settle, type Delivery, type DeliverySource } from './delivery';
 import { decodePayload, decodeReply, encodePayload } from './envelope-codec';
 import { InFlight } from './in-flight';
 import type { MemoryConsumer } from './memory-consumer';
 import { MemoryHub, type MemoryResponder } from './memory-hub';
-import { PullWorker } from './pull-worker';
+import { DEFAULT_DRAIN_MS, PullWorker } from './pull-worker';
 import { consumerName } from './subject-names';
 
 export { MemoryHub };
@@ -117,10 +117,8 @@ export class MemoryBus implements Bus {
   async work(subject: string, queue: string, handler: JobHandler, opts: WorkOptions = {}): Promise<Subscription> {
     this.assertOpen();
     const consumer = this.hub.jobs.consumer(consumerName(queue, subject), subject, opts.ackWaitMs ?? 30_000);
-    const run = (d: Delivery) => settle(d, (p) => handler(p, {
-      subject: d.subject, requestId: d.requestId, deliveryCount: d.deliveryCount, working: () => d.working(),
-    }), { maxDeliver: opts.maxDeliver ?? 5, kind: 'job', logger: this.logger });
-    return this.keep(new PullWorker(new MemorySource(consumer), opts.concurrency ?? 1, run, this.logger));
+    const run = jobRunner(handler, { maxDeliver: opts.maxDeliver ?? 5, logger: this.logger });
+    return this.keep(new PullWorker(new MemorySource(consumer), opts.concurrency ?? 1, run, this.logger, { drainMs: opts.drainMs ?? DEFAULT_DRAIN_MS }));
   }
 
   async pending(subject: string, _queue: string): Promise<number> {

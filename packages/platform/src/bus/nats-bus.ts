@@ -4,13 +4,13 @@ import { connect, Events, headers, type Consumer, type JetStreamClient, type Jet
 import { Streams, UnavailableError, type BusReply } from '@patchbay/contracts';
 import type { Bus, EventHandler, JobHandler, PublishOptions, RequestHandler, RequestOptions, Subscription, WorkOptions } from './port';
 import { answerRequest } from './answer-request';
-import { settle, type Delivery } from './delivery';
+import { jobRunner, settle, type Delivery } from './delivery';
 import { decodePayload, decodeReply, encodePayload, REQUEST_ID_HEADER } from './envelope-codec';
 import { InFlight } from './in-flight';
 import { fromNatsError, jsErrorCode } from './nats-errors';
 import { NatsSource } from './nats-source';
 import { ensureConsumer, ensureStreams, pendingJobs, type StreamLimits } from './nats-streams';
-import { PullWorker } from './pull-worker';
+import { DEFAULT_DRAIN_MS, PullWorker } from './pull-worker';
 import { consumerName } from './subject-names';
 
 export interface NatsBusOptions {
@@ -150,10 +150,8 @@ export class NatsBus implements Bus {
 
   async work(subject: string, queue: string, handler: JobHandler, opts: WorkOptions = {}): Promise<Subscription> {
     const spec = { stream: Streams.jobs.name, name: consumerName(queue, subject), filter: subject, ackWaitMs: opts.ackWaitMs ?? 30_000 };
-    const run = (d: Delivery) => settle(d, (p) => handler(p, {
-      subject: d.subject, requestId: d.requestId, deliveryCount: d.deliveryCount, working: () => d.working(),
-    }), { maxDeliver: opts.maxDeliver ?? 5, kind: 'job', logger: this.logger });
-    return this.pull(spec, opts.concurrency ?? 1, run);
+    const run = jobRunner(handler, { maxDeliver: opts.maxDeliver ?? 5, logger: this.logger });
+    return this.pull(spec, opts.concurrency ?? 1, run, opts.drainMs ?? DEFAULT_DRAIN_MS);
   }
 
   async pending(subject: string, queue: string): Promise<number> {
@@ -172,7 +170,7 @@ export class NatsBus implements Bus {
   }
 
   /** Binds the consumer now (so a bad subject fails here, not later), then pulls in the background. */
-  private async pull(spec: Parameters<typeof ensureConsumer>[2], concurrency: number, run: (d: Delivery) => Promise<void>): Promise<Subscription> {
+  private async pull(spec: Parameters<typeof ensureConsumer>[2], concurrency: number, run: (d: Delivery, signal: AbortSignal) => Promise<void>, drainMs?: number): Promise<Subscription> {
     const bind = () => ensureConsumer(this.jsm, this.js, spec);
     let first: Consumer;
     try {
@@ -182,7 +180,7 @@ export class NatsBus implements Bus {
       if (jsErrorCode(err) !== undefined) throw new Error(`cannot bind consumer ${spec.name} on stream ${spec.stream}: ${(err as Error).message}`, { cause: err });
       throw fromNatsError(err, `binding consumer ${spec.name}`);
     }
-    return this.keep(new PullWorker(new NatsSource(first, bind), concurrency, run, this.logger));
+    return this.keep(new PullWorker(new NatsSource(first, bind), concurrency, run, this.logger, { drainMs }));
   }
 
   private keep(sub: Subscription): Subscription {

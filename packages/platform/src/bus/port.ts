@@ -14,6 +14,14 @@ export interface JobContext extends MessageContext {
   deliveryCount: number;
   /** Extends the ack deadline while a long job is still making progress. */
   working(): void;
+  /**
+   * Aborted when the subscription is being stopped and this job has not finished within the
+   * drain deadline (`WorkOptions.drainMs`). A long job should pass it on (child processes, streams)
+   * and reject promptly: the job is then handed back for immediate redelivery to another worker
+   * rather than waiting out its ack wait after the process is gone. A job that still resolves is
+   * acknowledged as usual.
+   */
+  signal: AbortSignal;
 }
 
 export interface RequestOptions {
@@ -35,6 +43,14 @@ export interface WorkOptions {
   ackWaitMs?: number;
   /** Deliveries before a job is given up and dropped (default 5). */
   maxDeliver?: number;
+  /**
+   * Milliseconds `stop()` lets the jobs in flight finish before aborting their `ctx.signal`
+   * (default 10000; Infinity: never abort). Keep it well under the process's shutdown grace
+   * (SHUTDOWN_GRACE_MS, 25 s), so an aborted job still has time to clean up and be handed back. A
+   * job rejecting after the abort is handed back at once (nak without delay); that redelivery
+   * raises its delivery count, as any redelivery does, but is not logged or backed off as a failure.
+   */
+  drainMs?: number;
 }
 
 export type RequestHandler = (payload: unknown, ctx: MessageContext) => Promise<BusReply>;
@@ -42,8 +58,12 @@ export type EventHandler = (payload: unknown, ctx: MessageContext) => Promise<vo
 /** Resolve to acknowledge; throw to have the job redelivered (at-least-once). */
 export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<void>;
 
-/** A live subscription. `stop` stops taking new messages and waits for those in flight. */
+/** A live subscription. */
 export interface Subscription {
+  /**
+   * Stops taking new messages and resolves once every handler in flight has settled. A work
+   * subscription aborts its jobs' `ctx.signal` if they are still running after `drainMs`.
+   */
   stop(): Promise<void>;
 }
 

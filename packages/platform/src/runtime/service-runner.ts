@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import { watchProcess } from './watch-process';
 
+/**
+ * How long a process has, after SIGTERM, to finish its work before it exits anyway. Anything a
+ * service lets its work run for at shutdown (a work subscription's `drainMs`) must fit well inside.
+ */
+export const SHUTDOWN_GRACE_MS = 25_000;
+
 /** Something that was started and can be stopped gracefully. */
 export interface Stoppable {
   /** Stop taking new work, finish what is in flight, release resources. */
@@ -22,7 +28,7 @@ export function runProcess(opts: { name: string; logger: Logger; start: () => Pr
     if (stopping) { logger.warn({ signal }, 'second signal: exiting now'); process.exit(1); }
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight work');
-    const timer = setTimeout(() => { logger.error('graceful shutdown timed out'); process.exit(1); }, opts.graceMs ?? 25000);
+    const timer = setTimeout(() => { logger.error('graceful shutdown timed out'); process.exit(1); }, opts.graceMs ?? SHUTDOWN_GRACE_MS);
     timer.unref();
     (running ? running.stop() : Promise.resolve())
       .then(() => { logger.info('stopped'); process.exit(0); })

@@ -15,7 +15,7 @@ export function describeJobContract(kit: BusKit): void {
     const s = subject();
     await w.enqueue(s, { n: 1, at: new Date(0) }, { requestId: 'req-job' });
     expect(await w.pending!(s, 'runners')).toBe(1);
-    const seen: Array<{ payload: unknown; ctx: Omit<JobContext, 'working'> }> = [];
+    const seen: Array<{ payload: unknown; ctx: Omit<JobContext, 'working' | 'signal'> }> = [];
     await w.work(s, 'runners', async (payload, { subject: sub, requestId, deliveryCount }) => {
       seen.push({ payload, ctx: { subject: sub, requestId, deliveryCount } });
     });

@@ -2,6 +2,7 @@ import { NotFoundError, ok, TimeoutError, UnavailableError, type BusReply } from
 import type { MessageContext } from '../../src/bus/port';
 import { describeEventContract } from './bus-contract-events';
 import { describeJobContract } from './bus-contract-jobs';
+import { describeJobDrainContract } from './bus-contract-job-drain';
 import { captureLogger, deferred, eventually, sleep, useBusMedium, type BusKit, type BusMedium } from './bus-test-kit';
 
 export type { BusMedium };
@@ -9,7 +10,7 @@ export type { BusMedium };
 /**
  * The behaviour every Bus adapter must have, run by each adapter's test against its own medium
  * (`connect` opens another bus on it — another process on the same server). Request/reply here;
- * events and jobs in their own files.
+ * events, jobs and stopping workers in their own files.
  */
 export function describeBusContract(name: string, setup: () => Promise<BusMedium>): void {
   describe(`${name} — Bus contract`, () => {
@@ -17,6 +18,7 @@ export function describeBusContract(name: string, setup: () => Promise<BusMedium
     describe('request/reply', () => describeRequestContract(kit));
     describe('events', () => describeEventContract(kit));
     describe('jobs', () => describeJobContract(kit));
+    describe('jobs when their worker stops', () => describeJobDrainContract(kit));
   });
 }
 

@@ -13,10 +13,13 @@ export interface ProbeResult {
 
 const FORMAT_NAMES: Record<string, string> = { mp3: 'mp3', wav: 'wav', ogg: 'ogg', flac: 'flac', alaw: 'al', mulaw: 'ul', g722: 'g722', 'mov,mp4,m4a,3gp,3g2,mj2': 'mp4' };
 
-/** ffprobe of a local file (`format` names headerless inputs). Throws FfmpegError when it is not media. */
-export async function probe(file: string, format: string | null): Promise<ProbeResult> {
+/**
+ * ffprobe of a local file (`format` names headerless inputs). Throws FfmpegError when it is not
+ * media; aborting `signal` kills ffprobe and rejects with its reason.
+ */
+export async function probe(file: string, format: string | null, signal?: AbortSignal): Promise<ProbeResult> {
   const args = ['-v', 'error', ...inputArgs(format), '-show_entries', 'format=duration,format_name,bit_rate:stream=codec_type', '-of', 'json', file];
-  const parsed = JSON.parse(await run(ffprobePath(), args, { timeoutMs: 30000 })) as { format?: { duration?: string; format_name?: string; bit_rate?: string }; streams?: Array<{ codec_type?: string }> };
+  const parsed = JSON.parse(await run(ffprobePath(), args, { timeoutMs: 30000, signal })) as { format?: { duration?: string; format_name?: string; bit_rate?: string }; streams?: Array<{ codec_type?: string }> };
   const hasAudio = (parsed.streams ?? []).some((s) => s.codec_type === 'audio');
   const duration = Number(parsed.format?.duration);
   const bitrate = Number(parsed.format?.bit_rate);
