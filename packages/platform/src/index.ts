@@ -4,7 +4,7 @@ export { NatsBus } from './bus/nats-bus';
 export type { DocStore, Collection, Doc, Filter, Update, Sort, Projection, FindOptions, IndexOptions, FindOneAndUpdateOptions, UpdateResult } from './doc-store/port';
 export { NedbDocStore } from './doc-store/nedb-doc-store';
 export { MongoDocStore } from './doc-store/mongo-doc-store';
-export type { BlobStore, BlobStat, ByteRange } from './blob-store/port';
+export type { BlobStore, BlobStat, ByteRange, PutOptions } from './blob-store/port';
 export { DirBlobStore } from './blob-store/dir-blob-store';
 export { GridfsBlobStore } from './blob-store/gridfs-blob-store';
 export type { MemoryHub } from './bus/memory-bus';

@@ -41,8 +41,10 @@ export function serveFile(deps: ServeDeps) {
     if (want) {
       key = cacheKey(file.file_sid, want.format, want.bitrate);
       mime = CONTENT_TYPES[want.format];
+      // Cached copies are stored without fsync (they can be made again); an empty one is what a
+      // machine crash can leave of such a write, so it is made again rather than served.
       const cached = await deps.blobs.stat(key).catch(() => undefined);
-      if (cached) size = cached.size;
+      if (cached && cached.size > 0) size = cached.size;
       else {
         rangeAllowed = false;
         const made = unwrapReply<{ size: number }>(await deps.bus.request(Subjects.transcoder.transcode, {

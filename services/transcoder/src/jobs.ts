@@ -19,8 +19,13 @@ export interface ConvertRequest { blob_key: string; source_format: string | null
  * wants the bytes, and ffmpeg itself refuses what it cannot decode. Aborting `signal` gives up a
  * place waiting for a free slot, or kills ffmpeg/ffprobe, and rejects with the abort reason (never
  * an UnprocessableError: the source is not at fault); the scratch files go either way.
+ * `cacheCopy`: the output is a download-time copy that can be made again, so it is stored without
+ * waiting for the disk (a fsync of a large wav costs more than the rest of the request).
  */
-export async function convert(deps: JobDeps, req: ConvertRequest, opts: { describe?: boolean; onProgress?: (p: number) => void; signal?: AbortSignal } = {}): Promise<{ size: number; probe: ProbeResult | null }> {
+export async function convert(
+  deps: JobDeps, req: ConvertRequest,
+  opts: { describe?: boolean; cacheCopy?: boolean; onProgress?: (p: number) => void; signal?: AbortSignal } = {},
+): Promise<{ size: number; probe: ProbeResult | null }> {
   const { signal } = opts;
   return deps.limiter.run(() => withScratch(deps.scratchDir, async (dir) => {
     const input = path.join(dir, 'input');
@@ -35,7 +40,7 @@ export async function convert(deps: JobDeps, req: ConvertRequest, opts: { descri
       throw err;
     }
     const result = opts.describe ? await probe(output, req.target, signal) : null;
-    const size = await storeBlob(deps.blobs, req.output_key, output);
+    const size = await storeBlob(deps.blobs, req.output_key, output, { durable: !opts.cacheCopy });
     return { size, probe: result };
   }), signal);
 }

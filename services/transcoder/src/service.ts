@@ -33,7 +33,7 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
   const measured = transcoderMetrics(deps.metrics, deps.bus, limiter);
   const jobDeps: JobDeps = { bus: deps.bus, blobs: deps.blobs, log, limiter, scratchDir: settings.scratchDir, timeoutMs: settings.timeoutMs };
   const subs = await serveAll(deps.bus, Queues.transcoder, {
-    [Subjects.transcoder.transcode]: async (payload) => ({ size: (await measured('download', () => convert(jobDeps, payload as ConvertRequest))).size }),
+    [Subjects.transcoder.transcode]: async (payload) => ({ size: (await measured('download', () => convert(jobDeps, payload as ConvertRequest, { cacheCopy: true }))).size }),
     [Subjects.transcoder.probe]: async (payload) => {
       const { blob_key: key, format } = payload as { blob_key: string; format: string | null };
       return measured('probe', () => withScratch(settings.scratchDir, async (dir) => {

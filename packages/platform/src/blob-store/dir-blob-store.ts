@@ -1,19 +1,19 @@
 /**
  * Blob store on a local (or shared) directory: the key `a/b/c` is the file `<dir>/a/b/c`.
  *
- * Writes are atomic: a put streams into `<dir>/.tmp/<uuid>` (same filesystem), fsyncs it and renames
- * it over the final path, so a reader sees the old object or the new one, never a part. A reader that
+ * Writes are atomic: a put streams into `<dir>/.tmp/<uuid>` (same filesystem), fsyncs it (unless
+ * the put says it need not be durable) and renames it over the final path, so a reader sees the old object or the new one, never a part. A reader that
  * opened the old file keeps reading it to the end (the open descriptor outlives the rename). On any
  * failure the temp file is removed and a previous object under the key is untouched.
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, type Dirent } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants as fsConstants, createWriteStream, type Dirent } from 'node:fs';
+import { copyFile, mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError, BadRequestError, ConflictError, NotFoundError, errorItem } from '@patchbay/contracts';
-import type { BlobStat, BlobStore, ByteRange } from './port';
+import type { BlobStat, BlobStore, ByteRange, PutOptions } from './port';
 import { assertKey, resolveRange } from './blob-checks';
 
 export interface DirBlobStoreOptions {
@@ -33,15 +33,26 @@ export class DirBlobStore implements BlobStore {
     this.tmp = path.join(this.dir, TMP);
   }
 
-  async put(key: string, body: Readable): Promise<{ size: number }> {
+  put(key: string, body: Readable, opts: PutOptions = {}): Promise<{ size: number }> {
+    return this.write(key, (tmp, durable) => writeFile(tmp, body, durable), opts);
+  }
+
+  /** A kernel copy (copy_file_range, or a reflink where the filesystem has them) instead of a stream. */
+  putFile(key: string, source: string, opts: PutOptions = {}): Promise<{ size: number }> {
+    return this.write(key, (tmp, durable) => copyInto(source, tmp, durable), opts);
+  }
+
+  /** Writes a temp file with `fill`, then renames it over the key's path (fsyncs when durable). */
+  private async write(key: string, fill: (tmp: string, durable: boolean) => Promise<number>, opts: PutOptions): Promise<{ size: number }> {
+    const durable = opts.durable !== false;
     const file = this.pathFor(key);
     const tmp = path.join(this.tmp, randomUUID());
     try {
       await mkdir(this.tmp, { recursive: true });
-      const size = await writeSynced(tmp, body);
+      const size = await fill(tmp, durable);
       await mkdir(path.dirname(file), { recursive: true });
       await rename(tmp, file);
-      await syncDir(path.dirname(file));
+      if (durable) await syncDir(path.dirname(file));
       return { size };
     } catch (err) {
       await rm(tmp, { force: true });
@@ -152,15 +163,27 @@ export class DirBlobStore implements BlobStore {
 }
 
 /** Streams `body` into a new file and resolves once it is fsynced and closed, with the bytes written. */
-async function writeSynced(file: string, body: Readable): Promise<number> {
+/** Streams `body` into a new `file`; with `sync`, fsyncs it before resolving. */
+async function writeFile(file: string, body: Readable, sync: boolean): Promise<number> {
   // Opened before streaming, so the file exists before any failure and the caller's cleanup
   // cannot race a late open. `flush` fsyncs before close; pipeline() settles after the close.
   // (FileHandle.createWriteStream with autoClose: false would let us fsync ourselves, but then
   // FileHandle.close() never settles on Node 20: the stream keeps its reference to the handle.)
   const fd = await open(file, 'wx');
-  const out = createWriteStream(file, { fd, flush: true });
+  const out = createWriteStream(file, { fd, flush: sync });
   await pipeline(body, out);
   return out.bytesWritten;
+}
+
+async function copyInto(source: string, tmp: string, sync: boolean): Promise<number> {
+  await copyFile(source, tmp, fsConstants.COPYFILE_EXCL | fsConstants.COPYFILE_FICLONE);
+  const fh = await open(tmp, 'r');
+  try {
+    if (sync) await fh.sync();
+    return (await fh.stat()).size;
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Makes the rename itself durable. Best effort: not every platform can fsync a directory. */

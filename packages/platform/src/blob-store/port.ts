@@ -6,6 +6,15 @@ export interface ByteRange {
   end: number;
 }
 
+export interface PutOptions {
+  /**
+   * false: the object need not survive a machine crash (power loss) — for copies that can be made
+   * again, such as download-time transcodes. Still atomic for readers, and still survives the
+   * process crashing. Adapters that are durable anyway ignore it. Default true.
+   */
+  durable?: boolean;
+}
+
 export interface BlobStat {
   size: number;
   modified: Date;
@@ -17,7 +26,12 @@ export interface BlobStat {
  */
 export interface BlobStore {
   /** Streams `body` into `key`, replacing any previous object. Resolves with the bytes written. */
-  put(key: string, body: Readable): Promise<{ size: number }>;
+  put(key: string, body: Readable, opts?: PutOptions): Promise<{ size: number }>;
+  /**
+   * Stores the local file `file` under `key`, as `put` would stream it. Optional: an adapter that
+   * can copy a file faster than a stream (the directory store: a kernel copy) offers it.
+   */
+  putFile?(key: string, file: string, opts?: PutOptions): Promise<{ size: number }>;
   /** A stream of the object, or of `range` of it. NotFoundError when missing; RangeNotSatisfiableError when `range` is outside the object. */
   get(key: string, range?: ByteRange): Promise<Readable>;
   /** NotFoundError when missing. */

@@ -3,6 +3,10 @@
  * Each test works under its own key prefix, so one store serves the whole suite.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { BadRequestError, NotFoundError, RangeNotSatisfiableError } from '@patchbay/contracts';
 import type { BlobStore } from '../../src/blob-store/port';
 import { bufferStream, failingStream, generated, readAll, sha256, sha256Of, slowStream } from './blob-test-kit';
@@ -10,11 +14,14 @@ import { bufferStream, failingStream, generated, readAll, sha256, sha256Of, slow
 export interface BlobStoreContractOptions {
   /** What an adapter left behind that nobody can see: temp files, orphan chunks. Must be empty between tests. */
   leftovers?: () => Promise<string[]>;
+  /** The adapter implements the optional `putFile`. */
+  offersPutFile?: boolean;
 }
 
 const MiB = 1024 * 1024;
 
 export function describeBlobStoreContract(name: string, makeStore: () => Promise<BlobStore>, opts: BlobStoreContractOptions = {}): void {
+
   describe(`BlobStore contract: ${name}`, () => {
     let store: BlobStore;
     let p: string;
@@ -28,6 +35,36 @@ export function describeBlobStoreContract(name: string, makeStore: () => Promise
       await expect(store.put(`${p}big.bin`, content.stream())).resolves.toEqual({ size: 5 * MiB + 123 });
       expect(await sha256Of(await store.get(`${p}big.bin`))).toBe(content.sha256);
       expect((await store.stat(`${p}big.bin`)).size).toBe(5 * MiB + 123);
+    });
+
+    it('stores a non-durable put (a re-creatable copy) like any other, replacing and replaced atomically', async () => {
+      const content = generated(2 * MiB + 5, 7);
+      await store.put(`${p}copy`, bufferStream('older'));
+      await expect(store.put(`${p}copy`, content.stream(), { durable: false })).resolves.toEqual({ size: 2 * MiB + 5 });
+      expect(await sha256Of(await store.get(`${p}copy`))).toBe(content.sha256);
+      await store.put(`${p}copy`, bufferStream('durable again'));
+      expect((await readAll(await store.get(`${p}copy`))).toString()).toBe('durable again');
+      if (opts.leftovers) expect(await opts.leftovers()).toEqual([]);
+    });
+
+    // Optional in the port: the adapters that offer a file copy must store exactly what put would.
+    (opts.offersPutFile ? it : it.skip)('putFile stores a local file exactly, atomically, durable or not, and a missing file is an error that leaves nothing', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blob-putfile-'));
+      try {
+        const content = generated(3 * MiB + 17, 9);
+        const local = path.join(dir, 'local.bin');
+        await pipeline(content.stream(), fs.createWriteStream(local));
+        await store.put(`${p}f`, bufferStream('older'));
+        await expect(store.putFile!(`${p}f`, local)).resolves.toEqual({ size: 3 * MiB + 17 });
+        expect(await sha256Of(await store.get(`${p}f`))).toBe(content.sha256);
+        await expect(store.putFile!(`${p}g`, local, { durable: false })).resolves.toEqual({ size: 3 * MiB + 17 });
+        expect((await store.stat(`${p}g`)).size).toBe(3 * MiB + 17);
+        await expect(store.putFile!(`${p}h`, path.join(dir, 'missing'))).rejects.toThrow();
+        await expect(store.stat(`${p}h`)).rejects.toBeInstanceOf(NotFoundError);
+        if (opts.leftovers) expect(await opts.leftovers()).toEqual([]);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('stores an empty object', async () => {

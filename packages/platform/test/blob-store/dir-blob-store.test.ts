@@ -14,6 +14,7 @@ const tempFiles = async (dir: string): Promise<string[]> => readdir(path.join(di
 
 describeBlobStoreContract('DirBlobStore', async () => new DirBlobStore({ dir: path.join(root, 'contract') }), {
   leftovers: () => tempFiles(path.join(root, 'contract')),
+  offersPutFile: true,
 });
 
 describe('DirBlobStore specifics', () => {

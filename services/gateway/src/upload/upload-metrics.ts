@@ -23,9 +23,9 @@ export function countUploadBytes(blobs: BlobStore, registry: Registry): BlobStor
     ...(blobs.close ? { close: () => blobs.close!() } : {}),
     put: async () => ({ size: 0 }),
   };
-  counted.put = async (key, body) => {
+  counted.put = async (key, body, opts) => {
     try {
-      const written = await blobs.put(key, body);
+      const written = await blobs.put(key, body, opts);
       bytes.inc(written.size);
       sizes.observe(written.size);
       uploads.inc({ result: 'ok' });

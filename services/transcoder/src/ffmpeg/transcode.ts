@@ -29,7 +29,8 @@ export async function transcode(opts: TranscodeOptions): Promise<void> {
   const args = [
     '-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...inputArgs(opts.sourceFormat), '-i', opts.input,
     '-map', '0:a:0', '-vn', ...spec.output, ...(opts.bitrate && spec.bitrate ? ['-b:a', `${opts.bitrate}k`] : []),
-    '-progress', 'pipe:1', '-nostats', opts.output,
+    // Progress only when someone listens (upload jobs); a download-time run spares the pipe.
+    ...(opts.onProgress ? ['-progress', 'pipe:1'] : []), '-nostats', opts.output,
   ];
   let pending = '';
   const onStdout = (b: Buffer) => {
