@@ -85,7 +85,10 @@ export function checkApplication(fields: ApplicationFields, current: { fields: A
   return { fields: next, apns_p12_expiration: expiration, credentials_revision: credentialsRevision(next) };
 }
 
-/** A digest of what provider clients are built from; a client built from another revision is stale. */
+/**
+ * A digest of what provider clients are built from; a client built from another revision is stale.
+ * Never stored as is: the push service keys it (KeyRing.revision) before it goes to the database.
+ */
 export function credentialsRevision(f: ApplicationFields): string {
   const parts = [f.google_credentials, f.apns_p12, f.apns_p12_password, f.apns_p8, f.apns_key_id, f.apns_team_id, f.apns_topic];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);

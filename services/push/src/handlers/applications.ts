@@ -34,9 +34,9 @@ export function applicationHandlers(ctx: PushContext) {
     const merged = mergeApplication(editable.fields, input, whole);
     editable.assertWritable(merged);
     const checked = checkApplication(merged, { fields: editable.fields, apns_p12_expiration: current.apns_p12_expiration });
-    const credentialsChanged = checked.credentials_revision !== current.credentials_revision;
+    const credentialsChanged = ctx.keys.revision(checked.credentials_revision) !== current.credentials_revision;
     const $set = {
-      ...checked.fields, ...editable.seal(checked.fields), apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: checked.credentials_revision,
+      ...checked.fields, ...editable.seal(checked.fields), apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: ctx.keys.revision(checked.credentials_revision),
     };
     // $inc, so two concurrent credential changes still end on distinct versions (open clients compare them).
     const update = credentialsChanged ? { $set, $inc: { credentials_version: 1 } } : { $set };
@@ -56,7 +56,7 @@ export function applicationHandlers(ctx: PushContext) {
       const applicationSid = randomUUID();
       const doc: ApplicationDoc = {
         ...checked.fields, ...sealCredentials(ctx.keys, applicationSid, checked.fields), application_sid: applicationSid, partner_sid: req.principal.partner_sid, date_created: new Date(),
-        apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: checked.credentials_revision, credentials_version: 1,
+        apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: ctx.keys.revision(checked.credentials_revision), credentials_version: 1,
       };
       await repo.applications.insertOne(doc);
       log.info({ application_sid: doc.application_sid, partner_sid: doc.partner_sid }, 'application created');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /** AES-256 keys are 32 bytes. */
 export const KEY_BYTES = 32;
@@ -31,6 +31,17 @@ export class KeyRing {
       this.byKid.set(kid, Buffer.from(key));
     }
     this.current = { kid: keyId(current), key: this.byKid.get(keyId(current)) as Buffer };
+  }
+
+  /**
+   * What is stored as `credentials_revision`: the plaintext digest of the credentials, keyed (HMAC
+   * with a key derived from the current one), so the stored value reveals nothing a guess about the
+   * credentials could be checked against. A new current key changes every revision once: the next
+   * update of each application rebuilds its provider clients, which is harmless.
+   */
+  revision(digest: string): string {
+    const revisionKey = createHmac('sha256', this.current.key).update('patchbay push credentials_revision v1').digest();
+    return createHmac('sha256', revisionKey).update(digest).digest('hex').slice(0, 32);
   }
 
   /** The key with this id, if the ring has it. */

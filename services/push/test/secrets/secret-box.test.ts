@@ -93,3 +93,17 @@ describe('credential encryption (AES-256-GCM envelopes)', () => {
     expect(new KeyRing(keyA, [keyA]).kids()).toEqual([keyId(keyA)]);
   });
 });
+
+describe('stored credentials revision', () => {
+  const digest = createHash('sha256').update('["service account json", null]').digest('hex').slice(0, 32);
+
+  test('is keyed: the same for one key, different under another, never the plain digest', () => {
+    const key = randomBytes(32);
+    const ring = new KeyRing(key);
+    expect(ring.revision(digest)).toBe(new KeyRing(key, [randomBytes(32)]).revision(digest));
+    expect(ring.revision(digest)).toMatch(/^[0-9a-f]{32}$/);
+    expect(ring.revision(digest)).not.toBe(digest);
+    expect(new KeyRing(randomBytes(32)).revision(digest)).not.toBe(ring.revision(digest));
+    expect(ring.revision(`${digest}x`)).not.toBe(ring.revision(digest));
+  });
+});
