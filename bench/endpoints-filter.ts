@@ -17,7 +17,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Subjects, unwrapReply, type ListEnvelope } from '../packages/contracts/src';
-import { MemoryBus, MongoDocStore, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type DocStore } from '../packages/platform/src';
+import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type DocStore } from '../packages/platform/src';
+import { MongoDocStore } from '../packages/platform/src/doc-store/mongo-doc-store';
 import { startEndpointService } from '../services/endpoint/src/service';
 import { openEndpointRepo } from '../services/endpoint/src/repo';
 import { toDoc } from '../services/endpoint/src/endpoint-api';

@@ -3,10 +3,11 @@ export { MemoryBus } from './bus/memory-bus';
 export { NatsBus } from './bus/nats-bus';
 export type { DocStore, Collection, Doc, Filter, Update, Sort, Projection, FindOptions, IndexOptions, FindOneAndUpdateOptions, UpdateResult } from './doc-store/port';
 export { NedbDocStore } from './doc-store/nedb-doc-store';
-export { MongoDocStore } from './doc-store/mongo-doc-store';
+// MongoDocStore and GridfsBlobStore are not re-exported here, so importing the platform does not
+// load the MongoDB driver; openDocStore/openBlobStore load them when MONGODB_URL is set. Import
+// them from their files ('@patchbay/platform/src/doc-store/mongo-doc-store', …) where needed.
 export type { BlobStore, BlobStat, ByteRange, PutOptions } from './blob-store/port';
 export { DirBlobStore } from './blob-store/dir-blob-store';
-export { GridfsBlobStore } from './blob-store/gridfs-blob-store';
 export type { MemoryHub } from './bus/memory-bus';
 export { loadConfig, ConfigError } from './config/load-config';
 export { CommonConfig } from './config/common';

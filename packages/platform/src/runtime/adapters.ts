@@ -9,9 +9,12 @@ import { NatsBus } from '../bus/nats-bus';
 import type { StreamLimits } from '../bus/nats-streams';
 import { InstrumentedBus } from '../bus/instrumented-bus';
 import { NedbDocStore } from '../doc-store/nedb-doc-store';
-import { MongoDocStore } from '../doc-store/mongo-doc-store';
 import { DirBlobStore } from '../blob-store/dir-blob-store';
-import { GridfsBlobStore } from '../blob-store/gridfs-blob-store';
+
+// The MongoDB adapters are loaded only when MONGODB_URL is set: the driver alone costs every
+// process about a quarter of a second of start-up on the embedded store, which never uses it.
+const mongoDocStore = async () => (await import('../doc-store/mongo-doc-store')).MongoDocStore;
+const gridfsBlobStore = async () => (await import('../blob-store/gridfs-blob-store')).GridfsBlobStore;
 
 /**
  * Picks the bus adapter: NATS when a URL is configured, else the in-process hub. With `metrics`,
@@ -33,15 +36,15 @@ async function openRawBus(opts: { natsUrl?: string; hub?: MemoryHub; name: strin
  * each service owns its own database), else NeDB files under `<dataDir>/<service>/`.
  */
 export async function openDocStore(opts: { mongodbUrl?: string; dataDir: string; service: string }): Promise<DocStore> {
-  if (opts.mongodbUrl) return MongoDocStore.connect({ url: opts.mongodbUrl, dbName: `patchbay_${opts.service.replace(/-/g, '_')}` });
+  if (opts.mongodbUrl) return (await mongoDocStore()).connect({ url: opts.mongodbUrl, dbName: `patchbay_${opts.service.replace(/-/g, '_')}` });
   return new NedbDocStore({ dir: path.resolve(opts.dataDir, opts.service) });
 }
 
 /** Picks the blob store: GridFS next to MongoDB when configured, else `<dataDir>/blobs`. */
 export async function openBlobStore(opts: { mongodbUrl?: string; dataDir: string }): Promise<BlobStore> {
   if (opts.mongodbUrl) {
-    const mongo = await MongoDocStore.connect({ url: opts.mongodbUrl, dbName: 'patchbay_blobs' });
-    const store = new GridfsBlobStore({ db: mongo.db });
+    const mongo = await (await mongoDocStore()).connect({ url: opts.mongodbUrl, dbName: 'patchbay_blobs' });
+    const store = new (await gridfsBlobStore())({ db: mongo.db });
     // The store does not own the connection; close both together.
     const closeStore = store.close?.bind(store);
     store.close = async () => { await closeStore?.(); await mongo.close(); };
