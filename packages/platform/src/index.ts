@@ -27,6 +27,7 @@ export type { BootOptions, CommonConfigValues } from './runtime/boot';
 export { isReadyMessage } from './runtime/launcher-ipc';
 export type { ReadyMessage } from './runtime/launcher-ipc';
 export { InstrumentedBus } from './bus/instrumented-bus';
+export { DEFAULT_DRAIN_MS } from './bus/pull-worker';
 export { busMetrics } from './bus/bus-metrics';
 export type { BusMetrics } from './bus/bus-metrics';
 export { withRequestId, currentRequestId } from './bus/request-context';

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { NotFoundError, RangeNotSatisfiableError, Subjects, unwrapReply } from '@patchbay/contracts';
+import { NotFoundError, RangeNotSatisfiableError, Subjects, UnavailableError, unwrapReply } from '@patchbay/contracts';
 import type { BlobStore, Bus } from '@patchbay/platform';
 import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import { decideRange } from './domain/range';
@@ -21,6 +21,25 @@ function target(file: PublicFile, opts: DownloadOptions): { format: string; bitr
   const format = opts.format ?? (bitrate !== null ? stored : null);
   if (!format || (format === stored && bitrate === null)) return null;
   return { format, bitrate };
+}
+
+/** A transcoder that answers 503 is stopping (or none is up): that many more asks go to the others. */
+const TRANSCODE_RETRIES = 2;
+
+/**
+ * Asks the transcoders for a copy. A replica being stopped gives up a run that outlives its drain
+ * deadline and answers 503; the question then goes to another replica (a stopping one no longer
+ * takes requests) instead of the download failing.
+ */
+async function transcodeCopy(deps: ServeDeps, req: Record<string, unknown>, requestId: string): Promise<{ size: number }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return unwrapReply<{ size: number }>(await deps.bus.request(Subjects.transcoder.transcode, req, { timeoutMs: deps.transcodeTimeoutMs, requestId }));
+    } catch (err) {
+      if (!(err instanceof UnavailableError) || attempt >= TRANSCODE_RETRIES) throw err;
+      await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
+    }
+  }
 }
 
 /**
@@ -47,10 +66,9 @@ export function serveFile(deps: ServeDeps) {
       if (cached && cached.size > 0) size = cached.size;
       else {
         rangeAllowed = false;
-        const made = unwrapReply<{ size: number }>(await deps.bus.request(Subjects.transcoder.transcode, {
+        size = (await transcodeCopy(deps, {
           blob_key: file.blob_key, source_format: file.content_format, target: want.format, bitrate: want.bitrate, output_key: key,
-        }, { timeoutMs: deps.transcodeTimeoutMs, requestId }));
-        size = made.size;
+        }, requestId)).size;
       }
     }
     const lastModified = new Date(file.date_modified).toUTCString();

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { Queues, Subjects, UnprocessableError } from '@patchbay/contracts';
-import { serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { Queues, Subjects, UnavailableError, UnprocessableError } from '@patchbay/contracts';
+import { DEFAULT_DRAIN_MS, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { checkBinaries } from './ffmpeg/binaries';
 import { probe } from './ffmpeg/probe';
 import { FfmpegError } from './ffmpeg/run';
@@ -32,8 +32,19 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
   const limiter = new Limiter(settings.concurrency);
   const measured = transcoderMetrics(deps.metrics, deps.bus, limiter);
   const jobDeps: JobDeps = { bus: deps.bus, blobs: deps.blobs, log, limiter, scratchDir: settings.scratchDir, timeoutMs: settings.timeoutMs };
+  // Aborted when a stop has waited the drain deadline: download-time transcodes still running are
+  // given up and answered 503, which the file-server takes as "ask another replica".
+  const stopping = new AbortController();
   const subs = await serveAll(deps.bus, Queues.transcoder, {
-    [Subjects.transcoder.transcode]: async (payload) => ({ size: (await measured('download', () => convert(jobDeps, payload as ConvertRequest, { cacheCopy: true }))).size }),
+    [Subjects.transcoder.transcode]: async (payload) => {
+      try {
+        return { size: (await measured('download', () => convert(jobDeps, payload as ConvertRequest, { cacheCopy: true, signal: stopping.signal }))).size };
+      } catch (err) {
+        if (!stopping.signal.aborted) throw err;
+        log.info({ output_key: (payload as ConvertRequest).output_key }, 'download-time transcode given up: this replica is stopping');
+        throw new UnavailableError('this transcoder is stopping; ask again');
+      }
+    },
     [Subjects.transcoder.probe]: async (payload) => {
       const { blob_key: key, format } = payload as { blob_key: string; format: string | null };
       return measured('probe', () => withScratch(settings.scratchDir, async (dir) => {
@@ -55,8 +66,13 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
     // Side by side, so the jobs' drain deadline runs from the signal, not from the end of a long
     // download-time transcode still being answered.
     stop: async () => {
-      const [requests, work] = await Promise.allSettled([stopAll(subs), jobs.stop()]);
-      for (const r of [requests, work]) if (r.status === 'rejected') throw r.reason;
+      const drain = setTimeout(() => stopping.abort(new DOMException('the transcoder is stopping', 'AbortError')), settings.drainMs ?? DEFAULT_DRAIN_MS);
+      try {
+        const [requests, work] = await Promise.allSettled([stopAll(subs), jobs.stop()]);
+        for (const r of [requests, work]) if (r.status === 'rejected') throw r.reason;
+      } finally {
+        clearTimeout(drain);
+      }
     },
   };
 }
