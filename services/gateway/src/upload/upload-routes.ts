@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import multer from 'multer';
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, type Principal } from '@patchbay/contracts';
+import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, type Principal } from '@patchbay/contracts';
 import { sendJson } from '../http/respond';
 import { authenticate, requireScopes } from '../auth/authenticate';
 import { UPLOAD_SCOPES } from '../routes/storage-routes';
@@ -9,12 +9,21 @@ import { abortUpload, commitUpload, prepareUpload, streamToBlob, type UploadDeps
 
 type Auth = ReturnType<typeof authenticate>;
 
-/** Multer's own errors (too many parts, a field too large) as 400/413 naming the part. */
+/** What busboy (multer's parser) says of a body that is not well-formed multipart. */
+const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed (part header|content type)|Missing Content-Type)$/;
+
+/**
+ * Multer's own errors (too many parts, a field too large) as 400/413 naming the part, and a body
+ * that is not well-formed multipart as 400; anything else (the store, the bus) stays what it is.
+ */
 function multerError(err: unknown): unknown {
   if (err instanceof multer.MulterError) {
     if (err.code === 'LIMIT_FIELD_VALUE' || err.code === 'LIMIT_FIELD_KEY') return new PayloadTooLargeError(`form field ${err.field ?? ''} is too large`);
     if (err.code === 'LIMIT_UNEXPECTED_FILE') return BadRequestError.field(err.field ?? 'data', 'the only file part accepted is data');
     return BadRequestError.field(err.field ?? 'data', err.message);
+  }
+  if (!(err instanceof ApiError) && err instanceof Error && MALFORMED_MULTIPART.test(err.message)) {
+    return BadRequestError.field('data', `the multipart body is malformed: ${err.message}`);
   }
   return err;
 }
