@@ -70,6 +70,22 @@ describe('push devices', () => {
     expect(theirs.body.partner_sid).toBe(other.partner_sid);
   });
 
+  test('concurrent registrations of one token (reuse) agree on one device; after it is deleted, a new one is made', async () => {
+    const t = token();
+    const replies = await Promise.all(Array.from({ length: 12 }, () => createDevice(p, { application_sid: appSid, type: 'android', token: t })));
+    expect(replies.map((r) => r.status)).toEqual(Array(12).fill(200));
+    const sids = new Set(replies.map((r) => r.body.device_sid));
+    expect(sids.size).toBe(1);
+    const listed = await http().get(`${API}/push/devices`).query({ filter: `token eq '${t}'` }).set(...p.auth);
+    expect(listed.body.items.map((d: { device_sid: string }) => d.device_sid)).toEqual([...sids]);
+    // The registration is released with the device: the next registration is a new device, and again only one.
+    expect((await http().delete(`${API}/push/devices/${[...sids][0]}`).set(...p.auth)).status).toBe(204);
+    const again = await Promise.all(Array.from({ length: 6 }, () => createDevice(p, { application_sid: appSid, type: 'android', token: t })));
+    const next = new Set(again.map((r) => r.body.device_sid));
+    expect(next.size).toBe(1);
+    expect(next.has([...sids][0])).toBe(false);
+  });
+
   test('GET, list with filter, PATCH, PUT, DELETE', async () => {
     const q = await newPartner();
     const app = (await http().post(`${API}/push/applications`).set(...q.auth).send({})).body.application_sid;

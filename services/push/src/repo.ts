@@ -44,9 +44,20 @@ export interface DeviceDoc extends Record<string, unknown> {
   date_created: Date;
 }
 
+/**
+ * Which device a registration (partner, type, environment, token) reuses: one document per
+ * registration, unique, so concurrent `reuse` creates agree on one device (device-registration.ts).
+ */
+export interface DeviceKeyDoc extends Record<string, unknown> {
+  key: string;
+  device_sid: string;
+  application_sid: string;
+}
+
 export interface PushRepo {
   applications: Collection<ApplicationDoc>;
   devices: Collection<DeviceDoc>;
+  deviceKeys: Collection<DeviceKeyDoc>;
 }
 
 /** The push service's collections and their indexes (created idempotently at start). */
@@ -59,5 +70,9 @@ export async function openPushRepo(docs: DocStore): Promise<PushRepo> {
   await devices.createIndex({ partner_sid: 1, token: 1 });
   await devices.createIndex({ application_sid: 1 });
   await devices.createIndex({ partner_sid: 1, date_created: 1 });
-  return { applications, devices };
+  const deviceKeys = docs.collection<DeviceKeyDoc>('push_device_keys');
+  await deviceKeys.createIndex({ key: 1 }, { unique: true });
+  await deviceKeys.createIndex({ device_sid: 1 });
+  await deviceKeys.createIndex({ application_sid: 1 });
+  return { applications, devices, deviceKeys };
 }

@@ -3,6 +3,7 @@ import { NotFoundError, PushApplicationWriteSchema, Subjects, compileValidator, 
 import { reply } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { checkApplication, mergeApplication } from '../domain/application-fields';
+import { releaseRegistrations } from '../device-registration';
 import { APPLICATION_LIST_SPEC } from '../list-specs';
 import type { ApplicationDoc } from '../repo';
 import { sealCredentials } from '../secrets/application-secrets';
@@ -84,6 +85,7 @@ export function applicationHandlers(ctx: PushContext) {
       // The application first, so no new device can join it; then its devices and clients.
       await repo.applications.deleteOne({ application_sid: app.application_sid, partner_sid: app.partner_sid });
       const devices = await repo.devices.deleteMany({ application_sid: app.application_sid, partner_sid: app.partner_sid });
+      await releaseRegistrations(repo, { application_sid: app.application_sid });
       void ctx.pool.invalidate(app.application_sid, 'application deleted');
       log.info({ application_sid: app.application_sid, partner_sid: app.partner_sid, devices }, 'application deleted');
       return reply(204, null);

@@ -6,6 +6,7 @@ import {
 import { reply } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { DEVICE_LIST_SPEC } from '../list-specs';
+import { registerDevice, releaseRegistrations } from '../device-registration';
 import type { DeviceDoc } from '../repo';
 import { serializeDevice } from '../serialize';
 import { queryFlag, relatedPartner, type PushContext } from './context';
@@ -42,6 +43,9 @@ export function deviceHandlers(ctx: PushContext) {
     }
     const updated = Object.keys($set).length > 0 ? await repo.devices.findOneAndUpdate({ device_sid: current.device_sid, partner_sid: current.partner_sid }, { $set }) : current;
     if (!updated) throw new NotFoundError();
+    if (updated.token !== current.token || updated.type !== current.type || updated.environment !== current.environment) {
+      await releaseRegistrations(repo, { device_sid: current.device_sid });
+    }
     return serializeDevice(updated);
   }
 
@@ -52,18 +56,13 @@ export function deviceHandlers(ctx: PushContext) {
       const input = validateCreate(req.body ?? {});
       const partnerSid = req.principal.partner_sid;
       await checkApplicationRef(ctx, partnerSid, input.application_sid);
-      const environment = input.environment ?? 'production';
-      if (reuse) {
-        const existing = await repo.devices.findOne({ partner_sid: partnerSid, token: input.token, type: input.type, environment }, { sort: { date_created: 1 } });
-        if (existing) return serializeDevice(existing);
-      }
       const doc: DeviceDoc = {
         device_sid: randomUUID(), partner_sid: partnerSid, application_sid: input.application_sid, token: input.token, type: input.type,
-        environment, application_version: input.application_version ?? '', os_version: input.os_version ?? '', date_created: new Date(),
+        environment: input.environment ?? 'production', application_version: input.application_version ?? '', os_version: input.os_version ?? '', date_created: new Date(),
       };
-      await repo.devices.insertOne(doc);
-      log.info({ device_sid: doc.device_sid, application_sid: doc.application_sid, partner_sid: partnerSid, type: doc.type }, 'device registered');
-      return serializeDevice(doc);
+      const device = await registerDevice(repo, doc, reuse);
+      if (device === doc) log.info({ device_sid: doc.device_sid, application_sid: doc.application_sid, partner_sid: partnerSid, type: doc.type }, 'device registered');
+      return serializeDevice(device);
     },
     [Subjects.push.deviceList]: async (payload: unknown) => {
       const req = payload as GatewayRequest;
@@ -91,6 +90,7 @@ export function deviceHandlers(ctx: PushContext) {
       const req = payload as GatewayRequest;
       const device = await ownedDevice(ctx, req.principal.partner_sid, req.params.device_sid);
       await repo.devices.deleteOne({ device_sid: device.device_sid, partner_sid: device.partner_sid });
+      await releaseRegistrations(repo, { device_sid: device.device_sid });
       return reply(204, null);
     },
   };
