@@ -1,6 +1,7 @@
 /**
  * Upload throughput through Patchbay (raw octet-stream upload → gateway → blob store) against a
- * baseline: a bare Node HTTP server piping the same body to a file on disk. Also the gateway's peak
+ * baseline: a bare Node HTTP server piping the same body to a file on disk — as is, and fsynced
+ * before answering (Patchbay fsyncs every upload, so that is the like-for-like row). Also the gateway's peak
  * resident memory during a 1 GiB upload (distributed mode, so the gateway is its own process).
  *
  *   pnpm exec tsx bench/upload-throughput.ts [sizeMiB=256] [bigMiB=1024]
@@ -34,9 +35,15 @@ async function post(url: string, size: number, headers: Record<string, string>):
   return { status, ms: performance.now() - started };
 }
 
-async function baseline(dir: string): Promise<number> {
+/**
+ * The baseline server: the body piped to a new file, removed again after the answer. With `sync`,
+ * the file is fsynced before the answer, as Patchbay's blob store does for an upload.
+ */
+async function baseline(dir: string, sync: boolean): Promise<number> {
   const server = http.createServer((req, res) => {
-    pipeline(req, fs.createWriteStream(path.join(dir, `b-${Date.now()}-${Math.random()}`))).then(() => { res.writeHead(201); res.end(); }, () => { res.writeHead(500); res.end(); });
+    const file = path.join(dir, `b-${Date.now()}-${Math.random()}`);
+    pipeline(req, fs.createWriteStream(file, { flush: sync })).then(() => { res.writeHead(201); res.end(); }, () => { res.writeHead(500); res.end(); })
+      .finally(() => fs.rmSync(file, { force: true }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
@@ -67,7 +74,8 @@ async function patchbay(inst: PatchbayInstance, size: number): Promise<number> {
 
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-bench-'));
-  const baseMs = await baseline(tmp);
+  const baseMs = await baseline(tmp, false);
+  const syncedMs = await baseline(tmp, true);
   const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn' });
   try {
     // Wait for the default container, then measure the best of three.
@@ -83,8 +91,9 @@ async function main(): Promise<void> {
     const mbps = (bytes: number, ms: number) => (bytes / MiB / (ms / 1000)).toFixed(1);
     console.log(`\nUpload throughput, ${SIZE / MiB} MiB body (best of 3), ${os.cpus().length} cores\n`);
     console.log(table([
-      { path: 'baseline: bare Node HTTP → file', 'MiB/s': mbps(SIZE, baseMs), ratio: '1.00' },
-      { path: 'Patchbay raw upload (distributed)', 'MiB/s': mbps(SIZE, pbMs), ratio: (baseMs / pbMs).toFixed(2) },
+      { path: 'baseline: bare Node HTTP → file', 'MiB/s': mbps(SIZE, baseMs), ratio: '1.00', 'ratio to fsynced': (syncedMs / baseMs).toFixed(2) },
+      { path: 'same, file fsynced before the answer', 'MiB/s': mbps(SIZE, syncedMs), ratio: (baseMs / syncedMs).toFixed(2), 'ratio to fsynced': '1.00' },
+      { path: 'Patchbay raw upload (distributed, fsynced)', 'MiB/s': mbps(SIZE, pbMs), ratio: (baseMs / pbMs).toFixed(2), 'ratio to fsynced': (syncedMs / pbMs).toFixed(2) },
     ]));
     console.log(`\n${BIG / MiB} MiB upload: ${mbps(BIG, bigMs)} MiB/s; gateway peak RSS ${(peak / MiB).toFixed(0)} MiB (target < 200 MiB)`);
   } finally {

@@ -163,6 +163,13 @@ export class DirBlobStore implements BlobStore {
 }
 
 /** Streams `body` into a new file and resolves once it is fsynced and closed, with the bytes written. */
+/**
+ * Bytes a write may buffer before it pushes back on its source: with 1 MiB, chunks that arrive
+ * while a write is in flight are gathered and written together (writev) instead of pausing the
+ * sender after 16 KiB.
+ */
+const WRITE_BUFFER = 1024 * 1024;
+
 /** Streams `body` into a new `file`; with `sync`, fsyncs it before resolving. */
 async function writeFile(file: string, body: Readable, sync: boolean): Promise<number> {
   // Opened before streaming, so the file exists before any failure and the caller's cleanup
@@ -170,7 +177,7 @@ async function writeFile(file: string, body: Readable, sync: boolean): Promise<n
   // (FileHandle.createWriteStream with autoClose: false would let us fsync ourselves, but then
   // FileHandle.close() never settles on Node 20: the stream keeps its reference to the handle.)
   const fd = await open(file, 'wx');
-  const out = createWriteStream(file, { fd, flush: sync });
+  const out = createWriteStream(file, { fd, flush: sync, highWaterMark: WRITE_BUFFER });
   await pipeline(body, out);
   return out.bytesWritten;
 }
