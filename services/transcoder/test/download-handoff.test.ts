@@ -81,7 +81,8 @@ describe('a transcoder stopped during a download-time transcode', () => {
     const stopAt = Date.now();
     await first.stop();
     const stopMs = Date.now() - stopAt;
-    expect(stopMs).toBeLessThan(3000);
+    // Without the give-up the stop waits out the whole run (about 7 s here, longer under load).
+    expect(stopMs).toBeLessThan(5000);
 
     const res = await download;
     expect(res.status).toBe(200);
