@@ -1,5 +1,5 @@
 import type { JobContext } from '../../src/bus/port';
-import { captureLogger, deferred, eventually, sleep, type BusKit } from './bus-test-kit';
+import { captureLogger, deferred, eventually, sleep, stopWhileJobRuns, type BusKit } from './bus-test-kit';
 
 /** Resolves never; rejects with the signal's reason once it is aborted. */
 function untilAborted(signal: AbortSignal): Promise<never> {
@@ -62,17 +62,7 @@ export function describeJobDrainContract(kit: BusKit): void {
       await release.promise;
       done++;
     }, { drainMs: 100 });
-    await w.enqueue(s, { n: 1 });
-    await started.promise;
-    let stopped = false;
-    const stopping = sub.stop().then(() => { stopped = true; });
-    await eventually(() => expect(aborted).toBe(true));
-    await sleep(100);
-    expect(stopped).toBe(false);
-    release.resolve();
-    await stopping;
-    expect(done).toBe(1);
-    await eventually(async () => expect(await w.pending!(s, 'runners')).toBe(0));
+    await stopWhileJobRuns(w, s, sub, { started, release, done: () => done }, () => eventually(() => expect(aborted).toBe(true)));
   });
 
   test('a job that finishes within drainMs never sees its signal aborted', async () => {

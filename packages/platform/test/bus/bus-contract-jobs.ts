@@ -1,5 +1,5 @@
 import type { JobContext } from '../../src/bus/port';
-import { captureLogger, deferred, eventually, sleep, type BusKit } from './bus-test-kit';
+import { captureLogger, deferred, eventually, sleep, stopWhileJobRuns, type BusKit } from './bus-test-kit';
 
 type Seen = { worker: string; payload: unknown; deliveryCount: number };
 
@@ -124,16 +124,7 @@ export function describeJobContract(kit: BusKit): void {
     const [started, release] = [deferred(), deferred()];
     let done = 0;
     const sub = await w.work(s, 'runners', async () => { started.resolve(); await release.promise; done++; });
-    await w.enqueue(s, { n: 1 });
-    await started.promise;
-    let stopped = false;
-    const stopping = sub.stop().then(() => { stopped = true; });
-    await sleep(100);
-    expect(stopped).toBe(false);
-    release.resolve();
-    await stopping;
-    expect(done).toBe(1);
-    await eventually(async () => expect(await w.pending!(s, 'runners')).toBe(0));
+    await stopWhileJobRuns(w, s, sub, { started, release, done: () => done });
     await w.enqueue(s, { n: 2 });
     await sleep(300);
     expect(done).toBe(1);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino, { type Logger } from 'pino';
-import type { Bus } from '../../src/bus/port';
+import type { Bus, Subscription } from '../../src/bus/port';
 
 /**
  * What an adapter's test hands the contract suite: a shared medium (a nats-server, a MemoryHub)
@@ -72,3 +72,27 @@ export function captureLogger(): { logger: Logger; lines: Array<Record<string, u
 }
 
 export { sleep };
+
+/**
+ * Enqueues one job on `subject` for `sub` (queue `runners`), whose handler resolves `started` when
+ * it begins, waits for `release`, then counts itself in `done()`. Stops the subscription while the
+ * job runs, runs `whileStopping`, and checks that stop() still waits; then releases the job and
+ * checks the stop resolves with the job run once and acknowledged.
+ */
+export async function stopWhileJobRuns(
+  w: Bus, subject: string, sub: Subscription,
+  job: { started: Deferred; release: Deferred; done: () => number },
+  whileStopping?: () => Promise<void>,
+): Promise<void> {
+  await w.enqueue(subject, { n: 1 });
+  await job.started.promise;
+  let stopped = false;
+  const stopping = sub.stop().then(() => { stopped = true; });
+  await whileStopping?.();
+  await sleep(100);
+  expect(stopped).toBe(false);
+  job.release.resolve();
+  await stopping;
+  expect(job.done()).toBe(1);
+  await eventually(async () => expect(await w.pending!(subject, 'runners')).toBe(0));
+}
