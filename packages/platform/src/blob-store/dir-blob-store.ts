@@ -2,9 +2,10 @@
  * Blob store on a local (or shared) directory: the key `a/b/c` is the file `<dir>/a/b/c`.
  *
  * Writes are atomic: a put streams into `<dir>/.tmp/<uuid>` (same filesystem), fsyncs it (unless
- * the put says it need not be durable) and renames it over the final path, so a reader sees the old object or the new one, never a part. A reader that
- * opened the old file keeps reading it to the end (the open descriptor outlives the rename). On any
- * failure the temp file is removed and a previous object under the key is untouched.
+ * the put says it need not be durable) and renames it over the final path, so a reader sees the
+ * old object or the new one, never a part. A reader that opened the old file keeps reading it to
+ * the end (the open descriptor outlives the rename). On any failure the temp file is removed and a
+ * previous object under the key is untouched.
  */
 import { randomUUID } from 'node:crypto';
 import { constants as fsConstants, createWriteStream, type Dirent } from 'node:fs';
@@ -162,7 +163,6 @@ export class DirBlobStore implements BlobStore {
   }
 }
 
-/** Streams `body` into a new file and resolves once it is fsynced and closed, with the bytes written. */
 /**
  * Bytes a write may buffer before it pushes back on its source: with 1 MiB, chunks that arrive
  * while a write is in flight are gathered and written together (writev) instead of pausing the
@@ -170,7 +170,7 @@ export class DirBlobStore implements BlobStore {
  */
 const WRITE_BUFFER = 1024 * 1024;
 
-/** Streams `body` into a new `file`; with `sync`, fsyncs it before resolving. */
+/** Streams `body` into a new `file` and resolves once it is closed (fsynced first with `sync`), with the bytes written. */
 async function writeFile(file: string, body: Readable, sync: boolean): Promise<number> {
   // Opened before streaming, so the file exists before any failure and the caller's cleanup
   // cannot race a late open. `flush` fsyncs before close; pipeline() settles after the close.
