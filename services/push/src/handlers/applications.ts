@@ -35,9 +35,10 @@ export function applicationHandlers(ctx: PushContext) {
     const merged = mergeApplication(editable.fields, input, whole);
     editable.assertWritable(merged);
     const checked = checkApplication(merged, { fields: editable.fields, apns_p12_expiration: current.apns_p12_expiration });
-    const credentialsChanged = ctx.keys.revision(checked.credentials_revision) !== current.credentials_revision;
+    const revision = ctx.keys.revision(checked.credentials_revision);
+    const credentialsChanged = revision !== current.credentials_revision;
     const $set = {
-      ...checked.fields, ...editable.seal(checked.fields), apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: ctx.keys.revision(checked.credentials_revision),
+      ...checked.fields, ...editable.seal(checked.fields), apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: revision,
     };
     // $inc, so two concurrent credential changes still end on distinct versions (open clients compare them).
     const update = credentialsChanged ? { $set, $inc: { credentials_version: 1 } } : { $set };

@@ -20,6 +20,8 @@ export interface CredentialKey {
  */
 export class KeyRing {
   readonly current: CredentialKey;
+  /** Derived once from the current key: what `revision` keys its HMAC with. */
+  private readonly revisionKey: Buffer;
   private readonly byKid = new Map<string, Buffer>();
 
   constructor(current: Buffer, old: readonly Buffer[] = []) {
@@ -31,6 +33,7 @@ export class KeyRing {
       this.byKid.set(kid, Buffer.from(key));
     }
     this.current = { kid: keyId(current), key: this.byKid.get(keyId(current)) as Buffer };
+    this.revisionKey = createHmac('sha256', this.current.key).update('patchbay push credentials_revision v1').digest();
   }
 
   /**
@@ -40,8 +43,7 @@ export class KeyRing {
    * update of each application rebuilds its provider clients, which is harmless.
    */
   revision(digest: string): string {
-    const revisionKey = createHmac('sha256', this.current.key).update('patchbay push credentials_revision v1').digest();
-    return createHmac('sha256', revisionKey).update(digest).digest('hex').slice(0, 32);
+    return createHmac('sha256', this.revisionKey).update(digest).digest('hex').slice(0, 32);
   }
 
   /** The key with this id, if the ring has it. */
