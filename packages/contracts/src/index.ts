@@ -47,3 +47,4 @@ export { MessageRecordSchema, MessageRecordInputSchema, MESSAGE_TYPES } from './
 export type { MessageRecord, MessageRecordInput, MessageRecordedEvent } from './schemas/message-record';
 export { SWEEP_REASONS, SweepContainersRequestSchema, SweepCandidatesRequestSchema, SweepDeleteRequestSchema, SweepReleaseRequestSchema, SweepExpiredRequestSchema } from './schemas/sweep';
 export type { SweepReason, SweepContainersRequest, SweepContainersReply, SweepCandidatesRequest, SweepCandidatesReply, SweepContainerState, SweepCandidate, SweepDeleteRequest, SweepDeleteReply, SweepReleaseRequest, SweepExpiredRequest, SweepExpiredReply } from './schemas/sweep';
+export { BITRATE_FORMATS } from './schemas/file';
