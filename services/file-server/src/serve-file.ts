@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { NotFoundError, RangeNotSatisfiableError, Subjects, UnavailableError, unwrapReply } from '@patchbay/contracts';
+import { BITRATE_FORMATS, NotFoundError, RangeNotSatisfiableError, Subjects, UnavailableError, UnprocessableError, unwrapReply } from '@patchbay/contracts';
 import type { BlobStore, Bus } from '@patchbay/platform';
 import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import { decideRange } from './domain/range';
@@ -13,13 +13,21 @@ export function cacheKey(fileSid: string, format: string, bitrate: number | null
   return `cache/${fileSid}/${format}-${bitrate ?? 'src'}`;
 }
 
-/** The copy to serve: the stored file, or a transcoded copy when `f`/`br` ask for a change. */
+/**
+ * The copy to serve: the stored file, or a transcoded copy when `f`/`br` ask for a change. `br` is
+ * ignored unless lower than the stored file's bitrate (interface.md), and for targets whose rate is
+ * fixed or lossless (a wav at any `br` is the same wav). mp4 can be a target only: transcoding an
+ * mp4 file is a 422 naming the parameter that asked for it.
+ */
 function target(file: PublicFile, opts: DownloadOptions): { format: string; bitrate: number | null } | null {
-  const stored = file.content_format ?? '';
-  // br is ignored unless lower than the stored file's bitrate (interface.md).
-  const bitrate = opts.bitrate !== null && file.content_bitrate !== null && opts.bitrate * 1000 < file.content_bitrate ? opts.bitrate : null;
-  const format = opts.format ?? (bitrate !== null ? stored : null);
-  if (!format || (format === stored && bitrate === null)) return null;
+  const format = opts.format ?? file.content_format;
+  if (!format) return null;
+  const lowers = opts.bitrate !== null && file.content_bitrate !== null && opts.bitrate * 1000 < file.content_bitrate;
+  const bitrate = lowers && (BITRATE_FORMATS as readonly string[]).includes(format) ? opts.bitrate : null;
+  if (format === file.content_format && bitrate === null) return null;
+  if (file.content_format === 'mp4') {
+    throw UnprocessableError.field(format === 'mp4' ? 'br' : 'f', 'mp4 can be a transcoding target only: this file is mp4, so it cannot be transcoded');
+  }
   return { format, bitrate };
 }
 
@@ -71,7 +79,7 @@ export function serveFile(deps: ServeDeps) {
         }, requestId)).size;
       }
     }
-    const lastModified = new Date(file.date_modified).toUTCString();
+    const lastModified = new Date(file.last_modified ?? file.date_modified).toUTCString();
     res.set({
       'Accept-Ranges': 'bytes',
       'Access-Control-Allow-Origin': '*',

@@ -65,7 +65,7 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
         } catch (err) {
           if (!(err instanceof FfmpegError)) throw err;
           log.warn({ blob_key: key, format, err: err.message }, 'ffprobe failed');
-          throw UnprocessableError.field('data', 'the file is not decodable media');
+          throw UnprocessableError.field('data', 'the file is not decodable audio');
         }
       }));
     },

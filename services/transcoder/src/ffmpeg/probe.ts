@@ -7,7 +7,10 @@ export interface ProbeResult {
   duration: number | null;
   /** Format name in interface.md's vocabulary where it maps (mp3, wav, ogg, flac, …). */
   format: string | null;
-  /** Bits per second, when known. */
+  /**
+   * Bits per second, when known: the audio stream's own (a 128 kbit/s mp3 says 128000), else the
+   * whole file's (flac), which counts headers and tags too. `br` and `desired_bitrate` compare with it.
+   */
   bitrate: number | null;
   /** Of the first audio stream, when there is one (the encoder settings depend on them). */
   sampleRate: number | null;
@@ -18,7 +21,7 @@ const FORMAT_NAMES: Record<string, string> = { mp3: 'mp3', wav: 'wav', ogg: 'ogg
 
 interface Probed {
   format?: { duration?: string; format_name?: string; bit_rate?: string };
-  streams?: Array<{ codec_type?: string; sample_rate?: string; channels?: number }>;
+  streams?: Array<{ codec_type?: string; sample_rate?: string; channels?: number; bit_rate?: string }>;
 }
 
 const positive = (v: unknown): number | null => (Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : null);
@@ -28,11 +31,11 @@ const positive = (v: unknown): number | null => (Number.isFinite(Number(v)) && N
  * media; aborting `signal` kills ffprobe and rejects with its reason.
  */
 export async function probe(file: string, format: string | null, signal?: AbortSignal): Promise<ProbeResult> {
-  const args = ['-v', 'error', ...inputArgs(format), '-show_entries', 'format=duration,format_name,bit_rate:stream=codec_type,sample_rate,channels', '-of', 'json', file];
+  const args = ['-v', 'error', ...inputArgs(format), '-show_entries', 'format=duration,format_name,bit_rate:stream=codec_type,sample_rate,channels,bit_rate', '-of', 'json', file];
   const parsed = JSON.parse(await run(ffprobePath(), args, { timeoutMs: 30000, signal })) as Probed;
   const audio = (parsed.streams ?? []).find((s) => s.codec_type === 'audio');
   const duration = Number(parsed.format?.duration);
-  const bitrate = positive(parsed.format?.bit_rate);
+  const bitrate = positive(audio?.bit_rate) ?? positive(parsed.format?.bit_rate);
   const name = parsed.format?.format_name ?? '';
   return {
     duration: audio && Number.isFinite(duration) ? Math.round(duration * 1000) / 1000 : null,
