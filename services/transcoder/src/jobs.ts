@@ -47,7 +47,7 @@ export async function runUploadJob(deps: JobDeps, job: UploadJob, ctx: JobContex
   try {
     answer = unwrapReply<DoneReply>(await deps.bus.request(Subjects.storage.transcodingDone, {
       file_sid: job.file_sid, source_blob_key: job.blob_key, blob_key: outputKey, file_bytes: result.size, content_format: job.target, mime_type: spec.mime,
-      extension: spec.extension, content_duration: result.probe?.duration ?? null, content_bitrate: result.probe?.bitrate ?? null,
+      content_duration: result.probe?.duration ?? null, content_bitrate: result.probe?.bitrate ?? null,
     }, { timeoutMs: 10000 }));
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;

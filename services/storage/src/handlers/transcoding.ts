@@ -14,7 +14,6 @@ export interface TranscodedResult {
   file_bytes?: number;
   content_format?: string;
   mime_type?: string;
-  extension?: string;
   content_duration?: number | null;
   content_bitrate?: number | null;
 }

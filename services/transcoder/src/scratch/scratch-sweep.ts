@@ -9,11 +9,14 @@ export interface SweepOptions {
   own: string;
   /** A worker whose liveness can only be judged by its heartbeat is dead after this long without one. */
   staleMs?: number;
-  /** Entries of the layout before worker directories are removed once untouched this long (a run's time limit, and more). */
+  /** Job directories of the layout before worker directories go once untouched this long (a run's time limit, and more). */
   legacyMs: number;
 }
 
 export interface SweepResult { removed: string[]; killed: number[] }
+
+/** A job directory of the layout before worker directories: a bare UUID in the root. */
+const LEGACY_JOB = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Whether the owner of a worker directory is alive. On the same boot and in the same PID namespace
@@ -79,16 +82,22 @@ export async function sweepScratch(root: string, log: Logger, opts: SweepOptions
   for (const name of names) {
     const entry = path.join(root, name);
     if (entry === opts.own) continue;
-    if (name.startsWith(WORKER_PREFIX)) {
-      const { owner, mtimeMs } = readOwner(entry);
-      if (ownerAlive(owner, mtimeMs, staleMs)) continue;
-      const killed = killUsers(entry);
-      result.killed.push(...killed);
-      log.warn({ dir: entry, pid: owner?.pid ?? null, host: owner?.host ?? null, killed }, 'removing the scratch files of a dead transcoder worker');
-    } else if (Date.now() - newestMtime(entry) < opts.legacyMs) continue;
-    else log.warn({ dir: entry }, 'removing scratch files left by an older transcoder');
-    await fs.promises.rm(entry, { recursive: true, force: true });
-    result.removed.push(entry);
+    try {
+      if (name.startsWith(WORKER_PREFIX)) {
+        const { owner, mtimeMs } = readOwner(entry);
+        if (ownerAlive(owner, mtimeMs, staleMs)) continue;
+        const killed = killUsers(entry);
+        result.killed.push(...killed);
+        log.warn({ dir: entry, pid: owner?.pid ?? null, host: owner?.host ?? null, killed }, 'removing the scratch files of a dead transcoder worker');
+      } else if (LEGACY_JOB.test(name) && Date.now() - newestMtime(entry) >= opts.legacyMs) {
+        log.warn({ dir: entry }, 'removing scratch files left by an older transcoder');
+      } else continue;
+      await fs.promises.rm(entry, { recursive: true, force: true });
+      result.removed.push(entry);
+    } catch (err) {
+      // One entry that cannot be removed (permissions, a volume's lost+found) does not stop the rest.
+      log.warn({ dir: entry, err: (err as Error).message }, 'could not sweep a scratch entry');
+    }
   }
   return result;
 }
