@@ -8,9 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { API, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
-import { createContainer, uploadRaw } from '../support/storage';
+import { createContainer, transcodedFile, uploadRaw } from '../support/storage';
 import { noise } from '../support/media';
-import { until } from '../support/poll';
 import { binary, durationOf } from '../support/audio-probe';
 
 let p: TestPartner;
@@ -26,13 +25,6 @@ beforeAll(async () => {
   containerSid = (await createContainer(p)).container_sid;
 });
 
-async function transcoded(fileSid: string): Promise<Record<string, any>> {
-  return until('the transcoding job', 60000, async () => {
-    const f = (await http().get(`${API}/storage/files/${fileSid}`).set(...p.auth)).body;
-    if (f.content_transcoding_progress === null) throw new Error(`transcoding of ${fileSid} failed`);
-    return f.content_transcoding_progress === 100 ? f : undefined;
-  });
-}
 
 const kbps = (bytes: number, seconds: number) => (bytes * 8) / seconds / 1000;
 
@@ -45,7 +37,7 @@ describe('an allowed bitrate never breaks a conversion', () => {
 
     const stored = await uploadRaw(p, { container_sid: containerSid, name: 'mono.wav', type: 'audio', desired_format: 'ogg', desired_bitrate: br }, mono8k());
     expect(stored.status).toBe(201);
-    const done = await transcoded(stored.body.file_sid);
+    const done = await transcodedFile(p, stored.body.file_sid);
     expect(done).toMatchObject({ content_format: 'ogg', mime_type: 'audio/ogg' });
     expect(done.content_duration).toBeCloseTo(3, 0);
   });
@@ -60,7 +52,7 @@ describe('an allowed bitrate never breaks a conversion', () => {
       expect([f, kbps(res.body.length, durationOf(res.body, f)) < limit]).toEqual([f, true]);
     }
     const stored = await uploadRaw(p, { container_sid: containerSid, name: 'stereo.wav', type: 'audio', desired_format: 'mp3', desired_bitrate: 8 }, stereo44k());
-    const done = await transcoded(stored.body.file_sid);
+    const done = await transcodedFile(p, stored.body.file_sid);
     expect(kbps(done.file_bytes, done.content_duration)).toBeLessThan(12);
   });
 
@@ -91,9 +83,9 @@ describe('desired_bitrate never makes a file bigger', () => {
   test('below it, it lowers the size; with a format change it is ignored when not lower, and the format still changes', async () => {
     const source = noise('mp3', { seconds: 3, sampleRate: 44100, channels: 2, bitrate: 128 });
     const lower = await uploadRaw(p, { container_sid: containerSid, name: 'song.mp3', type: 'audio', desired_bitrate: 64 }, source);
-    expect((await transcoded(lower.body.file_sid)).file_bytes).toBeLessThan(source.length * 0.6);
+    expect((await transcodedFile(p, lower.body.file_sid)).file_bytes).toBeLessThan(source.length * 0.6);
     const ogg = await uploadRaw(p, { container_sid: containerSid, name: 'song.mp3', type: 'audio', desired_format: 'ogg', desired_bitrate: 320 }, source);
-    const done = await transcoded(ogg.body.file_sid);
+    const done = await transcodedFile(p, ogg.body.file_sid);
     expect(done.content_format).toBe('ogg');
     expect(done.file_bytes).toBeLessThan(source.length);
   });

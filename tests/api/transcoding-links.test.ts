@@ -5,9 +5,8 @@
  */
 import request from 'supertest';
 import { API, http, instance, newPartner, type TestPartner } from '../harness/api';
-import { createContainer, uploadRaw } from '../support/storage';
+import { createContainer, transcodedFile, uploadRaw } from '../support/storage';
 import { noise } from '../support/media';
-import { until } from '../support/poll';
 import { binary } from '../support/audio-probe';
 
 let p: TestPartner;
@@ -25,19 +24,13 @@ beforeAll(async () => {
   containerSid = (await createContainer(p)).container_sid;
 });
 
-async function transcoded(fileSid: string): Promise<Record<string, any>> {
-  return until('the transcoding job', 60000, async () => {
-    const f = (await http().get(`${API}/storage/files/${fileSid}`).set(...p.auth)).body;
-    return f.content_transcoding_progress === 100 ? f : undefined;
-  });
-}
 
 test('the publish_uri returned at upload still serves the file after transcoding changes its format', async () => {
   const up = await uploadRaw(p, { container_sid: containerSid, name: 'greeting.wav', type: 'audio', desired_format: 'mp3', publish: 'file_access_name' }, noise('wav', { seconds: 2, sampleRate: 8000, channels: 1 }));
   expect(up.status).toBe(201);
   const uri = up.body.publish_uri as string;
   expect(uri).toBe(`${instance().storageUrl}/f/${up.body.file_access_name}`);
-  const done = await transcoded(up.body.file_sid);
+  const done = await transcodedFile(p, up.body.file_sid);
   expect(done).toMatchObject({ publish_uri: uri, file_access_name: `${up.body.file_sid}.mp3`, content_format: 'mp3' });
   const served = await fetchUri(uri);
   expect(served.status).toBe(200);
@@ -46,7 +39,7 @@ test('the publish_uri returned at upload still serves the file after transcoding
   expect(Buffer.compare(served.body, data.body)).toBe(0);
   // A name the client chose is kept as it is.
   const named = await uploadRaw(p, { container_sid: containerSid, name: 'x.wav', type: 'audio', desired_format: 'ogg', publish: 'file_access_name', file_access_name: `hello-${Date.now()}.wav` }, noise('wav', { seconds: 1, sampleRate: 8000, channels: 1 }));
-  const namedDone = await transcoded(named.body.file_sid);
+  const namedDone = await transcodedFile(p, named.body.file_sid);
   expect(namedDone.publish_uri).toBe(named.body.publish_uri);
   expect((await fetchUri(named.body.publish_uri)).headers['content-type']).toBe('audio/ogg');
 });
@@ -77,7 +70,7 @@ test('new data changes Last-Modified: after upload-time transcoding, an If-Range
   expect(before.status).toBe(206);
   expect(before.headers['content-type']).toBe('audio/x-wav');
   const old = before.headers['last-modified'] as string;
-  await transcoded(up.body.file_sid);
+  await transcodedFile(p, up.body.file_sid);
   const stale = await fetchUri(up.body.publish_uri, { Range: 'bytes=0-99', 'If-Range': old });
   expect(stale.status).toBe(200);
   expect(stale.headers['content-type']).toBe('video/mp4');
