@@ -23,18 +23,9 @@ export interface TranscodingPlan {
 const takesBitrate = (format: string) => (BITRATE_FORMATS as readonly string[]).includes(format);
 
 /**
- * Whether the upload may need transcoding, from what is known before probing (the sniffed format):
- * only then is the source probed, so a plain upload never waits for the transcoder. interface.md:
- * `type` audio with `desired_format`, or `desired_bitrate` on an mp3.
- */
-export function asksTranscoding(ask: TranscodingAsk, sniffedFormat: string | null): boolean {
-  if (ask.type !== 'audio') return false;
-  const target = ask.desired_format ?? (ask.desired_bitrate !== null && sniffedFormat === 'mp3' ? 'mp3' : null);
-  return target !== null && !(target === sniffedFormat && (ask.desired_bitrate === null || !takesBitrate(target)));
-}
-
-/**
- * The transcoding an upload gets, once its source is probed; null: stored as it is.
+ * The transcoding an upload gets; null: stored as it is. interface.md: `type` audio with
+ * `desired_format`, or `desired_bitrate` on an mp3. With the source's bitrate unknown (before
+ * probing) it says whether transcoding may be needed at all.
  * - `desired_bitrate` applies to lossy targets only, and never makes a file bigger: at or above the
  *   source's bitrate it is ignored, as `br` is at download (issue 15).
  * - mp4 can be a target only (interface.md, Limits): an mp4 source that would be transcoded is a

@@ -1,6 +1,6 @@
 import { NotFoundError, Subjects, UnprocessableError } from '@patchbay/contracts';
 import type { BlobStore } from '@patchbay/platform';
-import { asksTranscoding, planTranscoding, type TranscodingAsk, type TranscodingPlan } from '../domain/transcoding-plan';
+import { planTranscoding, type TranscodingAsk, type TranscodingPlan } from '../domain/transcoding-plan';
 import { probeMedia, type Probed } from '../probe';
 import type { FileDoc } from '../repo';
 import type { StorageContext } from './context';
@@ -19,12 +19,13 @@ export interface TranscodedResult {
 }
 
 /**
- * Decides an upload's transcoding before anything is recorded. When the upload asks for it, the
- * source is probed first: transcoding is promised only for decodable audio (422 naming `data`
- * otherwise), and the plan depends on the real format and bitrate (domain/transcoding-plan.ts).
+ * Decides an upload's transcoding before anything is recorded. When the upload may need it (by the
+ * sniffed format; a plain upload never waits for the transcoder), the source is probed first:
+ * transcoding is promised only for decodable audio (422 naming `data` otherwise), and the plan
+ * depends on the real format and bitrate (domain/transcoding-plan.ts).
  */
 export async function planUploadTranscoding(ctx: StorageContext, ask: TranscodingAsk, blobKey: string, sniffedFormat: string | null): Promise<{ plan: TranscodingPlan | null; probed: Probed | null }> {
-  if (!asksTranscoding(ask, sniffedFormat)) return { plan: null, probed: null };
+  if (!planTranscoding(ask, { format: sniffedFormat, bitrate: null })) return { plan: null, probed: null };
   const probed = await probeMedia(ctx, { blob_key: blobKey, content_format: sniffedFormat });
   if (probed.duration === null) throw UnprocessableError.field('data', 'the file is not decodable audio');
   return { probed, plan: planTranscoding(ask, { format: probed.format ?? sniffedFormat, bitrate: probed.bitrate }) };
