@@ -14,12 +14,18 @@ function read(file: string): string | null {
   }
 }
 
-/** The process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat): with the PID it names one process for good. */
+/**
+ * The start time of a running process, in clock ticks since boot (field 22 of /proc/<pid>/stat):
+ * with the PID it names one process for good. Null when there is none — or only its zombie (a
+ * killed process whose parent has not reaped it yet is dead, though /proc still lists it).
+ */
 export function startTime(pid: number | 'self'): string | null {
   const stat = read(`/proc/${pid}/stat`);
   if (!stat) return null;
   // "pid (comm) state ppid …": comm may hold spaces or parentheses, so count from the last ')'.
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (fields[0] === 'Z' || fields[0] === 'X') return null;
+  return fields[19] ?? null;
 }
 
 /** This process's PID namespace ("pid:[4026531836]"): PIDs recorded in another one mean nothing here. */

@@ -3,6 +3,7 @@
  * cleaned up, and what a live worker uses never is, with several workers sharing one scratch root.
  * Real processes: a stand-in worker (support/worker-child.ts) runs a real ffmpeg and is killed.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,4 +93,25 @@ test('workers that cannot be seen (another PID namespace or boot) are judged by 
   expect(result.removed.sort()).toEqual([silent, lastBoot, oldStale].sort());
   expect(fs.readdirSync(root).sort()).toEqual([path.basename(mine.dir), path.basename(beating), path.basename(oldRecent), 'lost+found'].sort());
   await mine.release();
+});
+
+test('a worker that is only a zombie (killed, its parent has not reaped it) is dead', async () => {
+  const root = newRoot();
+  const mine = await claimWorkerDir(root);
+  // `true` exits at once; the shell is replaced by sleep, which never reaps it: a zombie.
+  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (b: Buffer) => resolve(b.toString().trim()))));
+  const stat = await until('the zombie', 5000, () => {
+    const s = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8');
+    return s.slice(s.lastIndexOf(')') + 2).startsWith('Z') ? s : undefined;
+  });
+  const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  const dir = foreignWorker(root, (o) => ({ ...o, pid: zombie, start_time: startTime, pid_ns: fs.readlinkSync('/proc/self/ns/pid') }), 0);
+  try {
+    const result = await sweepScratch(root, log, { own: mine.dir, legacyMs: LEGACY_MS });
+    expect(result.removed).toEqual([dir]);
+  } finally {
+    parent.kill('SIGKILL');
+    await mine.release();
+  }
 });
