@@ -35,3 +35,5 @@ export type { HandlerContext } from './runtime/serve-all';
 export { Counter, Gauge, Histogram } from 'prom-client';
 export { backfillPartners } from './runtime/partner-backfill';
 export { SHUTDOWN_GRACE_MS } from './runtime/service-runner';
+export { compareAndSet, changedFields, REVISION_FIELD } from './doc-store/compare-and-set';
+export type { CompareAndSetOptions, Decision } from './doc-store/compare-and-set';
