@@ -47,3 +47,5 @@ export { MessageRecordSchema, MessageRecordInputSchema, MESSAGE_TYPES } from './
 export type { MessageRecord, MessageRecordInput, MessageRecordedEvent } from './schemas/message-record';
 export { SWEEP_REASONS, SweepContainersRequestSchema, SweepCandidatesRequestSchema, SweepDeleteRequestSchema, SweepReleaseRequestSchema, SweepExpiredRequestSchema } from './schemas/sweep';
 export type { SweepReason, SweepContainersRequest, SweepContainersReply, SweepCandidatesRequest, SweepCandidatesReply, SweepContainerState, SweepCandidate, SweepDeleteRequest, SweepDeleteReply, SweepReleaseRequest, SweepExpiredRequest, SweepExpiredReply } from './schemas/sweep';
+export { MAX_JSON_DEPTH, jsonDepth, assertJsonDepth } from './json-depth';
+export { MIME_TYPE_PATTERN, safeContentType } from './mime-type';

@@ -37,3 +37,4 @@ export { backfillPartners } from './runtime/partner-backfill';
 export { SHUTDOWN_GRACE_MS } from './runtime/service-runner';
 export { compareAndSet, changedFields, REVISION_FIELD } from './doc-store/compare-and-set';
 export type { CompareAndSetOptions, Decision } from './doc-store/compare-and-set';
+export { clientError, isDecompressionError } from './runtime/http-client-error';

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { NotFoundError, RangeNotSatisfiableError, Subjects, UnavailableError, unwrapReply } from '@patchbay/contracts';
+import { NotFoundError, RangeNotSatisfiableError, Subjects, UnavailableError, unwrapReply, safeContentType } from '@patchbay/contracts';
 import type { BlobStore, Bus } from '@patchbay/platform';
 import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import { decideRange } from './domain/range';
@@ -54,7 +54,7 @@ export function serveFile(deps: ServeDeps) {
     const file = await deps.resolver.resolve(String(req.params.id), requestId);
     let key = file.blob_key;
     let size = file.file_bytes;
-    let mime = file.mime_type;
+    let mime = safeContentType(file.mime_type);
     let rangeAllowed = true;
     const want = target(file, opts);
     if (want) {
@@ -78,9 +78,10 @@ export function serveFile(deps: ServeDeps) {
       'Access-Control-Allow-Methods': 'GET',
       'Cache-Control': opts.cacheControl,
       'Content-Disposition': contentDisposition(opts.disposition, opts.dispositionName),
-      'Content-Type': opts.contentType ?? mime,
       'Last-Modified': lastModified,
     });
+    // setHeader, not res.set: express would append "; charset=utf-8" to a text type the file never declared.
+    res.setHeader('Content-Type', opts.contentType ?? mime);
     const decision = rangeAllowed ? decideRange(size, req.headers.range, req.headers['if-range'] as string | undefined, lastModified) : { kind: 'full' as const };
     if (decision.kind === 'unsatisfiable') {
       res.set('Content-Range', `bytes */${size}`);

@@ -7,6 +7,7 @@ import { formBody, jsonBody } from './http/body';
 import { errorHandler, notFound } from './http/errors';
 import { observe } from './http/observe';
 import { ROUTES } from './routes/route-table';
+import { bodyKind } from './routes/route-def';
 import { forward } from './routes/forward';
 import { mountUploadRoutes } from './upload/upload-routes';
 import { mountDownloadRoute } from './upload/download-route';
@@ -47,8 +48,9 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
   mountDownloadRoute(api, streams, auth);
   mountIngestRoutes(api, streams, auth);
   for (const route of ROUTES) {
-    const body = route.body ?? (route.method === 'post' || route.method === 'patch' || route.method === 'put' ? 'json' : 'none');
-    const parsers = body === 'json' ? jsonBody(settings.jsonBodyLimit) : body === 'form' ? formBody(settings.jsonBodyLimit) : jsonBody(settings.jsonBodyLimit);
+    const body = bodyKind(route);
+    // A route that takes no body never parses one (a GET with a body is not read at all).
+    const parsers = body === 'json' ? jsonBody(settings.jsonBodyLimit) : body === 'form' ? formBody(settings.jsonBodyLimit) : [];
     const guards = route.auth === false ? [] : [auth, requireScopes(route.scopes)];
     api[route.method](route.path, ...guards, ...parsers, forward(route, bus, settings.baseUrl, settings.busTimeoutMs));
   }

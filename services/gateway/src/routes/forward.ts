@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { GatewayRequest, Principal } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
 import { sendJson } from '../http/respond';
-import type { RouteDef } from './route-table';
+import { bodyKind, type RouteDef } from './route-def';
 
 /** The absolute public URL of this request (pagination links keep every query parameter). */
 export function publicUrl(baseUrl: string, req: Request): string {
@@ -28,7 +28,7 @@ export function toGatewayRequest(req: Request, res: Response, baseUrl: string, b
  */
 export function forward(route: RouteDef, bus: Bus, baseUrl: string, timeoutMs: number): RequestHandler {
   return async (req, res) => {
-    const body = route.body === 'none' ? undefined : req.body;
+    const body = bodyKind(route) === 'none' ? undefined : req.body;
     const payload = route.auth === false ? { form: body } : toGatewayRequest(req, res, baseUrl, body);
     // whoami reads the caller's own partner through partners.get.
     if (route.path === '/oauth/whoami') (payload as GatewayRequest).params.partner_sid = (res.locals.principal as Principal).partner_sid;

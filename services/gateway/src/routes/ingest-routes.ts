@@ -1,12 +1,14 @@
+import type { Readable } from 'node:stream';
 import type { Request, Response, Router } from 'express';
 import {
-  BadRequestError, INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, INGEST_RECORD_MAX_BYTES, Subjects,
+  BadRequestError, MAX_JSON_DEPTH, jsonDepth, INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, INGEST_RECORD_MAX_BYTES, Subjects,
   UnsupportedMediaTypeError, unwrapReply,
   type Principal, type RecordIngestBatch, type RecordIngestBatchResult, type RecordIngestError, type RecordIngestReport,
 } from '@patchbay/contracts';
 import type { Bus, Logger } from '@patchbay/platform';
 import { requireScopes, type authenticate } from '../auth/authenticate';
 import { sendJson } from '../http/respond';
+import { decodedBody } from '../http/content-encoding';
 import { BodyStopped, readBodyItems, type BodyItem, type IngestFormat } from './ingest-stream';
 
 type Auth = ReturnType<typeof authenticate>;
@@ -40,10 +42,11 @@ export function mountIngestRoutes(router: Router, deps: IngestDeps, auth: Auth):
   for (const route of INGEST_ROUTES) {
     router.post(route.path, auth, requireScopes(route.scopes), async (req: Request, res: Response) => {
       let format: IngestFormat;
-      try { format = formatOf(req); } catch (err) { req.resume(); throw err; }
+      let body: Readable;
+      try { format = formatOf(req); body = decodedBody(req); } catch (err) { req.resume(); throw err; }
       const principal = res.locals.principal as Principal;
       const requestId = String(req.headers['x-request-id'] ?? '');
-      const report = await ingestBody(readBodyItems(req, format), (batch) => sendBatch(deps, route.subject, { principal, ...batch }, requestId))
+      const report = await ingestBody(readBodyItems(body, format), (batch) => sendBatch(deps, route.subject, { principal, ...batch }, requestId))
         .catch((err: unknown) => { res.setHeader('Connection', 'close'); throw err; });
       log.info({ partner_sid: principal.partner_sid, path: route.path, received: report.received, stored: report.stored, duplicates: report.duplicates, rejected: report.rejected, complete: report.complete }, 'bulk ingest');
       if (!report.complete) res.setHeader('Connection', 'close'); // the rest of the body is not read
@@ -102,8 +105,11 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
       if (batch.length === 0) first = item.position;
       if ('error' in item) { refuse(item.position, item.error); batch.push(null); continue; }
       const { value } = item;
-      const size = value !== null && typeof value === 'object' && !Array.isArray(value) ? Buffer.byteLength(JSON.stringify(value)) : -1;
-      if (size < 0) { refuse(item.position, 'a record must be a JSON object'); batch.push(null); }
+      const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+      const tooDeep = isObject && jsonDepth(value) > MAX_JSON_DEPTH;
+      const size = isObject && !tooDeep ? Buffer.byteLength(JSON.stringify(value)) : -1;
+      if (!isObject) { refuse(item.position, 'a record must be a JSON object'); batch.push(null); }
+      else if (tooDeep) { refuse(item.position, `a record must not nest more than ${MAX_JSON_DEPTH} levels deep`); batch.push(null); }
       else if (size > INGEST_RECORD_MAX_BYTES) { refuse(item.position, `a record must not exceed ${INGEST_RECORD_MAX_BYTES} bytes of JSON`, value); batch.push(null); }
       else { batch.push(value as Record<string, unknown>); bytes += size; }
       if (batch.length >= INGEST_BATCH_RECORDS || bytes >= INGEST_BATCH_BYTES) await flush();

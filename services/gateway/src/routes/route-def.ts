@@ -11,3 +11,8 @@ export interface RouteDef {
   /** False for the token grant, which authenticates by its own form fields. */
   auth?: boolean;
 }
+
+/** How a route reads its body: as declared, else JSON for POST/PATCH/PUT and none for GET/DELETE. */
+export function bodyKind(route: RouteDef): 'json' | 'form' | 'none' {
+  return route.body ?? (route.method === 'post' || route.method === 'patch' || route.method === 'put' ? 'json' : 'none');
+}

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response, Router } from 'express';
 import contentDisposition from 'content-disposition';
-import { Subjects, unwrapReply, type Principal } from '@patchbay/contracts';
+import { Subjects, safeContentType, unwrapReply, type Principal } from '@patchbay/contracts';
 import { requireScopes, type authenticate } from '../auth/authenticate';
 import { DOWNLOAD_SCOPES } from '../routes/storage-routes';
 import type { UploadDeps } from './upload-flow';
@@ -19,8 +19,9 @@ export function mountDownloadRoute(router: Router, deps: UploadDeps, auth: Retur
     const opened = unwrapReply<Opened>(await deps.bus.request(Subjects.storage.fileOpen, { principal, params: { file_sid: req.params.file_sid }, query: {}, body: null, url: '' }, { timeoutMs: deps.timeoutMs, requestId: String(req.headers['x-request-id'] ?? '') }));
     const body = await deps.blobs.get(opened.blob_key);
     const filename = opened.name && opened.name !== 'N/A' ? opened.name : opened.file_access_name;
+    // setHeader for the type: express's res.set would append a charset the file never declared.
+    res.setHeader('Content-Type', safeContentType(opened.mime_type));
     res.status(200).set({
-      'Content-Type': opened.mime_type,
       'Content-Length': String(opened.file_bytes),
       'Content-Disposition': contentDisposition(filename, { type: 'attachment' }),
     });

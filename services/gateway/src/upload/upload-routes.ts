@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response, Router } from 'express';
 import multer from 'multer';
 import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, type Principal } from '@patchbay/contracts';
 import { sendJson } from '../http/respond';
+import { contentCoding, decodedBody, decoderFor } from '../http/content-encoding';
 import { authenticate, requireScopes } from '../auth/authenticate';
 import { UPLOAD_SCOPES } from '../routes/storage-routes';
 import { blobStorageEngine, type StreamedPart } from './multer-engine';
@@ -41,6 +42,8 @@ export function mountUploadRoutes(router: Router, deps: UploadDeps, auth: Auth):
     const requestId = String(req.headers['x-request-id'] ?? '');
     res.setHeader('Connection', 'close');
     if (req.is('multipart/form-data')) {
+      // multer reads the request itself: a compressed multipart body cannot be decoded on the way.
+      if (contentCoding(req)) { req.resume(); throw new UnsupportedMediaTypeError('a multipart/form-data upload cannot have a Content-Encoding; send the file as is or use application/octet-stream'); }
       multipart(req, res, (err?: unknown) => {
         if (err) { req.resume(); return next(multerError(err)); }
         const part = req.file as unknown as StreamedPart | undefined;
@@ -51,13 +54,14 @@ export function mountUploadRoutes(router: Router, deps: UploadDeps, auth: Auth):
       return;
     }
     if (!req.is('application/octet-stream')) { req.resume(); throw new UnsupportedMediaTypeError('upload with multipart/form-data or application/octet-stream'); }
+    try { decoderFor(req); } catch (err) { req.resume(); throw err; }
     let prepared;
     try {
       prepared = await prepareUpload(deps, principal, { ...(req.query as Record<string, unknown>) }, 'query', requestId);
     } catch (err) { req.resume(); throw err; }
     let streamed;
     try {
-      streamed = await streamToBlob(deps, principal, prepared, req, requestId);
+      streamed = await streamToBlob(deps, principal, prepared, decodedBody(req), requestId);
     } catch (err) {
       req.resume();
       throw err;

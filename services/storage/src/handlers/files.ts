@@ -14,7 +14,7 @@ import type { StorageContext } from './context';
 
 const validatePatch = compileValidator(FilePatchSchema);
 const validatePut = compileValidator(FilePutSchema);
-const MUTABLE = ['name', 'publish', 'file_access_name', 'threshold_include', 'lifecycle_action', 'lifecycle_ttl', 'integer_key_1', 'integer_key_2', 'string_key_1', 'string_key_2', 'string_key_3', 'string_key_4'] as const;
+const MUTABLE = ['name', 'mime_type', 'publish', 'file_access_name', 'threshold_include', 'lifecycle_action', 'lifecycle_ttl', 'integer_key_1', 'integer_key_2', 'string_key_1', 'string_key_2', 'string_key_3', 'string_key_4'] as const;
 const PUT_DEFAULTS = { integer_key_1: null, integer_key_2: null, string_key_1: null, string_key_2: null, string_key_3: null, string_key_4: null };
 
 /** Where a file's transcoded copies live; they go with the file. */
