@@ -83,7 +83,9 @@ export async function startIdentityService(deps: ServiceDeps): Promise<Stoppable
       if (!t.date_last_accessed || Date.now() - new Date(t.date_last_accessed).getTime() > LAST_ACCESS_RESOLUTION_MS) {
         await repo.tokens.updateOne({ token_sid: t.token_sid }, { $set: { date_last_accessed: new Date() } });
       }
-      return { principal: principalFor(p, effectiveScopes(t.scopes, p.available_scopes), t.token_sid) };
+      // The expiry travels with the principal, so a gateway never trusts the token past it.
+      const expiresAt = t.date_expiration_access_token ? new Date(t.date_expiration_access_token).toISOString() : null;
+      return { principal: principalFor(p, effectiveScopes(t.scopes, p.available_scopes), t.token_sid), expires_at: expiresAt };
     },
     [Subjects.identity.authenticateBasic]: async (payload: unknown) => {
       const { login, password } = payload as { login: string; password: string };

@@ -36,8 +36,9 @@ export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number
       const reply = creds.kind === 'bearer'
         ? await bus.request(Subjects.identity.authenticateToken, { token: creds.token }, { timeoutMs, requestId })
         : await bus.request(Subjects.identity.authenticateBasic, { login: creds.login, password: creds.password }, { timeoutMs, requestId });
-      principal = unwrapReply<{ principal: Principal }>(reply).principal;
-      cache.set(key, principal);
+      const checked = unwrapReply<{ principal: Principal; expires_at?: string | null }>(reply);
+      principal = checked.principal;
+      cache.set(key, principal, checked.expires_at ? Date.parse(checked.expires_at) : undefined);
     }
     res.locals.principal = principal;
     next();
