@@ -30,6 +30,8 @@ export interface PatchbayInstance {
   restartNats(downMs?: number): Promise<void>;
   /** The last lines the instance printed (every service's JSON logs, prefixed by the launcher). */
   output(): string;
+  /** What it printed until it was ready (its start banner included). */
+  startupOutput: string;
 }
 
 /** What a restarted instance keeps from the one before. */
@@ -105,6 +107,7 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
       await exited;
     },
     restart: () => startPatchbay(mode, extraEnv, { port, storagePort, dataDir, nats, token }),
+    startupOutput: output.join(''),
     restartNats: async (downMs) => { if (!nats) throw new Error('restartNats: an embedded instance has no NATS'); await nats.restart({ downMs }); },
     output: () => output.join(''),
   };

@@ -1,6 +1,6 @@
 export {
   ApiError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, ConflictError, DuplicateKeyError,
-  PayloadTooLargeError, UnsupportedMediaTypeError, RangeNotSatisfiableError, UnprocessableError, UnavailableError,
+  PayloadTooLargeError, UnsupportedMediaTypeError, RangeNotSatisfiableError, UnprocessableError, UnavailableError, TooManyRequestsError,
   TimeoutError, errorFromStatus, errorItem,
 } from './errors';
 export type { BusReply } from './reply';

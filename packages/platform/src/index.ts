@@ -38,3 +38,5 @@ export { SHUTDOWN_GRACE_MS } from './runtime/service-runner';
 export { compareAndSet, changedFields, REVISION_FIELD } from './doc-store/compare-and-set';
 export type { CompareAndSetOptions, Decision } from './doc-store/compare-and-set';
 export { clientError, isDecompressionError } from './runtime/http-client-error';
+export { CircuitBreakerBus } from './bus/circuit-breaker-bus';
+export type { CircuitOptions } from './bus/circuit-breaker-bus';

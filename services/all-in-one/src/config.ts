@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CommonConfig } from '@patchbay/platform';
 import { GatewayConfig } from '@patchbay/gateway';
+import { IdentityConfig } from '@patchbay/identity';
 import { StorageConfig } from '@patchbay/storage';
 import { TranscoderConfig } from '@patchbay/transcoder';
 import { FileServerConfig } from '@patchbay/file-server';
@@ -11,6 +12,7 @@ import { ThresholdWorkerConfig } from '@patchbay/threshold-worker';
 export const AllInOneConfig = Type.Object({
   ...CommonConfig,
   ...GatewayConfig,
+  ...IdentityConfig,
   ...TranscoderConfig,
   ...PushConfig,
   UPLOAD_STALE_MS: StorageConfig.UPLOAD_STALE_MS,

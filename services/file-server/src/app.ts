@@ -40,6 +40,7 @@ export function createFileServerApp(deps: ServeDeps & { logger: Logger; metrics:
     if (mapped) {
       // Every "no such published file" looks the same, whatever the reason.
       if (mapped.status === 404) return send(res, 404, { errors: [], message: 'Not Found' });
+      if (mapped.retryAfterSeconds) res.setHeader('Retry-After', String(mapped.retryAfterSeconds));
       return send(res, mapped.status, mapped.toBody());
     }
     deps.logger.error({ err, path: req.path }, 'file server error');

@@ -31,6 +31,7 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', settings.trustProxy ?? 'loopback');
   app.use(observe(logger, metrics));
   app.use((req, res, next) => { void handleOpsRequest(req, res, metrics, deps.health).then((done) => { if (!done) next(); }, next); });
 

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import multer from 'multer';
 import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, type Principal } from '@patchbay/contracts';
-import { sendJson } from '../http/respond';
+import { sendJson, sendReply } from '../http/respond';
 import { contentCoding, decodedBody, decoderFor } from '../http/content-encoding';
 import { authenticate, requireScopes } from '../auth/authenticate';
 import { UPLOAD_SCOPES } from '../routes/storage-routes';
@@ -49,7 +49,7 @@ export function mountUploadRoutes(router: Router, deps: UploadDeps, auth: Auth):
         const part = req.file as unknown as StreamedPart | undefined;
         if (!part) return next(BadRequestError.field('data', 'the data part (file content) is required'));
         commitUpload(deps, principal, part.file_sid, part.size, part.head, requestId)
-          .then((reply) => sendJson(res, reply.status, 'error' in reply ? reply.error : reply.body), next);
+          .then((reply) => sendReply(res, reply), next);
       });
       return;
     }
@@ -68,6 +68,6 @@ export function mountUploadRoutes(router: Router, deps: UploadDeps, auth: Auth):
     }
     const reply = await commitUpload(deps, principal, prepared.file_sid, streamed.size, streamed.head, requestId)
       .catch(async (err: unknown) => { await abortUpload(deps, principal, prepared.file_sid, requestId); throw err; });
-    sendJson(res, reply.status, 'error' in reply ? reply.error : reply.body);
+    sendReply(res, reply);
   });
 }
