@@ -108,6 +108,14 @@ export class NedbCollection<T extends Doc = Doc> implements Collection<T> {
     });
   }
 
+  dropIndex(keys: Sort): Promise<void> {
+    const fields = Object.keys(keys);
+    return this.write(async (f) => {
+      this.unique.delete([...fields].sort().join(','));
+      await f.removeIndex(fields);
+    });
+  }
+
   /** Compacts the datafile (no-op in memory or when never loaded), after every queued write. */
   compact(): Promise<void> {
     if (!this.loading) return Promise.resolve();
