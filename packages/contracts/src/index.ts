@@ -41,9 +41,19 @@ export { PushDeviceSchema, PushDeviceCreateSchema, PushDevicePatchSchema, DEVICE
 export type { PushDevice, PushDeviceCreate, PushDevicePatch, DeviceType, DeviceEnvironment } from './schemas/push-device';
 export { PushNotificationSchema, PushSendResultSchema, MAX_PUSH_RECIPIENTS, PUSH_PRIORITIES, PUSH_FAILURE_REASONS } from './schemas/push-notification';
 export type { PushNotification, PushSendResult, PushResult, PushFailureReason } from './schemas/push-notification';
-export { CallRecordSchema, CallRecordInputSchema, RecordIngestReportSchema, RecordIngestErrorSchema, RECORD_DIRECTIONS, INGEST_BATCH_RECORDS, INGEST_BATCH_BYTES, INGEST_RECORD_MAX_BYTES, INGEST_MAX_ERRORS } from './schemas/call-record';
-export type { CallRecord, CallRecordInput, CallCompletedEvent, RecordIngestBatch, RecordIngestBatchResult, RecordIngestError, RecordIngestReport } from './schemas/call-record';
-export { MessageRecordSchema, MessageRecordInputSchema, MESSAGE_TYPES } from './schemas/message-record';
+export {
+  SecureIdSchema, TimestampSchema, DecimalStringSchema, SecondsStringSchema, RecordNumberSchema, RecordText, RecordCountSchema,
+  RECORD_DIRECTIONS, RecordDirectionSchema, recordInputSchema,
+} from './schemas/detail-record';
+export type { RecordInput } from './schemas/detail-record';
+export {
+  INGEST_BATCH_RECORDS, INGEST_BATCH_BYTES, INGEST_RECORD_MAX_BYTES, INGEST_MAX_ERRORS, INGEST_MAX_IGNORED_FIELDS, INGEST_IGNORED_NAME_MAX,
+  RecordIngestErrorSchema, IgnoredFieldsSchema, RecordIngestReportSchema, tallyIgnoredFields, ignoredFieldsObject,
+} from './schemas/record-ingest';
+export type { IgnoredFields, RecordIngestBatch, RecordIngestBatchResult, RecordIngestError, RecordIngestReport } from './schemas/record-ingest';
+export { CallRecordSchema, CallRecordInputSchema, CALL_RECORD_REQUIRED } from './schemas/call-record';
+export type { CallRecord, CallRecordInput, CallCompletedEvent } from './schemas/call-record';
+export { MessageRecordSchema, MessageRecordInputSchema, MESSAGE_RECORD_REQUIRED, MESSAGE_TYPES } from './schemas/message-record';
 export type { MessageRecord, MessageRecordInput, MessageRecordedEvent } from './schemas/message-record';
 export { SWEEP_REASONS, SweepContainersRequestSchema, SweepCandidatesRequestSchema, SweepDeleteRequestSchema, SweepReleaseRequestSchema, SweepExpiredRequestSchema } from './schemas/sweep';
 export type { SweepReason, SweepContainersRequest, SweepContainersReply, SweepCandidatesRequest, SweepCandidatesReply, SweepContainerState, SweepCandidate, SweepDeleteRequest, SweepDeleteReply, SweepReleaseRequest, SweepExpiredRequest, SweepExpiredReply } from './schemas/sweep';

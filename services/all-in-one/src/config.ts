@@ -7,6 +7,7 @@ import { TranscoderConfig } from '@patchbay/transcoder';
 import { FileServerConfig } from '@patchbay/file-server';
 import { PushConfig } from '@patchbay/push';
 import { ThresholdWorkerConfig } from '@patchbay/threshold-worker';
+import { RecordsConfig } from '@patchbay/records';
 
 /** Environment of the all-in-one process (documented in the README). */
 export const AllInOneConfig = Type.Object({
@@ -15,6 +16,7 @@ export const AllInOneConfig = Type.Object({
   ...IdentityConfig,
   ...TranscoderConfig,
   ...PushConfig,
+  ...RecordsConfig,
   UPLOAD_STALE_MS: StorageConfig.UPLOAD_STALE_MS,
   UPLOAD_SWEEP_INTERVAL_MS: StorageConfig.UPLOAD_SWEEP_INTERVAL_MS,
   THRESHOLD_SWEEP_INTERVAL: ThresholdWorkerConfig.THRESHOLD_SWEEP_INTERVAL,

@@ -5,7 +5,7 @@ import { startTranscoderService } from '@patchbay/transcoder';
 import { startThresholdWorker } from '@patchbay/threshold-worker';
 import type { AllInOneConfig } from './config';
 import { startIdentityService, identitySettings } from '@patchbay/identity';
-import { startRecordsService } from '@patchbay/records';
+import { recordsSettings, startRecordsService } from '@patchbay/records';
 import { startEndpointService, endpointSettingsFromEnv } from '@patchbay/endpoint';
 import { startPushService, pushSettingsFrom } from '@patchbay/push';
 
@@ -20,7 +20,7 @@ export interface ServiceEntry {
 /** Every service behind the gateway, in start order. */
 export const SERVICES: ServiceEntry[] = [
   { name: 'identity', docs: true, start: (deps, c) => startIdentityService(deps, identitySettings(c)) },
-  { name: 'records', docs: true, start: startRecordsService },
+  { name: 'records', docs: true, start: (deps, c) => startRecordsService(deps, recordsSettings(c)) },
   { name: 'transcoder', docs: false, start: (deps, c) => startTranscoderService(deps, { scratchDir: c.TRANSCODER_SCRATCH_DIR, concurrency: c.TRANSCODER_CONCURRENCY, timeoutMs: c.TRANSCODER_TIMEOUT_MS, drainMs: c.TRANSCODER_DRAIN_MS }) },
   {
     name: 'storage', docs: true,

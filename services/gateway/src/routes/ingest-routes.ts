@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Request, Response, Router } from 'express';
 import {
   BadRequestError, MAX_JSON_DEPTH, jsonDepth, INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, INGEST_RECORD_MAX_BYTES, Subjects,
-  UnsupportedMediaTypeError, unwrapReply,
+  UnsupportedMediaTypeError, ignoredFieldsObject, tallyIgnoredFields, unwrapReply,
   type Principal, type RecordIngestBatch, type RecordIngestBatchResult, type RecordIngestError, type RecordIngestReport,
 } from '@patchbay/contracts';
 import type { Bus, Logger } from '@patchbay/platform';
@@ -63,11 +63,13 @@ type Send = (batch: Pick<RecordIngestBatch, 'first_position' | 'records'>) => Pr
 
 /**
  * Reads every item, batches the records and sends each batch once the previous one is answered,
- * and sums the answers into the report. A failed batch (service down, timeout) rejects: the
- * records already stored stay stored and a retry of the whole body is harmless.
+ * and sums the answers into the report (`ignored_fields` added up by name). A failed batch
+ * (service down, timeout) rejects: the records already stored stay stored and a retry of the whole
+ * body is harmless.
  */
 export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Promise<RecordIngestReport> {
-  const report: RecordIngestReport = { complete: true, duplicates: 0, errors: [], received: 0, rejected: 0, stored: 0 };
+  const report: RecordIngestReport = { complete: true, duplicates: 0, errors: [], ignored_fields: {}, received: 0, rejected: 0, stored: 0 };
+  const ignored = new Map<string, number>();
   const addErrors = (errors: RecordIngestError[]) => {
     report.errors.push(...errors);
     if (report.errors.length > 2 * INGEST_MAX_ERRORS) report.errors = report.errors.sort((a, b) => a.position - b.position).slice(0, INGEST_MAX_ERRORS);
@@ -94,6 +96,7 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
       report.duplicates += r.duplicates;
       report.rejected += new Set(r.errors.map((e) => e.position)).size;
       addErrors(r.errors);
+      tallyIgnoredFields(ignored, Object.entries(r.ignored_fields ?? {}));
     });
     inFlight.catch(() => undefined); // awaited at the next flush or at the end
   };
@@ -123,5 +126,6 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
   await flush();
   await inFlight;
   report.errors = report.errors.sort((a, b) => a.position - b.position).slice(0, INGEST_MAX_ERRORS);
+  report.ignored_fields = ignoredFieldsObject(ignored);
   return report;
 }
