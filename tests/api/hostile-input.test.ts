@@ -60,7 +60,8 @@ async function sweep(calls: Array<() => Promise<Finding | null>>): Promise<Findi
   return found;
 }
 
-const withBody = ROUTES.filter((r) => r.method !== 'get' && r.method !== 'delete' && r.body !== 'form' && r.auth !== false);
+/** Routes that read a JSON body (streamed routes are swept apart, with bodies of their own kinds). */
+const withBody = ROUTES.filter((r) => r.method !== 'get' && r.method !== 'delete' && r.body !== 'form' && r.body !== 'stream' && r.auth !== false);
 
 test('hostile path parameters on every route: no 5xx', async () => {
   const calls = ROUTES.filter((r) => r.path.includes(':') && r.auth !== false)

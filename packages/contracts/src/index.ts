@@ -12,7 +12,7 @@ export { ErrorBodySchema, ErrorItemSchema } from './schemas/error';
 export type { ErrorBody, ErrorItem } from './schemas/error';
 export { ListEnvelopeSchema, AnyListEnvelopeSchema, PaginationSchema } from './schemas/envelope';
 export type { ListEnvelope } from './schemas/envelope';
-export { ALL_SCOPES, ScopeSchema } from './schemas/scopes';
+export { ALL_SCOPES, OPERATOR_ONLY_SCOPES, ScopeSchema } from './schemas/scopes';
 export type { Scope } from './schemas/scopes';
 export { PartnerSchema, PartnerCreateSchema, PartnerUpdateSchema } from './schemas/partner';
 export type { Partner, PartnerCreate, PartnerUpdate } from './schemas/partner';
@@ -59,3 +59,11 @@ export { SWEEP_REASONS, SweepContainersRequestSchema, SweepCandidatesRequestSche
 export type { SweepReason, SweepContainersRequest, SweepContainersReply, SweepCandidatesRequest, SweepCandidatesReply, SweepContainerState, SweepCandidate, SweepDeleteRequest, SweepDeleteReply, SweepReleaseRequest, SweepExpiredRequest, SweepExpiredReply } from './schemas/sweep';
 export { MAX_JSON_DEPTH, jsonDepth, assertJsonDepth } from './json-depth';
 export { MIME_TYPE_PATTERN, safeContentType } from './mime-type';
+export {
+  RECORDING_ENDPOINT_TYPES, RecordingQuerySchema, PlaybackQuerySchema, RecordingPrepareRequestSchema, PlaybackOpenRequestSchema,
+  PlaybackOpenReplySchema, EndpointLookupRequestSchema, EndpointLookupReplySchema, PublishedCheckRequestSchema, VoicemailCallbackScheduleSchema,
+} from './schemas/media';
+export type {
+  RecordingQuery, PlaybackQuery, RecordingPrepareRequest, PlaybackOpenRequest, PlaybackOpenReply, EndpointLookupReply,
+  PublishedCheckRequest, VoicemailCallbackSchedule, VoicemailCallbackDelivery,
+} from './schemas/media';

@@ -40,3 +40,7 @@ export type { CompareAndSetOptions, Decision } from './doc-store/compare-and-set
 export { clientError, isDecompressionError } from './runtime/http-client-error';
 export { CircuitBreakerBus } from './bus/circuit-breaker-bus';
 export type { CircuitOptions } from './bus/circuit-breaker-bus';
+export { sendBlob } from './http/send-blob';
+export type { BlobReply } from './http/send-blob';
+export { decideRange } from './http/range';
+export type { RangeDecision } from './http/range';

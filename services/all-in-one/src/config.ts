@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CommonConfig } from '@patchbay/platform';
 import { GatewayConfig } from '@patchbay/gateway';
 import { IdentityConfig } from '@patchbay/identity';
+import { EndpointConfig } from '@patchbay/endpoint';
 import { StorageConfig } from '@patchbay/storage';
 import { TranscoderConfig } from '@patchbay/transcoder';
 import { FileServerConfig } from '@patchbay/file-server';
@@ -14,6 +15,7 @@ export const AllInOneConfig = Type.Object({
   ...CommonConfig,
   ...GatewayConfig,
   ...IdentityConfig,
+  ...EndpointConfig,
   ...TranscoderConfig,
   ...PushConfig,
   ...RecordsConfig,

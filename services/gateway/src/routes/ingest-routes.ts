@@ -1,25 +1,16 @@
 import type { Readable } from 'node:stream';
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import {
-  BadRequestError, MAX_JSON_DEPTH, jsonDepth, INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, INGEST_RECORD_MAX_BYTES, Subjects,
+  BadRequestError, MAX_JSON_DEPTH, jsonDepth, INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, INGEST_RECORD_MAX_BYTES,
   UnsupportedMediaTypeError, ignoredFieldsObject, tallyIgnoredFields, unwrapReply,
   type Principal, type RecordIngestBatch, type RecordIngestBatchResult, type RecordIngestError, type RecordIngestReport,
 } from '@patchbay/contracts';
-import type { Bus, Logger } from '@patchbay/platform';
-import { requireScopes, type authenticate } from '../auth/authenticate';
+import type { RouteDef, StreamDeps } from './route-def';
 import { sendJson } from '../http/respond';
 import { decodedBody } from '../http/content-encoding';
 import { BodyStopped, readBodyItems, type BodyItem, type IngestFormat } from './ingest-stream';
 
-type Auth = ReturnType<typeof authenticate>;
-
-export interface IngestDeps { bus: Bus; logger: Logger; timeoutMs: number }
-
-/** Bulk ingest routes: same paths as the record lists, `POST`, their own create scopes. */
-const INGEST_ROUTES = [
-  { path: '/calls/call_drs', subject: Subjects.records.callIngest, scopes: ['calls.manage', 'calls.create'] },
-  { path: '/sms/message_drs', subject: Subjects.records.messageIngest, scopes: ['sms.manage', 'sms.create'] },
-] as const;
+export type IngestDeps = Pick<StreamDeps, 'bus' | 'logger' | 'timeoutMs'>;
 
 const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines'];
 
@@ -37,22 +28,22 @@ function formatOf(req: Request): IngestFormat {
  * (broken NDJSON line, not an object, too large) are refused here; the service validates the rest.
  * The answer is a RecordIngestReport (200); a body broken before its first record is a 400.
  */
-export function mountIngestRoutes(router: Router, deps: IngestDeps, auth: Auth): void {
+export function ingestRoute(deps: IngestDeps, route: RouteDef): RequestHandler {
   const log = deps.logger.child({ mod: 'ingest' });
-  for (const route of INGEST_ROUTES) {
-    router.post(route.path, auth, requireScopes(route.scopes), async (req: Request, res: Response) => {
-      let format: IngestFormat;
-      let body: Readable;
-      try { format = formatOf(req); body = decodedBody(req); } catch (err) { req.resume(); throw err; }
-      const principal = res.locals.principal as Principal;
-      const requestId = String(req.headers['x-request-id'] ?? '');
-      const report = await ingestBody(readBodyItems(body, format), (batch) => sendBatch(deps, route.subject, { principal, ...batch }, requestId))
-        .catch((err: unknown) => { res.setHeader('Connection', 'close'); throw err; });
-      log.info({ partner_sid: principal.partner_sid, path: route.path, received: report.received, stored: report.stored, duplicates: report.duplicates, rejected: report.rejected, complete: report.complete }, 'bulk ingest');
-      if (!report.complete) res.setHeader('Connection', 'close'); // the rest of the body is not read
-      sendJson(res, 200, report);
-    });
-  }
+  const subject = route.subject;
+  if (!subject) throw new Error(`ingest route ${route.path} needs the records service's subject`);
+  return async (req: Request, res: Response) => {
+    let format: IngestFormat;
+    let body: Readable;
+    try { format = formatOf(req); body = decodedBody(req); } catch (err) { req.resume(); throw err; }
+    const principal = res.locals.principal as Principal;
+    const requestId = String(req.headers['x-request-id'] ?? '');
+    const report = await ingestBody(readBodyItems(body, format), (batch) => sendBatch(deps, subject, { principal, ...batch }, requestId))
+      .catch((err: unknown) => { res.setHeader('Connection', 'close'); throw err; });
+    log.info({ partner_sid: principal.partner_sid, path: route.path, received: report.received, stored: report.stored, duplicates: report.duplicates, rejected: report.rejected, complete: report.complete }, 'bulk ingest');
+    if (!report.complete) res.setHeader('Connection', 'close'); // the rest of the body is not read
+    sendJson(res, 200, report);
+  };
 }
 
 async function sendBatch(deps: IngestDeps, subject: string, batch: RecordIngestBatch, requestId: string): Promise<RecordIngestBatchResult> {

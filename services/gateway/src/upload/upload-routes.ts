@@ -1,14 +1,11 @@
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, type Principal } from '@patchbay/contracts';
-import { sendJson, sendReply } from '../http/respond';
-import { contentCoding, decodedBody, decoderFor } from '../http/content-encoding';
-import { authenticate, requireScopes } from '../auth/authenticate';
-import { UPLOAD_SCOPES } from '../routes/storage-routes';
+import { sendReply } from '../http/respond';
+import { contentCoding } from '../http/content-encoding';
+import type { StreamDeps } from '../routes/route-def';
 import { blobStorageEngine, type StreamedPart } from './multer-engine';
-import { abortUpload, commitUpload, prepareUpload, streamToBlob, type UploadDeps } from './upload-flow';
-
-type Auth = ReturnType<typeof authenticate>;
+import { commitUpload, prepareUpload, streamedUpload } from './upload-flow';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
 const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed (part header|content type)|Missing Content-Type)$/;
@@ -34,10 +31,9 @@ function multerError(err: unknown): unknown {
  * (File fields in the query); anything else 415. The body streams into the blob store; storage
  * prepares before and commits after, so a refused upload leaves no byte and no record.
  */
-export function mountUploadRoutes(router: Router, deps: UploadDeps, auth: Auth): void {
+export function uploadRoute(deps: StreamDeps): RequestHandler {
   const multipart = multer({ storage: blobStorageEngine(deps), limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 21, headerPairs: 200 } }).single('data');
-
-  router.post('/storage/files', auth, requireScopes(UPLOAD_SCOPES), async (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const principal = res.locals.principal as Principal;
     const requestId = String(req.headers['x-request-id'] ?? '');
     res.setHeader('Connection', 'close');
@@ -48,26 +44,11 @@ export function mountUploadRoutes(router: Router, deps: UploadDeps, auth: Auth):
         if (err) { req.resume(); return next(multerError(err)); }
         const part = req.file as unknown as StreamedPart | undefined;
         if (!part) return next(BadRequestError.field('data', 'the data part (file content) is required'));
-        commitUpload(deps, principal, part.file_sid, part.size, part.head, requestId)
-          .then((reply) => sendReply(res, reply), next);
+        commitUpload(deps, principal, part.file_sid, part.size, part.head, requestId).then((reply) => sendReply(res, reply), next);
       });
       return;
     }
     if (!req.is('application/octet-stream')) { req.resume(); throw new UnsupportedMediaTypeError('upload with multipart/form-data or application/octet-stream'); }
-    try { decoderFor(req); } catch (err) { req.resume(); throw err; }
-    let prepared;
-    try {
-      prepared = await prepareUpload(deps, principal, { ...(req.query as Record<string, unknown>) }, 'query', requestId);
-    } catch (err) { req.resume(); throw err; }
-    let streamed;
-    try {
-      streamed = await streamToBlob(deps, principal, prepared, decodedBody(req), requestId);
-    } catch (err) {
-      req.resume();
-      throw err;
-    }
-    const reply = await commitUpload(deps, principal, prepared.file_sid, streamed.size, streamed.head, requestId)
-      .catch(async (err: unknown) => { await abortUpload(deps, principal, prepared.file_sid, requestId); throw err; });
-    sendReply(res, reply);
-  });
+    await streamedUpload(deps, req, res, () => prepareUpload(deps, principal, { ...(req.query as Record<string, unknown>) }, 'query', requestId));
+  };
 }

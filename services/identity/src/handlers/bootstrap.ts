@@ -24,7 +24,8 @@ export interface BootstrapReply {
 }
 
 /**
- * Makes sure the first partner exists, holding every scope. Idempotent: fixed login, password and token are (re)applied; generated
+ * Makes sure the first partner exists, holding every scope — the operator-only `media.manage` too,
+ * which no other partner can be given. Idempotent: fixed login, password and token are (re)applied; generated
  * ones are made and returned only when the partner is created.
  */
 export function bootstrapHandlers(ctx: IdentityContext) {
@@ -40,8 +41,13 @@ export function bootstrapHandlers(ctx: IdentityContext) {
         generatedPassword = input.password ? null : newPassword();
         partner = await createPartner(ctx, { name: 'Bootstrap partner', login, password: input.password ?? generatedPassword!, available_scopes: [...ALL_SCOPES] }, null);
         created = true;
-      } else if (input.password && !(await verifyPassword(input.password, partner.password_hash))) {
-        await repo.partners.updateOne({ login }, { $set: { password_hash: await hashPassword(input.password) } });
+      } else {
+        if (input.password && !(await verifyPassword(input.password, partner.password_hash))) {
+          await repo.partners.updateOne({ login }, { $set: { password_hash: await hashPassword(input.password) } });
+        }
+        // Scopes added by a later release (media.manage) reach the operator on its next start.
+        const missing = ALL_SCOPES.filter((s) => !partner!.available_scopes.includes(s));
+        if (missing.length > 0) partner = (await repo.partners.findOneAndUpdate({ login }, { $set: { available_scopes: [...ALL_SCOPES] } })) ?? partner;
       }
       let generatedToken: string | null = null;
       if (input.token) {

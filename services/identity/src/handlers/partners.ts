@@ -48,7 +48,7 @@ export function partnerHandlers(ctx: IdentityContext) {
     [Subjects.identity.partnerCreate]: async (payload: unknown) => {
       const req = payload as GatewayRequest;
       const input = validateCreate(req.body ?? {});
-      if (input.available_scopes) checkGrantable(input.available_scopes, req.principal.scopes, 'available_scopes');
+      if (input.available_scopes) checkGrantable(input.available_scopes, req.principal.scopes, 'available_scopes', 'partner');
       const scopes = input.available_scopes ?? DEFAULT_PARTNER_SCOPES.filter((s) => req.principal.scopes.includes(s));
       return serializePartner(await createPartner(ctx, { ...input, available_scopes: scopes }, req.principal.partner_sid));
     },
@@ -77,7 +77,7 @@ export function partnerHandlers(ctx: IdentityContext) {
       const input = validateUpdate(req.body ?? {});
       if (input.available_scopes) {
         if (p.partner_sid === req.principal.partner_sid) throw UnprocessableError.field('available_scopes', 'a partner cannot change its own scopes');
-        checkGrantable(input.available_scopes, req.principal.scopes, 'available_scopes');
+        checkGrantable(input.available_scopes, req.principal.scopes, 'available_scopes', 'partner');
       }
       // Only the fields given are written: concurrent updates of different fields all land.
       const $set: Record<string, unknown> = {};
