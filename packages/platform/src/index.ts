@@ -35,3 +35,7 @@ export type { HandlerContext } from './runtime/serve-all';
 export { Counter, Gauge, Histogram } from 'prom-client';
 export { backfillPartners } from './runtime/partner-backfill';
 export { SHUTDOWN_GRACE_MS } from './runtime/service-runner';
+export { assertKey, resolveRange } from './blob-store/blob-checks';
+export { BlobStoreUnavailableError } from './blob-store/blob-store-unavailable-error';
+export type { BlobStoreFailure } from './blob-store/blob-store-unavailable-error';
+export { probeBlobStore } from './blob-store/probe-blob-store';
