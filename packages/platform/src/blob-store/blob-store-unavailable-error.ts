@@ -55,10 +55,12 @@ export class BlobStoreUnavailableError extends UnavailableError {
     for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth += 1) {
       const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
       // Some SDKs keep only the message of the socket error: the AWS SDK wraps an error that is not
-      // `instanceof Error` in its realm (under jest, Node's own errors) as "AWS SDK error wrapper for …".
-      const found = typeof code === 'string' ? code : typeof message === 'string' ? CODE_IN_MESSAGE.exec(message)?.[1] : undefined;
-      if (found && NETWORK[found]) return new BlobStoreUnavailableError('unreachable', `cannot reach ${endpoint}: ${NETWORK[found]}`, { cause: err });
-      if ((found && TIMEOUT.has(found)) || (typeof name === 'string' && TIMEOUT.has(name))) {
+      // `instanceof Error` in its realm (under jest, Node's own errors) as "AWS SDK error wrapper for …",
+      // Azure's says REQUEST_SEND_ERROR and quotes Node's message.
+      const codes = [code, typeof message === 'string' ? CODE_IN_MESSAGE.exec(message)?.[1] : undefined].filter((c): c is string => typeof c === 'string');
+      const unreachable = codes.find((c) => NETWORK[c]);
+      if (unreachable) return new BlobStoreUnavailableError('unreachable', `cannot reach ${endpoint}: ${NETWORK[unreachable]}`, { cause: err });
+      if (codes.some((c) => TIMEOUT.has(c)) || (typeof name === 'string' && TIMEOUT.has(name))) {
         return new BlobStoreUnavailableError('timeout', `${endpoint} did not answer in time`, { cause: err });
       }
     }

@@ -1,0 +1,2 @@
+export { AzureBlobStore } from './azure-blob-store';
+export type { AzureBlobStoreOptions, AzureCredentials } from './azure-options';
