@@ -17,7 +17,7 @@ const DENIED = new Set([
   'AuthorizationProtocolMismatch', 'AuthorizationSourceIPMismatch', 'InsufficientAccountPermissions', 'AccountIsDisabled',
 ]);
 
-export function notFound(key: string): NotFoundError {
+function notFound(key: string): NotFoundError {
   return new NotFoundError('blob not found', [errorItem(`no blob '${key}'`, 'key')]);
 }
 

@@ -16,7 +16,8 @@ import { assertKey, BlobStoreUnavailableError, resolveRange, type BlobStat, type
 import { GOOGLE_ENDPOINT, normalizePrefix, storageOptions, type GcsBlobStoreOptions } from './gcs-options';
 import { readGcsError, translateGcsError, type GcsTarget } from './gcs-errors';
 import { openedStream } from './opened-stream';
-import { cancelSession, putToSession, SourceFailure, type SessionResult } from './session-upload';
+import { cancelSession, putToSession, type SessionResult } from './session-upload';
+import { SourceFailure } from './source-failure';
 
 type InterceptedRequest = ReturnType<Storage['interceptors'][number]['request']>;
 
@@ -81,11 +82,12 @@ export class GcsBlobStore implements BlobStore {
     const file = this.bucket.file(this.prefix + key);
     // A range is checked by CRC32C only as a whole object: the library refuses validation on ranges.
     const src = file.createReadStream(range ? { start: range.start, end: range.end, validation: false } : { validation: 'crc32c' });
+    const unsatisfiable = (err: unknown) => range !== undefined && readGcsError(err).status === 416;
     try {
-      return await openedStream(src, (err) => err, this.timeoutMs);
+      return await openedStream(src, (err) => (unsatisfiable(err) ? err : translateGcsError(err, this.target, key)), this.timeoutMs);
     } catch (err) {
-      if (range && readGcsError(err).status === 416) throw new RangeNotSatisfiableError((await this.stat(key)).size);
-      throw translateGcsError(err, this.target, key);
+      if (unsatisfiable(err)) throw new RangeNotSatisfiableError((await this.stat(key)).size);
+      throw err;
     }
   }
 

@@ -18,7 +18,7 @@ interface Reading {
   message: string;
 }
 
-export function notFound(key: string): NotFoundError {
+function notFound(key: string): NotFoundError {
   return new NotFoundError('blob not found', [errorItem(`no blob '${key}'`, 'key')]);
 }
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 
 /** What `openedStream` throws when the server is silent for `idleMs` (given to `translate`). */
-export class IdleTimeout extends Error {
+class IdleTimeout extends Error {
   readonly code = 'ETIMEDOUT';
   constructor(idleMs: number) {
     super(`no data for ${idleMs} ms`);

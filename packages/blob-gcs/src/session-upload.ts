@@ -13,6 +13,7 @@ import https from 'node:https';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CRC32C } from '@google-cloud/storage';
+import { SourceFailure } from './source-failure';
 
 export interface SessionResult {
   size: number;
@@ -21,11 +22,6 @@ export interface SessionResult {
   /** GCS's answer: 200/201 with the object's metadata, or an error status with its JSON error. */
   status: number;
   body: unknown;
-}
-
-/** The first failure of a put decides its error: the body's own, or the storage's. */
-export class SourceFailure {
-  constructor(readonly err: unknown) {}
 }
 
 /**

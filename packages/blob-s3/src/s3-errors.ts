@@ -22,7 +22,7 @@ const BAD_CREDENTIALS: Record<string, string> = {
 };
 const WRONG_REGION = new Set(['PermanentRedirect', 'AuthorizationHeaderMalformed', 'IllegalLocationConstraintException', 'MovedPermanently']);
 
-export function notFound(key: string): NotFoundError {
+function notFound(key: string): NotFoundError {
   return new NotFoundError('blob not found', [errorItem(`no blob '${key}'`, 'key')]);
 }
 
