@@ -6,13 +6,13 @@
  * visible only when its PutObject or CompleteMultipartUpload succeeds, so readers see the old object
  * or the new one, never a part; a failed put aborts its multipart upload (a bucket lifecycle rule
  * "abort incomplete multipart uploads" cleans up after a crash, which this store cannot see).
- * Ranged reads send the range to S3 after a HEAD, because servers disagree on ranges of an empty
- * object (AWS: 416; s3rver: a reset connection) and the port's rules need the size.
+ * A ranged read is one GET with the range: S3 answers an unsatisfiable range with 416 and the
+ * object's size, a satisfiable one with the size in Content-Range.
  */
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client,
+  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { RangeNotSatisfiableError } from '@patchbay/contracts';
@@ -87,29 +87,26 @@ export class S3BlobStore implements BlobStore {
   /** The caller must read the stream to its end or destroy it: it holds an HTTP response. */
   async get(key: string, range?: ByteRange): Promise<Readable> {
     assertKey(key);
-    let r: ByteRange | undefined;
-    if (range) {
-      resolveRange(range, Infinity); // a malformed range is a BadRequestError before any request
-      r = resolveRange(range, (await this.stat(key)).size)!;
-    }
+    if (range) resolveRange(range, Infinity); // a malformed range is a BadRequestError before any request
+    let out: GetObjectCommandOutput;
     try {
-      const out = await this.client.send(new GetObjectCommand({
-        Bucket: this.bucket, Key: this.prefix + key, Range: r ? `bytes=${r.start}-${r.end}` : undefined,
+      out = await this.client.send(new GetObjectCommand({
+        Bucket: this.bucket, Key: this.prefix + key, Range: range ? `bytes=${range.start}-${range.end}` : undefined,
       }));
-      const body = out.Body as Readable;
-      let window: Window | undefined;
-      try {
-        window = r && this.window(r, out.ContentRange);
-      } catch (err) {
-        body.destroy();
-        throw err;
-      }
-      return translatedStream(body, (err) => translateS3Error(err, this.target), window);
     } catch (err) {
-      // The object shrank between the HEAD and the GET: S3 says how big it is now.
-      const actual = Number((err as { ActualObjectSize?: unknown }).ActualObjectSize);
-      if ((err as { name?: unknown }).name === 'InvalidRange' && Number.isSafeInteger(actual)) throw new RangeNotSatisfiableError(actual);
+      if ((err as { name?: unknown }).name === 'InvalidRange') {
+        // S3 says how big the object is; a server that does not gets a HEAD.
+        const actual = Number((err as { ActualObjectSize?: unknown }).ActualObjectSize);
+        throw new RangeNotSatisfiableError(Number.isSafeInteger(actual) ? actual : (await this.stat(key)).size);
+      }
       throw translateS3Error(err, this.target, key);
+    }
+    const body = out.Body as Readable;
+    try {
+      return translatedStream(body, (err) => translateS3Error(err, this.target), range && this.window(range, out));
+    } catch (err) {
+      body.destroy();
+      throw err;
     }
   }
 
@@ -153,13 +150,18 @@ export class S3BlobStore implements BlobStore {
   }
 
   /**
-   * Where the asked range lies in what the server sent, when that is more than the range: HTTP lets
-   * a server ignore Range (a 200 with the whole object), and s3rver 3.7 reads `bytes=0-0` as "from 0
-   * to the end". Undefined when the server sent exactly the range.
+   * The port's range within what the server sent, or undefined when it sent exactly that. The
+   * object's size comes with the answer (after the slash of a 206's Content-Range; a 200 is the
+   * whole object), so the port's rules apply without a HEAD. A server may send more than asked:
+   * HTTP lets it ignore Range (a 200), and s3rver 3.7 reads `bytes=0-0` as "from 0 to the end".
    */
-  private window(r: ByteRange, contentRange: string | undefined): Window | undefined {
-    const served = /^bytes (\d+)-(\d+)\//.exec(contentRange ?? '');
-    const [from, to] = served ? [Number(served[1]), Number(served[2])] : [0, Infinity];
+  private window(range: ByteRange, out: GetObjectCommandOutput): Window | undefined {
+    const partial = out.$metadata.httpStatusCode === 206;
+    const served = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? '');
+    if (partial && !served) throw new BlobStoreUnavailableError('provider_error', `the storage sent an unreadable Content-Range '${out.ContentRange ?? ''}'`);
+    const size = served ? Number(served[3]) : out.ContentLength ?? 0;
+    const r = resolveRange(range, size)!; // RangeNotSatisfiableError(size) when the range starts at or past the end
+    const [from, to] = served ? [Number(served[1]), Number(served[2])] : [0, size - 1];
     if (from === r.start && to === r.end) return undefined;
     if (from > r.start || to < r.end) {
       throw new BlobStoreUnavailableError('provider_error', `the storage sent bytes ${from}-${to} for a request of bytes ${r.start}-${r.end}`);

@@ -73,6 +73,19 @@ describe('S3BlobStore specifics', () => {
     expect((await readAll(await store.get('m', { start: 5 * MiB - 1, end: 5 * MiB }))).length).toBe(2); // across a part boundary
   });
 
+  it('reads a range with a single GET that carries it', async () => {
+    const proxy = await startRecordingProxy(server.endpoint);
+    try {
+      const store = track(open({ endpoint: proxy.endpoint, prefix: 'one-trip' }));
+      await store.put('r', bufferStream('0123456789'));
+      proxy.seen.length = 0;
+      expect((await readAll(await store.get('r', { start: 2, end: 4 }))).toString()).toBe('234');
+      expect(proxy.seen.map((r) => `${r.method} ${r.url} ${r.headers.range}`)).toEqual(['GET /patchbay-test/one-trip/r?x-id=GetObject bytes=2-4']);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   it('aborts a multipart upload that fails after its first part and rejects with the source error', async () => {
     // s3rver refuses AbortMultipartUpload (405); the proxy shows that the adapter asked for it.
     const proxy = await startRecordingProxy(server.endpoint);

@@ -1,9 +1,10 @@
 /**
  * A private s3rver (npm `s3rver`, an S3 API server on local files) for a test suite: its own
  * process, 127.0.0.1, a port the kernel picks (read back from its start-up line), a fresh
- * temporary directory that `stop` removes, objects replaced atomically as S3 does
- * (s3rver-atomic-writes.cjs). It does not check signatures, and it does not implement
- * AbortMultipartUpload (405): aborted uploads stay in its directory.
+ * temporary directory that `stop` removes. Two of its departures from S3 are corrected
+ * (s3rver-fidelity.cjs): objects are replaced atomically, and a range of an empty object is a 416.
+ * It does not check signatures, and it does not implement AbortMultipartUpload (405): aborted
+ * uploads stay in its directory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,7 +27,7 @@ export async function startS3rver(buckets: string[]): Promise<S3rverHandle> {
   const bin = require.resolve('s3rver/bin/s3rver.js');
   // --openssl-legacy-provider: s3rver makes its continuation tokens with DES, which OpenSSL 3 (Node 17+)
   // only has in its legacy provider; without it any listing longer than one page is a 500.
-  const args = ['--openssl-legacy-provider', '--require', path.join(__dirname, 's3rver-atomic-writes.cjs'), bin, '-d', dir, '-a', '127.0.0.1', '-p', '0', '--silent', ...buckets.flatMap((b) => ['--configure-bucket', b])];
+  const args = ['--openssl-legacy-provider', '--require', path.join(__dirname, 's3rver-fidelity.cjs'), bin, '-d', dir, '-a', '127.0.0.1', '-p', '0', '--silent', ...buckets.flatMap((b) => ['--configure-bucket', b])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
