@@ -42,6 +42,8 @@ export function storageOptions(opts: GcsBlobStoreOptions): StorageOptions {
   const key = opts.credentials && serviceAccount(opts.credentials.service_account_json);
   const retries = opts.retries ?? 2;
   return {
+    // Library quirk: STORAGE_EMULATOR_HOST in the environment overrides apiEndpoint for JSON API
+    // calls, whatever is passed here. Deployments must not set it.
     ...(opts.endpoint ? { apiEndpoint: opts.endpoint.replace(/\/+$/, '') } : {}),
     ...(key ? { credentials: { client_email: key.client_email, private_key: key.private_key }, projectId: key.project_id } : {}),
     // With apiEndpoint set the library skips authentication unless told otherwise.
