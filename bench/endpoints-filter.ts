@@ -20,6 +20,7 @@ import { Subjects, unwrapReply, type ListEnvelope } from '../packages/contracts/
 import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type DocStore } from '../packages/platform/src';
 import { MongoDocStore } from '../packages/platform/src/doc-store/mongo-doc-store';
 import { startEndpointService } from '../services/endpoint/src/service';
+import { DEFAULT_ENDPOINT_SETTINGS } from '../services/endpoint/src/config';
 import { openEndpointRepo } from '../services/endpoint/src/repo';
 import { toDoc } from '../services/endpoint/src/endpoint-api';
 import { buildEndpoint } from '../services/endpoint/src/domain/endpoint-state';
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   const hub = MemoryBus.hub();
   const service = await startEndpointService(
     { bus: new MemoryBus(hub), docs, blobs: unusedBlobs, logger, metrics: createMetricsRegistry('bench') },
-    { hostedApiUrl: 'https://api.patchbay.local', busTimeoutMs: 60_000 },
+    { ...DEFAULT_ENDPOINT_SETTINGS, busTimeoutMs: 60_000 },
   );
   const bus = new MemoryBus(hub);
 

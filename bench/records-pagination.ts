@@ -4,7 +4,7 @@
  * timestamp, so the dr_sid tie-break is exercised), limit 1000.
  *
  * It runs the records service's own list handler (the code that answers svc.records.calls.list:
- * runList, CALL_DR_LIST_SPEC, the repo's indexes, serializeCall) against the document-store port,
+ * runList, CALL_RECORDS' list spec, the repo's indexes, serializeRecord) against the document-store port,
  * NeDB in memory — only the bus and HTTP hops are left out. The baseline rows run the same
  * request through a collection wrapper that drops the limit, which is what NeDB's own `find`
  * costs without the adapter's ordered index scan: match and sort every candidate, then slice.
@@ -22,9 +22,9 @@ import { spawnSync } from 'node:child_process';
 import { getHeapStatistics } from 'node:v8';
 import { NedbDocStore, createLogger, type Collection } from '@patchbay/platform';
 import type { GatewayRequest } from '@patchbay/contracts';
-import { callDocFrom, type CallDoc } from '../services/records/src/domain/record-docs';
-import { detailHandlers } from '../services/records/src/detail-handlers';
-import { detailKinds } from '../services/records/src/detail-kinds';
+import type { RecordDoc } from '../services/records/src/domain/record-docs';
+import { CALL_RECORDS, recordDocFrom } from '../services/records/src/domain/record-kinds';
+import { detailRecordHandlers } from '../services/records/src/handlers/detail-records';
 import { openRecordsRepo } from '../services/records/src/repo';
 
 const HEAP_MB = 8192;
@@ -41,19 +41,20 @@ const PARTNER = randomUUID();
 const BASE = 'http://127.0.0.1:8080/core/v2/calls/call_drs';
 
 /** The i-th record in list order: three records per second; sids ascending within a second. */
-function makeRecords(n: number): CallDoc[] {
+function makeRecords(n: number): RecordDoc[] {
   const t0 = Date.UTC(2024, 0, 1);
-  const docs: CallDoc[] = new Array(n);
+  const docs: RecordDoc[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const stop = new Date(t0 + Math.floor(i / 3) * 1000).toISOString();
     const start = new Date(t0 + Math.floor(i / 3) * 1000 - 42_000).toISOString();
-    docs[i] = callDocFrom({
+    docs[i] = recordDocFrom(CALL_RECORDS, {
       dr_sid: randomUUID(), date_start: start, date_stop: stop, direction: i % 2 ? 'inbound' : 'outbound',
       price: '0.0025', rate: '0.0025', sipcause: '200', number_src: '+15012678830', number_dst: '15162065451', codec_src: 'pcmu', codec_dst: 'g722',
     }, PARTNER, new Date(t0));
   }
   // The list order: date_stop, then dr_sid.
-  return docs.sort((a, b) => a.date_stop.getTime() - b.date_stop.getTime() || (a.dr_sid < b.dr_sid ? -1 : 1));
+  const stopOf = (d: RecordDoc) => (d.date_stop as Date).getTime();
+  return docs.sort((a, b) => stopOf(a) - stopOf(b) || (a.dr_sid < b.dr_sid ? -1 : 1));
 }
 
 const ms = (t: bigint) => Number(t) / 1e6;
@@ -63,8 +64,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ name: 'bench', level: 'silent' });
   const docs = new NedbDocStore();
   const repo = await openRecordsRepo(docs);
-  const [calls] = detailKinds(repo);
-  const list = detailHandlers(calls, logger)[calls.subjects.list];
+  const list = detailRecordHandlers(CALL_RECORDS, repo.callDrs, logger).list;
 
   let t = process.hrtime.bigint();
   const records = makeRecords(N);
@@ -83,10 +83,10 @@ async function main(): Promise<void> {
   const lastPage = Math.floor(N / LIMIT); // page 1,000 of 1,000 at one million records
 
   /** One call of the list handler (through `collection` when given); checks the page it gets; ms. */
-  async function once(query: Record<string, string>, expectFirst: number, collection?: Collection<CallDoc>): Promise<number> {
-    const handler = collection ? detailHandlers({ ...calls, collection: collection as unknown as typeof calls.collection }, logger)[calls.subjects.list] : list;
+  async function once(query: Record<string, string>, expectFirst: number, collection?: Collection<RecordDoc>): Promise<number> {
+    const handler = collection ? detailRecordHandlers(CALL_RECORDS, collection, logger).list : list;
     const start = process.hrtime.bigint();
-    const page = (await handler(request(query), { subject: calls.subjects.list })) as { items: Array<{ dr_sid: string }> };
+    const page = await handler(request(query));
     const took = ms(process.hrtime.bigint() - start);
     if (page.items.length !== LIMIT || page.items[0].dr_sid !== sid(expectFirst)) throw new Error(`wrong page for ${JSON.stringify(query)}`);
     return took;
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
 
   const limit = String(LIMIT);
   // Warm up the code paths (JIT) before anything is timed.
-  for (let i = 0; i < 20; i++) await list(request({ limit, after: sid(i * 7) }), { subject: calls.subjects.list });
+  for (let i = 0; i < 20; i++) await list(request({ limit, after: sid(i * 7) }));
   const rows: Array<[string, number, number]> = [];
   /** Medians of RUNS interleaved calls of page 1 and page N (so drift, GC included, hits both alike). */
   const row = async (mode: string, q1: Record<string, string>, first1: number, qN: Record<string, string>, firstN: number) => {
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
     },
     findOne: repo.callDrs.findOne.bind(repo.callDrs),
     countDocuments: repo.callDrs.countDocuments.bind(repo.callDrs),
-  } as unknown as Collection<CallDoc>;
+  } as unknown as Collection<RecordDoc>;
   const b1 = await once({ limit, after: sid(0) }, 1, unplanned);
   const bN = await once({ limit, after: sid((lastPage - 1) * LIMIT - 1) }, (lastPage - 1) * LIMIT, unplanned);
   console.log(`\nbaseline, NeDB's own plan (no ordered index scan), after (asc), one run each: page 1 ${b1.toFixed(0)} ms, page ${lastPage.toLocaleString('en')} ${bN.toFixed(0)} ms`);

@@ -78,6 +78,27 @@ describe('tokens', () => {
     expect(after.body.message).toBe('Bad credentials');
   });
 
+  test('an expired token is refused from the moment it expires, although the gateway had it cached', async () => {
+    const p = await newPartner();
+    const issued = await http().post(`${API}/oauth/token`).type('form').send({ grant_type: 'password', username: p.login, password: p.password, access_token_expires_in: 2 });
+    expect(issued.status).toBe(200);
+    const expiry = Date.parse(issued.body.date_expiration_access_token);
+    const auth: [string, string] = ['Authorization', `Bearer ${issued.body.access_token}`];
+    // Keep it warm in the gateway's credential cache (AUTH_CACHE_MS, 5 s by default) up to and past expiry.
+    const answers: Array<{ sent: number; status: number }> = [];
+    while (Date.now() < expiry + 600) {
+      const sent = Date.now();
+      const res = await http().get(`${API}/oauth/whoami`).set(...auth);
+      answers.push({ sent, status: res.status });
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Used before expiry (so it was cached), refused for every request sent at or after it.
+    expect(answers.some((a) => a.sent < expiry - 500 && a.status === 200)).toBe(true);
+    const late = answers.filter((a) => a.sent >= expiry);
+    expect(late.length).toBeGreaterThan(5);
+    expect(late.filter((a) => a.status !== 401)).toEqual([]);
+  });
+
   test('a token narrowed to some scopes cannot use the others', async () => {
     const p = await newPartner();
     const t = await http().post(`${API}/oauth/token`).type('form').send({ grant_type: 'password', username: p.login, password: p.password });

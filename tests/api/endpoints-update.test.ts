@@ -1,5 +1,6 @@
 import { expectErrorBody, newPartner, type TestPartner } from '../harness/api';
 import { created, endpointsAs, freshAddress } from './endpoints-kit';
+import { storedFile } from '../support/media-plane';
 
 let partner: TestPartner;
 let ep: ReturnType<typeof endpointsAs>;
@@ -28,9 +29,10 @@ describe('PATCH /endpoints/{endpoint_sid}', () => {
     const res = await ep.patch(e.endpoint_sid, { attributes: { did_group_id: 'g' } }, '?nested_objects=replace');
     expect(res.status).toBe(200);
     expect(res.body.attributes).toEqual({ did_group_id: 'g' });
-    const vm = await created(partner, { type: 'voicemail', properties: { greeting: 'https://f.example/g.wav', max_duration: 30, callback_method: 'GET' } });
+    const greeting = (await storedFile(partner)).publish_uri as string;
+    const vm = await created(partner, { type: 'voicemail', properties: { greeting, max_duration: 30, callback_method: 'GET' } });
     const merged = await ep.patch(vm.endpoint_sid, { properties: { max_duration: 60 } });
-    expect(merged.body.properties).toMatchObject({ greeting: 'https://f.example/g.wav', max_duration: 60, callback_method: 'GET' });
+    expect(merged.body.properties).toMatchObject({ greeting, max_duration: 60, callback_method: 'GET' });
     const replaced = await ep.patch(vm.endpoint_sid, { properties: { max_duration: 90 } }, '?nested_objects=replace');
     expect(replaced.status).toBe(200);
     expect(replaced.body.properties).toMatchObject({ greeting: null, max_duration: 90, callback_method: 'POST', login: vm.properties.login, password: vm.properties.password });
@@ -110,9 +112,10 @@ describe('type rules after creation (interface.md Rule 2)', () => {
 
   test('voicemail: also callback_method, callback_url, greeting, max_duration (and container_sid)', async () => {
     const e = await created(partner, { type: 'voicemail' });
-    const res = await ep.patch(e.endpoint_sid, { name: 'vm', properties: { callback_method: 'GET', callback_url: 'https://cb.example/x', greeting: 'https://f.example/f/1.wav', max_duration: 45, container_sid: null } });
+    const greeting = (await storedFile(partner)).publish_uri as string;
+    const res = await ep.patch(e.endpoint_sid, { name: 'vm', properties: { callback_method: 'GET', callback_url: 'https://cb.example/x', greeting, max_duration: 45, container_sid: null } });
     expect(res.status).toBe(200);
-    expect(res.body.properties).toMatchObject({ callback_method: 'GET', callback_url: 'https://cb.example/x', greeting: 'https://f.example/f/1.wav', max_duration: 45, container_sid: null });
+    expect(res.body.properties).toMatchObject({ callback_method: 'GET', callback_url: 'https://cb.example/x', greeting, max_duration: 45, container_sid: null });
     const bad = await ep.patch(e.endpoint_sid, { out_sip_password: 'x', attributes: { key: 'k' } });
     expect(bad.status).toBe(422);
     expect(fieldsOf(bad.body)).toEqual(['attributes.key', 'out_sip_password']);

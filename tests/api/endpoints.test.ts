@@ -1,5 +1,6 @@
 import { expectErrorBody, newPartner, type TestPartner } from '../harness/api';
 import { ADDRESS_KEYS, ENDPOINT_KEYS, UUID, created, endpointsAs, freshAddress, systemGatewayOf } from './endpoints-kit';
+import { storedFile } from '../support/media-plane';
 
 let partner: TestPartner;
 let ep: ReturnType<typeof endpointsAs>;
@@ -62,10 +63,11 @@ describe('POST /endpoints: fields and defaults', () => {
     expect(again.body.properties.password).not.toBe(p.password);
   });
 
-  test('voicemail takes its writable properties', async () => {
-    const res = await ep.create({ type: 'voicemail', properties: { callback_method: 'GET', callback_url: 'https://cb.example.com/vm', greeting: 'https://files.example.com/f/g.wav', max_duration: 120 } });
+  test('voicemail takes its writable properties (the greeting: a published file of the partner)', async () => {
+    const greeting = (await storedFile(partner)).publish_uri as string;
+    const res = await ep.create({ type: 'voicemail', properties: { callback_method: 'GET', callback_url: 'https://cb.example.com/vm', greeting, max_duration: 120 } });
     expect(res.status).toBe(200);
-    expect(res.body.properties).toMatchObject({ callback_method: 'GET', callback_url: 'https://cb.example.com/vm', greeting: 'https://files.example.com/f/g.wav', max_duration: 120 });
+    expect(res.body.properties).toMatchObject({ callback_method: 'GET', callback_url: 'https://cb.example.com/vm', greeting, max_duration: 120 });
   });
 
   test('read-only fields in the body are ignored', async () => {

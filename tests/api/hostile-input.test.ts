@@ -7,8 +7,11 @@
 import fc from 'fast-check';
 import { ROUTES } from '../../services/gateway/src/routes/route-table';
 import request from 'supertest';
-import { API, http, instance, newPartner, type TestPartner } from '../harness/api';
-import { createContainer, uploadRaw } from '../support/storage';
+import { gzipSync } from 'node:zlib';
+import { API, adminAuth, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
+import { createContainer, uploadMultipart, uploadRaw } from '../support/storage';
+
+const uploadMultipartAs = (owner: TestPartner, fileObject: Record<string, unknown>) => uploadMultipart(owner, fileObject, 'x', 'a.txt');
 
 let p: TestPartner;
 beforeAll(async () => { p = await newPartner(); });
@@ -57,7 +60,8 @@ async function sweep(calls: Array<() => Promise<Finding | null>>): Promise<Findi
   return found;
 }
 
-const withBody = ROUTES.filter((r) => r.method !== 'get' && r.method !== 'delete' && r.body !== 'form' && r.auth !== false);
+/** Routes that read a JSON body (streamed routes are swept apart, with bodies of their own kinds). */
+const withBody = ROUTES.filter((r) => r.method !== 'get' && r.method !== 'delete' && r.body !== 'form' && r.body !== 'stream' && r.auth !== false);
 
 test('hostile path parameters on every route: no 5xx', async () => {
   const calls = ROUTES.filter((r) => r.path.includes(':') && r.auth !== false)
@@ -133,6 +137,125 @@ test('hostile public downloads (file-server): no 5xx', async () => {
     return null;
   })));
   expect(await sweep(calls)).toEqual([]);
+}, 120_000);
+
+/** A body `[[[…]]]` nested `depth` levels: ~8 KB at 4,000 levels overflowed the bus codec's JSON.stringify. */
+const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+test('path segments that do not percent-decode are a 400 naming the path, on the API and the file server', async () => {
+  for (const path of ['/endpoints/%ZZ', '/storage/files/%C0%AF', '/storage/containers/%E0%A4%A', '/push/devices/%', '/calls/call_drs/%FF']) {
+    const res = await http().get(`${API}${path}`).set(...p.auth);
+    seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+    expect({ path, status: res.status }).toEqual({ path, status: 400 });
+    expectErrorBody(res.body);
+    expect(res.body.errors[0]).toMatchObject({ field: 'path' });
+  }
+  const pub = await request(instance().storageUrl).get('/f/%C0%AF');
+  expect(pub.status).toBe(400);
+  expectErrorBody(pub.body);
+});
+
+test('JSON nested thousands of levels deep: 400 on every write route and in every JSON the gateway reads; GET routes never parse a body', async () => {
+  const deep = nested(4000);
+  const findings = await sweep(withBody.map((r) => async () => {
+    // As the bootstrap partner, so no scope check answers before the body is read.
+    const res = await http()[r.method as 'post'](`${API}${fill(r.path, 'x')}`).set(...adminAuth()).set('Content-Type', 'application/json').send(deep);
+    seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+    return res.status === 400 && res.body.message === 'JSON nested more than 64 levels deep' ? null : { call: `${r.method} ${r.path}`, status: res.status, body: res.text.slice(0, 200) };
+  }));
+  expect(findings).toEqual([]);
+  // Just inside the limit is fine (a 4xx from the service at worst, never a 5xx).
+  const edge = await http().post(`${API}/storage/containers`).set(...p.auth).set('Content-Type', 'application/json').send(`{"name": ${nested(63)}}`);
+  expect(edge.status).toBe(400);
+  expect(edge.body.errors[0]).toMatchObject({ field: 'name' });
+  // A GET with a body it does not use answers as without one.
+  const list = await http().get(`${API}/storage/containers`).set(...p.auth).set('Content-Type', 'application/json').send(deep);
+  expect(list.status).toBe(200);
+  // Streamed bodies: a record of an ingest, the file_object of a multipart upload.
+  const ingest = await http().post(`${API}/calls/call_drs`).set(...p.auth).set('Content-Type', 'application/json').send(`[{"dr_sid": ${nested(4000)}}]`);
+  expect(ingest.status).toBe(200);
+  expect(ingest.body).toMatchObject({ received: 1, rejected: 1, stored: 0 });
+  expect(ingest.body.errors[0].message).toMatch(/nest/);
+  const c = await createContainer(await newPartner());
+  const multipart = await http().post(`${API}/storage/files`).set(...p.auth)
+    .field('file_object', `{"container_sid": "${c.container_sid}", "x": ${nested(4000)}}`).attach('data', Buffer.from('abc'), 'a.txt');
+  expect(multipart.status).toBe(400);
+  expect(multipart.body.errors[0]).toMatchObject({ field: 'file_object' });
+}, 60_000);
+
+test('Content-Encoding that does not match the body: 400 naming Content-Encoding; an unknown coding 415; a real gzip upload is stored decoded', async () => {
+  const owner = await newPartner();
+  const c = await createContainer(owner);
+  const calls: Array<[string, string, string, string]> = [];
+  for (const coding of ['gzip', 'deflate', 'br']) {
+    calls.push(['/storage/containers', 'application/json', coding, '{"name": "plain"}']);
+    calls.push(['/oauth/token', 'application/x-www-form-urlencoded', coding, 'grant_type=password']);
+    calls.push(['/calls/call_drs', 'application/json', coding, '[]']);
+    calls.push([`/storage/files?container_sid=${c.container_sid}&name=a.txt`, 'application/octet-stream', coding, 'not compressed at all']);
+  }
+  for (const [path, type, coding, body] of calls) {
+    const res = await http().post(`${API}${path}`).set(...owner.auth).set('Content-Type', type).set('Content-Encoding', coding).send(body);
+    seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+    expect({ path, coding, status: res.status }).toEqual({ path, coding, status: 400 });
+    expectErrorBody(res.body);
+  }
+  const unknown = await http().post(`${API}/storage/containers`).set(...owner.auth).set('Content-Type', 'application/json').set('Content-Encoding', 'zstd').send('{}');
+  expect(unknown.status).toBe(415);
+  const multipart = await http().post(`${API}/storage/files`).set(...owner.auth).set('Content-Encoding', 'gzip')
+    .field('file_object', JSON.stringify({ container_sid: c.container_sid })).attach('data', Buffer.from('abc'), 'a.txt');
+  expect(multipart.status).toBe(415);
+  // Nothing half-written: the refused uploads left no file.
+  expect((await http().get(`${API}/storage/containers/${c.container_sid}`).set(...owner.auth)).body.total_files).toBe(0);
+  const gz = await http().post(`${API}/storage/files?container_sid=${c.container_sid}&name=z.txt`).set(...owner.auth)
+    .set('Content-Type', 'application/octet-stream').set('Content-Encoding', 'gzip').send(gzipSync(Buffer.from('hello, decoded')));
+  expect(gz.status).toBe(201);
+  expect(gz.body.file_bytes).toBe(14);
+  const data = await http().get(`${API}/storage/files/${gz.body.file_sid}/data`).set(...owner.auth).buffer(true).parse((res, cb) => { const parts: Buffer[] = []; res.on('data', (b: Buffer) => parts.push(b)); res.on('end', () => cb(null, Buffer.concat(parts))); });
+  expect((data.body as Buffer).toString()).toBe('hello, decoded');
+});
+
+test('a mime_type with CR, LF, NUL or non-ASCII is refused at upload and on update, naming mime_type', async () => {
+  const owner = await newPartner();
+  const c = await createContainer(owner);
+  for (const bad of ['text/plain\r\nX-Evil: 1', 'text/plain\nX: 1', 'audio/mpeg\u0000', 'text/plaïn', 'audio/mpeg extra']) {
+    const raw = await http().post(`${API}/storage/files?container_sid=${c.container_sid}&name=a.txt&mime_type=${encodeURIComponent(bad)}`).set(...owner.auth).set('Content-Type', 'application/octet-stream').send('x');
+    expect({ bad, status: raw.status, field: raw.body.errors?.[0]?.field }).toEqual({ bad, status: 400, field: 'mime_type' });
+    const multipart = await uploadMultipartAs(owner, { container_sid: c.container_sid, mime_type: bad });
+    expect({ bad, status: multipart.status, field: multipart.body.errors?.[0]?.field }).toEqual({ bad, status: 400, field: 'mime_type' });
+  }
+  const ok = await uploadRaw(owner, { container_sid: c.container_sid, name: 'ok.txt', mime_type: 'text/plain; charset=utf-8' }, 'x');
+  expect(ok.status).toBe(201);
+  const patch = await http().patch(`${API}/storage/files/${ok.body.file_sid}`).set(...owner.auth).send({ mime_type: 'text/plain\r\nSet-Cookie: a=b' });
+  expect(patch.status).toBe(400);
+  expect(patch.body.errors[0]).toMatchObject({ field: 'mime_type' });
+  const changed = await http().patch(`${API}/storage/files/${ok.body.file_sid}`).set(...owner.auth).send({ mime_type: 'text/csv' });
+  expect(changed.body.mime_type).toBe('text/csv');
+  const pub = await request(instance().storageUrl).get(`/f/${ok.body.file_sid}`);
+  expect(pub.status).toBe(200);
+  expect(pub.headers['content-type']).toBe('text/csv');
+});
+
+test('property: percent-encoded path segments (valid or not) and nested bodies of any depth never get a 5xx', async () => {
+  const segment = fc.array(fc.oneof(
+    fc.constantFrom('%', '%Z', '%ZZ', '%C0%AF', '%E0%A4', '%FF', '%00', '%2F', '%2E%2E', '%25', '%F0%9F%98%80'),
+    fc.string({ minLength: 1, maxLength: 3 }).map(encodeURIComponent),
+  ), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(''));
+  const paths = fc.sample(segment, { numRuns: 40, seed: 20261124 });
+  const routes = ROUTES.filter((r) => r.method === 'get' && r.path.includes(':') && r.auth !== false);
+  const pathCalls = paths.map((id, i) => () => call('get', fill(routes[i % routes.length].path, id)));
+  const bodies = fc.sample(fc.integer({ min: 0, max: 3000 }).chain((depth) => fc.constantFrom(nested(depth), `{"name": ${nested(depth)}}`, `{"a":`.repeat(depth) + '1' + '}'.repeat(depth))), { numRuns: 24, seed: 20261124 });
+  const bodyCalls = bodies.map((body, i) => async (): Promise<Finding | null> => {
+    const r = withBody[i % withBody.length];
+    const res = await http()[r.method as 'post'](`${API}${fill(r.path, 'x')}`).set(...p.auth).set('Content-Type', 'application/json').send(body);
+    seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+    return res.status >= 500 ? { call: `${r.method} ${r.path} ${body.slice(0, 60)}…`, status: res.status, body: res.text.slice(0, 200) } : null;
+  });
+  expect(await sweep([...pathCalls, ...bodyCalls])).toEqual([]);
+  const pubs = paths.map((id) => async (): Promise<Finding | null> => {
+    const res = await request(instance().storageUrl).get(`/f/${id}`);
+    return res.status >= 500 ? { call: `GET /f/${id}`, status: res.status, body: res.text.slice(0, 200) } : null;
+  });
+  expect(await sweep(pubs)).toEqual([]);
 }, 120_000);
 
 test('the sweeps reached the services: no 401, and hundreds of validation answers (runs last)', () => {

@@ -48,6 +48,16 @@ describe('patchbay records import', () => {
     expect(report.errors.map((e: { position: number }) => e.position)).toEqual([1, 2]);
   }, 60_000);
 
+  test('unknown fields are dropped, not refused: their counts are added up over the requests', async () => {
+    const file = path.join(dir, 'grown.ndjson');
+    const lines = Array.from({ length: 5 }, (_, i) => JSON.stringify({ dr_sid: randomUUID(), type: 'sms', carrier_hint: 'x', ...(i % 2 === 0 && { new_in_v9: i }) }));
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const res = await patchbay('--token', partner.token, 'records', 'import', '--kind', 'messages', '--per-request', '2', file);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ received: 5, stored: 5, rejected: 0, ignored_fields: { carrier_hint: 5, new_in_v9: 3 } });
+    expect(res.stderr).toContain('dropped: carrier_hint, new_in_v9');
+  }, 60_000);
+
   test('a bad kind or an API error exits 1 with a message', async () => {
     const file = path.join(dir, 'x.ndjson');
     await writeFile(file, '{}\n');

@@ -29,14 +29,14 @@ async function eventually(check: () => Promise<void>, timeoutMs = 15_000): Promi
 }
 
 describe('POST /calls/call_drs', () => {
-  test('a JSON array: good records stored, bad ones reported by position and skipped', async () => {
-    const good = [call(1), call(2), call(3)];
-    const body = [good[0], { ...call(4), price: 0.5 }, 'not an object', good[1], { ...call(5), unknown_field: 1 }, { ...call(6), date_stop: '2024-01-01T00:00:00Z' }, good[2]];
+  test('a JSON array: good records stored, bad ones reported by position and skipped, unknown fields dropped', async () => {
+    const good = [call(1), call(2), call(3), { ...call(5), unknown_field: 1 }];
+    const body = [good[0], { ...call(4), price: 0.5 }, 'not an object', good[1], good[3], { ...call(6), date_stop: '2024-01-01T00:00:00Z' }, good[2]];
     const res = await post('/calls/call_drs').send(body);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['complete', 'duplicates', 'errors', 'received', 'rejected', 'stored']);
-    expect(res.body).toMatchObject({ complete: true, received: 7, stored: 3, duplicates: 0, rejected: 4 });
-    expect(res.body.errors.map((e: { position: number; field: string | null }) => [e.position, e.field])).toEqual([[1, 'price'], [2, null], [4, 'unknown_field'], [5, 'date_stop']]);
+    expect(Object.keys(res.body)).toEqual(['complete', 'duplicates', 'errors', 'ignored_fields', 'received', 'rejected', 'stored']);
+    expect(res.body).toMatchObject({ complete: true, received: 7, stored: 4, duplicates: 0, rejected: 3, ignored_fields: { unknown_field: 1 } });
+    expect(res.body.errors.map((e: { position: number; field: string | null }) => [e.position, e.field])).toEqual([[1, 'price'], [2, null], [5, 'date_stop']]);
     expect(res.body.errors[0]).toMatchObject({ dr_sid: body[1] && (body[1] as { dr_sid: string }).dr_sid, message: expect.stringContaining('decimal string') });
     for (const r of good) expect((await http().get(`${API}/calls/call_drs/${r.dr_sid}`).set(...partner.auth)).status).toBe(200);
     const refused = await http().get(`${API}/calls/call_drs/${(body[1] as { dr_sid: string }).dr_sid}`).set(...partner.auth);
@@ -64,14 +64,17 @@ describe('POST /calls/call_drs', () => {
     expect(again.body).toMatchObject({ received: 21, stored: 0, duplicates: 21, rejected: 0, errors: [] });
   });
 
-  test('a record of another partner is refused; another partner\'s dr_sid cannot be taken', async () => {
+  test('a record naming another partner is refused; another partner\'s dr_sid is the caller\'s own record', async () => {
     const other = await newPartner();
     const mine = call(200);
     await post('/calls/call_drs').send([mine]);
-    const res = await post('/calls/call_drs', other).send([call(201, { partner_sid: partner.partner_sid }), mine, call(202, { partner_sid: other.partner_sid })]);
-    expect(res.body).toMatchObject({ stored: 1, rejected: 2 });
-    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['partner_sid', 'dr_sid']);
     expect((await http().get(`${API}/calls/call_drs/${mine.dr_sid}`).set(...other.auth)).status).toBe(404);
+    const res = await post('/calls/call_drs', other).send([call(201, { partner_sid: partner.partner_sid }), { ...mine, price: '0.99' }, call(202, { partner_sid: other.partner_sid })]);
+    expect(res.body).toMatchObject({ stored: 2, rejected: 1, duplicates: 0 });
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['partner_sid']);
+    const theirs = await http().get(`${API}/calls/call_drs/${mine.dr_sid}`).set(...other.auth);
+    expect(theirs.body).toMatchObject({ partner_sid: other.partner_sid, price: '0.99' });
+    expect((await http().get(`${API}/calls/call_drs/${mine.dr_sid}`).set(...partner.auth)).body).toMatchObject({ partner_sid: partner.partner_sid, price: '0.01' });
   });
 
   test('a body far over the JSON body limit is streamed in batches', async () => {

@@ -21,7 +21,15 @@ const KINDS = [
       dr_sid: randomUUID(), date_start: new Date(Date.parse(instant(i)) - 60_000).toISOString(), date_stop: instant(i),
       direction: i % 3 === 0 ? 'inbound' : 'outbound', price: (i % 50 === 0 ? '0.25' : `0.00${i % 10}`), rate: '0.005', number_src: `1555${String(i).padStart(7, '0')}`, sipcause: '200',
     }),
-    fields: ['codec_dst', 'codec_src', 'date_insert', 'date_start', 'date_stop', 'date_talk', 'direction', 'dr_sid', 'duration', 'duration_billing', 'endpoint_sid_dst', 'endpoint_sid_src', 'number_billing', 'number_dst', 'number_external', 'number_src', 'partner_sid', 'price', 'rate', 'sipcause'],
+    // reference-facts.md, "Call detail record fields".
+    fields: [
+      'cic', 'cic_original', 'cic_transformed', 'codec_dst', 'codec_src', 'date_insert', 'date_start', 'date_stop', 'date_talk', 'direction',
+      'disconnect_originator', 'diversion_dst', 'diversion_src', 'dr_sid', 'duration', 'duration_billing', 'endpoint_sid_dst', 'endpoint_sid_src',
+      'identity', 'ip_dst', 'ip_src', 'number_billing', 'number_dst', 'number_dst_original', 'number_dst_transformed', 'number_external',
+      'number_src', 'number_src_original', 'number_src_transformed', 'partner_sid', 'price', 'price_lcr_dst', 'price_lcr_src', 'rate',
+      'rate_lcr_dst', 'rate_lcr_src', 'sipcallid_dst', 'sipcallid_src', 'sipcause', 'stir_attest', 'stir_identity', 'stir_orig_id',
+      'stir_signing_entity', 'stir_verstat', 'transcoded', 'trunk_group_sid_dst', 'trunk_group_sid_src', 'user_data', 'version',
+    ],
   },
   {
     name: 'message_drs', path: '/sms/message_drs', orderField: 'date_insert', otherDate: 'date_sent',
@@ -29,7 +37,13 @@ const KINDS = [
       dr_sid: randomUUID(), date_insert: instant(i), date_sent: instant(i), type: i % 4 === 0 ? 'mms' : 'sms',
       direction: i % 3 === 0 ? 'inbound' : 'outbound', price: (i % 50 === 0 ? '0.25' : `0.00${i % 10}`), rate: '0.005', mcc: 310, mnc: 260, message: `hello ${i}`, message_segments: 1,
     }),
-    fields: ['date_insert', 'date_sent', 'date_start', 'date_stop', 'delay_sent', 'direction', 'dr_sid', 'mcc', 'media_urls', 'message', 'message_segments', 'mnc', 'number_billing', 'number_dst', 'number_external', 'number_src', 'partner_sid', 'price', 'provider', 'rate', 'status', 'type', 'user_data', 'version'],
+    // reference-facts.md, "Message detail record fields".
+    fields: [
+      'a2p_campaign', 'date_changed', 'date_insert', 'date_sent', 'date_start', 'date_stop', 'delay_sent', 'direction', 'dr_sid', 'mcc',
+      'mcc_mnc_price', 'mcc_mnc_rate', 'media_urls', 'message', 'message_segments', 'mnc', 'number_billing', 'number_dst', 'number_external',
+      'number_group_dst', 'number_src', 'p2p_nnid', 'partner_sid', 'passthrough_price', 'passthrough_rate', 'price', 'provider', 'rate',
+      'registration_type', 'status', 'type', 'user_data', 'vendor_error_code', 'version',
+    ],
   },
 ] as const;
 

@@ -30,6 +30,8 @@ export interface PatchbayInstance {
   restartNats(downMs?: number): Promise<void>;
   /** The last lines the instance printed (every service's JSON logs, prefixed by the launcher). */
   output(): string;
+  /** What it printed until it was ready (its start banner included). */
+  startupOutput: string;
 }
 
 /** What a restarted instance keeps from the one before. */
@@ -59,6 +61,8 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
     PORT: String(port), STORAGE_PORT: String(storagePort), DATA_DIR: dataDir, LOG_LEVEL: process.env.PATCHBAY_TEST_LOG_LEVEL ?? 'warn',
     PATCHBAY_BOOTSTRAP_LOGIN: login, PATCHBAY_BOOTSTRAP_PASSWORD: password, PATCHBAY_BOOTSTRAP_TOKEN: token,
     NATS_URL: nats?.url ?? '', MONGODB_URL: process.env.MONGODB_URL ?? '',
+    // Voicemail callbacks go to receivers the tests run on 127.0.0.1, and are retried quickly.
+    CALLBACK_ALLOW_PRIVATE: 'true', CALLBACK_RETRY_BASE_MS: '200',
     // Push refuses to start on MongoDB without a shared credentials key (the embedded store makes its own).
     ...(process.env.MONGODB_URL ? { PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY } : {}),
     ...extraEnv,
@@ -105,6 +109,7 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
       await exited;
     },
     restart: () => startPatchbay(mode, extraEnv, { port, storagePort, dataDir, nats, token }),
+    startupOutput: output.join(''),
     restartNats: async (downMs) => { if (!nats) throw new Error('restartNats: an embedded instance has no NATS'); await nats.restart({ downMs }); },
     output: () => output.join(''),
   };

@@ -15,16 +15,23 @@ export class ApiCallError extends Error {
   }
 }
 
-function authHeader(opts: ClientOptions): Record<string, string> {
+/** The Authorization header of these options (none when neither a token nor a login is set). */
+export function authHeader(opts: ClientOptions): Record<string, string> {
   if (opts.token) return { authorization: `Bearer ${opts.token}` };
   if (opts.login && opts.password) return { authorization: `Basic ${Buffer.from(`${opts.login}:${opts.password}`).toString('base64')}` };
   return {};
 }
 
+/** The API URL of `path` with `query` (undefined values left out). */
+export function apiUrl(opts: ClientOptions, path: string, query: Record<string, string | undefined> = {}): URL {
+  const url = new URL(`${opts.url.replace(/\/$/, '')}${path}`);
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
+  return url;
+}
+
 /** One JSON call; resolves with the parsed body, throws ApiCallError for any non-2xx answer. */
 export async function call(opts: ClientOptions, method: string, path: string, init: { json?: unknown; form?: Record<string, string>; query?: Record<string, string | undefined> } = {}): Promise<unknown> {
-  const url = new URL(`${opts.url.replace(/\/$/, '')}${path}`);
-  for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+  const url = apiUrl(opts, path, init.query);
   const headers: Record<string, string> = { ...authHeader(opts) };
   let body: string | undefined;
   if (init.json !== undefined) { headers['content-type'] = 'application/json'; body = JSON.stringify(init.json); }

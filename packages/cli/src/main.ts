@@ -4,6 +4,7 @@ import { registerPartner } from './commands/partner';
 import { registerToken } from './commands/token';
 import { registerCountries } from './commands/countries';
 import { registerRecords } from './commands/records';
+import { registerMedia } from './commands/media';
 
 /**
  * `pnpm patchbay …` — the admin command line. It talks to a running Patchbay over its public HTTP
@@ -25,6 +26,7 @@ registerPartner(program, clientOptions, print);
 registerToken(program, clientOptions, print);
 registerCountries(program, clientOptions, print);
 registerRecords(program, clientOptions, print);
+registerMedia(program, clientOptions, print);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`${err instanceof ApiCallError || err instanceof Error ? err.message : String(err)}\n`);

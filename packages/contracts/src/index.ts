@@ -1,6 +1,6 @@
 export {
   ApiError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, ConflictError, DuplicateKeyError,
-  PayloadTooLargeError, UnsupportedMediaTypeError, RangeNotSatisfiableError, UnprocessableError, UnavailableError,
+  PayloadTooLargeError, UnsupportedMediaTypeError, RangeNotSatisfiableError, UnprocessableError, UnavailableError, TooManyRequestsError,
   TimeoutError, errorFromStatus, errorItem,
 } from './errors';
 export type { BusReply } from './reply';
@@ -12,7 +12,7 @@ export { ErrorBodySchema, ErrorItemSchema } from './schemas/error';
 export type { ErrorBody, ErrorItem } from './schemas/error';
 export { ListEnvelopeSchema, AnyListEnvelopeSchema, PaginationSchema } from './schemas/envelope';
 export type { ListEnvelope } from './schemas/envelope';
-export { ALL_SCOPES, ScopeSchema } from './schemas/scopes';
+export { ALL_SCOPES, OPERATOR_ONLY_SCOPES, ScopeSchema } from './schemas/scopes';
 export type { Scope } from './schemas/scopes';
 export { PartnerSchema, PartnerCreateSchema, PartnerUpdateSchema } from './schemas/partner';
 export type { Partner, PartnerCreate, PartnerUpdate } from './schemas/partner';
@@ -41,10 +41,30 @@ export { PushDeviceSchema, PushDeviceCreateSchema, PushDevicePatchSchema, DEVICE
 export type { PushDevice, PushDeviceCreate, PushDevicePatch, DeviceType, DeviceEnvironment } from './schemas/push-device';
 export { PushNotificationSchema, PushSendResultSchema, MAX_PUSH_RECIPIENTS, PUSH_PRIORITIES, PUSH_FAILURE_REASONS } from './schemas/push-notification';
 export type { PushNotification, PushSendResult, PushResult, PushFailureReason } from './schemas/push-notification';
-export { CallRecordSchema, CallRecordInputSchema, RecordIngestReportSchema, RecordIngestErrorSchema, RECORD_DIRECTIONS, INGEST_BATCH_RECORDS, INGEST_BATCH_BYTES, INGEST_RECORD_MAX_BYTES, INGEST_MAX_ERRORS } from './schemas/call-record';
-export type { CallRecord, CallRecordInput, CallCompletedEvent, RecordIngestBatch, RecordIngestBatchResult, RecordIngestError, RecordIngestReport } from './schemas/call-record';
-export { MessageRecordSchema, MessageRecordInputSchema, MESSAGE_TYPES } from './schemas/message-record';
+export {
+  SecureIdSchema, TimestampSchema, DecimalStringSchema, SecondsStringSchema, RecordNumberSchema, RecordText, RecordCountSchema,
+  RECORD_DIRECTIONS, RecordDirectionSchema, recordInputSchema,
+} from './schemas/detail-record';
+export type { RecordInput } from './schemas/detail-record';
+export {
+  INGEST_BATCH_RECORDS, INGEST_BATCH_BYTES, INGEST_RECORD_MAX_BYTES, INGEST_MAX_ERRORS, INGEST_MAX_IGNORED_FIELDS, INGEST_IGNORED_NAME_MAX,
+  RecordIngestErrorSchema, IgnoredFieldsSchema, RecordIngestReportSchema, tallyIgnoredFields, ignoredFieldsObject,
+} from './schemas/record-ingest';
+export type { IgnoredFields, RecordIngestBatch, RecordIngestBatchResult, RecordIngestError, RecordIngestReport } from './schemas/record-ingest';
+export { CallRecordSchema, CallRecordInputSchema, CALL_RECORD_REQUIRED } from './schemas/call-record';
+export type { CallRecord, CallRecordInput, CallCompletedEvent } from './schemas/call-record';
+export { MessageRecordSchema, MessageRecordInputSchema, MESSAGE_RECORD_REQUIRED, MESSAGE_TYPES } from './schemas/message-record';
 export type { MessageRecord, MessageRecordInput, MessageRecordedEvent } from './schemas/message-record';
 export { SWEEP_REASONS, SweepContainersRequestSchema, SweepCandidatesRequestSchema, SweepDeleteRequestSchema, SweepReleaseRequestSchema, SweepExpiredRequestSchema } from './schemas/sweep';
 export type { SweepReason, SweepContainersRequest, SweepContainersReply, SweepCandidatesRequest, SweepCandidatesReply, SweepContainerState, SweepCandidate, SweepDeleteRequest, SweepDeleteReply, SweepReleaseRequest, SweepExpiredRequest, SweepExpiredReply } from './schemas/sweep';
+export { MAX_JSON_DEPTH, jsonDepth, assertJsonDepth } from './json-depth';
+export { MIME_TYPE_PATTERN, safeContentType } from './mime-type';
+export {
+  RECORDING_ENDPOINT_TYPES, RecordingQuerySchema, PlaybackQuerySchema, RecordingPrepareRequestSchema, PlaybackOpenRequestSchema,
+  PlaybackOpenReplySchema, EndpointLookupRequestSchema, EndpointLookupReplySchema, PublishedCheckRequestSchema, VoicemailCallbackScheduleSchema,
+} from './schemas/media';
+export type {
+  RecordingQuery, PlaybackQuery, RecordingPrepareRequest, PlaybackOpenRequest, PlaybackOpenReply, EndpointLookupReply,
+  PublishedCheckRequest, VoicemailCallbackSchedule, VoicemailCallbackDelivery,
+} from './schemas/media';
 export { BITRATE_FORMATS } from './schemas/file';

@@ -1,10 +1,13 @@
 import { ApiError, errorFromStatus } from './errors';
 import type { ErrorBody } from './schemas/error';
 
-/** The one bus reply envelope: a body and a status, or an error body and a status. */
+/**
+ * The one bus reply envelope: a body and a status, or an error body and a status — with, for a
+ * 429 or 503, the seconds after which to try again (the gateway's Retry-After header).
+ */
 export type BusReply =
   | { status: number; body: unknown }
-  | { status: number; error: ErrorBody };
+  | { status: number; error: ErrorBody; retry_after?: number };
 
 export function ok(body: unknown, status = 200): BusReply {
   return { status, body };
@@ -12,13 +15,13 @@ export function ok(body: unknown, status = 200): BusReply {
 
 /** The reply for a thrown error; unknown errors must be logged by the caller and become 500. */
 export function replyForError(err: unknown): BusReply {
-  if (err instanceof ApiError) return { status: err.status, error: err.toBody() };
+  if (err instanceof ApiError) return { status: err.status, error: err.toBody(), ...(err.retryAfterSeconds ? { retry_after: err.retryAfterSeconds } : {}) };
   return { status: 500, error: { errors: [], message: 'internal server error' } };
 }
 
 /** Turns a reply into its body, or throws the typed error it carries. The one place replies are read. */
 export function unwrapReply<T = unknown>(reply: BusReply): T {
-  if ('error' in reply) throw errorFromStatus(reply.status, reply.error);
+  if ('error' in reply) throw errorFromStatus(reply.status, reply.error, reply.retry_after);
   return reply.body as T;
 }
 

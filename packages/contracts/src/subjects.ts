@@ -40,6 +40,12 @@ export const Subjects = {
     update: 'svc.endpoint.endpoints.update',
     replace: 'svc.endpoint.endpoints.replace',
     delete: 'svc.endpoint.endpoints.delete',
+    /** Internal: `{endpoint_sid}` → EndpointLookupReply (any partner's: the media plane's rules need them). */
+    lookup: 'svc.endpoint.endpoints.lookup',
+    /** Internal, from storage: a recording stored for a Voicemail endpoint (VoicemailCallbackSchedule) → `{scheduled}`. */
+    callbackSchedule: 'svc.endpoint.callbacks.schedule',
+    /** Operator: the Voicemail callback deliveries, a list (GET /media/callbacks). */
+    callbackList: 'svc.endpoint.callbacks.list',
   },
   storage: {
     containerCreate: 'svc.storage.containers.create',
@@ -68,6 +74,12 @@ export const Subjects = {
     transcodingProgress: 'svc.storage.files.transcoding',
     /** From the transcoder: the new data of a file transcoded at upload. */
     transcodingDone: 'svc.storage.files.transcoded',
+    /** Media plane: a recording about to stream in (RecordingPrepareRequest) → PrepareReply; committed as an upload. */
+    recordingPrepare: 'svc.storage.media.prepare',
+    /** Media plane: the file an endpoint may play (PlaybackOpenRequest) → PlaybackOpenReply, or 403/404. */
+    playbackOpen: 'svc.storage.media.open',
+    /** `{partner_sid, uri}` → `{file_sid}` when `uri` is the publish_uri of a published file of that partner; else 404. */
+    publishedCheck: 'svc.storage.files.published',
     /** Threshold-worker (internal): `{after, limit}` → the delete_lru containers due a sweep, paged by container_sid. */
     sweepContainers: 'svc.storage.sweep.containers',
     /** `{container_sid, owner, lease_ms, limit}` → claims the container's sweep lease; its counts and least recently used files. */

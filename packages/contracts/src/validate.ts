@@ -4,10 +4,11 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { BadRequestError, errorItem } from './errors';
 import type { ErrorItem } from './schemas/error';
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
+// verbose: errors carry their schema, so a pattern can say in words what it wants (`patternMessage`).
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, verbose: true });
 addFormats(ajv);
 /** For values that arrive as strings by nature (query parameters, form fields): "true" → true, "5" → 5. */
-const ajvStrings = new Ajv({ allErrors: true, strict: false, useDefaults: false, coerceTypes: true });
+const ajvStrings = new Ajv({ allErrors: true, strict: false, useDefaults: false, coerceTypes: true, verbose: true });
 addFormats(ajvStrings);
 
 /** Checks a value against a schema; returns it typed or throws a 400 naming every bad field. */
@@ -45,6 +46,8 @@ function toErrorItems(errors: ErrorObject[]): ErrorItem[] {
       message = 'field is required';
     } else if (e.keyword === 'const' || e.keyword === 'enum' || e.keyword === 'anyOf') {
       message = 'value is not one of the allowed values';
+    } else if (e.keyword === 'pattern') {
+      message = (e.parentSchema as { patternMessage?: string } | undefined)?.patternMessage ?? message;
     }
     if (!items.has(field)) items.set(field, errorItem(message, field || null));
   }

@@ -7,21 +7,32 @@ export interface CursorPosition { value: unknown; sid: string }
  * The filter for records strictly after (`side` 'after') or strictly before ('before') a cursor
  * record in the total order `field dir, sid dir`:
  * `{$or: [{field: {$gt: v}}, {field: {$eq: v}, sid: {$gt: s}}]}` for after/asc, mirrored for the
- * other three cases. The order field must be set on every record (see `ListSpec.cursor`):
- * MongoDB's `$gt`/`$lt` never match null or a missing field.
+ * other three cases.
+ *
+ * Nulls: MongoDB and the embedded store both sort a null (or missing) value below every other
+ * value. MongoDB's `$gt`/`$lt` never match null, so for a field the spec's cursor lists as
+ * `nullable` the null records are added explicitly where they belong: below any value (a walk
+ * towards lower values includes them), and among themselves ordered by sid when the cursor record
+ * itself has no value. Other order fields must be set on every record.
  */
 export function cursorFilter(spec: ListSpec, field: string, dir: SortDir, side: 'after' | 'before', at: CursorPosition): StoreFilter {
-  const forward = (dir === 'asc') === (side === 'after');
-  const op = forward ? '$gt' : '$lt';
+  const higher = (dir === 'asc') === (side === 'after');
+  const op = higher ? '$gt' : '$lt';
   const sidPath = storeField(spec, spec.sidField);
   if (field === spec.sidField) return { [sidPath]: { [op]: at.sid } };
   const path = storeField(spec, field);
-  return {
-    $or: [
-      { [path]: { [op]: at.value } },
-      { [path]: { $eq: at.value }, [sidPath]: { [op]: at.sid } },
-    ],
-  };
+  const nullable = spec.cursor?.nullable?.includes(field) === true;
+  if (nullable && at.value == null) {
+    // The cursor sits among the nulls, at the bottom: above it lie the rest of the nulls and every value.
+    const nulls = { [path]: null, [sidPath]: { [op]: at.sid } };
+    return higher ? { $or: [{ [path]: { $ne: null } }, nulls] } : nulls;
+  }
+  const branches: StoreFilter[] = [
+    { [path]: { [op]: at.value } },
+    { [path]: { $eq: at.value }, [sidPath]: { [op]: at.sid } },
+  ];
+  if (nullable && !higher) branches.push({ [path]: null });
+  return { $or: branches };
 }
 
 /** Reads a dot path off a stored document (the cursor's order value, an item's sid). */

@@ -45,12 +45,12 @@ function withParams(url: string | URL, set: Record<string, string>, remove: read
 /**
  * Offset mode: `next` (offset+limit) only when more records follow; `previous`
  * (max(offset−limit, 0)) whenever offset > 0. Any after/before in the URL is dropped: in offset
- * mode there is none that was used.
+ * mode there is none that was used. `set` adds parameters both URLs must carry (the shuffle seed).
  */
-export function offsetPagination(url: string | URL, p: { offset: number; limit: number; hasMore: boolean }): Pagination {
+export function offsetPagination(url: string | URL, p: { offset: number; limit: number; hasMore: boolean; set?: Record<string, string> }): Pagination {
   const out: Pagination = {};
-  if (p.hasMore) out.next = withParams(url, { offset: String(p.offset + p.limit) }, ['after', 'before']);
-  if (p.offset > 0) out.previous = withParams(url, { offset: String(Math.max(p.offset - p.limit, 0)) }, ['after', 'before']);
+  if (p.hasMore) out.next = withParams(url, { ...p.set, offset: String(p.offset + p.limit) }, ['after', 'before']);
+  if (p.offset > 0) out.previous = withParams(url, { ...p.set, offset: String(Math.max(p.offset - p.limit, 0)) }, ['after', 'before']);
   return out;
 }
 

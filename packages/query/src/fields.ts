@@ -31,10 +31,12 @@ export interface ListSpec {
   /** Unique secure-ID field: the sort tie-breaker (so the order is total) and the cursor key. */
   readonly sidField: string;
   /**
-   * Present when the list supports `after`/`before`; with them `order` is limited to these
-   * fields. They must be set (non-null) on every stored record, or cursors skip records.
+   * Present when the list supports `after`/`before`; with them `order` is limited to
+   * `orderFields`. An order field that some records leave null (or lack) must be listed in
+   * `nullable`: cursors then place those records first in ascending order (last in descending),
+   * where both stores sort them; unlisted, a cursor would skip them.
    */
-  readonly cursor?: { readonly orderFields: readonly string[] };
+  readonly cursor?: { readonly orderFields: readonly string[]; readonly nullable?: readonly string[] };
   /** False for lists whose `total` is always null (detail records). Default true. */
   readonly countable?: boolean;
   /** Maps a public path to the stored one when they differ. Default: identity. */
@@ -72,6 +74,7 @@ export function defineListSpec(spec: ListSpec): ListSpec {
   if (!fieldType(spec, spec.sidField)) problems.push(`sidField '${spec.sidField}' is not a field`);
   for (const f of spec.cursor?.orderFields ?? []) if (!isSortable(spec, f)) problems.push(`cursor order field '${f}' is not sortable`);
   if (spec.cursor && spec.cursor.orderFields.length === 0) problems.push('cursor.orderFields is empty');
+  for (const f of spec.cursor?.nullable ?? []) if (!spec.cursor?.orderFields.includes(f)) problems.push(`cursor nullable field '${f}' is not a cursor order field`);
   if (problems.length > 0) throw new Error(`invalid ListSpec: ${problems.join('; ')}`);
   return Object.freeze(spec);
 }

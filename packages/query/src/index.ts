@@ -12,6 +12,7 @@ export { OPERATORS, parseFilter, type Condition, type FilterAst, type Literal, t
 export { compileFilter, compileFilterString, likeToRegex, parseInstant } from './filter/compile';
 export { buildSort, reverseSort, sortSign, type Order } from './order';
 export { cursorFilter, getPath, type CursorPosition } from './cursor';
+export { SEED_PATTERN, newShuffleSeed, shuffleSids } from './shuffle';
 export { applyFieldFilter } from './projection';
 export {
   buildEnvelope, cursorPagination, offsetPagination,

@@ -1,7 +1,10 @@
 import { storeField, type ListSpec, type SortDir, type StoreSort } from './fields';
 
-/** A parsed `order`: one attribute and direction, or `shuffle` (random order, handled by runList). */
-export type Order = { kind: 'field'; field: string; dir: SortDir } | { kind: 'shuffle' };
+/**
+ * A parsed `order`: one attribute and direction, or `shuffle` (a random order fixed by `seed`, see
+ * shuffle.ts; without one, runList draws a seed and carries it in the pagination URLs).
+ */
+export type Order = { kind: 'field'; field: string; dir: SortDir } | { kind: 'shuffle'; seed?: string };
 
 /** 1 for asc, -1 for desc — the store's sort direction. */
 export const sortSign = (dir: SortDir): 1 | -1 => (dir === 'asc' ? 1 : -1);

@@ -2,6 +2,7 @@ import { BadRequestError } from '@patchbay/contracts';
 import { isSelectable, isSortable, type ListSpec, type StoreFilter } from './fields';
 import { compileFilterString } from './filter/compile';
 import type { Order } from './order';
+import { SEED_PATTERN } from './shuffle';
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 1000;
@@ -34,8 +35,9 @@ function collector(problems: Problems): Bad {
 /**
  * Validates the list parameters of a raw query object (values already URL-decoded, so `+` is a
  * space). Unknown parameters are ignored. Every invalid parameter is reported in one 400, each
- * error naming its parameter, in the order after, before, limit, offset, order, filter,
- * include_fields, exclude_fields (so `errors[0].field` is the first bad one of these).
+ * error naming its parameter, in the order after, before, limit, offset, order, seed, filter,
+ * include_fields, exclude_fields (so `errors[0].field` is the first bad one of these). `seed` is
+ * read only with `order=shuffle` (and ignored otherwise, like an unknown parameter).
  */
 export function parseListParams(query: Record<string, unknown>, spec: ListSpec): ListParams {
   const problems: Problems = [];
@@ -63,7 +65,12 @@ export function parseListParams(query: Record<string, unknown>, spec: ListSpec):
     else offset = n;
   }
 
-  const order = parseOrder(raw('order'), spec, cursorMode, bad);
+  let order = parseOrder(raw('order'), spec, cursorMode, bad);
+  if (order.kind === 'shuffle') {
+    const seed = raw('seed');
+    if (seed !== undefined && !SEED_PATTERN.test(seed)) bad('seed', 'seed must be 1 to 64 letters, digits, - or _');
+    else if (seed !== undefined) order = { kind: 'shuffle', seed };
+  }
 
   let filter: StoreFilter = {};
   const filterRaw = raw('filter');

@@ -5,6 +5,7 @@ import { storeField, type ListSpec, type SortDir, type StoreFilter, type StorePr
 import { buildSort, reverseSort } from './order';
 import { parseListParams, type ListParams } from './params';
 import { applyFieldFilter } from './projection';
+import { newShuffleSeed, shuffleSids } from './shuffle';
 
 type StoredDoc = Record<string, unknown>;
 
@@ -29,7 +30,7 @@ export interface RunListOptions<D extends StoredDoc, T extends object> {
   url: string | URL;
   /** Stored document → public object; field filtering is applied to its result. */
   serialize: (doc: D) => T | Promise<T>;
-  /** Source of randomness for `order=shuffle` (tests pass a seeded one). */
+  /** Source of randomness for a new `order=shuffle` seed (tests pass a seeded one). */
   random?: () => number;
 }
 
@@ -65,8 +66,9 @@ export function andFilters(...filters: StoreFilter[]): StoreFilter {
  *   `after=<last sid>` is an empty page, never a restart. An empty page has pagination `{}`.
  *   `has_more` says more records lie beyond the page in the direction it was read (within an
  *   after+before window); `total` counts every match of the filter, ignoring after/before.
- * - shuffle: reads the sids of every match, shuffles them in memory and fetches one page; meant
- *   for small lists. Each request shuffles afresh, so its next/previous URLs give new samples.
+ * - shuffle: reads the sids of every match, orders them by the seeded hash of shuffle.ts and
+ *   fetches one page by offset; meant for small lists. A request without `seed` draws one; the
+ *   next/previous URLs carry it, so following them visits every record once.
  */
 export async function runList<D extends StoredDoc, T extends object>(opts: RunListOptions<D, T>): Promise<ListEnvelope<Record<string, unknown>>> {
   const { collection, spec } = opts;
@@ -148,17 +150,13 @@ async function cursorPage<D extends StoredDoc>(
 async function shufflePage<D extends StoredDoc>(opts: RunListOptions<D, object>, p: ListParams, matching: StoreFilter): Promise<Page<D>> {
   const { collection, spec } = opts;
   const sidPath = storeField(spec, spec.sidField);
-  const sids = (await collection.find(matching, { projection: { [sidPath]: 1 } })).map((d) => getPath(d, sidPath));
-  const random = opts.random ?? Math.random;
-  for (let i = sids.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [sids[i], sids[j]] = [sids[j], sids[i]];
-  }
-  const chosen = sids.slice(p.offset, p.offset + p.limit);
+  const seed = (p.order.kind === 'shuffle' ? p.order.seed : undefined) ?? newShuffleSeed(opts.random);
+  const all = (await collection.find(matching, { projection: { [sidPath]: 1 } })).map((d) => String(getPath(d, sidPath)));
+  const chosen = shuffleSids(all, seed).slice(p.offset, p.offset + p.limit);
   const rank = new Map(chosen.map((sid, i) => [sid, i]));
   const docs = chosen.length === 0 ? [] : await collection.find(andFilters(matching, { [sidPath]: { $in: chosen } }));
-  docs.sort((a, b) => (rank.get(getPath(a, sidPath)) ?? 0) - (rank.get(getPath(b, sidPath)) ?? 0));
-  const hasMore = p.offset + chosen.length < sids.length;
-  const pagination = offsetPagination(opts.url, { offset: p.offset, limit: p.limit, hasMore });
-  return { docs, hasMore, offset: p.offset, total: countable(spec) ? sids.length : null, pagination };
+  docs.sort((a, b) => (rank.get(String(getPath(a, sidPath))) ?? 0) - (rank.get(String(getPath(b, sidPath))) ?? 0));
+  const hasMore = p.offset + chosen.length < all.length;
+  const pagination = offsetPagination(opts.url, { offset: p.offset, limit: p.limit, hasMore, set: { seed } });
+  return { docs, hasMore, offset: p.offset, total: countable(spec) ? all.length : null, pagination };
 }

@@ -27,6 +27,22 @@ describe('cursorFilter', () => {
       $or: [{ date_stop: { [op]: at.value } }, { date_stop: { $eq: at.value }, _sid: { [op]: 's' } }],
     });
   });
+  it('for a nullable field, adds the null records below any value, and walks among them by sid', () => {
+    const spec2 = defineListSpec({ ...spec, cursor: { orderFields: ['date_stop'], nullable: ['date_stop'] } });
+    expect(cursorFilter(spec2, 'date_stop', 'asc', 'after', at)).toEqual({
+      $or: [{ date_stop: { $gt: at.value } }, { date_stop: { $eq: at.value }, _sid: { $gt: 's' } }],
+    });
+    expect(cursorFilter(spec2, 'date_stop', 'asc', 'before', at)).toEqual({
+      $or: [{ date_stop: { $lt: at.value } }, { date_stop: { $eq: at.value }, _sid: { $lt: 's' } }, { date_stop: null }],
+    });
+    const atNull = { value: null, sid: 's' };
+    expect(cursorFilter(spec2, 'date_stop', 'asc', 'after', atNull)).toEqual({ $or: [{ date_stop: { $ne: null } }, { date_stop: null, _sid: { $gt: 's' } }] });
+    expect(cursorFilter(spec2, 'date_stop', 'desc', 'after', atNull)).toEqual({ date_stop: null, _sid: { $lt: 's' } });
+    expect(cursorFilter(spec2, 'date_stop', 'desc', 'before', { value: undefined, sid: 's' })).toEqual({ $or: [{ date_stop: { $ne: null } }, { date_stop: null, _sid: { $gt: 's' } }] });
+  });
+  it('refuses a nullable field that is not a cursor order field', () => {
+    expect(() => defineListSpec({ ...spec, cursor: { orderFields: ['date_stop'], nullable: ['dr_sid'] } })).toThrow(/nullable/);
+  });
   it('orders by the sid alone when it is the order field', () => {
     expect(cursorFilter(spec, 'dr_sid', 'desc', 'after', at)).toEqual({ _sid: { $lt: 's' } });
   });

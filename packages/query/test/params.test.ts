@@ -53,6 +53,13 @@ describe('parseListParams: defaults and valid combinations', () => {
     expect(order(' common_name  asc ')).toEqual({ kind: 'field', field: 'common_name', dir: 'asc' });
     expect(order('shuffle')).toEqual({ kind: 'shuffle' });
   });
+  it('reads seed with shuffle only: a valid one is kept, a malformed one is a 400 naming seed', () => {
+    expect(parseListParams({ order: 'shuffle', seed: 'Ab-9_x' }, countries).order).toEqual({ kind: 'shuffle', seed: 'Ab-9_x' });
+    expect(parseListParams({ order: 'common_name', seed: '!!' }, countries).order).toEqual({ kind: 'field', field: 'common_name', dir: 'asc' });
+    for (const seed of ['', 'a b', 'x'.repeat(65), '%41']) {
+      expect(() => parseListParams({ order: 'shuffle', seed }, countries)).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ field: 'seed' })] }));
+    }
+  });
   it('compiles the filter and reads include/exclude fields', () => {
     expect(parseListParams({ filter: 'iso_3166_numeric gt 5', include_fields: 'common_name, addresses.ip', exclude_fields: 'addresses' }, countries))
       .toMatchObject({ filter: { iso_3166_numeric: { $gt: 5 } }, include: ['common_name', 'addresses.ip'], exclude: ['addresses'] });

@@ -1,13 +1,8 @@
 import { Subjects, UnavailableError, unwrapReply } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
+import type { BootstrapReply } from '@patchbay/identity';
 
-export interface BootstrapResult {
-  created: boolean;
-  login: string;
-  password: string | null;
-  access_token: string | null;
-  partner: { partner_sid: string };
-}
+export type BootstrapResult = BootstrapReply;
 
 /** Ensures the first partner (every scope) exists; fixed credentials come from PATCHBAY_BOOTSTRAP_*. */
 export async function bootstrapPartner(bus: Bus, input: { login?: string; password?: string; token?: string }): Promise<BootstrapResult> {
@@ -23,18 +18,27 @@ export async function bootstrapPartner(bus: Bus, input: { login?: string; passwo
   }
 }
 
+/**
+ * The start banner. A password or token is printed only when Patchbay generated it just now; one
+ * the operator set through the environment is named, never echoed into logs.
+ */
 export function banner(r: BootstrapResult, baseUrl: string, storageUrl: string): string {
+  const password = r.password ?? (r.password_from_env ? '(as set in PATCHBAY_BOOTSTRAP_PASSWORD)' : '(unchanged; set PATCHBAY_BOOTSTRAP_PASSWORD to fix it)');
+  const token = r.access_token ?? (r.token_from_env
+    ? '(as set in PATCHBAY_BOOTSTRAP_TOKEN)'
+    : '(issued on first start only; get a new one with: pnpm patchbay token create --login <login> --password <password>)');
+  const shown = r.access_token ?? (r.token_from_env ? '$PATCHBAY_BOOTSTRAP_TOKEN' : null);
   const lines = [
     '',
     'Patchbay is running.',
     `  API base URL:  ${baseUrl}`,
     `  Storage URL:   ${storageUrl}`,
     `  Login:         ${r.login}`,
-    `  Password:      ${r.password ?? '(unchanged; set PATCHBAY_BOOTSTRAP_PASSWORD to fix it)'}`,
-    `  Access token:  ${r.access_token ?? '(issued on first start only; get a new one with: pnpm patchbay token create --login <login> --password <password>)'}`,
+    `  Password:      ${password}`,
+    `  Access token:  ${token}`,
     `  Partner SID:   ${r.partner.partner_sid}`,
     '',
-    r.access_token ? `  Try: curl -H "Authorization: Bearer ${r.access_token}" "${baseUrl}/countries?limit=2"` : '',
+    shown ? `  Try: curl -H "Authorization: Bearer ${shown}" "${baseUrl}/countries?limit=2"` : '',
     '',
   ];
   return lines.join('\n');

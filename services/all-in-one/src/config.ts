@@ -1,18 +1,24 @@
 import { Type } from '@sinclair/typebox';
 import { CommonConfig } from '@patchbay/platform';
 import { GatewayConfig } from '@patchbay/gateway';
+import { IdentityConfig } from '@patchbay/identity';
+import { EndpointConfig } from '@patchbay/endpoint';
 import { StorageConfig } from '@patchbay/storage';
 import { TranscoderConfig } from '@patchbay/transcoder';
 import { FileServerConfig } from '@patchbay/file-server';
 import { PushConfig } from '@patchbay/push';
 import { ThresholdWorkerConfig } from '@patchbay/threshold-worker';
+import { RecordsConfig } from '@patchbay/records';
 
 /** Environment of the all-in-one process (documented in the README). */
 export const AllInOneConfig = Type.Object({
   ...CommonConfig,
   ...GatewayConfig,
+  ...IdentityConfig,
+  ...EndpointConfig,
   ...TranscoderConfig,
   ...PushConfig,
+  ...RecordsConfig,
   UPLOAD_STALE_MS: StorageConfig.UPLOAD_STALE_MS,
   UPLOAD_SWEEP_INTERVAL_MS: StorageConfig.UPLOAD_SWEEP_INTERVAL_MS,
   STORAGE_REQUEUE_TRANSCODING_ON_START: StorageConfig.STORAGE_REQUEUE_TRANSCODING_ON_START,

@@ -1,6 +1,6 @@
 import { createLogger, createMetricsRegistry, loadConfig, openBlobStore, openBus, openDocStore, runProcess, stopAll, type Stoppable } from '@patchbay/platform';
 import { MemoryBus } from '@patchbay/platform';
-import { startGateway } from '@patchbay/gateway';
+import { gatewaySettings, startGateway } from '@patchbay/gateway';
 import { startFileServer } from '@patchbay/file-server';
 import { AllInOneConfig } from './config';
 import { SERVICES } from './services';
@@ -31,11 +31,10 @@ runProcess({
     }
     const gatewayBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'gateway', logger, metrics });
     closers.push({ stop: () => gatewayBus.close() });
-    const baseUrl = config.BASE_URL ?? `http://127.0.0.1:${config.PORT}/core/v2`;
+    const settings = gatewaySettings(config);
+    const baseUrl = settings.baseUrl;
     const storageUrl = config.STORAGE_URL ?? `http://127.0.0.1:${config.STORAGE_PORT}`;
-    const gateway = await startGateway({ bus: gatewayBus, blobs, logger: logger.child({ svc: 'gateway' }), metrics }, {
-      baseUrl, jsonBodyLimit: config.JSON_BODY_LIMIT, authCacheMs: config.AUTH_CACHE_MS, busTimeoutMs: config.BUS_TIMEOUT_MS,
-    }, config.PORT);
+    const gateway = await startGateway({ bus: gatewayBus, blobs, logger: logger.child({ svc: 'gateway' }), metrics }, settings, config.PORT);
     const fileServerBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'file-server', logger, metrics });
     closers.push({ stop: () => fileServerBus.close() });
     const fileServer = await startFileServer({ bus: fileServerBus, blobs, logger: logger.child({ svc: 'file-server' }), metrics }, {

@@ -4,9 +4,9 @@ import { startStorageService } from '@patchbay/storage';
 import { startTranscoderService } from '@patchbay/transcoder';
 import { startThresholdWorker } from '@patchbay/threshold-worker';
 import type { AllInOneConfig } from './config';
-import { startIdentityService } from '@patchbay/identity';
-import { startRecordsService } from '@patchbay/records';
-import { startEndpointService, endpointSettingsFromEnv } from '@patchbay/endpoint';
+import { startIdentityService, identitySettings } from '@patchbay/identity';
+import { recordsSettings, startRecordsService } from '@patchbay/records';
+import { startEndpointService, endpointSettings } from '@patchbay/endpoint';
 import { startPushService, pushSettingsFrom } from '@patchbay/push';
 
 /** A bus-only service and what it needs; the all-in-one process starts each of them. */
@@ -19,8 +19,8 @@ export interface ServiceEntry {
 
 /** Every service behind the gateway, in start order. */
 export const SERVICES: ServiceEntry[] = [
-  { name: 'identity', docs: true, start: startIdentityService },
-  { name: 'records', docs: true, start: startRecordsService },
+  { name: 'identity', docs: true, start: (deps, c) => startIdentityService(deps, identitySettings(c)) },
+  { name: 'records', docs: true, start: (deps, c) => startRecordsService(deps, recordsSettings(c)) },
   { name: 'transcoder', docs: false, start: (deps, c) => startTranscoderService(deps, { scratchDir: c.TRANSCODER_SCRATCH_DIR, concurrency: c.TRANSCODER_CONCURRENCY, timeoutMs: c.TRANSCODER_TIMEOUT_MS, drainMs: c.TRANSCODER_DRAIN_MS }) },
   {
     name: 'storage', docs: true,
@@ -32,6 +32,6 @@ export const SERVICES: ServiceEntry[] = [
     }),
   },
   { name: 'threshold-worker', docs: false, start: (deps, c) => startThresholdWorker(deps, { intervalMs: c.THRESHOLD_SWEEP_INTERVAL * 1000, busTimeoutMs: c.BUS_TIMEOUT_MS }) },
-  { name: 'endpoint', docs: true, start: (deps) => startEndpointService(deps, endpointSettingsFromEnv()) },
+  { name: 'endpoint', docs: true, start: (deps, c) => startEndpointService(deps, endpointSettings(c)) },
   { name: 'push', docs: true, start: (deps, c) => startPushService(deps, pushSettingsFrom(c)) },
 ];

@@ -1,14 +1,31 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { loadConfig } from '@patchbay/platform';
 
 /**
- * The endpoint service's own environment keys (composed with CommonConfig by bootService).
- * `HOSTED_API_URL` is the root of the hosted applications' APIs: a hosted endpoint's
- * `properties.api_url` is `<HOSTED_API_URL>/<application>/v1` (e.g. `…/conference/v1`).
+ * The endpoint service's own environment keys (composed with CommonConfig by its main and by the
+ * all-in-one process). `HOSTED_API_URL` is the root of the hosted applications' APIs: a hosted
+ * endpoint's `properties.api_url` is `<HOSTED_API_URL>/<application>/v1` (e.g. `…/conference/v1`).
  */
 export const EndpointConfig = {
   HOSTED_API_URL: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://api.patchbay.local' }),
+  /** Let Voicemail callbacks reach loopback, private and link-local addresses (tests, closed networks). */
+  CALLBACK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  /** Longest one callback request may take (ms). */
+  CALLBACK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
+  /** Delay after the first failed attempt (ms); doubles per attempt, at most 10 minutes. */
+  CALLBACK_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 600000, default: 5000 }),
+  /** How long a callback keeps being retried before it is given up (ms). */
+  CALLBACK_RETRY_FOR_MS: Type.Integer({ minimum: 1000, maximum: 86400000, default: 3600000 }),
 };
+
+const endpointSchema = Type.Object({ ...EndpointConfig, BUS_TIMEOUT_MS: Type.Integer() });
+export type EndpointConfigValues = Static<typeof endpointSchema>;
+
+export interface CallbackSettings {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  retryBaseMs: number;
+  retryForMs: number;
+}
 
 /** What the service is built with; only main.ts and the all-in-one read the environment. */
 export interface EndpointSettings {
@@ -16,24 +33,19 @@ export interface EndpointSettings {
   hostedApiUrl: string;
   /** Milliseconds a request to another service (storage, identity) waits for its answer. */
   busTimeoutMs: number;
+  callbacks: CallbackSettings;
 }
 
-export const DEFAULT_ENDPOINT_SETTINGS: Readonly<EndpointSettings> = Object.freeze({ hostedApiUrl: 'https://api.patchbay.local', busTimeoutMs: 10_000 });
-
-const EnvSchema = Type.Object({
-  ...EndpointConfig,
-  BUS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: DEFAULT_ENDPOINT_SETTINGS.busTimeoutMs }),
-});
-
-/** Settings from checked config values (the trailing slash of the URL is dropped). */
-export function endpointSettings(config: { HOSTED_API_URL: string; BUS_TIMEOUT_MS: number }): EndpointSettings {
-  return { hostedApiUrl: config.HOSTED_API_URL.replace(/\/+$/, ''), busTimeoutMs: config.BUS_TIMEOUT_MS };
+/** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */
+export function endpointSettings(c: EndpointConfigValues): EndpointSettings {
+  return {
+    hostedApiUrl: c.HOSTED_API_URL.replace(/\/+$/, ''),
+    busTimeoutMs: c.BUS_TIMEOUT_MS,
+    callbacks: { allowPrivate: c.CALLBACK_ALLOW_PRIVATE, timeoutMs: c.CALLBACK_TIMEOUT_MS, retryBaseMs: c.CALLBACK_RETRY_BASE_MS, retryForMs: c.CALLBACK_RETRY_FOR_MS },
+  };
 }
 
-/**
- * For the all-in-one process, which starts services without bootService: the same keys, read and
- * checked once from `env`; unset keys take the defaults above. Throws ConfigError on bad values.
- */
-export function endpointSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): EndpointSettings {
-  return endpointSettings(loadConfig(EnvSchema, env) as Static<typeof EnvSchema>);
-}
+export const DEFAULT_ENDPOINT_SETTINGS: Readonly<EndpointSettings> = Object.freeze(endpointSettings({
+  HOSTED_API_URL: 'https://api.patchbay.local', CALLBACK_ALLOW_PRIVATE: false, CALLBACK_TIMEOUT_MS: 10000,
+  CALLBACK_RETRY_BASE_MS: 5000, CALLBACK_RETRY_FOR_MS: 3600000, BUS_TIMEOUT_MS: 10000,
+}));

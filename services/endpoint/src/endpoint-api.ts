@@ -4,7 +4,7 @@ import {
   EndpointCreateSchema, EndpointReplaceSchema, EndpointUpdateSchema,
   type Endpoint, type GatewayRequest, type ListEnvelope,
 } from '@patchbay/contracts';
-import { reply, type Bus, type Logger } from '@patchbay/platform';
+import { changedFields, compareAndSet, reply, type Bus, type Logger } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { assertAddressFormat, openIpKeys } from './domain/addresses';
 import { applyUpdate, buildEndpoint, type EndpointState } from './domain/endpoint-state';
@@ -21,9 +21,6 @@ import { serializeEndpoint } from './serialize';
 const validateCreate = compileValidator(EndpointCreateSchema);
 const validateUpdate = compileValidator(EndpointUpdateSchema);
 const validateReplace = compileValidator(EndpointReplaceSchema);
-
-/** Optimistic-locking retries of one update before it gives up with a 409. */
-const UPDATE_ATTEMPTS = 5;
 
 /** The exact 409 of interface.md "Errors". */
 export const duplicateIpConflict = (): ConflictError => new ConflictError([errorItem('duplicate ip for auth_required=false')]);
@@ -58,29 +55,28 @@ export class EndpointApi {
     return serializeEndpoint(doc);
   }
 
-  /** PATCH (`replace` false) or PUT (`replace` true: the whole object, nested objects replaced). */
+  /**
+   * PATCH (`replace` false) or PUT (`replace` true: the whole object, nested objects replaced).
+   * A compare-and-set on the endpoint's revision: the rules and references are checked against
+   * exactly the state the change is written over, and only the fields that change are written.
+   */
   async update(req: GatewayRequest, replace: boolean, requestId?: string): Promise<Endpoint> {
     const replaceNested = parseNestedObjects(req.query) || replace;
-    let current = await this.load(req);
-    if (current.type === 'system_gateway') throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be changed through the API');
-    const input = (replace ? validateReplace : validateUpdate)(req.body ?? {});
-    assertAddressFormat(input.addresses);
-    for (let attempt = 1; ; attempt++) {
+    const filter = { endpoint_sid: String(req.params.endpoint_sid ?? ''), partner_sid: req.principal.partner_sid };
+    const { after } = await this.write(() => compareAndSet(this.repo.endpoints, filter, async (current) => {
+      if (current.type === 'system_gateway') throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be changed through the API');
+      const input = (replace ? validateReplace : validateUpdate)(req.body ?? {});
+      assertAddressFormat(input.addresses);
       const before = stateOf(current);
       const next = applyUpdate(before, input, replaceNested);
       const violations = updateViolations(before, next, input.properties, req.principal.scopes);
       if (violations.length > 0) throw new UnprocessableError(violations);
       await this.links.check(current.partner_sid, next, before, requestId);
-      const doc = toDoc(next, { endpoint_sid: current.endpoint_sid, partner_sid: current.partner_sid, date_created: current.date_created, revision: current.revision + 1 });
-      const filter = { endpoint_sid: current.endpoint_sid, partner_sid: current.partner_sid, revision: current.revision };
-      const result = await this.write(() => this.repo.endpoints.replaceOne(filter, doc));
-      if (result.matchedCount === 1) {
-        this.log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid, requestId }, 'endpoint updated');
-        return serializeEndpoint(doc);
-      }
-      if (attempt >= UPDATE_ATTEMPTS) throw new ConflictError([errorItem('the endpoint is being changed by other requests; try again')]);
-      current = await this.load(req); // changed (or deleted) since it was read: apply the request to the new state
-    }
+      const doc = toDoc(next, { endpoint_sid: current.endpoint_sid, partner_sid: current.partner_sid, date_created: current.date_created, revision: current.revision });
+      return changedFields(current, doc, [...new Set([...Object.keys(current), ...Object.keys(doc)])]);
+    }));
+    this.log.info({ endpoint_sid: after.endpoint_sid, partner_sid: after.partner_sid, requestId }, 'endpoint updated');
+    return serializeEndpoint(after);
   }
 
   async get(req: GatewayRequest, requestId?: string): Promise<Record<string, unknown>> {

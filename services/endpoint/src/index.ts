@@ -1,3 +1,3 @@
 export { startEndpointService } from './service';
-export { EndpointConfig, DEFAULT_ENDPOINT_SETTINGS, endpointSettings, endpointSettingsFromEnv } from './config';
+export { EndpointConfig, DEFAULT_ENDPOINT_SETTINGS, endpointSettings } from './config';
 export type { EndpointSettings } from './config';

@@ -14,6 +14,9 @@ const SECURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  *   field. When storage does not answer (no responders, timeout, failure) the write is refused with
  *   503: a reference that cannot be checked is never accepted.
  * - `properties.conference_endpoint_sid` must name a Conference endpoint of the same partner.
+ * - `properties.greeting` (Voicemail) must be the `publish_uri` of a published file of the same
+ *   partner (interface.md rule 2: a file played through its publish_uri must be published); storage
+ *   is asked (`Subjects.storage.publishedCheck`), with the same 422/503 rule as the container.
  * Only references that changed from `previous` are checked (null: a new endpoint).
  */
 export class EndpointLinks {
@@ -32,23 +35,30 @@ export class EndpointLinks {
     }
     const container = next.properties.container_sid;
     if (container && container !== previous?.properties.container_sid) {
-      const problem = await this.checkContainer(partnerSid, container, requestId);
+      const notFound = errorItem('cannot find a container with this SID', 'properties.container_sid');
+      const problem = SECURE_ID.test(container)
+        ? await this.askStorage(Subjects.storage.containerCheck, { partner_sid: partnerSid, container_sid: container }, notFound, requestId)
+        : notFound;
+      if (problem) problems.push(problem);
+    }
+    const greeting = next.properties.greeting;
+    if (greeting && greeting !== previous?.properties.greeting) {
+      const unpublished = errorItem('greeting must be the publish_uri of a published file of this partner', 'properties.greeting');
+      const problem = await this.askStorage(Subjects.storage.publishedCheck, { partner_sid: partnerSid, uri: greeting }, unpublished, requestId);
       if (problem) problems.push(problem);
     }
     if (problems.length > 0) throw new UnprocessableError(problems);
   }
 
-  /** A 422 item when storage says the container is not the partner's; throws 503 when storage cannot say. */
-  private async checkContainer(partnerSid: string, containerSid: string, requestId?: string): Promise<ErrorItem | null> {
-    const notFound = errorItem('cannot find a container with this SID', 'properties.container_sid');
-    if (!SECURE_ID.test(containerSid)) return notFound;
+  /** `refused` when storage answers 4xx; null when it confirms; throws 503 when storage cannot say. */
+  private async askStorage(subject: string, payload: Record<string, string>, refused: ErrorItem, requestId?: string): Promise<ErrorItem | null> {
     try {
-      unwrapReply(await this.bus.request(Subjects.storage.containerCheck, { partner_sid: partnerSid, container_sid: containerSid }, { timeoutMs: this.timeoutMs, requestId }));
+      unwrapReply(await this.bus.request(subject, payload, { timeoutMs: this.timeoutMs, requestId }));
       return null;
     } catch (err) {
-      if (err instanceof ApiError && err.status >= 400 && err.status < 500) return notFound;
-      this.log.warn({ err, partner_sid: partnerSid, container_sid: containerSid, requestId }, 'container check failed: storage did not answer');
-      throw new UnavailableError('service unavailable', [errorItem('the storage service did not answer, so the container cannot be checked; try again later', 'properties.container_sid')], { cause: err });
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500) return refused;
+      this.log.warn({ err, partner_sid: payload.partner_sid, subject, requestId }, 'reference check failed: storage did not answer');
+      throw new UnavailableError('service unavailable', [errorItem('the storage service did not answer, so this reference cannot be checked; try again later', refused.field)], { cause: err });
     }
   }
 }

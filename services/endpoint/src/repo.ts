@@ -19,11 +19,35 @@ export interface EndpointDoc extends EndpointState, Record<string, unknown> {
   system_partner_sid?: string;
 }
 
+/**
+ * A Voicemail callback to deliver (the outbox): written when storage reports a recording, tried
+ * until a 2xx answer or until CALLBACK_RETRY_FOR_MS has passed. Kept in the store, so deliveries
+ * survive restarts and any endpoint replica may carry one on (a lease keeps it to one at a time).
+ */
+export interface CallbackDoc extends Record<string, unknown> {
+  file_sid: string;
+  endpoint_sid: string;
+  partner_sid: string;
+  callback_url: string;
+  callback_method: 'POST' | 'GET';
+  /** The fields sent (reference-facts "Voicemail callback"). */
+  fields: Record<string, unknown>;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  date_created: Date;
+  next_attempt_at: Date | null;
+  /** Until when a replica is delivering it (null: nobody). */
+  lease_until: Date | null;
+  date_delivered: Date | null;
+  last_error: string | null;
+}
+
 export const OPEN_IP_INDEX = 'open_ip_keys_unique';
 export const SYSTEM_GATEWAY_INDEX = 'system_partner_sid_unique';
 
 export interface EndpointRepo {
   endpoints: Collection<EndpointDoc>;
+  callbacks: Collection<CallbackDoc>;
 }
 
 /**
@@ -39,5 +63,9 @@ export async function openEndpointRepo(docs: DocStore): Promise<EndpointRepo> {
   await endpoints.createIndex({ 'addresses.ip': 1 });
   await endpoints.createIndex({ open_ip_keys: 1 }, { unique: true, sparse: true, name: OPEN_IP_INDEX });
   await endpoints.createIndex({ system_partner_sid: 1 }, { unique: true, sparse: true, name: SYSTEM_GATEWAY_INDEX });
-  return { endpoints };
+  const callbacks = docs.collection<CallbackDoc>('voicemail_callbacks');
+  await callbacks.createIndex({ file_sid: 1 }, { unique: true });
+  await callbacks.createIndex({ state: 1, next_attempt_at: 1 });
+  await callbacks.createIndex({ date_created: 1 });
+  return { endpoints, callbacks };
 }

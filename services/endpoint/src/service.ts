@@ -5,10 +5,13 @@ import { EndpointApi } from './endpoint-api';
 import { EndpointLinks } from './links';
 import { openEndpointRepo } from './repo';
 import { ensureSystemGateway, subscribeSystemGateways } from './system-gateway';
+import { CallbackDeliverer } from './callbacks/deliverer';
+import { mediaHandlers } from './handlers/media';
 
 /**
  * The endpoint service: owns the `endpoints` collection, answers `svc.endpoint.*` for the gateway,
- * and creates each partner's System Gateway on `evt.partner.created`. Asks storage
+ * creates each partner's System Gateway on `evt.partner.created`, and delivers Voicemail callbacks
+ * (callbacks/). Asks storage
  * (`containerCheck`) and identity (`partnerLookup`) over the bus.
  */
 export async function startEndpointService(deps: ServiceDeps, settings: EndpointSettings = DEFAULT_ENDPOINT_SETTINGS): Promise<Stoppable> {
@@ -18,6 +21,7 @@ export async function startEndpointService(deps: ServiceDeps, settings: Endpoint
   const links = new EndpointLinks(repo, bus, deps.logger, settings.busTimeoutMs);
   const api = new EndpointApi(repo, bus, links, settings, deps.logger);
   const req = (payload: unknown) => payload as GatewayRequest;
+  const deliverer = new CallbackDeliverer(repo, settings.callbacks, deps.logger, deps.metrics);
 
   const subs = await serveAll(bus, Queues.endpoint, {
     [Subjects.endpoint.create]: (p, ctx) => api.create(req(p), ctx.requestId),
@@ -26,9 +30,11 @@ export async function startEndpointService(deps: ServiceDeps, settings: Endpoint
     [Subjects.endpoint.update]: (p, ctx) => api.update(req(p), false, ctx.requestId),
     [Subjects.endpoint.replace]: (p, ctx) => api.update(req(p), true, ctx.requestId),
     [Subjects.endpoint.delete]: (p, ctx) => api.remove(req(p), ctx.requestId),
+    ...mediaHandlers(repo, deliverer, deps.logger),
   }, log);
+  deliverer.start();
   const events = await subscribeSystemGateways(bus, repo, deps.logger);
   const backfill = backfillPartners(bus, (sid) => ensureSystemGateway(repo, sid), log);
   log.info({ hosted_api_url: settings.hostedApiUrl }, 'endpoint service ready');
-  return { stop: () => { backfill.stop(); return stopAll([events, ...subs]); } };
+  return { stop: async () => { backfill.stop(); await stopAll([events, ...subs]); await deliverer.stop(); } };
 }

@@ -2,7 +2,7 @@ import { Subjects, type BusReply, type GatewayRequest, type Scope } from '@patch
 import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type Bus, type Stoppable } from '@patchbay/platform';
 import { startEndpointService } from '../src/service';
 import { openEndpointRepo, type EndpointRepo } from '../src/repo';
-import type { EndpointSettings } from '../src/config';
+import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from '../src/config';
 
 /** An endpoint service on an in-process bus and an in-memory store, as a test drives it. */
 export interface ServiceKit {
@@ -31,7 +31,7 @@ export async function startKit(settings: Partial<EndpointSettings> = {}, before?
   const logger = createLogger({ name: 'endpoint-test', level: 'silent' });
   const service: Stoppable = await startEndpointService(
     { bus: new MemoryBus(hub), docs, blobs: unusedBlobs, logger, metrics: createMetricsRegistry('endpoint-test') },
-    { hostedApiUrl: 'https://hosted.test', busTimeoutMs: 2000, ...settings },
+    { ...DEFAULT_ENDPOINT_SETTINGS, hostedApiUrl: 'https://hosted.test', busTimeoutMs: 2000, ...settings },
   );
   const repo = await openEndpointRepo(docs);
   return {

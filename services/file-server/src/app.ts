@@ -1,8 +1,7 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { Counter, Histogram } from 'prom-client';
-import { ApiError } from '@patchbay/contracts';
-import { handleOpsRequest, type HealthState, type Logger } from '@patchbay/platform';
+import { clientError, handleOpsRequest, type HealthState, type Logger } from '@patchbay/platform';
 import { serveFile, type ServeDeps } from './serve-file';
 
 const send = (res: express.Response, status: number, body: unknown) => res.status(status).type('application/json').send(JSON.stringify(body));
@@ -37,10 +36,12 @@ export function createFileServerApp(deps: ServeDeps & { logger: Logger; metrics:
   app.use((_req, res) => send(res, 404, { errors: [], message: 'Not Found' }));
   const onError: ErrorRequestHandler = (err: unknown, req, res, _next) => {
     if (res.headersSent) { res.destroy(); return; }
-    if (err instanceof ApiError) {
+    const mapped = clientError(err, req);
+    if (mapped) {
       // Every "no such published file" looks the same, whatever the reason.
-      if (err.status === 404) return send(res, 404, { errors: [], message: 'Not Found' });
-      return send(res, err.status, err.toBody());
+      if (mapped.status === 404) return send(res, 404, { errors: [], message: 'Not Found' });
+      if (mapped.retryAfterSeconds) res.setHeader('Retry-After', String(mapped.retryAfterSeconds));
+      return send(res, mapped.status, mapped.toBody());
     }
     deps.logger.error({ err, path: req.path }, 'file server error');
     send(res, 500, { errors: [], message: 'internal server error' });

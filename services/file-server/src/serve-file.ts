@@ -1,9 +1,7 @@
-import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { BITRATE_FORMATS, NotFoundError, RangeNotSatisfiableError, Subjects, UnavailableError, UnprocessableError, unwrapReply } from '@patchbay/contracts';
-import type { BlobStore, Bus } from '@patchbay/platform';
+import { BITRATE_FORMATS, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
+import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
 import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
-import { decideRange } from './domain/range';
 import type { PublicFile, Resolver } from './resolver';
 
 export interface ServeDeps { bus: Bus; blobs: BlobStore; resolver: Resolver; transcodeTimeoutMs: number }
@@ -62,7 +60,7 @@ export function serveFile(deps: ServeDeps) {
     const file = await deps.resolver.resolve(String(req.params.id), requestId);
     let key = file.blob_key;
     let size = file.file_bytes;
-    let mime = file.mime_type;
+    let mime = safeContentType(file.mime_type);
     let rangeAllowed = true;
     const want = target(file, opts);
     if (want) {
@@ -79,32 +77,18 @@ export function serveFile(deps: ServeDeps) {
         }, requestId)).size;
       }
     }
-    const lastModified = new Date(file.last_modified ?? file.date_modified).toUTCString();
-    res.set({
-      'Accept-Ranges': 'bytes',
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Methods': 'GET',
-      'Cache-Control': opts.cacheControl,
-      'Content-Disposition': contentDisposition(opts.disposition, opts.dispositionName),
-      'Content-Type': opts.contentType ?? mime,
-      'Last-Modified': lastModified,
-    });
-    const decision = rangeAllowed ? decideRange(size, req.headers.range, req.headers['if-range'] as string | undefined, lastModified) : { kind: 'full' as const };
-    if (decision.kind === 'unsatisfiable') {
-      res.set('Content-Range', `bytes */${size}`);
-      throw new RangeNotSatisfiableError(size);
-    }
-    const range = decision.kind === 'partial' ? { start: decision.start, end: decision.end } : undefined;
-    if (range) res.status(206).set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-    else res.status(200);
-    res.set('Content-Length', String(range ? range.end - range.start + 1 : size));
-    if (req.method === 'HEAD') { res.end(); return; }
-    if (size === 0) { res.end(); return; }
-    const body = await deps.blobs.get(key, range).catch((err: unknown) => {
+    await sendBlob(req, res, deps.blobs, {
+      key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed,
+      headers: {
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Allow-Methods': 'GET',
+        'Cache-Control': opts.cacheControl,
+        'Content-Disposition': contentDisposition(opts.disposition, opts.dispositionName),
+      },
+    }).catch((err: unknown) => {
       // The blob went between resolve and read (deleted): same answer as an unknown id.
       if (err instanceof NotFoundError) { deps.resolver.forget(file.file_sid); throw new NotFoundError('Not Found'); }
       throw err;
     });
-    await pipeline(body, res);
   };
 }

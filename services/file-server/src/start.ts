@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { ServiceDeps, Stoppable } from '@patchbay/platform';
+import { CircuitBreakerBus, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { createFileServerApp } from './app';
 import { Resolver } from './resolver';
 
@@ -13,14 +13,17 @@ export interface FileServerSettings {
 /** Starts the public file server; stopping lets in-flight downloads finish. */
 export async function startFileServer(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>, settings: FileServerSettings): Promise<Stoppable & { port: number }> {
   let ready = false;
-  const resolver = new Resolver(deps.bus, settings.cacheTtlMs, settings.busTimeoutMs);
+  const log = deps.logger.child({ mod: 'file-server' });
+  // While storage or the transcoder (or the whole bus) does not answer, downloads fail fast with a 503.
+  const bus = new CircuitBreakerBus(deps.bus, { logger: log });
+  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs);
   await resolver.start();
-  const app = createFileServerApp({ ...deps, resolver, transcodeTimeoutMs: settings.transcodeTimeoutMs, health: { ready: () => ready } });
+  const app = createFileServerApp({ ...deps, bus, resolver, transcodeTimeoutMs: settings.transcodeTimeoutMs, health: { ready: () => ready } });
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(settings.port, '0.0.0.0', () => resolve()); });
   ready = true;
   const port = (server.address() as { port: number }).port;
-  deps.logger.child({ mod: 'file-server' }).info({ port }, 'file server listening');
+  log.info({ port }, 'file server listening');
   return {
     port,
     stop: async () => {

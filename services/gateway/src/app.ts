@@ -7,10 +7,8 @@ import { formBody, jsonBody } from './http/body';
 import { errorHandler, notFound } from './http/errors';
 import { observe } from './http/observe';
 import { ROUTES } from './routes/route-table';
+import { bodyKind } from './routes/route-def';
 import { forward } from './routes/forward';
-import { mountUploadRoutes } from './upload/upload-routes';
-import { mountDownloadRoute } from './upload/download-route';
-import { mountIngestRoutes } from './routes/ingest-routes';
 import { countUploadBytes } from './upload/upload-metrics';
 import type { GatewaySettings } from './config';
 
@@ -30,6 +28,7 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', settings.trustProxy ?? 'loopback');
   app.use(observe(logger, metrics));
   app.use((req, res, next) => { void handleOpsRequest(req, res, metrics, deps.health).then((done) => { if (!done) next(); }, next); });
 
@@ -38,19 +37,16 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
   const auth = authenticate(bus, cache, settings.busTimeoutMs);
   // A token revoked or a partner changed through this replica is forgotten here as soon as the
   // answer goes out (other replicas hear identity's event: see auth/cache-invalidation.ts).
-  api.use((req, res, next) => {
-    if (req.method !== 'GET' && /^\/(oauth\/revoke|oauth\/tokens\/|partners\/)/.test(req.path)) res.on('finish', () => cache.clear());
-    next();
-  });
+  const purge: express.RequestHandler = (_req, res, next) => { res.on('finish', () => cache.clear()); next(); };
   const streams = { bus, blobs: countUploadBytes(deps.blobs, metrics), logger, timeoutMs: settings.busTimeoutMs };
-  mountUploadRoutes(api, streams, auth);
-  mountDownloadRoute(api, streams, auth);
-  mountIngestRoutes(api, streams, auth);
+  // Every route the same way, from the one table: guards, the body as the route reads it (a route
+  // that takes no body never parses one), then its own handler or the plain forward.
   for (const route of ROUTES) {
-    const body = route.body ?? (route.method === 'post' || route.method === 'patch' || route.method === 'put' ? 'json' : 'none');
-    const parsers = body === 'json' ? jsonBody(settings.jsonBodyLimit) : body === 'form' ? formBody(settings.jsonBodyLimit) : jsonBody(settings.jsonBodyLimit);
+    const body = bodyKind(route);
+    const parsers = body === 'json' ? jsonBody(settings.jsonBodyLimit) : body === 'form' ? formBody(settings.jsonBodyLimit) : [];
     const guards = route.auth === false ? [] : [auth, requireScopes(route.scopes)];
-    api[route.method](route.path, ...guards, ...parsers, forward(route, bus, settings.baseUrl, settings.busTimeoutMs));
+    const handler = route.handler ? route.handler(streams, route) : forward(route, bus, settings.baseUrl, settings.busTimeoutMs);
+    api[route.method](route.path, ...guards, ...(route.purgesCredentials ? [purge] : []), ...parsers, handler);
   }
   app.use('/core/v2', api);
   app.use(notFound);

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 /** The gateway's own environment keys (with CommonConfig). */
 export const GatewayConfig = {
@@ -9,6 +9,12 @@ export const GatewayConfig = {
   JSON_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1048576 }),
   /** How long an authenticated credential is trusted without asking identity again (ms). */
   AUTH_CACHE_MS: Type.Integer({ minimum: 0, maximum: 300000, default: 5000 }),
+  /**
+   * Which peers may tell the client's address in X-Forwarded-For (express's "trust proxy"): a
+   * comma-separated list of addresses, subnets or `loopback`, `linklocal`, `uniquelocal`; a number
+   * of hops; `true` or `false`. The address is what failed logins are counted by.
+   */
+  TRUST_PROXY: Type.String({ minLength: 1, default: 'loopback' }),
 };
 
 export interface GatewaySettings {
@@ -16,4 +22,28 @@ export interface GatewaySettings {
   jsonBodyLimit: number;
   authCacheMs: number;
   busTimeoutMs: number;
+  /** express's "trust proxy" value (see TRUST_PROXY). */
+  trustProxy?: boolean | number | string[];
+}
+
+/** TRUST_PROXY as express takes it: a boolean, a hop count, or a list of addresses and names. */
+export function parseTrustProxy(value: string): boolean | number | string[] {
+  const v = value.trim();
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (/^\d+$/.test(v)) return Number(v);
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+const gatewaySchema = Type.Object({ ...GatewayConfig, BUS_TIMEOUT_MS: Type.Integer() });
+export type GatewayConfigValues = Static<typeof gatewaySchema>;
+
+/** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */
+export function gatewaySettings(c: GatewayConfigValues): GatewaySettings {
+  return {
+    baseUrl: c.BASE_URL ?? `http://127.0.0.1:${c.PORT}/core/v2`,
+    jsonBodyLimit: c.JSON_BODY_LIMIT,
+    authCacheMs: c.AUTH_CACHE_MS,
+    busTimeoutMs: c.BUS_TIMEOUT_MS,
+    trustProxy: parseTrustProxy(c.TRUST_PROXY),
+  };
 }

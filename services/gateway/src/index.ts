@@ -1,4 +1,4 @@
 export { createApp } from './app';
 export { startGateway } from './start';
-export { GatewayConfig } from './config';
+export { GatewayConfig, gatewaySettings } from './config';
 export type { GatewaySettings } from './config';

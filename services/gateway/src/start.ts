@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { CircuitBreakerBus, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { createApp } from './app';
 import { invalidateOnIdentityEvents } from './auth/cache-invalidation';
 import type { GatewaySettings } from './config';
@@ -10,8 +10,11 @@ import type { GatewaySettings } from './config';
  */
 export async function startGateway(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>, settings: GatewaySettings, port: number): Promise<Stoppable & { server: http.Server; port: number }> {
   let ready = false;
-  const { app, cache } = createApp({ ...deps, settings, health: { ready: () => ready } });
-  const invalidation = await invalidateOnIdentityEvents(deps.bus, cache, deps.logger.child({ mod: 'auth' }));
+  const log = deps.logger.child({ mod: 'gateway' });
+  // While a service (or the whole bus) does not answer, calls to it fail fast with a 503.
+  const bus = new CircuitBreakerBus(deps.bus, { logger: log });
+  const { app, cache } = createApp({ ...deps, bus, settings, health: { ready: () => ready } });
+  const invalidation = await invalidateOnIdentityEvents(bus, cache, deps.logger.child({ mod: 'auth' }));
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   // Uploads and bulk ingest stream large bodies: allow an hour per request (Node defaults to 5 min).
@@ -19,7 +22,7 @@ export async function startGateway(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'lo
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, '0.0.0.0', () => resolve()); });
   ready = true;
   const actual = (server.address() as { port: number }).port;
-  deps.logger.child({ mod: 'gateway' }).info({ port: actual }, 'gateway listening');
+  log.info({ port: actual }, 'gateway listening');
   return {
     server,
     port: actual,

@@ -48,6 +48,19 @@ test('service answers are summed and their errors kept by position', async () =>
   expect(report.errors.map((e) => e.position)).toEqual([1, 501, 1001]);
 });
 
+test('ignored fields are added up by name over the batches; an answer without them (an older replica) adds none', async () => {
+  let n = 0;
+  const send = async (b: Batch): Promise<RecordIngestBatchResult> => {
+    const stored = b.records.length;
+    n++;
+    if (n === 2) return { stored, duplicates: 0, errors: [] };
+    return { stored, duplicates: 0, errors: [], ignored_fields: { color: b.records.length, [`only_${n}`]: 1 } };
+  };
+  const report = await ingestBody(readBodyItems(lines(Array.from({ length: 1200 }, (_, i) => ({ i }))), 'ndjson'), send);
+  expect(report.ignored_fields).toEqual({ color: 500 + 200, only_1: 1, only_3: 1 });
+  expect(Object.keys(report.ignored_fields)).toEqual(['color', 'only_1', 'only_3']);
+});
+
 test('a failed batch rejects the ingest', async () => {
   const send = async (): Promise<RecordIngestBatchResult> => { throw new Error('service down'); };
   await expect(ingestBody(readBodyItems(lines(Array.from({ length: 1500 }, (_, i) => ({ i }))), 'ndjson'), send)).rejects.toThrow('service down');

@@ -1,2 +1,4 @@
 export { startIdentityService } from './service';
-export type { BootstrapRequest } from './service';
+export { IdentityConfig, identitySettings } from './config';
+export type { IdentitySettings } from './config';
+export type { BootstrapRequest, BootstrapReply } from './handlers/bootstrap';

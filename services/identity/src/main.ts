@@ -1,4 +1,5 @@
 import { bootService } from '@patchbay/platform';
+import { IdentityConfig, identitySettings } from './config';
 import { startIdentityService } from './service';
 
-bootService({ name: 'identity', docs: true, start: (deps) => startIdentityService(deps) });
+bootService({ name: 'identity', config: IdentityConfig, docs: true, start: (deps, config) => startIdentityService(deps, identitySettings(config)) });

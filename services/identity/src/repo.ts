@@ -25,9 +25,21 @@ export interface TokenDoc extends Record<string, unknown> {
   date_last_accessed: Date | null;
 }
 
+/** Failed password checks of one login (`login:<login>`) or client address (`address:<ip>`). */
+export interface LoginAttemptDoc extends Record<string, unknown> {
+  key: string;
+  failures: number;
+  window_start?: Date | null;
+  locked_until?: Date | null;
+  locks?: number;
+  /** When the counter may be forgotten: its window and its lock are both over. */
+  expires_at?: Date;
+}
+
 export interface IdentityRepo {
   partners: Collection<PartnerDoc>;
   tokens: Collection<TokenDoc>;
+  loginAttempts: Collection<LoginAttemptDoc>;
 }
 
 /** The identity service's collections and their indexes (created idempotently at start). */
@@ -39,5 +51,8 @@ export async function openIdentityRepo(docs: DocStore): Promise<IdentityRepo> {
   await tokens.createIndex({ token_sid: 1 }, { unique: true });
   await tokens.createIndex({ token_hash: 1 }, { unique: true });
   await tokens.createIndex({ partner_sid: 1, date_created: 1 });
-  return { partners, tokens };
+  const loginAttempts = docs.collection<LoginAttemptDoc>('login_attempts');
+  await loginAttempts.createIndex({ key: 1 }, { unique: true });
+  await loginAttempts.createIndex({ expires_at: 1 }, { sparse: true });
+  return { partners, tokens, loginAttempts };
 }

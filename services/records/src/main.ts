@@ -1,4 +1,5 @@
 import { bootService } from '@patchbay/platform';
+import { RecordsConfig, settings } from './config';
 import { startRecordsService } from './service';
 
-bootService({ name: 'records', docs: true, start: (deps) => startRecordsService(deps) });
+bootService({ name: 'records', docs: true, config: RecordsConfig, start: (deps, config) => startRecordsService(deps, settings(config)) });

@@ -1,22 +1,34 @@
+import { DuplicateKeyError, type Country } from '@patchbay/contracts';
 import type { Collection, DocStore } from '@patchbay/platform';
-import type { Country } from '@patchbay/contracts';
 import { buildCountries } from './domain/country-data';
-import type { CallDoc, MessageDoc } from './domain/record-docs';
+import type { RecordDoc } from './domain/record-docs';
 
 export interface RecordsRepo {
   countries: Collection<Country & Record<string, unknown>>;
-  callDrs: Collection<CallDoc>;
-  messageDrs: Collection<MessageDoc>;
+  callDrs: Collection<RecordDoc>;
+  messageDrs: Collection<RecordDoc>;
 }
 
 /**
- * Opens the collections, creates their indexes (idempotently) and loads the country list.
+ * Creates a kind's indexes, idempotently, on a new or an existing database.
  *
- * Detail records: `dr_sid` is unique (ingest and events are idempotent by it), and each list has an
- * index on (partner_sid, <its order date>, dr_sid) — exactly the total order of a cursor page
- * within one partner — so a page costs the same wherever it is (MongoDB walks it from the cursor;
- * the embedded store's ordered scan walks it by the date, see platform's nedb-ordered-scan.ts).
+ * Identity is per partner: `(partner_sid, dr_sid)` is unique, so two partners may hold records with
+ * the same `dr_sid` and neither can learn of the other's. Releases before this one had `dr_sid`
+ * unique on its own; that index is dropped here once the per-partner one exists (existing data
+ * satisfies the new one, since it satisfied the stricter old one).
+ *
+ * Each cursor order has an index on (partner_sid, <order date>, dr_sid) — exactly the total order
+ * of a cursor page within one partner — so a page costs the same wherever it is (MongoDB walks it
+ * from the cursor; the embedded store's ordered scan walks it by the date, see platform's
+ * nedb-ordered-scan.ts).
  */
+async function indexDetailRecords(c: Collection<RecordDoc>, orderDates: readonly string[]): Promise<void> {
+  await c.createIndex({ partner_sid: 1, dr_sid: 1 }, { unique: true });
+  await c.dropIndex({ dr_sid: 1 });
+  for (const date of orderDates) await c.createIndex({ partner_sid: 1, [date]: 1, dr_sid: 1 });
+}
+
+/** Opens the collections, creates or migrates their indexes and loads the country list. */
 export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
   const countries = docs.collection<Country & Record<string, unknown>>('countries');
   await countries.createIndex({ iso_3166_alpha_3: 1 }, { unique: true });
@@ -24,11 +36,41 @@ export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
   if ((await countries.countDocuments({})) !== data.length) {
     for (const c of data) await countries.replaceOne({ iso_3166_alpha_3: c.iso_3166_alpha_3 }, c).then(async (r) => { if (r.matchedCount === 0) await countries.insertOne(c); }).catch(async (err: unknown) => { if ((err as { status?: number }).status !== 409) throw err; });
   }
-  const callDrs = docs.collection<CallDoc>('call_drs');
-  await callDrs.createIndex({ dr_sid: 1 }, { unique: true });
-  await callDrs.createIndex({ partner_sid: 1, date_stop: 1, dr_sid: 1 });
-  const messageDrs = docs.collection<MessageDoc>('message_drs');
-  await messageDrs.createIndex({ dr_sid: 1 }, { unique: true });
-  await messageDrs.createIndex({ partner_sid: 1, date_insert: 1, dr_sid: 1 });
+  const callDrs = docs.collection<RecordDoc>('call_drs');
+  await indexDetailRecords(callDrs, ['date_stop']);
+  const messageDrs = docs.collection<RecordDoc>('message_drs');
+  await indexDetailRecords(messageDrs, ['date_insert', 'date_stop']);
   return { countries, callDrs, messageDrs };
+}
+
+/**
+ * Stores the records not stored yet, idempotently by (partner_sid, dr_sid): one already stored
+ * counts as a duplicate, never an error, whatever its content.
+ */
+export async function storeNewRecords(c: Collection<RecordDoc>, docs: readonly RecordDoc[]): Promise<{ stored: number; duplicates: number }> {
+  const byPartner = new Map<string, RecordDoc[]>();
+  for (const doc of docs) {
+    const group = byPartner.get(doc.partner_sid);
+    if (group) group.push(doc); else byPartner.set(doc.partner_sid, [doc]);
+  }
+  let duplicates = 0;
+  const fresh: RecordDoc[] = [];
+  for (const [partner, group] of byPartner) {
+    const found = await c.find({ partner_sid: partner, dr_sid: { $in: group.map((d) => d.dr_sid) } }, { projection: { dr_sid: 1 } });
+    const stored = new Set(found.map((d) => d.dr_sid));
+    for (const doc of group) if (stored.has(doc.dr_sid)) duplicates++; else fresh.push(doc);
+  }
+  if (fresh.length === 0) return { stored: 0, duplicates };
+  try {
+    await c.insertMany(fresh);
+    return { stored: fresh.length, duplicates };
+  } catch (err) {
+    if (!(err instanceof DuplicateKeyError)) throw err;
+  }
+  // Stored meanwhile by a concurrent ingest or event (insertMany stored none or some): one by one.
+  let stored = 0;
+  for (const doc of fresh) {
+    try { await c.insertOne(doc); stored++; } catch (e) { if (e instanceof DuplicateKeyError) duplicates++; else throw e; }
+  }
+  return { stored, duplicates };
 }

@@ -1,36 +1,36 @@
-import { NotFoundError, Queues, Subjects, type GatewayRequest } from '@patchbay/contracts';
+import { Queues, Subjects } from '@patchbay/contracts';
 import { serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
-import { applyFieldFilter, runList, parseFieldParams } from '@patchbay/query';
-import { detailHandlers, subscribeRecordEvents } from './detail-handlers';
-import { detailKinds } from './detail-kinds';
+import type { RecordsSettings } from './config';
+import { CALL_RECORDS, MESSAGE_RECORDS } from './domain/record-kinds';
+import { countryHandlers } from './handlers/countries';
+import { detailRecordHandlers } from './handlers/detail-records';
+import { recordEventHandler } from './handlers/record-events';
 import { openRecordsRepo } from './repo';
-import { COUNTRY_LIST_SPEC } from './list-specs';
-import { serializeCountry } from './serialize';
 
 /**
  * The records service: the lists the interface paginates — countries, and call and message detail
  * records (lists with after/before cursors, get by `dr_sid`, bulk ingest batches from the gateway,
- * and the durable `evt.call.completed` / `evt.message.recorded` events).
+ * and the durable `evt.call.completed` / `evt.message.recorded` events). The subject table; the
+ * handlers are in handlers/, the rules in domain/.
  */
-export async function startRecordsService(deps: ServiceDeps): Promise<Stoppable> {
+export async function startRecordsService(deps: ServiceDeps, _settings: RecordsSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'records' });
   const repo = await openRecordsRepo(deps.docs);
-  const kinds = detailKinds(repo);
+  const countries = countryHandlers(repo.countries);
+  const calls = detailRecordHandlers(CALL_RECORDS, repo.callDrs, log);
+  const messages = detailRecordHandlers(MESSAGE_RECORDS, repo.messageDrs, log);
   const subs = await serveAll(deps.bus, Queues.records, {
-    [Subjects.records.countryList]: async (payload) => {
-      const req = payload as GatewayRequest;
-      return runList({ collection: repo.countries, baseFilter: {}, query: req.query, spec: COUNTRY_LIST_SPEC, url: req.url, serialize: serializeCountry });
-    },
-    [Subjects.records.countryGet]: async (payload) => {
-      const req = payload as GatewayRequest;
-      const selection = parseFieldParams(req.query, COUNTRY_LIST_SPEC);
-      const c = await repo.countries.findOne({ iso_3166_alpha_3: String(req.params.iso_3166_alpha_3 ?? '').toUpperCase() });
-      if (!c) throw new NotFoundError();
-      return applyFieldFilter(serializeCountry(c), selection.include, selection.exclude);
-    },
-    ...Object.assign({}, ...kinds.map((k) => detailHandlers(k, log))),
+    [Subjects.records.countryList]: countries.list,
+    [Subjects.records.countryGet]: countries.get,
+    [Subjects.records.callList]: calls.list,
+    [Subjects.records.callGet]: calls.get,
+    [Subjects.records.callIngest]: calls.ingest,
+    [Subjects.records.messageList]: messages.list,
+    [Subjects.records.messageGet]: messages.get,
+    [Subjects.records.messageIngest]: messages.ingest,
   }, log);
-  for (const kind of kinds) subs.push(await subscribeRecordEvents(deps.bus, kind, log));
+  subs.push(await deps.bus.subscribe(Subjects.events.callCompleted, 'records', recordEventHandler(CALL_RECORDS, repo.callDrs, log)));
+  subs.push(await deps.bus.subscribe(Subjects.events.messageRecorded, 'records', recordEventHandler(MESSAGE_RECORDS, repo.messageDrs, log)));
   log.info('records service ready');
   return { stop: () => stopAll(subs) };
 }

@@ -19,7 +19,7 @@ beforeAll(async () => {
   const hub = MemoryBus.hub();
   bus = new MemoryBus(hub);
   docs = new NedbDocStore();
-  service = await startRecordsService({ bus: new MemoryBus(hub), docs, blobs: unusedBlobs, logger: createLogger({ name: 'records-test', level: 'silent' }), metrics: createMetricsRegistry('records-test') });
+  service = await startRecordsService({ bus: new MemoryBus(hub), docs, blobs: unusedBlobs, logger: createLogger({ name: 'records-test', level: 'silent' }), metrics: createMetricsRegistry('records-test') }, {});
 });
 afterAll(async () => { await service.stop(); await bus.close(); await docs.close(); });
 
@@ -45,33 +45,37 @@ async function eventually(check: () => Promise<void>): Promise<void> {
 describe('ingest batches', () => {
   test('stores good records, reports bad ones by position and field, skips null slots', async () => {
     const good = [call(1), call(2)];
-    const res = await ingest(P1, [good[0], { ...call(3), price: 0.5 }, null, { ...call(4), color: 'red' }, good[1], { dr_sid: 'nope' }], 10);
-    expect(res.stored).toBe(2);
+    const colored = { ...call(4), color: 'red' };
+    const res = await ingest(P1, [good[0], { ...call(3), price: 0.5 }, null, colored, good[1], { dr_sid: 'nope', color: 'blue' }], 10);
+    expect(res.stored).toBe(3);
     expect(res.duplicates).toBe(0);
+    expect(res.ignored_fields).toEqual({ color: 2 });
+    expect(res.errors).toHaveLength(4);
     expect(res.errors).toEqual(expect.arrayContaining([
       expect.objectContaining({ position: 11, field: 'price', message: expect.stringContaining('decimal string') }),
-      expect.objectContaining({ position: 13, field: 'color', message: 'unknown field' }),
       expect.objectContaining({ position: 15, field: 'dr_sid' }),
       expect.objectContaining({ position: 15, field: 'date_start' }),
+      expect.objectContaining({ position: 15, field: 'date_stop' }),
     ]));
-    expect(res.errors.map((e) => e.position)).not.toContain(12);
     expect((await get(P1, good[0].dr_sid)).status).toBe(200);
+    expect(unwrapReply(await get(P1, colored.dr_sid))).not.toHaveProperty('color');
   });
 
   test('a replay is not an error: duplicates are counted, nothing changes', async () => {
     const records = [call(5, { price: '0.10' }), call(6)];
-    expect(await ingest(P1, records)).toEqual({ stored: 2, duplicates: 0, errors: [] });
-    expect(await ingest(P1, [{ ...records[0], price: '9.99' }, records[1], records[1]])).toEqual({ stored: 0, duplicates: 3, errors: [] });
+    expect(await ingest(P1, records)).toEqual({ stored: 2, duplicates: 0, errors: [], ignored_fields: {} });
+    expect(await ingest(P1, [{ ...records[0], price: '9.99' }, records[1], records[1]])).toEqual({ stored: 0, duplicates: 3, errors: [], ignored_fields: {} });
     expect(unwrapReply<{ price: string }>(await get(P1, records[0].dr_sid)).price).toBe('0.10');
   });
 
-  test('a partner sees only its own records and cannot ingest for another', async () => {
-    const mine = call(7);
+  test('identity is per partner: another partner\'s dr_sid is a fresh record of the caller; nobody ingests for another', async () => {
+    const mine = call(7, { price: '0.01' });
     await ingest(P1, [mine]);
     expect((await get(P2, mine.dr_sid)).status).toBe(404);
-    const res = await ingest(P2, [mine, call(8, { partner_sid: P1 })]);
-    expect(res.stored).toBe(0);
-    expect(res.errors.map((e) => [e.position, e.field])).toEqual([[0, 'dr_sid'], [1, 'partner_sid']]);
+    const res = await ingest(P2, [{ ...mine, price: '0.99' }, call(8, { partner_sid: P1 })]);
+    expect(res).toEqual({ stored: 1, duplicates: 0, errors: [expect.objectContaining({ position: 1, field: 'partner_sid' })], ignored_fields: {} });
+    expect(unwrapReply<{ price: string; partner_sid: string }>(await get(P2, mine.dr_sid))).toMatchObject({ price: '0.99', partner_sid: P2 });
+    expect(unwrapReply<{ price: string }>(await get(P1, mine.dr_sid)).price).toBe('0.01');
   });
 });
 
@@ -104,7 +108,7 @@ describe('record events', () => {
     const sid = randomUUID();
     const orphan = randomUUID();
     await bus.publish(Subjects.events.messageRecorded, { record: { dr_sid: orphan, type: 'sms' } });
-    await bus.publish(Subjects.events.messageRecorded, { record: { dr_sid: sid, partner_sid: P1, type: 'mms', media_urls: ['https://files.test/f/1'], mcc: '310' } });
+    await bus.publish(Subjects.events.messageRecorded, { record: { dr_sid: sid, partner_sid: P1, type: 'mms', media_urls: ['https://files.test/f/1'], mcc: '310', added_later: true } });
     const getMessage = (s: string) => bus.request(Subjects.records.messageGet, { principal: principal(P1), params: { dr_sid: s }, query: {}, body: undefined, url: 'http://x' });
     await eventually(async () => { expect(unwrapReply(await getMessage(sid))).toMatchObject({ type: 'mms', mcc: 310, media_urls: ['https://files.test/f/1'], partner_sid: P1 }); });
     expect((await getMessage(orphan)).status).toBe(404);

@@ -72,7 +72,8 @@ export async function setThresholdInclusion(repo: StorageRepo, containerSid: str
   if (updated) await syncExceeded(repo, updated);
 }
 
-async function syncExceeded(repo: StorageRepo, c: ContainerDoc): Promise<void> {
+/** Starts or clears the grace period by whether a threshold is reached (idempotent). */
+export async function syncExceeded(repo: StorageRepo, c: ContainerDoc): Promise<void> {
   const reached = thresholdReached(c);
   if (!reached && c.threshold_exceeded_at) await repo.containers.updateOne({ container_sid: c.container_sid }, { $set: { threshold_exceeded_at: null } });
   if (reached && !c.threshold_exceeded_at) await repo.containers.updateOne({ container_sid: c.container_sid, threshold_exceeded_at: null }, { $set: { threshold_exceeded_at: new Date() } });

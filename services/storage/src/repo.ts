@@ -57,6 +57,8 @@ export interface FileDoc extends Record<string, unknown> {
   date_content_modified?: Date;
   /** Upload time + lifecycle_ttl, when lifecycle_action is delete (for the expiry sweep). */
   expires_at?: Date;
+  /** A Voicemail recording's callback the endpoint service has not taken yet (callbacks.ts). */
+  callback_pending?: Record<string, unknown>;
 }
 
 /** An upload between prepare and commit: its blob may exist without a File. Swept when stale. */
@@ -98,6 +100,7 @@ export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
   await repo.files.createIndex({ container_sid: 1, date_last_accessed: 1 });
   await repo.files.createIndex({ partner_sid: 1, date_created: 1 });
   await repo.files.createIndex({ expires_at: 1 }, { sparse: true });
+  await repo.files.createIndex({ callback_pending: 1 }, { sparse: true });
   await repo.uploads.createIndex({ file_sid: 1 }, { unique: true });
   await repo.limits.createIndex({ partner_sid: 1 }, { unique: true });
   return repo;

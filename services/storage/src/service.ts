@@ -6,6 +6,8 @@ import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
 import { fileHandlers } from './handlers/files';
 import { reconcileCounters, requeueUnfinishedTranscoding, sweepOrphanBlobs } from './maintenance';
 import { transcodingHandlers } from './handlers/transcoding';
+import { retryPendingCallbacks } from './callbacks';
+import { mediaHandlers } from './handlers/media';
 import { sweepHandlers } from './handlers/sweep';
 import type { StorageContext } from './handlers/context';
 import type { StorageSettings } from './config';
@@ -27,6 +29,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     ...uploadHandlers(ctx, deps.blobs),
     ...transcodingHandlers(ctx, deps.blobs),
     ...fileHandlers(ctx, deps.blobs),
+    ...mediaHandlers(ctx),
     ...(await sweepHandlers(ctx, deps.blobs)),
   }, log);
   // After serving: the jobs report back to this service's transcoding handlers.
@@ -39,6 +42,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
   }));
   const backfill = backfillPartners(deps.bus, (sid) => ensureDefaultContainer(ctx, sid), log);
   const sweep = async () => {
+    await retryPendingCallbacks(ctx);
     await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
     await sweepOrphanBlobs(ctx, deps.blobs, settings.uploadStaleMs);
     await deps.blobs.sweepIncomplete?.(settings.uploadStaleMs);

@@ -17,11 +17,15 @@ const KINDS: Record<string, string> = { calls: '/calls/call_drs', messages: '/sm
  */
 const RECORDS_PER_REQUEST = 100_000;
 
-/** The ingest report (RecordIngestReport), summed over the requests; positions count the file's non-empty lines. */
+/**
+ * The ingest report (RecordIngestReport), summed over the requests; positions count the file's
+ * non-empty lines, `ignored_fields` (fields the server does not know, dropped) are added up by name.
+ */
 export interface ImportReport {
   complete: boolean;
   duplicates: number;
   errors: Array<{ position: number; dr_sid: string | null; field: string | null; message: string }>;
+  ignored_fields: Record<string, number>;
   received: number;
   rejected: number;
   stored: number;
@@ -67,7 +71,8 @@ export async function importRecords(opts: ClientOptions, kind: string, file: str
     },
   });
   const lines = createInterface({ input: createReadStream(file).pipe(meter), crlfDelay: Infinity });
-  const total: ImportReport = { complete: true, duplicates: 0, errors: [], received: 0, rejected: 0, stored: 0 };
+  const total: ImportReport = { complete: true, duplicates: 0, errors: [], ignored_fields: {}, received: 0, rejected: 0, stored: 0 };
+  const ignored = new Map<string, number>();
   let part: { body: PassThrough; answer: Promise<ImportReport>; settled: boolean; count: number } | undefined;
 
   const finish = async (): Promise<void> => {
@@ -82,6 +87,7 @@ export async function importRecords(opts: ClientOptions, kind: string, file: str
     total.rejected += r.rejected;
     total.received += r.received; // every line sent, when the server read its body to the end
     total.complete &&= r.complete;
+    for (const [name, n] of Object.entries(r.ignored_fields ?? {})) ignored.set(name, (ignored.get(name) ?? 0) + n);
   };
   try {
     for await (const line of lines) {
@@ -104,6 +110,7 @@ export async function importRecords(opts: ClientOptions, kind: string, file: str
     if (showProgress) bar.stop();
   }
   total.complete &&= read >= size;
+  total.ignored_fields = Object.fromEntries([...ignored].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return total;
 }
 
@@ -119,7 +126,9 @@ export function registerRecords(program: Command, opts: () => ClientOptions, pri
       if (o.perRequest !== undefined && !(o.perRequest > 0)) throw new Error('--per-request must be a positive integer');
       const report = await importRecords(opts(), o.kind, file, o.progress && process.stderr.isTTY === true, o.perRequest);
       print(report);
+      const ignored = Object.keys(report.ignored_fields);
       process.stderr.write(`received ${report.received}, stored ${report.stored}, duplicates ${report.duplicates}, rejected ${report.rejected}${report.complete ? '' : ', file not read to its end'}\n`);
+      if (ignored.length > 0) process.stderr.write(`fields the server does not know were dropped: ${ignored.join(', ')}\n`);
       // Partial success: the report says what was refused; exit 2 so scripts notice.
       if (report.rejected > 0 || !report.complete) process.exitCode = 2;
     });

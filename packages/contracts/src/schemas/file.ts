@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ClassificationSchema, LIFECYCLE_ACTIONS, PUBLISH_VALUES, type Classification } from './container';
+import { MIME_TYPE_PATTERN } from '../mime-type';
 
 export const AUDIO_FORMATS = ['al', 'alaw', 'flac', 'g722', 'mp3', 'ogg', 'ul', 'ulaw', 'wav'] as const;
 export const TARGET_FORMATS = [...AUDIO_FORMATS, 'mp4'] as const;
@@ -12,6 +13,8 @@ const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
 const NullableStr = Type.Union([Type.String({ maxLength: 256 }), Type.Null()]);
 /** An access name is a path segment of the public URL. */
 const AccessName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9._~-]*$' });
+/** Becomes the Content-Type of every download: printable ASCII, anchored (mime-type.ts). */
+const MimeType = Type.String({ minLength: 3, maxLength: 255, pattern: MIME_TYPE_PATTERN, patternMessage: 'must be a media type such as audio/mpeg or text/plain; charset=utf-8 (printable ASCII, no line breaks)' });
 
 const keys = {
   integer_key_1: NullableInt, integer_key_2: NullableInt,
@@ -36,7 +39,7 @@ export const FileUploadSchema = Type.Object({
   content_classification: Type.Optional(ClassificationSchema),
   desired_bitrate: Type.Optional(Type.Union([Literals(BITRATES), Literals(BITRATES.map(String))])),
   desired_format: Type.Optional(Literals(TARGET_FORMATS)),
-  mime_type: Type.Optional(Type.String({ minLength: 3, maxLength: 255, pattern: '^[\\w.+-]+/[\\w.+-]+' })),
+  mime_type: Type.Optional(MimeType),
   type: Type.Optional(Literals(['file', 'audio'])),
   unique: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false, $id: 'FileUpload' });
@@ -46,17 +49,19 @@ export type FileUpload = Static<typeof FileUploadSchema> & { [k: string]: unknow
 export const FILE_READ_ONLY = [
   'container_sid', 'content_classification', 'content_duration', 'content_format', 'content_transcoding_progress',
   'date_created', 'date_last_accessed', 'date_modified', 'desired_bitrate', 'desired_format', 'file_bytes', 'file_sid',
-  'mime_type', 'parent_file_sid', 'partner_sid', 'publish_uri', 'type', 'unique',
+  'parent_file_sid', 'partner_sid', 'publish_uri', 'type', 'unique',
 ] as const;
 
 export const FilePatchSchema = Type.Object({
   ...Object.fromEntries(Object.entries(fileMutable).map(([k, v]) => [k, Type.Optional(v)])),
+  mime_type: Type.Optional(MimeType),
   ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
 }, { additionalProperties: false, $id: 'FilePatch' });
 export type FilePatch = Static<typeof FilePatchSchema> & { [k: string]: unknown };
 
 export const FilePutSchema = Type.Object({
   ...fileMutable,
+  mime_type: Type.Optional(MimeType),
   ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
 }, { additionalProperties: false, $id: 'FilePut' });
 

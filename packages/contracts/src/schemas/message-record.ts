@@ -1,94 +1,81 @@
 /**
- * Message (SMS/MMS) detail records (`/sms/message_drs`). Field list: interface.md ("Items of the
- * message detail record list"); shared types and the ingest contract: ./call-record.ts.
+ * Message (SMS/MMS) detail records (`/sms/message_drs`). `MessageRecordSchema` is the one list of
+ * their fields (reference-facts.md "Lists of records", with the compatible API's published sample
+ * for the types it leaves open); the ingest schema, the stored document, the serializer and the
+ * list spec are derived from it. Shared value types: ./detail-record.ts.
  *
- * Types and validation (Patchbay's choices where the spec is silent, modelled on the compatible
- * API's published samples):
- * - `date_insert`, `date_sent`, `date_start`, `date_stop`: ISO 8601 date-times; only `date_insert`
- *   is always set (it orders the list and every cursor).
+ * - `date_*`: ISO 8601 date-times; only `date_insert` is always set (it orders the list; with
+ *   after/before `date_stop` may order it too, records without one coming first in ascending order).
  * - `delay_sent` (seconds), `message_segments`: non-negative integers; `mcc`, `mnc`: integers 0..999.
- * - `price`, `rate`: decimal strings (JSON numbers refused).
+ * - `price`, `rate`, `mcc_mnc_*`, `passthrough_*`: decimal strings (JSON numbers refused).
  * - `type`: `sms` or `mms`; `direction`: `inbound`, `outbound`, `any` or `undirected`.
- * - `media_urls`: array of URLs (at most 10), `[]` when none; `message` at most 16384 characters;
- *   `user_data` at most 4096; `version`: a string or null.
- * - Every field is always returned, `null` when unknown.
+ * - `media_urls`: URLs (at most 10), `number_group_dst`: numbers (at most 100); `[]` when none.
+ * - `vendor_error_code` is a string (`"503"` in the compatible API's sample), `version` a string.
  *
  * Ingest (`POST /sms/message_drs`, event `evt.message.recorded`): `dr_sid` is required;
- * `date_insert` defaults to the time the record is stored; `date_stop`, when set with
- * `date_start`, must not precede it. `partner_sid` as for call records.
+ * `date_insert` defaults to the time the record is stored. `partner_sid` as for call records.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DecimalStringSchema, RecordDirectionSchema, RecordNumberSchema, SecureIdSchema, TimestampSchema } from './call-record';
-
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const Optional = <T extends TSchema>(t: T) => Type.Optional(Nullable(t));
+import { Type, type Static } from '@sinclair/typebox';
+import {
+  DecimalStringSchema, Nullable, RecordCountSchema, RecordDirectionSchema, RecordNumberSchema, RecordText, SecureIdSchema,
+  TimestampSchema, recordInputSchema, type RecordInput,
+} from './detail-record';
 
 export const MESSAGE_TYPES = ['sms', 'mms'] as const;
 const MessageTypeSchema = Type.Union(MESSAGE_TYPES.map((t) => Type.Literal(t)));
-const Count = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 const NetworkCode = Type.Integer({ minimum: 0, maximum: 999 });
-const MediaUrls = Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 10 });
+const Decimal = Nullable(DecimalStringSchema);
+const Number_ = Nullable(RecordNumberSchema);
+const Date_ = Nullable(TimestampSchema);
 
-/** A message detail record as the API returns it. */
+/** A message detail record as the API returns it (keys in alphabetical order). */
 export const MessageRecordSchema = Type.Object({
+  a2p_campaign: Nullable(RecordText(64)),
+  date_changed: Date_,
   date_insert: TimestampSchema,
-  date_sent: Nullable(TimestampSchema),
-  date_start: Nullable(TimestampSchema),
-  date_stop: Nullable(TimestampSchema),
-  delay_sent: Nullable(Count),
+  date_sent: Date_,
+  date_start: Date_,
+  date_stop: Date_,
+  delay_sent: Nullable(RecordCountSchema),
   direction: Nullable(RecordDirectionSchema),
   dr_sid: SecureIdSchema,
   mcc: Nullable(NetworkCode),
-  media_urls: MediaUrls,
-  message: Nullable(Type.String()),
-  message_segments: Nullable(Count),
+  mcc_mnc_price: Decimal,
+  mcc_mnc_rate: Decimal,
+  media_urls: Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 10 }),
+  message: Nullable(RecordText(16384)),
+  message_segments: Nullable(RecordCountSchema),
   mnc: Nullable(NetworkCode),
-  number_billing: Nullable(RecordNumberSchema),
-  number_dst: Nullable(RecordNumberSchema),
-  number_external: Nullable(RecordNumberSchema),
-  number_src: Nullable(RecordNumberSchema),
+  number_billing: Number_,
+  number_dst: Number_,
+  number_external: Number_,
+  number_group_dst: Type.Array(RecordNumberSchema, { maxItems: 100 }),
+  number_src: Number_,
+  p2p_nnid: Nullable(RecordText(64)),
   partner_sid: SecureIdSchema,
-  price: Nullable(DecimalStringSchema),
-  provider: Nullable(Type.String()),
-  rate: Nullable(DecimalStringSchema),
-  status: Nullable(Type.String()),
+  passthrough_price: Decimal,
+  passthrough_rate: Decimal,
+  price: Decimal,
+  provider: Nullable(RecordText(64)),
+  rate: Decimal,
+  registration_type: Nullable(RecordText(64)),
+  status: Nullable(RecordText(32)),
   type: Nullable(MessageTypeSchema),
-  user_data: Nullable(Type.String()),
-  version: Nullable(Type.String()),
+  user_data: Nullable(RecordText(4096)),
+  vendor_error_code: Nullable(RecordText(64)),
+  version: Nullable(RecordText(32)),
 }, { additionalProperties: false, $id: 'MessageRecord' });
 export type MessageRecord = Static<typeof MessageRecordSchema>;
 
-/** One message record of a bulk ingest or a `evt.message.recorded` event. */
-export const MessageRecordInputSchema = Type.Object({
-  date_insert: Type.Optional(TimestampSchema),
-  date_sent: Optional(TimestampSchema),
-  date_start: Optional(TimestampSchema),
-  date_stop: Optional(TimestampSchema),
-  delay_sent: Optional(Count),
-  direction: Optional(RecordDirectionSchema),
-  dr_sid: SecureIdSchema,
-  mcc: Optional(NetworkCode),
-  media_urls: Type.Optional(Nullable(MediaUrls)),
-  message: Optional(Type.String({ maxLength: 16384 })),
-  message_segments: Optional(Count),
-  mnc: Optional(NetworkCode),
-  number_billing: Optional(RecordNumberSchema),
-  number_dst: Optional(RecordNumberSchema),
-  number_external: Optional(RecordNumberSchema),
-  number_src: Optional(RecordNumberSchema),
-  partner_sid: Type.Optional(SecureIdSchema),
-  price: Optional(DecimalStringSchema),
-  provider: Optional(Type.String({ maxLength: 64 })),
-  rate: Optional(DecimalStringSchema),
-  status: Optional(Type.String({ maxLength: 32 })),
-  type: Optional(MessageTypeSchema),
-  user_data: Optional(Type.String({ maxLength: 4096 })),
-  version: Optional(Type.String({ maxLength: 32 })),
-}, { additionalProperties: false, $id: 'MessageRecordInput' });
-export type MessageRecordInput = Static<typeof MessageRecordInputSchema>;
+/** Fields a message record must carry on ingest. */
+export const MESSAGE_RECORD_REQUIRED = ['dr_sid'] as const;
+
+/** One message record of a bulk ingest or a `evt.message.recorded` event (derived from MessageRecordSchema). */
+export const MessageRecordInputSchema = recordInputSchema(MessageRecordSchema, MESSAGE_RECORD_REQUIRED, 'MessageRecordInput');
+export type MessageRecordInput = RecordInput<MessageRecord, (typeof MESSAGE_RECORD_REQUIRED)[number]>;
 
 /**
  * Payload of `evt.message.recorded` (durable): the message's record, naming its partner.
- * Consumed idempotently by dr_sid; a record that fails validation is logged and dropped.
+ * Consumed idempotently by (partner_sid, dr_sid); a record that fails validation is logged and dropped.
  */
 export interface MessageRecordedEvent { record: MessageRecordInput & { partner_sid: string } }

@@ -10,7 +10,14 @@ export const ALL_SCOPES = [
   'sms.manage', 'sms.read', 'sms.create',
   'oauth.manage', 'oauth.create', 'oauth.read',
   'partners.manage', 'partners.read',
+  'media.manage',
 ] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
+
+/**
+ * Scopes only the operator partner (the bootstrap partner) holds: the media plane's routes act on
+ * every partner's containers, so no partner it creates may be given them (422).
+ */
+export const OPERATOR_ONLY_SCOPES: readonly Scope[] = ['media.manage'];
 
 export const ScopeSchema = Type.Union(ALL_SCOPES.map((s) => Type.Literal(s)));

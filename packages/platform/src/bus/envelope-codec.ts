@@ -13,7 +13,15 @@ const EMPTY = new Uint8Array(0);
  * there exactly as on NATS, and every handler gets its own copy.
  */
 export function encodePayload(value: unknown): Uint8Array {
-  const text = JSON.stringify(value);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    // JSON.stringify recurses: a value nested thousands of levels deep overflows the stack. The
+    // gateway refuses such bodies first (MAX_JSON_DEPTH); this keeps any other sender to a 400.
+    if (err instanceof RangeError) throw new BadRequestError('payload nested too deeply', [], { cause: err });
+    throw err;
+  }
   return text === undefined ? EMPTY : encoder.encode(text);
 }
 

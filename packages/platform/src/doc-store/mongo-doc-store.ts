@@ -6,9 +6,13 @@
  * caller's object), and driver errors are translated (E11000 → DuplicateKeyError naming the index,
  * lost connections → UnavailableError, anything else → a generic 500 with the driver error as cause).
  */
-import { MongoClient, type Collection as MongoCollection, type Db, type Document } from 'mongodb';
+import { MongoClient, MongoServerError, type Collection as MongoCollection, type Db, type Document } from 'mongodb';
 import type { Collection, Doc, DocStore, Filter, FindOneAndUpdateOptions, FindOptions, IndexOptions, Projection, Sort, Update, UpdateResult } from './port';
 import { translateMongoError } from './mongo-errors';
+
+/** Server error codes dropIndex reads as "already gone". */
+const NAMESPACE_NOT_FOUND = 26;
+const INDEX_NOT_FOUND = 27;
 
 export interface MongoDocStoreOptions {
   /** `mongodb://` or `mongodb+srv://` connection string. */
@@ -97,6 +101,27 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
     // Only the options that are set, so a repeated call sends the identical spec and stays a no-op.
     const options = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined && v !== false));
     return guard(async () => { await this.c.createIndex(keys, options); });
+  }
+
+  dropIndex(keys: Sort): Promise<void> {
+    const wanted = Object.entries(keys);
+    const same = (key: Document): boolean => {
+      const have = Object.entries(key);
+      return have.length === wanted.length && have.every(([k, v], i) => k === wanted[i][0] && v === wanted[i][1]);
+    };
+    return guard(async () => {
+      let indexes: Document[];
+      try { indexes = await this.c.indexes(); } catch (err) {
+        if (err instanceof MongoServerError && err.code === NAMESPACE_NOT_FOUND) return; // no collection, no index
+        throw err;
+      }
+      for (const index of indexes.filter((i) => same(i.key as Document))) {
+        try { await this.c.dropIndex(String(index.name)); } catch (err) {
+          // Dropped meanwhile by another replica starting at the same time.
+          if (!(err instanceof MongoServerError && (err.code === INDEX_NOT_FOUND || err.code === NAMESPACE_NOT_FOUND))) throw err;
+        }
+      }
+    });
   }
 }
 

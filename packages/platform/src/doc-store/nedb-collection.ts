@@ -11,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ApiError, DuplicateKeyError } from '@patchbay/contracts';
 import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexOptions, Sort, Update, UpdateResult } from './port';
 import { isUniqueViolation, nedbModify, type NedbFile, type NedbQuery } from './nedb-internals';
+import { compoundInCandidates, findAmong, hasInList } from './nedb-compound-in';
 import { orderedScan } from './nedb-ordered-scan';
 import { applyProjection } from './nedb-projection';
 import { isPlainObject, toNedbQuery, upsertSeed } from './nedb-query';
@@ -42,12 +43,19 @@ export class NedbCollection<T extends Doc = Doc> implements Collection<T> {
     return doc ?? null;
   }
 
-  /** With a limit, an ordered index scan when one fits (nedb-ordered-scan.ts); otherwise NeDB's own find. */
+  /**
+   * An `$in` over a compound index's keys reads just those keys (nedb-compound-in.ts); with a limit,
+   * an ordered index scan when one fits (nedb-ordered-scan.ts); otherwise NeDB's own find.
+   */
   find(filter: Filter, opts: FindOptions = {}): Promise<T[]> {
     return this.read(async (f) => {
       const query = toNedbQuery(filter);
-      const scanned = opts.limit ? await f.exclusive(() => orderedScan(f, filter, query, opts)) : undefined;
-      const docs = scanned?.docs ?? await f.find(query, opts);
+      const planned = opts.limit || hasInList(query) ? await f.exclusive(() => {
+        const candidates = compoundInCandidates(f, query);
+        if (candidates) return findAmong(candidates, query, opts);
+        return opts.limit ? orderedScan(f, filter, query, opts)?.docs : undefined;
+      }) : undefined;
+      const docs = planned ?? await f.find(query, opts);
       return docs.map((d) => applyProjection(d, opts.projection) as T);
     });
   }
@@ -105,6 +113,14 @@ export class NedbCollection<T extends Doc = Doc> implements Collection<T> {
       if (fields.length === 0) throw new Error('createIndex needs at least one field');
       if (opts.unique && !this.unique.has(id)) this.unique.set(id, index);
       await f.ensureIndex(fields, { unique: Boolean(opts.unique), sparse: Boolean(opts.sparse) });
+    });
+  }
+
+  dropIndex(keys: Sort): Promise<void> {
+    const fields = Object.keys(keys);
+    return this.write(async (f) => {
+      this.unique.delete([...fields].sort().join(','));
+      await f.removeIndex(fields);
     });
   }
 

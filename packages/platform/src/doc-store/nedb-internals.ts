@@ -29,6 +29,8 @@ export interface NedbFile {
   remove(query: NedbQuery, multi: boolean): Promise<number>;
   /** No-op when an index on the same field set exists (NeDB ignores the options then). */
   ensureIndex(fields: string[], opts: { unique: boolean; sparse: boolean }): Promise<void>;
+  /** Removes the index on this field set (persisted); a no-op when there is none. */
+  removeIndex(fields: string[]): Promise<void>;
   /** Rewrites the append-only datafile with one line per live document. */
   compact(): Promise<void>;
   /** The indexes by NeDB's name for them (field names sorted, joined by ','), `_id` included. */
@@ -91,6 +93,11 @@ export function openNedbFile(filename: string | undefined): NedbFile {
     },
     remove: (query, multi) => ds.removeAsync(query, { multi }),
     ensureIndex: (fields, opts) => ds.ensureIndexAsync({ fieldName: fields.length === 1 ? fields[0] : fields, ...opts }),
+    async removeIndex(fields) {
+      // NeDB names an index by its fields, sorted and joined by ','; removing writes a line to the datafile.
+      const name = [...fields].sort().join(',');
+      if (Object.hasOwn((ds as unknown as { indexes: Record<string, unknown> }).indexes, name)) await ds.removeIndexAsync(name);
+    },
     compact: () => ds.compactDatafileAsync(),
     indexes() {
       // NeDB's typings do not declare `indexes`; every Datastore has it (name → Index).

@@ -66,7 +66,14 @@ function isScalar(v: unknown): boolean {
   return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v)) || types.isDate(v);
 }
 
+/**
+ * `{f: null}` matches null and missing values, which NeDB's order puts below every other value
+ * (missing, i.e. undefined, below null): the range is everything up to null.
+ */
+const NULL_RANGE: KeyRange = { upper: { value: null, inclusive: true } };
+
 function conditionRange(cond: unknown): KeyRange {
+  if (cond === null) return NULL_RANGE;
   if (isScalar(cond)) return { lower: { value: cond, inclusive: true }, upper: { value: cond, inclusive: true } };
   if (!isPlainObject(cond) || !Object.keys(cond).every((k) => k.startsWith('$'))) return {};
   let r: KeyRange = {};
@@ -74,6 +81,7 @@ function conditionRange(cond: unknown): KeyRange {
     if (op === '$in' && Array.isArray(v) && v.length > 0 && v.every(isScalar)) {
       r = intersect(r, v.map((x) => conditionRange(x)).reduce(hull));
     }
+    if (op === '$eq' && v === null) r = intersect(r, NULL_RANGE);
     if (!isScalar(v)) continue;
     if (op === '$eq') r = intersect(r, conditionRange(v));
     else if (op === '$gt' || op === '$gte') r = intersect(r, { lower: { value: v, inclusive: op === '$gte' } });

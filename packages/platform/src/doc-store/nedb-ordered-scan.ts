@@ -99,7 +99,8 @@ function choosePlan(indexes: ReadonlyMap<string, NedbIndexView>, filter: Filter,
   return undefined;
 }
 
-const isBasic = (v: unknown): boolean =>
+/** A value NeDB's index look-up takes as an equality key. */
+export const isBasic = (v: unknown): boolean =>
   v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || types.isDate(v);
 
 /**
@@ -127,7 +128,7 @@ function nedbCandidateCount(indexes: ReadonlyMap<string, NedbIndexView>, query: 
 }
 
 /** NeDB's own sort comparator (Cursor#_execAsync). */
-function comparator(sort: Record<string, 1 | -1>): (a: NedbDoc, b: NedbDoc) => number {
+export function comparator(sort: Record<string, 1 | -1>): (a: NedbDoc, b: NedbDoc) => number {
   const criteria = Object.entries(sort);
   return (a, b) => {
     for (const [key, direction] of criteria) {

@@ -11,6 +11,9 @@
  *  - `$regex` given as a string (with `$options`) becomes a RegExp;
  *  - `$exists` (NeDB gets arrays wrong), `$bitsAnySet` and operator-form `$elemMatch` become `$where`
  *    functions over MongoDB-style path traversal;
+ *  - `$lt` `$lte` `$gt` `$gte` against a Date: NeDB compares a null (or an object) with it as a
+ *    number, since `typeof null` is 'object' too; MongoDB never compares across types, so a
+ *    `$where` keeps only the documents where a Date satisfies the comparison;
  *  - `$and` is flattened into the top level (same meaning), so NeDB's index selection sees its clauses.
  * Everything else passes through unchanged. The result is rebuilt for every call and never stored.
  */
@@ -98,7 +101,9 @@ function operatorClauses(path: string, ops: Record<string, unknown>): Query[] {
       case '$exists': clauses.push(where((doc) => reach(doc, path.split('.')).length > 0 === Boolean(arg))); break;
       case '$bitsAnySet': clauses.push(bitsAnySet(path, arg)); break;
       case '$elemMatch': clauses.push(elemMatch(path, arg)); break;
-      default: native[op] = arg; // $lt $lte $gt $gte $size: NeDB's own meaning is MongoDB's
+      default:
+        native[op] = arg; // $lt $lte $gt $gte $size: NeDB's own meaning is MongoDB's, except for Dates:
+        if (types.isDate(arg) && op in DATE_COMPARISONS) clauses.push(dateComparison(path, DATE_COMPARISONS[op], arg));
     }
   }
   return Object.keys(native).length > 0 ? [{ [path]: native }, ...clauses] : clauses;
@@ -136,6 +141,16 @@ function bitsAnySet(path: string, arg: unknown): Query {
   if (mask === undefined) throw new Error('$bitsAnySet needs an integer bitmask or an array of bit positions');
   const test = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && (BigInt(v) & mask) !== 0n;
   return where((doc) => reach(doc, path.split('.')).some((v) => (Array.isArray(v) ? v.some(test) : test(v))));
+}
+
+const DATE_COMPARISONS: Record<string, (a: number, b: number) => boolean> = {
+  $lt: (a, b) => a < b, $lte: (a, b) => a <= b, $gt: (a, b) => a > b, $gte: (a, b) => a >= b,
+};
+
+/** Some Date the path reaches (an array's elements included) satisfies `test` against `arg`. */
+function dateComparison(path: string, test: (a: number, b: number) => boolean, arg: Date): Query {
+  const ok = (v: unknown): boolean => types.isDate(v) && test(v.getTime(), arg.getTime());
+  return where((doc) => reach(doc, path.split('.')).some((v) => (Array.isArray(v) ? v.some(ok) : ok(v))));
 }
 
 function toRegExp(pattern: unknown, options: unknown): RegExp {

@@ -65,6 +65,12 @@ export interface Collection<T extends Doc = Doc> {
   deleteMany(filter: Filter): Promise<number>;
   /** Idempotent: creating an index that exists is a no-op. */
   createIndex(keys: Sort, opts?: IndexOptions): Promise<void>;
+  /**
+   * Drops the index on exactly `keys` (the fields, in order, as createIndex was given them), so a
+   * service can replace an index it no longer wants at start-up. Idempotent: no such index, or no
+   * such collection, is a no-op.
+   */
+  dropIndex(keys: Sort): Promise<void>;
 }
 
 export interface DocStore {

@@ -49,6 +49,8 @@ export function describeFilterContract(kit: DocStoreKit): void {
     ['strings compare by code unit', { name: { $gt: 'C' } }, ['p2', 'p3', 'p4']],
     ['Dates', { created: { $gte: new Date('2024-01-01T00:00:00Z'), $lt: new Date('2024-03-01T00:00:00Z') } }, ['p1', 'p2']],
     ['through an array of objects', { 'addresses.port': { $gt: 5060 } }, ['p1']],
+    ['a Date never matches null, missing or another type', { note: { $lt: new Date('2100-01-01T00:00:00Z') } }, []],
+    ['a Date bound from below skips null too', { score: { $gte: new Date(0) } }, []],
   ]);
 
   table('$in $nin', [

@@ -80,6 +80,21 @@ export function describeIndexContract(kit: DocStoreKit): void {
     await duplicate(c.insertOne({ email: 'x' }));
   });
 
+  test('dropIndex removes the index on exactly those keys, and is a no-op when there is none', async () => {
+    const c = kit.coll();
+    await c.dropIndex({ sid: 1 }); // no collection yet
+    await c.createIndex({ sid: 1 }, { unique: true });
+    await c.createIndex({ owner: 1, sid: 1 }, { unique: true });
+    await c.insertOne({ owner: 'a', sid: 's' });
+    await duplicate(c.insertOne({ owner: 'b', sid: 's' }));
+    await c.dropIndex({ sid: 1 });
+    await c.dropIndex({ sid: 1 });
+    await c.dropIndex({ nope: 1 });
+    await c.insertOne({ owner: 'b', sid: 's' });
+    expect((await duplicate(c.insertOne({ owner: 'a', sid: 's' }))).index).toBe('owner_1_sid_1');
+    expect(await c.countDocuments({ sid: 's' })).toBe(2);
+  });
+
   test('a unique index cannot be built over existing duplicates', async () => {
     const c = kit.coll();
     await c.insertMany([{ email: 'x' }, { email: 'x' }]);

@@ -42,6 +42,22 @@ describe('NedbDocStore persistence', () => {
     await second.close();
   });
 
+  test('a dropped index stays dropped after reopening', async () => {
+    const dir = path.join(root, 'dropped');
+    const first = new NedbDocStore({ dir });
+    await first.collection('records').createIndex({ sid: 1 }, { unique: true });
+    await first.collection('records').insertOne({ sid: 's', owner: 'a' });
+    await first.close();
+    const second = new NedbDocStore({ dir });
+    await expect(second.collection('records').insertOne({ sid: 's', owner: 'b' })).rejects.toBeInstanceOf(DuplicateKeyError);
+    await second.collection('records').dropIndex({ sid: 1 });
+    await second.close();
+    const third = new NedbDocStore({ dir });
+    await third.collection('records').insertOne({ sid: 's', owner: 'b' });
+    expect(await third.collection('records').countDocuments({ sid: 's' })).toBe(2);
+    await third.close();
+  });
+
   test('one datafile per collection; a closed store refuses use', async () => {
     const dir = path.join(root, 'files');
     const store = new NedbDocStore({ dir });

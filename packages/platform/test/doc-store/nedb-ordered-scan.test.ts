@@ -33,7 +33,7 @@ describe('ordered scan: same results as NeDB without indexes', () => {
     d: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 40 }).map(at) }, fc.constant(undefined), fc.integer({ min: 0, max: 5 })),
   });
   const bound = fc.integer({ min: 0, max: 40 }).map(at);
-  const cursorArb = fc.record({ v: bound, s: fc.integer({ min: 0, max: 400 }).map(sidOf), forward: fc.boolean() });
+  const cursorArb = fc.record({ v: bound, s: fc.integer({ min: 0, max: 400 }).map(sidOf), forward: fc.boolean(), nulls: fc.boolean() });
   const filterArb = fc.record({
     partner: fc.option(fc.constantFrom('p1', 'p2'), { nil: undefined }),
     range: fc.option(fc.record({ op: fc.constantFrom('$gt', '$gte', '$lt', '$lte', '$eq'), v: bound }), { nil: undefined }),
@@ -41,8 +41,11 @@ describe('ordered scan: same results as NeDB without indexes', () => {
     cursor: fc.option(cursorArb, { nil: undefined }),
   });
 
-  interface FilterSpec { partner?: string; range?: { op: string; v: Date }; second?: { op: string; v: Date }; cursor?: { v: Date; s: string; forward: boolean } }
-  /** Partner equality, one or two ranges on `d` (separate clauses), and a cursor bound, each optional. */
+  interface FilterSpec { partner?: string; range?: { op: string; v: Date }; second?: { op: string; v: Date }; cursor?: { v: Date; s: string; forward: boolean; nulls: boolean } }
+  /**
+   * Partner equality, one or two ranges on `d` (separate clauses), and a cursor bound, each
+   * optional; a backward cursor may admit null values too (as one on a nullable field does).
+   */
   function buildFilter(f: FilterSpec): Filter {
     const parts: Filter[] = [];
     if (f.partner) parts.push({ p: f.partner });
@@ -50,7 +53,9 @@ describe('ordered scan: same results as NeDB without indexes', () => {
     if (f.second) parts.push({ d: { [f.second.op]: f.second.v } });
     if (f.cursor) {
       const op = f.cursor.forward ? '$gt' : '$lt';
-      parts.push({ $or: [{ d: { [op]: f.cursor.v } }, { d: { $eq: f.cursor.v }, sid: { [op]: f.cursor.s } }] });
+      const branches: Filter[] = [{ d: { [op]: f.cursor.v } }, { d: { $eq: f.cursor.v }, sid: { [op]: f.cursor.s } }];
+      if (f.cursor.nulls && !f.cursor.forward) branches.push({ d: null });
+      parts.push({ $or: branches });
     }
     return parts.length === 0 ? {} : parts.length === 1 ? parts[0] : { $and: parts };
   }
@@ -143,6 +148,15 @@ describe('ordered scan: a page costs the page, wherever it is', () => {
     const res = await scan(before, { limit: 1 });
     expect(res?.docs).toHaveLength(1);
     expect(res?.visited).toBeLessThanOrEqual(8);
+  });
+
+  test('a backward page that also admits null values (a nullable cursor field) walks down from its bound', async () => {
+    const i = 12_001;
+    const before: Filter = { $and: [{ p: 'p1' }, { $or: [{ d: { $lt: at(3000) } }, { d: { $eq: at(3000) }, sid: { $lt: sidOf(i) } }, { d: null }] }] };
+    const res = await scan(before, { sort: { d: -1, sid: -1 }, limit: 11 });
+    expect(res?.docs).toHaveLength(11);
+    expect(res?.docs[0].sid).toBe(sidOf(i - 2));
+    expect(res?.visited).toBeLessThanOrEqual(2 * 11 + 8);
   });
 
   test('an equality on a unique index is left to NeDB', async () => {

@@ -35,9 +35,10 @@ export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number
       const requestId = String(req.headers['x-request-id'] ?? '');
       const reply = creds.kind === 'bearer'
         ? await bus.request(Subjects.identity.authenticateToken, { token: creds.token }, { timeoutMs, requestId })
-        : await bus.request(Subjects.identity.authenticateBasic, { login: creds.login, password: creds.password }, { timeoutMs, requestId });
-      principal = unwrapReply<{ principal: Principal }>(reply).principal;
-      cache.set(key, principal);
+        : await bus.request(Subjects.identity.authenticateBasic, { login: creds.login, password: creds.password, client_ip: req.ip }, { timeoutMs, requestId });
+      const checked = unwrapReply<{ principal: Principal; expires_at?: string | null }>(reply);
+      principal = checked.principal;
+      cache.set(key, principal, checked.expires_at ? Date.parse(checked.expires_at) : undefined);
     }
     res.locals.principal = principal;
     next();

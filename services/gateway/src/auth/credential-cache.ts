@@ -19,10 +19,15 @@ export class CredentialCache {
     return e.principal;
   }
 
-  set(key: string, principal: Principal): void {
-    if (this.ttlMs <= 0) return;
+  /**
+   * Keeps `principal` for `ttlMs`, but never past `expiresAt` (epoch ms): a token that expires
+   * is refused from that instant, not up to `ttlMs` later.
+   */
+  set(key: string, principal: Principal, expiresAt = Infinity): void {
+    const expires = Math.min(Date.now() + this.ttlMs, expiresAt);
+    if (this.ttlMs <= 0 || expires <= Date.now()) return;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { principal, expires: Date.now() + this.ttlMs });
+    this.entries.set(key, { principal, expires });
   }
 
   /** Drops every entry of a partner (its scopes, status or password changed, or a token went). */

@@ -1,14 +1,21 @@
 import express, { type RequestHandler } from 'express';
-import { UnsupportedMediaTypeError } from '@patchbay/contracts';
+import { UnsupportedMediaTypeError, assertJsonDepth } from '@patchbay/contracts';
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/** No body → `{}`; a body nested deeper than MAX_JSON_DEPTH → 400 before anything handles it. */
+const settled: RequestHandler = (req, _res, next) => {
+  if (req.body === undefined) req.body = {};
+  assertJsonDepth(req.body);
+  next();
+};
+
 /**
- * JSON routes: a JSON body (invalid → 400, too large → 413); a non-empty body of another type → 415;
- * no body → `{}`. A JSON Content-Type on a GET or DELETE with an empty body is fine.
+ * JSON routes: a JSON body (invalid → 400, too large → 413, too deep → 400, not what its
+ * Content-Encoding says → 400); a non-empty body of another type → 415; no body → `{}`.
  */
 export function jsonBody(limit: number): RequestHandler[] {
   return [
@@ -17,7 +24,7 @@ export function jsonBody(limit: number): RequestHandler[] {
       next();
     },
     express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }),
-    (req, _res, next) => { if (req.body === undefined) req.body = {}; next(); },
+    settled,
   ];
 }
 
@@ -30,6 +37,6 @@ export function formBody(limit: number): RequestHandler[] {
     },
     express.urlencoded({ extended: false, limit }),
     express.json({ limit, strict: true }),
-    (req, _res, next) => { if (req.body === undefined) req.body = {}; next(); },
+    settled,
   ];
 }

@@ -1,32 +1,26 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@patchbay/contracts';
-import type { Logger } from '@patchbay/platform';
-import { sendJson } from './respond';
+import { clientError, type Logger } from '@patchbay/platform';
+import { sendError, sendJson } from './respond';
 
 /** Unknown route (any method): 404 JSON. */
 export const notFound: RequestHandler = (_req, res) => sendJson(res, 404, { errors: [], message: 'Not Found' });
 
-/** Body-parser failures, typed by their `type` (set by the `body-parser` package). */
-function fromBodyParser(err: { type?: string; status?: number }): ApiError | undefined {
-  switch (err.type) {
-    case 'entity.parse.failed': return new BadRequestError('No JSON object could be decoded');
-    case 'entity.too.large': return new PayloadTooLargeError();
-    case 'encoding.unsupported':
-    case 'charset.unsupported': return new UnsupportedMediaTypeError();
-    case 'request.aborted': return new BadRequestError('request aborted');
-    default: return undefined;
-  }
-}
-
 /**
- * The one error handler, after every route: ApiErrors map to their status and body; anything
- * else is logged with the request ID and becomes a generic 500.
+ * The one error handler, after every route: ApiErrors and the client errors of the HTTP stack
+ * (platform's clientError) map to their status and body; anything else is logged with the request ID and becomes a generic 500.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const mapped = err instanceof ApiError ? err : fromBodyParser(err as { type?: string });
+    // A client that hung up mid-request (an aborted upload) is ordinary: nothing to answer, nothing
+    // broken. (Not `readableAborted`: that is also true when a route stopped reading a bad body.)
+    if (req.socket?.destroyed) {
+      logger.info({ requestId: req.headers['x-request-id'], method: req.method, path: req.path }, 'client aborted the request');
+      res.destroy();
+      return;
+    }
+    const mapped = clientError(err, req);
     if (res.headersSent) { res.destroy(); return; }
-    if (mapped) { sendJson(res, mapped.status, mapped.toBody()); return; }
+    if (mapped) { sendError(res, mapped); return; }
     logger.error({ err, requestId: req.headers['x-request-id'], path: req.path }, 'unhandled error');
     sendJson(res, 500, { errors: [], message: 'internal server error' });
   };

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { GatewayRequest, Principal } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
-import { sendJson } from '../http/respond';
-import type { RouteDef } from './route-table';
+import { sendJson, sendReply } from '../http/respond';
+import { bodyKind, type RouteDef } from './route-def';
 
 /** The absolute public URL of this request (pagination links keep every query parameter). */
 export function publicUrl(baseUrl: string, req: Request): string {
@@ -27,12 +27,14 @@ export function toGatewayRequest(req: Request, res: Response, baseUrl: string, b
  * the error handler.
  */
 export function forward(route: RouteDef, bus: Bus, baseUrl: string, timeoutMs: number): RequestHandler {
+  const subject = route.subject;
+  if (!subject) throw new Error(`route ${route.method.toUpperCase()} ${route.path} has neither a subject nor a handler`);
   return async (req, res) => {
-    const body = route.body === 'none' ? undefined : req.body;
-    const payload = route.auth === false ? { form: body } : toGatewayRequest(req, res, baseUrl, body);
-    // whoami reads the caller's own partner through partners.get.
-    if (route.path === '/oauth/whoami') (payload as GatewayRequest).params.partner_sid = (res.locals.principal as Principal).partner_sid;
-    const reply = await bus.request(route.subject, payload, { timeoutMs, requestId: String(req.headers['x-request-id']) });
-    sendJson(res, reply.status, 'error' in reply ? reply.error : reply.body);
+    const body = bodyKind(route) === 'none' ? undefined : req.body;
+    // The token grant checks a password: identity throttles failures by login and client address.
+    const payload = route.auth === false ? { form: body, client_ip: req.ip } : toGatewayRequest(req, res, baseUrl, body);
+    if (route.callerParam) (payload as GatewayRequest).params[route.callerParam] = (res.locals.principal as Principal).partner_sid;
+    const reply = await bus.request(subject, payload, { timeoutMs, requestId: String(req.headers['x-request-id']) });
+    sendReply(res, reply);
   };
 }

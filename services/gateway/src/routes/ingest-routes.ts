@@ -1,23 +1,16 @@
-import type { Request, Response, Router } from 'express';
+import type { Readable } from 'node:stream';
+import type { Request, RequestHandler, Response } from 'express';
 import {
-  BadRequestError, INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, INGEST_RECORD_MAX_BYTES, Subjects,
-  UnsupportedMediaTypeError, unwrapReply,
+  BadRequestError, MAX_JSON_DEPTH, jsonDepth, INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, INGEST_RECORD_MAX_BYTES,
+  UnsupportedMediaTypeError, ignoredFieldsObject, tallyIgnoredFields, unwrapReply,
   type Principal, type RecordIngestBatch, type RecordIngestBatchResult, type RecordIngestError, type RecordIngestReport,
 } from '@patchbay/contracts';
-import type { Bus, Logger } from '@patchbay/platform';
-import { requireScopes, type authenticate } from '../auth/authenticate';
+import type { RouteDef, StreamDeps } from './route-def';
 import { sendJson } from '../http/respond';
+import { decodedBody } from '../http/content-encoding';
 import { BodyStopped, readBodyItems, type BodyItem, type IngestFormat } from './ingest-stream';
 
-type Auth = ReturnType<typeof authenticate>;
-
-export interface IngestDeps { bus: Bus; logger: Logger; timeoutMs: number }
-
-/** Bulk ingest routes: same paths as the record lists, `POST`, their own create scopes. */
-const INGEST_ROUTES = [
-  { path: '/calls/call_drs', subject: Subjects.records.callIngest, scopes: ['calls.manage', 'calls.create'] },
-  { path: '/sms/message_drs', subject: Subjects.records.messageIngest, scopes: ['sms.manage', 'sms.create'] },
-] as const;
+export type IngestDeps = Pick<StreamDeps, 'bus' | 'logger' | 'timeoutMs'>;
 
 const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines'];
 
@@ -35,21 +28,22 @@ function formatOf(req: Request): IngestFormat {
  * (broken NDJSON line, not an object, too large) are refused here; the service validates the rest.
  * The answer is a RecordIngestReport (200); a body broken before its first record is a 400.
  */
-export function mountIngestRoutes(router: Router, deps: IngestDeps, auth: Auth): void {
+export function ingestRoute(deps: IngestDeps, route: RouteDef): RequestHandler {
   const log = deps.logger.child({ mod: 'ingest' });
-  for (const route of INGEST_ROUTES) {
-    router.post(route.path, auth, requireScopes(route.scopes), async (req: Request, res: Response) => {
-      let format: IngestFormat;
-      try { format = formatOf(req); } catch (err) { req.resume(); throw err; }
-      const principal = res.locals.principal as Principal;
-      const requestId = String(req.headers['x-request-id'] ?? '');
-      const report = await ingestBody(readBodyItems(req, format), (batch) => sendBatch(deps, route.subject, { principal, ...batch }, requestId))
-        .catch((err: unknown) => { res.setHeader('Connection', 'close'); throw err; });
-      log.info({ partner_sid: principal.partner_sid, path: route.path, received: report.received, stored: report.stored, duplicates: report.duplicates, rejected: report.rejected, complete: report.complete }, 'bulk ingest');
-      if (!report.complete) res.setHeader('Connection', 'close'); // the rest of the body is not read
-      sendJson(res, 200, report);
-    });
-  }
+  const subject = route.subject;
+  if (!subject) throw new Error(`ingest route ${route.path} needs the records service's subject`);
+  return async (req: Request, res: Response) => {
+    let format: IngestFormat;
+    let body: Readable;
+    try { format = formatOf(req); body = decodedBody(req); } catch (err) { req.resume(); throw err; }
+    const principal = res.locals.principal as Principal;
+    const requestId = String(req.headers['x-request-id'] ?? '');
+    const report = await ingestBody(readBodyItems(body, format), (batch) => sendBatch(deps, subject, { principal, ...batch }, requestId))
+      .catch((err: unknown) => { res.setHeader('Connection', 'close'); throw err; });
+    log.info({ partner_sid: principal.partner_sid, path: route.path, received: report.received, stored: report.stored, duplicates: report.duplicates, rejected: report.rejected, complete: report.complete }, 'bulk ingest');
+    if (!report.complete) res.setHeader('Connection', 'close'); // the rest of the body is not read
+    sendJson(res, 200, report);
+  };
 }
 
 async function sendBatch(deps: IngestDeps, subject: string, batch: RecordIngestBatch, requestId: string): Promise<RecordIngestBatchResult> {
@@ -60,11 +54,13 @@ type Send = (batch: Pick<RecordIngestBatch, 'first_position' | 'records'>) => Pr
 
 /**
  * Reads every item, batches the records and sends each batch once the previous one is answered,
- * and sums the answers into the report. A failed batch (service down, timeout) rejects: the
- * records already stored stay stored and a retry of the whole body is harmless.
+ * and sums the answers into the report (`ignored_fields` added up by name). A failed batch
+ * (service down, timeout) rejects: the records already stored stay stored and a retry of the whole
+ * body is harmless.
  */
 export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Promise<RecordIngestReport> {
-  const report: RecordIngestReport = { complete: true, duplicates: 0, errors: [], received: 0, rejected: 0, stored: 0 };
+  const report: RecordIngestReport = { complete: true, duplicates: 0, errors: [], ignored_fields: {}, received: 0, rejected: 0, stored: 0 };
+  const ignored = new Map<string, number>();
   const addErrors = (errors: RecordIngestError[]) => {
     report.errors.push(...errors);
     if (report.errors.length > 2 * INGEST_MAX_ERRORS) report.errors = report.errors.sort((a, b) => a.position - b.position).slice(0, INGEST_MAX_ERRORS);
@@ -91,6 +87,7 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
       report.duplicates += r.duplicates;
       report.rejected += new Set(r.errors.map((e) => e.position)).size;
       addErrors(r.errors);
+      tallyIgnoredFields(ignored, Object.entries(r.ignored_fields ?? {}));
     });
     inFlight.catch(() => undefined); // awaited at the next flush or at the end
   };
@@ -102,8 +99,11 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
       if (batch.length === 0) first = item.position;
       if ('error' in item) { refuse(item.position, item.error); batch.push(null); continue; }
       const { value } = item;
-      const size = value !== null && typeof value === 'object' && !Array.isArray(value) ? Buffer.byteLength(JSON.stringify(value)) : -1;
-      if (size < 0) { refuse(item.position, 'a record must be a JSON object'); batch.push(null); }
+      const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+      const tooDeep = isObject && jsonDepth(value) > MAX_JSON_DEPTH;
+      const size = isObject && !tooDeep ? Buffer.byteLength(JSON.stringify(value)) : -1;
+      if (!isObject) { refuse(item.position, 'a record must be a JSON object'); batch.push(null); }
+      else if (tooDeep) { refuse(item.position, `a record must not nest more than ${MAX_JSON_DEPTH} levels deep`); batch.push(null); }
       else if (size > INGEST_RECORD_MAX_BYTES) { refuse(item.position, `a record must not exceed ${INGEST_RECORD_MAX_BYTES} bytes of JSON`, value); batch.push(null); }
       else { batch.push(value as Record<string, unknown>); bytes += size; }
       if (batch.length >= INGEST_BATCH_RECORDS || bytes >= INGEST_BATCH_BYTES) await flush();
@@ -117,5 +117,6 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
   await flush();
   await inFlight;
   report.errors = report.errors.sort((a, b) => a.position - b.position).slice(0, INGEST_MAX_ERRORS);
+  report.ignored_fields = ignoredFieldsObject(ignored);
   return report;
 }

@@ -2,6 +2,7 @@ import { Transform, pipeline, type Readable, type TransformCallback } from 'node
 import { parser } from 'stream-json';
 import JsonlParser from 'stream-json/jsonl/Parser';
 import { streamArray } from 'stream-json/streamers/StreamArray';
+import { isDecompressionError } from '@patchbay/platform';
 
 /** How the body lists its records. */
 export type IngestFormat = 'json-array' | 'ndjson';
@@ -55,6 +56,7 @@ export async function* readBodyItems(body: Readable, format: IngestFormat): Asyn
   } catch (err) {
     if (err instanceof BodyStopped) throw err;
     const message = (err as Error).message ?? String(err);
+    if (isDecompressionError(err)) throw new BodyStopped('the body is not valid data of its Content-Encoding');
     throw new BodyStopped(/aborted|premature close/i.test(message) ? 'the request was aborted' : `invalid JSON: ${message}`);
   }
 }

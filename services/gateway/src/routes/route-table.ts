@@ -5,13 +5,11 @@ import { RECORD_ROUTES } from './record-routes';
 import { STORAGE_ROUTES } from './storage-routes';
 import { ENDPOINT_ROUTES } from './endpoint-routes';
 import { PUSH_ROUTES } from './push-routes';
+import { MEDIA_ROUTES } from './media-routes';
 
 export type { RouteDef } from './route-def';
 
-/**
- * Every JSON route of the core API and where it goes, one file per area. Upload and download
- * routes are mounted apart (they stream bodies).
- */
+/** Every route of the core API and where it goes, one file per area: the complete index of the API. */
 export const ROUTES: RouteDef[] = [
   ...IDENTITY_ROUTES,
   ...COUNTRY_ROUTES,
@@ -19,4 +17,5 @@ export const ROUTES: RouteDef[] = [
   ...STORAGE_ROUTES,
   ...ENDPOINT_ROUTES,
   ...PUSH_ROUTES,
+  ...MEDIA_ROUTES,
 ];

@@ -1,9 +1,11 @@
 import { Subjects as S } from '@patchbay/contracts';
+import { downloadRoute } from '../upload/download-route';
+import { uploadRoute } from '../upload/upload-routes';
 import type { RouteDef } from './route-def';
 
 const MANAGE = 'storage.manage';
 
-/** Containers and file metadata (JSON). Upload and download stream, and are mounted in storage-streams.ts. */
+/** Containers and file metadata (JSON); upload and download, which stream (upload/). */
 export const STORAGE_ROUTES: RouteDef[] = [
   { method: 'post', path: '/storage/containers', subject: S.storage.containerCreate, scopes: [MANAGE, 'storage.create'] },
   { method: 'get', path: '/storage/containers', subject: S.storage.containerList, scopes: [MANAGE, 'storage.read'] },
@@ -16,7 +18,6 @@ export const STORAGE_ROUTES: RouteDef[] = [
   { method: 'patch', path: '/storage/files/:file_sid', subject: S.storage.fileUpdate, scopes: [MANAGE, 'storage.update'] },
   { method: 'put', path: '/storage/files/:file_sid', subject: S.storage.fileReplace, scopes: [MANAGE, 'storage.update'] },
   { method: 'delete', path: '/storage/files/:file_sid', subject: S.storage.fileDelete, scopes: [MANAGE, 'storage.delete'] },
+  { method: 'post', path: '/storage/files', scopes: [MANAGE, 'storage.create'], body: 'stream', handler: uploadRoute },
+  { method: 'get', path: '/storage/files/:file_sid/data', subject: S.storage.fileOpen, scopes: [MANAGE, 'storage.read'], handler: downloadRoute },
 ];
-
-export const UPLOAD_SCOPES = [MANAGE, 'storage.create'] as const;
-export const DOWNLOAD_SCOPES = [MANAGE, 'storage.read'] as const;

@@ -1,10 +1,8 @@
 import { pipeline } from 'node:stream/promises';
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import contentDisposition from 'content-disposition';
-import { Subjects, unwrapReply, type Principal } from '@patchbay/contracts';
-import { requireScopes, type authenticate } from '../auth/authenticate';
-import { DOWNLOAD_SCOPES } from '../routes/storage-routes';
-import type { UploadDeps } from './upload-flow';
+import { Subjects, safeContentType, unwrapReply, type Principal } from '@patchbay/contracts';
+import type { StreamDeps } from '../routes/route-def';
 
 interface Opened { blob_key: string; file_bytes: number; mime_type: string; name: string; file_access_name: string }
 
@@ -13,17 +11,18 @@ interface Opened { blob_key: string; file_bytes: number; mime_type: string; name
  * Content-Length and Content-Disposition; no range support (interface.md); storage bumps
  * `date_last_accessed` when it opens the file (the only thing that does).
  */
-export function mountDownloadRoute(router: Router, deps: UploadDeps, auth: ReturnType<typeof authenticate>): void {
-  router.get('/storage/files/:file_sid/data', auth, requireScopes(DOWNLOAD_SCOPES), async (req: Request, res: Response) => {
+export function downloadRoute(deps: StreamDeps): RequestHandler {
+  return async (req: Request, res: Response) => {
     const principal = res.locals.principal as Principal;
     const opened = unwrapReply<Opened>(await deps.bus.request(Subjects.storage.fileOpen, { principal, params: { file_sid: req.params.file_sid }, query: {}, body: null, url: '' }, { timeoutMs: deps.timeoutMs, requestId: String(req.headers['x-request-id'] ?? '') }));
     const body = await deps.blobs.get(opened.blob_key);
     const filename = opened.name && opened.name !== 'N/A' ? opened.name : opened.file_access_name;
+    // setHeader for the type: express's res.set would append a charset the file never declared.
+    res.setHeader('Content-Type', safeContentType(opened.mime_type));
     res.status(200).set({
-      'Content-Type': opened.mime_type,
       'Content-Length': String(opened.file_bytes),
       'Content-Disposition': contentDisposition(filename, { type: 'attachment' }),
     });
     await pipeline(body, res);
-  });
+  };
 }

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
-import { BadRequestError, type Principal } from '@patchbay/contracts';
+import { BadRequestError, assertJsonDepth, type Principal } from '@patchbay/contracts';
 import { abortUpload, prepareUpload, streamToBlob, type UploadDeps } from './upload-flow';
 
 /** What the engine hands back to the route for the `data` part. */
@@ -10,8 +10,13 @@ function parseFileObject(raw: unknown): Record<string, unknown> {
   if (typeof raw !== 'string') throw BadRequestError.field('file_object', 'file_object (the File fields as JSON) must come before data');
   try {
     const value: unknown = JSON.parse(raw);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch { /* reported below */ }
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      assertJsonDepth(value, 'file_object');
+      return value as Record<string, unknown>;
+    }
+  } catch (err) {
+    if (err instanceof BadRequestError) throw err;
+  }
   throw BadRequestError.field('file_object', 'file_object must be a JSON object');
 }
 

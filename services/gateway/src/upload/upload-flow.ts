@@ -1,12 +1,40 @@
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
+import type { Request, Response } from 'express';
 import { Subjects, unwrapReply, type BusReply, type Principal } from '@patchbay/contracts';
-import type { BlobStore, Bus, Logger } from '@patchbay/platform';
+import { decodedBody, decoderFor } from '../http/content-encoding';
+import { sendReply } from '../http/respond';
+import type { StreamDeps } from '../routes/route-def';
 import { UploadTap } from './stream-taps';
 
-interface Prepared { file_sid: string; blob_key: string; max_bytes: number }
+export interface Prepared { file_sid: string; blob_key: string; max_bytes: number }
 
-export interface UploadDeps { bus: Bus; blobs: BlobStore; logger: Logger; timeoutMs: number }
+export type UploadDeps = StreamDeps;
+
+/**
+ * A raw body (octet-stream upload, media-plane recording) through the three steps: `prepare`
+ * (storage refuses before a byte moves), the body into the blob store (decoded as its
+ * Content-Encoding says), commit; the answer is the commit's. Any failure leaves nothing behind.
+ */
+export async function streamedUpload(deps: UploadDeps, req: Request, res: Response, prepare: () => Promise<Prepared>): Promise<void> {
+  const principal = res.locals.principal as Principal;
+  const requestId = String(req.headers['x-request-id'] ?? '');
+  let prepared: Prepared;
+  try {
+    decoderFor(req);
+    prepared = await prepare();
+  } catch (err) { req.resume(); throw err; }
+  let streamed;
+  try {
+    streamed = await streamToBlob(deps, principal, prepared, decodedBody(req), requestId);
+  } catch (err) {
+    req.resume();
+    throw err;
+  }
+  const reply = await commitUpload(deps, principal, prepared.file_sid, streamed.size, streamed.head, requestId)
+    .catch(async (err: unknown) => { await abortUpload(deps, principal, prepared.file_sid, requestId); throw err; });
+  sendReply(res, reply);
+}
 
 /** Step 1: storage refuses what the request alone breaks, before any byte moves. */
 export async function prepareUpload(deps: UploadDeps, principal: Principal, fields: Record<string, unknown>, source: 'json' | 'query', requestId: string): Promise<Prepared> {

@@ -1,13 +1,11 @@
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, type Principal } from '@patchbay/contracts';
-import { sendJson } from '../http/respond';
-import { authenticate, requireScopes } from '../auth/authenticate';
-import { UPLOAD_SCOPES } from '../routes/storage-routes';
+import { sendReply } from '../http/respond';
+import { contentCoding } from '../http/content-encoding';
+import type { StreamDeps } from '../routes/route-def';
 import { blobStorageEngine, type StreamedPart } from './multer-engine';
-import { abortUpload, commitUpload, prepareUpload, streamToBlob, type UploadDeps } from './upload-flow';
-
-type Auth = ReturnType<typeof authenticate>;
+import { commitUpload, prepareUpload, streamedUpload } from './upload-flow';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
 const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed (part header|content type)|Missing Content-Type)$/;
@@ -33,37 +31,24 @@ function multerError(err: unknown): unknown {
  * (File fields in the query); anything else 415. The body streams into the blob store; storage
  * prepares before and commits after, so a refused upload leaves no byte and no record.
  */
-export function mountUploadRoutes(router: Router, deps: UploadDeps, auth: Auth): void {
+export function uploadRoute(deps: StreamDeps): RequestHandler {
   const multipart = multer({ storage: blobStorageEngine(deps), limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 21, headerPairs: 200 } }).single('data');
-
-  router.post('/storage/files', auth, requireScopes(UPLOAD_SCOPES), async (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const principal = res.locals.principal as Principal;
     const requestId = String(req.headers['x-request-id'] ?? '');
     res.setHeader('Connection', 'close');
     if (req.is('multipart/form-data')) {
+      // multer reads the request itself: a compressed multipart body cannot be decoded on the way.
+      if (contentCoding(req)) { req.resume(); throw new UnsupportedMediaTypeError('a multipart/form-data upload cannot have a Content-Encoding; send the file as is or use application/octet-stream'); }
       multipart(req, res, (err?: unknown) => {
         if (err) { req.resume(); return next(multerError(err)); }
         const part = req.file as unknown as StreamedPart | undefined;
         if (!part) return next(BadRequestError.field('data', 'the data part (file content) is required'));
-        commitUpload(deps, principal, part.file_sid, part.size, part.head, requestId)
-          .then((reply) => sendJson(res, reply.status, 'error' in reply ? reply.error : reply.body), next);
+        commitUpload(deps, principal, part.file_sid, part.size, part.head, requestId).then((reply) => sendReply(res, reply), next);
       });
       return;
     }
     if (!req.is('application/octet-stream')) { req.resume(); throw new UnsupportedMediaTypeError('upload with multipart/form-data or application/octet-stream'); }
-    let prepared;
-    try {
-      prepared = await prepareUpload(deps, principal, { ...(req.query as Record<string, unknown>) }, 'query', requestId);
-    } catch (err) { req.resume(); throw err; }
-    let streamed;
-    try {
-      streamed = await streamToBlob(deps, principal, prepared, req, requestId);
-    } catch (err) {
-      req.resume();
-      throw err;
-    }
-    const reply = await commitUpload(deps, principal, prepared.file_sid, streamed.size, streamed.head, requestId)
-      .catch(async (err: unknown) => { await abortUpload(deps, principal, prepared.file_sid, requestId); throw err; });
-    sendJson(res, reply.status, 'error' in reply ? reply.error : reply.body);
-  });
+    await streamedUpload(deps, req, res, () => prepareUpload(deps, principal, { ...(req.query as Record<string, unknown>) }, 'query', requestId));
+  };
 }

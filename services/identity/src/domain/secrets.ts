@@ -35,3 +35,15 @@ export function hashToken(secret: string): string {
 export function newPassword(): string {
   return randomBytes(18).toString('base64url');
 }
+
+let decoy: Promise<string> | undefined;
+
+/**
+ * Checks `password` against `stored`, or — for a login that does not exist (null) — against a
+ * decoy hash: both take the same time, so the answer time does not tell whether a login exists.
+ */
+export async function verifyPasswordOrDecoy(password: string, stored: string | null): Promise<boolean> {
+  decoy ??= hashPassword(randomBytes(16).toString('hex'));
+  const ok = await verifyPassword(password, stored ?? await decoy);
+  return stored !== null && ok;
+}

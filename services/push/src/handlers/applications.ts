@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, PushApplicationWriteSchema, Subjects, compileValidator, type GatewayRequest, type PushApplicationWrite } from '@patchbay/contracts';
-import { reply } from '@patchbay/platform';
+import { changedFields, compareAndSet, reply } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { checkApplication, mergeApplication } from '../domain/application-fields';
 import { releaseRegistrations } from '../device-registration';
@@ -27,28 +27,35 @@ export async function ownedApplication(ctx: PushContext, partnerSid: string, app
 export function applicationHandlers(ctx: PushContext) {
   const { repo, log } = ctx;
 
+  /**
+   * PATCH (`whole` false) or PUT: a compare-and-set on the application's revision. The credentials,
+   * their derived digest (`credentials_revision`) and the certificate's expiration are decided from
+   * exactly the document they are written over; only the fields that change are written, and a
+   * credential is sealed again only when its value changes.
+   */
   async function update(req: GatewayRequest, whole: boolean) {
     const input: PushApplicationWrite = validateWrite(req.body ?? {});
-    const current = await ownedApplication(ctx, req.principal.partner_sid, req.params.application_sid);
-    const editable = new EditableCredentials(ctx.keys, current);
-    for (const u of editable.unreadable) log.warn({ application_sid: current.application_sid, field: u.field, kid: u.kid, reason: u.reason }, 'updating an application whose credential cannot be decrypted');
-    const merged = mergeApplication(editable.fields, input, whole);
-    editable.assertWritable(merged);
-    const checked = checkApplication(merged, { fields: editable.fields, apns_p12_expiration: current.apns_p12_expiration });
-    const revision = ctx.keys.revision(checked.credentials_revision);
-    const credentialsChanged = revision !== current.credentials_revision;
-    const $set = {
-      ...checked.fields, ...editable.seal(checked.fields), apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: revision,
-    };
-    // $inc, so two concurrent credential changes still end on distinct versions (open clients compare them).
-    const update = credentialsChanged ? { $set, $inc: { credentials_version: 1 } } : { $set };
-    const updated = await repo.applications.findOneAndUpdate({ application_sid: current.application_sid, partner_sid: current.partner_sid }, update);
-    if (!updated) throw new NotFoundError();
-    if (credentialsChanged) {
-      void ctx.pool.invalidate(current.application_sid, 'credentials changed');
-      log.info({ application_sid: current.application_sid, partner_sid: current.partner_sid }, 'application credentials changed');
+    const filter = { application_sid: String(req.params.application_sid), partner_sid: req.principal.partner_sid };
+    let warned = false;
+    const { before, after } = await compareAndSet(repo.applications, filter, (current) => {
+      const editable = new EditableCredentials(ctx.keys, current);
+      if (!warned) for (const u of editable.unreadable) log.warn({ application_sid: current.application_sid, field: u.field, kid: u.kid, reason: u.reason }, 'updating an application whose credential cannot be decrypted');
+      warned = true;
+      const merged = mergeApplication(editable.fields, input, whole);
+      editable.assertWritable(merged);
+      const checked = checkApplication(merged, { fields: editable.fields, apns_p12_expiration: current.apns_p12_expiration });
+      const revision = ctx.keys.revision(checked.credentials_revision);
+      const meta = changedFields(current, { apns_p12_expiration: checked.apns_p12_expiration, credentials_revision: revision });
+      const $set = { ...editable.changes(checked.fields), ...meta?.$set };
+      if (Object.keys($set).length === 0) return null;
+      // $inc, so two credential changes still end on distinct versions (open clients compare them).
+      return revision !== current.credentials_revision ? { $set, $inc: { credentials_version: 1 } } : { $set };
+    });
+    if (after.credentials_revision !== before.credentials_revision) {
+      void ctx.pool.invalidate(after.application_sid, 'credentials changed');
+      log.info({ application_sid: after.application_sid, partner_sid: after.partner_sid }, 'application credentials changed');
     }
-    return serializeApplication(updated);
+    return serializeApplication(after);
   }
 
   return {

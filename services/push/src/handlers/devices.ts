@@ -3,7 +3,7 @@ import {
   NotFoundError, PushDeviceCreateSchema, PushDevicePatchSchema, Subjects, UnprocessableError, compileValidator,
   type GatewayRequest, type PushDeviceCreate,
 } from '@patchbay/contracts';
-import { reply } from '@patchbay/platform';
+import { changedFields, compareAndSet, reply } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { DEVICE_LIST_SPEC } from '../list-specs';
 import { registerDevice, releaseRegistrations } from '../device-registration';
@@ -13,6 +13,9 @@ import { queryFlag, relatedPartner, type PushContext } from './context';
 
 const validateCreate = compileValidator(PushDeviceCreateSchema);
 const validatePatch = compileValidator(PushDevicePatchSchema);
+
+const DEVICE_FIELDS = ['application_sid', 'token', 'type', 'environment', 'application_version', 'os_version'] as const;
+const stripUndefined = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /** A device of the caller's partner, or 404 (another partner's is a 404 too). */
 async function ownedDevice(ctx: PushContext, partnerSid: string, deviceSid: unknown): Promise<DeviceDoc> {
@@ -31,22 +34,18 @@ async function checkApplicationRef(ctx: PushContext, partnerSid: string, applica
 export function deviceHandlers(ctx: PushContext) {
   const { repo, log } = ctx;
 
+  /** PATCH or PUT (`whole`: omitted optional fields take their defaults); a compare-and-set on the device's revision. */
   async function update(req: GatewayRequest, body: Partial<PushDeviceCreate>, whole: boolean) {
-    const current = await ownedDevice(ctx, req.principal.partner_sid, req.params.device_sid);
-    if (body.application_sid !== undefined && body.application_sid !== current.application_sid) await checkApplicationRef(ctx, current.partner_sid, body.application_sid);
-    const $set: Record<string, unknown> = {};
-    for (const key of ['application_sid', 'token', 'type', 'environment', 'application_version', 'os_version'] as const) if (body[key] !== undefined) $set[key] = body[key];
-    if (whole) {
-      $set.environment = body.environment ?? 'production';
-      $set.application_version = body.application_version ?? '';
-      $set.os_version = body.os_version ?? '';
+    const filter = { device_sid: String(req.params.device_sid), partner_sid: req.principal.partner_sid };
+    const { before, after } = await compareAndSet(repo.devices, filter, async (current) => {
+      if (body.application_sid !== undefined && body.application_sid !== current.application_sid) await checkApplicationRef(ctx, current.partner_sid, body.application_sid);
+      const defaults = whole ? { environment: 'production', application_version: '', os_version: '' } : {};
+      return changedFields(current, { ...current, ...defaults, ...stripUndefined(body) }, DEVICE_FIELDS);
+    });
+    if (after.token !== before.token || after.type !== before.type || after.environment !== before.environment) {
+      await releaseRegistrations(repo, { device_sid: after.device_sid });
     }
-    const updated = Object.keys($set).length > 0 ? await repo.devices.findOneAndUpdate({ device_sid: current.device_sid, partner_sid: current.partner_sid }, { $set }) : current;
-    if (!updated) throw new NotFoundError();
-    if (updated.token !== current.token || updated.type !== current.type || updated.environment !== current.environment) {
-      await releaseRegistrations(repo, { device_sid: current.device_sid });
-    }
-    return serializeDevice(updated);
+    return serializeDevice(after);
   }
 
   return {

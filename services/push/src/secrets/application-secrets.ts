@@ -35,13 +35,18 @@ export function openStoredField(ring: KeyRing, applicationSid: string, field: Cr
   return openSecret(ring, stored, secretContext(applicationSid, field));
 }
 
+/** Whether `field` is one of the write-only, sealed credential fields. */
+export const isCredentialField = (field: string): field is CredentialField => (CREDENTIAL_FIELDS as readonly string[]).includes(field);
+
+/** One credential field sealed with the current key, bound to its application and field (null stays null). */
+export function sealField(ring: KeyRing, applicationSid: string, field: CredentialField, value: string | null): StoredSecret {
+  return value === null ? null : sealSecret(ring, value, secretContext(applicationSid, field));
+}
+
 /** Seals every credential field that is set with the current key (null stays null). */
 export function sealCredentials(ring: KeyRing, applicationSid: string, fields: Pick<ApplicationFields, CredentialField>): StoredCredentials {
   const out = {} as StoredCredentials;
-  for (const field of CREDENTIAL_FIELDS) {
-    const value = fields[field];
-    out[field] = value === null ? null : sealSecret(ring, value, secretContext(applicationSid, field));
-  }
+  for (const field of CREDENTIAL_FIELDS) out[field] = sealField(ring, applicationSid, field, fields[field]);
   return out;
 }
 

@@ -3,9 +3,10 @@ import { UnprocessableError } from '@patchbay/contracts';
 import type { ApplicationFields, CredentialField } from '../domain/application-fields';
 import type { ApplicationDoc } from '../repo';
 import type { KeyRing } from './key-ring';
-import { openCredentials, sealCredentials, type StoredCredentials, type UnreadableSecret } from './application-secrets';
+import { isSealedSecret } from './sealed-secret';
+import { isCredentialField, openCredentials, sealField, type UnreadableSecret } from './application-secrets';
 
-interface Kept extends UnreadableSecret { placeholder: string; stored: ApplicationDoc[CredentialField] }
+interface Kept extends UnreadableSecret { placeholder: string }
 
 /**
  * An application's fields opened for an update. A credential that does not open (its key is
@@ -25,7 +26,7 @@ export class EditableCredentials {
       // Deterministic, so repeated updates do not look like credential changes to one another.
       const digest = createHash('sha256').update(JSON.stringify(doc[u.field])).digest('hex').slice(0, 16);
       const placeholder = `\u0000unreadable:${u.field}:${u.kid ?? '-'}:${digest}`;
-      this.kept.set(u.field, { ...u, placeholder, stored: doc[u.field] });
+      this.kept.set(u.field, { ...u, placeholder });
       values[u.field] = placeholder;
     }
     this.fields = { name: doc.name, apns_id: doc.apns_id, apns_key_id: doc.apns_key_id, apns_team_id: doc.apns_team_id, apns_topic: doc.apns_topic, ...values };
@@ -45,13 +46,27 @@ export class EditableCredentials {
     }
   }
 
-  /** The credential fields to store: new values sealed with the current key, kept ones as they were. */
-  seal(next: ApplicationFields): StoredCredentials {
-    const keep = [...this.kept.values()].filter((k) => next[k.field] === k.placeholder);
-    const fresh = { ...next };
-    for (const k of keep) fresh[k.field] = null;
-    const out = sealCredentials(this.ring, this.doc.application_sid, fresh);
-    for (const k of keep) out[k.field] = k.stored;
-    return out;
+  /**
+   * What to write for an update from `this.fields` to `next`: every field whose value changes, with
+   * credentials sealed under the current key (null stays null). A credential that keeps its value is
+   * written again only when it is stored in plaintext (from before encryption) or under an older
+   * key; one that does not open and is left alone (its placeholder) is not written at all.
+   */
+  changes(next: ApplicationFields): Partial<ApplicationDoc> {
+    const out: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(next) as Array<[keyof ApplicationFields, string | null]>) {
+      if (!isCredentialField(field)) {
+        if (value !== this.fields[field]) out[field] = value;
+      } else if (value !== this.fields[field] || (!this.kept.has(field) && this.staleSeal(field))) {
+        out[field] = sealField(this.ring, this.doc.application_sid, field, value);
+      }
+    }
+    return out as Partial<ApplicationDoc>;
+  }
+
+  /** The stored value is plaintext, or sealed under a key other than the current one. */
+  private staleSeal(field: CredentialField): boolean {
+    const stored = this.doc[field];
+    return stored !== null && stored !== undefined && !(isSealedSecret(stored) && stored.kid === this.ring.current.kid);
   }
 }

@@ -52,6 +52,7 @@ export function mimeFromName(name: string | undefined): string | undefined {
 export function extensionForMime(type: string): string | undefined {
   if (type === 'audio/basic') return 'ul';
   if (type === 'audio/G722') return 'g722';
+  if (type === 'audio/mpeg') return 'mp3';
   if (type === 'audio/x-wav' || type === 'audio/wav') return 'wav';
   return mime.extension(type) || undefined;
 }

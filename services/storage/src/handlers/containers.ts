@@ -3,9 +3,10 @@ import {
   ConflictError, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, unwrapReply,
   ContainerPatchSchema, ContainerPutSchema, errorItem, type GatewayRequest, type Partner,
 } from '@patchbay/contracts';
-import { reply } from '@patchbay/platform';
+import { changedFields, compareAndSet, reply } from '@patchbay/platform';
 import { runList } from '@patchbay/query';
-import { CONTAINER_CREATE_ONLY, CONTAINER_DEFAULTS, DEFAULT_MAX_CONTAINERS, checkContainerRules, thresholdReached, uniqueKey, type ContainerSettings } from '../domain/container-rules';
+import { CONTAINER_CREATE_ONLY, CONTAINER_DEFAULTS, DEFAULT_MAX_CONTAINERS, checkContainerRules, uniqueKey, type ContainerSettings } from '../domain/container-rules';
+import { syncExceeded } from '../counters';
 import type { ContainerDoc } from '../repo';
 import { serializeContainer } from '../serialize';
 import { CONTAINER_LIST_SPEC } from '../list-specs';
@@ -87,26 +88,35 @@ export async function ensureDefaultContainer(ctx: StorageContext, partnerSid: st
 export function containerHandlers(ctx: StorageContext) {
   const { repo } = ctx;
 
+  /**
+   * PATCH (`whole` false) or PUT. A compare-and-set on the container's revision: the cross-field
+   * rules are checked against exactly the settings the change is written over, and only the
+   * settings that change are written, so concurrent updates of different fields all land.
+   */
   async function update(req: GatewayRequest, body: Partial<ContainerSettings>, whole: boolean) {
-    const current = await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid);
-    for (const field of CONTAINER_CREATE_ONLY) {
-      if (body[field] !== undefined && body[field] !== current[field]) throw UnprocessableError.field(field, `${field} cannot be changed after creation`);
-    }
-    const base = whole ? { ...CONTAINER_DEFAULTS, unique: current.unique, type: current.type } : current;
-    const next = { ...pickSettingsFrom(base), ...body } as ContainerSettings;
-    next.external_attributes = keepMaskedCredentials(next.external_attributes, current.external_attributes);
-    checkContainerRules(next);
-    const counters = { threshold_total_files: current.threshold_total_files, threshold_total_bytes: current.threshold_total_bytes };
-    const reached = thresholdReached({ ...next, ...counters });
-    const $set: Record<string, unknown> = { ...next, date_modified: new Date(), threshold_exceeded_at: reached ? current.threshold_exceeded_at ?? new Date() : null };
-    if (current.unique) $set.unique_key = uniqueKey(current.partner_sid, next);
+    const filter = { container_sid: String(req.params.container_sid), partner_sid: req.principal.partner_sid };
+    let uniqueKeyWritten: unknown;
     try {
-      const updated = await repo.containers.findOneAndUpdate({ container_sid: current.container_sid }, { $set });
-      if (!updated) throw new NotFoundError();
-      return serializeContainer(updated);
+      const { after } = await compareAndSet(repo.containers, filter, (current) => {
+        for (const field of CONTAINER_CREATE_ONLY) {
+          if (body[field] !== undefined && body[field] !== current[field]) throw UnprocessableError.field(field, `${field} cannot be changed after creation`);
+        }
+        const base = whole ? { ...CONTAINER_DEFAULTS, unique: current.unique, type: current.type } : current;
+        const next = { ...pickSettingsFrom(base), ...body } as ContainerSettings;
+        next.external_attributes = keepMaskedCredentials(next.external_attributes, current.external_attributes);
+        checkContainerRules(next);
+        const change = changedFields(current, next, SETTINGS);
+        if (!change) return null;
+        const $set: Record<string, unknown> = { ...change.$set, date_modified: new Date() };
+        if (current.unique) uniqueKeyWritten = $set.unique_key = uniqueKey(current.partner_sid, next);
+        return { ...change, $set };
+      });
+      // Thresholds moved: the grace period starts (or ends) by the counters as they are now.
+      await syncExceeded(repo, after);
+      return serializeContainer(after);
     } catch (err) {
-      if (err instanceof DuplicateKeyError && current.unique) {
-        const other = await repo.containers.findOne({ unique_key: $set.unique_key, container_sid: { $ne: current.container_sid } });
+      if (err instanceof DuplicateKeyError && uniqueKeyWritten !== undefined) {
+        const other = await repo.containers.findOne({ unique_key: uniqueKeyWritten, container_sid: { $ne: filter.container_sid } });
         if (other) throw uniqueConflict(other.container_sid, 'container');
       }
       throw err;

@@ -2,7 +2,7 @@ import {
   DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, FilePatchSchema, FilePutSchema,
   type GatewayRequest, type Principal,
 } from '@patchbay/contracts';
-import { reply, type BlobStore } from '@patchbay/platform';
+import { changedFields, compareAndSet, reply, type BlobStore } from '@patchbay/platform';
 import { parseFieldParams, applyFieldFilter, runList } from '@patchbay/query';
 import { uniqueKey } from '../domain/container-rules';
 import { removeFile, setThresholdInclusion } from '../counters';
@@ -14,7 +14,7 @@ import type { StorageContext } from './context';
 
 const validatePatch = compileValidator(FilePatchSchema);
 const validatePut = compileValidator(FilePutSchema);
-const MUTABLE = ['name', 'publish', 'file_access_name', 'threshold_include', 'lifecycle_action', 'lifecycle_ttl', 'integer_key_1', 'integer_key_2', 'string_key_1', 'string_key_2', 'string_key_3', 'string_key_4'] as const;
+const MUTABLE = ['name', 'mime_type', 'publish', 'file_access_name', 'threshold_include', 'lifecycle_action', 'lifecycle_ttl', 'integer_key_1', 'integer_key_2', 'string_key_1', 'string_key_2', 'string_key_3', 'string_key_4'] as const;
 const PUT_DEFAULTS = { integer_key_1: null, integer_key_2: null, string_key_1: null, string_key_2: null, string_key_3: null, string_key_4: null };
 
 /** Where a file's transcoded copies live; they go with the file. */
@@ -34,27 +34,37 @@ export function fileHandlers(ctx: StorageContext, blobs: BlobStore) {
     return f;
   }
 
+  /**
+   * PATCH or PUT of a file's mutable fields: a compare-and-set on its revision, so the values derived
+   * from several fields (the unique key set, the expiry time) and the threshold counts move exactly
+   * once per change, however many requests race.
+   */
   async function update(req: GatewayRequest, body: Record<string, unknown>) {
-    const f = await owned(req.principal, req.params.file_sid);
-    const $set: Record<string, unknown> = { date_modified: new Date() };
-    for (const key of MUTABLE) if (body[key] !== undefined) $set[key] = body[key];
-    const next = { ...f, ...$set } as FileDoc;
-    if (f.unique) $set.unique_key = uniqueKey(f.container_sid, next);
-    if (next.lifecycle_action === 'delete' && next.lifecycle_ttl >= 0) $set.expires_at = new Date(new Date(f.date_created).getTime() + next.lifecycle_ttl * 1000);
-    const unset = next.lifecycle_action === 'delete' && next.lifecycle_ttl >= 0 ? {} : { expires_at: '' };
-    let updated: FileDoc | null;
+    let uniqueKeyWritten: unknown;
+    let result: { before: FileDoc; after: FileDoc };
     try {
-      updated = await repo.files.findOneAndUpdate({ file_sid: f.file_sid }, { $set, ...(Object.keys(unset).length ? { $unset: unset } : {}) });
+      result = await compareAndSet(repo.files, { file_sid: String(req.params.file_sid), partner_sid: req.principal.partner_sid }, (f) => {
+        const next: Record<string, unknown> = { ...f };
+        for (const key of MUTABLE) if (body[key] !== undefined) next[key] = body[key];
+        if (f.unique) next.unique_key = uniqueKey(f.container_sid, next as FileDoc);
+        const expires = next.lifecycle_action === 'delete' && (next.lifecycle_ttl as number) >= 0;
+        next.expires_at = expires ? new Date(new Date(f.date_created).getTime() + (next.lifecycle_ttl as number) * 1000) : undefined;
+        const change = changedFields(f, next, [...MUTABLE, 'unique_key', 'expires_at']);
+        if (!change) return null;
+        uniqueKeyWritten = change.$set?.unique_key;
+        return { ...change, $set: { ...change.$set, date_modified: new Date() } };
+      });
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
-      const dup = f.unique ? await repo.files.findOne({ unique_key: $set.unique_key, file_sid: { $ne: f.file_sid } }) : null;
+      const dup = uniqueKeyWritten !== undefined ? await repo.files.findOne({ unique_key: uniqueKeyWritten, file_sid: { $ne: String(req.params.file_sid) } }) : null;
       if (dup) throw uniqueConflict(dup.file_sid, 'file');
       throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
     }
-    if (!updated) throw new NotFoundError();
-    if (updated.threshold_include !== f.threshold_include) await setThresholdInclusion(repo, f.container_sid, f.file_bytes, updated.threshold_include);
-    await ctx.bus.publish(Subjects.events.fileUpdated, { file_sid: f.file_sid, partner_sid: f.partner_sid, file_access_name: f.file_access_name });
-    return serialize(updated);
+    const { before, after } = result;
+    if (after === before) return serialize(after);
+    if (after.threshold_include !== before.threshold_include) await setThresholdInclusion(repo, after.container_sid, after.file_bytes, after.threshold_include);
+    await ctx.bus.publish(Subjects.events.fileUpdated, { file_sid: after.file_sid, partner_sid: after.partner_sid, file_access_name: before.file_access_name });
+    return serialize(after);
   }
 
   return {

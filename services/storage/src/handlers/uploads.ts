@@ -6,12 +6,14 @@ import {
 import { reply, type BlobStore } from '@patchbay/platform';
 import { uniqueKey } from '../domain/container-rules';
 import { checkClassification, declaredClassification, defaultAccessName, describeContent, uploadFields, type UploadFields } from '../domain/file-fields';
+import { extensionForMime } from '../domain/classify';
+import { scheduleVoicemailCallback } from '../callbacks';
 import { addFile, refuseIfFull, removeFile } from '../counters';
 import type { ContainerDoc, FileDoc, UploadDoc } from '../repo';
 import { serializeFile } from '../serialize';
 import { uniqueConflict } from './containers';
 import { planUploadTranscoding, transcodingJob } from './transcoding';
-import { probeFile } from '../probe';
+import { probeFile, probeMedia } from '../probe';
 import type { StorageContext } from './context';
 
 const validateJson = compileValidator(FileUploadSchema);
@@ -21,7 +23,32 @@ export interface PrepareRequest { principal: Principal; fields: Record<string, u
 export interface PrepareReply { file_sid: string; blob_key: string; max_bytes: number }
 export interface CommitRequest { principal: Principal; file_sid: string; size: number; head: string }
 
-interface PendingUpload extends UploadDoc { fields: UploadFields }
+/** Where a recording came from (media plane): what its commit needs besides the upload fields. */
+export interface RecordingOrigin { endpoint_sid: string; endpoint_type: string; call_sid: string | null }
+
+interface PendingUpload extends UploadDoc { fields: UploadFields; recording?: RecordingOrigin }
+
+/**
+ * Refuses what the request alone already breaks — classification, unique key set, access name,
+ * a full container — and records the pending upload (so a crash between prepare and commit leaves
+ * nothing behind after the stale-upload sweep). Shared by API uploads and recordings.
+ */
+export async function openPendingUpload(ctx: StorageContext, c: ContainerDoc, fields: UploadFields, recording?: RecordingOrigin): Promise<PrepareReply> {
+  const { repo } = ctx;
+  const declared = declaredClassification(fields);
+  if (declared) checkClassification(c, declared);
+  const dup = fields.unique ? await repo.files.findOne({ unique_key: uniqueKey(c.container_sid, fields) }) : null;
+  if (dup) throw uniqueConflict(dup.file_sid, 'file');
+  if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name }))) throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
+  refuseIfFull(c, 0, fields.threshold_include);
+  const fileSid = randomUUID();
+  const upload: PendingUpload = {
+    file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: `files/${c.partner_sid}/${fileSid}`, date_created: new Date(), fields,
+    ...(recording ? { recording } : {}),
+  };
+  await repo.uploads.insertOne(upload);
+  return { file_sid: fileSid, blob_key: upload.blob_key, max_bytes: Math.max(0, c.quota_bytes - c.total_bytes) };
+}
 
 /**
  * Upload in two steps around the byte stream (ARCHITECTURE "Upload"): prepare refuses what the
@@ -38,8 +65,14 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
     return c;
   }
 
-  async function existingUnique(scope: string, f: UploadFields): Promise<FileDoc | null> {
-    return f.unique ? repo.files.findOne({ unique_key: uniqueKey(scope, f) }) : null;
+  /**
+   * The pending upload `fileSid` of the caller: its own, or — for the operator (media.manage) — a
+   * recording it is streaming into another partner's container. Anything else is not found.
+   */
+  async function pendingOf(principal: Principal, fileSid: unknown): Promise<PendingUpload | null> {
+    const u = (await repo.uploads.findOne({ file_sid: String(fileSid) })) as PendingUpload | null;
+    if (!u) return null;
+    return u.partner_sid === principal.partner_sid || (u.recording && principal.scopes.includes('media.manage')) ? u : null;
   }
 
   async function discard(u: UploadDoc): Promise<void> {
@@ -53,22 +86,12 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
       const input = (req.source === 'query' ? validateQuery : validateJson)(req.fields ?? {});
       const c = await containerFor(req.principal.partner_sid, input.container_sid);
       if (c.type !== 'internal') throw UnprocessableError.field('container_sid', 'files cannot be uploaded through the API to an external container');
-      const fields = uploadFields(input, c);
-      const declared = declaredClassification(fields);
-      if (declared) checkClassification(c, declared);
-      const dup = await existingUnique(c.container_sid, fields);
-      if (dup) throw uniqueConflict(dup.file_sid, 'file');
-      if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name }))) throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
-      refuseIfFull(c, 0, fields.threshold_include);
-      const fileSid = randomUUID();
-      const upload: PendingUpload = { file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: `files/${c.partner_sid}/${fileSid}`, date_created: new Date(), fields };
-      await repo.uploads.insertOne(upload);
-      return { file_sid: fileSid, blob_key: upload.blob_key, max_bytes: Math.max(0, c.quota_bytes - c.total_bytes) };
+      return openPendingUpload(ctx, c, uploadFields(input, c));
     },
 
     [Subjects.storage.uploadCommit]: async (payload: unknown) => {
       const req = payload as CommitRequest;
-      const u = (await repo.uploads.findOne({ file_sid: String(req.file_sid), partner_sid: req.principal.partner_sid })) as PendingUpload | null;
+      const u = await pendingOf(req.principal, req.file_sid);
       if (!u) throw new NotFoundError('upload not found');
       const size = Number(req.size);
       if (!Number.isInteger(size) || size < 0) throw BadRequestError.field('size', 'invalid size');
@@ -77,12 +100,15 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
         const f = u.fields;
         const content = describeContent(f, Buffer.from(String(req.head ?? ''), 'base64'));
         checkClassification(c, content.classification);
-        const { plan, probed } = await planUploadTranscoding(ctx, f, u.blob_key, content.format);
+        const { plan, probed: planned } = await planUploadTranscoding(ctx, f, u.blob_key, content.format);
+        // A recording must be audio too: find out before anything is recorded (an upload to transcode was probed just above).
+        const probed = planned ?? (u.recording ? await probeMedia(ctx, { blob_key: u.blob_key, content_format: content.format }) : null);
+        if (probed && probed.duration === null) throw UnprocessableError.field('data', 'the recording is not decodable audio');
         await addFile(repo, c, size, f.threshold_include);
         const now = new Date();
         const doc: FileDoc = {
           file_sid: u.file_sid, partner_sid: u.partner_sid, container_sid: u.container_sid, blob_key: u.blob_key,
-          name: f.name, mime_type: content.mimeType, type: f.type, content_classification: content.classification,
+          name: u.recording && !f.given_name ? recordingName(u.recording, u.file_sid, content.mimeType) : f.name, mime_type: content.mimeType, type: f.type, content_classification: content.classification,
           content_format: probed?.format ?? content.format, content_duration: probed?.duration ?? null, content_bitrate: probed?.bitrate ?? null,
           content_transcoding_progress: plan ? 0 : null,
           desired_format: f.desired_format, desired_bitrate: f.desired_bitrate,
@@ -113,8 +139,10 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
         else if (!probed) await probeFile(ctx, doc);
         const stored = (await repo.files.findOne({ file_sid: doc.file_sid })) ?? doc;
         await ctx.bus.publish(Subjects.events.fileCreated, { file_sid: doc.file_sid, partner_sid: doc.partner_sid, container_sid: doc.container_sid });
-        ctx.log.info({ file_sid: doc.file_sid, container_sid: doc.container_sid, bytes: size }, 'file stored');
-        return reply(201, serializeFile(stored, ctx.storageUrl, c.allow_publish));
+        ctx.log.info({ file_sid: doc.file_sid, container_sid: doc.container_sid, bytes: size, ...(u.recording ? { endpoint_sid: u.recording.endpoint_sid } : {}) }, u.recording ? 'recording stored' : 'file stored');
+        const file = serializeFile(stored, ctx.storageUrl, c.allow_publish);
+        if (u.recording?.endpoint_type === 'voicemail') await scheduleVoicemailCallback(ctx, u.recording, file);
+        return reply(201, file);
       } catch (err) {
         await discard(u);
         throw err;
@@ -123,7 +151,7 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
 
     [Subjects.storage.uploadAbort]: async (payload: unknown) => {
       const req = payload as { principal: Principal; file_sid: string };
-      const u = await repo.uploads.findOne({ file_sid: String(req.file_sid), partner_sid: req.principal.partner_sid });
+      const u = await pendingOf(req.principal, req.file_sid);
       if (u) await discard(u);
       return { aborted: Boolean(u) };
     },
@@ -139,4 +167,10 @@ export async function sweepStaleUploads(ctx: StorageContext, blobs: BlobStore, o
   }
   if (stale.length > 0) ctx.log.warn({ count: stale.length }, 'removed stale uploads');
   return stale.length;
+}
+
+/** A recording's default name: `<call_sid or file_sid>.<ext>` (reference-facts "Media plane"). */
+function recordingName(r: RecordingOrigin, fileSid: string, mimeType: string): string {
+  const ext = extensionForMime(mimeType);
+  return `${r.call_sid ?? fileSid}${ext ? `.${ext}` : ''}`;
 }

@@ -1,0 +1,102 @@
+/**
+ * Options of the Google Cloud Storage blob store, and the Storage client options they make. The
+ * first four mirror a container's `external_attributes` for `gcp_storage`; the rest are tuning.
+ */
+import type { StorageOptions } from '@google-cloud/storage';
+import { assertKey, BlobStoreUnavailableError } from '@patchbay/platform';
+
+export interface GcsCredentials {
+  /** Base64 of the service account key file (JSON). */
+  service_account_json: string;
+}
+
+export interface GcsBlobStoreOptions {
+  bucket: string;
+  /** API root (`https://host[:port]`) instead of `https://storage.googleapis.com`. */
+  endpoint?: string;
+  /** Prepended to every key (`a/b` → `a/b/<key>`) and stripped from listed keys. */
+  prefix?: string;
+  /**
+   * Required for Google's own endpoint: without them the library would fall back to Application
+   * Default Credentials (environment, metadata server), i.e. the identity of the machine Patchbay
+   * runs on, which a partner's container must never borrow. With a custom `endpoint` and no
+   * credentials, requests go out unauthenticated.
+   */
+  credentials?: GcsCredentials;
+  /** Retries of a failed request (the library's backoff in between). Default 2. */
+  retries?: number;
+  /** Limit for one metadata, delete or list request, and for silence during an upload. Default 30 s. */
+  timeoutMs?: number;
+  /** Keys per list request (GCS's maximum, 1000, by default). */
+  pageSize?: number;
+}
+
+export const GOOGLE_ENDPOINT = 'https://storage.googleapis.com';
+
+/** The Storage options; throws BlobStoreUnavailableError('invalid_config') for options that cannot work. */
+export function storageOptions(opts: GcsBlobStoreOptions): StorageOptions {
+  if (opts.endpoint !== undefined) checkEndpoint(opts.endpoint);
+  if (!opts.endpoint && !opts.credentials) {
+    throw invalid('credentials.service_account_json is required for Google Cloud Storage (only a custom endpoint may be used without)');
+  }
+  const key = opts.credentials && serviceAccount(opts.credentials.service_account_json);
+  const retries = opts.retries ?? 2;
+  return {
+    // Library quirk: STORAGE_EMULATOR_HOST in the environment overrides apiEndpoint for JSON API
+    // calls, whatever is passed here. Deployments must not set it.
+    ...(opts.endpoint ? { apiEndpoint: opts.endpoint.replace(/\/+$/, '') } : {}),
+    ...(key ? { credentials: { client_email: key.client_email, private_key: key.private_key }, projectId: key.project_id } : {}),
+    // With apiEndpoint set the library skips authentication unless told otherwise.
+    useAuthWithCustomEndpoint: Boolean(key),
+    timeout: opts.timeoutMs ?? 30_000,
+    // The library reads `maxRetries: 0` as "use the default (3)": no retries must be said with autoRetry.
+    retryOptions: { autoRetry: retries > 0, maxRetries: Math.max(retries, 1), retryDelayMultiplier: 2, maxRetryDelay: 8, totalTimeout: 60 },
+  };
+}
+
+/** `''` or `a/b/`; a prefix must itself be a valid key. */
+export function normalizePrefix(prefix: string | undefined): string {
+  const p = (prefix ?? '').replace(/^\/+|\/+$/g, '');
+  if (p === '') return '';
+  try {
+    assertKey(p);
+  } catch {
+    throw invalid(`prefix '${p.slice(0, 100)}' is not a valid key prefix (segments of A-Z a-z 0-9 . _ -)`);
+  }
+  return `${p}/`;
+}
+
+interface ServiceAccountKey {
+  client_email: string;
+  private_key: string;
+  project_id?: string;
+}
+
+/** Decodes the key file; the message never quotes it. */
+function serviceAccount(base64: string): ServiceAccountKey {
+  let key: Partial<ServiceAccountKey> | undefined;
+  try {
+    key = JSON.parse(Buffer.from(base64, 'base64').toString('utf8')) as Partial<ServiceAccountKey>;
+  } catch {
+    key = undefined;
+  }
+  if (!key || typeof key.client_email !== 'string' || typeof key.private_key !== 'string') {
+    throw invalid('credentials.service_account_json is not Base64 of a service account key file (JSON with client_email and private_key)');
+  }
+  return key as ServiceAccountKey;
+}
+
+function checkEndpoint(endpoint: string): void {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw invalid(`endpoint '${endpoint.slice(0, 200)}' is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`endpoint '${url.origin}' is not an http or https URL`);
+  if (url.username || url.password) throw invalid('endpoint must not contain credentials');
+}
+
+function invalid(message: string): BlobStoreUnavailableError {
+  return new BlobStoreUnavailableError('invalid_config', message);
+}

@@ -1,0 +1,69 @@
+import { UnavailableError } from '@patchbay/contracts';
+
+/**
+ * Why an object storage cannot be used, as a stable code callers can switch on:
+ * - `unreachable`: the host does not answer (refused, unknown host, connection reset, TLS refused);
+ * - `timeout`: it did not answer in time;
+ * - `bucket_missing`: the bucket (Azure: the container) does not exist;
+ * - `access_denied`: the credentials are valid but may not do this;
+ * - `bad_credentials`: the storage refused the credentials themselves (unknown key, bad signature);
+ * - `invalid_config`: the options cannot work (a malformed endpoint, key file or prefix, a wrong region);
+ * - `provider_error`: the storage failed in some other way (its own 5xx, corrupted data).
+ */
+export type BlobStoreFailure =
+  | 'unreachable' | 'timeout' | 'bucket_missing' | 'access_denied' | 'bad_credentials' | 'invalid_config' | 'provider_error';
+
+/** Node's socket and TLS error codes, in plain words. */
+const NETWORK: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EADDRNOTAVAIL: 'address not available',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate is not trusted',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host',
+};
+const TIMEOUT = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'TimeoutError']);
+const CODE_IN_MESSAGE = new RegExp(`\\b(${[...Object.keys(NETWORK), 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].join('|')})\\b`);
+
+/**
+ * An object storage (external container or Patchbay's own bucket) that cannot be used: a 503.
+ *
+ * The message is the provider's reason in plain words ("bucket 'x' does not exist", "cannot reach
+ * http://127.0.0.1:1: connection refused"): never a stack, never a credential, so the storage service
+ * can show it as-is in the 422 naming `external_attributes` when a container is created or updated.
+ * `cause` keeps the SDK's own error for logs. Every blob adapter over a remote storage throws this
+ * for everything that is not a missing object, a bad range or a bad key.
+ */
+export class BlobStoreUnavailableError extends UnavailableError {
+  constructor(readonly reason: BlobStoreFailure, message: string, options?: { cause?: unknown }) {
+    super(message, [], options);
+  }
+
+  /**
+   * The `unreachable` or `timeout` error for a failure to talk to `endpoint` at all, found by the
+   * socket error code on `err` or its causes (SDKs wrap them differently); undefined when `err` is
+   * something else.
+   */
+  static network(err: unknown, endpoint: string): BlobStoreUnavailableError | undefined {
+    for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth += 1) {
+      const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
+      // Some SDKs keep only the message of the socket error: the AWS SDK wraps an error that is not
+      // `instanceof Error` in its realm (under jest, Node's own errors) as "AWS SDK error wrapper for …",
+      // Azure's says REQUEST_SEND_ERROR and quotes Node's message.
+      const codes = [code, typeof message === 'string' ? CODE_IN_MESSAGE.exec(message)?.[1] : undefined].filter((c): c is string => typeof c === 'string');
+      const unreachable = codes.find((c) => NETWORK[c]);
+      if (unreachable) return new BlobStoreUnavailableError('unreachable', `cannot reach ${endpoint}: ${NETWORK[unreachable]}`, { cause: err });
+      if (codes.some((c) => TIMEOUT.has(c)) || (typeof name === 'string' && TIMEOUT.has(name))) {
+        return new BlobStoreUnavailableError('timeout', `${endpoint} did not answer in time`, { cause: err });
+      }
+    }
+    return undefined;
+  }
+}

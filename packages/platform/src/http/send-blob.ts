@@ -1,0 +1,46 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { RangeNotSatisfiableError } from '@patchbay/contracts';
+import type { BlobStore } from '../blob-store/port';
+import { decideRange } from './range';
+
+/** What to send of one stored object. */
+export interface BlobReply {
+  key: string;
+  size: number;
+  /** Sent exactly as given (already checked: see contracts' safeContentType). */
+  contentType: string;
+  /** HTTP date of when the bytes last changed: Last-Modified, and what If-Range is compared with. */
+  lastModified: string;
+  /** Whether `Range` is honoured (false: the whole object with 200, e.g. a copy made just now). */
+  ranges: boolean;
+  /** More headers (Cache-Control, Content-Disposition, CORS). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * Sends a blob the way the public file server does (interface.md rules 4–6): `Range: bytes=a-b` →
+ * 206 with Content-Range; an unsatisfiable range → RangeNotSatisfiableError (416) after setting
+ * `Content-Range: bytes *\/size`; several ranges, a malformed header or an If-Range that does not
+ * match Last-Modified → the whole object with 200. HEAD sends the headers only. The bytes stream
+ * from the store (the range is read by the store, not skipped here). Used by the file server and
+ * the media plane's playback.
+ */
+export async function sendBlob(req: IncomingMessage, res: ServerResponse, blobs: BlobStore, r: BlobReply): Promise<void> {
+  res.setHeader('Accept-Ranges', 'bytes');
+  for (const [name, value] of Object.entries(r.headers ?? {})) res.setHeader(name, value);
+  res.setHeader('Content-Type', r.contentType);
+  res.setHeader('Last-Modified', r.lastModified);
+  const ifRange = req.headers['if-range'];
+  const decision = r.ranges ? decideRange(r.size, req.headers.range, typeof ifRange === 'string' ? ifRange : undefined, r.lastModified) : { kind: 'full' as const };
+  if (decision.kind === 'unsatisfiable') {
+    res.setHeader('Content-Range', `bytes */${r.size}`);
+    throw new RangeNotSatisfiableError(r.size);
+  }
+  const range = decision.kind === 'partial' ? { start: decision.start, end: decision.end } : undefined;
+  res.statusCode = range ? 206 : 200;
+  if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${r.size}`);
+  res.setHeader('Content-Length', String(range ? range.end - range.start + 1 : r.size));
+  if (req.method === 'HEAD' || r.size === 0) { res.end(); return; }
+  await pipeline(await blobs.get(r.key, range), res);
+}

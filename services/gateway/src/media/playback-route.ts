@@ -1,0 +1,24 @@
+import type { Request, RequestHandler, Response } from 'express';
+import contentDisposition from 'content-disposition';
+import { Subjects, safeContentType, unwrapReply, type PlaybackOpenReply, type Principal } from '@patchbay/contracts';
+import { sendBlob } from '@patchbay/platform';
+import type { StreamDeps } from '../routes/route-def';
+
+/**
+ * `GET /media/playback?endpoint_sid=…&(file_sid=… | uri=<publish_uri>)` (operator only): the bytes
+ * of a file the endpoint may play (storage applies the rules: 403 naming the one that forbids it),
+ * with Range → 206 as on the public file server. Playback never touches `date_last_accessed`.
+ */
+export function playbackRoute(deps: StreamDeps): RequestHandler {
+  return async (req: Request, res: Response) => {
+    const principal = res.locals.principal as Principal;
+    const requestId = String(req.headers['x-request-id'] ?? '');
+    const query = { ...(req.query as Record<string, unknown>) };
+    const file = unwrapReply<PlaybackOpenReply>(await deps.bus.request(Subjects.storage.playbackOpen, { principal, query }, { timeoutMs: deps.timeoutMs, requestId }));
+    await sendBlob(req, res, deps.blobs, {
+      key: file.blob_key, size: file.file_bytes, contentType: safeContentType(file.mime_type), ranges: true,
+      lastModified: new Date(file.date_modified).toUTCString(),
+      headers: { 'Content-Disposition': contentDisposition(file.name, { type: 'inline' }), 'Cache-Control': 'no-store' },
+    });
+  };
+}

@@ -1,0 +1,27 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { Subjects, UnsupportedMediaTypeError, unwrapReply, type Principal } from '@patchbay/contracts';
+import type { StreamDeps } from '../routes/route-def';
+import { streamedUpload, type Prepared } from '../upload/upload-flow';
+
+/**
+ * `POST /media/recordings?endpoint_sid=…[&container_sid=…][&name=…][&call_sid=…]` (operator only):
+ * a recording from a media server, streamed in as the raw body (`audio/*` or
+ * `application/octet-stream`). Storage picks the container by the endpoint rules and prepares; the
+ * body goes to the blob store through the same path as an upload, and is committed as one (201
+ * with the File), so every upload rule — and crash safety — holds for recordings too.
+ */
+export function recordingRoute(deps: StreamDeps): RequestHandler {
+  return async (req: Request, res: Response) => {
+    const principal = res.locals.principal as Principal;
+    const requestId = String(req.headers['x-request-id'] ?? '');
+    res.setHeader('Connection', 'close');
+    if (!req.is(['audio/*', 'application/octet-stream'])) {
+      req.resume();
+      throw new UnsupportedMediaTypeError('send the recording as the raw body, with an audio/* or application/octet-stream Content-Type');
+    }
+    const query = { ...(req.query as Record<string, unknown>) };
+    await streamedUpload(deps, req, res, async () => unwrapReply<Prepared>(
+      await deps.bus.request(Subjects.storage.recordingPrepare, { principal, query }, { timeoutMs: deps.timeoutMs, requestId }),
+    ));
+  };
+}

@@ -1,0 +1,60 @@
+import { Subjects, TokenRequestSchema, UnauthorizedError, compileValidator, type Principal, type Scope } from '@patchbay/contracts';
+import { effectiveScopes } from '../domain/scope-rules';
+import { hashToken, verifyPasswordOrDecoy } from '../domain/secrets';
+import type { PartnerDoc } from '../repo';
+import type { IdentityContext } from './context';
+import { issueToken } from './tokens';
+
+const validateTokenRequest = compileValidator(TokenRequestSchema);
+
+/** Bumping `date_last_accessed` on every call would be a write per request; once a minute is enough. */
+const LAST_ACCESS_RESOLUTION_MS = 60_000;
+
+const principalFor = (p: PartnerDoc, scopes: Scope[], tokenSid: string | null): Principal => ({ partner_sid: p.partner_sid, login: p.login, scopes, token_sid: tokenSid });
+
+/** The client address the gateway saw, if it sent a usable one. */
+const addressOf = (payload: unknown): string | null => {
+  const ip = (payload as { client_ip?: unknown } | null)?.client_ip;
+  return typeof ip === 'string' && ip.length > 0 && ip.length <= 64 ? ip : null;
+};
+
+/**
+ * Authentication: a bearer token (checked by its hash; refused from its expiry, which the answer
+ * carries so a gateway never caches it longer), and the two password checks — HTTP Basic and the
+ * password grant of `/oauth/token` — both behind the login throttle.
+ */
+export function authHandlers(ctx: IdentityContext) {
+  const { repo, throttle } = ctx;
+
+  /** The active partner whose login and password these are, or null (unknown login, wrong password, suspended). */
+  async function checkPassword(login: string, password: string): Promise<PartnerDoc | null> {
+    const p = await repo.partners.findOne({ login });
+    const ok = await verifyPasswordOrDecoy(password, p?.password_hash ?? null);
+    return ok && p && p.status === 'active' ? p : null;
+  }
+
+  return {
+    [Subjects.identity.authenticateToken]: async (payload: unknown) => {
+      const { token } = payload as { token: string };
+      const t = await repo.tokens.findOne({ token_hash: hashToken(String(token)) });
+      if (!t || (t.date_expiration_access_token && new Date(t.date_expiration_access_token) <= new Date())) throw new UnauthorizedError('Bad credentials');
+      const p = await repo.partners.findOne({ partner_sid: t.partner_sid });
+      if (!p || p.status !== 'active') throw new UnauthorizedError('Bad credentials');
+      if (!t.date_last_accessed || Date.now() - new Date(t.date_last_accessed).getTime() > LAST_ACCESS_RESOLUTION_MS) {
+        await repo.tokens.updateOne({ token_sid: t.token_sid }, { $set: { date_last_accessed: new Date() } });
+      }
+      const expiresAt = t.date_expiration_access_token ? new Date(t.date_expiration_access_token).toISOString() : null;
+      return { principal: principalFor(p, effectiveScopes(t.scopes, p.available_scopes), t.token_sid), expires_at: expiresAt };
+    },
+    [Subjects.identity.authenticateBasic]: async (payload: unknown) => {
+      const { login, password } = payload as { login: string; password: string };
+      const p = await throttle.guard({ login: String(login), address: addressOf(payload) }, () => checkPassword(String(login), String(password)));
+      return { principal: principalFor(p, p.available_scopes, null) };
+    },
+    [Subjects.identity.tokenIssue]: async (payload: unknown) => {
+      const input = validateTokenRequest((payload as { form: unknown }).form ?? {});
+      const p = await throttle.guard({ login: input.username, address: addressOf(payload) }, () => checkPassword(input.username, input.password));
+      return issueToken(ctx, p, { scopes: input.scopes, name: input.name, expiresIn: input.access_token_expires_in });
+    },
+  };
+}

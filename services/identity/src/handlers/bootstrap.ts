@@ -1,0 +1,64 @@
+import { ALL_SCOPES, Subjects } from '@patchbay/contracts';
+import { hashPassword, hashToken, newPassword, verifyPassword } from '../domain/secrets';
+import { serializePartner } from '../serialize';
+import type { IdentityContext } from './context';
+import { createPartner } from './partners';
+import { issueToken } from './tokens';
+
+/** PATCHBAY_BOOTSTRAP_* as the launchers pass them: each fixed by the operator, or absent. */
+export interface BootstrapRequest { login?: string; password?: string; token?: string }
+
+/**
+ * What the launcher prints. A secret is in it only when Patchbay generated it just now (the
+ * operator who set one through the environment already has it, and logs are not the place to
+ * repeat it); `*_from_env` says which ones the operator set.
+ */
+export interface BootstrapReply {
+  created: boolean;
+  login: string;
+  partner: ReturnType<typeof serializePartner>;
+  password: string | null;
+  access_token: string | null;
+  password_from_env: boolean;
+  token_from_env: boolean;
+}
+
+/**
+ * Makes sure the first partner exists, holding every scope — the operator-only `media.manage` too,
+ * which no other partner can be given. Idempotent: fixed login, password and token are (re)applied; generated
+ * ones are made and returned only when the partner is created.
+ */
+export function bootstrapHandlers(ctx: IdentityContext) {
+  const { repo } = ctx;
+  return {
+    [Subjects.identity.bootstrap]: async (payload: unknown): Promise<BootstrapReply> => {
+      const input = (payload ?? {}) as BootstrapRequest;
+      const login = input.login ?? 'admin';
+      let partner = await repo.partners.findOne({ login });
+      let generatedPassword: string | null = null;
+      let created = false;
+      if (!partner) {
+        generatedPassword = input.password ? null : newPassword();
+        partner = await createPartner(ctx, { name: 'Bootstrap partner', login, password: input.password ?? generatedPassword!, available_scopes: [...ALL_SCOPES] }, null);
+        created = true;
+      } else {
+        if (input.password && !(await verifyPassword(input.password, partner.password_hash))) {
+          await repo.partners.updateOne({ login }, { $set: { password_hash: await hashPassword(input.password) } });
+        }
+        // Scopes added by a later release (media.manage) reach the operator on its next start.
+        const missing = ALL_SCOPES.filter((s) => !partner!.available_scopes.includes(s));
+        if (missing.length > 0) partner = (await repo.partners.findOneAndUpdate({ login }, { $set: { available_scopes: [...ALL_SCOPES] } })) ?? partner;
+      }
+      let generatedToken: string | null = null;
+      if (input.token) {
+        if (!(await repo.tokens.findOne({ token_hash: hashToken(input.token) }))) await issueToken(ctx, partner, { name: 'bootstrap', secret: input.token });
+      } else if (created) {
+        generatedToken = (await issueToken(ctx, partner, { name: 'bootstrap' })).access_token;
+      }
+      return {
+        created, login, partner: serializePartner(partner), password: generatedPassword, access_token: generatedToken,
+        password_from_env: Boolean(input.password), token_from_env: Boolean(input.token),
+      };
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import {
+  BadRequestError, INGEST_BATCH_RECORDS, NotFoundError, ignoredFieldsObject, tallyIgnoredFields,
+  type GatewayRequest, type RecordIngestBatch, type RecordIngestBatchResult,
+} from '@patchbay/contracts';
+import type { Collection, Logger } from '@patchbay/platform';
+import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
+import { planIngest, type IngestItem } from '../domain/ingest-plan';
+import { ownerOf, type RecordDoc } from '../domain/record-docs';
+import type { RecordKind } from '../domain/record-kinds';
+import { serializeRecord } from '../domain/serialize';
+import { storeNewRecords } from '../repo';
+
+const SECURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Validates, stores and reports a batch of one kind: the caller-facing part of ingest, shared by
+ * the bulk-ingest handler and the record events.
+ */
+export async function ingestItems(kind: RecordKind, records: Collection<RecordDoc>, items: readonly IngestItem[], owner: (given: string | null | undefined) => string): Promise<RecordIngestBatchResult> {
+  const plan = planIngest(kind, items, owner, new Date());
+  const { stored, duplicates } = plan.docs.length > 0 ? await storeNewRecords(records, plan.docs) : { stored: 0, duplicates: 0 };
+  const tally = new Map<string, number>();
+  tallyIgnoredFields(tally, plan.ignored);
+  plan.errors.sort((a, b) => a.position - b.position);
+  return { stored, duplicates: plan.duplicates + duplicates, errors: plan.errors, ignored_fields: ignoredFieldsObject(tally) };
+}
+
+/**
+ * Request handlers of one kind of detail record: the list (after/before cursors, filter, field
+ * filtering, `total` null), one record by `dr_sid`, and a bulk-ingest batch. Every one is scoped
+ * to the caller: a partner sees, pages from and ingests only its own records, and another
+ * partner's `dr_sid` is to it exactly what an unknown one is.
+ */
+export function detailRecordHandlers(kind: RecordKind, records: Collection<RecordDoc>, log: Logger) {
+  const serialize = (doc: RecordDoc) => serializeRecord(kind.fields, doc);
+  return {
+    list: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      return runList({ collection: records, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: kind.spec, url: req.url, serialize });
+    },
+    get: async (payload: unknown) => {
+      const req = payload as GatewayRequest;
+      const selection = parseFieldParams(req.query, kind.spec);
+      const sid = String(req.params.dr_sid ?? '');
+      const doc = SECURE_ID.test(sid) ? await records.findOne({ partner_sid: req.principal.partner_sid, dr_sid: sid.toLowerCase() }) : null;
+      if (!doc) throw new NotFoundError();
+      return applyFieldFilter(serialize(doc), selection.include, selection.exclude);
+    },
+    ingest: async (payload: unknown) => {
+      const batch = payload as RecordIngestBatch;
+      if (!Array.isArray(batch?.records) || batch.records.length > 2 * INGEST_BATCH_RECORDS || !Number.isSafeInteger(batch.first_position)) {
+        throw new BadRequestError('invalid ingest batch');
+      }
+      const caller = batch.principal.partner_sid;
+      const items = batch.records.map((raw, i) => ({ position: batch.first_position + i, raw }));
+      const result = await ingestItems(kind, records, items, (given) => ownerOf(given, caller));
+      log.debug({ kind: kind.name, partner_sid: caller, first_position: batch.first_position, stored: result.stored, duplicates: result.duplicates, rejected: result.errors.length, ignored_fields: result.ignored_fields }, 'ingest batch');
+      return result;
+    },
+  };
+}
