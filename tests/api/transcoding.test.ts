@@ -1,32 +1,19 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { API, http, instance, newPartner, type TestPartner } from '../harness/api';
-import { createContainer, uploadRaw } from '../support/storage';
+import { createContainer, transcodedFile, uploadRaw } from '../support/storage';
 import { tone } from '../support/media';
-import { until } from '../support/poll';
+import { binary, durationOf } from '../support/audio-probe';
 
 const SOURCES = ['al', 'alaw', 'flac', 'g722', 'mp3', 'ogg', 'ul', 'ulaw', 'wav'];
 const TARGETS = [...SOURCES, 'mp4'];
 const MIME: Record<string, string> = { al: 'audio/basic', alaw: 'audio/basic', ul: 'audio/basic', ulaw: 'audio/basic', flac: 'audio/flac', g722: 'audio/G722', mp3: 'audio/mpeg', mp4: 'video/mp4', ogg: 'audio/ogg', wav: 'audio/x-wav' };
-const FFPROBE_INPUT: Record<string, string[]> = { al: ['-f', 'alaw', '-sample_rate', '8000'], alaw: ['-f', 'alaw', '-sample_rate', '8000'], ul: ['-f', 'mulaw', '-sample_rate', '8000'], ulaw: ['-f', 'mulaw', '-sample_rate', '8000'], g722: ['-f', 'g722'] };
 
 let p: TestPartner;
 let containerSid: string;
 const sources = new Map<string, Record<string, any>>();
 const pub = () => request(instance().storageUrl);
-const binary = (r: request.Test) => r.buffer(true).parse((res, cb) => { const c: Buffer[] = []; res.on('data', (b: Buffer) => c.push(b)); res.on('end', () => cb(null, Buffer.concat(c))); });
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-transcode-test-'));
-
-/** Duration in seconds of audio bytes in `format`, by ffprobe (throws when not decodable). */
-function durationOf(bytes: Buffer, format: string): number {
-  const file = path.join(scratch, `probe-${Math.random().toString(36).slice(2)}.${format}`);
-  fs.writeFileSync(file, bytes);
-  const out = execFileSync('ffprobe', ['-v', 'error', ...(FFPROBE_INPUT[format] ?? []), '-show_entries', 'format=duration', '-of', 'csv=p=0', file], { encoding: 'utf8' });
-  return Number(out.trim());
-}
 
 beforeAll(async () => {
   p = await newPartner();
@@ -107,10 +94,7 @@ describe('upload-time transcoding (type audio + desired_format / desired_bitrate
     const res = await uploadRaw(p, { container_sid: containerSid, name: `up.${source}`, type: 'audio', desired_format: target }, tone(source, 2));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ type: 'audio', desired_format: target, content_transcoding_progress: 0 });
-    const done = await until('the transcoding job', 30000, async () => {
-      const f = (await http().get(`${API}/storage/files/${res.body.file_sid}`).set(...p.auth)).body;
-      return f.content_transcoding_progress === 100 ? f : undefined;
-    });
+    const done = await transcodedFile(p, res.body.file_sid, 30000);
     expect(done).toMatchObject({ content_format: target, mime_type: MIME[target], file_access_name: `${done.file_sid}.${target}` });
     expect(done.content_duration).toBeCloseTo(2, 0);
     const data = await binary(http().get(`${API}/storage/files/${done.file_sid}/data`).set(...p.auth));
@@ -123,10 +107,7 @@ describe('upload-time transcoding (type audio + desired_format / desired_bitrate
 
   test('desired_bitrate lowers an mp3', async () => {
     const res = await uploadRaw(p, { container_sid: containerSid, name: 'big.mp3', type: 'audio', desired_bitrate: 32 }, tone('mp3', 3, { bitrate: 192 }));
-    const done = await until('the transcoding job', 30000, async () => {
-      const f = (await http().get(`${API}/storage/files/${res.body.file_sid}`).set(...p.auth)).body;
-      return f.content_transcoding_progress === 100 ? f : undefined;
-    });
+    const done = await transcodedFile(p, res.body.file_sid, 30000);
     expect(done.file_bytes).toBeLessThan(res.body.file_bytes / 3);
     expect(done.content_format).toBe('mp3');
   });

@@ -1,4 +1,5 @@
 import { API, http, type TestPartner } from '../harness/api';
+import { until } from './poll';
 
 /** Creates a container for the partner and returns it (fails the test on anything but 200). */
 export async function createContainer(p: TestPartner, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
@@ -22,4 +23,13 @@ export async function listFiles(p: TestPartner, containerSid: string): Promise<A
   const res = await http().get(`${API}/storage/files`).query({ filter: `container_sid eq "${containerSid}"`, limit: 1000 }).set(...p.auth);
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.items;
+}
+
+/** Waits for a file's upload-time transcoding to finish and returns the File; fails at once if it failed (progress back to null). */
+export async function transcodedFile(p: TestPartner, fileSid: string, timeoutMs = 60000): Promise<Record<string, any>> {
+  return until('the transcoding job', timeoutMs, async () => {
+    const f = (await http().get(`${API}/storage/files/${fileSid}`).set(...p.auth)).body;
+    if (f.content_transcoding_progress === null) throw new Error(`transcoding of ${fileSid} failed`);
+    return f.content_transcoding_progress === 100 ? f : undefined;
+  });
 }

@@ -67,3 +67,4 @@ export type {
   RecordingQuery, PlaybackQuery, RecordingPrepareRequest, PlaybackOpenRequest, PlaybackOpenReply, EndpointLookupReply,
   PublishedCheckRequest, VoicemailCallbackSchedule, VoicemailCallbackDelivery,
 } from './schemas/media';
+export { BITRATE_FORMATS } from './schemas/file';

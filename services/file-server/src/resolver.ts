@@ -11,7 +11,10 @@ export interface PublicFile {
   file_access_name: string;
   content_format: string | null;
   content_bitrate: number | null;
-  date_modified: string;
+  /** When the bytes last changed (ISO 8601): Last-Modified, and what If-Range is compared with. */
+  last_modified: string;
+  /** What storage sent before `last_modified` (the metadata's time); read only during a rolling update. */
+  date_modified?: string;
 }
 
 /**

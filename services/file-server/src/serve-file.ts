@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { NotFoundError, Subjects, UnavailableError, unwrapReply, safeContentType } from '@patchbay/contracts';
+import { BITRATE_FORMATS, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
 import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { PublicFile, Resolver } from './resolver';
@@ -11,13 +11,21 @@ export function cacheKey(fileSid: string, format: string, bitrate: number | null
   return `cache/${fileSid}/${format}-${bitrate ?? 'src'}`;
 }
 
-/** The copy to serve: the stored file, or a transcoded copy when `f`/`br` ask for a change. */
+/**
+ * The copy to serve: the stored file, or a transcoded copy when `f`/`br` ask for a change. `br` is
+ * ignored unless lower than the stored file's bitrate (interface.md), and for targets whose rate is
+ * fixed or lossless (a wav at any `br` is the same wav). mp4 can be a target only: transcoding an
+ * mp4 file is a 422 naming the parameter that asked for it.
+ */
 function target(file: PublicFile, opts: DownloadOptions): { format: string; bitrate: number | null } | null {
-  const stored = file.content_format ?? '';
-  // br is ignored unless lower than the stored file's bitrate (interface.md).
-  const bitrate = opts.bitrate !== null && file.content_bitrate !== null && opts.bitrate * 1000 < file.content_bitrate ? opts.bitrate : null;
-  const format = opts.format ?? (bitrate !== null ? stored : null);
-  if (!format || (format === stored && bitrate === null)) return null;
+  const format = opts.format ?? file.content_format;
+  if (!format) return null;
+  const lowers = opts.bitrate !== null && file.content_bitrate !== null && opts.bitrate * 1000 < file.content_bitrate;
+  const bitrate = lowers && (BITRATE_FORMATS as readonly string[]).includes(format) ? opts.bitrate : null;
+  if (format === file.content_format && bitrate === null) return null;
+  if (file.content_format === 'mp4') {
+    throw UnprocessableError.field(format === 'mp4' ? 'br' : 'f', 'mp4 can be a transcoding target only: this file is mp4, so it cannot be transcoded');
+  }
   return { format, bitrate };
 }
 
@@ -70,7 +78,7 @@ export function serveFile(deps: ServeDeps) {
       }
     }
     await sendBlob(req, res, deps.blobs, {
-      key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.date_modified).toUTCString(), ranges: rangeAllowed,
+      key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed,
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': 'GET',

@@ -14,6 +14,12 @@ export const StorageConfig = {
    * the embedded store (single process by design), off with MongoDB (replicas may be serving).
    */
   STORAGE_RECONCILE_ON_START: Type.Optional(Type.Boolean()),
+  /**
+   * Enqueue again, at start-up, the upload-time transcoding of files still waiting for it. Default
+   * on with the in-process bus (its jobs die with the process), off with NATS (JetStream keeps
+   * them; turn it on once after losing the JetStream store).
+   */
+  STORAGE_REQUEUE_TRANSCODING_ON_START: Type.Optional(Type.Boolean()),
 };
 
 export interface StorageSettings {
@@ -23,4 +29,6 @@ export interface StorageSettings {
   busTimeoutMs: number;
   /** Default true: see STORAGE_RECONCILE_ON_START. */
   reconcileOnStart?: boolean;
+  /** Default true: see STORAGE_REQUEUE_TRANSCODING_ON_START. */
+  requeueTranscodingOnStart?: boolean;
 }

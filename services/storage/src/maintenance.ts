@@ -1,5 +1,8 @@
+import { Subjects } from '@patchbay/contracts';
 import type { BlobStore } from '@patchbay/platform';
+import { planTranscoding } from './domain/transcoding-plan';
 import type { StorageContext } from './handlers/context';
+import { transcodingJob } from './handlers/transcoding';
 
 /**
  * Recomputes every container's counters from its files and every partner's container count.
@@ -47,4 +50,34 @@ export async function sweepOrphanBlobs(ctx: StorageContext, blobs: BlobStore, ol
   }
   if (removed > 0) ctx.log.warn({ removed }, 'removed orphan blobs');
   return removed;
+}
+
+/**
+ * Enqueues again the upload-time transcoding of every file still waiting for it. The in-process
+ * bus loses its jobs with the process (kill -9, a crash, a machine reboot), so without this such a
+ * file stays at its last progress forever. The job is rebuilt from the record (the same plan as at
+ * upload), under the same message ID as at upload, and doing it twice is harmless (a redo is
+ * idempotent: storage swaps in one result, see handlers/transcoding.ts). A record whose plan no
+ * longer holds gives up its progress and keeps its data. Returns how many were enqueued.
+ */
+export async function requeueUnfinishedTranscoding(ctx: StorageContext): Promise<number> {
+  const waiting = await ctx.repo.files.find({ content_transcoding_progress: { $gte: 0, $lt: 100 } });
+  let queued = 0;
+  for (const f of waiting) {
+    let plan;
+    try {
+      plan = planTranscoding(f, { format: f.content_format, bitrate: f.content_bitrate ?? null });
+    } catch (err) {
+      plan = null;
+      ctx.log.warn({ file_sid: f.file_sid, err: (err as Error).message }, 'unfinished transcoding cannot be planned again');
+    }
+    if (!plan) {
+      await ctx.repo.files.updateOne({ file_sid: f.file_sid, blob_key: f.blob_key }, { $set: { content_transcoding_progress: null } });
+      continue;
+    }
+    await ctx.bus.enqueue(Subjects.transcoder.uploadJob, transcodingJob(f, plan), { msgId: `transcode-${f.file_sid}` });
+    ctx.log.info({ file_sid: f.file_sid, target: plan.target, progress: f.content_transcoding_progress }, 'unfinished upload transcoding enqueued again');
+    queued += 1;
+  }
+  return queued;
 }

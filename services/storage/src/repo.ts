@@ -50,6 +50,11 @@ export interface FileDoc extends Record<string, unknown> {
   date_created: Date;
   date_modified: Date;
   date_last_accessed: Date;
+  /**
+   * When the bytes last changed (upload, upload-time transcoding): the file server's Last-Modified.
+   * Not `date_modified`, which a rename or a publish change moves too. Absent on older records.
+   */
+  date_content_modified?: Date;
   /** Upload time + lifecycle_ttl, when lifecycle_action is delete (for the expiry sweep). */
   expires_at?: Date;
   /** A Voicemail recording's callback the endpoint service has not taken yet (callbacks.ts). */

@@ -53,6 +53,16 @@ export function publishUri(storageUrl: string, f: Pick<FileDoc, 'publish' | 'fil
   return `${storageUrl}/f/${encodeURIComponent(f.publish === 'file_sid' ? f.file_sid : f.file_access_name)}`;
 }
 
+/**
+ * When the file's bytes last changed, for Last-Modified and If-Range (issue 15): a rename or a
+ * publish change keeps it, new data moves it. Records from before the field existed: their upload
+ * time, or, once transcoded, the last change recorded (the best that is known).
+ */
+export function contentModified(f: Pick<FileDoc, 'date_content_modified' | 'date_created' | 'date_modified' | 'content_transcoding_progress'>): Date {
+  if (f.date_content_modified) return new Date(f.date_content_modified);
+  return new Date(f.content_transcoding_progress === 100 ? f.date_modified : f.date_created);
+}
+
 export function serializeFile(f: FileDoc, storageUrl: string, allowPublish: boolean): StoredFile {
   return {
     container_sid: f.container_sid,

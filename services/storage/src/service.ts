@@ -4,7 +4,7 @@ import { openStorageRepo } from './repo';
 import { containerHandlers, ensureDefaultContainer } from './handlers/containers';
 import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
 import { fileHandlers } from './handlers/files';
-import { reconcileCounters, sweepOrphanBlobs } from './maintenance';
+import { reconcileCounters, requeueUnfinishedTranscoding, sweepOrphanBlobs } from './maintenance';
 import { transcodingHandlers } from './handlers/transcoding';
 import { retryPendingCallbacks } from './callbacks';
 import { mediaHandlers } from './handlers/media';
@@ -14,8 +14,9 @@ import type { StorageSettings } from './config';
 
 /**
  * The storage service: owns containers and file metadata; the bytes live in the blob store.
- * On start it puts counters right, removes what dead uploads left, and creates the default container
- * of every partner it has not seen (durable `evt.partner.created`, replayed from the beginning).
+ * On start it puts counters right, removes what dead uploads left, enqueues again the transcoding
+ * jobs a dead in-process bus lost, and creates the default container of every partner it has not
+ * seen (durable `evt.partner.created`, replayed from the beginning).
  */
 export async function startStorageService(deps: ServiceDeps, settings: StorageSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'storage' });
@@ -31,6 +32,10 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     ...mediaHandlers(ctx),
     ...(await sweepHandlers(ctx, deps.blobs)),
   }, log);
+  // After serving: the jobs report back to this service's transcoding handlers.
+  if (settings.requeueTranscodingOnStart ?? true) {
+    await requeueUnfinishedTranscoding(ctx).catch((err: unknown) => log.error({ err }, 'unfinished transcoding jobs could not be enqueued again'));
+  }
   subs.push(await deps.bus.subscribe(Subjects.events.partnerCreated, 'storage', async (payload) => {
     const sid = (payload as { partner?: { partner_sid?: string } }).partner?.partner_sid;
     if (sid) await ensureDefaultContainer(ctx, sid);

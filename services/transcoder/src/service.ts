@@ -1,15 +1,20 @@
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import { Queues, Subjects, UnavailableError, UnprocessableError } from '@patchbay/contracts';
 import { DEFAULT_DRAIN_MS, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { checkBinaries } from './ffmpeg/binaries';
+import { parentDeathSignal } from './ffmpeg/child-guard';
 import { probe } from './ffmpeg/probe';
 import { FfmpegError } from './ffmpeg/run';
 import { fetchBlob, withScratch } from './workspace';
 import { Limiter } from './limiter';
-import { convert, runUploadJob, type ConvertRequest, type JobDeps, type UploadJob } from './jobs';
+import { convert, type ConvertRequest, type JobDeps } from './convert';
+import { runUploadJob, type UploadJob } from './jobs';
 import { transcoderMetrics } from './metrics';
+import { startScratch } from './scratch/scratch-keeper';
 
 export interface TranscoderSettings {
+  /** Shared scratch root: each worker works in a directory of its own below it. */
   scratchDir: string;
   /** ffmpeg processes at once in this replica. */
   concurrency: number;
@@ -23,18 +28,23 @@ export interface TranscoderSettings {
 }
 
 /**
- * The transcoder: ffmpeg as child processes, stateless, as many replicas as wanted. Probing (for
- * `content_duration`) is a request; transcoding jobs come later.
+ * The transcoder: ffmpeg as child processes (which die with it), stateless, as many replicas as
+ * wanted. Probing (for `content_duration`) and download-time copies are requests; upload-time
+ * transcoding is a durable job. Before taking work it removes what dead workers left in the
+ * scratch root (files and processes).
  */
 export async function startTranscoderService(deps: ServiceDeps, settings: TranscoderSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'transcoder' });
-  log.info({ ffmpeg: checkBinaries() }, 'ffmpeg found');
+  log.info({ ffmpeg: checkBinaries(), pdeathsig: parentDeathSignal() }, 'ffmpeg found');
+  const scratch = await startScratch(settings.scratchDir, log, settings.timeoutMs);
   const limiter = new Limiter(settings.concurrency);
   const measured = transcoderMetrics(deps.metrics, deps.bus, limiter);
-  const jobDeps: JobDeps = { bus: deps.bus, blobs: deps.blobs, log, limiter, scratchDir: settings.scratchDir, timeoutMs: settings.timeoutMs };
+  const jobDeps: JobDeps = { bus: deps.bus, blobs: deps.blobs, log, limiter, scratchDir: scratch.dir, timeoutMs: settings.timeoutMs };
   // Aborted when a stop has waited the drain deadline: download-time transcodes still running are
   // given up and answered 503, which the file-server takes as "ask another replica".
   const stopping = new AbortController();
+  // Every download-time run waiting or running listens on it: more than ten at once is normal.
+  setMaxListeners(0, stopping.signal);
   const subs = await serveAll(deps.bus, Queues.transcoder, {
     [Subjects.transcoder.transcode]: async (payload) => {
       try {
@@ -47,14 +57,15 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
     },
     [Subjects.transcoder.probe]: async (payload) => {
       const { blob_key: key, format } = payload as { blob_key: string; format: string | null };
-      return measured('probe', () => withScratch(settings.scratchDir, async (dir) => {
+      return measured('probe', () => withScratch(scratch.dir, async (dir) => {
         const file = path.join(dir, 'input');
         await fetchBlob(deps.blobs, String(key), file);
         try {
           return await probe(file, format ?? null);
         } catch (err) {
-          if (err instanceof FfmpegError) throw UnprocessableError.field('data', `not decodable media: ${err.message}`);
-          throw err;
+          if (!(err instanceof FfmpegError)) throw err;
+          log.warn({ blob_key: key, format, err: err.message }, 'ffprobe failed');
+          throw UnprocessableError.field('data', 'the file is not decodable audio');
         }
       }));
     },
@@ -72,6 +83,7 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
         for (const r of [requests, work]) if (r.status === 'rejected') throw r.reason;
       } finally {
         clearTimeout(drain);
+        await scratch.stop();
       }
     },
   };

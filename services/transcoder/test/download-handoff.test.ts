@@ -55,7 +55,7 @@ describe('a transcoder stopped during a download-time transcode', () => {
       status: 200,
       body: {
         file_sid: 'FI-long', blob_key: 'files/long', file_bytes: fs.statSync(source).size, mime_type: 'audio/x-wav', name: 'long.wav',
-        file_access_name: 'FI-long.wav', content_format: 'wav', content_bitrate: 256000, date_modified: new Date().toISOString(),
+        file_access_name: 'FI-long.wav', content_format: 'wav', content_bitrate: 256000, last_modified: new Date().toISOString(),
       },
     }));
   }, 60_000);

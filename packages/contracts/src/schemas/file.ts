@@ -5,6 +5,8 @@ import { MIME_TYPE_PATTERN } from '../mime-type';
 export const AUDIO_FORMATS = ['al', 'alaw', 'flac', 'g722', 'mp3', 'ogg', 'ul', 'ulaw', 'wav'] as const;
 export const TARGET_FORMATS = [...AUDIO_FORMATS, 'mp4'] as const;
 export const BITRATES = [8, 16, 24, 32, 40, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320] as const;
+/** Targets whose size a bitrate changes (lossy, compressed); the others have a fixed or lossless rate. */
+export const BITRATE_FORMATS = ['mp3', 'ogg', 'mp4'] as const;
 
 const Literals = (values: readonly (string | number)[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const NullableInt = Type.Union([Type.Integer(), Type.Null()]);

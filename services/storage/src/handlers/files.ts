@@ -7,7 +7,7 @@ import { parseFieldParams, applyFieldFilter, runList } from '@patchbay/query';
 import { uniqueKey } from '../domain/container-rules';
 import { removeFile, setThresholdInclusion } from '../counters';
 import type { FileDoc } from '../repo';
-import { serializeFile } from '../serialize';
+import { contentModified, serializeFile } from '../serialize';
 import { FILE_LIST_SPEC } from '../list-specs';
 import { uniqueConflict } from './containers';
 import type { StorageContext } from './context';
@@ -103,7 +103,7 @@ export function fileHandlers(ctx: StorageContext, blobs: BlobStore) {
       if (!f || !(await allowPublish(f.container_sid))) throw new NotFoundError('Not Found');
       return {
         file_sid: f.file_sid, blob_key: f.blob_key, file_bytes: f.file_bytes, mime_type: f.mime_type, name: f.name,
-        file_access_name: f.file_access_name, content_format: f.content_format, content_bitrate: f.content_bitrate ?? null, date_modified: new Date(f.date_modified).toISOString(),
+        file_access_name: f.file_access_name, content_format: f.content_format, content_bitrate: f.content_bitrate ?? null, last_modified: contentModified(f).toISOString(),
       };
     },
   };

@@ -6,6 +6,7 @@ import {
 import { checkPlayback, recordingTarget } from '../domain/media-rules';
 import { uploadFields } from '../domain/file-fields';
 import type { FileDoc } from '../repo';
+import { contentModified } from '../serialize';
 import { ensureDefaultContainer } from './containers';
 import type { StorageContext } from './context';
 import { openPendingUpload, type PrepareReply } from './uploads';
@@ -93,7 +94,7 @@ export function mediaHandlers(ctx: StorageContext) {
       checkPlayback(endpoint, { partner_sid: file.partner_sid, container_sid: file.container_sid, published }, { by: q.uri !== undefined ? 'uri' : 'file_sid', container_sid: container });
       return {
         file_sid: file.file_sid, blob_key: file.blob_key, file_bytes: file.file_bytes, mime_type: file.mime_type, name: file.name,
-        date_modified: new Date(file.date_modified).toISOString(),
+        date_modified: contentModified(file).toISOString(),
       };
     },
 

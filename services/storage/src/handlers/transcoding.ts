@@ -1,5 +1,7 @@
-import { NotFoundError, Subjects } from '@patchbay/contracts';
+import { NotFoundError, Subjects, UnprocessableError } from '@patchbay/contracts';
 import type { BlobStore } from '@patchbay/platform';
+import { planTranscoding, type TranscodingAsk, type TranscodingPlan } from '../domain/transcoding-plan';
+import { probeMedia, type Probed } from '../probe';
 import type { FileDoc } from '../repo';
 import type { StorageContext } from './context';
 
@@ -12,30 +14,35 @@ export interface TranscodedResult {
   file_bytes?: number;
   content_format?: string;
   mime_type?: string;
-  extension?: string;
   content_duration?: number | null;
   content_bitrate?: number | null;
 }
 
-/** What an upload-time transcoding job should produce for this file, or null for "store unchanged". */
-export function transcodingTarget(f: Pick<FileDoc, 'type' | 'desired_format' | 'desired_bitrate' | 'content_format'>): { target: string; bitrate: number | null } | null {
-  if (f.type !== 'audio') return null;
-  const target = f.desired_format ?? (f.desired_bitrate !== null && f.content_format === 'mp3' ? 'mp3' : null);
-  if (!target) return null;
-  const bitrate = target === 'mp3' || target === 'ogg' || target === 'mp4' ? f.desired_bitrate : null;
-  if (target === f.content_format && bitrate === null) return null;
-  return { target, bitrate };
+/**
+ * Decides an upload's transcoding before anything is recorded. When the upload may need it (by the
+ * sniffed format; a plain upload never waits for the transcoder), the source is probed first:
+ * transcoding is promised only for decodable audio (422 naming `data` otherwise), and the plan
+ * depends on the real format and bitrate (domain/transcoding-plan.ts).
+ */
+export async function planUploadTranscoding(ctx: StorageContext, ask: TranscodingAsk, blobKey: string, sniffedFormat: string | null): Promise<{ plan: TranscodingPlan | null; probed: Probed | null }> {
+  if (!planTranscoding(ask, { format: sniffedFormat, bitrate: null })) return { plan: null, probed: null };
+  const probed = await probeMedia(ctx, { blob_key: blobKey, content_format: sniffedFormat });
+  if (probed.duration === null) throw UnprocessableError.field('data', 'the file is not decodable audio');
+  return { probed, plan: planTranscoding(ask, { format: probed.format ?? sniffedFormat, bitrate: probed.bitrate }) };
 }
 
-/** `<sid>.<old ext>` (the default form) follows the new format; a chosen access name is kept. */
-function nextAccessName(f: FileDoc, extension: string): string {
-  return f.file_access_name === f.file_sid || f.file_access_name.startsWith(`${f.file_sid}.`) ? `${f.file_sid}.${extension}` : f.file_access_name;
+/** The durable job for a file waiting for its upload-time transcoding (at commit, and again after a crash). */
+export function transcodingJob(f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'blob_key' | 'content_format'>, plan: TranscodingPlan) {
+  return { file_sid: f.file_sid, partner_sid: f.partner_sid, blob_key: f.blob_key, source_format: f.content_format, target: plan.target, bitrate: plan.bitrate };
 }
 
 /**
  * Storage's side of upload-time transcoding: progress while it runs, then the swap — the File
- * describes the new data (format, mime type, size, duration, access-name extension), the counters
- * move by the size difference, and the old blob goes.
+ * describes the new data (format, mime type, size, duration), the counters move by the size
+ * difference, and the old blob goes. The swap is a compare-and-set on the source blob, so of two
+ * results for one file (a job done twice) only the first is used; the other is answered `ignored`
+ * and its job removes its blob. `file_access_name` is not renamed: it got the target's extension
+ * at upload, so the `publish_uri` handed out then stays valid (docs/decisions.md).
  */
 export function transcodingHandlers(ctx: StorageContext, blobs: BlobStore) {
   const { repo } = ctx;
@@ -55,10 +62,11 @@ export function transcodingHandlers(ctx: StorageContext, blobs: BlobStore) {
         ctx.log.warn({ file_sid: f.file_sid, reason: r.failed }, 'upload transcoding failed; original kept');
         return { ok: true };
       }
+      const now = new Date();
       const updated = await repo.files.findOneAndUpdate({ file_sid: f.file_sid, blob_key: r.source_blob_key }, { $set: {
         blob_key: r.blob_key, file_bytes: r.file_bytes, content_format: r.content_format, mime_type: r.mime_type,
         content_duration: r.content_duration ?? null, content_bitrate: r.content_bitrate ?? null, content_transcoding_progress: 100,
-        file_access_name: nextAccessName(f, r.extension ?? r.content_format ?? 'bin'), date_modified: new Date(),
+        date_modified: now, date_content_modified: now,
       } });
       if (!updated) return { ignored: true };
       const delta = (r.file_bytes ?? 0) - f.file_bytes;

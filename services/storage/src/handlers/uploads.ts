@@ -12,7 +12,7 @@ import { addFile, refuseIfFull, removeFile } from '../counters';
 import type { ContainerDoc, FileDoc, UploadDoc } from '../repo';
 import { serializeFile } from '../serialize';
 import { uniqueConflict } from './containers';
-import { transcodingTarget } from './transcoding';
+import { planUploadTranscoding, transcodingJob } from './transcoding';
 import { probeFile, probeMedia } from '../probe';
 import type { StorageContext } from './context';
 
@@ -100,26 +100,27 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
         const f = u.fields;
         const content = describeContent(f, Buffer.from(String(req.head ?? ''), 'base64'));
         checkClassification(c, content.classification);
-        const transcoding = transcodingTarget({ type: f.type, desired_format: f.desired_format, desired_bitrate: f.desired_bitrate, content_format: content.format });
-        // Transcoding is promised only for decodable audio, and a recording must be audio: find out before anything is recorded.
-        const probed = transcoding || u.recording ? await probeMedia(ctx, { blob_key: u.blob_key, content_format: content.format }) : null;
-        if (probed && probed.duration === null) throw UnprocessableError.field('data', u.recording ? 'the recording is not decodable audio' : 'the file is not decodable audio');
+        const { plan, probed: planned } = await planUploadTranscoding(ctx, f, u.blob_key, content.format);
+        // A recording must be audio too: find out before anything is recorded (an upload to transcode was probed just above).
+        const probed = planned ?? (u.recording ? await probeMedia(ctx, { blob_key: u.blob_key, content_format: content.format }) : null);
+        if (probed && probed.duration === null) throw UnprocessableError.field('data', 'the recording is not decodable audio');
         await addFile(repo, c, size, f.threshold_include);
         const now = new Date();
         const doc: FileDoc = {
           file_sid: u.file_sid, partner_sid: u.partner_sid, container_sid: u.container_sid, blob_key: u.blob_key,
           name: u.recording && !f.given_name ? recordingName(u.recording, u.file_sid, content.mimeType) : f.name, mime_type: content.mimeType, type: f.type, content_classification: content.classification,
           content_format: probed?.format ?? content.format, content_duration: probed?.duration ?? null, content_bitrate: probed?.bitrate ?? null,
-          content_transcoding_progress: transcoding ? 0 : null,
+          content_transcoding_progress: plan ? 0 : null,
           desired_format: f.desired_format, desired_bitrate: f.desired_bitrate,
-          file_access_name: f.file_access_name ?? defaultAccessName(u.file_sid, f.given_name ? f.name : undefined, content.mimeType),
+          // Named after the format it will have: the publish_uri returned now stays valid after transcoding.
+          file_access_name: f.file_access_name ?? (plan ? `${u.file_sid}.${plan.target}` : defaultAccessName(u.file_sid, f.given_name ? f.name : undefined, content.mimeType)),
           file_bytes: size, publish: f.publish, threshold_include: f.threshold_include,
           lifecycle_action: f.lifecycle_action, lifecycle_ttl: f.lifecycle_ttl, unique: f.unique,
           ...(f.unique ? { unique_key: uniqueKey(u.container_sid, f) } : {}),
           parent_file_sid: null,
           integer_key_1: f.integer_key_1, integer_key_2: f.integer_key_2,
           string_key_1: f.string_key_1, string_key_2: f.string_key_2, string_key_3: f.string_key_3, string_key_4: f.string_key_4,
-          date_created: now, date_modified: now, date_last_accessed: now,
+          date_created: now, date_modified: now, date_last_accessed: now, date_content_modified: now,
           ...(f.lifecycle_action === 'delete' && f.lifecycle_ttl >= 0 ? { expires_at: new Date(now.getTime() + f.lifecycle_ttl * 1000) } : {}),
         };
         try {
@@ -134,13 +135,8 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
           throw err;
         }
         await repo.uploads.deleteOne({ file_sid: u.file_sid });
-        if (transcoding) {
-          await ctx.bus.enqueue(Subjects.transcoder.uploadJob, { file_sid: doc.file_sid, partner_sid: doc.partner_sid, blob_key: doc.blob_key, source_format: doc.content_format, target: transcoding.target, bitrate: transcoding.bitrate }, { msgId: `transcode-${doc.file_sid}` });
-        } else if (probed) {
-          await repo.files.updateOne({ file_sid: doc.file_sid }, { $set: { content_duration: probed.duration, content_bitrate: probed.bitrate, ...(probed.format ? { content_format: probed.format } : {}) } });
-        } else {
-          await probeFile(ctx, doc);
-        }
+        if (plan) await ctx.bus.enqueue(Subjects.transcoder.uploadJob, transcodingJob(doc, plan), { msgId: `transcode-${doc.file_sid}` });
+        else if (!probed) await probeFile(ctx, doc);
         const stored = (await repo.files.findOne({ file_sid: doc.file_sid })) ?? doc;
         await ctx.bus.publish(Subjects.events.fileCreated, { file_sid: doc.file_sid, partner_sid: doc.partner_sid, container_sid: doc.container_sid });
         ctx.log.info({ file_sid: doc.file_sid, container_sid: doc.container_sid, bytes: size, ...(u.recording ? { endpoint_sid: u.recording.endpoint_sid } : {}) }, u.recording ? 'recording stored' : 'file stored');

@@ -9,8 +9,14 @@ export interface FormatSpec {
   output: string[];
   mime: string;
   extension: string;
-  /** True when the output accepts a bitrate (`-b:a`). */
+  /** True when the output accepts a bitrate (`-b:a`): the lossy compressed targets. */
   bitrate: boolean;
+  /**
+   * Sample rates the encoder can write, when it cannot write every rate. ffmpeg 5.1 does not fit
+   * the rate to LAME by itself (a 96 kHz wav fails "sample rate 96000 is not supported"), so the
+   * output is constrained to these and ffmpeg picks the nearest to the source.
+   */
+  rates?: readonly number[];
 }
 
 const alaw: FormatSpec = { input: ['-f', 'alaw', '-ar', '8000', '-ac', '1'], output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_alaw', '-f', 'alaw'], mime: 'audio/basic', extension: 'al', bitrate: false };
@@ -23,7 +29,7 @@ export const FORMATS: Record<string, FormatSpec> = {
   ulaw: { ...ulaw, extension: 'ulaw' },
   g722: { input: ['-f', 'g722'], output: ['-ar', '16000', '-ac', '1', '-c:a', 'g722', '-f', 'g722'], mime: 'audio/G722', extension: 'g722', bitrate: false },
   flac: { input: [], output: ['-c:a', 'flac', '-f', 'flac'], mime: 'audio/flac', extension: 'flac', bitrate: false },
-  mp3: { input: [], output: ['-c:a', 'libmp3lame', '-f', 'mp3'], mime: 'audio/mpeg', extension: 'mp3', bitrate: true },
+  mp3: { input: [], output: ['-c:a', 'libmp3lame', '-f', 'mp3'], mime: 'audio/mpeg', extension: 'mp3', bitrate: true, rates: [48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000] },
   ogg: { input: [], output: ['-c:a', 'libvorbis', '-f', 'ogg'], mime: 'audio/ogg', extension: 'ogg', bitrate: true },
   wav: { input: [], output: ['-c:a', 'pcm_s16le', '-f', 'wav'], mime: 'audio/x-wav', extension: 'wav', bitrate: false },
   // mp4 is a target only; the moov atom goes first so ranges and streaming work.

@@ -7,26 +7,41 @@ export interface ProbeResult {
   duration: number | null;
   /** Format name in interface.md's vocabulary where it maps (mp3, wav, ogg, flac, …). */
   format: string | null;
-  /** Bits per second, when known. */
+  /**
+   * Bits per second, when known: the audio stream's own (a 128 kbit/s mp3 says 128000), else the
+   * whole file's (flac), which counts headers and tags too. `br` and `desired_bitrate` compare with it.
+   */
   bitrate: number | null;
+  /** Of the first audio stream, when there is one (the encoder settings depend on them). */
+  sampleRate: number | null;
+  channels: number | null;
 }
 
 const FORMAT_NAMES: Record<string, string> = { mp3: 'mp3', wav: 'wav', ogg: 'ogg', flac: 'flac', alaw: 'al', mulaw: 'ul', g722: 'g722', 'mov,mp4,m4a,3gp,3g2,mj2': 'mp4' };
+
+interface Probed {
+  format?: { duration?: string; format_name?: string; bit_rate?: string };
+  streams?: Array<{ codec_type?: string; sample_rate?: string; channels?: number; bit_rate?: string }>;
+}
+
+const positive = (v: unknown): number | null => (Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : null);
 
 /**
  * ffprobe of a local file (`format` names headerless inputs). Throws FfmpegError when it is not
  * media; aborting `signal` kills ffprobe and rejects with its reason.
  */
 export async function probe(file: string, format: string | null, signal?: AbortSignal): Promise<ProbeResult> {
-  const args = ['-v', 'error', ...inputArgs(format), '-show_entries', 'format=duration,format_name,bit_rate:stream=codec_type', '-of', 'json', file];
-  const parsed = JSON.parse(await run(ffprobePath(), args, { timeoutMs: 30000, signal })) as { format?: { duration?: string; format_name?: string; bit_rate?: string }; streams?: Array<{ codec_type?: string }> };
-  const hasAudio = (parsed.streams ?? []).some((s) => s.codec_type === 'audio');
+  const args = ['-v', 'error', ...inputArgs(format), '-show_entries', 'format=duration,format_name,bit_rate:stream=codec_type,sample_rate,channels,bit_rate', '-of', 'json', file];
+  const parsed = JSON.parse(await run(ffprobePath(), args, { timeoutMs: 30000, signal })) as Probed;
+  const audio = (parsed.streams ?? []).find((s) => s.codec_type === 'audio');
   const duration = Number(parsed.format?.duration);
-  const bitrate = Number(parsed.format?.bit_rate);
+  const bitrate = positive(audio?.bit_rate) ?? positive(parsed.format?.bit_rate);
   const name = parsed.format?.format_name ?? '';
   return {
-    duration: hasAudio && Number.isFinite(duration) ? Math.round(duration * 1000) / 1000 : null,
+    duration: audio && Number.isFinite(duration) ? Math.round(duration * 1000) / 1000 : null,
     format: FORMAT_NAMES[name] ?? (format || null),
-    bitrate: Number.isFinite(bitrate) && bitrate > 0 ? Math.round(bitrate) : null,
+    bitrate: bitrate === null ? null : Math.round(bitrate),
+    sampleRate: positive(audio?.sample_rate),
+    channels: positive(audio?.channels),
   };
 }

@@ -1,8 +1,16 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { guarded } from './child-guard';
 
+/** Why a run failed: the input (`failed`), the time limit (`timeout`), or ffmpeg itself missing (`spawn`). */
+export type FfmpegFailure = 'failed' | 'timeout' | 'spawn';
+
+/**
+ * A failed ffmpeg/ffprobe run. `message` and `stderr` are for the log only: they hold temporary
+ * paths and ffmpeg's own words, never to be shown to an API client.
+ */
 export class FfmpegError extends Error {
-  constructor(message: string, readonly stderr: string) {
+  constructor(message: string, readonly stderr: string, readonly reason: FfmpegFailure = 'failed') {
     super(message);
     this.name = 'FfmpegError';
   }
@@ -21,30 +29,38 @@ export interface RunOptions {
   onStdout?: (chunk: Buffer) => void;
 }
 
+/** setpriv's exit status when it cannot exec the command (the shell convention). */
+const EXEC_FAILED = 127;
+
 /**
  * Runs ffmpeg or ffprobe to completion with a time limit; resolves with stdout (empty when
  * `onStdout` takes it), rejects with the tail of stderr (ffmpeg explains itself there). Settles
- * only once the child has exited, so the caller may remove its files right after.
+ * only once the child has exited, so the caller may remove its files right after. The child dies
+ * with this process where the platform allows (child-guard.ts).
  */
 export function run(bin: string, args: string[], opts: RunOptions): Promise<string> {
   const { signal } = opts;
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, argv] = guarded(bin, args);
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let err = '';
+    let timedOut = false;
     child.stdout.on('data', (b: Buffer) => { if (opts.onStdout) opts.onStdout(b); else out.push(b); });
     child.stderr.on('data', (b: Buffer) => { err = (err + b.toString()).slice(-4000); });
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs);
+    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, opts.timeoutMs);
     const onAbort = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', onAbort, { once: true });
     const name = path.basename(bin);
-    child.on('error', (e) => { clearTimeout(timer); reject(new FfmpegError(`${name} could not start: ${e.message}`, err)); });
+    child.on('error', (e) => { clearTimeout(timer); reject(new FfmpegError(`${name} could not start: ${e.message}`, err, 'spawn')); });
     child.on('close', (code, sig) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else if (signal?.aborted) reject(signal.reason);
+      else if (timedOut) reject(new FfmpegError(`${name} killed after its time limit of ${opts.timeoutMs} ms`, err, 'timeout'));
+      else if (code === EXEC_FAILED && command !== bin) reject(new FfmpegError(`${name} could not start: ${err.trim() || 'setpriv could not run it'}`, err, 'spawn'));
       else reject(new FfmpegError(`${name} failed (${sig ?? `exit ${code}`}): ${err.trim().split('\n').slice(-3).join(' | ') || 'no output'}`, err));
     });
   });

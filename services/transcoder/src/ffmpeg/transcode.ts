@@ -1,3 +1,4 @@
+import type { OutputPlan } from '../domain/output-plan';
 import { ffmpegPath } from './binaries';
 import { FORMATS, inputArgs } from './formats';
 import { FfmpegError, run } from './run';
@@ -8,14 +9,25 @@ export interface TranscodeOptions {
   sourceFormat: string | null;
   output: string;
   target: string;
-  /** kbit/s, for targets that take one. */
-  bitrate: number | null;
+  /** Sample rate, channels and bitrate for the encoder (domain/output-plan.ts); nulls keep the defaults. */
+  plan: OutputPlan;
   /** Source duration in seconds, to turn ffmpeg's progress into a percentage. */
   duration: number | null;
   onProgress?: (percent: number) => void;
   timeoutMs: number;
   /** Aborting kills ffmpeg; the run then rejects with the signal's reason (see run). */
   signal?: AbortSignal;
+}
+
+/** Encoder settings as ffmpeg arguments: the plan's, else the target's rate constraint, if any. */
+function settings(target: string, plan: OutputPlan): string[] {
+  const spec = FORMATS[target];
+  const args: string[] = [];
+  if (plan.sampleRate) args.push('-ar', String(plan.sampleRate));
+  else if (spec.rates) args.push('-af', `aformat=sample_rates=${spec.rates.join('|')}`);
+  if (plan.channels) args.push('-ac', String(plan.channels));
+  if (plan.bitrate && spec.bitrate) args.push('-b:a', `${plan.bitrate}k`);
+  return args;
 }
 
 /**
@@ -28,7 +40,7 @@ export async function transcode(opts: TranscodeOptions): Promise<void> {
   if (!spec) throw new FfmpegError(`unknown target format ${opts.target}`, '');
   const args = [
     '-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...inputArgs(opts.sourceFormat), '-i', opts.input,
-    '-map', '0:a:0', '-vn', ...spec.output, ...(opts.bitrate && spec.bitrate ? ['-b:a', `${opts.bitrate}k`] : []),
+    '-map', '0:a:0', '-vn', ...spec.output, ...settings(opts.target, opts.plan),
     // Progress only when someone listens (upload jobs); a download-time run spares the pipe.
     ...(opts.onProgress ? ['-progress', 'pipe:1'] : []), '-nostats', opts.output,
   ];
