@@ -61,6 +61,12 @@ export const Subjects = {
     uploadPrepare: 'svc.storage.files.prepare',
     uploadCommit: 'svc.storage.files.commit',
     uploadAbort: 'svc.storage.files.abort',
+    /**
+     * `{principal}` → `{file_sid, blob_key, max_bytes}`: a pending upload whose bytes come before its
+     * fields (multipart with `data` first); `uploadPrepare` with that `file_sid` and the size then
+     * checks it, before commit.
+     */
+    uploadReserve: 'svc.storage.files.reserve',
     fileList: 'svc.storage.files.list',
     fileGet: 'svc.storage.files.get',
     fileUpdate: 'svc.storage.files.update',

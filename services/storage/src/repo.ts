@@ -65,9 +65,11 @@ export interface FileDoc extends Record<string, unknown> {
 export interface UploadDoc extends Record<string, unknown> {
   file_sid: string;
   partner_sid: string;
+  /** Empty while `reserved`: the bytes came first, the fields (and so the container) are not known yet. */
   container_sid: string;
   blob_key: string;
   date_created: Date;
+  reserved?: boolean;
 }
 
 /** Per-partner counter that makes the container limit hold under concurrency. */

@@ -1,13 +1,17 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
 import { BadRequestError, assertJsonDepth, type Principal } from '@patchbay/contracts';
-import { abortUpload, prepareUpload, streamToBlob, type UploadDeps } from './upload-flow';
+import { abortUpload, prepareUpload, reserveUpload, streamToBlob, type UploadDeps } from './upload-flow';
 
-/** What the engine hands back to the route for the `data` part. */
-export interface StreamedPart { file_sid: string; size: number; head: Buffer }
+/**
+ * What the engine hands back to the route for the `data` part. `deferred`: the part came before
+ * `file_object`, so its upload is only reserved and the route prepares it once the form is read.
+ */
+export interface StreamedPart { file_sid: string; size: number; head: Buffer; deferred: boolean }
 
-function parseFileObject(raw: unknown): Record<string, unknown> {
-  if (typeof raw !== 'string') throw BadRequestError.field('file_object', 'file_object (the File fields as JSON) must come before data');
+/** The `file_object` form field as the File fields; 400 naming it when missing or not a JSON object. */
+export function parseFileObject(raw: unknown): Record<string, unknown> {
+  if (typeof raw !== 'string') throw BadRequestError.field('file_object', 'file_object (the File fields as JSON) is required');
   try {
     const value: unknown = JSON.parse(raw);
     if (value && typeof value === 'object' && !Array.isArray(value)) {
@@ -21,9 +25,11 @@ function parseFileObject(raw: unknown): Record<string, unknown> {
 }
 
 /**
- * A multer storage engine that streams the `data` part straight into the blob store: when the part
- * starts, `file_object` (which must precede it) is parsed and storage prepares the upload; the part
- * is then piped, never buffered.
+ * A multer storage engine that streams the `data` part straight into the blob store, never
+ * buffered. When `file_object` came first (the usual order) it is parsed and storage prepares the
+ * upload before a byte moves; when `data` comes first (curl -F keeps the order typed), the upload
+ * is reserved, the bytes stream in, and the route prepares it from `file_object` afterwards —
+ * refused then, the bytes are removed before anything is committed.
  */
 export function blobStorageEngine(deps: UploadDeps): StorageEngine {
   return {
@@ -31,10 +37,11 @@ export function blobStorageEngine(deps: UploadDeps): StorageEngine {
       const principal = req.res?.locals.principal as Principal;
       const requestId = String(req.headers['x-request-id'] ?? '');
       (async () => {
-        const fields = parseFileObject((req.body as Record<string, unknown> | undefined)?.file_object);
-        const prepared = await prepareUpload(deps, principal, fields, 'json', requestId);
+        const raw = (req.body as Record<string, unknown> | undefined)?.file_object;
+        const deferred = raw === undefined;
+        const prepared = deferred ? await reserveUpload(deps, principal, requestId) : await prepareUpload(deps, principal, parseFileObject(raw), 'json', requestId);
         const { size, head } = await streamToBlob(deps, principal, prepared, file.stream, requestId);
-        const part: StreamedPart = { file_sid: prepared.file_sid, size, head };
+        const part: StreamedPart = { file_sid: prepared.file_sid, size, head, deferred };
         return part;
       })().then((part) => cb(null, part as unknown as Partial<Express.Multer.File>), (err: unknown) => {
         file.stream.resume();

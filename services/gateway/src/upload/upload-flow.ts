@@ -36,9 +36,17 @@ export async function streamedUpload(deps: UploadDeps, req: Request, res: Respon
   sendReply(res, reply);
 }
 
-/** Step 1: storage refuses what the request alone breaks, before any byte moves. */
-export async function prepareUpload(deps: UploadDeps, principal: Principal, fields: Record<string, unknown>, source: 'json' | 'query', requestId: string): Promise<Prepared> {
-  return unwrapReply<Prepared>(await deps.bus.request(Subjects.storage.uploadPrepare, { principal, fields, source }, { timeoutMs: deps.timeoutMs, requestId }));
+/**
+ * Step 1: storage refuses what the request alone breaks, before any byte moves — or, for bytes that
+ * came before their fields (`reserved`: multipart with `data` first), right after, before commit.
+ */
+export async function prepareUpload(deps: UploadDeps, principal: Principal, fields: Record<string, unknown>, source: 'json' | 'query', requestId: string, reserved?: { file_sid: string; size: number }): Promise<Prepared> {
+  return unwrapReply<Prepared>(await deps.bus.request(Subjects.storage.uploadPrepare, { principal, fields, source, ...(reserved ? { reserved } : {}) }, { timeoutMs: deps.timeoutMs, requestId }));
+}
+
+/** Step 1 for bytes whose fields come later: a pending upload with only its blob key (swept if never completed). */
+export async function reserveUpload(deps: UploadDeps, principal: Principal, requestId: string): Promise<Prepared> {
+  return unwrapReply<Prepared>(await deps.bus.request(Subjects.storage.uploadReserve, { principal }, { timeoutMs: deps.timeoutMs, requestId }));
 }
 
 /**

@@ -4,8 +4,8 @@ import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeEr
 import { sendReply } from '../http/respond';
 import { contentCoding } from '../http/content-encoding';
 import type { StreamDeps } from '../routes/route-def';
-import { blobStorageEngine, type StreamedPart } from './multer-engine';
-import { commitUpload, prepareUpload, streamedUpload } from './upload-flow';
+import { blobStorageEngine, parseFileObject, type StreamedPart } from './multer-engine';
+import { abortUpload, commitUpload, prepareUpload, streamedUpload } from './upload-flow';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
 const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed (part header|content type)|Missing Content-Type)$/;
@@ -27,7 +27,24 @@ function multerError(err: unknown): unknown {
 }
 
 /**
- * `POST /storage/files`: multipart (`file_object` JSON, then `data`) or `application/octet-stream`
+ * Prepares a part whose bytes came before `file_object` (now read), then commits; a refusal at
+ * either step removes the bytes and the pending upload.
+ */
+async function completeMultipart(deps: StreamDeps, req: Request, principal: Principal, part: StreamedPart, requestId: string) {
+  try {
+    if (part.deferred) {
+      const fields = parseFileObject((req.body as Record<string, unknown> | undefined)?.file_object);
+      await prepareUpload(deps, principal, fields, 'json', requestId, { file_sid: part.file_sid, size: part.size });
+    }
+  } catch (err) {
+    await abortUpload(deps, principal, part.file_sid, requestId);
+    throw err;
+  }
+  return commitUpload(deps, principal, part.file_sid, part.size, part.head, requestId);
+}
+
+/**
+ * `POST /storage/files`: multipart (`file_object` JSON and `data`, in either order) or `application/octet-stream`
  * (File fields in the query); anything else 415. The body streams into the blob store; storage
  * prepares before and commits after, so a refused upload leaves no byte and no record.
  */
@@ -44,7 +61,7 @@ export function uploadRoute(deps: StreamDeps): RequestHandler {
         if (err) { req.resume(); return next(multerError(err)); }
         const part = req.file as unknown as StreamedPart | undefined;
         if (!part) return next(BadRequestError.field('data', 'the data part (file content) is required'));
-        commitUpload(deps, principal, part.file_sid, part.size, part.head, requestId).then((reply) => sendReply(res, reply), next);
+        completeMultipart(deps, req, principal, part, requestId).then((reply) => sendReply(res, reply), next);
       });
       return;
     }

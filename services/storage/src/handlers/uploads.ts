@@ -19,7 +19,8 @@ import type { StorageContext } from './context';
 const validateJson = compileValidator(FileUploadSchema);
 const validateQuery = compileValidator(FileUploadSchema, { fromStrings: true });
 
-export interface PrepareRequest { principal: Principal; fields: Record<string, unknown>; source: 'json' | 'query' }
+/** `reserved`: the fields of an upload whose bytes came first (uploadReserve), with their size. */
+export interface PrepareRequest { principal: Principal; fields: Record<string, unknown>; source: 'json' | 'query'; reserved?: { file_sid: string; size: number } }
 export interface PrepareReply { file_sid: string; blob_key: string; max_bytes: number }
 export interface CommitRequest { principal: Principal; file_sid: string; size: number; head: string }
 
@@ -33,14 +34,20 @@ interface PendingUpload extends UploadDoc { fields: UploadFields; recording?: Re
  * a full container — and records the pending upload (so a crash between prepare and commit leaves
  * nothing behind after the stale-upload sweep). Shared by API uploads and recordings.
  */
-export async function openPendingUpload(ctx: StorageContext, c: ContainerDoc, fields: UploadFields, recording?: RecordingOrigin): Promise<PrepareReply> {
+export async function openPendingUpload(ctx: StorageContext, c: ContainerDoc, fields: UploadFields, recording?: RecordingOrigin, reserved?: { file_sid: string; size: number }): Promise<PrepareReply> {
   const { repo } = ctx;
   const declared = declaredClassification(fields);
   if (declared) checkClassification(c, declared);
   const dup = fields.unique ? await repo.files.findOne({ unique_key: uniqueKey(c.container_sid, fields) }) : null;
   if (dup) throw uniqueConflict(dup.file_sid, 'file');
   if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name }))) throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
-  refuseIfFull(c, 0, fields.threshold_include);
+  refuseIfFull(c, reserved?.size ?? 0, fields.threshold_include);
+  if (reserved) {
+    // The bytes are in already (under the key reserved for them): the upload gets its container and fields.
+    const attached = await repo.uploads.findOneAndUpdate({ file_sid: reserved.file_sid, partner_sid: c.partner_sid, reserved: true }, { $set: { container_sid: c.container_sid, fields, reserved: false } });
+    if (!attached) throw new NotFoundError('upload not found');
+    return { file_sid: attached.file_sid, blob_key: attached.blob_key, max_bytes: Math.max(0, c.quota_bytes - c.total_bytes) };
+  }
   const fileSid = randomUUID();
   const upload: PendingUpload = {
     file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: `files/${c.partner_sid}/${fileSid}`, date_created: new Date(), fields,
@@ -86,13 +93,25 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
       const input = (req.source === 'query' ? validateQuery : validateJson)(req.fields ?? {});
       const c = await containerFor(req.principal.partner_sid, input.container_sid);
       if (c.type !== 'internal') throw UnprocessableError.field('container_sid', 'files cannot be uploaded through the API to an external container');
-      return openPendingUpload(ctx, c, uploadFields(input, c));
+      return openPendingUpload(ctx, c, uploadFields(input, c), undefined, req.reserved);
+    },
+
+    [Subjects.storage.uploadReserve]: async (payload: unknown): Promise<PrepareReply> => {
+      const { principal } = payload as { principal: Principal };
+      // The container is not known yet: the bytes may fill the roomiest one; prepare checks the real one.
+      const containers = await repo.containers.find({ partner_sid: principal.partner_sid, type: 'internal' });
+      const room = Math.max(0, ...containers.map((c) => c.quota_bytes - c.total_bytes));
+      const fileSid = randomUUID();
+      const upload: UploadDoc = { file_sid: fileSid, partner_sid: principal.partner_sid, container_sid: '', blob_key: `files/${principal.partner_sid}/${fileSid}`, date_created: new Date(), reserved: true };
+      await repo.uploads.insertOne(upload);
+      return { file_sid: fileSid, blob_key: upload.blob_key, max_bytes: room };
     },
 
     [Subjects.storage.uploadCommit]: async (payload: unknown) => {
       const req = payload as CommitRequest;
       const u = await pendingOf(req.principal, req.file_sid);
       if (!u) throw new NotFoundError('upload not found');
+      if (u.reserved || !u.fields) throw BadRequestError.field('file_object', 'the upload has no File fields (file_object) yet');
       const size = Number(req.size);
       if (!Number.isInteger(size) || size < 0) throw BadRequestError.field('size', 'invalid size');
       try {
