@@ -14,8 +14,8 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ContainerClient } from '@azure/storage-blob';
 import { RangeNotSatisfiableError } from '@patchbay/contracts';
-import { assertKey, resolveRange, type BlobStat, type BlobStore, type ByteRange } from '@patchbay/platform';
-import { containerClient, normalizePrefix, type AzureBlobStoreOptions } from './azure-options';
+import { assertKey, normalizeKeyPrefix, resolveRange, type BlobStat, type BlobStore, type ByteRange } from '@patchbay/platform';
+import { containerClient, type AzureBlobStoreOptions } from './azure-options';
 import { httpStatus, translateAzureError, type AzureTarget } from './azure-errors';
 import { translatedStream } from './translated-stream';
 
@@ -34,7 +34,7 @@ export class AzureBlobStore implements BlobStore {
   constructor(opts: AzureBlobStoreOptions) {
     const { client, endpoint } = containerClient(opts);
     this.container = client;
-    this.prefix = normalizePrefix(opts.prefix);
+    this.prefix = normalizeKeyPrefix(opts.prefix);
     this.target = { container: opts.container, endpoint };
     this.blockSize = opts.blockSize ?? 4 * MiB;
     this.concurrency = opts.concurrency ?? 2;

@@ -5,7 +5,7 @@
 import {
   AnonymousCredential, BlobServiceClient, newPipeline, StorageSharedKeyCredential, type ContainerClient, type RequestPolicyFactory,
 } from '@azure/storage-blob';
-import { assertKey, BlobStoreUnavailableError } from '@patchbay/platform';
+import { BlobStoreUnavailableError, checkEndpointUrl } from '@patchbay/platform';
 
 export type AzureCredentials = { account_name: string; account_key: string } | { sas_token: string };
 
@@ -41,7 +41,7 @@ export function containerClient(opts: AzureBlobStoreOptions): { client: Containe
   if (creds && 'sas_token' in creds && !creds.sas_token) throw invalid('credentials.sas_token is empty');
   if (!opts.endpoint && !account) throw invalid('endpoint is required unless credentials name the account (account_name)');
   const endpoint = (opts.endpoint ?? `https://${account}.blob.core.windows.net`).replace(/\/+$/, '');
-  checkEndpoint(endpoint);
+  checkEndpointUrl(endpoint, { queryHint: 'put a SAS token in credentials.sas_token' });
   const credential = creds && 'account_name' in creds ? new StorageSharedKeyCredential(creds.account_name, creds.account_key) : new AnonymousCredential();
   const pipeline = newPipeline(credential, {
     // The retry policy's tryTimeoutInMs only asks the server to give up (a `timeout` URL parameter):
@@ -69,28 +69,6 @@ function requestTimeout(ms: number): RequestPolicyFactory {
 }
 
 /** `''` or `a/b/`; a prefix must itself be a valid key. */
-export function normalizePrefix(prefix: string | undefined): string {
-  const p = (prefix ?? '').replace(/^\/+|\/+$/g, '');
-  if (p === '') return '';
-  try {
-    assertKey(p);
-  } catch {
-    throw invalid(`prefix '${p.slice(0, 100)}' is not a valid key prefix (segments of A-Z a-z 0-9 . _ -)`);
-  }
-  return `${p}/`;
-}
-
-function checkEndpoint(endpoint: string): void {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw invalid(`endpoint '${endpoint.slice(0, 200)}' is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`endpoint '${url.origin}' is not an http or https URL`);
-  if (url.username || url.password || url.search) throw invalid('endpoint must not contain credentials or a query (put a SAS token in credentials.sas_token)');
-}
-
 function invalid(message: string): BlobStoreUnavailableError {
   return new BlobStoreUnavailableError('invalid_config', message);
 }

@@ -147,7 +147,7 @@ describe('AzureBlobStore specifics', () => {
     const bad: Array<[Partial<AzureBlobStoreOptions>, RegExp]> = [
       [{ endpoint: undefined, credentials: { sas_token: 'sv=2024&sig=SECRET' } }, /endpoint is required unless credentials name the account/],
       [{ credentials: { account_name: DEV_ACCOUNT, account_key: 'SECRET not base64!' } }, /account_key is not a Base64 account key/],
-      [{ endpoint: 'http://127.0.0.1:1/acct?sig=SECRET' }, /must not contain credentials or a query/],
+      [{ endpoint: 'http://127.0.0.1:1/acct?sig=SECRET' }, /must not contain a query \(put a SAS token in credentials.sas_token\)/],
       [{ endpoint: 'blob.example' }, /endpoint 'blob.example' is not a URL/],
       [{ prefix: 'a/./b' }, /prefix 'a\/.\/b' is not a valid key prefix/],
     ];

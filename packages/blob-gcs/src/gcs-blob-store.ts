@@ -12,8 +12,8 @@
 import type { Readable } from 'node:stream';
 import { Storage, type Bucket } from '@google-cloud/storage';
 import { RangeNotSatisfiableError } from '@patchbay/contracts';
-import { assertKey, BlobStoreUnavailableError, resolveRange, type BlobStat, type BlobStore, type ByteRange } from '@patchbay/platform';
-import { GOOGLE_ENDPOINT, normalizePrefix, storageOptions, type GcsBlobStoreOptions } from './gcs-options';
+import { assertKey, normalizeKeyPrefix, BlobStoreUnavailableError, resolveRange, type BlobStat, type BlobStore, type ByteRange } from '@patchbay/platform';
+import { GOOGLE_ENDPOINT, storageOptions, type GcsBlobStoreOptions } from './gcs-options';
 import { readGcsError, translateGcsError, type GcsTarget } from './gcs-errors';
 import { openedStream } from './opened-stream';
 import { cancelSession, putToSession, type SessionResult } from './session-upload';
@@ -39,7 +39,7 @@ export class GcsBlobStore implements BlobStore {
       request: (reqOpts) => Object.assign(reqOpts, { timeout: reqOpts.timeout || timeout }) as unknown as InterceptedRequest,
     });
     this.bucket = storage.bucket(opts.bucket);
-    this.prefix = normalizePrefix(opts.prefix);
+    this.prefix = normalizeKeyPrefix(opts.prefix);
     this.target = { bucket: opts.bucket, endpoint: opts.endpoint?.replace(/\/+$/, '') ?? GOOGLE_ENDPOINT };
     this.pageSize = Math.min(opts.pageSize ?? 1000, 1000);
     this.timeoutMs = timeout;

@@ -3,7 +3,7 @@
  * first four mirror a container's `external_attributes` for `gcp_storage`; the rest are tuning.
  */
 import type { StorageOptions } from '@google-cloud/storage';
-import { assertKey, BlobStoreUnavailableError } from '@patchbay/platform';
+import { BlobStoreUnavailableError, checkEndpointUrl } from '@patchbay/platform';
 
 export interface GcsCredentials {
   /** Base64 of the service account key file (JSON). */
@@ -35,7 +35,7 @@ export const GOOGLE_ENDPOINT = 'https://storage.googleapis.com';
 
 /** The Storage options; throws BlobStoreUnavailableError('invalid_config') for options that cannot work. */
 export function storageOptions(opts: GcsBlobStoreOptions): StorageOptions {
-  if (opts.endpoint !== undefined) checkEndpoint(opts.endpoint);
+  if (opts.endpoint !== undefined) checkEndpointUrl(opts.endpoint);
   if (!opts.endpoint && !opts.credentials) {
     throw invalid('credentials.service_account_json is required for Google Cloud Storage (only a custom endpoint may be used without)');
   }
@@ -55,17 +55,6 @@ export function storageOptions(opts: GcsBlobStoreOptions): StorageOptions {
 }
 
 /** `''` or `a/b/`; a prefix must itself be a valid key. */
-export function normalizePrefix(prefix: string | undefined): string {
-  const p = (prefix ?? '').replace(/^\/+|\/+$/g, '');
-  if (p === '') return '';
-  try {
-    assertKey(p);
-  } catch {
-    throw invalid(`prefix '${p.slice(0, 100)}' is not a valid key prefix (segments of A-Z a-z 0-9 . _ -)`);
-  }
-  return `${p}/`;
-}
-
 interface ServiceAccountKey {
   client_email: string;
   private_key: string;
@@ -84,17 +73,6 @@ function serviceAccount(base64: string): ServiceAccountKey {
     throw invalid('credentials.service_account_json is not Base64 of a service account key file (JSON with client_email and private_key)');
   }
   return key as ServiceAccountKey;
-}
-
-function checkEndpoint(endpoint: string): void {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw invalid(`endpoint '${endpoint.slice(0, 200)}' is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`endpoint '${url.origin}' is not an http or https URL`);
-  if (url.username || url.password) throw invalid('endpoint must not contain credentials');
 }
 
 function invalid(message: string): BlobStoreUnavailableError {

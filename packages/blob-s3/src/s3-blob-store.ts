@@ -16,8 +16,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { RangeNotSatisfiableError } from '@patchbay/contracts';
-import { assertKey, BlobStoreUnavailableError, resolveRange, type BlobStat, type BlobStore, type ByteRange } from '@patchbay/platform';
-import { normalizePrefix, s3ClientConfig, type S3BlobStoreOptions } from './s3-options';
+import { assertKey, normalizeKeyPrefix, BlobStoreUnavailableError, resolveRange, type BlobStat, type BlobStore, type ByteRange } from '@patchbay/platform';
+import { s3ClientConfig, type S3BlobStoreOptions } from './s3-options';
 import { bucketMissing, translateS3Error, type S3Target } from './s3-errors';
 import { translatedStream, type Window } from './translated-stream';
 
@@ -37,7 +37,7 @@ export class S3BlobStore implements BlobStore {
     const config = s3ClientConfig(opts);
     this.client = new S3Client(config);
     this.bucket = opts.bucket;
-    this.prefix = normalizePrefix(opts.prefix);
+    this.prefix = normalizeKeyPrefix(opts.prefix);
     const region = config.region as string;
     this.target = { bucket: opts.bucket, region, endpoint: opts.endpoint ?? `https://s3.${region}.amazonaws.com` };
     this.partSize = Math.max(opts.partSize ?? 8 * MiB, 5 * MiB); // S3's minimum part size

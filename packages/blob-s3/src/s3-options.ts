@@ -3,7 +3,7 @@
  * container's `external_attributes` for `aws_s3`; the rest are tuning with safe defaults.
  */
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
-import { assertKey, BlobStoreUnavailableError } from '@patchbay/platform';
+import { BlobStoreUnavailableError, checkEndpointUrl } from '@patchbay/platform';
 
 export interface S3Credentials {
   access_key_id: string;
@@ -44,7 +44,7 @@ export const DEFAULT_REGION = 'us-east-1';
 export function s3ClientConfig(opts: S3BlobStoreOptions): S3ClientConfig {
   const region = opts.region || DEFAULT_REGION;
   if (!/^[a-z0-9-]+$/.test(region)) throw invalid(`region '${region}' is not a region name`);
-  if (opts.endpoint !== undefined) checkEndpoint(opts.endpoint);
+  if (opts.endpoint !== undefined) checkEndpointUrl(opts.endpoint);
   const creds = opts.credentials;
   if (creds && (!creds.access_key_id || !creds.secret_access_key)) throw invalid('credentials need both access_key_id and secret_access_key');
   return {
@@ -67,28 +67,6 @@ export function s3ClientConfig(opts: S3BlobStoreOptions): S3ClientConfig {
 }
 
 /** `''` or `a/b/`; a prefix must itself be a valid key. */
-export function normalizePrefix(prefix: string | undefined): string {
-  const p = (prefix ?? '').replace(/^\/+|\/+$/g, '');
-  if (p === '') return '';
-  try {
-    assertKey(p);
-  } catch {
-    throw invalid(`prefix '${p.slice(0, 100)}' is not a valid key prefix (segments of A-Z a-z 0-9 . _ -)`);
-  }
-  return `${p}/`;
-}
-
-function checkEndpoint(endpoint: string): void {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw invalid(`endpoint '${endpoint.slice(0, 200)}' is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`endpoint '${url.origin}' is not an http or https URL`);
-  if (url.username || url.password) throw invalid('endpoint must not contain credentials');
-}
-
 function invalid(message: string): BlobStoreUnavailableError {
   return new BlobStoreUnavailableError('invalid_config', message);
 }

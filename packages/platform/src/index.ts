@@ -48,3 +48,4 @@ export { assertKey, resolveRange } from './blob-store/blob-checks';
 export { BlobStoreUnavailableError } from './blob-store/blob-store-unavailable-error';
 export type { BlobStoreFailure } from './blob-store/blob-store-unavailable-error';
 export { probeBlobStore } from './blob-store/probe-blob-store';
+export { normalizeKeyPrefix, checkEndpointUrl } from './blob-store/remote-options';
