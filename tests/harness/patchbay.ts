@@ -27,8 +27,11 @@ export interface PatchbayInstance {
   stop(): Promise<void>;
   /** SIGKILL to every process of the instance (a crash); the data directory and NATS stay. */
   kill(): Promise<void>;
-  /** Starts the same instance again (same ports, data directory and NATS) after kill(). */
-  restart(): Promise<PatchbayInstance>;
+  /**
+   * Starts the same instance again (same ports, data directory, databases and NATS) after kill();
+   * `env` changes its environment from then on (a replaced key, say).
+   */
+  restart(env?: Record<string, string>): Promise<PatchbayInstance>;
   /** Distributed only: stops its nats-server and starts it again (same port and store) after `downMs`. */
   restartNats(downMs?: number): Promise<void>;
   /** The last lines the instance printed (every service's JSON logs, prefixed by the launcher). */
@@ -42,7 +45,7 @@ interface Reuse { port: number; storagePort: number; dataDir: string; mongoDbPre
 
 const ROOT = path.resolve(__dirname, '../..');
 /** A fixed key for test runs against MongoDB (32 bytes, Base64); never used outside tests. */
-const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString('base64');
+export const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString('base64');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 /**
@@ -115,7 +118,7 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
       try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
       await exited;
     },
-    restart: () => startPatchbay(mode, extraEnv, { port, storagePort, dataDir, mongoDbPrefix, nats, token }),
+    restart: (env = {}) => startPatchbay(mode, { ...extraEnv, ...env }, { port, storagePort, dataDir, mongoDbPrefix, nats, token }),
     startupOutput: output.join(''),
     restartNats: async (downMs) => { if (!nats) throw new Error('restartNats: an embedded instance has no NATS'); await nats.restart({ downMs }); },
     output: () => output.join(''),

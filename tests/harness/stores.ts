@@ -91,3 +91,72 @@ export async function loseServiceData(inst: StoredInstance, services: string[]):
     await client.close();
   }
 }
+
+/** A piece of what an instance stores, as text: a file of its data directory, or one document of its MongoDB databases (`where` = `<db>.<collection>`). */
+export interface StoredText {
+  where: string;
+  text: string;
+}
+
+/** Everything the instance stores, as text (to look for what must never be stored). */
+export async function storedTexts(inst: StoredInstance): Promise<StoredText[]> {
+  const url = mongoUrl();
+  if (!url) return filesUnder(inst.dataDir);
+  const client = new MongoClient(url);
+  try {
+    const out: StoredText[] = [];
+    const { databases } = await client.db('admin').admin().listDatabases({ nameOnly: true });
+    for (const { name } of databases.filter((d) => d.name.startsWith(`${inst.mongoDbPrefix}_`))) {
+      const db = client.db(name);
+      for (const c of await db.listCollections({}, { nameOnly: true }).toArray()) {
+        for (const doc of await db.collection(c.name).find({}).toArray()) out.push({ where: `${name}.${c.name}`, text: JSON.stringify(doc) });
+      }
+    }
+    return out;
+  } finally {
+    await client.close();
+  }
+}
+
+function filesUnder(dir: string): StoredText[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath, d.name))
+    .map((file) => ({ where: file, text: fs.readFileSync(file).toString('latin1') }));
+}
+
+/** Where a service's own records are: `where` of each of them starts with this. */
+export function serviceLocation(inst: StoredInstance, service: string): string {
+  return mongoUrl() ? `${mongoDbName({ mongodbDbPrefix: inst.mongoDbPrefix }, service)}.` : path.join(inst.dataDir, service) + path.sep;
+}
+
+type StoredDoc = Record<string, unknown>;
+
+/**
+ * Changes, as `change` says, the stored document of `record` that `match` picks — behind the
+ * services' back, as an older version of Patchbay or a restored backup would have left it. Only
+ * while the instance is down: the embedded store gets an appended record (it reads the last one of
+ * an _id), MongoDB a replaced document.
+ */
+export async function rewriteStored(inst: StoredInstance, record: StoredText, match: (doc: StoredDoc) => boolean, change: (doc: StoredDoc) => void): Promise<void> {
+  const url = mongoUrl();
+  if (!url) {
+    const docs = fs.readFileSync(record.where, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as StoredDoc);
+    const latest = docs.filter(match).pop();
+    if (!latest) throw new Error(`no matching record in ${record.where}`);
+    change(latest);
+    fs.appendFileSync(record.where, `${JSON.stringify(latest)}\n`);
+    return;
+  }
+  const dot = record.where.indexOf('.');
+  const client = new MongoClient(url);
+  try {
+    const coll = client.db(record.where.slice(0, dot)).collection(record.where.slice(dot + 1));
+    const doc = (await coll.find({}).toArray()).find(match);
+    if (!doc) throw new Error(`no matching document in ${record.where}`);
+    change(doc);
+    await coll.replaceOne({ _id: doc._id }, doc);
+  } finally {
+    await client.close();
+  }
+}
