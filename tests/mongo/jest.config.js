@@ -12,8 +12,14 @@ const root = require('../../jest.config.js');
 const rootDir = path.resolve(__dirname, '../..');
 const project = (name) => ({ ...root.projects.find((p) => p.displayName === name), rootDir });
 
-/** Where several processes write the same collections: uploads and counters, unique keys, devices, records. */
-const DISTRIBUTED_SUBSET = ['storage-files', 'storage-limits', 'storage-containers', 'endpoints-conflict', 'push-devices', 'records', 'auth', 'file-server']
+/**
+ * Where several processes share the databases: uploads and counters, unique keys, devices, records;
+ * and GridFS written and read by the gateway, transcoders and file servers, and left behind by a crash.
+ */
+const DISTRIBUTED_SUBSET = [
+  'storage-files', 'storage-limits', 'storage-containers', 'endpoints-conflict', 'push-devices', 'records', 'auth', 'file-server',
+  'transcoding', 'storage-crash',
+]
   .map((name) => `<rootDir>/tests/api/${name}.test.ts`);
 
 module.exports = {
