@@ -4,7 +4,7 @@
  * naming the index and key, keyPattern/keyValue; sparse, compound and multikey keys; a refused
  * write changes nothing; one winner under concurrency). Runs on its own in-memory server.
  */
-import { Double, Long, MongoBulkWriteError, MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
+import { Binary, Double, Long, MongoBulkWriteError, MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import { startCongoProcess, type CongoProcess } from './start-congo';
 
 let server: CongoProcess;
@@ -145,7 +145,7 @@ describe('which documents collide', () => {
     await c.insertOne({ other: 1 });
   });
 
-  test('numbers collide by value whatever their BSON type; other types never collide with them', async () => {
+  test('numbers collide by value whatever their BSON type; other types by type and value (binaries by subtype and bytes)', async () => {
     const c = coll();
     await c.createIndex({ v: 1 }, { unique: true });
     await c.insertOne({ v: 1 });
@@ -158,6 +158,10 @@ describe('which documents collide', () => {
     await c.insertOne({ v: { x: 1, y: 2 } });
     await c.insertOne({ v: { y: 2, x: 1 } }); // embedded documents compare field order too
     await refusal(c.insertOne({ v: { x: 1, y: 2 } }));
+    await c.insertOne({ v: new Binary(Buffer.from('ab')) });
+    await c.insertOne({ v: new Binary(Buffer.from('ab'), 5) }); // same bytes, another subtype
+    await c.insertOne({ v: new Binary(Buffer.from('abc')) });
+    await refusal(c.insertOne({ v: new Binary(Buffer.from('ab')) }));
   });
 });
 
