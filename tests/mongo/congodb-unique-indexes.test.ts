@@ -52,7 +52,7 @@ describe('a unique index refuses a duplicate key', () => {
     expect(err.keyPattern).toEqual({ _id: 1 });
   });
 
-  test('on update, replacement, findAndModify and upsert; the refused document is unchanged, and a document may keep its own key', async () => {
+  test('on update, replacement, findAndModify and upsert; the refused document is unchanged, a document may keep its own key, and a key given up is free', async () => {
     const c = coll();
     await c.createIndex({ email: 1 }, { unique: true });
     await c.insertMany([{ email: 'a', k: 1 }, { email: 'b', k: 2 }]);
@@ -65,6 +65,11 @@ describe('a unique index refuses a duplicate key', () => {
     expect(await c.find({}, { projection: { _id: 0 }, sort: { k: 1 } }).toArray()).toEqual([{ email: 'a', k: 1 }, { email: 'b', k: 2 }]);
     await expect(c.updateOne({ k: 1 }, { $set: { email: 'a', touched: true } })).resolves.toMatchObject({ modifiedCount: 1 });
     await expect(c.updateOne({ k: 2 }, { $set: { email: 'c' } })).resolves.toMatchObject({ modifiedCount: 1 });
+    // The keys given up by an update or a delete are free again; the ones taken are not.
+    await c.insertOne({ email: 'b', k: 4 });
+    await refusal(c.insertOne({ email: 'c', k: 5 }));
+    await c.deleteOne({ k: 2 });
+    await c.insertOne({ email: 'c', k: 5 });
   });
 
   test('in batches: an ordered insert stops at the duplicate, an unordered one skips it', async () => {
