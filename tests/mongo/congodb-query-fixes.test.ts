@@ -3,7 +3,7 @@
  * official driver, each checked against MongoDB's documented behaviour: sort order (BSON type
  * order, strings by bytes not locale, arrays by their extreme element), projections through arrays
  * of documents, upserts taking equality fields from a top-level `$and`, BSON values surviving an
- * update. Runs on its own in-memory server.
+ * update, cursor batches within MongoDB's 16 MiB reply limit. Runs on its own in-memory server.
  */
 import { Binary, MongoClient, type Collection, type Db } from 'mongodb';
 import { startCongoProcess, type CongoProcess } from './start-congo';
@@ -103,3 +103,18 @@ describe('updates keep BSON values', () => {
   });
 });
 
+
+describe('cursors', () => {
+  test('documents passing 16 MiB together come back whole over several batches, from find and aggregate', async () => {
+    const c = coll();
+    const big = (i: number) => ({ i, data: new Binary(Buffer.alloc(6 * 1024 * 1024, i)) });
+    for (let i = 0; i < 5; i++) await c.insertOne(big(i));
+    const check = (docs: Array<Record<string, unknown>>) => {
+      expect(docs.map((d) => d.i)).toEqual([0, 1, 2, 3, 4]);
+      // Buffer.equals: jest's deep equality walks 6 MiB byte by byte.
+      for (const d of docs) expect(Buffer.from((d.data as Binary).buffer).equals(Buffer.alloc(6 * 1024 * 1024, d.i as number))).toBe(true);
+    };
+    check(await c.find({}, { sort: { i: 1 } }).toArray());
+    check(await c.aggregate([{ $sort: { i: 1 } }]).toArray());
+  });
+});
