@@ -3,20 +3,14 @@
  * record and no blob; a Voicemail callback still being retried survives a kill -9 and is delivered
  * after the restart; and without CALLBACK_ALLOW_PRIVATE a callback to a private address is refused.
  */
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import request from 'supertest';
 import { mode } from '../harness/api';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
+import { instanceBlobs } from '../harness/stores';
 import { tone } from '../support/media';
 import { callbackReceiver } from '../support/media-plane';
 import { until } from '../support/poll';
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.relative(dir, path.join(d.parentPath, d.name)));
-}
 
 const asOperator = (inst: PatchbayInstance) => ['Authorization', `Bearer ${inst.token}`] as const;
 
@@ -47,14 +41,14 @@ describe('media plane: crashes and restarts', () => {
     req.on('error', () => undefined);
     req.write(tone('wav', 1));
     req.write(Buffer.alloc(1024 * 1024, 7));
-    const blobs = path.join(inst.dataDir, 'blobs');
-    await until('bytes reaching the blob store', 20_000, () => (filesUnder(blobs).length > 1 ? true : undefined));
+    const blobs = await instanceBlobs(inst);
+    await until('bytes reaching the blob store', 20_000, async () => ((await blobs.traces()).length > 1 ? true : undefined));
     await inst.kill();
     req.destroy();
     try {
       inst = await inst.restart();
       // The half-written recording is gone; the stored one is all there is.
-      await until('the sweep to remove the partial blob', 20_000, () => (filesUnder(blobs).length === 1 ? true : undefined));
+      await until('the sweep to remove the partial blob', 20_000, async () => ((await blobs.traces()).length === 1 ? true : undefined));
       const files = await request(inst.origin).get('/core/v2/storage/files').set(...asOperator(inst));
       expect(files.body.items.map((f: { file_sid: string }) => f.file_sid)).toEqual([done.body.file_sid]);
       // The callback carries on from where it was: delivered after the restart, once.
@@ -64,7 +58,10 @@ describe('media plane: crashes and restarts', () => {
       });
       expect(d).toMatchObject({ file_sid: done.body.file_sid, attempts: 3 });
       expect(receiver.received).toHaveLength(3);
-    } finally { await receiver.close(); }
+    } finally {
+      await receiver.close();
+      await blobs.close();
+    }
   }, 120_000);
 });
 

@@ -5,11 +5,6 @@ import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { instanceBlobs, type InstanceBlobs } from '../harness/stores';
 import { until } from '../support/poll';
 
-/** Every trace of blobs the store holds: whole objects (through the port) and what interrupted writes left. */
-async function traces(blobs: InstanceBlobs): Promise<string[]> {
-  return [...(await blobs.keys('')), ...(await blobs.incomplete())];
-}
-
 describe('failure safety: Patchbay dies mid-upload', () => {
   let inst: PatchbayInstance;
   let blobs: InstanceBlobs;
@@ -37,10 +32,10 @@ describe('failure safety: Patchbay dies mid-upload', () => {
     await until('bytes reaching the blob store', 20000, async () => ((await blobs.incomplete()).length > 0 ? true : undefined));
     await inst.kill();
     req.destroy();
-    expect((await traces(blobs)).length).toBeGreaterThan(0);
+    expect((await blobs.traces()).length).toBeGreaterThan(0);
 
     inst = await inst.restart();
-    await until('the sweep to remove every partial blob', 20000, async () => ((await traces(blobs)).length === 0 ? true : undefined));
+    await until('the sweep to remove every partial blob', 20000, async () => ((await blobs.traces()).length === 0 ? true : undefined));
     const files = await request(inst.origin).get('/core/v2/storage/files').set(...auth);
     expect(files.body.items).toEqual([]);
     const c = await request(inst.origin).get(`/core/v2/storage/containers/${containerSid}`).set(...auth);
@@ -55,14 +50,14 @@ describe('failure safety: Patchbay dies mid-upload', () => {
     const auth = ['Authorization', `Bearer ${inst.token}`] as const;
     const containerSid = (await request(inst.origin).get('/core/v2/storage/containers').set(...auth)).body.items[0].container_sid as string;
     const before = (await request(inst.origin).get('/core/v2/storage/files').set(...auth)).body.items.length as number;
-    const countBefore = (await traces(blobs)).length;
+    const countBefore = (await blobs.traces()).length;
     const url = new URL(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=gone.bin`);
     const req = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/octet-stream', 'content-length': String(4 * 1024 * 1024) } });
     req.on('error', () => undefined);
     req.write(Buffer.alloc(512 * 1024, 1));
-    await until('bytes reaching the blob store', 20000, async () => ((await traces(blobs)).length > countBefore ? true : undefined));
+    await until('bytes reaching the blob store', 20000, async () => ((await blobs.traces()).length > countBefore ? true : undefined));
     req.destroy();
-    await until('the aborted upload to be removed', 10000, async () => ((await traces(blobs)).length === countBefore ? true : undefined));
+    await until('the aborted upload to be removed', 10000, async () => ((await blobs.traces()).length === countBefore ? true : undefined));
     expect((await request(inst.origin).get('/core/v2/storage/files').set(...auth)).body.items.length).toBe(before);
   }, 60000);
 });

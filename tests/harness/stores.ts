@@ -26,12 +26,19 @@ export interface InstanceBlobs {
   keys(prefix: string): Promise<string[]>;
   /** What interrupted writes left that no reader sees: temp files (directory), chunks without a files document (GridFS). */
   incomplete(): Promise<string[]>;
+  /** Every trace of blobs: the whole objects' keys and what interrupted writes left. */
+  traces(): Promise<string[]>;
   close(): Promise<void>;
 }
 
 const mongoUrl = (): string | undefined => process.env.MONGODB_URL || undefined;
 
 export async function instanceBlobs(inst: StoredInstance): Promise<InstanceBlobs> {
+  const blobs = await openBlobs(inst);
+  return { ...blobs, traces: async () => [...(await blobs.keys('')), ...(await blobs.incomplete())] };
+}
+
+async function openBlobs(inst: StoredInstance): Promise<Omit<InstanceBlobs, 'traces'>> {
   const url = mongoUrl();
   if (!url) {
     const dir = path.join(inst.dataDir, 'blobs');
