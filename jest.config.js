@@ -1,7 +1,8 @@
 /**
  * One root jest config. Three projects:
  *  - unit: every package's and service's own tests (ports' contract suites, domain rules), and the
- *    offline checks of the deployment files (tests/deploy: Dockerfile, compose, Kubernetes, bundles);
+ *    offline checks of the deployment files (tests/deploy: Dockerfile, compose, Kubernetes, bundles),
+ *    and the MongoDB-wire emulator's own tests (tests/mongo);
  *  - api-embedded / api-distributed: the same public-API suite (tests/api) against the all-in-one
  *    process and against every service in its own process over a real nats-server; the distributed
  *    project also runs tests/distributed (replicas, restarts: things only that mode has).
@@ -11,7 +12,7 @@ const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts'
 module.exports = {
   testTimeout: 30000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/tests/deploy/**/*.test.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/tests/deploy/**/*.test.ts', '<rootDir>/tests/mongo/**/*.test.ts'] },
     { ...common, displayName: 'api-embedded', globals: { __PATCHBAY_MODE__: 'embedded' }, testMatch: ['<rootDir>/tests/api/**/*.test.ts'], globalSetup: '<rootDir>/tests/harness/global-setup-embedded.ts', globalTeardown: '<rootDir>/tests/harness/global-teardown.ts' },
     { ...common, displayName: 'api-distributed', globals: { __PATCHBAY_MODE__: 'distributed' }, testMatch: ['<rootDir>/tests/api/**/*.test.ts', '<rootDir>/tests/distributed/**/*.test.ts'], globalSetup: '<rootDir>/tests/harness/global-setup-distributed.ts', globalTeardown: '<rootDir>/tests/harness/global-teardown.ts' },
   ],

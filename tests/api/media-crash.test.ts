@@ -3,20 +3,14 @@
  * record and no blob; a Voicemail callback still being retried survives a kill -9 and is delivered
  * after the restart; and without CALLBACK_ALLOW_PRIVATE a callback to a private address is refused.
  */
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import request from 'supertest';
 import { mode } from '../harness/api';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
+import { instanceBlobs, type InstanceBlobs } from '../harness/stores';
 import { tone } from '../support/media';
 import { callbackReceiver } from '../support/media-plane';
 import { until } from '../support/poll';
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.relative(dir, path.join(d.parentPath, d.name)));
-}
 
 const asOperator = (inst: PatchbayInstance) => ['Authorization', `Bearer ${inst.token}`] as const;
 
@@ -30,12 +24,18 @@ const deliveries = async (inst: PatchbayInstance) => (await request(inst.origin)
 
 describe('media plane: crashes and restarts', () => {
   let inst: PatchbayInstance;
-  afterAll(async () => { await inst?.stop(); });
+  // Closed here, not in the test, so a failure anywhere in it leaves no server keeping jest alive.
+  const opened: { receiver?: Awaited<ReturnType<typeof callbackReceiver>>; blobs?: InstanceBlobs } = {};
+  afterAll(async () => {
+    await opened.receiver?.close();
+    await opened.blobs?.close();
+    await inst?.stop();
+  });
 
   test('kill -9 mid-recording: no record, no blob after the restart; a callback being retried is delivered after it', async () => {
     inst = await startPatchbay(mode(), { UPLOAD_STALE_MS: '2000', UPLOAD_SWEEP_INTERVAL_MS: '500', CALLBACK_RETRY_BASE_MS: '1000' });
     // A callback whose receiver fails twice: it is being retried when the process dies.
-    const receiver = await callbackReceiver(2);
+    const receiver = (opened.receiver = await callbackReceiver(2));
     const vm = await voicemail(inst, { callback_url: receiver.url });
     const done = await request(inst.origin).post(`/core/v2/media/recordings?endpoint_sid=${vm.endpoint_sid}`).set(...asOperator(inst)).set('Content-Type', 'audio/wav').send(tone('wav', 1));
     expect(done.status).toBe(201);
@@ -47,24 +47,22 @@ describe('media plane: crashes and restarts', () => {
     req.on('error', () => undefined);
     req.write(tone('wav', 1));
     req.write(Buffer.alloc(1024 * 1024, 7));
-    const blobs = path.join(inst.dataDir, 'blobs');
-    await until('bytes reaching the blob store', 20_000, () => (filesUnder(blobs).length > 1 ? true : undefined));
+    const blobs = (opened.blobs = await instanceBlobs(inst));
+    await until('bytes reaching the blob store', 20_000, async () => ((await blobs.traces()).length > 1 ? true : undefined));
     await inst.kill();
     req.destroy();
-    try {
-      inst = await inst.restart();
-      // The half-written recording is gone; the stored one is all there is.
-      await until('the sweep to remove the partial blob', 20_000, () => (filesUnder(blobs).length === 1 ? true : undefined));
-      const files = await request(inst.origin).get('/core/v2/storage/files').set(...asOperator(inst));
-      expect(files.body.items.map((f: { file_sid: string }) => f.file_sid)).toEqual([done.body.file_sid]);
-      // The callback carries on from where it was: delivered after the restart, once.
-      const [d] = await until('the callback delivered after the restart', 30_000, async () => {
-        const items = await deliveries(inst);
-        return items[0]?.state === 'delivered' ? items : undefined;
-      });
-      expect(d).toMatchObject({ file_sid: done.body.file_sid, attempts: 3 });
-      expect(receiver.received).toHaveLength(3);
-    } finally { await receiver.close(); }
+    inst = await inst.restart();
+    // The half-written recording is gone; the stored one is all there is.
+    await until('the sweep to remove the partial blob', 20_000, async () => ((await blobs.traces()).length === 1 ? true : undefined));
+    const files = await request(inst.origin).get('/core/v2/storage/files').set(...asOperator(inst));
+    expect(files.body.items.map((f: { file_sid: string }) => f.file_sid)).toEqual([done.body.file_sid]);
+    // The callback carries on from where it was: delivered after the restart, once.
+    const [d] = await until('the callback delivered after the restart', 30_000, async () => {
+      const items = await deliveries(inst);
+      return items[0]?.state === 'delivered' ? items : undefined;
+    });
+    expect(d).toMatchObject({ file_sid: done.body.file_sid, attempts: 3 });
+    expect(receiver.received).toHaveLength(3);
   }, 120_000);
 });
 

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
 import { mode } from '../harness/api';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
+import { loseServiceData } from '../harness/stores';
 import { until } from '../support/poll';
 
 describe('partners the endpoint and storage services never saw get their defaults at start-up', () => {
@@ -18,7 +17,7 @@ describe('partners the endpoint and storage services never saw get their default
 
     // Lose the two services' own data (a data directory older than those services looks the same).
     await inst.kill();
-    for (const svc of ['endpoint', 'storage']) fs.rmSync(path.join(inst.dataDir, svc), { recursive: true, force: true });
+    await loseServiceData(inst, ['endpoint', 'storage']);
     inst = await inst.restart();
 
     await until('the backfill', 30000, async () => ((await gateways()).body.count === 1 && (await containers()).body.count === 1 ? true : undefined));

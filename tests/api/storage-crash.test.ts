@@ -1,23 +1,21 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import request from 'supertest';
 import { mode } from '../harness/api';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
+import { instanceBlobs, type InstanceBlobs } from '../harness/stores';
 import { until } from '../support/poll';
-
-/** Every file under `dir` (recursively), relative. */
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.relative(dir, path.join(d.parentPath, d.name)));
-}
 
 describe('failure safety: Patchbay dies mid-upload', () => {
   let inst: PatchbayInstance;
-  afterAll(async () => { await inst?.stop(); });
+  let blobs: InstanceBlobs;
+  afterAll(async () => {
+    await blobs?.close();
+    await inst?.stop();
+  });
 
   test('no File record points at a missing blob and no orphan blob outlives the restart sweep', async () => {
     inst = await startPatchbay(mode(), { UPLOAD_STALE_MS: '2000', UPLOAD_SWEEP_INTERVAL_MS: '500' });
+    blobs = await instanceBlobs(inst);
     const auth = ['Authorization', `Bearer ${inst.token}`] as const;
     const containers = await request(inst.origin).get('/core/v2/storage/containers').set(...auth);
     const containerSid = await until('the default container', 20000, async () => {
@@ -31,14 +29,13 @@ describe('failure safety: Patchbay dies mid-upload', () => {
     const req = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/octet-stream', 'content-length': String(8 * 1024 * 1024) } });
     req.on('error', () => undefined);
     req.write(Buffer.alloc(1024 * 1024, 7));
-    const blobs = path.join(inst.dataDir, 'blobs');
-    await until('bytes reaching the blob store', 20000, () => (filesUnder(blobs).length > 0 ? true : undefined));
+    await until('bytes reaching the blob store', 20000, async () => ((await blobs.incomplete()).length > 0 ? true : undefined));
     await inst.kill();
     req.destroy();
-    expect(filesUnder(blobs).length).toBeGreaterThan(0);
+    expect((await blobs.traces()).length).toBeGreaterThan(0);
 
     inst = await inst.restart();
-    await until('the sweep to remove every partial blob', 20000, () => (filesUnder(blobs).length === 0 ? true : undefined));
+    await until('the sweep to remove every partial blob', 20000, async () => ((await blobs.traces()).length === 0 ? true : undefined));
     const files = await request(inst.origin).get('/core/v2/storage/files').set(...auth);
     expect(files.body.items).toEqual([]);
     const c = await request(inst.origin).get(`/core/v2/storage/containers/${containerSid}`).set(...auth);
@@ -53,15 +50,14 @@ describe('failure safety: Patchbay dies mid-upload', () => {
     const auth = ['Authorization', `Bearer ${inst.token}`] as const;
     const containerSid = (await request(inst.origin).get('/core/v2/storage/containers').set(...auth)).body.items[0].container_sid as string;
     const before = (await request(inst.origin).get('/core/v2/storage/files').set(...auth)).body.items.length as number;
-    const blobs = path.join(inst.dataDir, 'blobs');
-    const countBefore = filesUnder(blobs).length;
+    const countBefore = (await blobs.traces()).length;
     const url = new URL(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=gone.bin`);
     const req = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/octet-stream', 'content-length': String(4 * 1024 * 1024) } });
     req.on('error', () => undefined);
     req.write(Buffer.alloc(512 * 1024, 1));
-    await until('bytes reaching the blob store', 20000, () => (filesUnder(blobs).length > countBefore ? true : undefined));
+    await until('bytes reaching the blob store', 20000, async () => ((await blobs.traces()).length > countBefore ? true : undefined));
     req.destroy();
-    await until('the aborted upload to be removed', 10000, () => (filesUnder(blobs).length === countBefore ? true : undefined));
+    await until('the aborted upload to be removed', 10000, async () => ((await blobs.traces()).length === countBefore ? true : undefined));
     expect((await request(inst.origin).get('/core/v2/storage/files').set(...auth)).body.items.length).toBe(before);
   }, 60000);
 });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { mode } from '../harness/api';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
+import { instanceBlobs } from '../harness/stores';
 import { noise } from '../support/media';
 import { until } from '../support/poll';
 import { ffmpegUsing } from '../support/processes';
@@ -68,8 +69,12 @@ test('kill -9 during an upload-time transcode: after a restart the file ends tra
   await until('the scratch root to hold only live workers', 10000, () => (onlyOwners() ? true : undefined)).catch(() => undefined);
   expect(filesUnder(scratch)).toEqual([expect.stringMatching(/^w-[0-9a-f-]+\/owner\.json$/)]);
   expect(ffmpegUsing(scratch)).toEqual([]);
-  const blobs = filesUnder(path.join(inst.dataDir, 'blobs', 'files'));
-  expect(blobs).toHaveLength(1);
+  const blobs = await instanceBlobs(inst);
+  try {
+    expect(await blobs.keys('files/')).toHaveLength(1);
+  } finally {
+    await blobs.close();
+  }
   const c = (await api().get(`/core/v2/storage/containers/${containerSid}`).set(...auth)).body;
   expect(c).toMatchObject({ total_files: 1, total_bytes: done.file_bytes });
 }, 300000);

@@ -4,10 +4,9 @@
  * is a target only, and errors say what is wrong without ffmpeg's words, paths or addresses.
  * (Every target at every bitrate is covered by the transcoder's own tests.)
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
 import { API, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
+import { instanceBlobs, type InstanceBlobs } from '../harness/stores';
 import { createContainer, transcodedFile, uploadRaw } from '../support/storage';
 import { noise } from '../support/media';
 import { binary, durationOf } from '../support/audio-probe';
@@ -20,7 +19,10 @@ const stereo44k = (seconds = 3) => noise('wav', { seconds, sampleRate: 44100, ch
 /** What may never reach a client: ffmpeg's own words, temporary paths, network addresses. */
 const LEAKS = /ffmpeg|ffprobe|stderr|invalid data|\/tmp|scratch|\/[\w.-]+\/[\w.-]+|\b\d{1,3}(\.\d{1,3}){3}\b|nats:\/\//i;
 
+let blobs: InstanceBlobs;
+afterAll(() => blobs?.close());
 beforeAll(async () => {
+  blobs = await instanceBlobs(instance());
   p = await newPartner();
   containerSid = (await createContainer(p)).container_sid;
 });
@@ -63,7 +65,7 @@ describe('an allowed bitrate never breaks a conversion', () => {
       const res = await binary(pub().get(`/f/${up.body.file_sid}?f=flac&br=${br}`));
       expect(Buffer.compare(res.body, plain.body)).toBe(0);
     }
-    expect(fs.readdirSync(path.join(instance().dataDir, 'blobs', 'cache', up.body.file_sid))).toHaveLength(1);
+    expect(await blobs.keys(`cache/${up.body.file_sid}/`)).toHaveLength(1);
   });
 });
 

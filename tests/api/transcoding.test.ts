@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import request from 'supertest';
 import { API, http, instance, newPartner, type TestPartner } from '../harness/api';
+import { instanceBlobs, type InstanceBlobs } from '../harness/stores';
 import { createContainer, transcodedFile, uploadRaw } from '../support/storage';
 import { tone } from '../support/media';
 import { binary, durationOf } from '../support/audio-probe';
@@ -15,7 +17,10 @@ let containerSid: string;
 const sources = new Map<string, Record<string, any>>();
 const pub = () => request(instance().storageUrl);
 
+let blobs: InstanceBlobs;
+afterAll(() => blobs?.close());
 beforeAll(async () => {
+  blobs = await instanceBlobs(instance());
   p = await newPartner();
   containerSid = (await createContainer(p)).container_sid;
   for (const format of SOURCES) {
@@ -69,23 +74,22 @@ describe('download-time transcoding (f, br)', () => {
     const f = (await uploadRaw(p, { container_sid: containerSid, name: 'torn.wav' }, tone('wav', 1))).body;
     const first = await binary(pub().get(`/f/${f.file_sid}?f=flac`));
     expect(first.status).toBe(200);
-    const cacheDir = path.join(instance().dataDir, 'blobs', 'cache', f.file_sid);
-    const [copy] = fs.readdirSync(cacheDir);
-    fs.truncateSync(path.join(cacheDir, copy), 0);
+    const [copy, ...more] = await blobs.keys(`cache/${f.file_sid}/`);
+    expect(more).toEqual([]);
+    await blobs.store.put(copy, Readable.from([]));
     const again = await binary(pub().get(`/f/${f.file_sid}?f=flac`));
     expect(again.status).toBe(200);
     expect(again.body.length).toBe(first.body.length);
     expect(durationOf(again.body, 'flac')).toBeCloseTo(1, 0);
-    expect(fs.statSync(path.join(cacheDir, copy)).size).toBe(first.body.length);
+    expect((await blobs.store.stat(copy)).size).toBe(first.body.length);
   });
 
   test('cached copies go with the file', async () => {
     const f = (await uploadRaw(p, { container_sid: containerSid, name: 'gone.wav' }, tone('wav', 1))).body;
     expect((await pub().get(`/f/${f.file_sid}?f=ogg`)).status).toBe(200);
-    const cacheDir = path.join(instance().dataDir, 'blobs', 'cache', f.file_sid);
-    expect(fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).length).toBe(1);
+    expect(await blobs.keys(`cache/${f.file_sid}/`)).toHaveLength(1);
     await http().delete(`${API}/storage/files/${f.file_sid}`).set(...p.auth);
-    expect(fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).length : 0).toBe(0);
+    expect(await blobs.keys(`cache/${f.file_sid}/`)).toEqual([]);
   });
 });
 

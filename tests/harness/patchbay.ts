@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startNatsServer } from '../../packages/platform/src/testing/nats-server';
+import { dropDatabases, testDbPrefix } from '../../packages/platform/src/testing/mongo-databases';
 import { freePort, releasePorts, reservePorts } from './free-port';
 
 export type Mode = 'embedded' | 'distributed';
@@ -19,13 +20,18 @@ export interface PatchbayInstance {
   token: string;
   dataDir: string;
   natsUrl?: string;
+  /** With MONGODB_URL: this instance's MONGODB_DB_PREFIX (its databases are `<prefix>_<service>`, `<prefix>_blobs`). */
+  mongoDbPrefix?: string;
   /** PID of the launched process; also its process group ID. */
   pid: number;
   stop(): Promise<void>;
   /** SIGKILL to every process of the instance (a crash); the data directory and NATS stay. */
   kill(): Promise<void>;
-  /** Starts the same instance again (same ports, data directory and NATS) after kill(). */
-  restart(): Promise<PatchbayInstance>;
+  /**
+   * Starts the same instance again (same ports, data directory, databases and NATS) after kill();
+   * `env` changes its environment from then on (a replaced key, say).
+   */
+  restart(env?: Record<string, string>): Promise<PatchbayInstance>;
   /** Distributed only: stops its nats-server and starts it again (same port and store) after `downMs`. */
   restartNats(downMs?: number): Promise<void>;
   /** The last lines the instance printed (every service's JSON logs, prefixed by the launcher). */
@@ -35,11 +41,11 @@ export interface PatchbayInstance {
 }
 
 /** What a restarted instance keeps from the one before. */
-interface Reuse { port: number; storagePort: number; dataDir: string; nats?: Awaited<ReturnType<typeof startNatsServer>> }
+interface Reuse { port: number; storagePort: number; dataDir: string; mongoDbPrefix?: string; nats?: Awaited<ReturnType<typeof startNatsServer>> }
 
 const ROOT = path.resolve(__dirname, '../..');
 /** A fixed key for test runs against MongoDB (32 bytes, Base64); never used outside tests. */
-const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString('base64');
+export const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString('base64');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 /**
@@ -56,15 +62,18 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
   const password = 'test-password-123';
   const token = reuse?.token ?? `test-token-${Math.random().toString(36).slice(2)}-${Date.now()}`;
   const nats = reuse ? reuse.nats : mode === 'distributed' ? await startNatsServer() : undefined;
+  const mongodbUrl = process.env.MONGODB_URL || undefined;
+  // Instances share the server: each gets databases of its own, kept across restart().
+  const mongoDbPrefix = mongodbUrl ? reuse?.mongoDbPrefix ?? testDbPrefix() : undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port), STORAGE_PORT: String(storagePort), DATA_DIR: dataDir, LOG_LEVEL: process.env.PATCHBAY_TEST_LOG_LEVEL ?? 'warn',
     PATCHBAY_BOOTSTRAP_LOGIN: login, PATCHBAY_BOOTSTRAP_PASSWORD: password, PATCHBAY_BOOTSTRAP_TOKEN: token,
-    NATS_URL: nats?.url ?? '', MONGODB_URL: process.env.MONGODB_URL ?? '',
+    NATS_URL: nats?.url ?? '', MONGODB_URL: mongodbUrl ?? '',
     // Voicemail callbacks go to receivers the tests run on 127.0.0.1, and are retried quickly.
     CALLBACK_ALLOW_PRIVATE: 'true', CALLBACK_RETRY_BASE_MS: '200',
     // Push refuses to start on MongoDB without a shared credentials key (the embedded store makes its own).
-    ...(process.env.MONGODB_URL ? { PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY } : {}),
+    ...(mongodbUrl ? { PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY, MONGODB_DB_PREFIX: mongoDbPrefix } : {}),
     ...extraEnv,
   };
   const entry = mode === 'embedded' ? 'services/all-in-one/src/main.ts' : 'services/all-in-one/src/distributed.ts';
@@ -95,11 +104,12 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
     throw err;
   }
   return {
-    mode, pid: child.pid!, origin, baseUrl: `${origin}/core/v2`, storageUrl: `http://127.0.0.1:${storagePort}`, login, password, token, dataDir, natsUrl: nats?.url,
+    mode, pid: child.pid!, origin, baseUrl: `${origin}/core/v2`, storageUrl: `http://127.0.0.1:${storagePort}`, login, password, token, dataDir, natsUrl: nats?.url, mongoDbPrefix,
     stop: async () => {
       await stopChild(child);
       await nats?.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (mongodbUrl && mongoDbPrefix) await dropDatabases(mongodbUrl, mongoDbPrefix);
       releasePorts(port);
       releasePorts(storagePort, 4);
     },
@@ -108,7 +118,7 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
       try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
       await exited;
     },
-    restart: () => startPatchbay(mode, extraEnv, { port, storagePort, dataDir, nats, token }),
+    restart: (env = {}) => startPatchbay(mode, { ...extraEnv, ...env }, { port, storagePort, dataDir, mongoDbPrefix, nats, token }),
     startupOutput: output.join(''),
     restartNats: async (downMs) => { if (!nats) throw new Error('restartNats: an embedded instance has no NATS'); await nats.restart({ downMs }); },
     output: () => output.join(''),

@@ -42,12 +42,13 @@ export class FakePushWorld {
 
   /**
    * Crashes the instance (SIGKILL to all its processes) and starts it again on the same data
-   * directory, ports and NATS; `whileDown` runs in between (e.g. to change files on disk).
+   * directory, databases, ports and NATS; `whileDown` runs in between (e.g. to change what is
+   * stored) and may return environment changes for the restarted instance.
    */
-  async restart(whileDown?: () => void | Promise<void>): Promise<void> {
+  async restart(whileDown?: () => void | Record<string, string> | Promise<void | Record<string, string>>): Promise<void> {
     await this.pb.kill();
-    await whileDown?.();
-    this.pb = await this.pb.restart();
+    const env = await whileDown?.();
+    this.pb = await this.pb.restart(env ?? {});
   }
 
   /** supertest on this instance's origin; paths under /core/v2. */

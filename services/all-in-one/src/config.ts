@@ -22,6 +22,7 @@ export const AllInOneConfig = Type.Object({
   UPLOAD_STALE_MS: StorageConfig.UPLOAD_STALE_MS,
   UPLOAD_SWEEP_INTERVAL_MS: StorageConfig.UPLOAD_SWEEP_INTERVAL_MS,
   STORAGE_REQUEUE_TRANSCODING_ON_START: StorageConfig.STORAGE_REQUEUE_TRANSCODING_ON_START,
+  STORAGE_RECONCILE_ON_START: StorageConfig.STORAGE_RECONCILE_ON_START,
   THRESHOLD_SWEEP_INTERVAL: ThresholdWorkerConfig.THRESHOLD_SWEEP_INTERVAL,
   ...FileServerConfig,
   /** Public root of the file server, used in `publish_uri`; default http://127.0.0.1:<STORAGE_PORT>. */

@@ -21,11 +21,12 @@ runProcess({
     const hub = config.NATS_URL ? undefined : MemoryBus.hub();
     const started: Stoppable[] = [];
     const closers: Stoppable[] = [];
-    const blobs = await openBlobStore({ mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR });
+    const where = { mongodbUrl: config.MONGODB_URL, mongodbDbPrefix: config.MONGODB_DB_PREFIX, dataDir: config.DATA_DIR };
+    const blobs = await openBlobStore(where);
     closers.push({ stop: async () => blobs.close?.() });
     for (const entry of SERVICES) {
       const bus = await openBus({ natsUrl: config.NATS_URL, hub, name: entry.name, logger, metrics });
-      const docs = await openDocStore({ mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR, service: entry.name });
+      const docs = await openDocStore({ ...where, service: entry.name });
       closers.push({ stop: () => bus.close() }, { stop: () => docs.close() });
       started.push(await entry.start({ bus, docs, blobs, logger: logger.child({ svc: entry.name }), metrics }, config));
     }

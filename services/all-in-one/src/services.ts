@@ -27,7 +27,7 @@ export const SERVICES: ServiceEntry[] = [
     start: (deps, c) => startStorageService(deps, {
       storageUrl: c.STORAGE_URL ?? `http://127.0.0.1:${c.STORAGE_PORT}`, uploadStaleMs: c.UPLOAD_STALE_MS, sweepIntervalMs: c.UPLOAD_SWEEP_INTERVAL_MS, busTimeoutMs: c.BUS_TIMEOUT_MS,
       // One process owns the store here, unless MongoDB is shared with other replicas.
-      reconcileOnStart: !c.MONGODB_URL,
+      reconcileOnStart: c.STORAGE_RECONCILE_ON_START ?? !c.MONGODB_URL,
       requeueTranscodingOnStart: c.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !c.NATS_URL,
     }),
   },

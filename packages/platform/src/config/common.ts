@@ -9,6 +9,12 @@ export const CommonConfig = {
   NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls|ws|wss)://' })),
   /** MongoDB connection string; unset = embedded NeDB store under DATA_DIR. */
   MONGODB_URL: Type.Optional(Type.String({ pattern: '^mongodb(\\+srv)?://' })),
+  /**
+   * First part of every MongoDB database name: `<prefix>_<service>`, blobs `<prefix>_blobs`. Lets
+   * several installations (or test runs) share one MongoDB. At most 38 characters, so the longest
+   * name stays within MongoDB's 64-byte limit.
+   */
+  MONGODB_DB_PREFIX: Type.String({ default: 'patchbay', pattern: '^[A-Za-z0-9_-]{1,38}$' }),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   /**

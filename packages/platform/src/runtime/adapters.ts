@@ -31,19 +31,27 @@ async function openRawBus(opts: { natsUrl?: string; hub?: MemoryHub; name: strin
   return new MemoryBus(opts.hub, { logger: opts.logger });
 }
 
+/** Where the stores live: MongoDB when `mongodbUrl` is set, else files under `dataDir`. */
+export interface StoreLocation {
+  mongodbUrl?: string;
+  /** First part of the MongoDB database names (MONGODB_DB_PREFIX); default `patchbay`. */
+  mongodbDbPrefix?: string;
+  dataDir: string;
+}
+
 /**
- * Picks the document store: MongoDB when a URL is configured (database `patchbay_<service>`, so
+ * Picks the document store: MongoDB when a URL is configured (database `<prefix>_<service>`, so
  * each service owns its own database), else NeDB files under `<dataDir>/<service>/`.
  */
-export async function openDocStore(opts: { mongodbUrl?: string; dataDir: string; service: string }): Promise<DocStore> {
-  if (opts.mongodbUrl) return (await mongoDocStore()).connect({ url: opts.mongodbUrl, dbName: `patchbay_${opts.service.replace(/-/g, '_')}` });
+export async function openDocStore(opts: StoreLocation & { service: string }): Promise<DocStore> {
+  if (opts.mongodbUrl) return (await mongoDocStore()).connect({ url: opts.mongodbUrl, dbName: mongoDbName(opts, opts.service) });
   return new NedbDocStore({ dir: path.resolve(opts.dataDir, opts.service) });
 }
 
-/** Picks the blob store: GridFS next to MongoDB when configured, else `<dataDir>/blobs`. */
-export async function openBlobStore(opts: { mongodbUrl?: string; dataDir: string }): Promise<BlobStore> {
+/** Picks the blob store: GridFS (database `<prefix>_blobs`) next to MongoDB when configured, else `<dataDir>/blobs`. */
+export async function openBlobStore(opts: StoreLocation): Promise<BlobStore> {
   if (opts.mongodbUrl) {
-    const mongo = await (await mongoDocStore()).connect({ url: opts.mongodbUrl, dbName: 'patchbay_blobs' });
+    const mongo = await (await mongoDocStore()).connect({ url: opts.mongodbUrl, dbName: mongoDbName(opts, 'blobs') });
     const store = new (await gridfsBlobStore())({ db: mongo.db });
     // The store does not own the connection; close both together.
     const closeStore = store.close?.bind(store);
@@ -51,4 +59,9 @@ export async function openBlobStore(opts: { mongodbUrl?: string; dataDir: string
     return store;
   }
   return new DirBlobStore({ dir: path.resolve(opts.dataDir, 'blobs') });
+}
+
+/** `<prefix>_<part>`, dashes made underscores: `patchbay_threshold_worker`. */
+export function mongoDbName(opts: Pick<StoreLocation, 'mongodbDbPrefix'>, part: string): string {
+  return `${opts.mongodbDbPrefix ?? 'patchbay'}_${part.replace(/-/g, '_')}`;
 }

@@ -47,8 +47,9 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
       const metrics = createMetricsRegistry(opts.name);
       const streams = { eventsMaxAgeS: config.NATS_EVENTS_MAX_AGE, eventsMaxBytes: config.NATS_EVENTS_MAX_BYTES, replicas: config.NATS_STREAM_REPLICAS };
       const bus = await openBus({ natsUrl: config.NATS_URL, name: opts.name, logger, metrics, streams });
-      const docs = opts.docs ? await openDocStore({ mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR, service: opts.name }) : unusedDocStore(opts.name);
-      const blobs = opts.blobs ? await openBlobStore({ mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR }) : unusedBlobStore(opts.name);
+      const where = { mongodbUrl: config.MONGODB_URL, mongodbDbPrefix: config.MONGODB_DB_PREFIX, dataDir: config.DATA_DIR };
+      const docs = opts.docs ? await openDocStore({ ...where, service: opts.name }) : unusedDocStore(opts.name);
+      const blobs = opts.blobs ? await openBlobStore(where) : unusedBlobStore(opts.name);
       let ready = false;
       const service = await opts.start({ bus, docs, blobs, logger, metrics }, config);
       let ops: Server | undefined;

@@ -1,5 +1,6 @@
 /**
- * GridfsBlobStore against a real MongoDB when MONGODB_URL is set (a fresh database, dropped after);
+ * GridfsBlobStore against the server at MONGODB_URL when it is set — `pnpm test:mongo` sets it (to an
+ * in-memory CongoDB unless given a real MongoDB) — in a fresh database, dropped after;
  * otherwise only the checks that need no server run, and the contract suite says why it is skipped.
  */
 import { randomUUID } from 'node:crypto';
@@ -64,7 +65,7 @@ if (url) {
     });
   });
 } else {
-  console.warn('GridfsBlobStore contract suite skipped: MONGODB_URL is not set (no MongoDB server reachable here). Set MONGODB_URL=mongodb://… to run it.');
+  console.warn('GridfsBlobStore contract suite skipped: MONGODB_URL is not set (no MongoDB server reachable here). Run `pnpm test:mongo` (or set MONGODB_URL=mongodb://…) to run it.');
   describe.skip('BlobStore contract: GridfsBlobStore (needs MONGODB_URL)', () => {
     it('runs against a real MongoDB', () => undefined);
   });

@@ -33,6 +33,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig(schema, { OPS_PORT: '70000' })).toThrow(/OPS_PORT/);
   });
 
+  test('MONGODB_DB_PREFIX defaults to patchbay and takes only what fits a database name', () => {
+    expect(loadConfig(schema, {}).MONGODB_DB_PREFIX).toBe('patchbay');
+    expect(loadConfig(schema, { MONGODB_DB_PREFIX: 'acme-prod_2' }).MONGODB_DB_PREFIX).toBe('acme-prod_2');
+    for (const bad of ['a.b', 'a/b', 'a b', 'x'.repeat(39)]) expect(() => loadConfig(schema, { MONGODB_DB_PREFIX: bad })).toThrow(/MONGODB_DB_PREFIX/);
+  });
+
   test('keys outside the schema are not read', () => {
     const config = loadConfig(schema, { SOMETHING_ELSE: 'x' }) as Record<string, unknown>;
     expect(config.SOMETHING_ELSE).toBeUndefined();

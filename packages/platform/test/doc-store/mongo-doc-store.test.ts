@@ -1,5 +1,6 @@
 /**
- * MongoDocStore against a real MongoDB when MONGODB_URL is set (a fresh database, dropped after);
+ * MongoDocStore against the server at MONGODB_URL when it is set — `pnpm test:mongo` sets it (to an
+ * in-memory CongoDB unless given a real MongoDB) — in a fresh database, dropped after;
  * otherwise only the checks that need no server run, and the contract suite says why it is skipped.
  */
 import { randomUUID } from 'node:crypto';
@@ -22,7 +23,7 @@ if (url) {
     };
   }, { timeoutMs: 60_000 });
 } else {
-  console.warn('MongoDocStore contract suite skipped: MONGODB_URL is not set (no MongoDB server reachable here). Set MONGODB_URL=mongodb://… to run it.');
+  console.warn('MongoDocStore contract suite skipped: MONGODB_URL is not set (no MongoDB server reachable here). Run `pnpm test:mongo` (or set MONGODB_URL=mongodb://…) to run it.');
   describe.skip('DocStore contract: MongoDocStore (needs MONGODB_URL)', () => {
     test('runs against a real MongoDB', () => undefined);
   });

@@ -1,0 +1,33 @@
+/**
+ * `pnpm test:mongo` (tests/mongo/test-mongo.ts): the root config's projects, narrowed to what runs
+ * against MONGODB_URL —
+ *  - unit: the MongoDB document-store and GridFS blob-store contract suites;
+ *  - api-embedded: the whole public-API suite on the all-in-one process;
+ *  - api-distributed: a subset of it with every service in its own process over NATS, each with
+ *    its own connections to the same server (the multi-writer case).
+ */
+const path = require('node:path');
+const root = require('../../jest.config.js');
+
+const rootDir = path.resolve(__dirname, '../..');
+const project = (name) => ({ ...root.projects.find((p) => p.displayName === name), rootDir });
+
+/**
+ * Where several processes share the databases: uploads and counters, unique keys, devices, records;
+ * and GridFS written and read by the gateway, transcoders and file servers, and left behind by a crash.
+ */
+const DISTRIBUTED_SUBSET = [
+  'storage-files', 'storage-limits', 'storage-containers', 'endpoints-conflict', 'push-devices', 'records', 'auth', 'file-server',
+  'transcoding', 'storage-crash',
+]
+  .map((name) => `<rootDir>/tests/api/${name}.test.ts`);
+
+module.exports = {
+  rootDir,
+  testTimeout: root.testTimeout,
+  projects: [
+    { ...project('unit'), testMatch: ['<rootDir>/packages/platform/test/doc-store/mongo-doc-store.test.ts', '<rootDir>/packages/platform/test/blob-store/gridfs-blob-store.test.ts'] },
+    project('api-embedded'),
+    { ...project('api-distributed'), testMatch: DISTRIBUTED_SUBSET },
+  ],
+};
