@@ -68,3 +68,6 @@ export type {
   PublishedCheckRequest, VoicemailCallbackSchedule, VoicemailCallbackDelivery,
 } from './schemas/media';
 export { BITRATE_FORMATS } from './schemas/file';
+export { ContainerSchema } from './schemas/container';
+export { FileSchema } from './schemas/file';
+export { VoicemailCallbackDeliverySchema } from './schemas/media';
