@@ -36,7 +36,8 @@ export function errorStatuses(route: RouteDef): number[] {
   if (route.auth !== false) [401, 429].forEach((s) => set.add(s));
   if (route.auth !== false && route.scopes.length > 0) set.add(403);
   if (pathParamNames(route.path).length > 0) set.add(404);
-  if (route.doc.list || route.doc.fields || route.doc.query || body !== 'none') set.add(400);
+  // A malformed path parameter (bad percent-encoding) is a 400 too.
+  if (route.doc.list || route.doc.fields || route.doc.query || body !== 'none' || pathParamNames(route.path).length > 0) set.add(400);
   if (body === 'json' || body === 'form') [413, 415].forEach((s) => set.add(s));
   if (write && route.subject && route.auth !== false) [409, 422].forEach((s) => set.add(s));
   return [...set].sort((a, b) => a - b);
