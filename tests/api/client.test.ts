@@ -2,11 +2,14 @@
  * @patchbay/client against the running instance (issue 18): typed calls and typed errors, both
  * credentials, the pagination helpers in offset mode (countries) and cursor mode forward
  * (`after`, following `next`) and backward (`before`, following `previous`), a streamed upload
- * and a ranged read of its public link.
+ * and a ranged read of its public link; and the README's example, run as it says.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { Readable } from 'node:stream';
-import { createPatchbayClient, data, PatchbayApiError, type PatchbayClient } from '../../packages/client/src';
+import { promisify } from 'node:util';
+import { createPatchbayClient, data, PatchbayApiError, type PatchbayClient } from '@patchbay/client';
 import { rejection } from '../../packages/client/test/support/rejection';
 import { instance, newPartner, type TestPartner } from '../harness/api';
 
@@ -79,3 +82,13 @@ test('a streamed upload, then its public link read by range', async () => {
   expect(res.headers.get('content-range')).toBe('bytes 10-19/1000');
   expect(await res.text()).toBe('0123456789');
 });
+
+test('the README\'s client example runs as it says', async () => {
+  const root = path.resolve(__dirname, '../..');
+  const { stdout } = await promisify(execFile)(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'packages/client/examples/tour.ts')], {
+    cwd: root, env: { ...process.env, PATCHBAY_URL: instance().baseUrl, PATCHBAY_TOKEN: partner.token },
+  });
+  const lines = stdout.trim().split('\n');
+  expect(lines[0]).toBe(`partner ${partner.login} (${partner.partner_sid})`);
+  expect(lines[lines.length - 1]).toMatch(/^refused: 400 validation error \{ limit: \[ 'limit must be an integer from 1 to 1000' \] \}$/);
+}, 60_000);
