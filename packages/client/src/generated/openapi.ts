@@ -2183,7 +2183,7 @@ export interface operations {
                 /** @description `no` gives `Cache-Control: no-cache`; N gives `public, max-age=N`. Wins over cache_control. */
                 cache_headers?: string;
                 /** @description Sets Content-Type: al/alaw/ul/ulaw audio/basic, flac audio/flac, g722 audio/G722, mp3 audio/mpeg, mp4 video/mp4, ogg audio/ogg, wav audio/x-wav. */
-                content_type?: "al" | "alaw" | "ul" | "ulaw" | "flac" | "g722" | "mp3" | "mp4" | "ogg" | "wav";
+                content_type?: "al" | "alaw" | "flac" | "g722" | "mp3" | "ogg" | "ul" | "ulaw" | "wav" | "mp4";
                 /** @description The disposition type of Content-Disposition. */
                 disposition?: "inline" | "attachment";
                 /** @description The file name in Content-Disposition (`<type>; filename*=UTF-8''<name>`). */
@@ -2253,7 +2253,7 @@ export interface operations {
                 /** @description `no` gives `Cache-Control: no-cache`; N gives `public, max-age=N`. Wins over cache_control. */
                 cache_headers?: string;
                 /** @description Sets Content-Type: al/alaw/ul/ulaw audio/basic, flac audio/flac, g722 audio/G722, mp3 audio/mpeg, mp4 video/mp4, ogg audio/ogg, wav audio/x-wav. */
-                content_type?: "al" | "alaw" | "ul" | "ulaw" | "flac" | "g722" | "mp3" | "mp4" | "ogg" | "wav";
+                content_type?: "al" | "alaw" | "flac" | "g722" | "mp3" | "ogg" | "ul" | "ulaw" | "wav" | "mp4";
                 /** @description The disposition type of Content-Disposition. */
                 disposition?: "inline" | "attachment";
                 /** @description The file name in Content-Disposition (`<type>; filename*=UTF-8''<name>`). */

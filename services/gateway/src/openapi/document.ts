@@ -33,7 +33,7 @@ export function openApiDocument(routes: readonly RouteDef[], opts: DocumentOptio
     if (paths[key][route.method]) throw new Error(`two routes for ${route.method.toUpperCase()} ${route.path}`);
     paths[key][route.method] = operation(route, components);
   }
-  paths['/f/{file_identifier}'] = fileServerPath(opts.storageUrl);
+  paths['/f/{file_identifier}'] = fileServerPath(opts.storageUrl, components);
   return {
     openapi: '3.1.0',
     info: { title: 'Patchbay core API', version: opts.version, description: DESCRIPTION },

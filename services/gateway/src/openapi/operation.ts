@@ -56,7 +56,8 @@ export function operation(route: RouteDef, components: SchemaComponents): Record
     operationId: operationId(route),
     summary: doc.summary,
     description: [doc.description, scopes].filter(Boolean).join('\n\n'),
-    tags: [route.path.split('/')[1]],
+    // The area: the first path segment (`storage`, `push`…; `openapi` for this document).
+    tags: [route.path.split('/')[1].replace(/\.json$/, '')],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: routeResponses(route, components),
