@@ -50,7 +50,7 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
   const log = deps.logger.child({ mod: 'transcoder' });
   const toolkit = await Toolkit.resolve(settings.binaries);
   useBinaries({ ffmpeg: toolkit.ffmpeg.chosen?.path ?? null, ffprobe: toolkit.ffprobe.chosen?.path ?? null });
-  if (toolkit.canTranscode() && toolkit.ffmpeg.missing.length === 0) log.info({ ...toolkit.describe(), pdeathsig: parentDeathSignal() }, 'ffmpeg found');
+  if (toolkit.complete()) log.info({ ...toolkit.describe(), pdeathsig: parentDeathSignal() }, 'ffmpeg found');
   else log.warn({ ...toolkit.describe(), ffmpeg_passed_over: toolkit.ffmpeg.passedOver, ffprobe_passed_over: toolkit.ffprobe.passedOver }, 'transcoding is limited or unavailable: install Debian\'s ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH');
   const scratch = await startScratch(settings.scratchDir, log, settings.timeoutMs);
   const limiter = new Limiter(settings.concurrency);

@@ -64,6 +64,11 @@ export class Toolkit {
     return this.cannotProbe();
   }
 
+  /** Whether everything works: both binaries, every encoder. */
+  complete(): boolean {
+    return this.ffmpeg.chosen !== null && this.ffmpeg.missing.length === 0 && this.ffprobe.chosen !== null;
+  }
+
   /** Whether any target can be written (else upload-time jobs are left in their queue). */
   canTranscode(): boolean {
     return Object.keys(FORMATS).some((t) => this.cannotWrite(t) === null);

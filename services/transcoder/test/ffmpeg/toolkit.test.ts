@@ -29,6 +29,7 @@ test('FFMPEG_PATH comes first, and the version it reports is kept', async () => 
   const kit = await Toolkit.resolve({ ffmpegPath: '/usr/bin/ffmpeg', ffprobePath: '/usr/bin/ffprobe', searchPath: '', npm: false });
   expect(kit.describe()).toMatchObject({ ffmpeg: { path: '/usr/bin/ffmpeg', source: 'FFMPEG_PATH', version: expect.stringMatching(/^\d+\.\d+/) }, ffprobe: { source: 'FFPROBE_PATH' }, missing_encoders: [] });
   expect(kit.cannotWrite('mp3')).toBeNull();
+  expect(kit.complete()).toBe(true);
 });
 
 test('an FFMPEG_PATH that does not run is passed over for the one on PATH', async () => {
@@ -58,6 +59,7 @@ test('when the only ffmpeg lacks an encoder, it is used for what it can write an
   const kit = await Toolkit.resolve({ ffmpegPath: partial, searchPath: pathWithProbeOnly(), npm: false });
   expect(kit.ffmpeg.chosen?.path).toBe(partial);
   expect(kit.ffmpeg.missing).toEqual(['libmp3lame', 'libvorbis']);
+  expect([kit.complete(), kit.canTranscode()]).toEqual([false, true]);
   expect(kit.cannotWrite('wav')).toBeNull();
   expect(kit.cannotWrite('mp3')).toBe(`the ffmpeg at ${partial} has no libmp3lame encoder, which mp3 needs`);
   expect(kit.cannotWrite('ogg')).toMatch(/no libvorbis encoder, which ogg needs/);
