@@ -5,7 +5,8 @@
  *    and the MongoDB-wire emulator's own tests (tests/mongo);
  *  - api-embedded / api-distributed: the same public-API suite (tests/api) against the all-in-one
  *    process and against every service in its own process over a real nats-server; the distributed
- *    project also runs tests/distributed (replicas, restarts: things only that mode has).
+ *    project also runs tests/distributed (replicas, restarts: things only that mode has). Every
+ *    response these tests receive is checked against the served OpenAPI document (conformance.ts).
  */
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }] };
 const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
@@ -13,7 +14,7 @@ module.exports = {
   testTimeout: 30000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/tests/deploy/**/*.test.ts', '<rootDir>/tests/mongo/**/*.test.ts'] },
-    { ...common, displayName: 'api-embedded', globals: { __PATCHBAY_MODE__: 'embedded' }, testMatch: ['<rootDir>/tests/api/**/*.test.ts'], globalSetup: '<rootDir>/tests/harness/global-setup-embedded.ts', globalTeardown: '<rootDir>/tests/harness/global-teardown.ts' },
-    { ...common, displayName: 'api-distributed', globals: { __PATCHBAY_MODE__: 'distributed' }, testMatch: ['<rootDir>/tests/api/**/*.test.ts', '<rootDir>/tests/distributed/**/*.test.ts'], globalSetup: '<rootDir>/tests/harness/global-setup-distributed.ts', globalTeardown: '<rootDir>/tests/harness/global-teardown.ts' },
+    { ...common, displayName: 'api-embedded', globals: { __PATCHBAY_MODE__: 'embedded' }, testMatch: ['<rootDir>/tests/api/**/*.test.ts'], globalSetup: '<rootDir>/tests/harness/global-setup-embedded.ts', setupFilesAfterEnv: ['<rootDir>/tests/harness/conformance.ts'], globalTeardown: '<rootDir>/tests/harness/global-teardown.ts' },
+    { ...common, displayName: 'api-distributed', globals: { __PATCHBAY_MODE__: 'distributed' }, testMatch: ['<rootDir>/tests/api/**/*.test.ts', '<rootDir>/tests/distributed/**/*.test.ts'], globalSetup: '<rootDir>/tests/harness/global-setup-distributed.ts', setupFilesAfterEnv: ['<rootDir>/tests/harness/conformance.ts'], globalTeardown: '<rootDir>/tests/harness/global-teardown.ts' },
   ],
 };

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { ApiCallError, type ClientOptions } from './client';
+import type { ClientOptions } from './client';
 import { registerPartner } from './commands/partner';
 import { registerToken } from './commands/token';
 import { registerCountries } from './commands/countries';
@@ -29,6 +29,7 @@ registerRecords(program, clientOptions, print);
 registerMedia(program, clientOptions, print);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`${err instanceof ApiCallError || err instanceof Error ? err.message : String(err)}\n`);
+  // A PatchbayApiError's message is the status, the API's message and one line per field error.
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -68,3 +68,8 @@ export type {
   PublishedCheckRequest, VoicemailCallbackSchedule, VoicemailCallbackDelivery,
 } from './schemas/media';
 export { BITRATE_FORMATS } from './schemas/file';
+export { ContainerSchema } from './schemas/container';
+export { FileSchema } from './schemas/file';
+export { VoicemailCallbackDeliverySchema } from './schemas/media';
+export { PublicFileQuerySchema, CACHE_CONTROL_PATTERN, CACHE_HEADERS_PATTERN } from './schemas/public-file';
+export type { PublicFileQuery } from './schemas/public-file';

@@ -1,4 +1,4 @@
-import { createLogger, loadConfig, openBus, runProcess } from '@patchbay/platform';
+import { createLogger, loadConfig, openBus, resolveLogFormat, runProcess } from '@patchbay/platform';
 import { AllInOneConfig } from './config';
 import { distributedProcesses } from './process-list';
 import { spawnSet, waitForHealth } from './spawn-set';
@@ -12,7 +12,13 @@ import { banner, bootstrapPartner } from './bootstrap';
  * (process i serves /health and /metrics on OPS_PORT_BASE + i; unset, each process binds a port
  * the OS picks and reports it when ready, and the launcher logs the list).
  */
-const logger = createLogger({ name: 'launcher', level: process.env.LOG_LEVEL || 'info' });
+const logFormat = resolveLogFormat(process.env.LOG_FORMAT);
+const logger = createLogger({ name: 'launcher', level: process.env.LOG_LEVEL || 'info', format: logFormat });
+/**
+ * The services write to the launcher's pipes, never to a terminal: they are told the launcher's
+ * format (readable when the launcher is on a terminal), and keep its colours.
+ */
+const childLogEnv = { LOG_FORMAT: logFormat, ...(logFormat === 'pretty' && process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}) };
 runProcess({
   name: 'launcher',
   logger,
@@ -21,7 +27,7 @@ runProcess({
   // stop the set rather than leave it running unowned.
   exitWith: process.ppid,
   start: async () => {
-    const env = { ...process.env, NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222' };
+    const env = { ...process.env, ...childLogEnv, NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222' };
     const config = loadConfig(AllInOneConfig, env);
     const storageUrl = config.STORAGE_URL ?? `http://127.0.0.1:${config.STORAGE_PORT}`;
     const shape = {

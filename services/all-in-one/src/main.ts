@@ -1,4 +1,4 @@
-import { createLogger, createMetricsRegistry, loadConfig, openBlobStore, openBus, openDocStore, runProcess, stopAll, type Stoppable } from '@patchbay/platform';
+import { createLogger, resolveLogFormat, createMetricsRegistry, loadConfig, openBlobStore, openBus, openDocStore, runProcess, stopAll, type Stoppable } from '@patchbay/platform';
 import { MemoryBus } from '@patchbay/platform';
 import { gatewaySettings, startGateway } from '@patchbay/gateway';
 import { startFileServer } from '@patchbay/file-server';
@@ -10,13 +10,13 @@ import { banner, bootstrapPartner } from './bootstrap';
  * All-in-one: every service in this one process. In-process bus and embedded stores under DATA_DIR
  * unless NATS_URL / MONGODB_URL say otherwise.
  */
-const early = createLogger({ name: 'patchbay', level: process.env.LOG_LEVEL || 'info' });
+const early = createLogger({ name: 'patchbay', level: process.env.LOG_LEVEL || 'info', format: resolveLogFormat(process.env.LOG_FORMAT) });
 runProcess({
   name: 'patchbay',
   logger: early,
   start: async (): Promise<Stoppable> => {
     const config = loadConfig(AllInOneConfig);
-    const logger = createLogger({ name: 'patchbay', level: config.LOG_LEVEL });
+    const logger = createLogger({ name: 'patchbay', level: config.LOG_LEVEL, format: resolveLogFormat(config.LOG_FORMAT) });
     const metrics = createMetricsRegistry('patchbay');
     const hub = config.NATS_URL ? undefined : MemoryBus.hub();
     const started: Stoppable[] = [];

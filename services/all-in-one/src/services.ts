@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { ServiceDeps, Stoppable } from '@patchbay/platform';
 import { startStorageService } from '@patchbay/storage';
-import { startTranscoderService } from '@patchbay/transcoder';
+import { startTranscoderService, transcoderSettings } from '@patchbay/transcoder';
 import { startThresholdWorker } from '@patchbay/threshold-worker';
 import type { AllInOneConfig } from './config';
 import { startIdentityService, identitySettings } from '@patchbay/identity';
@@ -21,7 +21,7 @@ export interface ServiceEntry {
 export const SERVICES: ServiceEntry[] = [
   { name: 'identity', docs: true, start: (deps, c) => startIdentityService(deps, identitySettings(c)) },
   { name: 'records', docs: true, start: (deps, c) => startRecordsService(deps, recordsSettings(c)) },
-  { name: 'transcoder', docs: false, start: (deps, c) => startTranscoderService(deps, { scratchDir: c.TRANSCODER_SCRATCH_DIR, concurrency: c.TRANSCODER_CONCURRENCY, timeoutMs: c.TRANSCODER_TIMEOUT_MS, drainMs: c.TRANSCODER_DRAIN_MS }) },
+  { name: 'transcoder', docs: false, start: (deps, c) => startTranscoderService(deps, transcoderSettings(c)) },
   {
     name: 'storage', docs: true,
     start: (deps, c) => startStorageService(deps, {

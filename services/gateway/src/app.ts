@@ -10,6 +10,9 @@ import { ROUTES } from './routes/route-table';
 import { bodyKind } from './routes/route-def';
 import { forward } from './routes/forward';
 import { countUploadBytes } from './upload/upload-metrics';
+import { openApiDocument } from './openapi/document';
+import { referencePage } from './docs/reference-page';
+import { version } from '../package.json';
 import type { GatewaySettings } from './config';
 
 export interface GatewayDeps {
@@ -38,7 +41,8 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
   // A token revoked or a partner changed through this replica is forgotten here as soon as the
   // answer goes out (other replicas hear identity's event: see auth/cache-invalidation.ts).
   const purge: express.RequestHandler = (_req, res, next) => { res.on('finish', () => cache.clear()); next(); };
-  const streams = { bus, blobs: countUploadBytes(deps.blobs, metrics), logger, timeoutMs: settings.busTimeoutMs };
+  const document = JSON.stringify(openApiDocument(ROUTES, { baseUrl: settings.baseUrl, storageUrl: settings.storageUrl, version }));
+  const streams = { bus, blobs: countUploadBytes(deps.blobs, metrics), logger, timeoutMs: settings.busTimeoutMs, openapi: () => document };
   // Every route the same way, from the one table: guards, the body as the route reads it (a route
   // that takes no body never parses one), then its own handler or the plain forward.
   for (const route of ROUTES) {
@@ -49,6 +53,7 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
     api[route.method](route.path, ...guards, ...(route.purgesCredentials ? [purge] : []), ...parsers, handler);
   }
   app.use('/core/v2', api);
+  app.use(referencePage({ documentPath: '/core/v2/openapi.json', apiUrls: [settings.baseUrl, settings.storageUrl] }));
   app.use(notFound);
   app.use(errorHandler(logger));
   return { app, cache };

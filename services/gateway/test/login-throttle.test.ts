@@ -31,7 +31,7 @@ beforeAll(async () => {
   identity = await startIdentityService({ bus: bus(), docs, blobs: {} as BlobStore, logger, metrics: createMetricsRegistry('identity-throttle') }, settings);
   for (let i = 0; i < 2; i++) {
     gateways.push(await startGateway({ bus: bus(), blobs: {} as BlobStore, logger, metrics: createMetricsRegistry(`gateway-throttle-${i}`) }, {
-      baseUrl: 'http://api.test/core/v2', jsonBodyLimit: 1_048_576, authCacheMs: 0, busTimeoutMs: 5000, trustProxy: ['loopback'],
+      baseUrl: 'http://api.test/core/v2', storageUrl: 'http://files.test', jsonBodyLimit: 1_048_576, authCacheMs: 0, busTimeoutMs: 5000, trustProxy: ['loopback'],
     }, 0));
   }
   unwrapReply(await buses[0].request(Subjects.identity.bootstrap, { login: 'admin', password: 'admin-password-1' }));

@@ -37,7 +37,7 @@ beforeAll(async () => {
   identity = await startIdentityService({ bus: bus(), docs, blobs: unusedBlobs, logger, metrics: createMetricsRegistry('identity-test') });
   for (let i = 0; i < 2; i++) {
     gateways.push(await startGateway({ bus: bus(), blobs: unusedBlobs, logger, metrics: createMetricsRegistry(`gateway-test-${i}`) }, {
-      baseUrl: 'http://api.test/core/v2', jsonBodyLimit: 1_048_576, authCacheMs: CACHE_MS, busTimeoutMs: 5000,
+      baseUrl: 'http://api.test/core/v2', storageUrl: 'http://files.test', jsonBodyLimit: 1_048_576, authCacheMs: CACHE_MS, busTimeoutMs: 5000,
     }, 0));
   }
   const boot = unwrapReply<{ partner: { partner_sid: string }; access_token: string }>(

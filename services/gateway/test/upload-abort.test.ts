@@ -32,7 +32,7 @@ beforeAll(async () => {
   const metrics = createMetricsRegistry('upload-abort');
   running.push(await startIdentityService({ bus: bus(), docs: docs(), blobs, logger, metrics }));
   running.push(await startStorageService({ bus: bus(), docs: docs(), blobs, logger: logger.child({ svc: 'storage' }), metrics }, { storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 5000 }));
-  const gateway = await startGateway({ bus: bus(), blobs, logger: logger.child({ svc: 'gateway' }), metrics }, { baseUrl: 'http://api.test/core/v2', jsonBodyLimit: 1_048_576, authCacheMs: 5000, busTimeoutMs: 5000 }, 0);
+  const gateway = await startGateway({ bus: bus(), blobs, logger: logger.child({ svc: 'gateway' }), metrics }, { baseUrl: 'http://api.test/core/v2', storageUrl: 'http://files.test', jsonBodyLimit: 1_048_576, authCacheMs: 5000, busTimeoutMs: 5000 }, 0);
   running.push(gateway);
   port = gateway.port;
   const boot = unwrapReply<{ access_token: string; partner: { partner_sid: string } }>(await buses[0].request(Subjects.identity.bootstrap, {}));

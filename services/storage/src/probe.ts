@@ -11,8 +11,12 @@ const PROBE_TIMEOUT_MS = 15000;
  */
 export interface Probed { duration: number | null; format: string | null; bitrate: number | null }
 
-export function probeMedia(ctx: StorageContext, f: Pick<FileDoc, 'blob_key' | 'content_format'>): Promise<Probed> {
-  return ctx.bus.request(Subjects.transcoder.probe, { blob_key: f.blob_key, format: f.content_format }, { timeoutMs: PROBE_TIMEOUT_MS }).then((r) => unwrapReply<Probed>(r));
+/**
+ * `target`: the format the file is to be transcoded to. The transcoder then also checks that it can
+ * write it, and answers 503 naming what it lacks (no ffmpeg, no encoder) before the upload is accepted.
+ */
+export function probeMedia(ctx: StorageContext, f: Pick<FileDoc, 'blob_key' | 'content_format'>, target?: string): Promise<Probed> {
+  return ctx.bus.request(Subjects.transcoder.probe, { blob_key: f.blob_key, format: f.content_format, ...(target ? { target } : {}) }, { timeoutMs: PROBE_TIMEOUT_MS }).then((r) => unwrapReply<Probed>(r));
 }
 
 /** Best effort for media files: a failure leaves the description as it is. */

@@ -1,7 +1,8 @@
 import os from 'node:os';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { SHUTDOWN_GRACE_MS } from '@patchbay/platform';
 import { defaultScratchRoot } from './workspace';
+import type { TranscoderSettings } from './service';
 
 export const TranscoderConfig = {
   /** Local scratch space for ffmpeg's inputs and outputs. */
@@ -16,4 +17,29 @@ export const TranscoderConfig = {
    * process's shutdown grace less 5 s, left for the kill, the hand-back and closing connections.
    */
   TRANSCODER_DRAIN_MS: Type.Integer({ minimum: 0, maximum: SHUTDOWN_GRACE_MS - 5000, default: 10000 }),
+  /** The ffmpeg / ffprobe to use first; when unset or not working, the one on PATH, then the npm one. */
+  FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Whether the static builds shipped in the optional npm packages `@ffmpeg-installer/linux-x64`
+   * and `@ffprobe-installer/linux-x64` may be used when neither FFMPEG_PATH nor PATH gives a
+   * working binary (a bare machine). `false` makes a missing system ffmpeg show as such.
+   */
+  TRANSCODER_NPM_FFMPEG: Type.Boolean({ default: true }),
+  /** Where `ffmpeg` and `ffprobe` are looked up (the process's own search path). */
+  PATH: Type.String({ default: '' }),
 };
+
+const transcoderSchema = Type.Object(TranscoderConfig);
+export type TranscoderConfigValues = Static<typeof transcoderSchema>;
+
+/** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */
+export function transcoderSettings(c: TranscoderConfigValues): TranscoderSettings {
+  return {
+    scratchDir: c.TRANSCODER_SCRATCH_DIR,
+    concurrency: c.TRANSCODER_CONCURRENCY,
+    timeoutMs: c.TRANSCODER_TIMEOUT_MS,
+    drainMs: c.TRANSCODER_DRAIN_MS,
+    binaries: { ffmpegPath: c.FFMPEG_PATH, ffprobePath: c.FFPROBE_PATH, searchPath: c.PATH, npm: c.TRANSCODER_NPM_FFMPEG },
+  };
+}

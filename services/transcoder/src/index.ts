@@ -1,3 +1,3 @@
 export { startTranscoderService } from './service';
 export type { TranscoderSettings } from './service';
-export { TranscoderConfig } from './config';
+export { TranscoderConfig, transcoderSettings } from './config';

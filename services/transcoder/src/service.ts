@@ -1,8 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
-import { Queues, Subjects, UnavailableError, UnprocessableError } from '@patchbay/contracts';
+import { Queues, Subjects, UnavailableError, UnprocessableError, errorItem } from '@patchbay/contracts';
 import { DEFAULT_DRAIN_MS, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
-import { checkBinaries } from './ffmpeg/binaries';
+import { useBinaries } from './ffmpeg/binaries';
+import type { BinarySettings } from './ffmpeg/candidates';
+import { Toolkit } from './ffmpeg/toolkit';
 import { parentDeathSignal } from './ffmpeg/child-guard';
 import { probe } from './ffmpeg/probe';
 import { FfmpegError } from './ffmpeg/run';
@@ -25,6 +27,13 @@ export interface TranscoderSettings {
    * handed back to the queue (TRANSCODER_DRAIN_MS; unset: the bus's default, 10000).
    */
   drainMs?: number;
+  /** Where ffmpeg and ffprobe are looked for (FFMPEG_PATH, FFPROBE_PATH, PATH, the npm fallback). */
+  binaries: BinarySettings;
+}
+
+/** The 503 of a request this transcoder cannot serve: the missing piece, named, on the field that asked. */
+function unavailable(reason: string, field: string | null): UnavailableError {
+  return new UnavailableError(`transcoding is unavailable: ${reason}`, [errorItem(reason, field)]);
 }
 
 /**
@@ -32,10 +41,17 @@ export interface TranscoderSettings {
  * wanted. Probing (for `content_duration`) and download-time copies are requests; upload-time
  * transcoding is a durable job. Before taking work it removes what dead workers left in the
  * scratch root (files and processes).
+ *
+ * It starts without a working ffmpeg too (toolkit.ts): requests it cannot serve are answered 503
+ * naming the missing binary or encoder — a probe that announces its `target` (storage, before it
+ * accepts an upload to transcode) included — and upload-time jobs stay queued for a replica that can.
  */
 export async function startTranscoderService(deps: ServiceDeps, settings: TranscoderSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'transcoder' });
-  log.info({ ffmpeg: checkBinaries(), pdeathsig: parentDeathSignal() }, 'ffmpeg found');
+  const toolkit = await Toolkit.resolve(settings.binaries);
+  useBinaries({ ffmpeg: toolkit.ffmpeg.chosen?.path ?? null, ffprobe: toolkit.ffprobe.chosen?.path ?? null });
+  if (toolkit.complete()) log.info({ ...toolkit.describe(), pdeathsig: parentDeathSignal() }, 'ffmpeg found');
+  else log.warn({ ...toolkit.describe(), ffmpeg_passed_over: toolkit.ffmpeg.passedOver, ffprobe_passed_over: toolkit.ffprobe.passedOver }, 'transcoding is limited or unavailable: install Debian\'s ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH');
   const scratch = await startScratch(settings.scratchDir, log, settings.timeoutMs);
   const limiter = new Limiter(settings.concurrency);
   const measured = transcoderMetrics(deps.metrics, deps.bus, limiter);
@@ -47,6 +63,8 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
   setMaxListeners(0, stopping.signal);
   const subs = await serveAll(deps.bus, Queues.transcoder, {
     [Subjects.transcoder.transcode]: async (payload) => {
+      const missing = toolkit.cannotWrite(String((payload as ConvertRequest).target));
+      if (missing) throw unavailable(missing, 'f');
       try {
         return { size: (await measured('download', () => convert(jobDeps, payload as ConvertRequest, { cacheCopy: true, signal: stopping.signal }))).size };
       } catch (err) {
@@ -56,7 +74,10 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
       }
     },
     [Subjects.transcoder.probe]: async (payload) => {
-      const { blob_key: key, format } = payload as { blob_key: string; format: string | null };
+      const { blob_key: key, format, target } = payload as { blob_key: string; format: string | null; target?: string };
+      // Storage names the target when the upload is to be transcoded: refused now, not after the 201.
+      const missing = target ? toolkit.cannotWrite(target) : toolkit.cannotProbe();
+      if (missing) throw unavailable(missing, target ? 'desired_format' : null);
       return measured('probe', () => withScratch(scratch.dir, async (dir) => {
         const file = path.join(dir, 'input');
         await fetchBlob(deps.blobs, String(key), file);
@@ -70,7 +91,9 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
       }));
     },
   }, log);
-  const jobs = await deps.bus.work(Subjects.transcoder.uploadJob, Queues.transcoder, (payload, ctx) => measured('upload', () => runUploadJob(jobDeps, payload as UploadJob, ctx)), {
+  // A replica that cannot transcode leaves upload-time jobs in their queue for one that can (the
+  // file keeps its original data meanwhile; storage re-queues waiting jobs when it starts).
+  const jobs = !toolkit.canTranscode() ? { stop: async () => undefined } : await deps.bus.work(Subjects.transcoder.uploadJob, Queues.transcoder, (payload, ctx) => measured('upload', () => runUploadJob(jobDeps, payload as UploadJob, ctx)), {
     concurrency: settings.concurrency, ackWaitMs: 30000, maxDeliver: 5, drainMs: settings.drainMs,
   });
   return {

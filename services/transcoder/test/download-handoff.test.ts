@@ -15,6 +15,7 @@ import { Subjects } from '@patchbay/contracts';
 import { createLogger, DirBlobStore, MemoryBus, NedbDocStore, type Stoppable } from '@patchbay/platform';
 import { startFileServer } from '@patchbay/file-server';
 import { startTranscoderService } from '../src/service';
+import { systemBinaries } from './support/binaries';
 
 const SECONDS = 600;
 
@@ -43,7 +44,7 @@ describe('a transcoder stopped during a download-time transcode', () => {
   const bus = () => { const b = new MemoryBus(hub); buses.push(b); return b; };
   const transcoder = (drainMs: number) => startTranscoderService(
     { bus: bus(), docs, blobs, logger, metrics: new Registry() },
-    { scratchDir: path.join(root, 'scratch'), concurrency: 1, timeoutMs: 120_000, drainMs },
+    { scratchDir: path.join(root, 'scratch'), concurrency: 1, timeoutMs: 120_000, drainMs, binaries: systemBinaries() },
   );
 
   beforeAll(async () => {

@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import { Queues, Subjects } from '@patchbay/contracts';
 import { createLogger, DirBlobStore, MemoryBus, NedbDocStore, type Stoppable } from '@patchbay/platform';
 import { startTranscoderService } from '../src/service';
+import { systemBinaries } from './support/binaries';
 
 /** ffmpeg processes whose parent is this (jest worker) process, zombies included. */
 function ffmpegChildren(): number[] {
@@ -62,7 +63,7 @@ describe('transcoder stopped in the middle of an upload-time job', () => {
     await producer.enqueue(Subjects.transcoder.uploadJob, job);
     const metrics = new Registry();
     const logger = createLogger({ name: 'transcoder-stop-test', level: 'silent' });
-    service = await startTranscoderService({ bus: bus(), docs, blobs, logger, metrics }, { scratchDir, concurrency: 1, timeoutMs: 120_000, drainMs: 300 });
+    service = await startTranscoderService({ bus: bus(), docs, blobs, logger, metrics }, { scratchDir, concurrency: 1, timeoutMs: 120_000, drainMs: 300, binaries: systemBinaries() });
     await until('ffmpeg to start transcoding', 20_000, () => (ffmpegChildren().length > 0 ? true : undefined));
 
     // Another replica, idle on the same queue: it must not wait out the 30 s ack wait.

@@ -1,23 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { ApiCallError, apiUrl, authHeader, call, type ClientOptions } from '../client';
+import { data, ok, rawBody } from '@patchbay/client';
+import { apiClient, numberOption, type ClientOptions } from '../client';
 
 /** Content types of the audio formats a media server records, by file extension. */
 const AUDIO_TYPES: Record<string, string> = {
   '.wav': 'audio/x-wav', '.mp3': 'audio/mpeg', '.ogg': 'audio/ogg', '.flac': 'audio/flac', '.g722': 'audio/G722',
   '.al': 'audio/basic', '.ul': 'audio/basic', '.alaw': 'audio/basic', '.ulaw': 'audio/basic', '.mp4': 'video/mp4',
 };
-
-/** A non-2xx answer read as the API's error body. */
-async function failed(res: Response): Promise<never> {
-  const text = await res.text();
-  let body: unknown = text;
-  try { body = JSON.parse(text); } catch { /* not JSON: shown as is */ }
-  throw new ApiCallError(res.status, body);
-}
 
 /**
  * `patchbay media record|play|callbacks` — the media plane without a media server: store a
@@ -34,14 +28,12 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
     .option('--call <call_sid>', 'the call it was recorded on')
     .option('--type <mime>', 'Content-Type of the file (default from its extension)')
     .action(async (file: string, o: { endpoint: string; container?: string; name?: string; call?: string; type?: string }) => {
-      const url = apiUrl(opts(), '/media/recordings', { endpoint_sid: o.endpoint, container_sid: o.container, name: o.name, call_sid: o.call });
-      const size = fs.statSync(file).size;
+      const query = { endpoint_sid: o.endpoint, container_sid: o.container, name: o.name, call_sid: o.call };
       const type = o.type ?? AUDIO_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-      // Streamed from disk, never read whole (duplex: 'half' is how fetch sends a stream body).
+      // Streamed from disk, never read whole.
       const body = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
-      const res = await fetch(url, { method: 'POST', headers: { ...authHeader(opts()), 'content-type': type, 'content-length': String(size) }, body, duplex: 'half' } as RequestInit);
-      if (!res.ok) await failed(res);
-      print(await res.json());
+      const size = String(fs.statSync(file).size);
+      print(await data(apiClient(opts()).api.POST('/media/recordings', { params: { query }, ...rawBody(body, type, { 'Content-Length': size }) })));
     });
 
   m.command('play').description('fetch a file as the endpoint may play it, into -o <out> (- for stdout)')
@@ -51,18 +43,18 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
     .option('--range <range>', 'only these bytes, e.g. 0-1023')
     .requiredOption('-o, --out <path>', 'where to write the bytes')
     .action(async (o: { endpoint: string; file?: string; uri?: string; range?: string; out: string }) => {
-      const url = apiUrl(opts(), '/media/playback', { endpoint_sid: o.endpoint, file_sid: o.file, uri: o.uri });
-      const res = await fetch(url, { headers: { ...authHeader(opts()), ...(o.range ? { range: `bytes=${o.range}` } : {}) } });
-      if (!res.ok || !res.body) await failed(res);
+      const query = { endpoint_sid: o.endpoint, file_sid: o.file, uri: o.uri };
+      const headers = o.range ? { Range: `bytes=${o.range}` } : {};
+      const { data: bytes, response } = await ok(apiClient(opts()).api.GET('/media/playback', { params: { query }, headers, parseAs: 'stream' }));
       const out = o.out === '-' ? process.stdout : fs.createWriteStream(o.out);
-      await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), out);
-      if (o.out !== '-') print({ status: res.status, content_type: res.headers.get('content-type'), content_range: res.headers.get('content-range'), bytes: fs.statSync(o.out).size, out: o.out });
+      await pipeline(Readable.fromWeb(bytes as unknown as NodeReadableStream), out);
+      if (o.out !== '-') print({ status: response.status, content_type: response.headers.get('content-type'), content_range: response.headers.get('content-range'), bytes: fs.statSync(o.out).size, out: o.out });
     });
 
   m.command('callbacks').description('the Voicemail callbacks sent, newest first')
     .option('--endpoint <sid>').option('--state <state>', 'pending, delivered or failed').option('--limit <n>')
     .action(async (o: { endpoint?: string; state?: string; limit?: string }) => {
       const filter = [o.endpoint ? `endpoint_sid eq "${o.endpoint}"` : '', o.state ? `state eq "${o.state}"` : ''].filter(Boolean).join(' and ');
-      print(await call(opts(), 'GET', '/media/callbacks', { query: { filter: filter || undefined, limit: o.limit } }));
+      print(await data(apiClient(opts()).api.GET('/media/callbacks', { params: { query: { filter: filter || undefined, limit: numberOption(o.limit) } } })));
     });
 }

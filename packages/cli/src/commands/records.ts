@@ -5,10 +5,11 @@ import { createInterface } from 'node:readline';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import { ApiCallError, type ClientOptions } from '../client';
+import { data, rawBody, type Schemas } from '@patchbay/client';
+import { apiClient, type ClientOptions } from '../client';
 
 /** Where each kind of record is ingested. */
-const KINDS: Record<string, string> = { calls: '/calls/call_drs', messages: '/sms/message_drs' };
+const KINDS: Record<string, '/calls/call_drs' | '/sms/message_drs'> = { calls: '/calls/call_drs', messages: '/sms/message_drs' };
 
 /**
  * Records per request. One request per file would do, but a long upload may outlast the server's
@@ -21,34 +22,12 @@ const RECORDS_PER_REQUEST = 100_000;
  * The ingest report (RecordIngestReport), summed over the requests; positions count the file's
  * non-empty lines, `ignored_fields` (fields the server does not know, dropped) are added up by name.
  */
-export interface ImportReport {
-  complete: boolean;
-  duplicates: number;
-  errors: Array<{ position: number; dr_sid: string | null; field: string | null; message: string }>;
-  ignored_fields: Record<string, number>;
-  received: number;
-  rejected: number;
-  stored: number;
-}
+export type ImportReport = Schemas['RecordIngestReport'];
 
-function authorization(opts: ClientOptions): Record<string, string> {
-  if (opts.token) return { authorization: `Bearer ${opts.token}` };
-  if (opts.login && opts.password) return { authorization: `Basic ${Buffer.from(`${opts.login}:${opts.password}`).toString('base64')}` };
-  return {};
-}
-
-/** POSTs a streamed NDJSON body; resolves with the report, rejects with ApiCallError. */
-async function postStream(opts: ClientOptions, path: string, body: Readable): Promise<ImportReport> {
-  const res = await fetch(`${opts.url.replace(/\/$/, '')}${path}`, {
-    method: 'POST',
-    headers: { ...authorization(opts), 'content-type': 'application/x-ndjson' },
-    body: Readable.toWeb(body) as ReadableStream<Uint8Array>,
-    duplex: 'half', // required by fetch for a streamed request body (missing from the DOM typings)
-  } as RequestInit & { duplex: 'half' });
-  const text = await res.text();
-  const parsed: unknown = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new ApiCallError(res.status, parsed);
-  return parsed as ImportReport;
+/** POSTs a streamed NDJSON body; resolves with the report, rejects with PatchbayApiError. */
+async function postStream(opts: ClientOptions, path: '/calls/call_drs' | '/sms/message_drs', body: Readable): Promise<ImportReport> {
+  // Both ingest routes take the same body and answer the same report: one call for either path.
+  return data(apiClient(opts).api.POST(path as '/calls/call_drs', rawBody(Readable.toWeb(body) as ReadableStream<Uint8Array>, 'application/x-ndjson')));
 }
 
 /**

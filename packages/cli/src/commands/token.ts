@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
-import { call, type ClientOptions } from '../client';
+import { data, type Schemas } from '@patchbay/client';
+import { apiClient, type ClientOptions } from '../client';
+
+type Scope = Schemas['Token']['scopes'][number];
 
 /** `patchbay token create|list|revoke` and `patchbay whoami` */
 export function registerToken(program: Command, opts: () => ClientOptions, print: (v: unknown) => void): void {
@@ -8,18 +11,21 @@ export function registerToken(program: Command, opts: () => ClientOptions, print
     .requiredOption('--login <login>').requiredOption('--password <password>')
     .option('--scopes <scopes>', 'space- or comma-separated subset of the partner scopes').option('--name <name>').option('--expires-in <seconds>')
     .action(async (o: { login: string; password: string; scopes?: string; name?: string; expiresIn?: string }) => {
-      const form: Record<string, string> = { grant_type: 'password', username: o.login, password: o.password };
-      if (o.name) form.name = o.name;
-      if (o.expiresIn) form.access_token_expires_in = o.expiresIn;
-      const body = await call({ url: opts().url }, 'POST', '/oauth/token', { form });
+      // The grant takes no credentials: the login and password are its body.
+      const anonymous = apiClient({ url: opts().url });
+      const body = { grant_type: 'password' as const, username: o.login, password: o.password, name: o.name, access_token_expires_in: o.expiresIn ? Number(o.expiresIn) : undefined };
+      const issued = await data(anonymous.api.POST('/oauth/token', { body }));
       if (o.scopes) {
-        const t = body as { token_sid: string; access_token: string };
-        await call({ url: opts().url, token: t.access_token }, 'PATCH', `/oauth/tokens/${t.token_sid}`, { json: { scopes: o.scopes.split(/[ ,]+/).filter(Boolean) } });
+        const scopes = o.scopes.split(/[ ,]+/).filter(Boolean) as Scope[];
+        await data(anonymous.withCredentials({ token: issued.access_token ?? '' }).api.PATCH('/oauth/tokens/{token_sid}', { params: { path: { token_sid: issued.token_sid } }, body: { scopes } }));
       }
-      print(body);
+      print(issued);
     });
-  token.command('list').action(async () => print(await call(opts(), 'GET', '/oauth/tokens')));
+  token.command('list').action(async () => print(await data(apiClient(opts()).api.GET('/oauth/tokens'))));
   token.command('revoke [token]').description('revoke the given token secret, or the one in use')
-    .action(async (secret?: string) => { await call(opts(), 'POST', '/oauth/revoke', { form: secret ? { token: secret } : {} }); print({ revoked: true }); });
-  program.command('whoami').description('the partner the credentials belong to').action(async () => print(await call(opts(), 'GET', '/oauth/whoami')));
+    .action(async (secret?: string) => {
+      await data(apiClient(opts()).api.POST('/oauth/revoke', { body: secret ? { token: secret } : {} }));
+      print({ revoked: true });
+    });
+  program.command('whoami').description('the partner the credentials belong to').action(async () => print(await data(apiClient(opts()).api.GET('/oauth/whoami'))));
 }

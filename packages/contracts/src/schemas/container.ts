@@ -83,44 +83,31 @@ export const ContainerPutSchema = Type.Object({
   ...Object.fromEntries(Object.entries(containerReadOnly).map(([k, v]) => [k, Type.Optional(v)])),
 }, { additionalProperties: false, $id: 'ContainerPut' });
 
-export interface Container {
-  allow_publish: boolean;
-  allowed_classifications: Classification[];
-  available_bytes_percent: number;
-  available_files_percent: number;
-  blocked_classifications: Classification[];
-  container_sid: string;
-  date_created: string;
-  date_modified: string;
-  default_file_lifecycle_action: (typeof LIFECYCLE_ACTIONS)[number];
-  default_file_lifecycle_ttl: number;
-  default_file_publish: (typeof PUBLISH_VALUES)[number];
-  default_file_threshold_include: boolean;
-  default_file_unique: boolean;
-  integer_key_1: number | null;
-  integer_key_2: number | null;
-  is_default: boolean;
-  name: string;
-  partner_sid: string;
-  quota_bytes: number;
-  quota_files: number;
-  string_key_1: string | null;
-  string_key_2: string | null;
-  string_key_3: string | null;
-  string_key_4: string | null;
-  threshold_action: (typeof THRESHOLD_ACTIONS)[number];
-  threshold_available_bytes_percent: number | null;
-  threshold_available_files_percent: number | null;
-  threshold_bytes: number | null;
-  threshold_bytes_target: number | null;
-  threshold_files: number | null;
-  threshold_files_target: number | null;
-  threshold_grace_period: number;
-  threshold_total_bytes: number;
-  threshold_total_files: number;
-  total_bytes: number;
-  total_files: number;
-  external_attributes: Record<string, unknown> | null;
-  type: ContainerType;
-  unique: boolean;
-}
+const Percent = Type.Number({ minimum: 0, maximum: 100 });
+
+/**
+ * A container as the API returns it: every field present (null when unset). The `*_percent` and
+ * `threshold_total_*` fields are status, derived from the counters; credentials in
+ * `external_attributes` are returned as "********".
+ */
+export const ContainerSchema = Type.Object({
+  ...containerWritable,
+  allowed_classifications: Type.Array(ClassificationSchema),
+  blocked_classifications: Type.Array(ClassificationSchema),
+  available_bytes_percent: Percent,
+  available_files_percent: Percent,
+  container_sid: Type.String({ format: 'uuid' }),
+  date_created: Type.String({ format: 'date-time' }),
+  date_modified: Type.String({ format: 'date-time' }),
+  external_attributes: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  is_default: Type.Boolean(),
+  name: Type.String(),
+  partner_sid: Type.String({ format: 'uuid' }),
+  threshold_available_bytes_percent: Type.Union([Percent, Type.Null()]),
+  threshold_available_files_percent: Type.Union([Percent, Type.Null()]),
+  threshold_total_bytes: NonNegInt,
+  threshold_total_files: NonNegInt,
+  total_bytes: NonNegInt,
+  total_files: NonNegInt,
+}, { additionalProperties: false, $id: 'Container' });
+export type Container = Static<typeof ContainerSchema>;

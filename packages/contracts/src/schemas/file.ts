@@ -65,35 +65,39 @@ export const FilePutSchema = Type.Object({
   ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
 }, { additionalProperties: false, $id: 'FilePut' });
 
-export interface StoredFile {
-  container_sid: string;
-  content_classification: Classification;
-  content_duration: number | null;
-  content_format: string | null;
-  content_transcoding_progress: number | null;
-  date_created: string;
-  date_last_accessed: string;
-  date_modified: string;
-  desired_bitrate: number | null;
-  desired_format: string | null;
-  file_access_name: string;
-  file_bytes: number;
-  file_sid: string;
-  integer_key_1: number | null;
-  integer_key_2: number | null;
-  lifecycle_action: (typeof LIFECYCLE_ACTIONS)[number];
-  lifecycle_ttl: number;
-  mime_type: string;
-  name: string;
-  parent_file_sid: string | null;
-  partner_sid: string;
-  publish: (typeof PUBLISH_VALUES)[number];
-  publish_uri: string | null;
-  string_key_1: string | null;
-  string_key_2: string | null;
-  string_key_3: string | null;
-  string_key_4: string | null;
-  threshold_include: boolean;
-  type: 'file' | 'audio';
-  unique: boolean;
-}
+const Timestamp = Type.String({ format: 'date-time' });
+
+/**
+ * A file as the API returns it: every field present (null when unset). `content_*` describe the
+ * stored data (after an upload-time transcoding, the new data; `content_transcoding_progress` 0..100
+ * while it runs, null when none was asked); `publish_uri` is null when `publish` is `no` or the
+ * container does not allow publishing.
+ */
+export const FileSchema = Type.Object({
+  ...keys,
+  container_sid: Type.String({ format: 'uuid' }),
+  content_classification: ClassificationSchema,
+  content_duration: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+  content_format: Type.Union([Type.String(), Type.Null()]),
+  content_transcoding_progress: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()]),
+  date_created: Timestamp,
+  date_last_accessed: Timestamp,
+  date_modified: Timestamp,
+  desired_bitrate: Type.Union([Type.Integer(), Type.Null()]),
+  desired_format: Type.Union([Type.String(), Type.Null()]),
+  file_access_name: Type.String(),
+  file_bytes: Type.Integer({ minimum: 0 }),
+  file_sid: Type.String({ format: 'uuid' }),
+  lifecycle_action: Literals(LIFECYCLE_ACTIONS),
+  lifecycle_ttl: Type.Integer({ minimum: -1 }),
+  mime_type: Type.String(),
+  name: Type.String(),
+  parent_file_sid: Type.Union([Type.String(), Type.Null()]),
+  partner_sid: Type.String({ format: 'uuid' }),
+  publish: Literals(PUBLISH_VALUES),
+  publish_uri: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+  threshold_include: Type.Boolean(),
+  type: Literals(['file', 'audio']),
+  unique: Type.Boolean(),
+}, { additionalProperties: false, $id: 'File' });
+export type StoredFile = Static<typeof FileSchema>;

@@ -91,18 +91,24 @@ export const VoicemailCallbackScheduleSchema = Type.Object({
 }, { additionalProperties: false, $id: 'VoicemailCallbackSchedule' });
 export type VoicemailCallbackSchedule = Static<typeof VoicemailCallbackScheduleSchema>;
 
-/** A Voicemail callback delivery as `GET /media/callbacks` lists it (what was sent, and how it went). */
-export interface VoicemailCallbackDelivery {
-  attempts: number;
-  callback_method: (typeof CALLBACK_METHODS)[number];
-  callback_url: string;
-  date_created: string;
-  date_delivered: string | null;
-  date_next_attempt: string | null;
-  endpoint_sid: string;
-  file_sid: string;
-  last_error: string | null;
-  partner_sid: string;
-  /** `pending` (being tried), `delivered` (a 2xx came back), `failed` (gave up, or refused: a private address). */
-  state: 'pending' | 'delivered' | 'failed';
-}
+const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+/**
+ * A Voicemail callback delivery as `GET /media/callbacks` lists it (what was sent, and how it
+ * went). `state`: `pending` (being tried), `delivered` (a 2xx came back), `failed` (gave up, or
+ * refused: a private address).
+ */
+export const VoicemailCallbackDeliverySchema = Type.Object({
+  attempts: Type.Integer({ minimum: 0 }),
+  callback_method: Type.Union(CALLBACK_METHODS.map((m) => Type.Literal(m))),
+  callback_url: Type.String(),
+  date_created: Type.String({ format: 'date-time' }),
+  date_delivered: NullableTimestamp,
+  date_next_attempt: NullableTimestamp,
+  endpoint_sid: Type.String(),
+  file_sid: Type.String(),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+  partner_sid: Type.String(),
+  state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+}, { additionalProperties: false, $id: 'VoicemailCallbackDelivery' });
+export type VoicemailCallbackDelivery = Static<typeof VoicemailCallbackDeliverySchema>;

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { LOG_FORMATS } from '../runtime/logger';
 
 /**
  * Environment keys every service understands. A service's own `src/config.ts` composes these with
@@ -17,6 +18,8 @@ export const CommonConfig = {
   MONGODB_DB_PREFIX: Type.String({ default: 'patchbay', pattern: '^[A-Za-z0-9_-]{1,38}$' }),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  /** `auto`: one readable line per event on a terminal, JSON otherwise; `json` or `pretty` to choose. */
+  LOG_FORMAT: Type.Union(LOG_FORMATS.map((f) => Type.Literal(f)), { default: 'auto' }),
   /**
    * Port of the /health + /metrics server (0 = off; `auto` = a free port the OS picks, logged at
    * start and reported to the distributed launcher).

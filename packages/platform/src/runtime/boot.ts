@@ -2,7 +2,7 @@ import { Type, type Static, type TObject, type TProperties } from '@sinclair/typ
 import type { Server } from 'node:http';
 import { loadConfig } from '../config/load-config';
 import { CommonConfig } from '../config/common';
-import { createLogger } from './logger';
+import { createLogger, resolveLogFormat } from './logger';
 import { createMetricsRegistry } from './metrics';
 import { serverPort, startOpsServer } from './ops-server';
 import { reportReady } from './launcher-ipc';
@@ -34,7 +34,7 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
   // The composed schema is typed loosely on purpose: TypeBox cannot compute the static type of a
   // generic property spread; the result is typed through BootOptions instead.
   const schema = Type.Object({ ...CommonConfig, ...(opts.config ?? {}) } as TProperties);
-  const early = createLogger({ name: opts.name, level: process.env.LOG_LEVEL || 'info' });
+  const early = createLogger({ name: opts.name, level: process.env.LOG_LEVEL || 'info', format: resolveLogFormat(process.env.LOG_FORMAT) });
   runProcess({
     name: opts.name,
     logger: early,
@@ -43,7 +43,7 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
     start: async () => {
       const config = loadConfig(schema) as Readonly<CommonConfigValues & Static<TObject<P>>>;
       if (!config.NATS_URL) throw new Error('NATS_URL is required when a service runs on its own (use `pnpm start` for the all-in-one process)');
-      const logger = createLogger({ name: opts.name, level: config.LOG_LEVEL }).child({ svc: opts.name });
+      const logger = createLogger({ name: opts.name, level: config.LOG_LEVEL, format: resolveLogFormat(config.LOG_FORMAT) }).child({ svc: opts.name });
       const metrics = createMetricsRegistry(opts.name);
       const streams = { eventsMaxAgeS: config.NATS_EVENTS_MAX_AGE, eventsMaxBytes: config.NATS_EVENTS_MAX_BYTES, replicas: config.NATS_STREAM_REPLICAS };
       const bus = await openBus({ natsUrl: config.NATS_URL, name: opts.name, logger, metrics, streams });

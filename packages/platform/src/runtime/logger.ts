@@ -1,20 +1,68 @@
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
+/** How log lines are written: JSON (machines, log shippers) or one readable line per event (people). */
+export type LogFormat = 'json' | 'pretty';
+
+/** LOG_FORMAT's values: `auto` (the default) is `pretty` on a terminal and `json` anywhere else. */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormatSetting = (typeof LOG_FORMATS)[number];
+
 /**
- * JSON logs on stdout, one logger per process; modules take `logger.child({svc, mod})`.
- * Credentials never reach a log line: the usual carriers are redacted.
+ * The format for `setting` (LOG_FORMAT) when writing to `out`: an explicit `json` or `pretty` wins;
+ * `auto` or unset means pretty only when `out` is a terminal, so piped output, files and
+ * containers always get JSON.
  */
-export function createLogger(opts: { name: string; level?: string }): Logger {
-  return pino({
+export function resolveLogFormat(setting: string | undefined, out: { isTTY?: boolean } = process.stdout): LogFormat {
+  if (setting === 'json' || setting === 'pretty') return setting;
+  return out.isTTY === true ? 'pretty' : 'json';
+}
+
+/** Keys that may carry a credential; their values are replaced before any format sees them. */
+const REDACT = ['password', '*.password', 'access_token', '*.access_token', 'token', '*.token', 'req.headers.authorization', '*.google_credentials', '*.apns_p12', '*.apns_p8', '*.apns_p12_password'];
+
+/** `Error: disk full (at file.ts:11:18)`: pino's serialized error in one line. */
+function oneLineError(value: unknown): string {
+  const e = value as { type?: string; message?: string; stack?: string } | null;
+  if (!e || typeof e !== 'object') return String(value);
+  const where = /\n\s+at (?:.*\()?([^()\s]+:\d+:\d+)\)?/.exec(e.stack ?? '')?.[1];
+  return `${e.type ?? 'Error'}: ${e.message ?? ''}${where ? ` (at ${where})` : ''}`;
+}
+
+/**
+ * One line per event for a person at a terminal: time, level, `[svc/mod]`, the message, then the
+ * other fields inline. Written synchronously, so it interleaves with the start banner in order.
+ */
+function readableStream() {
+  return pretty({
+    sync: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    // `err` joins the message (type, message, where it was thrown): a stack would take many lines.
+    // The JSON format keeps the whole stack.
+    ignore: 'pid,hostname,name,svc,mod,err',
+    messageFormat: (log, messageKey) => {
+      // `[storage/uploads]`; a service's own module (`[storage/storage]`) is just `[storage]`.
+      const where = [...new Set([log.svc, log.mod].filter((v) => typeof v === 'string' && v !== ''))].join('/');
+      return `${where ? `[${where}] ` : ''}${String(log[messageKey] ?? '')}${log.err ? ` — ${oneLineError(log.err)}` : ''}`;
+    },
+  });
+}
+
+/**
+ * The process's logger; modules take `logger.child({svc, mod})`. `format` (default json) decides
+ * how lines are written (resolveLogFormat). Credentials never reach a log line in either format:
+ * the usual carriers are redacted by pino before formatting.
+ */
+export function createLogger(opts: { name: string; level?: string; format?: LogFormat }): Logger {
+  const options: pino.LoggerOptions = {
     name: opts.name,
     level: opts.level ?? 'info',
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: ['password', '*.password', 'access_token', '*.access_token', 'token', '*.token', 'req.headers.authorization', '*.google_credentials', '*.apns_p12', '*.apns_p8', '*.apns_p12_password'],
-      censor: '[redacted]',
-    },
-  });
+    redact: { paths: REDACT, censor: '[redacted]' },
+  };
+  return opts.format === 'pretty' ? pino(options, readableStream()) : pino(options);
 }

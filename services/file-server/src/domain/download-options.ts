@@ -1,4 +1,4 @@
-import { BadRequestError, BITRATES, TARGET_FORMATS } from '@patchbay/contracts';
+import { BadRequestError, BITRATES, CACHE_CONTROL_PATTERN, CACHE_HEADERS_PATTERN, TARGET_FORMATS } from '@patchbay/contracts';
 
 /** `content_type` values and the header each gives (interface.md, public file server rule 3). */
 export const CONTENT_TYPES: Record<string, string> = {
@@ -6,7 +6,8 @@ export const CONTENT_TYPES: Record<string, string> = {
   flac: 'audio/flac', g722: 'audio/G722', mp3: 'audio/mpeg', mp4: 'video/mp4', ogg: 'audio/ogg', wav: 'audio/x-wav',
 };
 
-const CACHE_CONTROL = /^(max-age=\d+|max-stale|max-stale=\d+|min-fresh=\d+|no-cache|no-store|no-transform|only-if-cached)$/;
+const CACHE_CONTROL = new RegExp(CACHE_CONTROL_PATTERN);
+const CACHE_HEADERS = new RegExp(CACHE_HEADERS_PATTERN);
 
 export interface DownloadOptions {
   disposition: 'inline' | 'attachment';
@@ -45,7 +46,7 @@ export function parseDownloadOptions(query: Record<string, unknown>): DownloadOp
   }
   if (cacheHeaders !== undefined) {
     if (cacheHeaders === 'no') cache = 'no-cache';
-    else if (/^\d{1,10}$/.test(cacheHeaders)) cache = `public, max-age=${Number(cacheHeaders)}`;
+    else if (CACHE_HEADERS.test(cacheHeaders)) cache = `public, max-age=${Number(cacheHeaders)}`;
     else throw BadRequestError.field('cache_headers', 'cache_headers must be no or a number of seconds');
   }
   const f = single(query, 'f');

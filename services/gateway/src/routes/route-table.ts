@@ -6,6 +6,7 @@ import { STORAGE_ROUTES } from './storage-routes';
 import { ENDPOINT_ROUTES } from './endpoint-routes';
 import { PUSH_ROUTES } from './push-routes';
 import { MEDIA_ROUTES } from './media-routes';
+import { DOCUMENT_ROUTES } from './document-routes';
 
 export type { RouteDef } from './route-def';
 
@@ -18,4 +19,5 @@ export const ROUTES: RouteDef[] = [
   ...ENDPOINT_ROUTES,
   ...PUSH_ROUTES,
   ...MEDIA_ROUTES,
+  ...DOCUMENT_ROUTES,
 ];

@@ -25,8 +25,9 @@ export interface TranscodedResult {
  * depends on the real format and bitrate (domain/transcoding-plan.ts).
  */
 export async function planUploadTranscoding(ctx: StorageContext, ask: TranscodingAsk, blobKey: string, sniffedFormat: string | null): Promise<{ plan: TranscodingPlan | null; probed: Probed | null }> {
-  if (!planTranscoding(ask, { format: sniffedFormat, bitrate: null })) return { plan: null, probed: null };
-  const probed = await probeMedia(ctx, { blob_key: blobKey, content_format: sniffedFormat });
+  const asked = planTranscoding(ask, { format: sniffedFormat, bitrate: null });
+  if (!asked) return { plan: null, probed: null };
+  const probed = await probeMedia(ctx, { blob_key: blobKey, content_format: sniffedFormat }, asked.target);
   if (probed.duration === null) throw UnprocessableError.field('data', 'the file is not decodable audio');
   return { probed, plan: planTranscoding(ask, { format: probed.format ?? sniffedFormat, bitrate: probed.bitrate }) };
 }

@@ -1,21 +1,21 @@
-import { execFileSync } from 'node:child_process';
+/**
+ * The ffmpeg and ffprobe this process runs, chosen once at start-up (toolkit.ts: FFMPEG_PATH /
+ * FFPROBE_PATH, then PATH, then the optional npm packages). One process has one pair: every
+ * transcoder started in it resolves the same settings to the same binaries. Until a choice is
+ * made, the names are looked up on PATH by the OS, as before.
+ */
+const chosen = { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
 
-/** ffmpeg and ffprobe: FFMPEG_PATH / FFPROBE_PATH, else whatever is on PATH (Debian's package). */
+/** Records the binaries found at start-up (a null keeps the plain name: runs then fail as "spawn"). */
+export function useBinaries(found: { ffmpeg: string | null; ffprobe: string | null }): void {
+  chosen.ffmpeg = found.ffmpeg ?? 'ffmpeg';
+  chosen.ffprobe = found.ffprobe ?? 'ffprobe';
+}
+
 export function ffmpegPath(): string {
-  return process.env.FFMPEG_PATH || 'ffmpeg';
+  return chosen.ffmpeg;
 }
 
 export function ffprobePath(): string {
-  return process.env.FFPROBE_PATH || 'ffprobe';
-}
-
-/** Fails start-up clearly when ffmpeg is missing, instead of at the first job. */
-export function checkBinaries(): string {
-  try {
-    const out = execFileSync(ffmpegPath(), ['-hide_banner', '-version'], { encoding: 'utf8' });
-    execFileSync(ffprobePath(), ['-hide_banner', '-version'], { encoding: 'utf8' });
-    return out.split('\n')[0];
-  } catch (err) {
-    throw new Error(`ffmpeg/ffprobe not found (install Debian's ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH): ${(err as Error).message}`);
-  }
+  return chosen.ffprobe;
 }

@@ -36,6 +36,11 @@ export const FORMATS: Record<string, FormatSpec> = {
   mp4: { input: [], output: ['-vn', '-c:a', 'aac', '-movflags', '+faststart', '-f', 'mp4'], mime: 'video/mp4', extension: 'mp4', bitrate: true },
 };
 
+/** The encoder a target is written with (its `-c:a`): what the start-up check looks for in ffmpeg. */
+export function encoderOf(spec: FormatSpec): string {
+  return spec.output[spec.output.indexOf('-c:a') + 1];
+}
+
 /** Input arguments for a stored file, by its `content_format` (raw formats need them; others are probed). */
 export function inputArgs(format: string | null | undefined): string[] {
   return format && FORMATS[format] ? FORMATS[format].input : [];

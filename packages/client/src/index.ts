@@ -1,0 +1,19 @@
+/**
+ * @patchbay/client — a typed client for Patchbay's public API, for Node and browsers. Types are
+ * generated from the OpenAPI document (src/generated/openapi.ts); calls go through openapi-fetch.
+ *
+ *   const pb = createPatchbayClient({ baseUrl, credentials: { token } });
+ *   const endpoint = await data(pb.api.GET('/endpoints/{endpoint_sid}', { params: { path: { endpoint_sid } } }));
+ *   for await (const file of pb.paginate('/storage/files', { filter: 'name like "%.wav"' })) …
+ */
+export { createPatchbayClient } from './client';
+export type { PatchbayClient, PatchbayClientOptions, UploadFields, PublicFileQuery } from './client';
+export { rawBody } from './raw-body';
+export type { Body, RawBodyOptions } from './raw-body';
+export { data, ok } from './data';
+export type { CallResult } from './data';
+export { PatchbayApiError } from './errors';
+export { authorization } from './auth';
+export type { Credentials } from './auth';
+export type { PaginateOptions } from './pagination';
+export type { components, operations, paths, Schemas, ErrorBody, ErrorItem, ListPath, ListEnvelope, ListItem, ListQuery } from './types';

@@ -1,0 +1,62 @@
+import type { TSchema } from '@sinclair/typebox';
+
+/** A JSON Schema as the document holds it (plain JSON: no TypeBox symbols). */
+export type JsonSchema = Record<string, unknown>;
+
+/** Keywords of Patchbay's own that are not JSON Schema (error wording for people): left out of the document. */
+const PRIVATE_KEYWORDS = new Set(['patternMessage']);
+
+/**
+ * The document's `components.schemas`: every schema of the contracts that has an `$id` is listed
+ * once under that name and referenced (`#/components/schemas/<id>`) wherever it is used, so the
+ * reference page and generated clients get one named type per resource (Endpoint, File, ErrorBody…).
+ */
+export class SchemaComponents {
+  private readonly named = new Map<string, { schema: JsonSchema; text: string }>();
+
+  /** `schema` as the document writes it: named sub-schemas replaced by references. */
+  use(schema: TSchema | JsonSchema): JsonSchema {
+    return this.walk(JSON.parse(JSON.stringify(schema)) as unknown) as JsonSchema;
+  }
+
+  /** The `components.schemas` object, names in alphabetical order. */
+  schemas(): Record<string, JsonSchema> {
+    return Object.fromEntries([...this.named.keys()].sort().map((id) => [id, this.named.get(id)!.schema]));
+  }
+
+  private walk(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map((n) => this.walk(n));
+    if (node === null || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (PRIVATE_KEYWORDS.has(key) || key === '$id') continue;
+      out[key] = this.walk(value);
+    }
+    const id = (node as { $id?: unknown }).$id;
+    if (typeof id !== 'string') return asEnum(out);
+    this.register(id, asEnum(out));
+    return { $ref: `#/components/schemas/${id}` };
+  }
+
+  /** Two different schemas under one `$id` would make one of them wrong in the document: refused. */
+  private register(id: string, schema: JsonSchema): void {
+    const text = JSON.stringify(schema);
+    const had = this.named.get(id);
+    if (had && had.text !== text) throw new Error(`two different schemas have the $id ${id}`);
+    this.named.set(id, { schema, text });
+  }
+}
+
+/**
+ * TypeBox writes a union of literals as `anyOf: [{const, type}, …]`; the same set as one `enum`
+ * reads better on the reference page and in generated clients, and means the same.
+ */
+function asEnum(node: Record<string, unknown>): Record<string, unknown> {
+  const branches = node.anyOf;
+  if (!Array.isArray(branches) || branches.length < 2) return node;
+  const type = (branches[0] as { type?: unknown }).type;
+  const literal = (b: unknown) => typeof b === 'object' && b !== null && 'const' in b && (b as { type?: unknown }).type === type && Object.keys(b).length === 2;
+  if (typeof type !== 'string' || !branches.every(literal)) return node;
+  const { anyOf: _branches, ...rest } = node;
+  return { ...rest, type, enum: branches.map((b) => (b as { const: unknown }).const) };
+}
