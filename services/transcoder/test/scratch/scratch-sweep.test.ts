@@ -98,8 +98,9 @@ test('workers that cannot be seen (another PID namespace or boot) are judged by 
 test('a worker that is only a zombie (killed, its parent has not reaped it) is dead', async () => {
   const root = newRoot();
   const mine = await claimWorkerDir(root);
-  // `true` exits at once; the shell is replaced by sleep, which never reaps it: a zombie.
-  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // The child exits after the shell has become `sleep 30`, which never reaps it: a zombie. (A child
+  // that exits at once may be reaped by the shell before its exec, and then there is no zombie.)
+  const parent = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (b: Buffer) => resolve(b.toString().trim()))));
   const stat = await until('the zombie', 5000, () => {
     const s = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8');
