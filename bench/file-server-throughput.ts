@@ -24,7 +24,7 @@ async function startNginx(root: string): Promise<{ port: number; stop(): void }>
   const conf = path.join(root, 'nginx.conf');
   fs.writeFileSync(conf, `worker_processes 1; daemon off; pid ${root}/nginx.pid; error_log ${root}/error.log;
 events { worker_connections 1024; }
-http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
+http { access_log off; sendfile on; tcp_nopush off; keepalive_requests 100000;
   types { application/octet-stream bin; }
   client_body_temp_path ${root}/tmp; proxy_temp_path ${root}/tmp; fastcgi_temp_path ${root}/tmp; uwsgi_temp_path ${root}/tmp; scgi_temp_path ${root}/tmp;
   server { listen 127.0.0.1:${port}; root ${root}/www; } }`);
