@@ -1,0 +1,55 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { PatchbayApiError } from '@patchbay/client';
+import { problemOf, type Problem } from './errors';
+
+/** A page of any list of the API (offset or cursor): its items and the links to its neighbours. */
+export interface Envelope<T> {
+  items: T[];
+  count: number;
+  total: number | null;
+  offset: number;
+  limit: number;
+  pagination: { next?: string; previous?: string };
+}
+
+/** GETs a pagination link exactly as the API wrote it, with the session's token. */
+export async function fetchLink<T>(token: string, link: string): Promise<Envelope<T>> {
+  const response = await fetch(link, { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } });
+  const text = await response.text();
+  let body: unknown = text;
+  try { body = text ? JSON.parse(text) : null; } catch { /* not JSON: kept as text for the error */ }
+  if (!response.ok) throw PatchbayApiError.from(response, body);
+  return body as Envelope<T>;
+}
+
+/**
+ * One page of a list at a time — never the whole list: `first()` loads the first page (again
+ * whenever `key` changes: a new filter), `next()`/`previous()` follow the page's own links.
+ */
+export function usePagedList<T>(token: string, key: string, first: () => Promise<Envelope<T>>) {
+  const [page, setPage] = useState<Envelope<T> | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const current = useRef<() => Promise<Envelope<T>>>(first);
+  const run = useCallback(async (load: () => Promise<Envelope<T>>) => {
+    current.current = load;
+    setBusy(true);
+    try {
+      setPage(await load());
+      setProblem(null);
+    } catch (err) {
+      setProblem(problemOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  useEffect(() => { void run(first); }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  const follow = (link: string | undefined) => { if (link) void run(() => fetchLink<T>(token, link)); };
+  return {
+    page, problem, busy,
+    next: () => follow(page?.pagination.next),
+    previous: () => follow(page?.pagination.previous),
+    /** Loads the page shown again (after an upload or a delete). */
+    reload: () => run(current.current),
+  };
+}
