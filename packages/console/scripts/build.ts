@@ -35,6 +35,7 @@ const page = (script: string, stylesheet: string) => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Patchbay console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/${stylesheet}">
 <script defer src="/console/assets/${script}"></script>
 </head>

@@ -22,9 +22,16 @@ export function fieldMessages(problem: Problem | null, field: string, prefix = f
     .flatMap(([f, ms]) => ms.map((m) => (f === field ? m : `${f}: ${m}`)));
 }
 
-/** The messages naming no field the form shows: the request's own and any of fields not in `shown`. */
+/**
+ * What a form shows apart from its fields' messages: the errors naming a field it does not show or
+ * none; and the API's message itself when no error sits next to a field (a 401, a 503, a 422 on
+ * the request as a whole).
+ */
 export function otherMessages(problem: Problem | null, shown: readonly string[]): string[] {
   if (!problem) return [];
-  const named = Object.entries(problem.fields).filter(([f]) => f === '' || !shown.some((s) => f === s || f.startsWith(`${s}.`)));
-  return named.flatMap(([f, ms]) => ms.map((m) => (f ? `${f}: ${m}` : m)));
+  const isShown = (f: string) => f !== '' && shown.some((s) => f === s || f.startsWith(`${s}.`));
+  const entries = Object.entries(problem.fields);
+  const rest = entries.filter(([f]) => !isShown(f)).flatMap(([f, ms]) => ms.map((m) => (f ? `${f}: ${m}` : m)));
+  if (entries.some(([f]) => isShown(f))) return rest;
+  return [problem.message, ...rest.filter((m) => m !== problem.message)];
 }

@@ -24,9 +24,10 @@ export async function fetchLink<T>(token: string, link: string): Promise<Envelop
 
 /**
  * One page of a list at a time — never the whole list: `first()` loads the first page (again
- * whenever `key` changes: a new filter), `next()`/`previous()` follow the page's own links.
+ * whenever `key` changes: a new filter), `next()`/`previous()` follow the page's own links
+ * (as `adapt` leaves them).
  */
-export function usePagedList<T>(token: string, key: string, first: () => Promise<Envelope<T>>) {
+export function usePagedList<T>(token: string, key: string, first: () => Promise<Envelope<T>>, adapt: (page: Envelope<T>) => Envelope<T> = (p) => p) {
   const [page, setPage] = useState<Envelope<T> | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
@@ -35,7 +36,7 @@ export function usePagedList<T>(token: string, key: string, first: () => Promise
     current.current = load;
     setBusy(true);
     try {
-      setPage(await load());
+      setPage(adapt(await load()));
       setProblem(null);
     } catch (err) {
       setProblem(problemOf(err));
@@ -51,5 +52,22 @@ export function usePagedList<T>(token: string, key: string, first: () => Promise
     previous: () => follow(page?.pagination.previous),
     /** Loads the page shown again (after an upload or a delete). */
     reload: () => run(current.current),
+  };
+}
+
+/**
+ * Turns a first page's offset link into a cursor one (`after=<sid of its last item>`): the record
+ * lists answer a page without `after`/`before` in offset mode, and only a cursor walk stays exact
+ * while records keep arriving. Pages already in cursor mode are left as the API wrote them.
+ */
+export function cursorLinks<T>(sidOf: (item: T) => string): (page: Envelope<T>) => Envelope<T> {
+  return (page) => {
+    const next = page.pagination.next;
+    if (!next || page.items.length === 0) return page;
+    const url = new URL(next);
+    if (!url.searchParams.has('offset')) return page;
+    url.searchParams.delete('offset');
+    url.searchParams.set('after', sidOf(page.items[page.items.length - 1]));
+    return { ...page, pagination: { ...page.pagination, next: url.toString() } };
   };
 }

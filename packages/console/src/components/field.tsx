@@ -6,7 +6,7 @@ import { fieldMessages, type Problem } from '../errors';
  * rendered by `children(id, describedBy)` so it can be an input, a select or a textarea.
  */
 export function Field(props: { form: string; label: string; name: string; problem: Problem | null; hint?: string; children: (id: string, describedBy: string | undefined, invalid: boolean) => ComponentChildren }) {
-  const id = `${props.form}-${props.name.replace(/[^a-z0-9]/gi, '-')}`;
+  const id = `${props.form}-${props.name.replace(/[^a-z0-9_]/gi, '-')}`;
   const messages = fieldMessages(props.problem, props.name, true);
   const errId = messages.length ? `${id}-error` : undefined;
   return (

@@ -6,13 +6,13 @@ import { Pager } from '../components/pager';
 import { otherMessages, problemOf, type Problem } from '../errors';
 import { usePagedList, type Envelope } from '../list';
 import type { Session } from '../session';
-import { ApplicationForm, CREDENTIAL_FIELDS } from './application-form';
+import { ApplicationForm } from './application-form';
 import { DevicesPanel } from './devices';
 
 type Application = Schemas['PushApplication'];
 const PAGE = 10;
 
-/** Which platforms an application has credentials for (the credentials themselves are never shown). */
+/** Which platforms an application has credentials for (the API answers them masked; the console shows neither). */
 function platforms(a: Application): string {
   const out: string[] = [];
   if (a.google_credentials) out.push('FCM');
@@ -28,7 +28,7 @@ export function PushView({ session }: { session: Session }) {
   const [chosen, setChosen] = useState<Application | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const list = usePagedList<Application>(session.token, 'applications', async () =>
-    await data(session.client.api.GET('/push/applications', { params: { query: { limit: PAGE, exclude_fields: CREDENTIAL_FIELDS.join(',') } } })) as Envelope<Application>);
+    await data(session.client.api.GET('/push/applications', { params: { query: { limit: PAGE } } })) as Envelope<Application>);
   const saved = (a: Application) => { setCreating(false); setEditing(null); setChosen(a); void list.reload(); };
   const remove = async (a: Application) => {
     try {

@@ -5,7 +5,7 @@ import { Pager } from '../components/pager';
 import { download, toCsv } from '../csv';
 import { otherMessages } from '../errors';
 import { when } from '../format';
-import { usePagedList, type Envelope } from '../list';
+import { cursorLinks, usePagedList, type Envelope } from '../list';
 import type { Session } from '../session';
 
 type Kind = 'calls' | 'messages';
@@ -40,7 +40,7 @@ export function RecordsView({ session }: { session: Session }) {
   const query = { limit: PAGE, order: `${spec.date} desc`, ...(filter ? { filter } : {}) };
   const list = usePagedList<Row>(session.token, `${kind}|${filter ?? ''}`, async () => (kind === 'calls'
     ? await data(session.client.api.GET('/calls/call_drs', { params: { query } }))
-    : await data(session.client.api.GET('/sms/message_drs', { params: { query } }))) as Envelope<Row>);
+    : await data(session.client.api.GET('/sms/message_drs', { params: { query } }))) as Envelope<Row>, cursorLinks<Row>((r) => r.dr_sid));
   const rows = (list.page?.items ?? []) as unknown as Array<Record<string, unknown>>;
   const exportCsv = () => {
     const columns = rows.length ? Object.keys(rows[0]) : [...spec.columns];
