@@ -102,8 +102,17 @@ test('upload through the file picker: a progress bar, then the file is listed wi
   await page.select('#upload-publish', 'file_sid');
   await page.select('#upload-type', 'audio');
   await page.waitForSelector('#upload-desired_format', { visible: true });
+  // The progress bar is there while the bytes go out (XMLHttpRequest upload progress).
+  await page.evaluate(`window.__progress = []; new MutationObserver(() => {
+    const bar = document.querySelector('#upload-progress');
+    if (bar) window.__progress.push([bar.value, bar.max]);
+  }).observe(document.body, { subtree: true, childList: true, attributes: true })`);
   await clickText(page, 'Upload', '#upload');
   await page.waitForSelector('.upload-done', { visible: true, timeout: 20_000 });
+  const progress = await page.evaluate('window.__progress') as Array<[number, number]>;
+  expect(progress.length).toBeGreaterThan(0);
+  expect(progress.some(([, max]) => max >= fs.statSync(file).size)).toBe(true);
+  expect(await page.$('#upload-progress')).toBeNull(); // gone once the upload is done
   const row = await page.waitForSelector('tr[data-file-sid] ::-p-text(welcome-greeting.wav)', { visible: true });
   expect(row).not.toBeNull();
   expect(await page.evaluate('window.__sameDocument')).toBe(true);
