@@ -89,7 +89,7 @@ test('Storage lists the partner’s containers by SID, with usage against quota'
 }, 60_000);
 
 let uploaded: { file_sid: string; publish_uri: string };
-test('upload through the file picker: a progress bar, then the file is listed without a reload', async () => {
+test('upload through the file picker (a progress bar, then listed without a reload) and by drag and drop; delete after confirming', async () => {
   const listed = await w.api().get(`${V2}/storage/containers`).query({ filter: 'is_default eq true' }).set(...partner.auth);
   const container = listed.body.items[0].container_sid as string;
   await page.click(`tr[data-container-sid="${container}"] button`);
@@ -129,6 +129,34 @@ test('upload through the file picker: a progress bar, then the file is listed wi
   await clickText(page, 'Filter', 'form.filter');
   await page.waitForSelector(`tr[data-file-sid="${uploaded.file_sid}"]`, { visible: true });
   await screenshot(page, 'upload');
+
+  // Drag and drop: a file dropped on the zone is chosen like a picked one.
+  await typeInto(page, '#file-name-filter', ' ');
+  await clickText(page, 'Filter', 'form.filter');
+  await page.evaluate(`(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['hello, console'], 'dropped-note.txt', { type: 'text/plain' }));
+    const zone = document.querySelector('[data-testid=drop-zone]');
+    for (const type of ['dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  })()`);
+  await page.waitForSelector('.drop-zone .chosen ::-p-text(dropped-note.txt)', { visible: true });
+  await page.select('#upload-type', 'file');
+  await clickText(page, 'Upload', '#upload');
+  const dropped = await page.waitForSelector('tr[data-file-sid] ::-p-text(dropped-note.txt)', { visible: true });
+  const droppedSid = await dropped!.evaluate((el) => el.closest('tr')!.getAttribute('data-file-sid')!);
+
+  // Delete asks first; Escape backs out, and the confirming button (focused) deletes.
+  await clickText(page, 'Delete', `tr[data-file-sid="${droppedSid}"]`);
+  await page.waitForSelector(`tr[data-file-sid="${droppedSid}"] .confirm`, { visible: true });
+  await page.keyboard.press('Escape');
+  await page.waitForSelector(`tr[data-file-sid="${droppedSid}"] .confirm`, { hidden: true });
+  expect((await w.api().get(`${V2}/storage/files/${droppedSid}`).set(...partner.auth)).status).toBe(200);
+  await clickText(page, 'Delete', `tr[data-file-sid="${droppedSid}"]`);
+  expect(await page.evaluate('document.activeElement.textContent')).toBe('Yes, delete');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`tr[data-file-sid="${droppedSid}"]`, { hidden: true });
+  expect((await w.api().get(`${V2}/storage/files/${droppedSid}`).set(...partner.auth)).status).toBe(404);
+  expect(await rowSids('table.file-list tbody tr[data-file-sid]', 'data-file-sid')).toEqual([uploaded.file_sid]);
 }, 60_000);
 
 test('an audio file plays from its publish_uri, fetched with a Range request', async () => {
@@ -140,7 +168,7 @@ test('an audio file plays from its publish_uri, fetched with a Range request', a
   try {
     await clickText(page, 'Play', `tr[data-file-sid="${uploaded.file_sid}"]`);
     await page.waitForSelector('.player audio');
-    expect(await page.$eval('.player audio', (a) => (a as HTMLAudioElement).src)).toBe(uploaded.publish_uri);
+    expect(await page.$eval('.player audio', (a) => a.getAttribute('src'))).toBe(uploaded.publish_uri);
     const played = await page.waitForFunction('window.__canplay', { timeout: 20_000 });
     expect(await played.jsonValue()).toBe(uploaded.publish_uri);
   } finally {
@@ -161,7 +189,7 @@ test('create a third_party endpoint (the API’s message next to the field it na
   await view('endpoints');
   await page.waitForSelector('table.endpoint-list tbody tr', { visible: true });
   // The System Gateway is listed and cannot be deleted.
-  const system = await page.$eval('table.endpoint-list tbody tr', (tr) => [tr.children[1].textContent, (tr.querySelector('button.danger') as HTMLButtonElement).disabled]);
+  const system = await page.$eval('table.endpoint-list tbody tr', (tr) => [tr.children[1].textContent, tr.querySelector('button.danger')!.hasAttribute('disabled')]);
   expect(system).toEqual(['system_gateway', true]);
 
   await clickText(page, 'New endpoint');
@@ -182,7 +210,7 @@ test('create a third_party endpoint (the API’s message next to the field it na
 
   await clickText(page, 'Edit', `tr[data-endpoint-sid="${sid}"]`);
   await page.waitForSelector('#endpoint-edit', { visible: true });
-  expect(await page.$eval('#endpoint-edit-type', (el) => (el as HTMLSelectElement).disabled)).toBe(true);
+  expect(await page.$eval('#endpoint-edit-type', (el) => el.hasAttribute('disabled'))).toBe(true);
   await typeInto(page, '#endpoint-edit-name', 'Office PBX (main)');
   await typeInto(page, '#endpoint-edit-capacity', '12');
   await typeInto(page, '#endpoint-edit-addresses-0-port', '5080');
@@ -247,7 +275,9 @@ test('records: call records a page at a time, next and previous by cursor, a dat
   });
   const newestFirst = [...later].reverse().concat([...calls].reverse()).map((c) => c.dr_sid);
 
-  await view('records');
+  // From the keyboard: the views are real buttons.
+  await page.focus('nav.tabs button[data-view="records"]');
+  await page.keyboard.press('Enter');
   const shown = async () => rowSids('table.record-list tbody tr[data-dr-sid]', 'data-dr-sid');
   const waitFirst = (sid: string) => page.waitForSelector(`table.record-list tbody tr[data-dr-sid]:first-child[data-dr-sid="${sid}"]`, { visible: true });
   await waitFirst(newestFirst[0]);
@@ -267,12 +297,12 @@ test('records: call records a page at a time, next and previous by cursor, a dat
   page.off('request', onRequest);
   // Cursor paging: after/before a record's SID, never an offset.
   expect(requests.map((u) => new URL(u).searchParams).map((q) => [q.has('after') || q.has('before'), q.has('offset')])).toEqual([[true, false], [true, false], [true, false]]);
-  expect(await page.$eval('nav.pager button:last-child', (b) => (b as HTMLButtonElement).disabled)).toBe(false);
+  expect(await page.$eval('nav.pager button:last-child', (b) => b.hasAttribute('disabled'))).toBe(false);
 
   // The date range: only 2024-06-01.
   // (A date input's typed form depends on the browser's locale: the value is set as a picker would.)
   for (const id of ['#records-range-from', '#records-range-to']) {
-    await page.$eval(id, (el) => { (el as HTMLInputElement).value = '2024-06-01'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+    await page.evaluate(`(() => { const el = document.querySelector('${id}'); el.value = '2024-06-01'; el.dispatchEvent(new Event('input', { bubbles: true })); })()`);
   }
   await clickText(page, 'Apply', '#records-range');
   await waitFirst(newestFirst[3]);
