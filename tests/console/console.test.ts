@@ -200,6 +200,7 @@ test('create a third_party endpoint (the API’s message next to the field it na
   const error = await page.waitForSelector('#endpoint-create .field-error[data-field="addresses.0.ip"]', { visible: true });
   expect(await error!.evaluate((el) => el.textContent)).toBe('must be an IPv4 or IPv6 address or a host name');
   expect(await page.$eval('#endpoint-create-addresses-0-ip', (el) => el.getAttribute('aria-describedby'))).toBe('endpoint-create-addresses-0-ip-error');
+  await screenshot(page, 'endpoint-error');
   clear(); // the refused POST (400) is logged by the browser as a failed resource
   await typeInto(page, '#endpoint-create-addresses-0-ip', '198.51.100.7');
   await typeInto(page, '#endpoint-create-capacity', '4');
