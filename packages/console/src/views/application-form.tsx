@@ -42,14 +42,14 @@ export function ApplicationForm(props: { session: Session; application?: Applica
   };
   const submit = async (e: Event) => {
     e.preventDefault();
-    const body: Record<string, unknown> = { name };
+    const body: Write = { name };
     for (const k of TEXT_FIELDS) if (text[k] !== undefined) body[k] = text[k] || null;
     for (const k of CREDENTIAL_FIELDS) if (secrets[k]) body[k] = secrets[k];
     setBusy(true);
     try {
       const saved = existing
-        ? await data(props.session.client.api.PATCH('/push/applications/{application_sid}', { params: { path: { application_sid: existing.application_sid } }, body: body as Write }))
-        : await data(props.session.client.api.POST('/push/applications', { body: body as Write }));
+        ? await data(props.session.client.api.PATCH('/push/applications/{application_sid}', { params: { path: { application_sid: existing.application_sid } }, body }))
+        : await data(props.session.client.api.POST('/push/applications', { body }));
       setSecrets({});
       props.onSaved(saved);
     } catch (err) {

@@ -39,8 +39,9 @@ export function EndpointForm(props: { session: Session; endpoint?: Endpoint; onS
     setProperties({ ...properties, [k]: value } as Properties);
   };
 
-  const body = () => {
-    const out: Record<string, unknown> = {};
+  /** The fields this form may send: for an edit, only those that may still change for the type. */
+  const body = (): Schemas['EndpointUpdate'] => {
+    const out: Schemas['EndpointUpdate'] = {};
     if (can.top.includes('name')) out.name = name;
     if (can.top.includes('capacity')) out.capacity = Number(capacity);
     if (can.top.includes('out_sip_username')) out.out_sip_username = outUser || null;
@@ -54,8 +55,8 @@ export function EndpointForm(props: { session: Session; endpoint?: Endpoint; onS
     setBusy(true);
     try {
       const saved = existing
-        ? await data(props.session.client.api.PATCH('/endpoints/{endpoint_sid}', { params: { path: { endpoint_sid: existing.endpoint_sid } }, body: body() as Schemas['EndpointUpdate'] }))
-        : await data(props.session.client.api.POST('/endpoints', { body: { ...body(), type } as Schemas['EndpointCreate'] }));
+        ? await data(props.session.client.api.PATCH('/endpoints/{endpoint_sid}', { params: { path: { endpoint_sid: existing.endpoint_sid } }, body: body() }))
+        : await data(props.session.client.api.POST('/endpoints', { body: { ...body(), type } }));
       props.onSaved(saved);
     } catch (err) {
       setProblem(problemOf(err));
