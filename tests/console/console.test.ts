@@ -25,6 +25,8 @@ let page: Page;
 let problems: () => string[];
 let clear: () => void;
 let partner: { partner_sid: string; login: string; auth: [string, string] };
+/** The token the console was issued at sign-in (read off the wire: the page keeps it to itself). */
+let consoleToken = '';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-console-'));
 
 beforeAll(async () => {
@@ -66,7 +68,9 @@ test('sign in with login and password; a wrong password shows the API’s messag
   clear();
 
   await typeInto(page, '#sign-in-password', PASSWORD);
+  const issued = page.waitForResponse((r) => r.url().endsWith('/core/v2/oauth/token') && r.status() === 200);
   await clickText(page, 'Sign in', '#sign-in');
+  consoleToken = ((await (await issued).json()) as { access_token: string }).access_token;
   await page.waitForSelector('header.top .who', { visible: true });
   expect(await page.$eval('header.top .who', (el) => el.textContent)).toBe('Acme Telecom');
   // The token is in memory only: nothing in the URL or in web storage.
@@ -261,7 +265,7 @@ test('push: an FCM application from its key file, two devices, a test notificati
   await screenshot(page, 'push');
 }, 60_000);
 
-test('records: call records a page at a time, next and previous by cursor, a date range, CSV of the page', async () => {
+test('records: calls a page at a time, next and previous by cursor, a date range, CSV of the page; then messages', async () => {
   // 45 calls, one a minute from 2024-06-01 00:00, and 3 a day later (the date range keeps those out).
   const calls = Array.from({ length: 45 }, (_, i) => ({
     dr_sid: randomUUID(), date_start: new Date(Date.UTC(2024, 5, 1, 0, i, 0)).toISOString(), date_stop: new Date(Date.UTC(2024, 5, 1, 0, i, 30)).toISOString(),
@@ -319,10 +323,27 @@ test('records: call records a page at a time, next and previous by cursor, a dat
   expect(lines[0].split(',')).toContain('dr_sid');
   expect(lines.slice(1).map((l) => l.split(',')[lines[0].split(',').indexOf('dr_sid')])).toEqual(newestFirst.slice(3, 23));
   await screenshot(page, 'records');
+
+  // Message records: the other kind, by date_insert.
+  const messages = Array.from({ length: 3 }, (_, i) => ({ dr_sid: randomUUID(), date_insert: `2024-06-03T08:0${i}:00.000Z`, type: 'sms', direction: 'inbound', message: `hi ${i}` }));
+  expect((await w.api().post(`${V2}/sms/message_drs`).set(...partner.auth).send(messages)).body).toMatchObject({ stored: 3 });
+  await until('the ingested messages to be listed', 15_000, async () => ((await w.api().get(`${V2}/sms/message_drs`).set(...partner.auth)).body.count === 3 ? true : undefined));
+  await clickText(page, 'Messages', 'section');
+  await page.waitForSelector('table.record-list[data-kind="messages"]', { visible: true });
+  // The date range still applies (2024-06-01): none of these; cleared, all three, newest first.
+  await page.waitForSelector('table.record-list ::-p-text(No records.)', { visible: true });
+  for (const id of ['#records-range-from', '#records-range-to']) {
+    await page.evaluate(`(() => { const el = document.querySelector('${id}'); el.value = ''; el.dispatchEvent(new Event('input', { bubbles: true })); })()`);
+  }
+  await clickText(page, 'Apply', '#records-range');
+  await waitFirst(messages[2].dr_sid);
+  expect(await shown()).toEqual([...messages].reverse().map((m) => m.dr_sid));
 }, 60_000);
 
-test('sign out forgets the token: the sign-in form again', async () => {
+test('sign out revokes the token and shows the sign-in form again', async () => {
+  expect((await w.api().get(`${V2}/oauth/whoami`).set('Authorization', `Bearer ${consoleToken}`)).status).toBe(200);
   await clickText(page, 'Sign out', 'header.top');
   await page.waitForSelector('#sign-in', { visible: true });
+  expect((await w.api().get(`${V2}/oauth/whoami`).set('Authorization', `Bearer ${consoleToken}`)).status).toBe(401);
   await screenshot(page, 'sign-in');
 }, 30_000);
