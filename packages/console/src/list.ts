@@ -32,19 +32,25 @@ export function usePagedList<T>(token: string, key: string, first: () => Promise
   const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
   const current = useRef<() => Promise<Envelope<T>>>(first);
+  // Only the latest request's answer is shown (an older one may arrive after it).
+  const latest = useRef(0);
   const run = useCallback(async (load: () => Promise<Envelope<T>>) => {
+    const seq = ++latest.current;
     current.current = load;
     setBusy(true);
     try {
-      setPage(adapt(await load()));
+      const loaded = adapt(await load());
+      if (seq !== latest.current) return;
+      setPage(loaded);
       setProblem(null);
     } catch (err) {
-      setProblem(problemOf(err));
+      if (seq === latest.current) setProblem(problemOf(err));
     } finally {
-      setBusy(false);
+      if (seq === latest.current) setBusy(false);
     }
   }, []);
-  useEffect(() => { void run(first); }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Loaded again when the query (`key`) changes, not whenever the caller makes a new `first` closure.
+  useEffect(() => { void run(first); }, [key]);
   const follow = (link: string | undefined) => { if (link) void run(() => fetchLink<T>(token, link)); };
   return {
     page, problem, busy,
