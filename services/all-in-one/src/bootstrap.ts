@@ -33,6 +33,7 @@ export function banner(r: BootstrapResult, baseUrl: string, storageUrl: string):
     'Patchbay is running.',
     `  API base URL:  ${baseUrl}`,
     `  Storage URL:   ${storageUrl}`,
+    `  Console:       ${new URL(baseUrl).origin}/console`,
     `  Login:         ${r.login}`,
     `  Password:      ${password}`,
     `  Access token:  ${token}`,

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 
 /** The gateway's own environment keys (with CommonConfig). */
@@ -19,6 +20,8 @@ export const GatewayConfig = {
   STORAGE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** The file server's port, for that default (the all-in-one process and the launcher know it). */
   STORAGE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8081 }),
+  /** The built partner console served at /console; default packages/console/dist of this checkout (the image sets its own). */
+  CONSOLE_DIR: Type.Optional(Type.String({ minLength: 1 })),
 };
 
 export interface GatewaySettings {
@@ -30,7 +33,12 @@ export interface GatewaySettings {
   busTimeoutMs: number;
   /** express's "trust proxy" value (see TRUST_PROXY). */
   trustProxy?: boolean | number | string[];
+  /** Where the built console is (CONSOLE_DIR); none: /console is not served. */
+  consoleDir?: string;
 }
+
+/** The console's build in this checkout (services/gateway/src → packages/console/dist). */
+const CHECKOUT_CONSOLE = path.resolve(__dirname, '../../../packages/console/dist');
 
 /** TRUST_PROXY as express takes it: a boolean, a hop count, or a list of addresses and names. */
 export function parseTrustProxy(value: string): boolean | number | string[] {
@@ -52,5 +60,6 @@ export function gatewaySettings(c: GatewayConfigValues): GatewaySettings {
     authCacheMs: c.AUTH_CACHE_MS,
     busTimeoutMs: c.BUS_TIMEOUT_MS,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
+    consoleDir: c.CONSOLE_DIR ?? CHECKOUT_CONSOLE,
   };
 }
