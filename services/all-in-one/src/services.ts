@@ -7,7 +7,7 @@ import type { AllInOneConfig } from './config';
 import { startIdentityService, identitySettings } from '@patchbay/identity';
 import { recordsSettings, startRecordsService } from '@patchbay/records';
 import { startEndpointService, endpointSettings } from '@patchbay/endpoint';
-import { startPushService, pushSettingsFrom } from '@patchbay/push';
+import { startPushService, pushSettings } from '@patchbay/push';
 
 /** A bus-only service and what it needs; the all-in-one process starts each of them. */
 export interface ServiceEntry {
@@ -33,5 +33,5 @@ export const SERVICES: ServiceEntry[] = [
   },
   { name: 'threshold-worker', docs: false, start: (deps, c) => startThresholdWorker(deps, { intervalMs: c.THRESHOLD_SWEEP_INTERVAL * 1000, busTimeoutMs: c.BUS_TIMEOUT_MS }) },
   { name: 'endpoint', docs: true, start: (deps, c) => startEndpointService(deps, endpointSettings(c)) },
-  { name: 'push', docs: true, start: (deps, c) => startPushService(deps, pushSettingsFrom(c)) },
+  { name: 'push', docs: true, start: (deps, c) => startPushService(deps, pushSettings(c)) },
 ];

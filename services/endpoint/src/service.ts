@@ -1,7 +1,7 @@
 import { Queues, Subjects, type GatewayRequest } from '@patchbay/contracts';
 import { backfillPartners, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from './config';
-import { EndpointApi } from './endpoint-api';
+import { EndpointApi } from './handlers/endpoints';
 import { EndpointLinks } from './links';
 import { openEndpointRepo } from './repo';
 import { ensureSystemGateway, subscribeSystemGateways } from './system-gateway';

@@ -1,6 +1,6 @@
 import { ALL_SCOPES, Subjects } from '@patchbay/contracts';
 import { hashPassword, hashToken, newPassword, verifyPassword } from '../domain/secrets';
-import { serializePartner } from '../serialize';
+import { serializePartner } from '../domain/serialize';
 import type { IdentityContext } from './context';
 import { createPartner } from './partners';
 import { issueToken } from './tokens';

@@ -6,9 +6,9 @@ import {
 import { runList } from '@patchbay/query';
 import { DEFAULT_PARTNER_SCOPES, checkGrantable } from '../domain/scope-rules';
 import { hashPassword } from '../domain/secrets';
-import { PARTNER_LIST_SPEC } from '../list-specs';
+import { PARTNER_LIST_SPEC } from '../domain/list-specs';
 import type { PartnerDoc } from '../repo';
-import { serializePartner } from '../serialize';
+import { serializePartner } from '../domain/serialize';
 import type { IdentityContext } from './context';
 
 const validateCreate = compileValidator(PartnerCreateSchema);

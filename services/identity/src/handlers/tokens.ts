@@ -4,9 +4,9 @@ import { reply } from '@patchbay/platform';
 import { runList } from '@patchbay/query';
 import { checkGrantable } from '../domain/scope-rules';
 import { hashToken, newTokenSecret } from '../domain/secrets';
-import { TOKEN_LIST_SPEC } from '../list-specs';
+import { TOKEN_LIST_SPEC } from '../domain/list-specs';
 import type { PartnerDoc, TokenDoc } from '../repo';
-import { serializeToken } from '../serialize';
+import { serializeToken } from '../domain/serialize';
 import type { IdentityContext } from './context';
 
 const validateUpdate = compileValidator(TokenUpdateSchema);

@@ -6,17 +6,18 @@ import {
 } from '@patchbay/contracts';
 import { changedFields, compareAndSet, reply, type Bus, type Logger } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
-import { assertAddressFormat, openIpKeys } from './domain/addresses';
-import { applyUpdate, buildEndpoint, type EndpointState } from './domain/endpoint-state';
-import { generateValues } from './domain/generate';
-import { createViolations, updateViolations } from './domain/rules';
-import type { EndpointSettings } from './config';
-import type { EndpointLinks } from './links';
-import { ENDPOINT_LIST_SPEC } from './list-specs';
-import { PartnerLookup, parseWithRelated } from './related';
-import { OPEN_IP_INDEX, type EndpointDoc, type EndpointRepo } from './repo';
-import { partnerScoped } from './scoped-source';
-import { serializeEndpoint } from './serialize';
+import { assertAddressFormat } from '../domain/addresses';
+import { stateOf, toDoc } from '../domain/endpoint-doc';
+import { applyUpdate, buildEndpoint, type EndpointState } from '../domain/endpoint-state';
+import { generateValues } from '../domain/generate';
+import { createViolations, updateViolations } from '../domain/rules';
+import type { EndpointSettings } from '../config';
+import type { EndpointLinks } from '../links';
+import { ENDPOINT_LIST_SPEC } from '../domain/list-specs';
+import { PartnerLookup, parseWithRelated } from '../related';
+import { OPEN_IP_INDEX, type EndpointDoc, type EndpointRepo } from '../repo';
+import { partnerScoped } from '../scoped-source';
+import { serializeEndpoint } from '../domain/serialize';
 
 const validateCreate = compileValidator(EndpointCreateSchema);
 const validateUpdate = compileValidator(EndpointUpdateSchema);
@@ -131,19 +132,4 @@ function parseNestedObjects(query: Record<string, unknown>): boolean {
   if (v === undefined || v === '') return false;
   if (v === 'replace') return true;
   throw BadRequestError.field('nested_objects', "the only accepted value of nested_objects is 'replace'");
-}
-
-/** The public state of a stored endpoint (bookkeeping left out). */
-export function stateOf(d: EndpointDoc): EndpointState {
-  return {
-    type: d.type, name: d.name, capacity: d.capacity, cps_limit: d.cps_limit ?? null, auth_required: d.auth_required,
-    addresses: d.addresses, attributes: d.attributes ?? {}, properties: d.properties ?? {}, transformations: d.transformations ?? [],
-    out_sip_username: d.out_sip_username ?? null, out_sip_password: d.out_sip_password ?? null, voip_token: d.voip_token ?? null,
-  };
-}
-
-/** The stored document; `open_ip_keys` only when there are keys (absent, not null: see the index). */
-export function toDoc(state: EndpointState, meta: Pick<EndpointDoc, 'endpoint_sid' | 'partner_sid' | 'date_created' | 'revision'>): EndpointDoc {
-  const keys = openIpKeys(state);
-  return { ...state, ...meta, ...(keys ? { open_ip_keys: keys } : {}) };
 }
