@@ -2,7 +2,6 @@ import { MemoryConsumer } from './memory-consumer';
 import type { MessageLog, StoredMessage } from './message-log';
 import { subjectContains, subjectMatches, subjectsOverlap } from './subject-names';
 
-
 /** JetStream's default de-duplication window. */
 const DUPLICATE_WINDOW_MS = 120_000;
 
