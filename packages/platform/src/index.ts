@@ -22,6 +22,8 @@ export type { Stoppable } from './runtime/service-runner';
 export type { ServiceDeps } from './runtime/service-deps';
 export { serveAll, reply } from './runtime/serve-all';
 export type { RouteHandlers } from './runtime/serve-all';
+export { serveRequests, checkedEvent, checkedJob, messageCheck } from './runtime/checked-messages';
+export type { CheckedHandler, CheckedHandlers } from './runtime/checked-messages';
 export { bootService } from './runtime/boot';
 export type { BootOptions, CommonConfigValues } from './runtime/boot';
 export { isReadyMessage } from './runtime/launcher-ipc';
