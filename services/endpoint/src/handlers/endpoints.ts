@@ -1,23 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import {
-  BadRequestError, ConflictError, DuplicateKeyError, NotFoundError, UnprocessableError, compileValidator, errorItem,
+  BadRequestError, ConflictError, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, errorItem, parseWithRelated,
   EndpointCreateSchema, EndpointReplaceSchema, EndpointUpdateSchema,
   type Endpoint, type GatewayRequest, type ListEnvelope,
 } from '@patchbay/contracts';
-import { changedFields, compareAndSet, reply, type Bus, type Logger } from '@patchbay/platform';
+import { changedFields, compareAndSet, reply, type HandlerContext } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { assertAddressFormat } from '../domain/addresses';
 import { stateOf, toDoc } from '../domain/endpoint-doc';
 import { applyUpdate, buildEndpoint, type EndpointState } from '../domain/endpoint-state';
 import { generateValues } from '../domain/generate';
 import { createViolations, updateViolations } from '../domain/rules';
-import type { EndpointSettings } from '../config';
-import type { EndpointLinks } from '../links';
 import { ENDPOINT_LIST_SPEC } from '../domain/list-specs';
-import { PartnerLookup, parseWithRelated } from '../related';
-import { OPEN_IP_INDEX, type EndpointDoc, type EndpointRepo } from '../repo';
+import { PartnerLookup } from '../related';
+import { OPEN_IP_INDEX, type EndpointDoc } from '../repo';
 import { partnerScoped } from '../scoped-source';
 import { serializeEndpoint } from '../domain/serialize';
+import type { EndpointContext } from './context';
 
 const validateCreate = compileValidator(EndpointCreateSchema);
 const validateUpdate = compileValidator(EndpointUpdateSchema);
@@ -32,27 +31,28 @@ export const duplicateIpConflict = (): ConflictError => new ConflictError([error
  * references to other objects (422, or 503 when storage cannot say), and finally the write, where
  * the unique index refuses a duplicate open IP and port (409).
  */
-export class EndpointApi {
-  private readonly log: Logger;
+export function endpointHandlers(ctx: EndpointContext) {
+  const { repo, links, settings } = ctx;
+  const log = ctx.log.child({ mod: 'endpoints' });
 
-  constructor(
-    private readonly repo: EndpointRepo, private readonly bus: Bus, private readonly links: EndpointLinks,
-    private readonly settings: EndpointSettings, logger: Logger,
-  ) {
-    this.log = logger.child({ mod: 'endpoints' });
+  /** The caller's endpoint named by the path; another partner's is as unknown as a missing one. */
+  async function load(req: GatewayRequest): Promise<EndpointDoc> {
+    const doc = await repo.endpoints.findOne({ endpoint_sid: String(req.params.endpoint_sid ?? ''), partner_sid: req.principal.partner_sid });
+    if (!doc) throw new NotFoundError();
+    return doc;
   }
 
-  async create(req: GatewayRequest, requestId?: string): Promise<Endpoint> {
+  async function create(req: GatewayRequest, { requestId }: HandlerContext): Promise<Endpoint> {
     const input = validateCreate(req.body ?? {});
     assertAddressFormat(input.addresses);
-    const state = buildEndpoint(input, generateValues(input.type, this.settings.hostedApiUrl));
+    const state = buildEndpoint(input, generateValues(input.type, settings.hostedApiUrl));
     const violations = createViolations(state, input.properties, req.principal.scopes);
     if (violations.length > 0) throw new UnprocessableError(violations);
     const partnerSid = req.principal.partner_sid;
-    await this.links.check(partnerSid, state, null, requestId);
+    await links.check(partnerSid, state, null, requestId);
     const doc = toDoc(state, { endpoint_sid: randomUUID(), partner_sid: partnerSid, date_created: new Date(), revision: 0 });
-    await this.write(() => this.repo.endpoints.insertOne(doc));
-    this.log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: partnerSid, type: doc.type, requestId }, 'endpoint created');
+    await write(() => repo.endpoints.insertOne(doc));
+    log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: partnerSid, type: doc.type, requestId }, 'endpoint created');
     return serializeEndpoint(doc);
   }
 
@@ -61,10 +61,10 @@ export class EndpointApi {
    * A compare-and-set on the endpoint's revision: the rules and references are checked against
    * exactly the state the change is written over, and only the fields that change are written.
    */
-  async update(req: GatewayRequest, replace: boolean, requestId?: string): Promise<Endpoint> {
+  async function update(req: GatewayRequest, replace: boolean, requestId?: string): Promise<Endpoint> {
     const replaceNested = parseNestedObjects(req.query) || replace;
     const filter = { endpoint_sid: String(req.params.endpoint_sid ?? ''), partner_sid: req.principal.partner_sid };
-    const { after } = await this.write(() => compareAndSet(this.repo.endpoints, filter, async (current) => {
+    const { after } = await write(() => compareAndSet(repo.endpoints, filter, async (current) => {
       if (current.type === 'system_gateway') throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be changed through the API');
       const input = (replace ? validateReplace : validateUpdate)(req.body ?? {});
       assertAddressFormat(input.addresses);
@@ -72,27 +72,27 @@ export class EndpointApi {
       const next = applyUpdate(before, input, replaceNested);
       const violations = updateViolations(before, next, input.properties, req.principal.scopes);
       if (violations.length > 0) throw new UnprocessableError(violations);
-      await this.links.check(current.partner_sid, next, before, requestId);
+      await links.check(current.partner_sid, next, before, requestId);
       const doc = toDoc(next, { endpoint_sid: current.endpoint_sid, partner_sid: current.partner_sid, date_created: current.date_created, revision: current.revision });
       return changedFields(current, doc, [...new Set([...Object.keys(current), ...Object.keys(doc)])]);
     }));
-    this.log.info({ endpoint_sid: after.endpoint_sid, partner_sid: after.partner_sid, requestId }, 'endpoint updated');
+    log.info({ endpoint_sid: after.endpoint_sid, partner_sid: after.partner_sid, requestId }, 'endpoint updated');
     return serializeEndpoint(after);
   }
 
-  async get(req: GatewayRequest, requestId?: string): Promise<Record<string, unknown>> {
+  async function get(req: GatewayRequest, { requestId }: HandlerContext): Promise<Record<string, unknown>> {
     const selection = parseFieldParams(req.query, ENDPOINT_LIST_SPEC);
     const withRelated = parseWithRelated(req.query);
-    const doc = await this.load(req);
-    const partner = withRelated ? await new PartnerLookup(this.bus, this.settings.busTimeoutMs, requestId).get(doc.partner_sid) : undefined;
+    const doc = await load(req);
+    const partner = withRelated ? await new PartnerLookup(ctx.identity, requestId).get(doc.partner_sid) : undefined;
     return applyFieldFilter(serializeEndpoint(doc, partner), selection.include, selection.exclude);
   }
 
-  async list(req: GatewayRequest, requestId?: string): Promise<ListEnvelope<Record<string, unknown>>> {
+  async function list(req: GatewayRequest, { requestId }: HandlerContext): Promise<ListEnvelope<Record<string, unknown>>> {
     const withRelated = parseWithRelated(req.query);
-    const partners = new PartnerLookup(this.bus, this.settings.busTimeoutMs, requestId);
+    const partners = new PartnerLookup(ctx.identity, requestId);
     return runList({
-      collection: partnerScoped(this.repo.endpoints, req.principal.partner_sid),
+      collection: partnerScoped(repo.endpoints, req.principal.partner_sid),
       query: req.query,
       spec: ENDPOINT_LIST_SPEC,
       url: req.url,
@@ -100,29 +100,31 @@ export class EndpointApi {
     });
   }
 
-  async remove(req: GatewayRequest, requestId?: string) {
-    const doc = await this.load(req);
+  async function remove(req: GatewayRequest, { requestId }: HandlerContext) {
+    const doc = await load(req);
     if (doc.type === 'system_gateway') throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be deleted');
-    await this.repo.endpoints.deleteOne({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid });
-    this.log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid, requestId }, 'endpoint deleted');
+    await repo.endpoints.deleteOne({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid });
+    log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid, requestId }, 'endpoint deleted');
     return reply(204, null);
   }
 
-  /** The caller's endpoint named by the path; another partner's is as unknown as a missing one. */
-  private async load(req: GatewayRequest): Promise<EndpointDoc> {
-    const doc = await this.repo.endpoints.findOne({ endpoint_sid: String(req.params.endpoint_sid ?? ''), partner_sid: req.principal.partner_sid });
-    if (!doc) throw new NotFoundError();
-    return doc;
-  }
+  return {
+    [Subjects.endpoint.create]: create,
+    [Subjects.endpoint.list]: list,
+    [Subjects.endpoint.get]: get,
+    [Subjects.endpoint.update]: (req: GatewayRequest, c: HandlerContext) => update(req, false, c.requestId),
+    [Subjects.endpoint.replace]: (req: GatewayRequest, c: HandlerContext) => update(req, true, c.requestId),
+    [Subjects.endpoint.delete]: remove,
+  };
+}
 
-  /** Runs a write; the open-IP unique index refusing it is the 409 of the interface. */
-  private async write<R>(op: () => Promise<R>): Promise<R> {
-    try {
-      return await op();
-    } catch (err) {
-      if (err instanceof DuplicateKeyError && (err.index === OPEN_IP_INDEX || err.index === undefined)) throw duplicateIpConflict();
-      throw err;
-    }
+/** Runs a write; the open-IP unique index refusing it is the 409 of the interface. */
+async function write<R>(op: () => Promise<R>): Promise<R> {
+  try {
+    return await op();
+  } catch (err) {
+    if (err instanceof DuplicateKeyError && (err.index === OPEN_IP_INDEX || err.index === undefined)) throw duplicateIpConflict();
+    throw err;
   }
 }
 
