@@ -10,7 +10,7 @@ export type { BlobStore, BlobStat, ByteRange, PutOptions } from './blob-store/po
 export { DirBlobStore } from './blob-store/dir-blob-store';
 export type { MemoryHub } from './bus/memory-bus';
 export { loadConfig, ConfigError } from './config/load-config';
-export { CommonConfig } from './config/common';
+export { CommonConfig, PublicFilesConfig, publicFilesUrl } from './config/common';
 export { createLogger, resolveLogFormat, LOG_FORMATS } from './runtime/logger';
 export type { Logger, LogFormat, LogFormatSetting } from './runtime/logger';
 export { createMetricsRegistry } from './runtime/metrics';

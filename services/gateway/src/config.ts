@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PublicFilesConfig, publicFilesUrl } from '@patchbay/platform';
 
 /** The gateway's own environment keys (with CommonConfig). */
 export const GatewayConfig = {
@@ -15,10 +16,8 @@ export const GatewayConfig = {
    * of hops; `true` or `false`. The address is what failed logins are counted by.
    */
   TRUST_PROXY: Type.String({ minLength: 1, default: 'loopback' }),
-  /** Public root of the file server, named in the OpenAPI document; default http://127.0.0.1:<STORAGE_PORT>. */
-  STORAGE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  /** The file server's port, for that default (the all-in-one process and the launcher know it). */
-  STORAGE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8081 }),
+  /** The public file server, named in the OpenAPI document. */
+  ...PublicFilesConfig,
 };
 
 export interface GatewaySettings {
@@ -47,7 +46,7 @@ export type GatewayConfigValues = Static<typeof gatewaySchema>;
 export function gatewaySettings(c: GatewayConfigValues): GatewaySettings {
   return {
     baseUrl: c.BASE_URL ?? `http://127.0.0.1:${c.PORT}/core/v2`,
-    storageUrl: c.STORAGE_URL ?? `http://127.0.0.1:${c.STORAGE_PORT}`,
+    storageUrl: publicFilesUrl(c),
     jsonBodyLimit: c.JSON_BODY_LIMIT,
     authCacheMs: c.AUTH_CACHE_MS,
     busTimeoutMs: c.BUS_TIMEOUT_MS,

@@ -98,7 +98,7 @@ export function pushSettings(config: Readonly<PushConfigValues>): PushSettings {
   };
 }
 
-/** Reads and checks the push keys from `env` (the all-in-one process, which has no bootService). */
-export function loadPushSettings(env: NodeJS.ProcessEnv = process.env): PushSettings {
+/** Loads and checks the push keys from `env` (tests and tools; main.ts and the all-in-one process use pushSettings). */
+export function loadPushSettings(env: NodeJS.ProcessEnv): PushSettings {
   return pushSettings(loadConfig(pushSchema, env));
 }
