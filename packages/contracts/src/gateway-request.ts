@@ -1,11 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ScopeSchema } from './schemas/scopes';
+import type { Scope } from './schemas/scopes';
+
+/**
+ * The caller's scopes, checked as strings: a scope this build does not know yet (a newer identity
+ * during a rolling update) must not turn every call into a 400. Services only compare scopes they
+ * know, so the type stays Scope[].
+ */
+const ScopesOnTheWire = Type.Unsafe<Scope[]>(Type.Array(Type.String()));
 
 /** Who is calling, as established by the gateway. Services trust it: the bus is internal. */
 export const PrincipalSchema = Type.Object({
   partner_sid: Type.String(),
   login: Type.String(),
-  scopes: Type.Array(ScopeSchema),
+  scopes: ScopesOnTheWire,
   /** The token used, or null for HTTP Basic. */
   token_sid: Type.Union([Type.String(), Type.Null()]),
 });

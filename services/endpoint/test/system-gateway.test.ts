@@ -36,7 +36,7 @@ describe('System Gateway on evt.partner.created', () => {
     const { logger, lines } = captureLogger('error');
     kit = await startKit({}, undefined, logger);
     const p = randomUUID();
-    await kit.bus.publish(Subjects.events.partnerCreated, { partner: { partner_sid: p } });
+    await kit.bus.publish(Subjects.events.partnerCreated, { partner_sid: p });
     await kit.bus.publish(Subjects.events.partnerCreated, partnerEvent(p));
     await eventually(async () => expect(await kit!.repo.endpoints.countDocuments({ partner_sid: p })).toBe(1));
     expect(lines.filter((l) => l.msg === 'malformed internal message refused').map((l) => l.subject)).toEqual([Subjects.events.partnerCreated]);

@@ -80,8 +80,14 @@ export const IdentityRequests = {
   [Subjects.identity.bootstrap]: { request: BootstrapRequestSchema, reply: BootstrapReplySchema },
 } as const satisfies Record<(typeof Subjects.identity)[keyof typeof Subjects.identity], RequestSpec>;
 
-/** `evt.partner.created` / `evt.partner.updated`: the partner as the API shows it. */
-export const PartnerEventSchema = Type.Object({ partner: PartnerSchema });
+/**
+ * `evt.partner.created` / `evt.partner.updated`: the partner as the API shows it (PartnerSchema).
+ * Consumers rely on its `partner_sid` alone, and durable events outlive versions, so that is all
+ * that is checked: a field added to partners later never makes an older consumer drop the event.
+ */
+export const PartnerEventSchema = Type.Object({
+  partner: Type.Object({ partner_sid: Type.String({ minLength: 1 }) }, { additionalProperties: true }),
+});
 export type PartnerEvent = Static<typeof PartnerEventSchema>;
 /** `evt.token.revoked`: a token revoked or changed (gateways forget what they cached for it). */
 export const TokenRevokedEventSchema = Type.Object({ token_sid: Type.String({ minLength: 1 }) });
