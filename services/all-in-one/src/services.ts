@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { ServiceDeps, Stoppable } from '@patchbay/platform';
-import { startStorageService } from '@patchbay/storage';
+import { startStorageService, storageCredentialKeys } from '@patchbay/storage';
 import { startTranscoderService, transcoderSettings } from '@patchbay/transcoder';
 import { startThresholdWorker } from '@patchbay/threshold-worker';
 import type { AllInOneConfig } from './config';
@@ -29,6 +29,7 @@ export const SERVICES: ServiceEntry[] = [
       // One process owns the store here, unless MongoDB is shared with other replicas.
       reconcileOnStart: c.STORAGE_RECONCILE_ON_START ?? !c.MONGODB_URL,
       requeueTranscodingOnStart: c.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !c.NATS_URL,
+      credentialKeys: storageCredentialKeys(c),
     }),
   },
   { name: 'threshold-worker', docs: false, start: (deps, c) => startThresholdWorker(deps, { intervalMs: c.THRESHOLD_SWEEP_INTERVAL * 1000, busTimeoutMs: c.BUS_TIMEOUT_MS }) },
