@@ -72,8 +72,11 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
     NATS_URL: nats?.url ?? '', MONGODB_URL: mongodbUrl ?? '',
     // Voicemail callbacks go to receivers the tests run on 127.0.0.1, and are retried quickly.
     CALLBACK_ALLOW_PRIVATE: 'true', CALLBACK_RETRY_BASE_MS: '200',
-    // Push refuses to start on MongoDB without a shared credentials key (the embedded store makes its own).
-    ...(mongodbUrl ? { PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY, MONGODB_DB_PREFIX: mongoDbPrefix } : {}),
+    // Push and storage refuse to start on MongoDB without a shared credentials key (the embedded store makes its own).
+    ...(mongodbUrl ? {
+      PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY, MONGODB_DB_PREFIX: mongoDbPrefix,
+      STORAGE_CREDENTIALS_KEY: process.env.STORAGE_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
+    } : {}),
     ...extraEnv,
   };
   const entry = mode === 'embedded' ? 'services/all-in-one/src/main.ts' : 'services/all-in-one/src/distributed.ts';
