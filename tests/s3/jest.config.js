@@ -8,8 +8,17 @@ const root = require('../../jest.config.js');
 const rootDir = path.resolve(__dirname, '../..');
 const project = (name) => ({ ...root.projects.find((p) => p.displayName === name), rootDir });
 
+/**
+ * Left out: what a crash or a disconnect mid-upload leaves in the blob store is adapter-specific
+ * (these tests watch the directory store's temp files or GridFS's chunks appear). S3 shows an
+ * object only once its PutObject or CompleteMultipartUpload succeeds, so there is nothing to watch;
+ * the S3 adapter's contract suite checks that atomicity, and a bucket lifecycle rule removes the
+ * parts of a multipart upload a crash abandoned (docs/operations.md, "Blob storage").
+ */
+const ADAPTER_SPECIFIC = ['<rootDir>/tests/api/storage-crash.test.ts'];
+
 module.exports = {
   rootDir,
   testTimeout: root.testTimeout,
-  projects: [project('api-embedded')],
+  projects: [{ ...project('api-embedded'), testPathIgnorePatterns: ADAPTER_SPECIFIC }],
 };
