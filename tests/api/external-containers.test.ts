@@ -13,6 +13,7 @@ import { expectErrorBody, mode } from '../harness/api';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { storedTexts } from '../harness/stores';
 import { tone } from '../support/media';
+import { until } from '../support/poll';
 import { azureContainer, bytesOf, keysOf, s3Bucket, startAzurite, startS3rver, DEV_ACCOUNT, DEV_KEY, type AzuriteHandle, type S3rverHandle } from '../support/object-stores';
 import type { BlobStore } from '@patchbay/platform';
 
@@ -34,7 +35,7 @@ const binary = <T extends request.Test>(req: T) => req.buffer(true).parse((res, 
 beforeAll(async () => {
   [s3, azurite] = await Promise.all([startS3rver(['recordings', 'second']), startAzurite()]);
   azure = await azureContainer(azurite, 'calls');
-  pb = await startPatchbay(mode(), { LOG_LEVEL: 'debug' });
+  pb = await startPatchbay(mode(), { LOG_LEVEL: 'debug', THRESHOLD_SWEEP_INTERVAL: '1' });
   const login = `ext${Date.now().toString(36)}`;
   const created = await api().post(`${API}/partners`).set(...admin()).send({ name: 'external', login, password: 'partner-password-1', attributes: { max_containers: 10 } });
   const tok = await api().post(`${API}/oauth/token`).type('form').send({ grant_type: 'password', username: login, password: 'partner-password-1' });
@@ -146,6 +147,20 @@ describe('checks on create and update', () => {
     const up = await api().post(`${API}/storage/files?container_sid=${sid}&name=a.txt`).set(...partner.auth).set('Content-Type', 'application/octet-stream').send(Buffer.from('a'));
     expect(up.body.errors[0].field).toBe('container_sid');
     expect(up.status).toBe(422);
+  }, 60_000);
+});
+
+describe('expiry', () => {
+  test('a recording whose lifecycle expires is removed from the bucket by the threshold-worker', async () => {
+    const c = await api().post(`${API}/storage/containers`).set(...partner.auth)
+      .send({ type: 'aws_s3', external_attributes: s3Attributes(), default_file_lifecycle_action: 'delete', default_file_lifecycle_ttl: 1 });
+    expect(c.status).toBe(200);
+    const f = await recordInto(c.body.container_sid);
+    expect(f.lifecycle_action).toBe('delete');
+    const key = `pbx/files/${partner.partner_sid}/${f.file_sid}`;
+    expect(await keysOf(s3Of('recordings'))).toContain(key);
+    await until('the expired recording to be removed', 30_000, async () => ((await api().get(`${API}/storage/files/${f.file_sid}`).set(...partner.auth)).status === 404 ? true : undefined));
+    expect(await keysOf(s3Of('recordings'))).not.toContain(key);
   }, 60_000);
 });
 
