@@ -178,7 +178,7 @@ describe('the container limit', () => {
 });
 
 describe('a store that becomes unreachable', () => {
-  test('reads are a quick 503 with the error body, never a hang or a 500', async () => {
+  test('reads are a quick 503 with the error body, never a hang or a 500; its files can still be deleted', async () => {
     const lost = await startS3rver(['gone-later']);
     const c = await createExternal('aws_s3', { bucket: 'gone-later', endpoint: lost.endpoint, credentials: { access_key_id: S3_KEY_ID, secret_access_key: S3_SECRET } });
     expect(c.status).toBe(200);
@@ -191,6 +191,9 @@ describe('a store that becomes unreachable', () => {
     const served = await pub().get(`/f/${f.file_sid}`);
     expect(served.status).toBe(503);
     expect(Date.now() - started).toBeLessThan(15_000);
+    // Deleting its file still works (the object is deleted by a later sweep, once the store answers).
+    expect((await api().delete(`${API}/storage/files/${f.file_sid}`).set(...partner.auth)).status).toBe(204);
+    expect((await api().get(`${API}/storage/files/${f.file_sid}`).set(...partner.auth)).status).toBe(404);
   }, 60_000);
 });
 

@@ -106,6 +106,14 @@ export interface StorageRepo {
   uploads: Collection<UploadDoc>;
   limits: Collection<PartnerLimitDoc>;
   blobStores: Collection<BlobStoreDoc>;
+  blobDeletions: Collection<BlobDeletionDoc>;
+}
+
+/** An object of a deleted file that its external storage did not let us delete yet: retried by the sweep. */
+export interface BlobDeletionDoc extends Record<string, unknown> {
+  blob_key: string;
+  date_created: Date;
+  attempts: number;
 }
 
 export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
@@ -115,7 +123,9 @@ export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
     uploads: docs.collection<UploadDoc>('uploads'),
     limits: docs.collection<PartnerLimitDoc>('partner_limits'),
     blobStores: docs.collection<BlobStoreDoc>('blob_stores'),
+    blobDeletions: docs.collection<BlobDeletionDoc>('blob_deletions'),
   };
+  await repo.blobDeletions.createIndex({ blob_key: 1 }, { unique: true });
   await repo.blobStores.createIndex({ store_id: 1 }, { unique: true });
   await repo.containers.createIndex({ container_sid: 1 }, { unique: true });
   await repo.containers.createIndex({ partner_sid: 1, date_created: 1 });

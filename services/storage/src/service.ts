@@ -2,6 +2,7 @@ import { Queues, Subjects } from '@patchbay/contracts';
 import { randomBytes } from 'node:crypto';
 import { KeyRing, backfillPartners, openKeyRing, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { externalStoreHandlers } from './external-stores';
+import { retryBlobDeletions } from './blob-deletions';
 import { openStorageRepo } from './repo';
 import { containerHandlers, ensureDefaultContainer } from './handlers/containers';
 import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
@@ -48,6 +49,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
   const backfill = backfillPartners(deps.bus, (sid) => ensureDefaultContainer(ctx, sid), log);
   const sweep = async () => {
     await retryPendingCallbacks(ctx);
+    await retryBlobDeletions(ctx, deps.blobs);
     await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
     await sweepOrphanBlobs(ctx, deps.blobs, settings.uploadStaleMs);
     await deps.blobs.sweepIncomplete?.(settings.uploadStaleMs);
