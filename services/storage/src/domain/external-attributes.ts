@@ -21,15 +21,15 @@ export function checkExternalAttributes(type: ExternalStoreType, attrs: PlainAtt
   const spec = FIELDS[type];
   const errors: ErrorItem[] = [];
   const say = (msg: string) => errors.push(errorItem(msg, 'external_attributes'));
-  if (typeof attrs[spec.required] !== 'string' || attrs[spec.required] === '') say(`${spec.required} is required for a ${type} container`);
+  if (typeof attrs[spec.required] !== 'string' || attrs[spec.required] === '') say(`${spec.required} is required for a container of type ${type}`);
   for (const key of Object.keys(attrs)) {
-    if (key !== spec.required && key !== 'credentials' && !spec.optional.includes(key)) say(`${key} is not a field of a ${type} container (fields: ${[spec.required, ...spec.optional, 'credentials'].join(', ')})`);
+    if (key !== spec.required && key !== 'credentials' && !spec.optional.includes(key)) say(`${key} is not a field of a container of type ${type} (fields: ${[spec.required, ...spec.optional, 'credentials'].join(', ')})`);
   }
   const creds = attrs.credentials;
   if (creds) {
     const given = Object.keys(creds).sort();
     const shape = spec.credentials.find((s) => [...s].sort().join() === given.join());
-    if (!shape) say(`credentials of a ${type} container are ${spec.credentials.map((s) => `{${s.join(', ')}}`).join(' or ')}`);
+    if (!shape) say(`credentials of a container of type ${type} are ${spec.credentials.map((s) => `{${s.join(', ')}}`).join(' or ')}`);
     for (const [k, v] of Object.entries(creds)) if (v === '' || v === MASK) say(`credentials.${k} must be given`);
   }
   return errors;
