@@ -9,13 +9,14 @@ const rootDir = path.resolve(__dirname, '../..');
 const project = (name) => ({ ...root.projects.find((p) => p.displayName === name), rootDir });
 
 /**
- * Left out: what a crash or a disconnect mid-upload leaves in the blob store is adapter-specific
- * (these tests watch the directory store's temp files or GridFS's chunks appear). S3 shows an
+ * Left out: what a crash or a disconnect mid-upload (or mid-recording) leaves in the blob store is
+ * adapter-specific (these tests wait for the directory store's temp files or GridFS's chunks to
+ * appear before they kill the process). S3 shows an
  * object only once its PutObject or CompleteMultipartUpload succeeds, so there is nothing to watch;
  * the S3 adapter's contract suite checks that atomicity, and a bucket lifecycle rule removes the
  * parts of a multipart upload a crash abandoned (docs/operations.md, "Blob storage").
  */
-const ADAPTER_SPECIFIC = ['<rootDir>/tests/api/storage-crash.test.ts'];
+const ADAPTER_SPECIFIC = ['<rootDir>/tests/api/storage-crash.test.ts', '<rootDir>/tests/api/media-crash.test.ts'];
 
 module.exports = {
   rootDir,
