@@ -25,10 +25,10 @@ const REDACT = ['password', '*.password', 'access_token', '*.access_token', 'tok
   // External containers' and Patchbay's own object storage credentials (ADR 28).
   'credentials', '*.credentials', '*.*.credentials', '*.secret_access_key', '*.account_key', '*.sas_token', '*.service_account_json',
   'AWS_SECRET_ACCESS_KEY', '*.AWS_SECRET_ACCESS_KEY',
-  // An object storage SDK's error (kept as `cause`) carries its request: Azure's URL holds a SAS
-  // token, Google's config an access token. Message and code stay; the request does not.
-  'err.request', 'err.response', 'err.config', 'err.cause.request', 'err.cause.response', 'err.cause.config',
-  'err.cause.cause.request', 'err.cause.cause.response', 'err.cause.cause.config'];
+  // An object storage SDK's error logged as is carries its request: Azure's URL holds a SAS token,
+  // Google's config an access token. Message and code stay. (pino writes a `cause` as its message
+  // and stack only.)
+  'err.request', 'err.response', 'err.config'];
 
 /** `Error: disk full (at file.ts:11:18)`: pino's serialized error in one line. */
 function oneLineError(value: unknown): string {

@@ -1,7 +1,7 @@
 /**
  * Object storage credentials never reach the logs (ADR 28): an external container's attributes, and
- * the request an SDK error carries as `cause` (Azure's URL with its SAS signature, Google's bearer
- * token), are redacted; the error's message stays.
+ * the request an SDK error carries (Azure's URL with its SAS signature, Google's bearer token), are
+ * redacted, whether the error is logged as is or as another error's cause; the message stays.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -16,4 +16,5 @@ test('credentials and SDK requests are redacted, the reason is kept', async () =
   expect(events[0].container.external_attributes).toEqual({ bucket: 'b', credentials: '[redacted]' });
   expect(events[2].err.message).toMatch(/refused the credentials/);
   expect(JSON.stringify(events[2].err)).toMatch(/not authorized/);
+  expect(events[3].err).toMatchObject({ message: '403 This request is not authorized', request: '[redacted]', config: '[redacted]' });
 });
