@@ -1,7 +1,7 @@
 /**
  * Containers on external object storage (reference-facts "External containers", ADR 28–29): a
- * recording into an Amazon-type (s3rver) and a Microsoft-type (Azurite) container lands in that
- * bucket, looked at with the adapters, not through Patchbay; Download Data and the public file
+ * recording into an Amazon-type (s3rver), a Microsoft-type (Azurite) and a Google-type (a local
+ * fake of the JSON API) container lands in that bucket, looked at with the adapters, not through Patchbay; Download Data and the public file
  * server (whole, Range, `f=mp3`) return its bytes; deleting the file deletes the object. Create and
  * update probe the storage (422 naming external_attributes); a store gone on read is a 503; the
  * credentials appear in no response, no log line and no stored file in clear. One instance of its
@@ -14,7 +14,9 @@ import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { storedTexts } from '../harness/stores';
 import { tone } from '../support/media';
 import { until } from '../support/poll';
-import { azureContainer, bytesOf, keysOf, s3Bucket, startAzurite, startS3rver, DEV_ACCOUNT, DEV_KEY, type AzuriteHandle, type S3rverHandle } from '../support/object-stores';
+import {
+  azureContainer, bytesOf, gcsBucket, keysOf, s3Bucket, startAzurite, startFakeGcs, startS3rver, DEV_ACCOUNT, DEV_KEY, type AzuriteHandle, type FakeGcs, type S3rverHandle,
+} from '../support/object-stores';
 import type { BlobStore } from '@patchbay/platform';
 
 const API = '/core/v2';
@@ -26,6 +28,7 @@ let pb: PatchbayInstance;
 let s3: S3rverHandle;
 let azurite: AzuriteHandle;
 let azure: BlobStore;
+let gcs: FakeGcs;
 let partner: { auth: [string, string]; partner_sid: string };
 const admin = (): [string, string] => ['Authorization', `Bearer ${pb.token}`];
 const api = () => request(pb.origin);
@@ -33,7 +36,7 @@ const pub = () => request(pb.storageUrl);
 const binary = <T extends request.Test>(req: T) => req.buffer(true).parse((res, cb) => { const parts: Buffer[] = []; res.on('data', (b: Buffer) => parts.push(b)); res.on('end', () => cb(null, Buffer.concat(parts))); });
 
 beforeAll(async () => {
-  [s3, azurite] = await Promise.all([startS3rver(['recordings', 'second']), startAzurite()]);
+  [s3, azurite, gcs] = await Promise.all([startS3rver(['recordings', 'second']), startAzurite(), startFakeGcs({ media: 'ok' })]);
   azure = await azureContainer(azurite, 'calls');
   pb = await startPatchbay(mode(), { LOG_LEVEL: 'debug', THRESHOLD_SWEEP_INTERVAL: '1' });
   const login = `ext${Date.now().toString(36)}`;
@@ -43,7 +46,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all([...opened.map((b) => b.close?.()), azure?.close?.()]);
-  await Promise.all([pb?.stop(), s3?.stop(), azurite?.stop()]);
+  await Promise.all([pb?.stop(), s3?.stop(), azurite?.stop(), gcs?.stop()]);
 }, 60_000);
 
 const opened: BlobStore[] = [];
@@ -66,10 +69,14 @@ async function recordInto(containerSid: string, body = tone('wav', 1)) {
   return res.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
 }
 
+/** Google-type: the local fake of the JSON API, without credentials (with them the library would ask Google for a token). */
+const gcsAttributes = () => ({ bucket: 'media', endpoint: gcs.endpoint, prefix: 'rec' });
+
 describe.each([
-  ['aws_s3', () => s3Attributes(), () => s3Of('recordings'), 'pbx/'],
-  ['azure_blob', azureAttributes, () => azure, ''],
-])('a %s container', (type, attributes, bucket, prefix) => {
+  ['aws_s3', () => s3Attributes(), () => s3Of('recordings'), 'pbx/', 2],
+  ['azure_blob', azureAttributes, () => azure, '', 2],
+  ['gcp_storage', gcsAttributes, () => { const b = gcsBucket(gcs, 'media'); opened.push(b); return b; }, 'rec/', 0],
+])('a %s container', (type, attributes, bucket, prefix, masked) => {
   let container: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
   let file: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
   const recording = tone('wav', 2);
@@ -78,7 +85,7 @@ describe.each([
     const res = await createExternal(type, attributes());
     expect(res.status).toBe(200);
     container = res.body;
-    expect(Object.values(container.external_attributes.credentials)).toEqual(['********', '********']);
+    expect(Object.values(container.external_attributes.credentials ?? {})).toEqual(Array(masked).fill('********'));
     expect(JSON.stringify(res.body)).not.toMatch(new RegExp(`${S3_SECRET}|${DEV_KEY.slice(0, 20).replace(/[+/]/g, '.')}`));
   });
 

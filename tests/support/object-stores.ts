@@ -5,13 +5,20 @@
  */
 import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
 import { AzureBlobStore } from '@patchbay/blob-azure';
+import { GcsBlobStore } from '@patchbay/blob-gcs';
 import { S3BlobStore } from '@patchbay/blob-s3';
 import type { BlobStore } from '@patchbay/platform';
 import { startS3rver, type S3rverHandle } from '../../packages/blob-s3/test/s3rver-server';
 import { DEV_ACCOUNT, DEV_KEY, startAzurite, type AzuriteHandle } from '../../packages/blob-azure/test/azurite-server';
+import { startFakeGcs, type FakeGcs } from '../../packages/blob-gcs/test/fake-gcs-server';
 
-export { startS3rver, startAzurite, DEV_ACCOUNT, DEV_KEY };
-export type { S3rverHandle, AzuriteHandle };
+export { startS3rver, startAzurite, startFakeGcs, DEV_ACCOUNT, DEV_KEY };
+export type { S3rverHandle, AzuriteHandle, FakeGcs };
+
+/** A bucket of the local GCS fake (no auth calls with a custom endpoint and no credentials). */
+export function gcsBucket(server: FakeGcs, bucket: string): BlobStore {
+  return new GcsBlobStore({ bucket, endpoint: server.endpoint });
+}
 
 /** An S3 bucket of `server` as the adapter sees it (s3rver checks the key id, S3RVER, not the signature). */
 export function s3Bucket(server: S3rverHandle, bucket: string): BlobStore {
