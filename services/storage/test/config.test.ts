@@ -1,8 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { CommonConfig, loadConfig } from '@patchbay/platform';
 import { StorageConfig, storageSettings } from '../src/config';
 
-const settingsOf = (env: NodeJS.ProcessEnv) => storageSettings(loadConfig(Type.Object({ ...CommonConfig, ...StorageConfig }), env));
+// MongoDB needs a shared credentials key; the embedded store makes one under DATA_DIR.
+const KEY = { STORAGE_CREDENTIALS_KEY: randomBytes(32).toString('base64') };
+const settingsOf = (env: NodeJS.ProcessEnv) => storageSettings(loadConfig(Type.Object({ ...CommonConfig, ...StorageConfig }), { DATA_DIR: dataDir, ...(env.MONGODB_URL ? KEY : {}), ...env }));
+
+const dataDir = mkdtempSync(join(tmpdir(), 'pb-storage-config-'));
 
 describe('storageSettings', () => {
   test('publish_uri root: STORAGE_URL, else the file server on STORAGE_PORT (8081)', () => {
@@ -16,6 +24,11 @@ describe('storageSettings', () => {
     expect(settingsOf({ MONGODB_URL: 'mongodb://db:27017' }).reconcileOnStart).toBe(false);
     expect(settingsOf({ MONGODB_URL: 'mongodb://db:27017', STORAGE_RECONCILE_ON_START: 'true' }).reconcileOnStart).toBe(true);
     expect(settingsOf({ STORAGE_RECONCILE_ON_START: 'false' }).reconcileOnStart).toBe(false);
+  });
+
+  test('credentials key: required with MongoDB, named in the error but never echoed', () => {
+    expect(() => storageSettings(loadConfig(Type.Object({ ...CommonConfig, ...StorageConfig }), { MONGODB_URL: 'mongodb://db:27017' }))).toThrow(/STORAGE_CREDENTIALS_KEY/);
+    expect(settingsOf({ MONGODB_URL: 'mongodb://db:27017' }).credentialKeys).toBeDefined();
   });
 
   test('requeue transcoding on start: on with the in-process bus, off with NATS, unless set; times as given', () => {
