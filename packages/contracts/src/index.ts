@@ -70,6 +70,8 @@ export type {
   PublishedCheckRequest, VoicemailCallbackSchedule, VoicemailCallbackDelivery,
 } from './schemas/media';
 export { BITRATE_FORMATS } from './schemas/file';
+export { MEDIA_FORMATS, mediaFormat, isTargetFormat, mimeOfFormat, ffmpegInputArgs, formatOfMime, describeMediaMimes } from './media-formats';
+export type { MediaFormat, TargetFormat, AudioFormat } from './media-formats';
 export { ContainerSchema } from './schemas/container';
 export { FileSchema } from './schemas/file';
 export { VoicemailCallbackDeliverySchema } from './schemas/media';

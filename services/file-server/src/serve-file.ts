@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import { BITRATE_FORMATS, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
+import { BITRATE_FORMATS, mimeOfFormat, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
-import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
+import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { PublicFile, Resolver } from './resolver';
 
 export interface ServeDeps { bus: Bus; blobs: BlobStore; resolver: Resolver; transcodeTimeoutMs: number }
@@ -65,7 +65,7 @@ export function serveFile(deps: ServeDeps) {
     const want = target(file, opts);
     if (want) {
       key = cacheKey(file.file_sid, want.format, want.bitrate);
-      mime = CONTENT_TYPES[want.format];
+      mime = mimeOfFormat(want.format) ?? mime;
       // Cached copies are stored without fsync (they can be made again); an empty one is what a
       // machine crash can leave of such a write, so it is made again rather than served.
       const cached = await deps.blobs.stat(key).catch(() => undefined);
