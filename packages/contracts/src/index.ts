@@ -72,6 +72,7 @@ export type {
 export { BITRATE_FORMATS } from './schemas/file';
 export { MEDIA_FORMATS, mediaFormat, isTargetFormat, mimeOfFormat, ffmpegInputArgs, formatOfMime, describeMediaMimes } from './media-formats';
 export type { MediaFormat, TargetFormat, AudioFormat } from './media-formats';
+export { OWN_BLOB_PREFIXES, fileBlobKey, transcodedBlobKey, cacheBlobKey, cachePrefixOf, externalBlobKey, parseExternalBlobKey, isExternalBlobKey, fileSidOfBlobKey } from './blob-keys';
 export { ContainerSchema } from './schemas/container';
 export { FileSchema } from './schemas/file';
 export { VoicemailCallbackDeliverySchema } from './schemas/media';

@@ -1,15 +1,11 @@
 import type { Request, Response } from 'express';
-import { BITRATE_FORMATS, mimeOfFormat, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
+import { BITRATE_FORMATS, cacheBlobKey, mimeOfFormat, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
 import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { PublicFile, Resolver } from './resolver';
 
 export interface ServeDeps { bus: Bus; blobs: BlobStore; resolver: Resolver; transcodeTimeoutMs: number }
 
-/** Where the transcoded copy of a file for (format, bitrate) is kept; deleted with the file. */
-export function cacheKey(fileSid: string, format: string, bitrate: number | null): string {
-  return `cache/${fileSid}/${format}-${bitrate ?? 'src'}`;
-}
 
 /**
  * The copy to serve: the stored file, or a transcoded copy when `f`/`br` ask for a change. `br` is
@@ -64,7 +60,7 @@ export function serveFile(deps: ServeDeps) {
     let rangeAllowed = true;
     const want = target(file, opts);
     if (want) {
-      key = cacheKey(file.file_sid, want.format, want.bitrate);
+      key = cacheBlobKey(file.file_sid, want.format, want.bitrate);
       mime = mimeOfFormat(want.format) ?? mime;
       // Cached copies are stored without fsync (they can be made again); an empty one is what a
       // machine crash can leave of such a write, so it is made again rather than served.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, Subjects, UnprocessableError, unwrapReply } from '@patchbay/contracts';
+import { NotFoundError, Subjects, transcodedBlobKey, UnprocessableError, unwrapReply } from '@patchbay/contracts';
 import type { JobContext } from '@patchbay/platform';
 import { convert, type JobDeps } from './convert';
 import { FORMATS } from './ffmpeg/formats';
@@ -20,7 +20,7 @@ interface DoneReply { ok?: boolean; ignored?: boolean }
  * the job rejects: the bus hands it to another replica at once.
  */
 export async function runUploadJob(deps: JobDeps, job: UploadJob, ctx: JobContext): Promise<void> {
-  const outputKey = `${job.blob_key}.${job.target}${job.bitrate ? `-${job.bitrate}` : ''}.${randomUUID().slice(0, 8)}`;
+  const outputKey = transcodedBlobKey(job.blob_key, job.target, job.bitrate, randomUUID().slice(0, 8));
   let last = 0;
   const report = (progress: number) => {
     ctx.working();

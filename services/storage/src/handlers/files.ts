@@ -1,4 +1,5 @@
 import {
+  cachePrefixOf,
   DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, FilePatchSchema, FilePutSchema,
   type GatewayRequest, type Principal,
 } from '@patchbay/contracts';
@@ -17,9 +18,6 @@ const validatePatch = compileValidator(FilePatchSchema);
 const validatePut = compileValidator(FilePutSchema);
 const MUTABLE = ['name', 'mime_type', 'publish', 'file_access_name', 'threshold_include', 'lifecycle_action', 'lifecycle_ttl', 'integer_key_1', 'integer_key_2', 'string_key_1', 'string_key_2', 'string_key_3', 'string_key_4'] as const;
 const PUT_DEFAULTS = { integer_key_1: null, integer_key_2: null, string_key_1: null, string_key_2: null, string_key_3: null, string_key_4: null };
-
-/** Where a file's transcoded copies live; they go with the file. */
-export const cachePrefix = (fileSid: string) => `cache/${fileSid}/`;
 
 export function fileHandlers(ctx: StorageContext, blobs: BlobStore) {
   const { repo } = ctx;
@@ -118,7 +116,7 @@ export async function deleteFile(ctx: StorageContext, blobs: BlobStore, f: FileD
   if ((await ctx.repo.files.deleteOne({ file_sid: f.file_sid })) === 0) return false;
   await removeFile(ctx.repo, f.container_sid, f.file_bytes, f.threshold_include);
   await deleteBlobOrRetryLater(ctx, blobs, f.blob_key);
-  if (blobs.list) for await (const key of blobs.list(cachePrefix(f.file_sid))) await blobs.delete(key);
+  if (blobs.list) for await (const key of blobs.list(cachePrefixOf(f.file_sid))) await blobs.delete(key);
   await ctx.bus.publish(Subjects.events.fileDeleted, { file_sid: f.file_sid, partner_sid: f.partner_sid, container_sid: f.container_sid, file_access_name: f.file_access_name });
   ctx.log.info({ file_sid: f.file_sid, container_sid: f.container_sid }, 'file deleted');
   return true;

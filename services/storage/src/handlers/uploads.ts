@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
+  externalBlobKey, fileBlobKey,
   BadRequestError, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, FileUploadSchema,
   type Principal,
 } from '@patchbay/contracts';
 import { reply, type BlobStore } from '@patchbay/platform';
-import { externalKey } from '@patchbay/blob-routing';
 import { currentStoreId } from '../external-stores';
 import { uniqueKey } from '../domain/container-rules';
 import { checkClassification, declaredClassification, defaultAccessName, describeContent, uploadFields, type UploadFields } from '../domain/file-fields';
@@ -53,9 +53,9 @@ export async function openPendingUpload(ctx: StorageContext, c: ContainerDoc, fi
     return { file_sid: attached.file_sid, blob_key: attached.blob_key, max_bytes: Math.max(0, c.quota_bytes - c.total_bytes) };
   }
   const fileSid = randomUUID();
-  const key = `files/${c.partner_sid}/${fileSid}`;
+  const key = fileBlobKey(c.partner_sid, fileSid);
   const upload: PendingUpload = {
-    file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: external ? externalKey(await currentStoreId(ctx, c), key) : key, date_created: new Date(), fields,
+    file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: external ? externalBlobKey(await currentStoreId(ctx, c), key) : key, date_created: new Date(), fields,
     ...(recording ? { recording } : {}),
   };
   await repo.uploads.insertOne(upload);
@@ -107,7 +107,7 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
       const containers = await repo.containers.find({ partner_sid: principal.partner_sid, type: 'internal' });
       const room = Math.max(0, ...containers.map((c) => c.quota_bytes - c.total_bytes));
       const fileSid = randomUUID();
-      const upload: UploadDoc = { file_sid: fileSid, partner_sid: principal.partner_sid, container_sid: '', blob_key: `files/${principal.partner_sid}/${fileSid}`, date_created: new Date(), reserved: true };
+      const upload: UploadDoc = { file_sid: fileSid, partner_sid: principal.partner_sid, container_sid: '', blob_key: fileBlobKey(principal.partner_sid, fileSid), date_created: new Date(), reserved: true };
       await repo.uploads.insertOne(upload);
       return { file_sid: fileSid, blob_key: upload.blob_key, max_bytes: room };
     },
