@@ -95,4 +95,16 @@ export type { BusRequester, CallOptions } from './clients/bus-requester';
 export { IdentityClient } from './clients/identity-client';
 export { EndpointClient } from './clients/endpoint-client';
 export { RecordsClient, isRecordIngestSubject } from './clients/records-client';
+export { TranscoderRequests, TranscoderJobs, ProbeRequestSchema, ProbeReplySchema, TranscodeRequestSchema, TranscodeReplySchema, UploadJobSchema } from './messages/transcoder';
+export type { ProbeRequest, ProbeReply, TranscodeRequest, TranscodeReply, UploadJob } from './messages/transcoder';
+export { TranscoderClient } from './clients/transcoder-client';
+export { StorageClient } from './clients/storage-client';
+export {
+  StorageRequests, StorageEvents, FileEventSchema, UploadPrepareRequestSchema, UploadReserveRequestSchema, UploadCommitRequestSchema, UploadAbortRequestSchema,
+  PreparedSchema, OpenedSchema, PublicFileSchema, ResolvePublicRequestSchema, ContainerCheckRequestSchema, ContainerDefaultRequestSchema,
+  TranscodingProgressSchema, TranscodedResultSchema, TranscodedReplySchema,
+} from './messages/storage';
+export type {
+  UploadPrepareRequest, UploadReserveRequest, UploadCommitRequest, UploadAbortRequest, Prepared, Opened, PublicFile, TranscodingProgress, TranscodedResult, TranscodedReply, FileEvent,
+} from './messages/storage';
 export type { RecordIngestSubject } from './clients/records-client';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { BITRATE_FORMATS, cacheBlobKey, mimeOfFormat, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
+import { BITRATE_FORMATS, cacheBlobKey, mimeOfFormat, NotFoundError, TranscoderClient, UnavailableError, UnprocessableError, safeContentType, type TranscodeReply, type TranscodeRequest } from '@patchbay/contracts';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
 import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { PublicFile, Resolver } from './resolver';
@@ -33,10 +33,11 @@ const TRANSCODE_RETRIES = 2;
  * deadline and answers 503; the question then goes to another replica (a stopping one no longer
  * takes requests) instead of the download failing.
  */
-async function transcodeCopy(deps: ServeDeps, req: Record<string, unknown>, requestId: string): Promise<{ size: number }> {
+async function transcodeCopy(deps: ServeDeps, req: TranscodeRequest, requestId: string): Promise<TranscodeReply> {
+  const transcoders = new TranscoderClient(deps.bus, { timeoutMs: deps.transcodeTimeoutMs, requestId });
   for (let attempt = 0; ; attempt++) {
     try {
-      return unwrapReply<{ size: number }>(await deps.bus.request(Subjects.transcoder.transcode, req, { timeoutMs: deps.transcodeTimeoutMs, requestId }));
+      return await transcoders.transcode(req);
     } catch (err) {
       if (!(err instanceof UnavailableError) || attempt >= TRANSCODE_RETRIES) throw err;
       await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));

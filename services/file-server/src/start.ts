@@ -16,7 +16,7 @@ export async function startFileServer(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 
   const log = deps.logger.child({ mod: 'file-server' });
   // While storage or the transcoder (or the whole bus) does not answer, downloads fail fast with a 503.
   const bus = new CircuitBreakerBus(deps.bus, { logger: log });
-  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs);
+  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs, log);
   await resolver.start();
   const app = createFileServerApp({ ...deps, bus, resolver, transcodeTimeoutMs: settings.transcodeTimeoutMs, health: { ready: () => ready } });
   const server = http.createServer(app);

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, Subjects, transcodedBlobKey, UnprocessableError, unwrapReply } from '@patchbay/contracts';
+import { NotFoundError, StorageClient, transcodedBlobKey, UnprocessableError, type TranscodedReply, type UploadJob } from '@patchbay/contracts';
 import type { JobContext } from '@patchbay/platform';
 import { convert, type JobDeps } from './convert';
 import { FORMATS } from './ffmpeg/formats';
 
-export interface UploadJob { file_sid: string; partner_sid: string; blob_key: string; source_format: string | null; target: string; bitrate: number | null }
-
-/** Storage's answer to a result: swapped in, or ignored because the file no longer has that source. */
-interface DoneReply { ok?: boolean; ignored?: boolean }
 
 /**
  * Upload-time transcoding (durable job, at-least-once; redone after a crash, a stop, or a restart
@@ -21,12 +17,13 @@ interface DoneReply { ok?: boolean; ignored?: boolean }
  */
 export async function runUploadJob(deps: JobDeps, job: UploadJob, ctx: JobContext): Promise<void> {
   const outputKey = transcodedBlobKey(job.blob_key, job.target, job.bitrate, randomUUID().slice(0, 8));
+  const storage = new StorageClient(deps.bus);
   let last = 0;
   const report = (progress: number) => {
     ctx.working();
     if (Date.now() - last < 500) return;
     last = Date.now();
-    void deps.bus.request(Subjects.storage.transcodingProgress, { file_sid: job.file_sid, progress }, { timeoutMs: 5000 }).catch(() => undefined);
+    void storage.transcodingProgress(job.file_sid, progress, { timeoutMs: 5000 }).catch(() => undefined);
   };
   let result;
   try {
@@ -36,19 +33,19 @@ export async function runUploadJob(deps: JobDeps, job: UploadJob, ctx: JobContex
       // NotFound: the source blob is gone — the file was deleted, or this is a redo of a job already done.
       if (err instanceof NotFoundError) deps.log.info({ file_sid: job.file_sid, blob_key: job.blob_key }, 'upload transcoding skipped: the source data is gone (file deleted or already transcoded)');
       else deps.log.warn({ file_sid: job.file_sid, reason: err.errors[0]?.message ?? err.message }, 'upload transcoding failed; the file keeps its original data');
-      await deps.bus.request(Subjects.storage.transcodingDone, { file_sid: job.file_sid, source_blob_key: job.blob_key, failed: err.errors[0]?.message ?? err.message }, { timeoutMs: 10000 }).catch(() => undefined);
+      await storage.transcodingDone({ file_sid: job.file_sid, source_blob_key: job.blob_key, failed: err.errors[0]?.message ?? err.message }, { timeoutMs: 10000 }).catch(() => undefined);
       return;
     }
     if (ctx.signal.aborted) deps.log.info({ file_sid: job.file_sid, deliveryCount: ctx.deliveryCount }, 'upload transcoding interrupted: this replica is stopping; the job goes back to the queue');
     throw err;
   }
   const spec = FORMATS[job.target];
-  let answer: DoneReply;
+  let answer: TranscodedReply;
   try {
-    answer = unwrapReply<DoneReply>(await deps.bus.request(Subjects.storage.transcodingDone, {
+    answer = await storage.transcodingDone({
       file_sid: job.file_sid, source_blob_key: job.blob_key, blob_key: outputKey, file_bytes: result.size, content_format: job.target, mime_type: spec.mime,
       content_duration: result.probe?.duration ?? null, content_bitrate: result.probe?.bitrate ?? null,
-    }, { timeoutMs: 10000 }));
+    }, { timeoutMs: 10000 });
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
     answer = { ignored: true };

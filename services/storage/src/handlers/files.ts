@@ -1,5 +1,5 @@
 import {
-  cachePrefixOf,
+  cachePrefixOf, type PublicFile,
   DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, FilePatchSchema, FilePutSchema,
   type GatewayRequest, type Principal,
 } from '@patchbay/contracts';
@@ -67,37 +67,30 @@ export function fileHandlers(ctx: StorageContext, blobs: BlobStore) {
   }
 
   return {
-    [Subjects.storage.fileList]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.fileList]: async (req: GatewayRequest) => {
       return runList({ collection: repo.files, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: FILE_LIST_SPEC, url: req.url, serialize });
     },
-    [Subjects.storage.fileGet]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.fileGet]: async (req: GatewayRequest) => {
       const fields = parseFieldParams(req.query, FILE_LIST_SPEC);
       return applyFieldFilter(await serialize(await owned(req.principal, req.params.file_sid)), fields.include, fields.exclude);
     },
-    [Subjects.storage.fileUpdate]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.fileUpdate]: async (req: GatewayRequest) => {
       return update(req, validatePatch(req.body ?? {}));
     },
-    [Subjects.storage.fileReplace]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.fileReplace]: async (req: GatewayRequest) => {
       return update(req, { ...PUT_DEFAULTS, ...validatePut(req.body ?? {}) });
     },
-    [Subjects.storage.fileDelete]: async (payload: unknown) => {
-      const req = payload as GatewayRequest & { internal?: boolean };
+    [Subjects.storage.fileDelete]: async (req: GatewayRequest) => {
       const f = await owned(req.principal, req.params.file_sid);
       await deleteFile(ctx, blobs, f);
       return reply(204, null);
     },
-    [Subjects.storage.fileOpen]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.fileOpen]: async (req: GatewayRequest) => {
       const f = await repo.files.findOneAndUpdate({ file_sid: String(req.params.file_sid), partner_sid: req.principal.partner_sid }, { $set: { date_last_accessed: new Date() } });
       if (!f) throw new NotFoundError();
       return { blob_key: f.blob_key, file_bytes: f.file_bytes, mime_type: f.mime_type, name: f.name, file_access_name: f.file_access_name };
     },
-    [Subjects.storage.fileResolvePublic]: async (payload: unknown) => {
-      const id = String((payload as { id: string }).id);
+    [Subjects.storage.fileResolvePublic]: async ({ id }: { id: string }): Promise<PublicFile> => {
       const f = (await repo.files.findOne({ file_sid: id, publish: 'file_sid' })) ?? (await repo.files.findOne({ file_access_name: id, publish: 'file_access_name' }));
       if (!f || !(await allowPublish(f.container_sid))) throw new NotFoundError('Not Found');
       return {

@@ -1,22 +1,9 @@
-import { NotFoundError, Subjects, UnprocessableError } from '@patchbay/contracts';
+import { NotFoundError, Subjects, UnprocessableError, type TranscodedResult, type TranscodingProgress, type UploadJob } from '@patchbay/contracts';
 import type { BlobStore } from '@patchbay/platform';
 import { planTranscoding, type TranscodingAsk, type TranscodingPlan } from '../domain/transcoding-plan';
 import { probeMedia, type Probed } from '../probe';
 import type { FileDoc } from '../repo';
 import type { StorageContext } from './context';
-
-export interface TranscodedResult {
-  file_sid: string;
-  /** The blob the job read; a result for an older blob (a redelivered job) is ignored. */
-  source_blob_key: string;
-  failed?: string;
-  blob_key?: string;
-  file_bytes?: number;
-  content_format?: string;
-  mime_type?: string;
-  content_duration?: number | null;
-  content_bitrate?: number | null;
-}
 
 /**
  * Decides an upload's transcoding before anything is recorded. When the upload may need it (by the
@@ -33,7 +20,7 @@ export async function planUploadTranscoding(ctx: StorageContext, ask: Transcodin
 }
 
 /** The durable job for a file waiting for its upload-time transcoding (at commit, and again after a crash). */
-export function transcodingJob(f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'blob_key' | 'content_format'>, plan: TranscodingPlan) {
+export function transcodingJob(f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'blob_key' | 'content_format'>, plan: TranscodingPlan): UploadJob {
   return { file_sid: f.file_sid, partner_sid: f.partner_sid, blob_key: f.blob_key, source_format: f.content_format, target: plan.target, bitrate: plan.bitrate };
 }
 
@@ -48,14 +35,12 @@ export function transcodingJob(f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'bl
 export function transcodingHandlers(ctx: StorageContext, blobs: BlobStore) {
   const { repo } = ctx;
   return {
-    [Subjects.storage.transcodingProgress]: async (payload: unknown) => {
-      const { file_sid: sid, progress } = payload as { file_sid: string; progress: number };
-      await repo.files.updateOne({ file_sid: String(sid), content_transcoding_progress: { $lt: 100 } }, { $set: { content_transcoding_progress: Math.max(0, Math.min(99, Math.floor(Number(progress) || 0))) } });
+    [Subjects.storage.transcodingProgress]: async ({ file_sid: sid, progress }: TranscodingProgress) => {
+      await repo.files.updateOne({ file_sid: sid, content_transcoding_progress: { $lt: 100 } }, { $set: { content_transcoding_progress: Math.max(0, Math.min(99, Math.floor(progress || 0))) } });
       return { ok: true };
     },
-    [Subjects.storage.transcodingDone]: async (payload: unknown) => {
-      const r = payload as TranscodedResult;
-      const f = await repo.files.findOne({ file_sid: String(r.file_sid) });
+    [Subjects.storage.transcodingDone]: async (r: TranscodedResult) => {
+      const f = await repo.files.findOne({ file_sid: r.file_sid });
       if (!f) throw new NotFoundError();
       if (f.blob_key !== r.source_blob_key) return { ignored: true };
       if (r.failed || !r.blob_key) {
