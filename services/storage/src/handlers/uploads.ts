@@ -9,6 +9,7 @@ import { currentStoreId } from '../external-stores';
 import { uniqueKey } from '../domain/container-rules';
 import { checkClassification, declaredClassification, defaultAccessName, describeContent, uploadFields, type UploadFields } from '../domain/file-fields';
 import { extensionForMime } from '../domain/classify';
+import type { RecordingOrigin } from '../domain/recording-origin';
 import { scheduleVoicemailCallback } from '../callbacks';
 import { addFile, refuseIfFull, removeFile } from '../counters';
 import type { ContainerDoc, FileDoc, UploadDoc } from '../repo';
@@ -23,9 +24,6 @@ const validateQuery = compileValidator(FileUploadSchema, { fromStrings: true });
 
 /** Where an upload's bytes go (messages/storage.ts). */
 export type PrepareReply = Prepared;
-
-/** Where a recording came from (media plane): what its commit needs besides the upload fields. */
-export interface RecordingOrigin { endpoint_sid: string; endpoint_type: string; call_sid: string | null }
 
 interface PendingUpload extends UploadDoc { fields: UploadFields; recording?: RecordingOrigin }
 
