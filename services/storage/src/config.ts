@@ -1,13 +1,13 @@
-import { Type } from '@sinclair/typebox';
-import { ConfigError, credentialKeySettings, type CredentialKeySettings } from '@patchbay/platform';
+import { Type, type Static } from '@sinclair/typebox';
+import { CommonConfig, ConfigError, PublicFilesConfig, credentialKeySettings, publicFilesUrl, type CredentialKeySettings } from '@patchbay/platform';
 
 /** The keys external containers' credentials are sealed with at rest (ADR 28): the push scheme, storage's own keys. */
 export const STORAGE_KEYS = { purpose: 'storage', keyEnv: 'STORAGE_CREDENTIALS_KEY', oldKeysEnv: 'STORAGE_CREDENTIALS_OLD_KEYS', dataSubdir: 'storage' } as const;
 
 /** The storage service's own environment keys (with CommonConfig). */
 export const StorageConfig = {
-  /** Public root of the file server, used in `publish_uri`. */
-  STORAGE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8081' }),
+  /** The public file server: `publish_uri` is STORAGE_URL (default http://127.0.0.1:<STORAGE_PORT>) + `/f/<id>`. */
+  ...PublicFilesConfig,
   /** An upload not committed after this long is considered dead: its blob and record are removed. */
   UPLOAD_STALE_MS: Type.Integer({ minimum: 1000, default: 6 * 3600 * 1000 }),
   /** How often stale uploads and orphan blobs are swept. */
@@ -34,13 +34,6 @@ export const StorageConfig = {
   STORAGE_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 };
 
-/** STORAGE_CREDENTIALS_KEY and its old keys, checked; ConfigError naming the key, never its value. */
-export function storageCredentialKeys(config: { STORAGE_CREDENTIALS_KEY?: string; STORAGE_CREDENTIALS_OLD_KEYS?: string; MONGODB_URL?: string; DATA_DIR: string }): CredentialKeySettings {
-  const { settings, problems } = credentialKeySettings(STORAGE_KEYS, config);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return settings;
-}
-
 export interface StorageSettings {
   storageUrl: string;
   uploadStaleMs: number;
@@ -52,4 +45,31 @@ export interface StorageSettings {
   requeueTranscodingOnStart?: boolean;
   /** Where the credentials keys come from (storageCredentialKeys). Unset (tests): a key made for this process only. */
   credentialKeys?: CredentialKeySettings;
+}
+
+const storageSchema = Type.Object({ ...CommonConfig, ...StorageConfig });
+export type StorageConfigValues = Static<typeof storageSchema>;
+
+/**
+ * The one mapping from configuration to settings, used by main.ts and the all-in-one process
+ * alike. Reconcile on start: on unless MongoDB is shared with other replicas. Requeue transcoding
+ * on start: on with the in-process bus (its jobs die with the process), off with NATS.
+ */
+export function storageSettings(c: StorageConfigValues): StorageSettings {
+  return {
+    storageUrl: publicFilesUrl(c),
+    uploadStaleMs: c.UPLOAD_STALE_MS,
+    sweepIntervalMs: c.UPLOAD_SWEEP_INTERVAL_MS,
+    busTimeoutMs: c.BUS_TIMEOUT_MS,
+    reconcileOnStart: c.STORAGE_RECONCILE_ON_START ?? !c.MONGODB_URL,
+    requeueTranscodingOnStart: c.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !c.NATS_URL,
+    credentialKeys: storageCredentialKeys(c),
+  };
+}
+
+/** STORAGE_CREDENTIALS_KEY and its old keys, checked; ConfigError naming the key, never its value. */
+export function storageCredentialKeys(config: { STORAGE_CREDENTIALS_KEY?: string; STORAGE_CREDENTIALS_OLD_KEYS?: string; MONGODB_URL?: string; DATA_DIR: string }): CredentialKeySettings {
+  const { settings, problems } = credentialKeySettings(STORAGE_KEYS, config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return settings;
 }
