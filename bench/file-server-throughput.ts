@@ -1,22 +1,27 @@
 /**
  * The public file server against nginx (Debian's) serving the same 100 MiB file, in one run:
- * full downloads (MiB/s) and random 64 KiB ranges (requests/s). Patchbay runs distributed, so the
- * file server is one Node process; nginx runs with one worker, sendfile on, for a like-for-like
- * single-process comparison.
+ * full downloads (MiB/s) and random 64 KiB ranges (requests/s). nginx runs with one worker for a
+ * like-for-like single-process comparison, `sendfile on; tcp_nopush off`: with tcp_nopush on
+ * (TCP_CORK) each 64 KiB range reply waited ~40 ms for a delayed ACK and nginx showed 400 ranges/s,
+ * a baseline 15-25x too slow. Both servers get the same clients: curl for full downloads, wrk
+ * (bench/lib/wrk-ranges.lua, random single ranges, every reply checked to be a 206) for ranges.
  *
- *   pnpm exec tsx bench/file-server-throughput.ts [sizeMiB=100]
+ *   pnpm exec tsx bench/file-server-throughput.ts [embedded|distributed] [sizeMiB=100]
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startPatchbay } from '../tests/harness/patchbay';
+import { startPatchbay, type Mode } from '../tests/harness/patchbay';
 import { freePort } from '../tests/harness/free-port';
 import { MiB, table } from './lib/proc';
 import { defaultContainer } from './lib/patchbay';
-import { fetchDrain, hammer } from './lib/load';
+import { fetchDrain } from './lib/load';
 
-const SIZE = Number(process.argv[2] ?? 100) * MiB;
+const MODE = (process.argv[2] ?? 'distributed') as Mode;
+if (MODE !== 'embedded' && MODE !== 'distributed') throw new Error(`mode must be embedded or distributed, not ${MODE}`);
+const SIZE = Number(process.argv[3] ?? 100) * MiB;
 const RANGE = 64 * 1024;
 
 async function startNginx(root: string): Promise<{ port: number; stop(): void }> {
@@ -50,14 +55,22 @@ async function full(url: string): Promise<number> {
   return bytes / MiB / ((performance.now() - started) / 1000);
 }
 
-/** 4,000 random 64 KiB ranges, 16 at a time; requests/s. */
+const RANGE_SECONDS = 4;
+const RANGE_CONNECTIONS = 32;
+
+/**
+ * Random 64 KiB ranges for RANGE_SECONDS by wrk (one thread, RANGE_CONNECTIONS kept-alive
+ * connections: the client costs far less CPU than either server); requests/s. Fails on any reply
+ * that is not a 206 or on a socket error.
+ */
 async function ranges(url: string): Promise<number> {
-  const n = 4000;
-  const ms = await hammer(n, 16, () => {
-    const start = Math.floor(Math.random() * (SIZE - RANGE));
-    return fetchDrain(url, { Range: `bytes=${start}-${start + RANGE - 1}` });
-  });
-  return n / (ms / 1000);
+  const script = path.join(__dirname, 'lib', 'wrk-ranges.lua');
+  const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${RANGE_CONNECTIONS}`, `-d${RANGE_SECONDS}s`, '-s', script, url, '--', String(SIZE), String(RANGE)]);
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
+  const not206 = /not206 (\d+)/.exec(stdout);
+  if (!rps || !not206) throw new Error(`wrk printed no result:\n${stdout}`);
+  if (Number(not206[1]) > 0 || /Socket errors|Non-2xx/.test(stdout)) throw new Error(`${url}: ${not206[1]} replies were not 206:\n${stdout}`);
+  return Number(rps[1]);
 }
 
 const ROUNDS = 5;
@@ -92,7 +105,7 @@ async function main(): Promise<void> {
   fs.closeSync(fd);
   fs.writeFileSync(path.join(root, 'www', 'probe.bin'), 'x');
   const nginx = await startNginx(root);
-  const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn' });
+  const inst = await startPatchbay(MODE, { LOG_LEVEL: 'warn' });
   try {
     const auth = { authorization: `Bearer ${inst.token}` };
     const containerSid = await defaultContainer(inst);
@@ -100,7 +113,7 @@ async function main(): Promise<void> {
       method: 'POST', headers: { ...auth, 'content-type': 'application/octet-stream' }, body: fs.readFileSync(file), duplex: 'half',
     } as RequestInit).then((r) => r.json()) as { publish_uri: string };
     const { ngx, pb } = await measure(`http://127.0.0.1:${nginx.port}/file.bin`, up.publish_uri);
-    console.log(`\nPublic file server vs nginx 1.22 (1 worker, sendfile), ${SIZE / MiB} MiB file, ${os.cpus().length} cores, best of ${ROUNDS} alternating rounds\n`);
+    console.log(`\nPublic file server (${MODE}) vs nginx 1.22 (1 worker, sendfile on, tcp_nopush off), ${SIZE / MiB} MiB file, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, best of ${ROUNDS} alternating rounds; ranges: wrk -t1 -c${RANGE_CONNECTIONS} -d${RANGE_SECONDS}s\n`);
     console.log(table([
       { server: 'nginx (baseline)', 'full MiB/s': ngx.fullMiBs.toFixed(0), 'ratio': '1.00', '64 KiB ranges/s': ngx.rangeRps.toFixed(0), 'range ratio': '1.00' },
       { server: 'Patchbay file-server', 'full MiB/s': pb.fullMiBs.toFixed(0), 'ratio': (pb.fullMiBs / ngx.fullMiBs).toFixed(2), '64 KiB ranges/s': pb.rangeRps.toFixed(0), 'range ratio': (pb.rangeRps / ngx.rangeRps).toFixed(2) },
