@@ -4,7 +4,14 @@ import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
 import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { PublicFile, Resolver } from './resolver';
 
-export interface ServeDeps { bus: Bus; blobs: BlobStore; resolver: Resolver; transcodeTimeoutMs: number }
+export interface ServeDeps {
+  bus: Bus;
+  blobs: BlobStore;
+  resolver: Resolver;
+  transcodeTimeoutMs: number;
+  /** How long a blob read for a small reply may stay open (see sendBlob). */
+  keepOpenMs: number;
+}
 
 /** Where the transcoded copy of a file for (format, bitrate) is kept; deleted with the file. */
 export function cacheKey(fileSid: string, format: string, bitrate: number | null): string {
@@ -78,7 +85,7 @@ export function serveFile(deps: ServeDeps) {
       }
     }
     await sendBlob(req, res, deps.blobs, {
-      key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed,
+      key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed, keepOpenMs: deps.keepOpenMs,
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': 'GET',

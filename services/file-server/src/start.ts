@@ -8,6 +8,11 @@ export interface FileServerSettings {
   cacheTtlMs: number;
   busTimeoutMs: number;
   transcodeTimeoutMs: number;
+  /**
+   * How long a blob read for a small reply (a range) stays open for the next one (ms; 0: never).
+   * File events close it at once, as they drop the resolved file. Default 2000.
+   */
+  keepOpenMs?: number;
 }
 
 /** Starts the public file server; stopping lets in-flight downloads finish. */
@@ -16,9 +21,10 @@ export async function startFileServer(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 
   const log = deps.logger.child({ mod: 'file-server' });
   // While storage or the transcoder (or the whole bus) does not answer, downloads fail fast with a 503.
   const bus = new CircuitBreakerBus(deps.bus, { logger: log });
-  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs);
+  // A file's blobs are `files/<partner>/<file_sid>` and `cache/<file_sid>/…`: a file event closes every one kept open.
+  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs, (fileSid) => deps.blobs.forgetOpen?.((key) => key.split('/').includes(fileSid)));
   await resolver.start();
-  const app = createFileServerApp({ ...deps, bus, resolver, transcodeTimeoutMs: settings.transcodeTimeoutMs, health: { ready: () => ready } });
+  const app = createFileServerApp({ ...deps, bus, resolver, transcodeTimeoutMs: settings.transcodeTimeoutMs, keepOpenMs: settings.keepOpenMs ?? 2000, health: { ready: () => ready } });
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(settings.port, '0.0.0.0', () => resolve()); });
   ready = true;
