@@ -40,6 +40,7 @@ runProcess({
     closers.push({ stop: () => fileServerBus.close() });
     const fileServer = await startFileServer({ bus: fileServerBus, blobs, logger: logger.child({ svc: 'file-server' }), metrics }, {
       port: config.STORAGE_PORT, cacheTtlMs: config.FILE_CACHE_MS, busTimeoutMs: config.BUS_TIMEOUT_MS, transcodeTimeoutMs: config.TRANSCODE_TIMEOUT_MS,
+      accelRedirect: config.FILE_SERVER_ACCEL_REDIRECT,
     });
     const result = await bootstrapPartner(gatewayBus, { login: config.PATCHBAY_BOOTSTRAP_LOGIN, password: config.PATCHBAY_BOOTSTRAP_PASSWORD, token: config.PATCHBAY_BOOTSTRAP_TOKEN });
     process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);

@@ -11,6 +11,8 @@ export interface ServeDeps {
   transcodeTimeoutMs: number;
   /** How long a blob read for a small reply may stay open (see sendBlob). */
   keepOpenMs: number;
+  /** The nginx edge's internal location for the directory blob store (`/…/`), or undefined: bytes sent from here. */
+  accelPrefix?: string;
 }
 
 /** Where the transcoded copy of a file for (format, bitrate) is kept; deleted with the file. */
@@ -86,6 +88,7 @@ export function serveFile(deps: ServeDeps) {
     }
     await sendBlob(req, res, deps.blobs, {
       key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed, keepOpenMs: deps.keepOpenMs,
+      accelRedirect: deps.accelPrefix ? `${deps.accelPrefix}${key}` : undefined,
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': 'GET',

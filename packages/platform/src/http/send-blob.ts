@@ -21,6 +21,13 @@ export interface BlobReply {
    * Only for a caller that hears of changes made elsewhere and calls `forgetOpen` (the file server).
    */
   keepOpenMs?: number;
+  /**
+   * An nginx edge serves the bytes: a GET that may take a range is answered with these headers and
+   * `X-Accel-Redirect: <this URI>` and no body; nginx sends the file (sendfile), applying Range and
+   * If-Range itself against the Last-Modified passed on (docs/operations.md has its location).
+   * Unsatisfiable ranges and HEAD are still answered here.
+   */
+  accelRedirect?: string;
 }
 
 /**
@@ -49,6 +56,13 @@ export async function sendBlob(req: IncomingMessage, res: ServerResponse, blobs:
   if (decision.kind === 'unsatisfiable') {
     res.setHeader('Content-Range', `bytes */${r.size}`);
     throw new RangeNotSatisfiableError(r.size);
+  }
+  if (r.accelRedirect && req.method === 'GET' && r.ranges) {
+    res.statusCode = 200;
+    res.removeHeader('Accept-Ranges'); // nginx adds its own to the file it serves
+    res.setHeader('X-Accel-Redirect', r.accelRedirect);
+    res.end();
+    return;
   }
   const range = decision.kind === 'partial' ? { start: decision.start, end: decision.end } : undefined;
   res.statusCode = range ? 206 : 200;
