@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BITRATE_FORMATS, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
 import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
@@ -63,10 +63,10 @@ async function transcodeCopy(deps: ServeDeps, req: Record<string, unknown>, requ
  * request without a cached copy gets the whole result with 200 (rule 7).
  */
 export function serveFile(deps: ServeDeps) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const opts = parseDownloadOptions(req.query as Record<string, unknown>);
+  return async (req: IncomingMessage, res: ServerResponse, id: string, query: Record<string, unknown>): Promise<void> => {
+    const opts = parseDownloadOptions(query);
     const requestId = String(req.headers['x-request-id'] ?? '');
-    const file = await deps.resolver.resolve(String(req.params.id), requestId);
+    const file = await deps.resolver.resolve(id, requestId);
     let key = file.blob_key;
     let size = file.file_bytes;
     let mime = safeContentType(file.mime_type);
