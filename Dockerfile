@@ -26,7 +26,8 @@ COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm fetch
 COPY . .
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm install --offline --frozen-lockfile
-RUN pnpm run build
+# The services' bundles, and the partner console's static build (packages/console/dist) that the gateway serves at /console.
+RUN pnpm run build && pnpm run build:console
 # One pruned production tree per image: /out/<name>/{main.js,main.js.map,node_modules,package.json}.
 # The transcoder image runs Debian's ffmpeg (installed below), so it leaves out the static builds of
 # its optional npm packages (@ffmpeg-installer, @ffprobe-installer: 140 MB, for bare machines only).
@@ -37,6 +38,7 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store set -eu; \
       rm -rf "/out/${svc}/src" "/out/${svc}/test" "/out/${svc}/node_modules/@patchbay"; \
       cp "dist/${svc}/main.js" "dist/${svc}/main.js.map" "/out/${svc}/"; \
     done; \
+    cp -r packages/console/dist /out/gateway/console; \
     mkdir -p /out/bootstrap && cp -r /out/identity/node_modules /out/identity/package.json /out/bootstrap/ && \
     cp dist/bootstrap/main.js dist/bootstrap/main.js.map /out/bootstrap/
 
@@ -57,7 +59,7 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
 
 FROM runtime AS gateway
 COPY --from=build /out/gateway /app
-ENV PORT=8080
+ENV PORT=8080 CONSOLE_DIR=/app/console
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

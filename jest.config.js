@@ -1,12 +1,14 @@
 /**
- * One root jest config. Three projects:
+ * One root jest config. Four projects:
  *  - unit: every package's and service's own tests (ports' contract suites, domain rules), and the
  *    offline checks of the deployment files (tests/deploy: Dockerfile, compose, Kubernetes, bundles),
  *    and the MongoDB-wire emulator's own tests (tests/mongo);
  *  - api-embedded / api-distributed: the same public-API suite (tests/api) against the all-in-one
  *    process and against every service in its own process over a real nats-server; the distributed
  *    project also runs tests/distributed (replicas, restarts: things only that mode has). Every
- *    response these tests receive is checked against the served OpenAPI document (conformance.ts).
+ *    response these tests receive is checked against the served OpenAPI document (conformance.ts);
+ *  - browser: the partner console (tests/console) in Debian's chromium, against one embedded
+ *    instance the test file starts with a fake FCM beside it.
  */
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }] };
 const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
@@ -15,6 +17,7 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/tests/deploy/**/*.test.ts', '<rootDir>/tests/mongo/**/*.test.ts'] },
     { ...common, displayName: 'api-embedded', globals: { __PATCHBAY_MODE__: 'embedded' }, testMatch: ['<rootDir>/tests/api/**/*.test.ts'], globalSetup: '<rootDir>/tests/harness/global-setup-embedded.ts', setupFilesAfterEnv: ['<rootDir>/tests/harness/conformance.ts'], globalTeardown: '<rootDir>/tests/harness/global-teardown.ts' },
+    { ...common, displayName: 'browser', testMatch: ['<rootDir>/tests/console/**/*.test.ts'], globalSetup: '<rootDir>/tests/console/global-setup.ts' },
     { ...common, displayName: 'api-distributed', globals: { __PATCHBAY_MODE__: 'distributed' }, testMatch: ['<rootDir>/tests/api/**/*.test.ts', '<rootDir>/tests/distributed/**/*.test.ts'], globalSetup: '<rootDir>/tests/harness/global-setup-distributed.ts', setupFilesAfterEnv: ['<rootDir>/tests/harness/conformance.ts'], globalTeardown: '<rootDir>/tests/harness/global-teardown.ts' },
   ],
 };

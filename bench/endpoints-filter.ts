@@ -22,7 +22,7 @@ import { MongoDocStore } from '../packages/platform/src/doc-store/mongo-doc-stor
 import { startEndpointService } from '../services/endpoint/src/service';
 import { DEFAULT_ENDPOINT_SETTINGS } from '../services/endpoint/src/config';
 import { openEndpointRepo } from '../services/endpoint/src/repo';
-import { toDoc } from '../services/endpoint/src/endpoint-api';
+import { toDoc } from '../services/endpoint/src/domain/endpoint-doc';
 import { buildEndpoint } from '../services/endpoint/src/domain/endpoint-state';
 import { generateValues } from '../services/endpoint/src/domain/generate';
 

@@ -6,14 +6,14 @@
  * credentials are re-applied.
  */
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, createLogger, loadConfig, openBus } from '@patchbay/platform';
+import { CommonConfig, PublicFilesConfig, createLogger, loadConfig, openBus, publicFilesUrl } from '@patchbay/platform';
 import { banner, bootstrapPartner } from '../services/all-in-one/src/bootstrap';
 
 const Config = Type.Object({
   NATS_URL: CommonConfig.NATS_URL,
   LOG_LEVEL: CommonConfig.LOG_LEVEL,
   BASE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8080/core/v2' }),
-  STORAGE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8081' }),
+  ...PublicFilesConfig,
   PATCHBAY_BOOTSTRAP_LOGIN: Type.Optional(Type.String({ minLength: 3, maxLength: 64, pattern: '^[A-Za-z0-9._@-]+$' })),
   PATCHBAY_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
   PATCHBAY_BOOTSTRAP_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const bus = await openBus({ natsUrl: config.NATS_URL, name: 'bootstrap', logger });
   try {
     const result = await bootstrapPartner(bus, { login: config.PATCHBAY_BOOTSTRAP_LOGIN, password: config.PATCHBAY_BOOTSTRAP_PASSWORD, token: config.PATCHBAY_BOOTSTRAP_TOKEN });
-    process.stdout.write(`${banner(result, config.BASE_URL, config.STORAGE_URL)}\n`);
+    process.stdout.write(`${banner(result, config.BASE_URL, publicFilesUrl(config))}\n`);
     logger.info({ partner_sid: result.partner.partner_sid, created: result.created }, 'bootstrap partner ready');
   } finally {
     await bus.close();

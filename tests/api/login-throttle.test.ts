@@ -4,7 +4,7 @@
  * password too, while it lasts — and other logins and addresses are untouched. Each test speaks
  * from an address of its own (X-Forwarded-For, trusted from loopback), so the shared instance's
  * own address is never locked. The end of a lock is tested with short locks in
- * services/gateway/test/login-throttle.test.ts.
+ * services/gateway/test/auth/login-throttle.test.ts.
  */
 import { randomInt } from 'node:crypto';
 import { API, http, newPartner } from '../harness/api';

@@ -84,6 +84,16 @@ describe('Dockerfile', () => {
     expect(chain('gateway').map((s) => s.name)).not.toContain('build');
   });
 
+  test('the gateway image carries the console build and serves it from there (CONSOLE_DIR)', () => {
+    const runs = args(byName.get('build')!, 'RUN').join('\n');
+    expect(runs).toMatch(/pnpm run build:console/);
+    expect(runs).toMatch(/cp -r packages\/console\/dist \/out\/gateway\/console/);
+    const env = args(byName.get('gateway')!, 'ENV').join(' ');
+    expect(env).toMatch(/\bCONSOLE_DIR=\/app\/console\b/);
+    // The build dir of the package is what `pnpm build:console` writes (never committed: .gitignore has dist/).
+    expect(fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8').split('\n')).toContain('dist/');
+  });
+
   test('.dockerignore keeps node_modules, data and tests out but the bundler in', () => {
     const ignore = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
     for (const line of ['**/node_modules', '**/data', '.git', 'tests', 'deploy/*', '!deploy/bundle.ts', '!deploy/bootstrap-main.ts']) expect(ignore).toContain(line);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildConsole } from '../../packages/console/scripts/build';
 import { startPatchbay, type Mode, type PatchbayInstance } from './patchbay';
 
 // On globalThis: jest may load globalSetup and globalTeardown as separate module instances.
@@ -13,6 +14,8 @@ export function instanceFile(mode: Mode): string {
 }
 
 export async function setupMode(mode: Mode): Promise<void> {
+  // The gateway serves the console from its build (tests/api/console-page.test.ts reads it).
+  await buildConsole({ ifStale: true });
   const instance = await startPatchbay(mode);
   running.set(mode, instance);
   const { stop: _stop, ...described } = instance;

@@ -21,7 +21,9 @@ export type { Token, TokenRequest, TokenUpdate } from './schemas/token';
 export { CountrySchema } from './schemas/country';
 export type { Country } from './schemas/country';
 export { BusReplySchema } from './schemas/bus-reply';
+export { PrincipalSchema, GatewayRequestSchema } from './gateway-request';
 export type { Principal, GatewayRequest } from './gateway-request';
+export { parseFlag, parseWithRelated } from './flags';
 export { CONTAINER_TYPES, ExternalAttributesSchema, CLASSIFICATIONS, ClassificationSchema, THRESHOLD_ACTIONS, PUBLISH_VALUES, LIFECYCLE_ACTIONS, ContainerPatchSchema, ContainerPutSchema } from './schemas/container';
 export type { Classification, Container, ContainerPatch, ContainerType } from './schemas/container';
 export { AUDIO_FORMATS, TARGET_FORMATS, BITRATES, FileUploadSchema, FilePatchSchema, FilePutSchema, FILE_READ_ONLY } from './schemas/file';
@@ -50,13 +52,13 @@ export {
   INGEST_BATCH_RECORDS, INGEST_BATCH_BYTES, INGEST_RECORD_MAX_BYTES, INGEST_MAX_ERRORS, INGEST_MAX_IGNORED_FIELDS, INGEST_IGNORED_NAME_MAX,
   RecordIngestErrorSchema, IgnoredFieldsSchema, RecordIngestReportSchema, tallyIgnoredFields, ignoredFieldsObject,
 } from './schemas/record-ingest';
-export type { IgnoredFields, RecordIngestBatch, RecordIngestBatchResult, RecordIngestError, RecordIngestReport } from './schemas/record-ingest';
+export type { IgnoredFields, RecordIngestError, RecordIngestReport } from './schemas/record-ingest';
 export { CallRecordSchema, CallRecordInputSchema, CALL_RECORD_REQUIRED } from './schemas/call-record';
 export type { CallRecord, CallRecordInput, CallCompletedEvent } from './schemas/call-record';
 export { MessageRecordSchema, MessageRecordInputSchema, MESSAGE_RECORD_REQUIRED, MESSAGE_TYPES } from './schemas/message-record';
 export type { MessageRecord, MessageRecordInput, MessageRecordedEvent } from './schemas/message-record';
-export { SWEEP_REASONS, SweepContainersRequestSchema, SweepCandidatesRequestSchema, SweepDeleteRequestSchema, SweepReleaseRequestSchema, SweepExpiredRequestSchema } from './schemas/sweep';
-export type { SweepReason, SweepContainersRequest, SweepContainersReply, SweepCandidatesRequest, SweepCandidatesReply, SweepContainerState, SweepCandidate, SweepDeleteRequest, SweepDeleteReply, SweepReleaseRequest, SweepExpiredRequest, SweepExpiredReply } from './schemas/sweep';
+export { SWEEP_REASONS, SweepContainersRequestSchema, SweepCandidatesRequestSchema, SweepDeleteRequestSchema, SweepReleaseRequestSchema, SweepExpiredRequestSchema } from './messages/sweep';
+export type { SweepReason, SweepContainersRequest, SweepContainersReply, SweepCandidatesRequest, SweepCandidatesReply, SweepContainerState, SweepCandidate, SweepDeleteRequest, SweepDeleteReply, SweepReleaseRequest, SweepExpiredRequest, SweepExpiredReply } from './messages/sweep';
 export { MAX_JSON_DEPTH, jsonDepth, assertJsonDepth } from './json-depth';
 export { MIME_TYPE_PATTERN, safeContentType } from './mime-type';
 export {
@@ -73,3 +75,21 @@ export { FileSchema } from './schemas/file';
 export { VoicemailCallbackDeliverySchema } from './schemas/media';
 export { PublicFileQuerySchema, CACHE_CONTROL_PATTERN, CACHE_HEADERS_PATTERN } from './schemas/public-file';
 export type { PublicFileQuery } from './schemas/public-file';
+export type { RequestSpec, PayloadSpec, RequestTable, PayloadTable } from './messages/message-spec';
+export {
+  IdentityRequests, IdentityEvents, AuthenticateTokenRequestSchema, AuthenticateBasicRequestSchema, TokenIssueRequestSchema, AuthenticatedSchema,
+  PartnerLookupRequestSchema, PartnerSidsRequestSchema, PartnerSidsReplySchema, BootstrapRequestSchema, BootstrapReplySchema,
+  PartnerEventSchema, TokenRevokedEventSchema,
+} from './messages/identity';
+export type { Authenticated, PartnerSidsRequest, PartnerSidsReply, BootstrapRequest, BootstrapReply, PartnerEvent, TokenRevokedEvent } from './messages/identity';
+export { RecordsRequests, RecordsEvents, RecordIngestBatchSchema, RecordIngestBatchResultSchema, RecordEventSchema } from './messages/records';
+export type { RecordIngestBatch, RecordIngestBatchResult, RecordEvent } from './messages/records';
+export { EndpointRequests, CallbackScheduledSchema } from './messages/endpoint';
+export { PushRequests } from './messages/push';
+export { ThresholdWorkerJobs, SweepJobSchema, ExpireJobSchema } from './messages/threshold-worker';
+export type { SweepJob, ExpireJob } from './messages/threshold-worker';
+export type { BusRequester, CallOptions } from './clients/bus-requester';
+export { IdentityClient } from './clients/identity-client';
+export { EndpointClient } from './clients/endpoint-client';
+export { RecordsClient, isRecordIngestSubject } from './clients/records-client';
+export type { RecordIngestSubject } from './clients/records-client';

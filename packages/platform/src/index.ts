@@ -10,7 +10,7 @@ export type { BlobStore, BlobStat, ByteRange, PutOptions, ReadOptions } from './
 export { DirBlobStore } from './blob-store/dir-blob-store';
 export type { MemoryHub } from './bus/memory-bus';
 export { loadConfig, ConfigError } from './config/load-config';
-export { CommonConfig } from './config/common';
+export { CommonConfig, PublicFilesConfig, publicFilesUrl } from './config/common';
 export { createLogger, resolveLogFormat, LOG_FORMATS } from './runtime/logger';
 export type { Logger, LogFormat, LogFormatSetting } from './runtime/logger';
 export { createMetricsRegistry } from './runtime/metrics';
@@ -22,6 +22,8 @@ export type { Stoppable } from './runtime/service-runner';
 export type { ServiceDeps } from './runtime/service-deps';
 export { serveAll, reply } from './runtime/serve-all';
 export type { RouteHandlers } from './runtime/serve-all';
+export { serveRequests, checkedEvent, checkedJob, messageCheck } from './runtime/checked-messages';
+export type { CheckedHandler, CheckedHandlers } from './runtime/checked-messages';
 export { bootService } from './runtime/boot';
 export type { BootOptions, CommonConfigValues } from './runtime/boot';
 export { isReadyMessage } from './runtime/launcher-ipc';

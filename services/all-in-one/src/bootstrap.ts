@@ -1,16 +1,16 @@
-import { Subjects, UnavailableError, unwrapReply } from '@patchbay/contracts';
+import { IdentityClient, UnavailableError, type BootstrapReply, type BootstrapRequest } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
-import type { BootstrapReply } from '@patchbay/identity';
 
 export type BootstrapResult = BootstrapReply;
 
 /** Ensures the first partner (every scope) exists; fixed credentials come from PATCHBAY_BOOTSTRAP_*. */
-export async function bootstrapPartner(bus: Bus, input: { login?: string; password?: string; token?: string }): Promise<BootstrapResult> {
+export async function bootstrapPartner(bus: Bus, input: BootstrapRequest): Promise<BootstrapResult> {
+  const identity = new IdentityClient(bus, { timeoutMs: 30000 });
   // In distributed mode the identity process may still be starting: wait for it (up to a minute).
   const deadline = Date.now() + 60000;
   for (;;) {
     try {
-      return unwrapReply<BootstrapResult>(await bus.request(Subjects.identity.bootstrap, input, { timeoutMs: 30000 }));
+      return await identity.bootstrap(input);
     } catch (err) {
       if (!(err instanceof UnavailableError) || Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 250));
@@ -33,6 +33,7 @@ export function banner(r: BootstrapResult, baseUrl: string, storageUrl: string):
     'Patchbay is running.',
     `  API base URL:  ${baseUrl}`,
     `  Storage URL:   ${storageUrl}`,
+    `  Console:       ${new URL(baseUrl).origin}/console`,
     `  Login:         ${r.login}`,
     `  Password:      ${password}`,
     `  Access token:  ${token}`,

@@ -19,14 +19,9 @@ export const AllInOneConfig = Type.Object({
   ...TranscoderConfig,
   ...PushConfig,
   ...RecordsConfig,
-  UPLOAD_STALE_MS: StorageConfig.UPLOAD_STALE_MS,
-  UPLOAD_SWEEP_INTERVAL_MS: StorageConfig.UPLOAD_SWEEP_INTERVAL_MS,
-  STORAGE_REQUEUE_TRANSCODING_ON_START: StorageConfig.STORAGE_REQUEUE_TRANSCODING_ON_START,
-  STORAGE_RECONCILE_ON_START: StorageConfig.STORAGE_RECONCILE_ON_START,
-  THRESHOLD_SWEEP_INTERVAL: ThresholdWorkerConfig.THRESHOLD_SWEEP_INTERVAL,
+  ...StorageConfig,
+  ...ThresholdWorkerConfig,
   ...FileServerConfig,
-  /** Public root of the file server, used in `publish_uri`; default http://127.0.0.1:<STORAGE_PORT>. */
-  STORAGE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** Distributed launcher only: replicas of the file server and the transcoder. */
   FILE_SERVER_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
   TRANSCODER_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),

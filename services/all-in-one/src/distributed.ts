@@ -1,4 +1,4 @@
-import { createLogger, loadConfig, openBus, resolveLogFormat, runProcess } from '@patchbay/platform';
+import { createLogger, loadConfig, openBus, publicFilesUrl, resolveLogFormat, runProcess } from '@patchbay/platform';
 import { AllInOneConfig } from './config';
 import { distributedProcesses } from './process-list';
 import { spawnSet, waitForHealth } from './spawn-set';
@@ -29,7 +29,7 @@ runProcess({
   start: async () => {
     const env = { ...process.env, ...childLogEnv, NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222' };
     const config = loadConfig(AllInOneConfig, env);
-    const storageUrl = config.STORAGE_URL ?? `http://127.0.0.1:${config.STORAGE_PORT}`;
+    const storageUrl = publicFilesUrl(config);
     const shape = {
       port: config.PORT, storagePort: config.STORAGE_PORT, storageUrl,
       fileServers: config.FILE_SERVER_REPLICAS, transcoders: config.TRANSCODER_REPLICAS, thresholdWorkers: config.THRESHOLD_WORKER_REPLICAS,

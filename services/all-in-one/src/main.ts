@@ -1,7 +1,7 @@
 import { createLogger, resolveLogFormat, createMetricsRegistry, loadConfig, openBlobStore, openBus, openDocStore, runProcess, stopAll, type Stoppable } from '@patchbay/platform';
-import { MemoryBus } from '@patchbay/platform';
+import { MemoryBus, publicFilesUrl } from '@patchbay/platform';
 import { gatewaySettings, startGateway } from '@patchbay/gateway';
-import { startFileServer } from '@patchbay/file-server';
+import { fileServerSettings, startFileServer } from '@patchbay/file-server';
 import { AllInOneConfig } from './config';
 import { SERVICES } from './services';
 import { banner, bootstrapPartner } from './bootstrap';
@@ -34,14 +34,11 @@ runProcess({
     closers.push({ stop: () => gatewayBus.close() });
     const settings = gatewaySettings(config);
     const baseUrl = settings.baseUrl;
-    const storageUrl = config.STORAGE_URL ?? `http://127.0.0.1:${config.STORAGE_PORT}`;
+    const storageUrl = publicFilesUrl(config);
     const gateway = await startGateway({ bus: gatewayBus, blobs, logger: logger.child({ svc: 'gateway' }), metrics }, settings, config.PORT);
     const fileServerBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'file-server', logger, metrics });
     closers.push({ stop: () => fileServerBus.close() });
-    const fileServer = await startFileServer({ bus: fileServerBus, blobs, logger: logger.child({ svc: 'file-server' }), metrics }, {
-      port: config.STORAGE_PORT, cacheTtlMs: config.FILE_CACHE_MS, busTimeoutMs: config.BUS_TIMEOUT_MS, transcodeTimeoutMs: config.TRANSCODE_TIMEOUT_MS,
-      accelRedirect: config.FILE_SERVER_ACCEL_REDIRECT,
-    });
+    const fileServer = await startFileServer({ bus: fileServerBus, blobs, logger: logger.child({ svc: 'file-server' }), metrics }, fileServerSettings(config));
     const result = await bootstrapPartner(gatewayBus, { login: config.PATCHBAY_BOOTSTRAP_LOGIN, password: config.PATCHBAY_BOOTSTRAP_PASSWORD, token: config.PATCHBAY_BOOTSTRAP_TOKEN });
     process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
     logger.info({ port: gateway.port, base_url: baseUrl, storage_url: storageUrl }, 'patchbay ready');

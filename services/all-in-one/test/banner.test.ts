@@ -25,3 +25,7 @@ test('on a later start without them, it says how to get them', () => {
   expect(text).toMatch(/Access token:\s+\(issued on first start only/);
   expect(text).not.toContain('Try:');
 });
+
+test('the console is named, on the API\'s origin', () => {
+  expect(banner(base, 'https://api.example.com/core/v2', 'https://files.example.com')).toContain('Console:       https://api.example.com/console');
+});

@@ -1,12 +1,13 @@
-import { Queues, Subjects, type GatewayRequest } from '@patchbay/contracts';
-import { backfillPartners, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { EndpointRequests, IdentityClient, Queues } from '@patchbay/contracts';
+import { backfillPartners, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { CallbackDeliverer } from './callbacks/deliverer';
 import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from './config';
-import { EndpointApi } from './endpoint-api';
+import type { EndpointContext } from './handlers/context';
+import { endpointHandlers } from './handlers/endpoints';
+import { mediaHandlers } from './handlers/media';
 import { EndpointLinks } from './links';
 import { openEndpointRepo } from './repo';
 import { ensureSystemGateway, subscribeSystemGateways } from './system-gateway';
-import { CallbackDeliverer } from './callbacks/deliverer';
-import { mediaHandlers } from './handlers/media';
 
 /**
  * The endpoint service: owns the `endpoints` collection, answers `svc.endpoint.*` for the gateway,
@@ -18,19 +19,15 @@ export async function startEndpointService(deps: ServiceDeps, settings: Endpoint
   const { bus } = deps;
   const log = deps.logger.child({ mod: 'endpoint' });
   const repo = await openEndpointRepo(deps.docs);
-  const links = new EndpointLinks(repo, bus, deps.logger, settings.busTimeoutMs);
-  const api = new EndpointApi(repo, bus, links, settings, deps.logger);
-  const req = (payload: unknown) => payload as GatewayRequest;
   const deliverer = new CallbackDeliverer(repo, settings.callbacks, deps.logger, deps.metrics);
-
-  const subs = await serveAll(bus, Queues.endpoint, {
-    [Subjects.endpoint.create]: (p, ctx) => api.create(req(p), ctx.requestId),
-    [Subjects.endpoint.list]: (p, ctx) => api.list(req(p), ctx.requestId),
-    [Subjects.endpoint.get]: (p, ctx) => api.get(req(p), ctx.requestId),
-    [Subjects.endpoint.update]: (p, ctx) => api.update(req(p), false, ctx.requestId),
-    [Subjects.endpoint.replace]: (p, ctx) => api.update(req(p), true, ctx.requestId),
-    [Subjects.endpoint.delete]: (p, ctx) => api.remove(req(p), ctx.requestId),
-    ...mediaHandlers(repo, deliverer, deps.logger),
+  const ctx: EndpointContext = {
+    repo, deliverer, settings, log: deps.logger,
+    links: new EndpointLinks(repo, bus, deps.logger, settings.busTimeoutMs),
+    identity: new IdentityClient(bus, { timeoutMs: settings.busTimeoutMs }),
+  };
+  const subs = await serveRequests(bus, Queues.endpoint, EndpointRequests, {
+    ...endpointHandlers(ctx),
+    ...mediaHandlers(ctx),
   }, log);
   deliverer.start();
   const events = await subscribeSystemGateways(bus, repo, deps.logger);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DuplicateKeyError, Queues, Subjects } from '@patchbay/contracts';
-import type { Bus, Logger, Subscription } from '@patchbay/platform';
+import { DuplicateKeyError, PartnerEventSchema, Queues, Subjects } from '@patchbay/contracts';
+import { checkedEvent, type Bus, type Logger, type Subscription } from '@patchbay/platform';
 import type { EndpointDoc, EndpointRepo } from './repo';
 
 /** The System Gateway of a partner: a virtual routing gateway with no addresses and no properties. */
@@ -34,14 +34,9 @@ export function systemGatewayDoc(partnerSid: string, now = new Date()): Endpoint
  */
 export async function subscribeSystemGateways(bus: Bus, repo: EndpointRepo, logger: Logger): Promise<Subscription> {
   const log = logger.child({ mod: 'system-gateway' });
-  return bus.subscribe(Subjects.events.partnerCreated, Queues.endpoint, async (payload) => {
-    const partnerSid = (payload as { partner?: { partner_sid?: unknown } }).partner?.partner_sid;
-    if (typeof partnerSid !== 'string' || partnerSid === '') {
-      log.error({ payload }, 'partner.created event without a partner_sid: ignored');
-      return;
-    }
-    if (await ensureSystemGateway(repo, partnerSid)) log.info({ partner_sid: partnerSid }, 'system gateway created');
-  });
+  return bus.subscribe(Subjects.events.partnerCreated, Queues.endpoint, checkedEvent(Subjects.events.partnerCreated, PartnerEventSchema, log, async ({ partner }) => {
+    if (await ensureSystemGateway(repo, partner.partner_sid)) log.info({ partner_sid: partner.partner_sid }, 'system gateway created');
+  }));
 }
 
 /** Creates the partner's System Gateway unless it exists; true when this call created it. */

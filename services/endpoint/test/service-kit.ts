@@ -1,5 +1,5 @@
 import { Subjects, type BusReply, type GatewayRequest, type Scope } from '@patchbay/contracts';
-import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type Bus, type Stoppable } from '@patchbay/platform';
+import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type Bus, type Logger, type Stoppable } from '@patchbay/platform';
 import { startEndpointService } from '../src/service';
 import { openEndpointRepo, type EndpointRepo } from '../src/repo';
 import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from '../src/config';
@@ -23,12 +23,11 @@ const unusedBlobs: BlobStore = {
 };
 
 /** Starts the service; `before` runs on the bus first (e.g. publishing events the service should replay). */
-export async function startKit(settings: Partial<EndpointSettings> = {}, before?: (bus: Bus) => Promise<void>): Promise<ServiceKit> {
+export async function startKit(settings: Partial<EndpointSettings> = {}, before?: (bus: Bus) => Promise<void>, logger: Logger = createLogger({ name: 'endpoint-test', level: 'silent' })): Promise<ServiceKit> {
   const hub = MemoryBus.hub();
   const bus = new MemoryBus(hub);
   if (before) await before(bus);
   const docs = new NedbDocStore();
-  const logger = createLogger({ name: 'endpoint-test', level: 'silent' });
   const service: Stoppable = await startEndpointService(
     { bus: new MemoryBus(hub), docs, blobs: unusedBlobs, logger, metrics: createMetricsRegistry('endpoint-test') },
     { ...DEFAULT_ENDPOINT_SETTINGS, hostedApiUrl: 'https://hosted.test', busTimeoutMs: 2000, ...settings },

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Subjects } from '@patchbay/contracts';
+import { captureLogger } from '../../../packages/platform/src/testing/capture-logger';
 import { ensureSystemGateway } from '../src/system-gateway';
 import { eventually, startKit, type ServiceKit } from './service-kit';
 
 let kit: ServiceKit | undefined;
 afterEach(async () => { await kit?.stop(); kit = undefined; });
 
-const partnerEvent = (partnerSid: string) => ({ partner: { partner_sid: partnerSid, name: 'p' } });
+/** `evt.partner.created` as identity publishes it (PartnerEventSchema). */
+const partnerEvent = (partnerSid: string) => ({
+  partner: { partner_sid: partnerSid, name: 'p', login: `p-${partnerSid.slice(0, 8)}`, status: 'active', available_scopes: [], attributes: {}, date_created: new Date().toISOString() },
+});
 
 describe('System Gateway on evt.partner.created', () => {
   test('partners created before the service first ran get one (the durable replays the stream)', async () => {
@@ -26,6 +30,16 @@ describe('System Gateway on evt.partner.created', () => {
     const created = await Promise.all(Array.from({ length: 10 }, () => ensureSystemGateway(kit!.repo, q)));
     expect(created.filter(Boolean)).toHaveLength(1);
     expect(await kit.repo.endpoints.countDocuments({ partner_sid: q })).toBe(1);
+  });
+
+  test('a malformed event is logged and dropped; the next one is handled', async () => {
+    const { logger, lines } = captureLogger('error');
+    kit = await startKit({}, undefined, logger);
+    const p = randomUUID();
+    await kit.bus.publish(Subjects.events.partnerCreated, { partner_sid: p });
+    await kit.bus.publish(Subjects.events.partnerCreated, partnerEvent(p));
+    await eventually(async () => expect(await kit!.repo.endpoints.countDocuments({ partner_sid: p })).toBe(1));
+    expect(lines.filter((l) => l.msg === 'malformed internal message refused').map((l) => l.subject)).toEqual([Subjects.events.partnerCreated]);
   });
 
   test('it can be neither changed nor deleted, and none can be created', async () => {

@@ -1,3 +1,3 @@
 export { startFileServer } from './start';
 export type { FileServerSettings } from './start';
-export { FileServerConfig } from './config';
+export { FileServerConfig, fileServerSettings } from './config';

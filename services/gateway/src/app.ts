@@ -12,6 +12,7 @@ import { forward } from './routes/forward';
 import { countUploadBytes } from './upload/upload-metrics';
 import { openApiDocument } from './openapi/document';
 import { referencePage } from './docs/reference-page';
+import { consoleSite } from './console/console-site';
 import { version } from '../package.json';
 import type { GatewaySettings } from './config';
 
@@ -54,6 +55,7 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
   }
   app.use('/core/v2', api);
   app.use(referencePage({ documentPath: '/core/v2/openapi.json', apiUrls: [settings.baseUrl, settings.storageUrl] }));
+  if (settings.consoleDir) app.use(consoleSite({ dir: settings.consoleDir, apiUrl: settings.baseUrl, storageUrl: settings.storageUrl }));
   app.use(notFound);
   app.use(errorHandler(logger));
   return { app, cache };

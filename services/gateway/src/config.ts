@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
+import { PublicFilesConfig, publicFilesUrl } from '@patchbay/platform';
 
 /** The gateway's own environment keys (with CommonConfig). */
 export const GatewayConfig = {
@@ -15,10 +17,10 @@ export const GatewayConfig = {
    * of hops; `true` or `false`. The address is what failed logins are counted by.
    */
   TRUST_PROXY: Type.String({ minLength: 1, default: 'loopback' }),
-  /** Public root of the file server, named in the OpenAPI document; default http://127.0.0.1:<STORAGE_PORT>. */
-  STORAGE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  /** The file server's port, for that default (the all-in-one process and the launcher know it). */
-  STORAGE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8081 }),
+  /** The public file server, named in the OpenAPI document and allowed as a media source of the console. */
+  ...PublicFilesConfig,
+  /** The built partner console served at /console; default packages/console/dist of this checkout (the image sets its own). */
+  CONSOLE_DIR: Type.Optional(Type.String({ minLength: 1 })),
 };
 
 export interface GatewaySettings {
@@ -30,7 +32,12 @@ export interface GatewaySettings {
   busTimeoutMs: number;
   /** express's "trust proxy" value (see TRUST_PROXY). */
   trustProxy?: boolean | number | string[];
+  /** Where the built console is (CONSOLE_DIR); none: /console is not served. */
+  consoleDir?: string;
 }
+
+/** The console's build in this checkout (services/gateway/src → packages/console/dist). */
+const CHECKOUT_CONSOLE = path.resolve(__dirname, '../../../packages/console/dist');
 
 /** TRUST_PROXY as express takes it: a boolean, a hop count, or a list of addresses and names. */
 export function parseTrustProxy(value: string): boolean | number | string[] {
@@ -47,10 +54,11 @@ export type GatewayConfigValues = Static<typeof gatewaySchema>;
 export function gatewaySettings(c: GatewayConfigValues): GatewaySettings {
   return {
     baseUrl: c.BASE_URL ?? `http://127.0.0.1:${c.PORT}/core/v2`,
-    storageUrl: c.STORAGE_URL ?? `http://127.0.0.1:${c.STORAGE_PORT}`,
+    storageUrl: publicFilesUrl(c),
     jsonBodyLimit: c.JSON_BODY_LIMIT,
     authCacheMs: c.AUTH_CACHE_MS,
     busTimeoutMs: c.BUS_TIMEOUT_MS,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
+    consoleDir: c.CONSOLE_DIR ?? CHECKOUT_CONSOLE,
   };
 }

@@ -1,4 +1,3 @@
 export { startIdentityService } from './service';
 export { IdentityConfig, identitySettings } from './config';
 export type { IdentitySettings } from './config';
-export type { BootstrapRequest, BootstrapReply } from './handlers/bootstrap';

@@ -1,5 +1,5 @@
-import { Queues } from '@patchbay/contracts';
-import { serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { IdentityRequests, Queues } from '@patchbay/contracts';
+import { serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { DEFAULT_IDENTITY_SETTINGS, type IdentitySettings } from './config';
 import { authHandlers } from './handlers/auth';
 import { bootstrapHandlers } from './handlers/bootstrap';
@@ -20,7 +20,7 @@ export async function startIdentityService(deps: ServiceDeps, settings: Identity
   const log = deps.logger.child({ mod: 'identity' });
   const repo = await openIdentityRepo(deps.docs);
   const ctx: IdentityContext = { repo, bus: deps.bus, log, throttle: new LoginThrottle(repo.loginAttempts, settings.throttle, log) };
-  const subs = await serveAll(deps.bus, Queues.identity, {
+  const subs = await serveRequests(deps.bus, Queues.identity, IdentityRequests, {
     ...authHandlers(ctx),
     ...partnerHandlers(ctx),
     ...tokenHandlers(ctx),

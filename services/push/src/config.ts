@@ -38,7 +38,7 @@ export const PushConfig = {
   /**
    * Base64 of the 32-byte key push credentials are encrypted with at rest (AES-256-GCM). Required
    * with MONGODB_URL; unset with the embedded store, a key is generated once into
-   * `<DATA_DIR>/push/credentials.key`. Checked in pushSettingsFrom, which never echoes it.
+   * `<DATA_DIR>/push/credentials.key`. Checked in pushSettings, which never echoes it.
    */
   PUSH_CREDENTIALS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** Comma-separated Base64 keys still accepted for decryption while rotating (docs/operations.md). */
@@ -73,7 +73,7 @@ function hostPort(value: string | undefined): HostPort | undefined {
  * Base64 of 32 bytes, and PUSH_CREDENTIALS_KEY is required with MONGODB_URL. Throws ConfigError
  * listing every problem.
  */
-export function pushSettingsFrom(config: Readonly<PushConfigValues>): PushSettings {
+export function pushSettings(config: Readonly<PushConfigValues>): PushSettings {
   const problems: string[] = [];
   if (config.APNS_INSECURE && !config.APNS_ENDPOINT) problems.push('APNS_INSECURE: only allowed together with APNS_ENDPOINT (a local APNs server)');
   if (config.APNS_CA && !fs.existsSync(config.APNS_CA)) problems.push(`APNS_CA: no such file (got "${config.APNS_CA}")`);
@@ -98,7 +98,7 @@ export function pushSettingsFrom(config: Readonly<PushConfigValues>): PushSettin
   };
 }
 
-/** Reads and checks the push keys from `env` (the all-in-one process, which has no bootService). */
-export function loadPushSettings(env: NodeJS.ProcessEnv = process.env): PushSettings {
-  return pushSettingsFrom(loadConfig(pushSchema, env));
+/** Loads and checks the push keys from `env` (tests and tools; main.ts and the all-in-one process use pushSettings). */
+export function loadPushSettings(env: NodeJS.ProcessEnv): PushSettings {
+  return pushSettings(loadConfig(pushSchema, env));
 }

@@ -1,3 +1,3 @@
 export { startPushService } from './service';
-export { PushConfig, loadPushSettings, pushSettingsFrom } from './config';
+export { PushConfig, loadPushSettings, pushSettings } from './config';
 export type { PushSettings } from './config';

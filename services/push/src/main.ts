@@ -1,5 +1,5 @@
 import { bootService } from '@patchbay/platform';
-import { PushConfig, pushSettingsFrom } from './config';
+import { PushConfig, pushSettings } from './config';
 import { startPushService } from './service';
 
-bootService({ name: 'push', docs: true, config: PushConfig, start: (deps, config) => startPushService(deps, pushSettingsFrom(config)) });
+bootService({ name: 'push', docs: true, config: PushConfig, start: (deps, config) => startPushService(deps, pushSettings(config)) });

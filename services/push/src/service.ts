@@ -1,5 +1,5 @@
-import { Queues } from '@patchbay/contracts';
-import { serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { IdentityClient, PushRequests, Queues } from '@patchbay/contracts';
+import { serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import type { PushSettings } from './config';
 import { openPushRepo } from './repo';
 import { SenderPool } from './senders/sender-pool';
@@ -25,8 +25,9 @@ export async function startPushService(deps: ServiceDeps, settings: PushSettings
   const repo = await openPushRepo(deps.docs);
   await migrateCredentials(repo.applications, keys, deps.logger.child({ mod: 'push-credentials' }));
   const pool = new SenderPool(senderFactory(settings, deps.logger), settings.clientIdleMs, deps.logger.child({ mod: 'push-clients' }));
-  const ctx: PushContext = { repo, bus: deps.bus, log, pool, settings, keys };
-  const subs = await serveAll(deps.bus, Queues.push, {
+  const identity = new IdentityClient(deps.bus, { timeoutMs: settings.busTimeoutMs });
+  const ctx: PushContext = { repo, bus: deps.bus, log, pool, settings, keys, identity };
+  const subs = await serveRequests(deps.bus, Queues.push, PushRequests, {
     ...applicationHandlers(ctx),
     ...deviceHandlers(ctx),
     ...countPushResults(deps.metrics, notificationHandlers(ctx)),

@@ -18,6 +18,6 @@ export type RecordsSettings = Readonly<Record<string, never>>;
  * Checked config → settings: the one mapping, used by src/main.ts and by the all-in-one process
  * alike, so the two run modes cannot drift.
  */
-export function settings(_config: Readonly<RecordsConfigValues>): RecordsSettings {
+export function recordsSettings(_config: Readonly<RecordsConfigValues>): RecordsSettings {
   return {};
 }

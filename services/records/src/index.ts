@@ -1,2 +1,2 @@
 export { startRecordsService } from './service';
-export { RecordsConfig, settings as recordsSettings, type RecordsSettings } from './config';
+export { RecordsConfig, recordsSettings, type RecordsSettings } from './config';

@@ -1,5 +1,5 @@
 import { bootService } from '@patchbay/platform';
-import { RecordsConfig, settings } from './config';
+import { RecordsConfig, recordsSettings } from './config';
 import { startRecordsService } from './service';
 
-bootService({ name: 'records', docs: true, config: RecordsConfig, start: (deps, config) => startRecordsService(deps, settings(config)) });
+bootService({ name: 'records', docs: true, config: RecordsConfig, start: (deps, config) => startRecordsService(deps, recordsSettings(config)) });

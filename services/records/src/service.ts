@@ -1,5 +1,5 @@
-import { Queues, Subjects } from '@patchbay/contracts';
-import { serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { Queues, RecordEventSchema, RecordsRequests, Subjects } from '@patchbay/contracts';
+import { checkedEvent, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import type { RecordsSettings } from './config';
 import { CALL_RECORDS, MESSAGE_RECORDS } from './domain/record-kinds';
 import { countryHandlers } from './handlers/countries';
@@ -19,7 +19,7 @@ export async function startRecordsService(deps: ServiceDeps, _settings: RecordsS
   const countries = countryHandlers(repo.countries);
   const calls = detailRecordHandlers(CALL_RECORDS, repo.callDrs, log);
   const messages = detailRecordHandlers(MESSAGE_RECORDS, repo.messageDrs, log);
-  const subs = await serveAll(deps.bus, Queues.records, {
+  const subs = await serveRequests(deps.bus, Queues.records, RecordsRequests, {
     [Subjects.records.countryList]: countries.list,
     [Subjects.records.countryGet]: countries.get,
     [Subjects.records.callList]: calls.list,
@@ -29,8 +29,9 @@ export async function startRecordsService(deps: ServiceDeps, _settings: RecordsS
     [Subjects.records.messageGet]: messages.get,
     [Subjects.records.messageIngest]: messages.ingest,
   }, log);
-  subs.push(await deps.bus.subscribe(Subjects.events.callCompleted, 'records', recordEventHandler(CALL_RECORDS, repo.callDrs, log)));
-  subs.push(await deps.bus.subscribe(Subjects.events.messageRecorded, 'records', recordEventHandler(MESSAGE_RECORDS, repo.messageDrs, log)));
+  for (const [subject, kind, records] of [[Subjects.events.callCompleted, CALL_RECORDS, repo.callDrs], [Subjects.events.messageRecorded, MESSAGE_RECORDS, repo.messageDrs]] as const) {
+    subs.push(await deps.bus.subscribe(subject, Queues.records, checkedEvent(subject, RecordEventSchema, log, recordEventHandler(kind, records, log))));
+  }
   log.info('records service ready');
   return { stop: () => stopAll(subs) };
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { CallRecordSchema, MessageRecordSchema, Subjects, compileValidator, unwrapReply, type RecordIngestBatchResult } from '@patchbay/contracts';
 import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type Stoppable } from '@patchbay/platform';
+import { captureLogger } from '../../../packages/platform/src/testing/capture-logger';
 import { startRecordsService } from '../src/service';
 
 const unusedBlobs = {} as BlobStore;
@@ -113,4 +114,26 @@ describe('record events', () => {
     await eventually(async () => { expect(unwrapReply(await getMessage(sid))).toMatchObject({ type: 'mms', mcc: 310, media_urls: ['https://files.test/f/1'], partner_sid: P1 }); });
     expect((await getMessage(orphan)).status).toBe(404);
   });
+});
+
+test('a malformed batch or event is refused where it is received: 400 naming the field, an error logged, the service still serving', async () => {
+  const { logger, lines } = captureLogger('error');
+  const hub = MemoryBus.hub();
+  const caller = new MemoryBus(hub);
+  const own = await startRecordsService({ bus: new MemoryBus(hub), docs: new NedbDocStore(), blobs: unusedBlobs, logger, metrics: createMetricsRegistry('records-malformed') }, {});
+  try {
+    const bad = await caller.request(Subjects.records.callIngest, { principal: principal(P1), first_position: 'x', records: [] });
+    expect(bad.status).toBe(400);
+    expect('error' in bad && bad.error.errors.map((e) => e.field)).toEqual(['first_position']);
+    expect((await caller.request(Subjects.records.messageIngest, { principal: principal(P1), first_position: 0, records: 'nope' })).status).toBe(400);
+    expect((await caller.request(Subjects.records.callList, { params: {}, query: {}, url: 'x' })).status).toBe(400);
+    await caller.publish(Subjects.events.callCompleted, { record: 'not an object' });
+    await eventually(async () => expect(lines.filter((l) => l.msg === 'malformed internal message refused').map((l) => l.subject)).toEqual([
+      Subjects.records.callIngest, Subjects.records.messageIngest, Subjects.records.callList, Subjects.events.callCompleted,
+    ]));
+    const fine = await caller.request(Subjects.records.callIngest, { principal: principal(P1), first_position: 0, records: [call(1)] });
+    expect(fine.status).toBe(200);
+  } finally {
+    await own.stop(); await caller.close();
+  }
 });

@@ -1,9 +1,10 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { CommonConfig, PublicFilesConfig, publicFilesUrl } from '@patchbay/platform';
 
 /** The storage service's own environment keys (with CommonConfig). */
 export const StorageConfig = {
-  /** Public root of the file server, used in `publish_uri`. */
-  STORAGE_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8081' }),
+  /** The public file server: `publish_uri` is STORAGE_URL (default http://127.0.0.1:<STORAGE_PORT>) + `/f/<id>`. */
+  ...PublicFilesConfig,
   /** An upload not committed after this long is considered dead: its blob and record are removed. */
   UPLOAD_STALE_MS: Type.Integer({ minimum: 1000, default: 6 * 3600 * 1000 }),
   /** How often stale uploads and orphan blobs are swept. */
@@ -31,4 +32,23 @@ export interface StorageSettings {
   reconcileOnStart?: boolean;
   /** Default true: see STORAGE_REQUEUE_TRANSCODING_ON_START. */
   requeueTranscodingOnStart?: boolean;
+}
+
+const storageSchema = Type.Object({ ...CommonConfig, ...StorageConfig });
+export type StorageConfigValues = Static<typeof storageSchema>;
+
+/**
+ * The one mapping from configuration to settings, used by main.ts and the all-in-one process
+ * alike. Reconcile on start: on unless MongoDB is shared with other replicas. Requeue transcoding
+ * on start: on with the in-process bus (its jobs die with the process), off with NATS.
+ */
+export function storageSettings(c: StorageConfigValues): StorageSettings {
+  return {
+    storageUrl: publicFilesUrl(c),
+    uploadStaleMs: c.UPLOAD_STALE_MS,
+    sweepIntervalMs: c.UPLOAD_SWEEP_INTERVAL_MS,
+    busTimeoutMs: c.BUS_TIMEOUT_MS,
+    reconcileOnStart: c.STORAGE_RECONCILE_ON_START ?? !c.MONGODB_URL,
+    requeueTranscodingOnStart: c.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !c.NATS_URL,
+  };
 }

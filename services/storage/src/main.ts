@@ -1,15 +1,5 @@
 import { bootService } from '@patchbay/platform';
-import { StorageConfig } from './config';
+import { StorageConfig, storageSettings } from './config';
 import { startStorageService } from './service';
 
-bootService({
-  name: 'storage',
-  config: StorageConfig,
-  docs: true,
-  blobs: true,
-  start: (deps, config) => startStorageService(deps, {
-    storageUrl: config.STORAGE_URL, uploadStaleMs: config.UPLOAD_STALE_MS, sweepIntervalMs: config.UPLOAD_SWEEP_INTERVAL_MS, busTimeoutMs: config.BUS_TIMEOUT_MS,
-    reconcileOnStart: config.STORAGE_RECONCILE_ON_START ?? !config.MONGODB_URL,
-    requeueTranscodingOnStart: config.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !config.NATS_URL,
-  }),
-});
+bootService({ name: 'storage', config: StorageConfig, docs: true, blobs: true, start: (deps, config) => startStorageService(deps, storageSettings(config)) });

@@ -1,3 +1,3 @@
 export { startThresholdWorker } from './service';
 export type { ThresholdWorkerSettings } from './service';
-export { ThresholdWorkerConfig } from './config';
+export { ThresholdWorkerConfig, thresholdWorkerSettings } from './config';

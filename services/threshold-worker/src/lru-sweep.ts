@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import type { SweepCandidate, SweepContainerState } from '@patchbay/contracts';
+import type { SweepCandidate, SweepContainerState, SweepJob } from '@patchbay/contracts';
 import type { JobContext, Logger } from '@patchbay/platform';
 import type { StorageClient } from './storage-client';
 import type { SweepResult, WorkerMetrics } from './metrics';
 
 /** Payload of `job.threshold-worker.sweep`. */
-export interface SweepJob { container_sid: string; window: number }
 
 export interface SweepDeps {
   storage: StorageClient;
@@ -35,7 +34,7 @@ const counts = (c: SweepContainerState) => ({ files: c.threshold_total_files, by
  * current state once the lease is free.
  */
 export async function runLruSweep(deps: SweepDeps, job: SweepJob, ctx: JobContext): Promise<SweepResult> {
-  const containerSid = String(job.container_sid);
+  const containerSid = job.container_sid;
   const owner = `${os.hostname()}:${process.pid}:${randomUUID()}`;
   const log = deps.log.child({ container_sid: containerSid, window: job.window, delivery: ctx.deliveryCount });
   const ask = () => deps.storage.candidates({ container_sid: containerSid, owner, lease_ms: deps.leaseMs, limit: deps.batch });

@@ -1,4 +1,4 @@
-import { Subjects, type SweepContainersReply } from '@patchbay/contracts';
+import { Subjects, type ExpireJob, type SweepContainersReply, type SweepJob } from '@patchbay/contracts';
 import type { Bus, Logger } from '@patchbay/platform';
 import { expireJobId, sweepJobId } from './domain/windows';
 import type { StorageClient } from './storage-client';
@@ -18,12 +18,12 @@ export async function scheduleSweeps(deps: { bus: Bus; storage: StorageClient; l
   do {
     const page: SweepContainersReply = await deps.storage.containers(after, PAGE);
     for (const sid of page.container_sids) {
-      await deps.bus.enqueue(Subjects.thresholdWorker.sweepJob, { container_sid: sid, window }, { msgId: sweepJobId(sid, window) });
+      await deps.bus.enqueue(Subjects.thresholdWorker.sweepJob, { container_sid: sid, window } satisfies SweepJob, { msgId: sweepJobId(sid, window) });
     }
     due += page.container_sids.length;
     after = page.next;
   } while (after);
-  await deps.bus.enqueue(Subjects.thresholdWorker.expireJob, { window }, { msgId: expireJobId(window) });
+  await deps.bus.enqueue(Subjects.thresholdWorker.expireJob, { window } satisfies ExpireJob, { msgId: expireJobId(window) });
   if (due > 0) deps.log.debug({ window, containers: due }, 'delete_lru sweeps enqueued');
   return due;
 }

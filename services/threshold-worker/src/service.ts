@@ -1,8 +1,8 @@
-import { Queues, Subjects } from '@patchbay/contracts';
-import { stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { ExpireJobSchema, Queues, Subjects, SweepJobSchema } from '@patchbay/contracts';
+import { checkedJob, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { StorageClient } from './storage-client';
 import { workerMetrics } from './metrics';
-import { runLruSweep, type SweepDeps, type SweepJob } from './lru-sweep';
+import { runLruSweep, type SweepDeps } from './lru-sweep';
 import { runExpiry } from './expiry';
 import { scheduleSweeps } from './schedule';
 import { startTicker } from './ticker';
@@ -40,10 +40,10 @@ export async function startThresholdWorker(deps: ServiceDeps, settings: Threshol
   };
   const jobOpts = { ackWaitMs: ACK_WAIT_MS, maxDeliver: 5 };
   const subs = [
-    await deps.bus.work(Subjects.thresholdWorker.sweepJob, Queues.thresholdWorker,
-      (payload, ctx) => metrics.measured('lru', () => runLruSweep(sweepDeps, payload as SweepJob, ctx)), { ...jobOpts, concurrency: settings.concurrency ?? 2 }),
-    await deps.bus.work(Subjects.thresholdWorker.expireJob, Queues.thresholdWorker,
-      (payload, ctx) => metrics.measured('lifecycle', () => runExpiry(sweepDeps, Number((payload as { window: number }).window), ctx)), { ...jobOpts, concurrency: 1 }),
+    await deps.bus.work(Subjects.thresholdWorker.sweepJob, Queues.thresholdWorker, checkedJob(Subjects.thresholdWorker.sweepJob, SweepJobSchema, log,
+      (job, ctx) => metrics.measured('lru', () => runLruSweep(sweepDeps, job, ctx))), { ...jobOpts, concurrency: settings.concurrency ?? 2 }),
+    await deps.bus.work(Subjects.thresholdWorker.expireJob, Queues.thresholdWorker, checkedJob(Subjects.thresholdWorker.expireJob, ExpireJobSchema, log,
+      (job, ctx) => metrics.measured('lifecycle', () => runExpiry(sweepDeps, job.window, ctx))), { ...jobOpts, concurrency: 1 }),
   ];
   const ticker = startTicker(settings.intervalMs, async (window) => {
     try {

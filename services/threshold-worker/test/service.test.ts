@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import { runLruSweep, type SweepDeps } from '../src/lru-sweep';
 import { workerMetrics } from '../src/metrics';
 import { StorageClient } from '../src/storage-client';
+import { captureLogger } from '../../../packages/platform/src/testing/capture-logger';
 import { containerDoc, expectedLru, fileDoc, metricTotal, seed, startSweepKit, until, type SweepKit } from './sweep-kit';
 import type { ContainerDoc, FileDoc } from '../../storage/src/repo';
 
@@ -181,4 +182,21 @@ describe('threshold-worker with storage on the in-process bus', () => {
     const counted = () => Promise.all(replicas.map((r) => metricTotal(r.metrics, 'threshold_worker_deleted_files_total', { container_sid: c.container_sid, reason: 'lifecycle' })));
     expect(await until('the deletions to be counted', async () => { const [a, b] = await counted(); return a + b >= 6 ? a + b : undefined; })).toBe(6);
   });
+});
+
+test('a malformed job is logged and acknowledged, never run; the worker goes on with the next', async () => {
+  const { logger, lines } = captureLogger('error');
+  const kit = await startSweepKit({ logger });
+  try {
+    await kit.startWorker();
+    await kit.bus.enqueue(Subjects.thresholdWorker.sweepJob, { container_sid: 42, window: 1 });
+    await kit.bus.enqueue(Subjects.thresholdWorker.expireJob, { window: 'soon' });
+    await until('both refusals to be logged', async () => (lines.filter((l) => l.msg === 'malformed internal message refused').length === 2 ? true : undefined));
+    const refused = lines.filter((l) => l.msg === 'malformed internal message refused');
+    expect(refused.map((l) => l.subject)).toEqual([Subjects.thresholdWorker.sweepJob, Subjects.thresholdWorker.expireJob]);
+    expect(refused[0].fields).toEqual([expect.objectContaining({ field: 'container_sid' })]);
+    expect(lines.filter((l) => l.msg !== 'malformed internal message refused')).toEqual([]);
+  } finally {
+    await kit.stop();
+  }
 });

@@ -3,7 +3,6 @@
  * gateway sends the records service, and the report the caller gets.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Principal } from '../gateway-request';
 import { Nullable } from './detail-record';
 
 /** Records per bus message of a bulk ingest; a batch is also cut at INGEST_BATCH_BYTES. */
@@ -53,28 +52,6 @@ export const RecordIngestReportSchema = Type.Object({
   stored: Type.Integer({ minimum: 0 }),
 }, { additionalProperties: false, $id: 'RecordIngestReport' });
 export type RecordIngestReport = Static<typeof RecordIngestReportSchema>;
-
-/**
- * One batch of a bulk ingest on the bus (`Subjects.records.callIngest` / `messageIngest`):
- * `records[i]` is the body's record at `first_position + i`; `null` marks a slot the gateway has
- * already refused (unreadable JSON, not an object, too large).
- */
-export interface RecordIngestBatch {
-  principal: Principal;
-  first_position: number;
-  records: Array<Record<string, unknown> | null>;
-}
-
-/**
- * What the records service answers for one batch. `ignored_fields` may be absent in an answer
- * from a records replica older than the field (during a rolling update): read it as `{}`.
- */
-export interface RecordIngestBatchResult {
-  stored: number;
-  duplicates: number;
-  errors: RecordIngestError[];
-  ignored_fields?: IgnoredFields;
-}
 
 /**
  * Adds `more` into `into` (a name → count tally), keeping at most INGEST_MAX_IGNORED_FIELDS

@@ -1,5 +1,5 @@
 import type { Delivery } from './delivery';
-import type { MemoryStream } from './memory-stream';
+import type { MessageLog } from './message-log';
 
 type Waiter = (d: Delivery) => void;
 
@@ -18,7 +18,7 @@ export class MemoryConsumer {
   private readonly delayed = new Map<number, NodeJS.Timeout>();
   private readonly waiters: Waiter[] = [];
 
-  constructor(readonly name: string, readonly filter: string, private readonly stream: MemoryStream, public ackWaitMs: number) {}
+  constructor(readonly name: string, readonly filter: string, private readonly stream: MessageLog, public ackWaitMs: number) {}
 
   /**
    * Asks for the next message: `deliver` is called once (possibly at once) with it. The returned

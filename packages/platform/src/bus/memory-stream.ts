@@ -1,11 +1,6 @@
 import { MemoryConsumer } from './memory-consumer';
+import type { MessageLog, StoredMessage } from './message-log';
 import { subjectContains, subjectMatches, subjectsOverlap } from './subject-names';
-
-export interface StoredMessage {
-  subject: string;
-  data: Uint8Array;
-  requestId?: string;
-}
 
 /** JetStream's default de-duplication window. */
 const DUPLICATE_WINDOW_MS = 120_000;
@@ -16,7 +11,7 @@ const DUPLICATE_WINDOW_MS = 120_000;
  * removed once acknowledged (or terminated) and consumers may not overlap; otherwise messages stay,
  * up to `maxMsgs` (oldest dropped first) so a long-lived all-in-one process stays bounded.
  */
-export class MemoryStream {
+export class MemoryStream implements MessageLog {
   private last = 0;
 
   /** Sequence of the newest message appended so far. */

@@ -38,3 +38,21 @@ export const CommonConfig = {
   /** Replicas of both streams on a NATS cluster (1, 3 or 5). Unset = leave as created (1). */
   NATS_STREAM_REPLICAS: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
 };
+
+/**
+ * The public file server, as every part that names it reads it (storage in `publish_uri`, the
+ * gateway in the OpenAPI document, the file server for its port, the launchers' banner): one
+ * meaning in both run modes. STORAGE_URL is the public root; unset, it is
+ * http://127.0.0.1:<STORAGE_PORT> (the file server's port, default 8081).
+ */
+export const PublicFilesConfig = {
+  /** Public root of the file server (`publish_uri`s start with it); default http://127.0.0.1:<STORAGE_PORT>. */
+  STORAGE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Port of the public file server. */
+  STORAGE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8081 }),
+};
+
+/** STORAGE_URL, or its default from STORAGE_PORT: the one reading of PublicFilesConfig. */
+export function publicFilesUrl(c: { STORAGE_URL?: string; STORAGE_PORT: number }): string {
+  return c.STORAGE_URL ?? `http://127.0.0.1:${c.STORAGE_PORT}`;
+}

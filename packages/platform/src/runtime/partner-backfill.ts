@@ -1,4 +1,4 @@
-import { Subjects, unwrapReply } from '@patchbay/contracts';
+import { IdentityClient } from '@patchbay/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/port';
 
@@ -12,11 +12,12 @@ import type { Bus } from '../bus/port';
 export function backfillPartners(bus: Bus, ensure: (partnerSid: string) => Promise<unknown>, log: Logger, retryMs = 5000): { stop(): void; done: Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  const identity = new IdentityClient(bus, { timeoutMs: 10000 });
   const pass = async (): Promise<number> => {
-    let after: string | undefined;
+    let after: string | null = null;
     let count = 0;
     for (;;) {
-      const { partner_sids: sids } = unwrapReply<{ partner_sids: string[] }>(await bus.request(Subjects.identity.partnerSids, { after, limit: 500 }, { timeoutMs: 10000 }));
+      const { partner_sids: sids } = await identity.partnerSids(after, 500);
       for (const sid of sids) { if (stopped) return count; await ensure(sid); count += 1; }
       if (sids.length < 500) return count;
       after = sids[sids.length - 1];

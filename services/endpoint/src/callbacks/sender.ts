@@ -64,7 +64,7 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     const list = addresses as dns.LookupAddress[];
     const bad = list.find((a) => isPrivateAddress(a.address));
     if (bad) return callback(new Refused(`${hostname} resolves to ${bad.address}, a private, loopback or link-local address`), '', 0);
-    if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+    if (options.all) return callback(null, list);
     callback(null, list[0].address, list[0].family);
   });
 };

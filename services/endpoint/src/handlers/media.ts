@@ -1,14 +1,10 @@
 import {
-  DuplicateKeyError, EndpointLookupRequestSchema, NotFoundError, Subjects, VoicemailCallbackScheduleSchema, compileValidator,
-  type EndpointLookupReply, type GatewayRequest, type VoicemailCallbackDelivery,
+  DuplicateKeyError, NotFoundError, Subjects,
+  type EndpointLookupReply, type GatewayRequest, type VoicemailCallbackDelivery, type VoicemailCallbackSchedule,
 } from '@patchbay/contracts';
-import type { Logger } from '@patchbay/platform';
 import { defineListSpec, runList } from '@patchbay/query';
-import type { CallbackDeliverer } from '../callbacks/deliverer';
-import type { CallbackDoc, EndpointRepo } from '../repo';
-
-const validateLookup = compileValidator(EndpointLookupRequestSchema);
-const validateSchedule = compileValidator(VoicemailCallbackScheduleSchema);
+import type { CallbackDoc } from '../repo';
+import type { EndpointContext } from './context';
 
 /** GET /media/callbacks: the operator's view of Voicemail callback deliveries, newest first by default. */
 export const CALLBACK_LIST_SPEC = defineListSpec({
@@ -32,11 +28,11 @@ function serializeDelivery(d: CallbackDoc): VoicemailCallbackDelivery {
  * rules of which container a recording goes to and what an endpoint may play are storage's, but
  * the endpoint is ours), Voicemail callbacks to schedule after a recording, and their list.
  */
-export function mediaHandlers(repo: EndpointRepo, deliverer: CallbackDeliverer, logger: Logger) {
-  const log = logger.child({ mod: 'media' });
+export function mediaHandlers(ctx: EndpointContext) {
+  const { repo, deliverer } = ctx;
+  const log = ctx.log.child({ mod: 'media' });
   return {
-    [Subjects.endpoint.lookup]: async (payload: unknown): Promise<EndpointLookupReply> => {
-      const { endpoint_sid: sid } = validateLookup(payload);
+    [Subjects.endpoint.lookup]: async ({ endpoint_sid: sid }: { endpoint_sid: string }): Promise<EndpointLookupReply> => {
       const e = await repo.endpoints.findOne({ endpoint_sid: sid });
       if (!e) throw new NotFoundError();
       const p = e.properties ?? {};
@@ -45,8 +41,7 @@ export function mediaHandlers(repo: EndpointRepo, deliverer: CallbackDeliverer, 
         container_sid: p.container_sid ?? null, conference_endpoint_sid: p.conference_endpoint_sid ?? null, callback_url: p.callback_url ?? null,
       };
     },
-    [Subjects.endpoint.callbackSchedule]: async (payload: unknown) => {
-      const rec = validateSchedule(payload);
+    [Subjects.endpoint.callbackSchedule]: async (rec: VoicemailCallbackSchedule) => {
       const e = await repo.endpoints.findOne({ endpoint_sid: rec.endpoint_sid, partner_sid: rec.partner_sid, type: 'voicemail' });
       const url = e?.properties?.callback_url;
       if (!e || !url) return { scheduled: false };
@@ -65,8 +60,7 @@ export function mediaHandlers(repo: EndpointRepo, deliverer: CallbackDeliverer, 
       deliverer.kick();
       return { scheduled: true };
     },
-    [Subjects.endpoint.callbackList]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.endpoint.callbackList]: async (req: GatewayRequest) => {
       return runList({ collection: repo.callbacks, baseFilter: {}, query: req.query, spec: CALLBACK_LIST_SPEC, url: req.url, serialize: serializeDelivery });
     },
   };

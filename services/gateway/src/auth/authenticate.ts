@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { Subjects, UnauthorizedError, ForbiddenError, unwrapReply, type Principal } from '@patchbay/contracts';
+import { IdentityClient, UnauthorizedError, ForbiddenError, type Principal } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
 import { CredentialCache } from './credential-cache';
 
@@ -26,6 +26,7 @@ function parseAuthorization(header: string | undefined): { kind: 'bearer'; token
  * 401 "Bad credentials".
  */
 export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number): RequestHandler {
+  const identity = new IdentityClient(bus, { timeoutMs });
   return async (req, res, next) => {
     const creds = parseAuthorization(req.headers.authorization);
     if (!creds) throw new UnauthorizedError('Unauthorized');
@@ -33,10 +34,9 @@ export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number
     let principal = cache.get(key);
     if (!principal) {
       const requestId = String(req.headers['x-request-id'] ?? '');
-      const reply = creds.kind === 'bearer'
-        ? await bus.request(Subjects.identity.authenticateToken, { token: creds.token }, { timeoutMs, requestId })
-        : await bus.request(Subjects.identity.authenticateBasic, { login: creds.login, password: creds.password, client_ip: req.ip }, { timeoutMs, requestId });
-      const checked = unwrapReply<{ principal: Principal; expires_at?: string | null }>(reply);
+      const checked = creds.kind === 'bearer'
+        ? await identity.authenticateToken(creds.token, { requestId })
+        : await identity.authenticateBasic({ login: creds.login, password: creds.password, client_ip: req.ip }, { requestId });
       principal = checked.principal;
       cache.set(key, principal, checked.expires_at ? Date.parse(checked.expires_at) : undefined);
     }

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { UnsupportedMediaTypeError } from '@patchbay/contracts';
 
-const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+const DECODERS: Record<string, () => Transform> = {
   gzip: () => zlib.createGunzip(),
   'x-gzip': () => zlib.createGunzip(),
   deflate: () => zlib.createInflate(),
@@ -25,11 +25,11 @@ export function contentCoding(req: IncomingMessage): string {
 export function decodedBody(req: IncomingMessage): Readable {
   const decoder = decoderFor(req);
   // pipeline destroys the decoder with the request's error too, so readers see either failure.
-  return decoder ? pipeline(req, decoder(), () => undefined) as unknown as Readable : req;
+  return decoder ? pipeline(req, decoder(), () => undefined) : req;
 }
 
 /** The decoder the body needs (null: none); 415 for a coding that is not supported. Reads nothing. */
-export function decoderFor(req: IncomingMessage): (() => NodeJS.ReadWriteStream) | null {
+export function decoderFor(req: IncomingMessage): (() => Transform) | null {
   const coding = contentCoding(req);
   if (!coding) return null;
   const decoder = DECODERS[coding];

@@ -31,10 +31,18 @@ export function forward(route: RouteDef, bus: Bus, baseUrl: string, timeoutMs: n
   if (!subject) throw new Error(`route ${route.method.toUpperCase()} ${route.path} has neither a subject nor a handler`);
   return async (req, res) => {
     const body = bodyKind(route) === 'none' ? undefined : req.body;
-    // The token grant checks a password: identity throttles failures by login and client address.
-    const payload = route.auth === false ? { form: body, client_ip: req.ip } : toGatewayRequest(req, res, baseUrl, body);
-    if (route.callerParam) (payload as GatewayRequest).params[route.callerParam] = (res.locals.principal as Principal).partner_sid;
-    const reply = await bus.request(subject, payload, { timeoutMs, requestId: String(req.headers['x-request-id']) });
+    const reply = await bus.request(subject, payloadOf(route, req, res, baseUrl, body), { timeoutMs, requestId: String(req.headers['x-request-id']) });
     sendReply(res, reply);
   };
+}
+
+/**
+ * What the service receives: a GatewayRequest (with the caller's own SID as `callerParam`), or
+ * for the password grant the form and the client address (identity throttles failures by both).
+ */
+function payloadOf(route: RouteDef, req: Request, res: Response, baseUrl: string, body: unknown): GatewayRequest | { form: unknown; client_ip?: string } {
+  if (route.passwordGrant) return { form: body, client_ip: req.ip };
+  const request = toGatewayRequest(req, res, baseUrl, body);
+  if (route.callerParam) request.params[route.callerParam] = request.principal.partner_sid;
+  return request;
 }

@@ -11,7 +11,7 @@ const RevokeForm = Type.Object({ token: Type.Optional(Type.String({ description:
 /** Tokens, whoami and partners (reference-facts "Authentication, partners, scopes"). */
 export const IDENTITY_ROUTES: RouteDef[] = [
   {
-    method: 'post', path: '/oauth/token', subject: S.identity.tokenIssue, scopes: [], body: 'form', auth: false,
+    method: 'post', path: '/oauth/token', subject: S.identity.tokenIssue, scopes: [], body: 'form', auth: false, passwordGrant: true,
     doc: {
       summary: 'Get an access token (password grant)',
       description: 'Form fields `grant_type=password`, `username`, `password`. The secret (`access_token`) is shown once, in this answer. Repeated failures for one login or client address are throttled: 429 with `Retry-After`.',

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
 import {
   BadRequestError, MAX_JSON_DEPTH, jsonDepth, INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, INGEST_RECORD_MAX_BYTES,
-  UnsupportedMediaTypeError, ignoredFieldsObject, tallyIgnoredFields, unwrapReply,
+  RecordsClient, UnsupportedMediaTypeError, ignoredFieldsObject, isRecordIngestSubject, tallyIgnoredFields,
   type Principal, type RecordIngestBatch, type RecordIngestBatchResult, type RecordIngestError, type RecordIngestReport,
 } from '@patchbay/contracts';
 import type { RouteDef, StreamDeps } from './route-def';
@@ -31,23 +31,20 @@ function formatOf(req: Request): IngestFormat {
 export function ingestRoute(deps: IngestDeps, route: RouteDef): RequestHandler {
   const log = deps.logger.child({ mod: 'ingest' });
   const subject = route.subject;
-  if (!subject) throw new Error(`ingest route ${route.path} needs the records service's subject`);
+  if (!isRecordIngestSubject(subject)) throw new Error(`ingest route ${route.path} needs a records ingest subject`);
+  const records = new RecordsClient(deps.bus, { timeoutMs: deps.timeoutMs });
   return async (req: Request, res: Response) => {
     let format: IngestFormat;
     let body: Readable;
     try { format = formatOf(req); body = decodedBody(req); } catch (err) { req.resume(); throw err; }
     const principal = res.locals.principal as Principal;
     const requestId = String(req.headers['x-request-id'] ?? '');
-    const report = await ingestBody(readBodyItems(body, format), (batch) => sendBatch(deps, subject, { principal, ...batch }, requestId))
+    const report = await ingestBody(readBodyItems(body, format), (batch) => records.ingest(subject, { principal, ...batch }, { requestId }))
       .catch((err: unknown) => { res.setHeader('Connection', 'close'); throw err; });
     log.info({ partner_sid: principal.partner_sid, path: route.path, received: report.received, stored: report.stored, duplicates: report.duplicates, rejected: report.rejected, complete: report.complete }, 'bulk ingest');
     if (!report.complete) res.setHeader('Connection', 'close'); // the rest of the body is not read
     sendJson(res, 200, report);
   };
-}
-
-async function sendBatch(deps: IngestDeps, subject: string, batch: RecordIngestBatch, requestId: string): Promise<RecordIngestBatchResult> {
-  return unwrapReply<RecordIngestBatchResult>(await deps.bus.request(subject, batch, { timeoutMs: deps.timeoutMs, requestId }));
 }
 
 type Send = (batch: Pick<RecordIngestBatch, 'first_position' | 'records'>) => Promise<RecordIngestBatchResult>;

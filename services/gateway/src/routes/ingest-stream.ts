@@ -47,7 +47,9 @@ export async function* readBodyItems(body: Readable, format: IngestFormat): Asyn
     ? new JsonlParser({ errorIndicator: (e: Error) => new BadLine(e.message) } as JsonlParser.JsonlParserOptions)
     : [parser(), streamArray()] as const;
   const stages = Array.isArray(records) ? records : [records];
-  const out = pipeline([body, meter, ...stages], () => undefined) as unknown as AsyncIterable<{ key: number; value: unknown }>;
+  pipeline([body, meter, ...stages], () => undefined);
+  // The last stage (stream-json's streamArray, or the JSONL parser) yields `{key, value}` objects.
+  const out: AsyncIterable<{ key: number; value: unknown }> = stages[stages.length - 1];
   try {
     for await (const { key, value } of out) {
       ahead = 0;

@@ -80,6 +80,8 @@ export interface RouteDef {
   auth?: boolean;
   /** A route not forwarded as-is (it streams a body or a blob): builds its express handler. */
   handler?: (deps: StreamDeps, route: RouteDef) => RequestHandler;
+  /** The token grant: no principal yet; the form and the client address go to identity (its login throttle). */
+  passwordGrant?: boolean;
   /** The path parameter that is always the caller's own partner (whoami reads `partners.get`). */
   callerParam?: 'partner_sid';
   /** A successful call changes credentials: this replica forgets what it cached (others hear identity's event). */

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 
 /**
- * Query parameters several routes share, as the OpenAPI document shows them (the services read
- * and check them: with_related in endpoint/push/identity, nested_objects in endpoint, reuse in push).
+ * Query parameters several routes share, as the OpenAPI document shows them. The services read
+ * and check them: with_related (endpoint, push, identity) and reuse (push) with contracts'
+ * parseWithRelated / parseFlag, nested_objects in endpoint.
  */
 
 /** `with_related=true` nests the owning partner (endpoints, applications, devices, tokens). */

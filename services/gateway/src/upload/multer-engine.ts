@@ -9,6 +9,21 @@ import { abortUpload, prepareUpload, reserveUpload, streamToBlob, type UploadDep
  */
 export interface StreamedPart { file_sid: string; size: number; head: Buffer; deferred: boolean }
 
+declare global {
+  namespace Express {
+    namespace Multer {
+      /** What this engine hands multer for the `data` part (multer's own fields stay unset): see StreamedPart. */
+      interface File { file_sid?: string; head?: Buffer; deferred?: boolean }
+    }
+  }
+}
+
+/** The part this engine stored, as multer hands it back on `req.file` (null: none was). */
+export function streamedPart(file: Partial<Express.Multer.File> | undefined): StreamedPart | null {
+  if (!file?.file_sid || !file.head || file.size === undefined) return null;
+  return { file_sid: file.file_sid, size: file.size, head: file.head, deferred: file.deferred ?? false };
+}
+
 /** The `file_object` form field as the File fields; 400 naming it when missing or not a JSON object. */
 export function parseFileObject(raw: unknown): Record<string, unknown> {
   if (typeof raw !== 'string') throw BadRequestError.field('file_object', 'file_object (the File fields as JSON) is required');
@@ -43,15 +58,15 @@ export function blobStorageEngine(deps: UploadDeps): StorageEngine {
         const { size, head } = await streamToBlob(deps, principal, prepared, file.stream, requestId);
         const part: StreamedPart = { file_sid: prepared.file_sid, size, head, deferred };
         return part;
-      })().then((part) => cb(null, part as unknown as Partial<Express.Multer.File>), (err: unknown) => {
+      })().then((part) => cb(null, part), (err: unknown) => {
         file.stream.resume();
         cb(err as Error);
       });
     },
     _removeFile(req: Request, file, cb) {
-      const part = file as unknown as Partial<StreamedPart>;
+      const part = streamedPart(file);
       const principal = req.res?.locals.principal as Principal;
-      if (!part.file_sid) return cb(null);
+      if (!part) return cb(null);
       abortUpload(deps, principal, part.file_sid, String(req.headers['x-request-id'] ?? '')).then(() => cb(null), cb);
     },
   };

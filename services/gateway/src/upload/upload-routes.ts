@@ -4,7 +4,7 @@ import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeEr
 import { sendReply } from '../http/respond';
 import { contentCoding } from '../http/content-encoding';
 import type { StreamDeps } from '../routes/route-def';
-import { blobStorageEngine, parseFileObject, type StreamedPart } from './multer-engine';
+import { blobStorageEngine, parseFileObject, streamedPart, type StreamedPart } from './multer-engine';
 import { abortUpload, commitUpload, prepareUpload, streamedUpload } from './upload-flow';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
@@ -59,7 +59,7 @@ export function uploadRoute(deps: StreamDeps): RequestHandler {
       if (contentCoding(req)) { req.resume(); throw new UnsupportedMediaTypeError('a multipart/form-data upload cannot have a Content-Encoding; send the file as is or use application/octet-stream'); }
       multipart(req, res, (err?: unknown) => {
         if (err) { req.resume(); return next(multerError(err)); }
-        const part = req.file as unknown as StreamedPart | undefined;
+        const part = streamedPart(req.file);
         if (!part) return next(BadRequestError.field('data', 'the data part (file content) is required'));
         completeMultipart(deps, req, principal, part, requestId).then((reply) => sendReply(res, reply), next);
       });

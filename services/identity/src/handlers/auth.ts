@@ -1,4 +1,4 @@
-import { Subjects, TokenRequestSchema, UnauthorizedError, compileValidator, type Principal, type Scope } from '@patchbay/contracts';
+import { Subjects, TokenRequestSchema, UnauthorizedError, compileValidator, type Authenticated, type Principal, type Scope } from '@patchbay/contracts';
 import { effectiveScopes } from '../domain/scope-rules';
 import { hashToken, verifyPasswordOrDecoy } from '../domain/secrets';
 import type { PartnerDoc } from '../repo';
@@ -13,10 +13,7 @@ const LAST_ACCESS_RESOLUTION_MS = 60_000;
 const principalFor = (p: PartnerDoc, scopes: Scope[], tokenSid: string | null): Principal => ({ partner_sid: p.partner_sid, login: p.login, scopes, token_sid: tokenSid });
 
 /** The client address the gateway saw, if it sent a usable one. */
-const addressOf = (payload: unknown): string | null => {
-  const ip = (payload as { client_ip?: unknown } | null)?.client_ip;
-  return typeof ip === 'string' && ip.length > 0 && ip.length <= 64 ? ip : null;
-};
+const addressOf = (ip: string | undefined): string | null => (ip && ip.length <= 64 ? ip : null);
 
 /**
  * Authentication: a bearer token (checked by its hash; refused from its expiry, which the answer
@@ -34,9 +31,8 @@ export function authHandlers(ctx: IdentityContext) {
   }
 
   return {
-    [Subjects.identity.authenticateToken]: async (payload: unknown) => {
-      const { token } = payload as { token: string };
-      const t = await repo.tokens.findOne({ token_hash: hashToken(String(token)) });
+    [Subjects.identity.authenticateToken]: async ({ token }: { token: string }): Promise<Authenticated> => {
+      const t = await repo.tokens.findOne({ token_hash: hashToken(token) });
       if (!t || (t.date_expiration_access_token && new Date(t.date_expiration_access_token) <= new Date())) throw new UnauthorizedError('Bad credentials');
       const p = await repo.partners.findOne({ partner_sid: t.partner_sid });
       if (!p || p.status !== 'active') throw new UnauthorizedError('Bad credentials');
@@ -46,14 +42,13 @@ export function authHandlers(ctx: IdentityContext) {
       const expiresAt = t.date_expiration_access_token ? new Date(t.date_expiration_access_token).toISOString() : null;
       return { principal: principalFor(p, effectiveScopes(t.scopes, p.available_scopes), t.token_sid), expires_at: expiresAt };
     },
-    [Subjects.identity.authenticateBasic]: async (payload: unknown) => {
-      const { login, password } = payload as { login: string; password: string };
-      const p = await throttle.guard({ login: String(login), address: addressOf(payload) }, () => checkPassword(String(login), String(password)));
+    [Subjects.identity.authenticateBasic]: async ({ login, password, client_ip: ip }: { login: string; password: string; client_ip?: string }): Promise<Authenticated> => {
+      const p = await throttle.guard({ login, address: addressOf(ip) }, () => checkPassword(login, password));
       return { principal: principalFor(p, p.available_scopes, null) };
     },
-    [Subjects.identity.tokenIssue]: async (payload: unknown) => {
-      const input = validateTokenRequest((payload as { form: unknown }).form ?? {});
-      const p = await throttle.guard({ login: input.username, address: addressOf(payload) }, () => checkPassword(input.username, input.password));
+    [Subjects.identity.tokenIssue]: async ({ form, client_ip: ip }: { form?: unknown; client_ip?: string }) => {
+      const input = validateTokenRequest(form ?? {});
+      const p = await throttle.guard({ login: input.username, address: addressOf(ip) }, () => checkPassword(input.username, input.password));
       return issueToken(ctx, p, { scopes: input.scopes, name: input.name, expiresIn: input.access_token_expires_in });
     },
   };

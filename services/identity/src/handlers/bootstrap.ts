@@ -1,27 +1,9 @@
-import { ALL_SCOPES, Subjects } from '@patchbay/contracts';
+import { ALL_SCOPES, Subjects, type BootstrapReply, type BootstrapRequest } from '@patchbay/contracts';
 import { hashPassword, hashToken, newPassword, verifyPassword } from '../domain/secrets';
-import { serializePartner } from '../serialize';
+import { serializePartner } from '../domain/serialize';
 import type { IdentityContext } from './context';
 import { createPartner } from './partners';
 import { issueToken } from './tokens';
-
-/** PATCHBAY_BOOTSTRAP_* as the launchers pass them: each fixed by the operator, or absent. */
-export interface BootstrapRequest { login?: string; password?: string; token?: string }
-
-/**
- * What the launcher prints. A secret is in it only when Patchbay generated it just now (the
- * operator who set one through the environment already has it, and logs are not the place to
- * repeat it); `*_from_env` says which ones the operator set.
- */
-export interface BootstrapReply {
-  created: boolean;
-  login: string;
-  partner: ReturnType<typeof serializePartner>;
-  password: string | null;
-  access_token: string | null;
-  password_from_env: boolean;
-  token_from_env: boolean;
-}
 
 /**
  * Makes sure the first partner exists, holding every scope — the operator-only `media.manage` too,
@@ -31,8 +13,7 @@ export interface BootstrapReply {
 export function bootstrapHandlers(ctx: IdentityContext) {
   const { repo } = ctx;
   return {
-    [Subjects.identity.bootstrap]: async (payload: unknown): Promise<BootstrapReply> => {
-      const input = (payload ?? {}) as BootstrapRequest;
+    [Subjects.identity.bootstrap]: async (input: BootstrapRequest): Promise<BootstrapReply> => {
       const login = input.login ?? 'admin';
       let partner = await repo.partners.findOne({ login });
       let generatedPassword: string | null = null;

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
   DuplicateKeyError, NotFoundError, PartnerCreateSchema, PartnerUpdateSchema, Subjects, UnprocessableError, compileValidator,
-  type GatewayRequest, type Principal, type Scope,
+  type GatewayRequest, type PartnerSidsRequest, type Principal, type Scope,
 } from '@patchbay/contracts';
 import { runList } from '@patchbay/query';
 import { DEFAULT_PARTNER_SCOPES, checkGrantable } from '../domain/scope-rules';
 import { hashPassword } from '../domain/secrets';
-import { PARTNER_LIST_SPEC } from '../list-specs';
+import { PARTNER_LIST_SPEC } from '../domain/list-specs';
 import type { PartnerDoc } from '../repo';
-import { serializePartner } from '../serialize';
+import { serializePartner } from '../domain/serialize';
 import type { IdentityContext } from './context';
 
 const validateCreate = compileValidator(PartnerCreateSchema);
@@ -45,34 +45,29 @@ async function visiblePartner(ctx: IdentityContext, caller: Principal, partnerSi
 export function partnerHandlers(ctx: IdentityContext) {
   const { repo, bus } = ctx;
   return {
-    [Subjects.identity.partnerCreate]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.identity.partnerCreate]: async (req: GatewayRequest) => {
       const input = validateCreate(req.body ?? {});
       if (input.available_scopes) checkGrantable(input.available_scopes, req.principal.scopes, 'available_scopes', 'partner');
       const scopes = input.available_scopes ?? DEFAULT_PARTNER_SCOPES.filter((s) => req.principal.scopes.includes(s));
       return serializePartner(await createPartner(ctx, { ...input, available_scopes: scopes }, req.principal.partner_sid));
     },
-    [Subjects.identity.partnerGet]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.identity.partnerGet]: async (req: GatewayRequest) => {
       return serializePartner(await visiblePartner(ctx, req.principal, req.params.partner_sid));
     },
-    [Subjects.identity.partnerLookup]: async (payload: unknown) => {
-      const p = await repo.partners.findOne({ partner_sid: String((payload as { partner_sid: string }).partner_sid) });
+    [Subjects.identity.partnerLookup]: async ({ partner_sid: partnerSid }: { partner_sid: string }) => {
+      const p = await repo.partners.findOne({ partner_sid: partnerSid });
       if (!p) throw new NotFoundError();
       return serializePartner(p);
     },
-    [Subjects.identity.partnerSids]: async (payload: unknown) => {
-      const { after, limit } = (payload ?? {}) as { after?: string; limit?: number };
-      const page = await repo.partners.find(after ? { partner_sid: { $gt: String(after) } } : {}, { sort: { partner_sid: 1 }, limit: Math.min(Math.max(Number(limit) || 500, 1), 1000), projection: { partner_sid: 1 } });
+    [Subjects.identity.partnerSids]: async ({ after, limit }: PartnerSidsRequest) => {
+      const page = await repo.partners.find(after ? { partner_sid: { $gt: after } } : {}, { sort: { partner_sid: 1 }, limit: limit ?? 500, projection: { partner_sid: 1 } });
       return { partner_sids: page.map((p) => p.partner_sid) };
     },
-    [Subjects.identity.partnerList]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.identity.partnerList]: async (req: GatewayRequest) => {
       const base = { $or: [{ partner_sid: req.principal.partner_sid }, { parent_partner_sid: req.principal.partner_sid }] };
       return runList({ collection: repo.partners, baseFilter: base, query: req.query, spec: PARTNER_LIST_SPEC, url: req.url, serialize: serializePartner });
     },
-    [Subjects.identity.partnerUpdate]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.identity.partnerUpdate]: async (req: GatewayRequest) => {
       const p = await visiblePartner(ctx, req.principal, req.params.partner_sid);
       const input = validateUpdate(req.body ?? {});
       if (input.available_scopes) {

@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, Subjects, TokenUpdateSchema, UnauthorizedError, compileValidator, type GatewayRequest, type Scope } from '@patchbay/contracts';
+import { NotFoundError, Subjects, TokenUpdateSchema, UnauthorizedError, compileValidator, parseWithRelated, type GatewayRequest, type Scope } from '@patchbay/contracts';
 import { reply } from '@patchbay/platform';
 import { runList } from '@patchbay/query';
 import { checkGrantable } from '../domain/scope-rules';
 import { hashToken, newTokenSecret } from '../domain/secrets';
-import { TOKEN_LIST_SPEC } from '../list-specs';
+import { TOKEN_LIST_SPEC } from '../domain/list-specs';
 import type { PartnerDoc, TokenDoc } from '../repo';
-import { serializeToken } from '../serialize';
+import { serializeToken } from '../domain/serialize';
 import type { IdentityContext } from './context';
 
 const validateUpdate = compileValidator(TokenUpdateSchema);
+
+/** The `token` field of a revoke form (RFC 7009: other fields, such as token_type_hint, are ignored). */
+function revokedSecret(form: unknown): string | undefined {
+  const token = typeof form === 'object' && form !== null && 'token' in form ? form.token : undefined;
+  return token ? String(token) : undefined;
+}
 
 export interface TokenOptions { scopes?: Scope[]; name?: string | null; expiresIn?: number; secret?: string }
 
@@ -38,19 +44,16 @@ export function tokenHandlers(ctx: IdentityContext) {
   }
 
   return {
-    [Subjects.identity.tokenList]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.identity.tokenList]: async (req: GatewayRequest) => {
       return runList({ collection: repo.tokens, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: TOKEN_LIST_SPEC, url: req.url, serialize: (t: TokenDoc) => serializeToken(t) });
     },
-    [Subjects.identity.tokenGet]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.identity.tokenGet]: async (req: GatewayRequest) => {
       const t = await repo.tokens.findOne({ token_sid: String(req.params.token_sid), partner_sid: req.principal.partner_sid });
       if (!t) throw new NotFoundError();
-      const withRelated = String(req.query.with_related ?? '') === 'true';
+      const withRelated = parseWithRelated(req.query);
       return serializeToken(t, null, withRelated ? (await repo.partners.findOne({ partner_sid: t.partner_sid })) ?? undefined : undefined);
     },
-    [Subjects.identity.tokenUpdate]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.identity.tokenUpdate]: async (req: GatewayRequest) => {
       const input = validateUpdate(req.body ?? {});
       const p = await activePartner(req.principal.partner_sid);
       if (input.scopes) checkGrantable(input.scopes, p.available_scopes, 'scopes');
@@ -63,10 +66,9 @@ export function tokenHandlers(ctx: IdentityContext) {
       await bus.publish(Subjects.events.tokenRevoked, { token_sid: t.token_sid });
       return serializeToken(t);
     },
-    [Subjects.identity.tokenRevoke]: async (payload: unknown) => {
-      const req = payload as GatewayRequest<{ token?: string }>;
-      const secret = req.body?.token;
-      const filter = secret ? { token_hash: hashToken(String(secret)), partner_sid: req.principal.partner_sid } : { token_sid: req.principal.token_sid ?? '' };
+    [Subjects.identity.tokenRevoke]: async (req: GatewayRequest) => {
+      const secret = revokedSecret(req.body);
+      const filter = secret ? { token_hash: hashToken(secret), partner_sid: req.principal.partner_sid } : { token_sid: req.principal.token_sid ?? '' };
       const t = await repo.tokens.findOne(filter);
       if (t) {
         await repo.tokens.deleteOne({ token_sid: t.token_sid });

@@ -35,11 +35,8 @@ export function mergeApplication(current: ApplicationFields | null, input: PushA
   for (const key of FIELDS) {
     const value = input[key];
     if (value === undefined) continue;
-    if (value === CREDENTIAL_MASK && (CREDENTIAL_FIELDS as readonly string[]).includes(key)) {
-      (next as unknown as Record<string, unknown>)[key] = current?.[key] ?? null;
-    } else {
-      (next as unknown as Record<string, unknown>)[key] = value;
-    }
+    const keepStored = value === CREDENTIAL_MASK && (CREDENTIAL_FIELDS as readonly string[]).includes(key);
+    Object.assign(next, { [key]: keepStored ? current?.[key] ?? null : value });
   }
   if (next.apns_p12 === null) next.apns_p12_password = null;
   return next;

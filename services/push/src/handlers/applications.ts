@@ -59,8 +59,7 @@ export function applicationHandlers(ctx: PushContext) {
   }
 
   return {
-    [Subjects.push.applicationCreate]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.push.applicationCreate]: async (req: GatewayRequest) => {
       const checked = checkApplication(mergeApplication(null, validateWrite(req.body ?? {}), false), null);
       const applicationSid = randomUUID();
       const doc: ApplicationDoc = {
@@ -71,24 +70,21 @@ export function applicationHandlers(ctx: PushContext) {
       log.info({ application_sid: doc.application_sid, partner_sid: doc.partner_sid }, 'application created');
       return serializeApplication(doc);
     },
-    [Subjects.push.applicationList]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.push.applicationList]: async (req: GatewayRequest) => {
       const partner = await relatedPartner(ctx, req);
       return runList({
         collection: repo.applications, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query,
         spec: APPLICATION_LIST_SPEC, url: req.url, serialize: (a: ApplicationDoc) => serializeApplication(a, partner),
       });
     },
-    [Subjects.push.applicationGet]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.push.applicationGet]: async (req: GatewayRequest) => {
       const selection = parseFieldParams(req.query, APPLICATION_LIST_SPEC);
       const app = await ownedApplication(ctx, req.principal.partner_sid, req.params.application_sid);
       return applyFieldFilter(serializeApplication(app, await relatedPartner(ctx, req)), selection.include, selection.exclude);
     },
-    [Subjects.push.applicationUpdate]: async (payload: unknown) => update(payload as GatewayRequest, false),
-    [Subjects.push.applicationReplace]: async (payload: unknown) => update(payload as GatewayRequest, true),
-    [Subjects.push.applicationDelete]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.push.applicationUpdate]: async (req: GatewayRequest) => update(req, false),
+    [Subjects.push.applicationReplace]: async (req: GatewayRequest) => update(req, true),
+    [Subjects.push.applicationDelete]: async (req: GatewayRequest) => {
       const app = await ownedApplication(ctx, req.principal.partner_sid, req.params.application_sid);
       // The application first, so no new device can join it; then its devices and clients.
       await repo.applications.deleteOne({ application_sid: app.application_sid, partner_sid: app.partner_sid });

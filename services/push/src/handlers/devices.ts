@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  parseFlag,
   NotFoundError, PushDeviceCreateSchema, PushDevicePatchSchema, Subjects, UnprocessableError, compileValidator,
   type GatewayRequest, type PushDeviceCreate,
 } from '@patchbay/contracts';
@@ -9,7 +10,7 @@ import { DEVICE_LIST_SPEC } from '../list-specs';
 import { registerDevice, releaseRegistrations } from '../device-registration';
 import type { DeviceDoc } from '../repo';
 import { serializeDevice } from '../serialize';
-import { queryFlag, relatedPartner, type PushContext } from './context';
+import { relatedPartner, type PushContext } from './context';
 
 const validateCreate = compileValidator(PushDeviceCreateSchema);
 const validatePatch = compileValidator(PushDevicePatchSchema);
@@ -49,9 +50,8 @@ export function deviceHandlers(ctx: PushContext) {
   }
 
   return {
-    [Subjects.push.deviceCreate]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
-      const reuse = queryFlag(req, 'reuse', true);
+    [Subjects.push.deviceCreate]: async (req: GatewayRequest) => {
+      const reuse = parseFlag(req.query, 'reuse', true);
       const input = validateCreate(req.body ?? {});
       const partnerSid = req.principal.partner_sid;
       await checkApplicationRef(ctx, partnerSid, input.application_sid);
@@ -63,30 +63,25 @@ export function deviceHandlers(ctx: PushContext) {
       if (device === doc) log.info({ device_sid: doc.device_sid, application_sid: doc.application_sid, partner_sid: partnerSid, type: doc.type }, 'device registered');
       return serializeDevice(device);
     },
-    [Subjects.push.deviceList]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.push.deviceList]: async (req: GatewayRequest) => {
       const partner = await relatedPartner(ctx, req);
       return runList({
         collection: repo.devices, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query,
         spec: DEVICE_LIST_SPEC, url: req.url, serialize: (d: DeviceDoc) => serializeDevice(d, partner),
       });
     },
-    [Subjects.push.deviceGet]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.push.deviceGet]: async (req: GatewayRequest) => {
       const selection = parseFieldParams(req.query, DEVICE_LIST_SPEC);
       const device = await ownedDevice(ctx, req.principal.partner_sid, req.params.device_sid);
       return applyFieldFilter(serializeDevice(device, await relatedPartner(ctx, req)), selection.include, selection.exclude);
     },
-    [Subjects.push.deviceUpdate]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.push.deviceUpdate]: async (req: GatewayRequest) => {
       return update(req, validatePatch(req.body ?? {}), false);
     },
-    [Subjects.push.deviceReplace]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.push.deviceReplace]: async (req: GatewayRequest) => {
       return update(req, validateCreate(req.body ?? {}), true);
     },
-    [Subjects.push.deviceDelete]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.push.deviceDelete]: async (req: GatewayRequest) => {
       const device = await ownedDevice(ctx, req.principal.partner_sid, req.params.device_sid);
       await repo.devices.deleteOne({ device_sid: device.device_sid, partner_sid: device.partner_sid });
       await releaseRegistrations(repo, { device_sid: device.device_sid });

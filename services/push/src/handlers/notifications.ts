@@ -44,8 +44,7 @@ export function notificationHandlers(ctx: PushContext) {
   }
 
   return {
-    [Subjects.push.notificationSend]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.push.notificationSend]: async (req: GatewayRequest) => {
       const deadline = Date.now() + settings.sendDeadlineMs;
       const notification = validateNotification(req.body ?? {});
       const message = toPushMessage(notification);

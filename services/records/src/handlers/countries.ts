@@ -7,12 +7,10 @@ import { serializeCountry } from '../domain/serialize';
 /** `GET /countries` (offset pagination, filter, field filtering) and `GET /countries/{iso_3166_alpha_3}`. */
 export function countryHandlers(countries: Collection<Country & Record<string, unknown>>) {
   return {
-    list: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    list: async (req: GatewayRequest) => {
       return runList({ collection: countries, baseFilter: {}, query: req.query, spec: COUNTRY_LIST_SPEC, url: req.url, serialize: serializeCountry });
     },
-    get: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    get: async (req: GatewayRequest) => {
       const selection = parseFieldParams(req.query, COUNTRY_LIST_SPEC);
       const c = await countries.findOne({ iso_3166_alpha_3: String(req.params.iso_3166_alpha_3 ?? '').toUpperCase() });
       if (!c) throw new NotFoundError();

@@ -1,5 +1,5 @@
 import {
-  BadRequestError, INGEST_BATCH_RECORDS, NotFoundError, ignoredFieldsObject, tallyIgnoredFields,
+  NotFoundError, ignoredFieldsObject, tallyIgnoredFields,
   type GatewayRequest, type RecordIngestBatch, type RecordIngestBatchResult,
 } from '@patchbay/contracts';
 import type { Collection, Logger } from '@patchbay/platform';
@@ -34,23 +34,17 @@ export async function ingestItems(kind: RecordKind, records: Collection<RecordDo
 export function detailRecordHandlers(kind: RecordKind, records: Collection<RecordDoc>, log: Logger) {
   const serialize = (doc: RecordDoc) => serializeRecord(kind.fields, doc);
   return {
-    list: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    list: async (req: GatewayRequest) => {
       return runList({ collection: records, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: kind.spec, url: req.url, serialize });
     },
-    get: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    get: async (req: GatewayRequest) => {
       const selection = parseFieldParams(req.query, kind.spec);
       const sid = String(req.params.dr_sid ?? '');
       const doc = SECURE_ID.test(sid) ? await records.findOne({ partner_sid: req.principal.partner_sid, dr_sid: sid.toLowerCase() }) : null;
       if (!doc) throw new NotFoundError();
       return applyFieldFilter(serialize(doc), selection.include, selection.exclude);
     },
-    ingest: async (payload: unknown) => {
-      const batch = payload as RecordIngestBatch;
-      if (!Array.isArray(batch?.records) || batch.records.length > 2 * INGEST_BATCH_RECORDS || !Number.isSafeInteger(batch.first_position)) {
-        throw new BadRequestError('invalid ingest batch');
-      }
+    ingest: async (batch: RecordIngestBatch) => {
       const caller = batch.principal.partner_sid;
       const items = batch.records.map((raw, i) => ({ position: batch.first_position + i, raw }));
       const result = await ingestItems(kind, records, items, (given) => ownerOf(given, caller));

@@ -6,7 +6,7 @@
 import { Subjects, unwrapReply } from '@patchbay/contracts';
 import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type Stoppable } from '@patchbay/platform';
 import { startIdentityService } from '@patchbay/identity';
-import { startGateway } from '../src/start';
+import { startGateway } from '../../src/start';
 
 const unusedBlobs = {} as BlobStore;
 const logger = createLogger({ name: 'revocation-test', level: 'silent' });

@@ -12,7 +12,7 @@ import { Subjects, unwrapReply } from '@patchbay/contracts';
 import { DirBlobStore, MemoryBus, NedbDocStore, createMetricsRegistry, type Stoppable } from '@patchbay/platform';
 import { startIdentityService } from '@patchbay/identity';
 import { startStorageService } from '@patchbay/storage';
-import { startGateway } from '../src/start';
+import { startGateway } from '../../src/start';
 
 const lines: Array<{ level: number; msg: string; svc?: string }> = [];
 const logger = pino({ level: 'info' }, new Writable({ write(chunk: Buffer, _enc, done) { for (const l of chunk.toString().split('\n')) if (l) lines.push(JSON.parse(l)); done(); } }));

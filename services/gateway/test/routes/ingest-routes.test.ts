@@ -4,8 +4,8 @@
  */
 import { Readable } from 'node:stream';
 import { INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, type RecordIngestBatch, type RecordIngestBatchResult } from '@patchbay/contracts';
-import { ingestBody } from '../src/routes/ingest-routes';
-import { readBodyItems } from '../src/routes/ingest-stream';
+import { ingestBody } from '../../src/routes/ingest-routes';
+import { readBodyItems } from '../../src/routes/ingest-stream';
 
 type Batch = Pick<RecordIngestBatch, 'first_position' | 'records'>;
 const lines = (values: unknown[]) => Readable.from(values.map((v) => `${typeof v === 'string' ? v : JSON.stringify(v)}\n`));

@@ -6,7 +6,7 @@
 import { Subjects, unwrapReply } from '@patchbay/contracts';
 import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type Stoppable } from '@patchbay/platform';
 import { identitySettings, startIdentityService } from '@patchbay/identity';
-import { startGateway } from '../src/start';
+import { startGateway } from '../../src/start';
 
 const logger = createLogger({ name: 'throttle-test', level: 'silent' });
 const LOCK_S = 2;

@@ -1,5 +1,5 @@
 import type { Endpoint, Partner } from '@patchbay/contracts';
-import type { EndpointDoc } from './repo';
+import type { EndpointDoc } from '../repo';
 
 /**
  * A stored endpoint as the API returns it: exactly the documented fields, in alphabetical order,

@@ -1,0 +1,19 @@
+/** Bytes as a person reads them (binary units, as quotas are set). */
+export function bytes(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '—';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) { v /= 1024; i += 1; }
+  return `${i === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+/** An ISO timestamp as a short UTC date and time. */
+export function when(iso: string | null | undefined): string {
+  return iso ? iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, '') : '—';
+}
+
+/** A value safe to put inside a double-quoted filter string (quotes and backslashes dropped). */
+export function filterText(s: string): string {
+  return s.replace(/["\\]/g, '');
+}

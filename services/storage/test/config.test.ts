@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import { CommonConfig, loadConfig } from '@patchbay/platform';
+import { StorageConfig, storageSettings } from '../src/config';
+
+const settingsOf = (env: NodeJS.ProcessEnv) => storageSettings(loadConfig(Type.Object({ ...CommonConfig, ...StorageConfig }), env));
+
+describe('storageSettings', () => {
+  test('publish_uri root: STORAGE_URL, else the file server on STORAGE_PORT (8081)', () => {
+    expect(settingsOf({}).storageUrl).toBe('http://127.0.0.1:8081');
+    expect(settingsOf({ STORAGE_PORT: '9000' }).storageUrl).toBe('http://127.0.0.1:9000');
+    expect(settingsOf({ STORAGE_URL: 'https://files.example', STORAGE_PORT: '9000' }).storageUrl).toBe('https://files.example');
+  });
+
+  test('reconcile on start: on with the embedded store, off with MongoDB (replicas), unless set', () => {
+    expect(settingsOf({}).reconcileOnStart).toBe(true);
+    expect(settingsOf({ MONGODB_URL: 'mongodb://db:27017' }).reconcileOnStart).toBe(false);
+    expect(settingsOf({ MONGODB_URL: 'mongodb://db:27017', STORAGE_RECONCILE_ON_START: 'true' }).reconcileOnStart).toBe(true);
+    expect(settingsOf({ STORAGE_RECONCILE_ON_START: 'false' }).reconcileOnStart).toBe(false);
+  });
+
+  test('requeue transcoding on start: on with the in-process bus, off with NATS, unless set; times as given', () => {
+    expect(settingsOf({}).requeueTranscodingOnStart).toBe(true);
+    expect(settingsOf({ NATS_URL: 'nats://n:4222' }).requeueTranscodingOnStart).toBe(false);
+    expect(settingsOf({ NATS_URL: 'nats://n:4222', STORAGE_REQUEUE_TRANSCODING_ON_START: 'true' }).requeueTranscodingOnStart).toBe(true);
+    expect(settingsOf({ UPLOAD_STALE_MS: '5000', UPLOAD_SWEEP_INTERVAL_MS: '600', BUS_TIMEOUT_MS: '3000' })).toMatchObject({ uploadStaleMs: 5000, sweepIntervalMs: 600, busTimeoutMs: 3000 });
+  });
+});
