@@ -27,7 +27,8 @@ export class Resolver {
   private readonly cache = new Map<string, { file: PublicFile; expires: number }>();
   private subs: Subscription[] = [];
 
-  constructor(private readonly bus: Bus, private readonly ttlMs: number, private readonly timeoutMs: number) {}
+  /** `onForget(fileSid)`: also runs for every dropped file (the file server drops the blobs it keeps open). */
+  constructor(private readonly bus: Bus, private readonly ttlMs: number, private readonly timeoutMs: number, private readonly onForget?: (fileSid: string) => void) {}
 
   async start(): Promise<void> {
     if (!this.bus.listen) return;
@@ -45,6 +46,7 @@ export class Resolver {
 
   forget(fileSid: string): void {
     for (const [id, entry] of this.cache) if (entry.file.file_sid === fileSid || id === fileSid) this.cache.delete(id);
+    if (fileSid) this.onForget?.(fileSid);
   }
 
   async stop(): Promise<void> {

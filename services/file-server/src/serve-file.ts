@@ -1,10 +1,20 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BITRATE_FORMATS, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
+import { isExternalKey } from '@patchbay/blob-routing';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
 import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { PublicFile, Resolver } from './resolver';
 
-export interface ServeDeps { bus: Bus; blobs: BlobStore; resolver: Resolver; transcodeTimeoutMs: number }
+export interface ServeDeps {
+  bus: Bus;
+  blobs: BlobStore;
+  resolver: Resolver;
+  transcodeTimeoutMs: number;
+  /** How long a blob read for a small reply may stay open (see sendBlob). */
+  keepOpenMs: number;
+  /** The nginx edge's internal location for the directory blob store (`/…/`), or undefined: bytes sent from here. */
+  accelPrefix?: string;
+}
 
 /** Where the transcoded copy of a file for (format, bitrate) is kept; deleted with the file. */
 export function cacheKey(fileSid: string, format: string, bitrate: number | null): string {
@@ -54,10 +64,10 @@ async function transcodeCopy(deps: ServeDeps, req: Record<string, unknown>, requ
  * request without a cached copy gets the whole result with 200 (rule 7).
  */
 export function serveFile(deps: ServeDeps) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const opts = parseDownloadOptions(req.query as Record<string, unknown>);
+  return async (req: IncomingMessage, res: ServerResponse, id: string, query: Record<string, unknown>): Promise<void> => {
+    const opts = parseDownloadOptions(query);
     const requestId = String(req.headers['x-request-id'] ?? '');
-    const file = await deps.resolver.resolve(String(req.params.id), requestId);
+    const file = await deps.resolver.resolve(id, requestId);
     let key = file.blob_key;
     let size = file.file_bytes;
     let mime = safeContentType(file.mime_type);
@@ -78,7 +88,9 @@ export function serveFile(deps: ServeDeps) {
       }
     }
     await sendBlob(req, res, deps.blobs, {
-      key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed,
+      key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed, keepOpenMs: deps.keepOpenMs,
+      // A file of an external container is not in the directory nginx reads: sent from here.
+      accelRedirect: deps.accelPrefix && !isExternalKey(key) ? `${deps.accelPrefix}${key}` : undefined,
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': 'GET',
