@@ -35,7 +35,7 @@ describe('docker-compose.yml', () => {
     expect(services.nats.healthcheck.test.join(' ')).toMatch(/healthz\?js-enabled-only=true/);
     expect(services.mongo.command).toEqual(expect.arrayContaining(['--replSet', 'rs0']));
     expect(services.mongo.healthcheck.test.join(' ')).toMatch(/rs\.initiate/);
-    expect(Object.keys(compose.volumes).sort()).toEqual(['mongo-data', 'nats-data']);
+    expect(Object.keys(compose.volumes).sort()).toEqual(['blobs-data', 'mongo-data', 'nats-data']);
   });
 
   test('every service runs from its own Dockerfile target, health-checked, after NATS and MongoDB are healthy', () => {
@@ -66,6 +66,31 @@ describe('docker-compose.yml', () => {
     expect(env.PUSH_CREDENTIALS_KEY).toMatch(/^\$\{PUSH_CREDENTIALS_KEY:\?[^}]+\}$/);
     expect(env.PUSH_CREDENTIALS_OLD_KEYS).toBe('${PUSH_CREDENTIALS_OLD_KEYS:-}');
     for (const name of DEPLOYED.filter((n) => n !== 'push')) expect(Object.keys(services[name].environment)).not.toContain('PUSH_CREDENTIALS_KEY');
+  });
+
+  test('storage gets its credentials key from .env: required, and no other service gets it', () => {
+    const env = services.storage.environment as Record<string, string>;
+    expect(env.STORAGE_CREDENTIALS_KEY).toMatch(/^\$\{STORAGE_CREDENTIALS_KEY:\?[^}]+\}$/);
+    expect(env.STORAGE_CREDENTIALS_OLD_KEYS).toBe('${STORAGE_CREDENTIALS_OLD_KEYS:-}');
+    for (const name of DEPLOYED.filter((n) => n !== 'storage')) expect(Object.keys(services[name].environment)).not.toContain('STORAGE_CREDENTIALS_KEY');
+  });
+
+  test('the services that touch blobs can be pointed at S3 from .env; the s3 profile adds an S3 server and its bucket', () => {
+    for (const name of DEPLOYED) {
+      const env = services[name].environment as Record<string, string>;
+      const blobs = ['storage', 'gateway', 'file-server', 'transcoder'].includes(name);
+      expect({ name, url: env.BLOB_STORE_URL }).toEqual({ name, url: blobs ? '${BLOB_STORE_URL:-}' : undefined });
+      if (blobs) expect(env.AWS_SECRET_ACCESS_KEY).toBe('${BLOB_STORE_SECRET_ACCESS_KEY:-}');
+    }
+    expect(services.blobs.profiles).toEqual(['s3']);
+    expect(services.blobs.image).toMatch(/^chrislusf\/seaweedfs:\d+\.\d+$/);
+    expect(services.blobs.command).toEqual(expect.arrayContaining(['server', '-s3', '-s3.port=8333']));
+    expect(services.blobs.ports).toBeUndefined();
+    expect(services['blobs-init'].profiles).toEqual(['s3']);
+    expect(services['blobs-init'].command.join(' ')).toMatch(/s3\.bucket\.create -name patchbay/);
+    // The URL the compose file documents for the profile is one every blob service accepts.
+    expect(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')).toMatch(/BLOB_STORE_URL=s3:\/\/patchbay\/blobs\?endpoint=http:\/\/blobs:8333/);
+    expect(envProblems('storage', { ...(services.storage.environment as Record<string, string>), BLOB_STORE_URL: 's3://patchbay/blobs?endpoint=http://blobs:8333' })).toEqual([]);
   });
 
   test('the transcoder and the file server run several replicas, behind the edge for the file server', () => {

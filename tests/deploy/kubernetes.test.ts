@@ -19,7 +19,7 @@ const MODELS: Record<string, { new (data: any): { validate(): void } }> = {
   'networking.k8s.io/v1/Ingress': Ingress, 'policy/v1/PodDisruptionBudget': PodDisruptionBudget, 'v1/ConfigMap': ConfigMap,
   'v1/Namespace': Namespace, 'v1/Secret': Secret, 'v1/Service': Service,
 };
-const builds = { base: kustomizeBuild(path.join(K8S, 'base')), production: kustomizeBuild(path.join(K8S, 'overlays/production')), dev: kustomizeBuild(path.join(K8S, 'overlays/dev')) };
+const builds = { base: kustomizeBuild(path.join(K8S, 'base')), production: kustomizeBuild(path.join(K8S, 'overlays/production')), dev: kustomizeBuild(path.join(K8S, 'overlays/dev')), 'production-s3': kustomizeBuild(path.join(K8S, 'overlays/production-s3')) };
 const of = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 const get = (objects: K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -104,6 +104,19 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
     for (const cm of of(objects, 'ConfigMap')) expect(Object.keys(cm.data ?? {})).not.toContain('PUSH_CREDENTIALS_KEY');
   });
 
+  test('storage reads its credentials key from a Secret of its own; the services that touch blobs read where they are from another', () => {
+    const secretRefs = (d: K8sObject): string[] => d.spec.template.spec.containers[0].envFrom.filter((f: any) => f.secretRef).map((f: any) => f.secretRef.name);
+    const keys = (name: string) => { const o = get(objects, 'Secret', name)!; return Object.keys({ ...(o.data ?? {}), ...(o.stringData ?? {}) }).sort(); };
+    expect(keys('patchbay-storage-credentials')).toEqual(['STORAGE_CREDENTIALS_KEY', 'STORAGE_CREDENTIALS_OLD_KEYS']);
+    expect(keys('patchbay-blob-store')).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'BLOB_STORE_URL']);
+    for (const d of of(objects, 'Deployment')) {
+      const name = d.metadata.name.replace(/^patchbay-/, '');
+      expect({ name, key: secretRefs(d).includes('patchbay-storage-credentials') }).toEqual({ name, key: name === 'storage' });
+      expect({ name, blobs: secretRefs(d).includes('patchbay-blob-store') }).toEqual({ name, blobs: ['storage', 'gateway', 'file-server', 'transcoder'].includes(name) });
+    }
+    for (const cm of of(objects, 'ConfigMap')) expect(Object.keys(cm.data ?? {})).not.toEqual(expect.arrayContaining(['STORAGE_CREDENTIALS_KEY']));
+  });
+
   test('autoscaling: file server on CPU, transcoder on CPU and queue depth; the Ingress reaches the gateway and the file server', () => {
     const hpa = (name: string) => get(objects, 'HorizontalPodAutoscaler', `patchbay-${name}`)!;
     expect(hpa('file-server').spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
@@ -129,6 +142,13 @@ describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
     expect(get(objects, 'Ingress', 'patchbay')!.spec.tls[0].hosts).toHaveLength(2);
     // The base is untouched by the overlay's build.
     expect(get(builds.base, 'Deployment', 'patchbay-transcoder')!.spec.replicas).toBe(2);
+  });
+
+  test('production-s3: the production overlay with Patchbay\'s own blobs on S3 (GridFS elsewhere)', () => {
+    const url = (objects: K8sObject[]) => get(objects, 'Secret', 'patchbay-blob-store')!.stringData.BLOB_STORE_URL;
+    expect(url(builds['production-s3'])).toMatch(/^s3:\/\/[a-z0-9.-]+\/[a-z]+\?region=[a-z0-9-]+$/);
+    expect(url(builds.production)).toBe('');
+    for (const o of builds['production-s3']) if (o.kind !== 'Namespace') expect(o.metadata.namespace).toBe('patchbay');
   });
 
   test('dev: one replica each, small requests', () => {

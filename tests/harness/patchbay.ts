@@ -22,6 +22,8 @@ export interface PatchbayInstance {
   natsUrl?: string;
   /** With MONGODB_URL: this instance's MONGODB_DB_PREFIX (its databases are `<prefix>_<service>`, `<prefix>_blobs`). */
   mongoDbPrefix?: string;
+  /** With BLOB_STORE_URL (`pnpm test:s3`): this instance's own place in the bucket, kept across restart(). */
+  blobStoreUrl?: string;
   /** PID of the launched process; also its process group ID. */
   pid: number;
   stop(): Promise<void>;
@@ -41,7 +43,7 @@ export interface PatchbayInstance {
 }
 
 /** What a restarted instance keeps from the one before. */
-interface Reuse { port: number; storagePort: number; dataDir: string; mongoDbPrefix?: string; nats?: Awaited<ReturnType<typeof startNatsServer>> }
+interface Reuse { port: number; storagePort: number; dataDir: string; mongoDbPrefix?: string; blobStoreUrl?: string; nats?: Awaited<ReturnType<typeof startNatsServer>> }
 
 const ROOT = path.resolve(__dirname, '../..');
 /** A fixed key for test runs against MongoDB (32 bytes, Base64); never used outside tests. */
@@ -65,6 +67,8 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
   const mongodbUrl = process.env.MONGODB_URL || undefined;
   // Instances share the server: each gets databases of its own, kept across restart().
   const mongoDbPrefix = mongodbUrl ? reuse?.mongoDbPrefix ?? testDbPrefix() : undefined;
+  // Instances share the bucket too: each gets a prefix of its own (orphan sweeps stay in their own).
+  const blobStoreUrl = process.env.BLOB_STORE_URL ? reuse?.blobStoreUrl ?? instancePrefixed(process.env.BLOB_STORE_URL) : undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port), STORAGE_PORT: String(storagePort), DATA_DIR: dataDir, LOG_LEVEL: process.env.PATCHBAY_TEST_LOG_LEVEL ?? 'warn',
@@ -72,8 +76,12 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
     NATS_URL: nats?.url ?? '', MONGODB_URL: mongodbUrl ?? '',
     // Voicemail callbacks go to receivers the tests run on 127.0.0.1, and are retried quickly.
     CALLBACK_ALLOW_PRIVATE: 'true', CALLBACK_RETRY_BASE_MS: '200',
-    // Push refuses to start on MongoDB without a shared credentials key (the embedded store makes its own).
-    ...(mongodbUrl ? { PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY, MONGODB_DB_PREFIX: mongoDbPrefix } : {}),
+    ...(blobStoreUrl ? { BLOB_STORE_URL: blobStoreUrl } : {}),
+    // Push and storage refuse to start on MongoDB without a shared credentials key (the embedded store makes its own).
+    ...(mongodbUrl ? {
+      PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY, MONGODB_DB_PREFIX: mongoDbPrefix,
+      STORAGE_CREDENTIALS_KEY: process.env.STORAGE_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
+    } : {}),
     ...extraEnv,
   };
   const entry = mode === 'embedded' ? 'services/all-in-one/src/main.ts' : 'services/all-in-one/src/distributed.ts';
@@ -104,7 +112,7 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
     throw err;
   }
   return {
-    mode, pid: child.pid!, origin, baseUrl: `${origin}/core/v2`, storageUrl: `http://127.0.0.1:${storagePort}`, login, password, token, dataDir, natsUrl: nats?.url, mongoDbPrefix,
+    mode, pid: child.pid!, origin, baseUrl: `${origin}/core/v2`, storageUrl: `http://127.0.0.1:${storagePort}`, login, password, token, dataDir, natsUrl: nats?.url, mongoDbPrefix, blobStoreUrl,
     stop: async () => {
       await stopChild(child);
       await nats?.stop();
@@ -118,7 +126,7 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
       try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
       await exited;
     },
-    restart: (env = {}) => startPatchbay(mode, { ...extraEnv, ...env }, { port, storagePort, dataDir, mongoDbPrefix, nats, token }),
+    restart: (env = {}) => startPatchbay(mode, { ...extraEnv, ...env }, { port, storagePort, dataDir, mongoDbPrefix, blobStoreUrl, nats, token }),
     startupOutput: output.join(''),
     restartNats: async (downMs) => { if (!nats) throw new Error('restartNats: an embedded instance has no NATS'); await nats.restart({ downMs }); },
     output: () => output.join(''),
@@ -140,4 +148,11 @@ async function stopChild(child: ChildProcess): Promise<void> {
     child.once('exit', () => { clearTimeout(timer); resolve(); });
     child.kill('SIGTERM');
   });
+}
+
+/** `s3://bucket/prefix?…` with a fresh segment added to the prefix. */
+function instancePrefixed(url: string): string {
+  const u = new URL(url);
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}/i${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  return u.toString();
 }

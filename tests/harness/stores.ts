@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
+import { S3BlobStore, parseS3Url } from '@patchbay/blob-s3';
 import { DirBlobStore } from '../../packages/platform/src/blob-store/dir-blob-store';
 import { GridfsBlobStore } from '../../packages/platform/src/blob-store/gridfs-blob-store';
 import type { BlobStore } from '../../packages/platform/src/blob-store/port';
@@ -17,6 +18,8 @@ import { mongoDbName } from '../../packages/platform/src/runtime/adapters';
 export interface StoredInstance {
   dataDir: string;
   mongoDbPrefix?: string;
+  /** Patchbay's own blobs on S3 (`pnpm test:s3`). */
+  blobStoreUrl?: string;
 }
 
 export interface InstanceBlobs {
@@ -39,6 +42,11 @@ export async function instanceBlobs(inst: StoredInstance): Promise<InstanceBlobs
 }
 
 async function openBlobs(inst: StoredInstance): Promise<Omit<InstanceBlobs, 'traces'>> {
+  if (inst.blobStoreUrl) {
+    // Only whole objects are visible in S3: an interrupted upload leaves nothing a reader sees.
+    const store = new S3BlobStore({ ...parseS3Url(inst.blobStoreUrl), credentials: { access_key_id: process.env.AWS_ACCESS_KEY_ID ?? 'S3RVER', secret_access_key: process.env.AWS_SECRET_ACCESS_KEY ?? 'S3RVER' } });
+    return { store, keys: (prefix) => collect(store, prefix), incomplete: async () => [], close: () => store.close() };
+  }
   const url = mongoUrl();
   if (!url) {
     const dir = path.join(inst.dataDir, 'blobs');

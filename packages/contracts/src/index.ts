@@ -24,8 +24,8 @@ export { BusReplySchema } from './schemas/bus-reply';
 export { PrincipalSchema, GatewayRequestSchema } from './gateway-request';
 export type { Principal, GatewayRequest } from './gateway-request';
 export { parseFlag, parseWithRelated } from './flags';
-export { CONTAINER_TYPES, ExternalAttributesSchema, CLASSIFICATIONS, ClassificationSchema, THRESHOLD_ACTIONS, PUBLISH_VALUES, LIFECYCLE_ACTIONS, ContainerPatchSchema, ContainerPutSchema } from './schemas/container';
-export type { Classification, Container, ContainerPatch, ContainerType } from './schemas/container';
+export { CONTAINER_TYPES, ExternalAttributesSchema, CLASSIFICATIONS, ClassificationSchema, THRESHOLD_ACTIONS, PUBLISH_VALUES, LIFECYCLE_ACTIONS, ContainerPatchSchema, ContainerPutSchema, BlobStoreOpenRequestSchema, BlobStoreOpenReplySchema } from './schemas/container';
+export type { Classification, Container, ContainerPatch, ContainerType, BlobStoreOpenReply, ExternalStoreType, ExternalAttributes } from './schemas/container';
 export { AUDIO_FORMATS, TARGET_FORMATS, BITRATES, FileUploadSchema, FilePatchSchema, FilePutSchema, FILE_READ_ONLY } from './schemas/file';
 export type { FileUpload, FilePatch, StoredFile } from './schemas/file';
 export {

@@ -82,6 +82,11 @@ export const Subjects = {
     transcodingDone: 'svc.storage.files.transcoded',
     /** Media plane: a recording about to stream in (RecordingPrepareRequest) → PrepareReply; committed as an upload. */
     recordingPrepare: 'svc.storage.media.prepare',
+    /**
+     * Internal, for blob routing (packages/blob-routing): `{store_id}` → BlobStoreOpenReply, the
+     * external store a blob key `ext/<store_id>/…` lives in, credentials opened.
+     */
+    blobStoreOpen: 'svc.storage.blob-stores.open',
     /** Media plane: the file an endpoint may play (PlaybackOpenRequest) → PlaybackOpenReply, or 403/404. */
     playbackOpen: 'svc.storage.media.open',
     /** `{partner_sid, uri}` → `{file_sid}` when `uri` is the publish_uri of a published file of that partner; else 404. */

@@ -51,3 +51,4 @@ export { BlobStoreUnavailableError } from './blob-store/blob-store-unavailable-e
 export type { BlobStoreFailure } from './blob-store/blob-store-unavailable-error';
 export { probeBlobStore } from './blob-store/probe-blob-store';
 export { normalizeKeyPrefix, checkEndpointUrl } from './blob-store/remote-options';
+export * from './secrets';

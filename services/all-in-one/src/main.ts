@@ -1,5 +1,6 @@
-import { createLogger, resolveLogFormat, createMetricsRegistry, loadConfig, openBlobStore, openBus, openDocStore, runProcess, stopAll, type Stoppable } from '@patchbay/platform';
+import { createLogger, resolveLogFormat, createMetricsRegistry, loadConfig, openBus, openDocStore, runProcess, stopAll, type Stoppable } from '@patchbay/platform';
 import { MemoryBus, publicFilesUrl } from '@patchbay/platform';
+import { openServiceBlobStore } from '@patchbay/blob-routing';
 import { gatewaySettings, startGateway } from '@patchbay/gateway';
 import { fileServerSettings, startFileServer } from '@patchbay/file-server';
 import { AllInOneConfig } from './config';
@@ -22,8 +23,10 @@ runProcess({
     const started: Stoppable[] = [];
     const closers: Stoppable[] = [];
     const where = { mongodbUrl: config.MONGODB_URL, mongodbDbPrefix: config.MONGODB_DB_PREFIX, dataDir: config.DATA_DIR };
-    const blobs = await openBlobStore(where);
-    closers.push({ stop: async () => blobs.close?.() });
+    // Blob routing asks the storage service (over this bus) where an external container's blobs are.
+    const routingBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'blob-routing', logger, metrics });
+    const blobs = await openServiceBlobStore({ config, bus: routingBus, logger: logger.child({ mod: 'blob-routing' }) });
+    closers.push({ stop: async () => blobs.close?.() }, { stop: () => routingBus.close() });
     for (const entry of SERVICES) {
       const bus = await openBus({ natsUrl: config.NATS_URL, hub, name: entry.name, logger, metrics });
       const docs = await openDocStore({ ...where, service: entry.name });

@@ -34,7 +34,7 @@ const ENVS: Record<string, NodeJS.ProcessEnv> = {
   defaults: { DATA_DIR: '/tmp/pb-settings' },
   'a file server port, shared stores': {
     STORAGE_PORT: '9181', MONGODB_URL: 'mongodb://db:27017', NATS_URL: 'nats://nats:4222', BUS_TIMEOUT_MS: '7000',
-    PUSH_CREDENTIALS_KEY: randomBytes(32).toString('base64'), THRESHOLD_SWEEP_INTERVAL: '60', LOGIN_MAX_FAILURES: '9', HOSTED_API_URL: 'https://hosted.example/',
+    PUSH_CREDENTIALS_KEY: randomBytes(32).toString('base64'), STORAGE_CREDENTIALS_KEY: randomBytes(32).toString('base64'), THRESHOLD_SWEEP_INTERVAL: '60', LOGIN_MAX_FAILURES: '9', HOSTED_API_URL: 'https://hosted.example/',
   },
   'explicit choices': { STORAGE_URL: 'https://files.example', STORAGE_RECONCILE_ON_START: 'false', STORAGE_REQUEUE_TRANSCODING_ON_START: 'true', FILE_CACHE_MS: '0' },
 };

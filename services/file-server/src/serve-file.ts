@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BITRATE_FORMATS, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
+import { isExternalKey } from '@patchbay/blob-routing';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
 import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { PublicFile, Resolver } from './resolver';
@@ -88,7 +89,8 @@ export function serveFile(deps: ServeDeps) {
     }
     await sendBlob(req, res, deps.blobs, {
       key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed, keepOpenMs: deps.keepOpenMs,
-      accelRedirect: deps.accelPrefix ? `${deps.accelPrefix}${key}` : undefined,
+      // A file of an external container is not in the directory nginx reads: sent from here.
+      accelRedirect: deps.accelPrefix && !isExternalKey(key) ? `${deps.accelPrefix}${key}` : undefined,
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': 'GET',

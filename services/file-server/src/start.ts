@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { CircuitBreakerBus, ConfigError, DirBlobStore, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { RoutedBlobStore } from '@patchbay/blob-routing';
 import { createFileServerApp } from './app';
 import { Resolver } from './resolver';
 
@@ -19,7 +20,9 @@ export interface FileServerSettings {
 
 /** Starts the public file server; stopping lets in-flight downloads finish. */
 export async function startFileServer(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>, settings: FileServerSettings): Promise<Stoppable & { port: number }> {
-  if (settings.accelRedirect && !(deps.blobs instanceof DirBlobStore)) {
+  // Blob routing wraps Patchbay's own store: what nginx would read is the store under it.
+  const own = deps.blobs instanceof RoutedBlobStore ? deps.blobs.platform : deps.blobs;
+  if (settings.accelRedirect && !(own instanceof DirBlobStore)) {
     throw new ConfigError(['FILE_SERVER_ACCEL_REDIRECT: only with the directory blob store (nginx reads its files); unset it with MONGODB_URL']);
   }
   let ready = false;

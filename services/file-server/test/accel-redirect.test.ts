@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { Subjects } from '@patchbay/contracts';
 import { ConfigError, createLogger, DirBlobStore, MemoryBus, type BlobStore, type Stoppable } from '@patchbay/platform';
+import { RoutedBlobStore } from '@patchbay/blob-routing';
 import { startFileServer } from '../src/start';
 import { startAccelNginx } from './accel-nginx';
 
@@ -89,4 +90,10 @@ test('refused with a blob store nginx cannot read', async () => {
   const gridLike: BlobStore = { put: blobs.put.bind(blobs), get: blobs.get.bind(blobs), stat: blobs.stat.bind(blobs), delete: blobs.delete.bind(blobs) };
   await expect(startFileServer({ bus: bus(), blobs: gridLike, logger, metrics: new Registry() }, { port: 0, cacheTtlMs: 0, busTimeoutMs: 1000, transcodeTimeoutMs: 1000, accelRedirect: '/_b/' }))
     .rejects.toBeInstanceOf(ConfigError);
+  // Behind the blob routing every service gets (external containers), the store nginx reads is the one under it.
+  const directory = { open: async (): Promise<BlobStore> => { throw new Error('no external store here'); }, evict: () => undefined, close: async () => undefined };
+  await expect(startFileServer({ bus: bus(), blobs: new RoutedBlobStore(gridLike, directory), logger, metrics: new Registry() }, { port: 0, cacheTtlMs: 0, busTimeoutMs: 1000, transcodeTimeoutMs: 1000, accelRedirect: '/_b/' }))
+    .rejects.toBeInstanceOf(ConfigError);
+  const routed = await startFileServer({ bus: bus(), blobs: new RoutedBlobStore(blobs, directory), logger, metrics: new Registry() }, { port: 0, cacheTtlMs: 0, busTimeoutMs: 1000, transcodeTimeoutMs: 1000, accelRedirect: '/_b/' });
+  await routed.stop();
 });

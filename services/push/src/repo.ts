@@ -1,7 +1,7 @@
 import type { Collection, DocStore } from '@patchbay/platform';
 import type { DeviceEnvironment, DeviceType } from '@patchbay/contracts';
 import type { ApplicationFields, CredentialField } from './domain/application-fields';
-import type { StoredSecret } from './secrets/sealed-secret';
+import type { StoredSecret } from '@patchbay/platform';
 
 /** What an application holds besides its writable fields. */
 export interface ApplicationMeta {

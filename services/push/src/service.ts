@@ -9,7 +9,8 @@ import { applicationHandlers } from './handlers/applications';
 import { deviceHandlers } from './handlers/devices';
 import { notificationHandlers } from './handlers/notifications';
 import { countPushResults } from './push-metrics';
-import { openKeyRing } from './secrets/open-key-ring';
+import { openKeyRing } from '@patchbay/platform';
+import { PUSH_KEYS } from './secrets/key-settings';
 import { migrateCredentials } from './secrets/migrate-credentials';
 
 /**
@@ -21,7 +22,7 @@ import { migrateCredentials } from './secrets/migrate-credentials';
  */
 export async function startPushService(deps: ServiceDeps, settings: PushSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'push' });
-  const keys = openKeyRing(settings.credentialKeys, deps.logger.child({ mod: 'push-credentials' }));
+  const keys = openKeyRing(settings.credentialKeys, deps.logger.child({ mod: 'push-credentials' }), PUSH_KEYS);
   const repo = await openPushRepo(deps.docs);
   await migrateCredentials(repo.applications, keys, deps.logger.child({ mod: 'push-credentials' }));
   const pool = new SenderPool(senderFactory(settings, deps.logger), settings.clientIdleMs, deps.logger.child({ mod: 'push-clients' }));

@@ -9,8 +9,8 @@ import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type Blob
 import { loadPushSettings } from '../src/config';
 import { openPushRepo, type ApplicationDoc, type PushRepo } from '../src/repo';
 import { startPushService } from '../src/service';
-import { keyId } from '../src/secrets/key-ring';
-import { isSealedSecret, type SealedSecret } from '../src/secrets/sealed-secret';
+import { keyId } from '@patchbay/platform';
+import { isSealedSecret, type SealedSecret } from '@patchbay/platform';
 import { fakeApnsP12, fakeApnsTokenKey, fakeServiceAccount } from '../../../tests/support/fake-credentials';
 
 const PARTNER = randomUUID();

@@ -1,5 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonConfig, PublicFilesConfig, publicFilesUrl } from '@patchbay/platform';
+import { CommonConfig, ConfigError, PublicFilesConfig, credentialKeySettings, publicFilesUrl, type CredentialKeySettings } from '@patchbay/platform';
+
+/** The keys external containers' credentials are sealed with at rest (ADR 28): the push scheme, storage's own keys. */
+export const STORAGE_KEYS = { purpose: 'storage', keyEnv: 'STORAGE_CREDENTIALS_KEY', oldKeysEnv: 'STORAGE_CREDENTIALS_OLD_KEYS', dataSubdir: 'storage' } as const;
 
 /** The storage service's own environment keys (with CommonConfig). */
 export const StorageConfig = {
@@ -21,6 +24,14 @@ export const StorageConfig = {
    * them; turn it on once after losing the JetStream store).
    */
   STORAGE_REQUEUE_TRANSCODING_ON_START: Type.Optional(Type.Boolean()),
+  /**
+   * Base64 of the 32-byte key external containers' credentials are encrypted with at rest
+   * (AES-256-GCM). Required with MONGODB_URL; unset with the embedded store: a key generated once
+   * in `<DATA_DIR>/storage/credentials.key`. Never echoed.
+   */
+  STORAGE_CREDENTIALS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Former keys (comma-separated), still opened during a rotation, never sealed with. */
+  STORAGE_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 };
 
 export interface StorageSettings {
@@ -32,6 +43,8 @@ export interface StorageSettings {
   reconcileOnStart?: boolean;
   /** Default true: see STORAGE_REQUEUE_TRANSCODING_ON_START. */
   requeueTranscodingOnStart?: boolean;
+  /** Where the credentials keys come from (storageCredentialKeys). Unset (tests): a key made for this process only. */
+  credentialKeys?: CredentialKeySettings;
 }
 
 const storageSchema = Type.Object({ ...CommonConfig, ...StorageConfig });
@@ -50,5 +63,13 @@ export function storageSettings(c: StorageConfigValues): StorageSettings {
     busTimeoutMs: c.BUS_TIMEOUT_MS,
     reconcileOnStart: c.STORAGE_RECONCILE_ON_START ?? !c.MONGODB_URL,
     requeueTranscodingOnStart: c.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !c.NATS_URL,
+    credentialKeys: storageCredentialKeys(c),
   };
+}
+
+/** STORAGE_CREDENTIALS_KEY and its old keys, checked; ConfigError naming the key, never its value. */
+export function storageCredentialKeys(config: { STORAGE_CREDENTIALS_KEY?: string; STORAGE_CREDENTIALS_OLD_KEYS?: string; MONGODB_URL?: string; DATA_DIR: string }): CredentialKeySettings {
+  const { settings, problems } = credentialKeySettings(STORAGE_KEYS, config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return settings;
 }

@@ -12,6 +12,11 @@ export async function addFile(repo: StorageRepo, c: ContainerDoc, size: number, 
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = attempt === 0 ? c : await repo.containers.findOne({ container_sid: c.container_sid });
     if (!current) throw UnprocessableError.field('container_sid', 'container does not exist');
+    if (current.type !== 'internal') {
+      // External containers have no space limits (reference-facts "External containers"): counted only.
+      await repo.containers.updateOne({ container_sid: current.container_sid }, { $inc: { total_files: 1, total_bytes: size } });
+      return;
+    }
     refuseIfFull(current, size, countsForThreshold);
     const guard: Filter = {
       container_sid: current.container_sid,

@@ -1,5 +1,6 @@
 import { bootService } from '@patchbay/platform';
+import { openServiceBlobStore } from '@patchbay/blob-routing';
 import { StorageConfig, storageSettings } from './config';
 import { startStorageService } from './service';
 
-bootService({ name: 'storage', config: StorageConfig, docs: true, blobs: true, start: (deps, config) => startStorageService(deps, storageSettings(config)) });
+bootService({ name: 'storage', config: StorageConfig, docs: true, blobs: true, openBlobs: openServiceBlobStore, start: (deps, config) => startStorageService(deps, storageSettings(config)) });

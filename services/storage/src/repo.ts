@@ -18,6 +18,9 @@ export interface ContainerDoc extends ContainerSettings, Record<string, unknown>
   threshold_exceeded_at: Date | null;
   date_created: Date;
   date_modified: Date;
+  /** External containers: the store new blobs go to (BlobStoreDoc), and how many locations it has had. */
+  external_store_id?: string;
+  external_store_seq?: number;
 }
 
 export interface FileDoc extends Record<string, unknown> {
@@ -72,6 +75,25 @@ export interface UploadDoc extends Record<string, unknown> {
   reserved?: boolean;
 }
 
+/**
+ * Where blobs of an external container are (ADR 29): one record per container and location
+ * (type, endpoint, bucket or container, prefix, region). Blob keys `ext/<store_id>/…` name it, so a
+ * file stays readable after its container moves elsewhere; credentials of the same location are
+ * updated in place (a rotation reaches old files too). Credentials sealed (ADR 28).
+ */
+export interface BlobStoreDoc extends Record<string, unknown> {
+  store_id: string;
+  container_sid: string;
+  partner_sid: string;
+  type: 'aws_s3' | 'gcp_storage' | 'azure_blob';
+  /** The attributes without credentials. */
+  location: Record<string, string>;
+  /** Each credential field sealed; null when the store takes none. */
+  credentials: Record<string, unknown> | null;
+  date_created: Date;
+  date_modified: Date;
+}
+
 /** Per-partner counter that makes the container limit hold under concurrency. */
 export interface PartnerLimitDoc extends Record<string, unknown> {
   partner_sid: string;
@@ -83,6 +105,15 @@ export interface StorageRepo {
   files: Collection<FileDoc>;
   uploads: Collection<UploadDoc>;
   limits: Collection<PartnerLimitDoc>;
+  blobStores: Collection<BlobStoreDoc>;
+  blobDeletions: Collection<BlobDeletionDoc>;
+}
+
+/** An object of a deleted file that its external storage did not let us delete yet: retried by the sweep. */
+export interface BlobDeletionDoc extends Record<string, unknown> {
+  blob_key: string;
+  date_created: Date;
+  attempts: number;
 }
 
 export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
@@ -91,7 +122,11 @@ export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
     files: docs.collection<FileDoc>('files'),
     uploads: docs.collection<UploadDoc>('uploads'),
     limits: docs.collection<PartnerLimitDoc>('partner_limits'),
+    blobStores: docs.collection<BlobStoreDoc>('blob_stores'),
+    blobDeletions: docs.collection<BlobDeletionDoc>('blob_deletions'),
   };
+  await repo.blobDeletions.createIndex({ blob_key: 1 }, { unique: true });
+  await repo.blobStores.createIndex({ store_id: 1 }, { unique: true });
   await repo.containers.createIndex({ container_sid: 1 }, { unique: true });
   await repo.containers.createIndex({ partner_sid: 1, date_created: 1 });
   await repo.containers.createIndex({ default_for: 1 }, { unique: true, sparse: true });

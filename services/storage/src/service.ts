@@ -1,5 +1,8 @@
 import { Queues, Subjects } from '@patchbay/contracts';
-import { backfillPartners, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { randomBytes } from 'node:crypto';
+import { KeyRing, backfillPartners, openKeyRing, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { externalStoreHandlers } from './external-stores';
+import { retryBlobDeletions } from './blob-deletions';
 import { openStorageRepo } from './repo';
 import { containerHandlers, ensureDefaultContainer } from './handlers/containers';
 import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
@@ -10,7 +13,7 @@ import { retryPendingCallbacks } from './callbacks';
 import { mediaHandlers } from './handlers/media';
 import { sweepHandlers } from './handlers/sweep';
 import type { StorageContext } from './handlers/context';
-import type { StorageSettings } from './config';
+import { STORAGE_KEYS, type StorageSettings } from './config';
 
 /**
  * The storage service: owns containers and file metadata; the bytes live in the blob store.
@@ -21,7 +24,9 @@ import type { StorageSettings } from './config';
 export async function startStorageService(deps: ServiceDeps, settings: StorageSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'storage' });
   const repo = await openStorageRepo(deps.docs);
-  const ctx: StorageContext = { repo, bus: deps.bus, log, storageUrl: settings.storageUrl.replace(/\/$/, ''), busTimeoutMs: settings.busTimeoutMs };
+  // Tests may leave the keys out: a key for this process only (nothing sealed with it outlives it).
+  const keys = settings.credentialKeys ? openKeyRing(settings.credentialKeys, log, STORAGE_KEYS) : new KeyRing(randomBytes(32), [], 'storage');
+  const ctx: StorageContext = { repo, bus: deps.bus, log, storageUrl: settings.storageUrl.replace(/\/$/, ''), busTimeoutMs: settings.busTimeoutMs, keys };
   if (settings.reconcileOnStart ?? true) await reconcileCounters(ctx);
   await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
   const subs = await serveAll(deps.bus, Queues.storage, {
@@ -30,6 +35,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     ...transcodingHandlers(ctx, deps.blobs),
     ...fileHandlers(ctx, deps.blobs),
     ...mediaHandlers(ctx),
+    ...externalStoreHandlers(ctx),
     ...(await sweepHandlers(ctx, deps.blobs)),
   }, log);
   // After serving: the jobs report back to this service's transcoding handlers.
@@ -43,6 +49,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
   const backfill = backfillPartners(deps.bus, (sid) => ensureDefaultContainer(ctx, sid), log);
   const sweep = async () => {
     await retryPendingCallbacks(ctx);
+    await retryBlobDeletions(ctx, deps.blobs);
     await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
     await sweepOrphanBlobs(ctx, deps.blobs, settings.uploadStaleMs);
     await deps.blobs.sweepIncomplete?.(settings.uploadStaleMs);

@@ -18,6 +18,21 @@ export const ExternalAttributesSchema = Type.Object({
   credentials: Type.Optional(Type.Record(Type.String(), Type.String())),
 }, { additionalProperties: false });
 
+/**
+ * Internal (storage → blob routing): an external store as blobs are read and written in it. The
+ * store id names one place (container and location); credentials are opened (plaintext): this goes
+ * only over the internal bus, never into a response or a log.
+ */
+export const BlobStoreOpenRequestSchema = Type.Object({ store_id: Type.String({ minLength: 1, maxLength: 200 }) });
+export const BlobStoreOpenReplySchema = Type.Object({
+  store_id: Type.String(),
+  type: Type.Union([Type.Literal('aws_s3'), Type.Literal('gcp_storage'), Type.Literal('azure_blob')]),
+  attributes: ExternalAttributesSchema,
+});
+export type BlobStoreOpenReply = Static<typeof BlobStoreOpenReplySchema>;
+export type ExternalStoreType = BlobStoreOpenReply['type'];
+export type ExternalAttributes = Static<typeof ExternalAttributesSchema>;
+
 export const THRESHOLD_ACTIONS = ['no_action', 'reject', 'delete_lru'] as const;
 export const PUBLISH_VALUES = ['no', 'file_access_name', 'file_sid'] as const;
 export const LIFECYCLE_ACTIONS = ['no_action', 'delete'] as const;

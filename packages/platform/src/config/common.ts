@@ -16,6 +16,14 @@ export const CommonConfig = {
    * name stays within MongoDB's 64-byte limit.
    */
   MONGODB_DB_PREFIX: Type.String({ default: 'patchbay', pattern: '^[A-Za-z0-9_-]{1,38}$' }),
+  /**
+   * Patchbay's own blobs on S3 or an S3-compatible server: `s3://<bucket>[/<prefix>][?endpoint=<url>][&region=<r>]`
+   * (path-style with an endpoint). Unset: GridFS with MONGODB_URL, else `<DATA_DIR>/blobs`.
+   */
+  BLOB_STORE_URL: Type.Optional(Type.String({ pattern: '^s3://' })),
+  /** The S3 credentials of BLOB_STORE_URL (never logged). Unset: unsigned requests. */
+  AWS_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  AWS_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   /** `auto`: one readable line per event on a terminal, JSON otherwise; `json` or `pretty` to choose. */

@@ -11,6 +11,8 @@ import { runProcess, stopAll, type Stoppable } from './service-runner';
 import type { ServiceDeps } from './service-deps';
 import type { DocStore } from '../doc-store/port';
 import type { BlobStore } from '../blob-store/port';
+import type { Bus } from '../bus/port';
+import type { Logger } from './logger';
 
 const commonSchema = Type.Object(CommonConfig);
 export type CommonConfigValues = Static<typeof commonSchema>;
@@ -23,6 +25,12 @@ export interface BootOptions<P extends TProperties> {
   /** Whether it owns a document store / touches blobs (stateless services own neither). */
   docs?: boolean;
   blobs?: boolean;
+  /**
+   * How a service that touches blobs opens them (with `blobs`): the blob routing of external
+   * containers and BLOB_STORE_URL (@patchbay/blob-routing's openServiceBlobStore). Default: the
+   * platform's own store (GridFS or directory).
+   */
+  openBlobs?: (ctx: { config: CommonConfigValues; bus: Bus; logger: Logger }) => Promise<BlobStore>;
   start(deps: ServiceDeps, config: Readonly<CommonConfigValues & Static<TObject<P>>>): Promise<Stoppable>;
 }
 
@@ -49,7 +57,7 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
       const bus = await openBus({ natsUrl: config.NATS_URL, name: opts.name, logger, metrics, streams });
       const where = { mongodbUrl: config.MONGODB_URL, mongodbDbPrefix: config.MONGODB_DB_PREFIX, dataDir: config.DATA_DIR };
       const docs = opts.docs ? await openDocStore({ ...where, service: opts.name }) : unusedDocStore(opts.name);
-      const blobs = opts.blobs ? await openBlobStore(where) : unusedBlobStore(opts.name);
+      const blobs = !opts.blobs ? unusedBlobStore(opts.name) : opts.openBlobs ? await opts.openBlobs({ config, bus, logger }) : await openBlobStore(where);
       let ready = false;
       const service = await opts.start({ bus, docs, blobs, logger, metrics }, config);
       let ops: Server | undefined;

@@ -3,7 +3,7 @@ import type { Bus, Logger } from '@patchbay/platform';
 import type { PushSettings } from '../config';
 import type { PushRepo } from '../repo';
 import type { SenderPool } from '../senders/sender-pool';
-import type { KeyRing } from '../secrets/key-ring';
+import type { KeyRing } from '@patchbay/platform';
 
 /** What every push handler works with. */
 export interface PushContext {

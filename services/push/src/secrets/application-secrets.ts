@@ -1,9 +1,9 @@
 import { CREDENTIAL_FIELDS, type ApplicationFields, type CredentialField } from '../domain/application-fields';
 import type { ApplicationDoc, OpenedApplication } from '../repo';
-import type { KeyRing } from './key-ring';
-import { isSealedSecret, type StoredSecret } from './sealed-secret';
-import { openSecret, sealSecret } from './secret-box';
-import { SecretError, TamperedSecretError } from './secret-errors';
+import type { KeyRing } from '@patchbay/platform';
+import { isSealedSecret, type StoredSecret } from '@patchbay/platform';
+import { openSecret, sealSecret } from '@patchbay/platform';
+import { SecretError, TamperedSecretError } from '@patchbay/platform';
 
 /** The stored form of an application's credential fields. */
 export type StoredCredentials = Pick<ApplicationDoc, CredentialField>;

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { UnprocessableError } from '@patchbay/contracts';
 import type { ApplicationFields, CredentialField } from '../domain/application-fields';
 import type { ApplicationDoc } from '../repo';
-import type { KeyRing } from './key-ring';
-import { isSealedSecret } from './sealed-secret';
+import type { KeyRing } from '@patchbay/platform';
+import { isSealedSecret } from '@patchbay/platform';
 import { isCredentialField, openCredentials, sealField, type UnreadableSecret } from './application-secrets';
 
 interface Kept extends UnreadableSecret { placeholder: string }

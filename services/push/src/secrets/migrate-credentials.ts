@@ -1,11 +1,11 @@
 import type { Collection, Logger } from '@patchbay/platform';
 import { CREDENTIAL_FIELDS } from '../domain/application-fields';
 import type { ApplicationDoc } from '../repo';
-import type { KeyRing } from './key-ring';
-import { isSealedSecret } from './sealed-secret';
+import type { KeyRing } from '@patchbay/platform';
+import { isSealedSecret } from '@patchbay/platform';
 import { openStoredField, secretContext } from './application-secrets';
-import { sealSecret } from './secret-box';
-import { SecretError } from './secret-errors';
+import { sealSecret } from '@patchbay/platform';
+import { SecretError } from '@patchbay/platform';
 
 const PAGE = 200;
 

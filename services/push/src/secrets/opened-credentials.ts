@@ -1,5 +1,5 @@
 import type { ApplicationDoc, OpenedApplication } from '../repo';
-import type { KeyRing } from './key-ring';
+import type { KeyRing } from '@patchbay/platform';
 import { openApplication, type UnreadableSecret } from './application-secrets';
 
 type Opened = Pick<OpenedApplication, 'google_credentials' | 'apns_p12' | 'apns_p12_password' | 'apns_p8'>;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sealCredentials } from '../../src/secrets/application-secrets';
-import { KeyRing } from '../../src/secrets/key-ring';
+import { KeyRing } from '@patchbay/platform';
 import { OpenedCredentials } from '../../src/secrets/opened-credentials';
 import type { ApplicationDoc } from '../../src/repo';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ConflictError, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, unwrapReply,
-  ContainerPatchSchema, ContainerPutSchema, errorItem, type GatewayRequest, type Partner,
+  ContainerPatchSchema, ContainerPutSchema, errorItem, type ExternalStoreType, type GatewayRequest, type Partner,
 } from '@patchbay/contracts';
 import { changedFields, compareAndSet, reply } from '@patchbay/platform';
 import { runList } from '@patchbay/query';
@@ -11,6 +11,8 @@ import type { ContainerDoc } from '../repo';
 import { serializeContainer } from '../serialize';
 import { CONTAINER_LIST_SPEC } from '../list-specs';
 import type { StorageContext } from './context';
+import { keepMaskedCredentials, locationOf, sameLocation, type PlainAttributes } from '../domain/external-attributes';
+import { checkExternalStorage, openContainerAttributes, saveStore, sealContainerAttributes } from '../external-stores';
 
 const validatePatch = compileValidator(ContainerPatchSchema);
 const validatePut = compileValidator(ContainerPutSchema);
@@ -96,18 +98,38 @@ export function containerHandlers(ctx: StorageContext) {
   async function update(req: GatewayRequest, body: Partial<ContainerSettings>, whole: boolean) {
     const filter = { container_sid: String(req.params.container_sid), partner_sid: req.principal.partner_sid };
     let uniqueKeyWritten: unknown;
+    // The attributes last probed: a retried compare-and-set does not probe the same ones again.
+    let probed: string | undefined;
     try {
-      const { after } = await compareAndSet(repo.containers, filter, (current) => {
+      const { after } = await compareAndSet(repo.containers, filter, async (current) => {
         for (const field of CONTAINER_CREATE_ONLY) {
           if (body[field] !== undefined && body[field] !== current[field]) throw UnprocessableError.field(field, `${field} cannot be changed after creation`);
         }
         const base = whole ? { ...CONTAINER_DEFAULTS, unique: current.unique, type: current.type } : current;
         const next = { ...pickSettingsFrom(base), ...body } as ContainerSettings;
-        next.external_attributes = keepMaskedCredentials(next.external_attributes, current.external_attributes);
+        const stored = openContainerAttributes(ctx.keys, current);
+        const sent = keepMaskedCredentials(next.external_attributes as PlainAttributes | null, stored?.credentials ?? null);
+        next.external_attributes = sent;
         checkContainerRules(next);
+        let store: Record<string, unknown> = {};
+        if (current.type !== 'internal' && sent) {
+          if (sameAttributes(sent, stored)) {
+            next.external_attributes = current.external_attributes;
+          } else {
+            const type = current.type as ExternalStoreType;
+            const key = JSON.stringify(sortedAttributes(sent));
+            if (probed !== key) { await checkExternalStorage(type, sent); probed = key; }
+            const moved = !current.external_store_id || !sameLocation(locationOf(sent), locationOf(stored ?? {}));
+            const seq = (current.external_store_seq ?? 1) + (moved && current.external_store_id ? 1 : 0);
+            const storeId = moved ? `${current.container_sid}.${seq}` : current.external_store_id!;
+            await saveStore(ctx, current, storeId, type, sent);
+            next.external_attributes = sealContainerAttributes(ctx.keys, current.container_sid, sent);
+            store = { external_store_id: storeId, external_store_seq: seq };
+          }
+        }
         const change = changedFields(current, next, SETTINGS);
         if (!change) return null;
-        const $set: Record<string, unknown> = { ...change.$set, date_modified: new Date() };
+        const $set: Record<string, unknown> = { ...change.$set, ...store, date_modified: new Date() };
         if (current.unique) uniqueKeyWritten = $set.unique_key = uniqueKey(current.partner_sid, next);
         return { ...change, $set };
       });
@@ -128,12 +150,21 @@ export function containerHandlers(ctx: StorageContext) {
       const req = payload as GatewayRequest;
       const settings = { ...CONTAINER_DEFAULTS, ...pickSettings(validatePatch(req.body ?? {})) } as ContainerSettings;
       checkContainerRules(settings);
+      const plain = settings.type !== 'internal' ? (settings.external_attributes as PlainAttributes | null) : null;
+      if (plain) await checkExternalStorage(settings.type as ExternalStoreType, plain);
       const partnerSid = req.principal.partner_sid;
       // External containers do not count toward the container limit (interface.md, Limits).
       const counted = settings.type === 'internal';
       const max = counted ? await maxContainers(ctx, partnerSid) : 0;
       if (counted && !(await takeSlot(ctx, partnerSid, max))) throw new UnprocessableError([errorItem(`partner has reached its limit of ${max} containers`)]);
       const doc = newContainerDoc(partnerSid, settings, false);
+      if (plain) {
+        // Credentials sealed before anything is written; blobs go to store `<container_sid>.1`.
+        doc.external_attributes = sealContainerAttributes(ctx.keys, doc.container_sid, plain);
+        doc.external_store_id = `${doc.container_sid}.1`;
+        doc.external_store_seq = 1;
+        await saveStore(ctx, doc, doc.external_store_id, settings.type as ExternalStoreType, plain);
+      }
       try {
         await insertContainer(ctx, doc);
       } catch (err) {
@@ -180,12 +211,14 @@ export function containerHandlers(ctx: StorageContext) {
   };
 }
 
-/** A client sending back `"********"` (what it read) keeps the stored credential. */
-function keepMaskedCredentials(next: Record<string, unknown> | null, current: Record<string, unknown> | null): Record<string, unknown> | null {
-  const creds = next?.credentials as Record<string, string> | undefined;
-  if (!next || !creds) return next;
-  const stored = (current?.credentials ?? {}) as Record<string, string>;
-  return { ...next, credentials: Object.fromEntries(Object.entries(creds).map(([k, v]) => [k, v === '********' ? stored[k] : v]).filter(([, v]) => v !== undefined)) };
+/** Attributes with keys sorted at every level, for comparing. */
+function sortedAttributes(a: PlainAttributes): unknown {
+  const sort = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k] && typeof o[k] === 'object' ? sort(o[k] as Record<string, unknown>) : o[k]]));
+  return sort(a);
+}
+
+function sameAttributes(a: PlainAttributes, b: PlainAttributes | null): boolean {
+  return b !== null && JSON.stringify(sortedAttributes(a)) === JSON.stringify(sortedAttributes(b));
 }
 
 function pickSettingsFrom(c: ContainerSettings): ContainerSettings {

@@ -1,4 +1,4 @@
-import type { Bus, Logger } from '@patchbay/platform';
+import type { Bus, KeyRing, Logger } from '@patchbay/platform';
 import type { StorageRepo } from '../repo';
 
 /** What every storage handler works with. */
@@ -9,4 +9,6 @@ export interface StorageContext {
   /** Public root of the file server, for `publish_uri`. */
   storageUrl: string;
   busTimeoutMs: number;
+  /** Seals and opens external containers' credentials (ADR 28). */
+  keys: KeyRing;
 }

@@ -11,6 +11,7 @@ import { contentModified, serializeFile } from '../serialize';
 import { FILE_LIST_SPEC } from '../list-specs';
 import { uniqueConflict } from './containers';
 import type { StorageContext } from './context';
+import { deleteBlobOrRetryLater } from '../blob-deletions';
 
 const validatePatch = compileValidator(FilePatchSchema);
 const validatePut = compileValidator(FilePutSchema);
@@ -116,7 +117,7 @@ export function fileHandlers(ctx: StorageContext, blobs: BlobStore) {
 export async function deleteFile(ctx: StorageContext, blobs: BlobStore, f: FileDoc): Promise<boolean> {
   if ((await ctx.repo.files.deleteOne({ file_sid: f.file_sid })) === 0) return false;
   await removeFile(ctx.repo, f.container_sid, f.file_bytes, f.threshold_include);
-  await blobs.delete(f.blob_key);
+  await deleteBlobOrRetryLater(ctx, blobs, f.blob_key);
   if (blobs.list) for await (const key of blobs.list(cachePrefix(f.file_sid))) await blobs.delete(key);
   await ctx.bus.publish(Subjects.events.fileDeleted, { file_sid: f.file_sid, partner_sid: f.partner_sid, container_sid: f.container_sid, file_access_name: f.file_access_name });
   ctx.log.info({ file_sid: f.file_sid, container_sid: f.container_sid }, 'file deleted');

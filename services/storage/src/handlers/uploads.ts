@@ -4,6 +4,8 @@ import {
   type Principal,
 } from '@patchbay/contracts';
 import { reply, type BlobStore } from '@patchbay/platform';
+import { externalKey } from '@patchbay/blob-routing';
+import { currentStoreId } from '../external-stores';
 import { uniqueKey } from '../domain/container-rules';
 import { checkClassification, declaredClassification, defaultAccessName, describeContent, uploadFields, type UploadFields } from '../domain/file-fields';
 import { extensionForMime } from '../domain/classify';
@@ -41,7 +43,9 @@ export async function openPendingUpload(ctx: StorageContext, c: ContainerDoc, fi
   const dup = fields.unique ? await repo.files.findOne({ unique_key: uniqueKey(c.container_sid, fields) }) : null;
   if (dup) throw uniqueConflict(dup.file_sid, 'file');
   if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name }))) throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
-  refuseIfFull(c, reserved?.size ?? 0, fields.threshold_include);
+  // External containers have no space limits; their blobs go to the container's storage (ADR 29).
+  const external = c.type !== 'internal';
+  if (!external) refuseIfFull(c, reserved?.size ?? 0, fields.threshold_include);
   if (reserved) {
     // The bytes are in already (under the key reserved for them): the upload gets its container and fields.
     const attached = await repo.uploads.findOneAndUpdate({ file_sid: reserved.file_sid, partner_sid: c.partner_sid, reserved: true }, { $set: { container_sid: c.container_sid, fields, reserved: false } });
@@ -49,12 +53,13 @@ export async function openPendingUpload(ctx: StorageContext, c: ContainerDoc, fi
     return { file_sid: attached.file_sid, blob_key: attached.blob_key, max_bytes: Math.max(0, c.quota_bytes - c.total_bytes) };
   }
   const fileSid = randomUUID();
+  const key = `files/${c.partner_sid}/${fileSid}`;
   const upload: PendingUpload = {
-    file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: `files/${c.partner_sid}/${fileSid}`, date_created: new Date(), fields,
+    file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: external ? externalKey(await currentStoreId(ctx, c), key) : key, date_created: new Date(), fields,
     ...(recording ? { recording } : {}),
   };
   await repo.uploads.insertOne(upload);
-  return { file_sid: fileSid, blob_key: upload.blob_key, max_bytes: Math.max(0, c.quota_bytes - c.total_bytes) };
+  return { file_sid: fileSid, blob_key: upload.blob_key, max_bytes: external ? Number.MAX_SAFE_INTEGER : Math.max(0, c.quota_bytes - c.total_bytes) };
 }
 
 /**

@@ -7,8 +7,8 @@ export class SecretError extends Error {
 }
 
 /**
- * The value was sealed with a key this process does not have (not PUSH_CREDENTIALS_KEY, not in
- * PUSH_CREDENTIALS_OLD_KEYS): a configuration problem, fixed by adding that key back.
+ * The value was sealed with a key this process does not have (not the current key, not an old
+ * one): a configuration problem, fixed by adding that key back.
  */
 export class UnknownKeyError extends SecretError {
   constructor(kid: string) {

@@ -1,0 +1,41 @@
+import { DuplicateKeyError } from '@patchbay/contracts';
+import type { BlobStore } from '@patchbay/platform';
+import { isExternalKey } from '@patchbay/blob-routing';
+import type { StorageContext } from './handlers/context';
+
+/**
+ * Deletes a deleted file's blob. An external storage may be unreachable when its file is deleted
+ * (the record is gone already): its object is then remembered and deleted by the next sweeps, so
+ * the customer's bucket is not left with objects no file refers to. Patchbay's own store fails as
+ * before (its orphan sweep lists it).
+ */
+export async function deleteBlobOrRetryLater(ctx: StorageContext, blobs: BlobStore, key: string): Promise<void> {
+  try {
+    await blobs.delete(key);
+  } catch (err) {
+    if (!isExternalKey(key)) throw err;
+    ctx.log.warn({ err, blob_key: key }, 'object of a deleted file not deleted from its external storage: retried by the sweep');
+    await ctx.repo.blobDeletions.insertOne({ blob_key: key, date_created: new Date(), attempts: 1 }).catch((e: unknown) => {
+      if (!(e instanceof DuplicateKeyError)) throw e;
+    });
+  }
+}
+
+/** Tries the remembered deletions again; gives up on one after a week of failures (logged). */
+export async function retryBlobDeletions(ctx: StorageContext, blobs: BlobStore, limit = 20): Promise<number> {
+  let done = 0;
+  for (const d of await ctx.repo.blobDeletions.find({}, { limit })) {
+    try {
+      await blobs.delete(d.blob_key);
+    } catch (err) {
+      if (Date.now() - new Date(d.date_created).getTime() < 7 * 24 * 3600 * 1000) {
+        await ctx.repo.blobDeletions.updateOne({ blob_key: d.blob_key }, { $inc: { attempts: 1 } });
+        continue;
+      }
+      ctx.log.error({ err, blob_key: d.blob_key, attempts: d.attempts }, 'gave up deleting an object of a deleted file from its external storage');
+    }
+    await ctx.repo.blobDeletions.deleteOne({ blob_key: d.blob_key });
+    done += 1;
+  }
+  return done;
+}
