@@ -1,37 +1,58 @@
 /**
  * The public file server against nginx (Debian's) serving the same 100 MiB file, in one run:
- * full downloads (MiB/s) and random 64 KiB ranges (requests/s). Patchbay runs distributed, so the
- * file server is one Node process; nginx runs with one worker, sendfile on, for a like-for-like
- * single-process comparison.
+ * full downloads (MiB/s) and random 64 KiB ranges (requests/s). nginx runs with one worker for a
+ * like-for-like single-process comparison, `sendfile on; tcp_nopush off`: with tcp_nopush on
+ * (TCP_CORK) each 64 KiB range reply waited ~40 ms for a delayed ACK and nginx showed 400 ranges/s,
+ * a baseline 15-25x too slow. Both servers get the same clients: curl for full downloads, wrk
+ * (bench/lib/wrk-ranges.lua, random single ranges, every reply checked to be a 206) for ranges.
+ * Third row: a second Patchbay started with FILE_SERVER_ACCEL_REDIRECT behind the same nginx as
+ * its edge: the file server decides each answer, nginx sends the bytes (docs/operations.md).
  *
- *   pnpm exec tsx bench/file-server-throughput.ts [sizeMiB=100]
+ *   pnpm exec tsx bench/file-server-throughput.ts [embedded|distributed] [sizeMiB=100]
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startPatchbay } from '../tests/harness/patchbay';
+import { startPatchbay, type Mode, type PatchbayInstance } from '../tests/harness/patchbay';
+import { accelLocation } from '../services/file-server/test/accel-nginx';
 import { freePort } from '../tests/harness/free-port';
 import { MiB, table } from './lib/proc';
 import { defaultContainer } from './lib/patchbay';
-import { fetchDrain, hammer } from './lib/load';
+import { fetchDrain } from './lib/load';
 
-const SIZE = Number(process.argv[2] ?? 100) * MiB;
+const MODE = (process.argv[2] ?? 'distributed') as Mode;
+if (MODE !== 'embedded' && MODE !== 'distributed') throw new Error(`mode must be embedded or distributed, not ${MODE}`);
+const SIZE = Number(process.argv[3] ?? 100) * MiB;
 const RANGE = 64 * 1024;
 
-async function startNginx(root: string): Promise<{ port: number; stop(): void }> {
+/** The X-Accel-Redirect edge in front of a Patchbay started with FILE_SERVER_ACCEL_REDIRECT. */
+interface Edge { fileServerPort: number; blobDir: string }
+
+/**
+ * One nginx (one worker): the baseline serving the file from `root/www`, and on a second port the
+ * edge of the third row, proxying `/f/` to the file server and serving the blobs it names.
+ */
+async function startNginx(root: string, edge: Edge): Promise<{ port: number; edgePort: number; stop(): void }> {
   const port = await freePort();
+  const edgePort = await freePort();
   const conf = path.join(root, 'nginx.conf');
   fs.writeFileSync(conf, `worker_processes 1; daemon off; pid ${root}/nginx.pid; error_log ${root}/error.log;
 events { worker_connections 1024; }
 http { access_log off; sendfile on; tcp_nopush off; keepalive_requests 100000;
   types { application/octet-stream bin; }
   client_body_temp_path ${root}/tmp; proxy_temp_path ${root}/tmp; fastcgi_temp_path ${root}/tmp; uwsgi_temp_path ${root}/tmp; scgi_temp_path ${root}/tmp;
-  server { listen 127.0.0.1:${port}; root ${root}/www; } }`);
+  server { listen 127.0.0.1:${port}; root ${root}/www; }
+  upstream fs { server 127.0.0.1:${edge.fileServerPort}; keepalive 64; }
+  server { listen 127.0.0.1:${edgePort};
+    location /f/ { proxy_pass http://fs; proxy_http_version 1.1; proxy_set_header Connection ""; }
+    ${accelLocation(ACCEL_PREFIX, edge.blobDir)}
+  } }`);
   fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
   const child = spawn('nginx', ['-c', conf, '-p', root], { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) { try { await fetchDrain(`http://127.0.0.1:${port}/probe.bin`); break; } catch { await new Promise((r) => setTimeout(r, 50)); } }
-  return { port, stop: () => child.kill('SIGTERM') };
+  return { port, edgePort, stop: () => child.kill('SIGTERM') };
 }
 
 /**
@@ -50,33 +71,50 @@ async function full(url: string): Promise<number> {
   return bytes / MiB / ((performance.now() - started) / 1000);
 }
 
-/** 4,000 random 64 KiB ranges, 16 at a time; requests/s. */
+const RANGE_SECONDS = 4;
+const RANGE_CONNECTIONS = 32;
+
+/**
+ * Random 64 KiB ranges for RANGE_SECONDS by wrk (one thread, RANGE_CONNECTIONS kept-alive
+ * connections: the client costs far less CPU than either server); requests/s. Fails on any reply
+ * that is not a 206 or on a socket error.
+ */
 async function ranges(url: string): Promise<number> {
-  const n = 4000;
-  const ms = await hammer(n, 16, () => {
-    const start = Math.floor(Math.random() * (SIZE - RANGE));
-    return fetchDrain(url, { Range: `bytes=${start}-${start + RANGE - 1}` });
-  });
-  return n / (ms / 1000);
+  const script = path.join(__dirname, 'lib', 'wrk-ranges.lua');
+  const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${RANGE_CONNECTIONS}`, `-d${RANGE_SECONDS}s`, '-s', script, url, '--', String(SIZE), String(RANGE)]);
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
+  const not206 = /not206 (\d+)/.exec(stdout);
+  if (!rps || !not206) throw new Error(`wrk printed no result:\n${stdout}`);
+  if (Number(not206[1]) > 0 || /Socket errors|Non-2xx/.test(stdout)) throw new Error(`${url}: ${not206[1]} replies were not 206:\n${stdout}`);
+  return Number(rps[1]);
 }
 
 const ROUNDS = 5;
+const ACCEL_PREFIX = '/_patchbay_blobs/';
+
+interface Best { fullMiBs: number; rangeRps: number }
 
 /**
- * Both servers, round by round (nginx then Patchbay, each round), best round of each: the client
- * in this process costs as much CPU as the servers on 2 cores, so single runs swing with whatever
- * else the machine does; alternating gives both sides the same conditions.
+ * Every server, round by round (each in turn, each round), best round of each: other work on the
+ * machine swings single runs; alternating gives every server the same conditions.
  */
-async function measure(ngxUrl: string, pbUrl: string): Promise<{ ngx: { fullMiBs: number; rangeRps: number }; pb: { fullMiBs: number; rangeRps: number } }> {
-  for (const url of [ngxUrl, pbUrl]) await fetchDrain(url); // warm up (page cache, resolver cache)
-  const best = { ngx: { fullMiBs: 0, rangeRps: 0 }, pb: { fullMiBs: 0, rangeRps: 0 } };
+async function measure(urls: string[]): Promise<Best[]> {
+  for (const url of urls) await fetchDrain(url); // warm up (page cache, resolver cache)
+  const best = urls.map(() => ({ fullMiBs: 0, rangeRps: 0 }));
   for (let round = 0; round < ROUNDS; round++) {
-    best.ngx.fullMiBs = Math.max(best.ngx.fullMiBs, await full(ngxUrl));
-    best.pb.fullMiBs = Math.max(best.pb.fullMiBs, await full(pbUrl));
-    best.ngx.rangeRps = Math.max(best.ngx.rangeRps, await ranges(ngxUrl));
-    best.pb.rangeRps = Math.max(best.pb.rangeRps, await ranges(pbUrl));
+    for (const [i, url] of urls.entries()) best[i].fullMiBs = Math.max(best[i].fullMiBs, await full(url));
+    for (const [i, url] of urls.entries()) best[i].rangeRps = Math.max(best[i].rangeRps, await ranges(url));
   }
   return best;
+}
+
+/** Uploads the file to `inst` and returns its publish_uri. */
+async function publish(inst: PatchbayInstance, file: string): Promise<string> {
+  const containerSid = await defaultContainer(inst);
+  const up = await fetch(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=file.bin`, {
+    method: 'POST', headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/octet-stream' }, body: fs.readFileSync(file), duplex: 'half',
+  } as RequestInit).then((r) => r.json()) as { publish_uri: string };
+  return up.publish_uri;
 }
 
 async function main(): Promise<void> {
@@ -91,23 +129,25 @@ async function main(): Promise<void> {
   for (let i = 0; i < SIZE / MiB; i++) fs.writeSync(fd, chunk);
   fs.closeSync(fd);
   fs.writeFileSync(path.join(root, 'www', 'probe.bin'), 'x');
-  const nginx = await startNginx(root);
-  const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn' });
+  const inst = await startPatchbay(MODE, { LOG_LEVEL: 'warn' });
+  const accel = await startPatchbay(MODE, { LOG_LEVEL: 'warn', FILE_SERVER_ACCEL_REDIRECT: ACCEL_PREFIX });
+  let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
   try {
-    const auth = { authorization: `Bearer ${inst.token}` };
-    const containerSid = await defaultContainer(inst);
-    const up = await fetch(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=file.bin`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/octet-stream' }, body: fs.readFileSync(file), duplex: 'half',
-    } as RequestInit).then((r) => r.json()) as { publish_uri: string };
-    const { ngx, pb } = await measure(`http://127.0.0.1:${nginx.port}/file.bin`, up.publish_uri);
-    console.log(`\nPublic file server vs nginx 1.22 (1 worker, sendfile), ${SIZE / MiB} MiB file, ${os.cpus().length} cores, best of ${ROUNDS} alternating rounds\n`);
-    console.log(table([
-      { server: 'nginx (baseline)', 'full MiB/s': ngx.fullMiBs.toFixed(0), 'ratio': '1.00', '64 KiB ranges/s': ngx.rangeRps.toFixed(0), 'range ratio': '1.00' },
-      { server: 'Patchbay file-server', 'full MiB/s': pb.fullMiBs.toFixed(0), 'ratio': (pb.fullMiBs / ngx.fullMiBs).toFixed(2), '64 KiB ranges/s': pb.rangeRps.toFixed(0), 'range ratio': (pb.rangeRps / ngx.rangeRps).toFixed(2) },
-    ]));
+    const pbUrl = await publish(inst, file);
+    const accelUri = await publish(accel, file);
+    execFileSync('chmod', ['-R', 'a+rX', accel.dataDir]); // the edge's workers read the blobs
+    nginx = await startNginx(root, { fileServerPort: Number(new URL(accel.storageUrl).port), blobDir: path.join(accel.dataDir, 'blobs') });
+    const accelUrl = `http://127.0.0.1:${nginx.edgePort}${new URL(accelUri).pathname}`;
+    const [ngx, pb, edge] = await measure([`http://127.0.0.1:${nginx.port}/file.bin`, pbUrl, accelUrl]);
+    console.log(`\nPublic file server (${MODE}) vs nginx 1.22 (1 worker, sendfile on, tcp_nopush off), ${SIZE / MiB} MiB file, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, best of ${ROUNDS} alternating rounds; full: 2 curl x 4; ranges: wrk -t1 -c${RANGE_CONNECTIONS} -d${RANGE_SECONDS}s\n`);
+    const row = (server: string, b: Best) => ({
+      server, 'full MiB/s': b.fullMiBs.toFixed(0), 'ratio': (b.fullMiBs / ngx.fullMiBs).toFixed(2), '64 KiB ranges/s': b.rangeRps.toFixed(0), 'range ratio': (b.rangeRps / ngx.rangeRps).toFixed(2),
+    });
+    console.log(table([row('nginx (baseline)', ngx), row('Patchbay file-server', pb), row('nginx edge + file-server (X-Accel-Redirect)', edge)]));
   } finally {
     await inst.stop();
-    nginx.stop();
+    await accel.stop();
+    nginx?.stop();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }

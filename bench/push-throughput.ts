@@ -4,8 +4,8 @@
  * firebase-admin directly (`sendEachForMulticast`, batches of 500, 2 in flight), both against the
  * same fake FCM server (FCM HTTP v1 + OAuth token exchange on 127.0.0.1), in one run. The fake
  * runs in a child process of its own (this file, started with `--fake-fcm`), so neither client
- * shares an event loop with it. Each path is measured three times, alternating, after a warm-up
- * send; the best run counts. Registering the 10,000 devices is set-up and is not measured.
+ * shares an event loop with it. Each path is measured ROUNDS times, alternating, after a warm-up
+ * send; the best run counts (5 runs each: the machine's other work swings single runs). Registering the 10,000 devices is set-up and is not measured.
  *
  *   pnpm exec tsx bench/push-throughput.ts [recipients=10000] [mode=embedded|distributed]
  */
@@ -30,6 +30,7 @@ const PER_REQUEST = 100;
 const REQUESTS_IN_FLIGHT = 10;
 const FCM_BATCH = 500;
 const BATCHES_IN_FLIGHT = 2;
+const ROUNDS = 5;
 
 /** Runs `tasks` with at most `limit` at once. */
 async function pool<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
@@ -127,7 +128,7 @@ async function main(): Promise<void> {
 
     const directRuns: Array<{ ms: number; success: number }> = [];
     const pbRuns: Array<{ ms: number; success: number }> = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < ROUNDS; i++) {
       directRuns.push(await direct(info.endpoint, info.direct, tokens));
       pbRuns.push(await throughPatchbay(inst, devices));
     }
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
       for (const r of runs) if (r.success !== RECIPIENTS) throw new Error(`${name}: ${r.success} of ${RECIPIENTS} delivered`);
     }
     const rate = (r: { ms: number }) => RECIPIENTS / (r.ms / 1000);
-    console.log(`\nPush throughput to ${RECIPIENTS} Android recipients through one fake FCM (best of 3), ${os.cpus().length} cores, Patchbay ${MODE}\n`);
+    console.log(`\nPush throughput to ${RECIPIENTS} Android recipients through one fake FCM (best of ${ROUNDS}, alternating), ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, Patchbay ${MODE}\n`);
     console.log(table([
       { path: `firebase-admin directly (batches of ${FCM_BATCH}, ${BATCHES_IN_FLIGHT} in flight)`, seconds: (d.ms / 1000).toFixed(2), 'notifications/s': rate(d).toFixed(0), ratio: '1.00' },
       { path: `Patchbay POST /push/notifications (${PER_REQUEST}/request, ${REQUESTS_IN_FLIGHT} in flight)`, seconds: (p.ms / 1000).toFixed(2), 'notifications/s': rate(p).toFixed(0), ratio: (rate(p) / rate(d)).toFixed(2) },

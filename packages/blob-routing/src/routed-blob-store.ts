@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { BlobStoreUnavailableError, type BlobStat, type BlobStore, type ByteRange, type PutOptions } from '@patchbay/platform';
+import { BlobStoreUnavailableError, type BlobStat, type BlobStore, type ByteRange, type PutOptions, type ReadOptions } from '@patchbay/platform';
 import { parseExternalKey } from './external-key';
 import type { StoreDirectory } from './store-directory';
 
@@ -25,6 +25,23 @@ export class RoutedBlobStore implements BlobStore {
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
     return this.route(key, (store, k) => store.get(k, range));
+  }
+
+  /**
+   * Patchbay's own store's positioned read where it has one; otherwise (an external store, or an
+   * own store without it) the range streamed into `into`.
+   */
+  async read(key: string, range: ByteRange, into: Buffer, opts?: ReadOptions): Promise<number> {
+    return this.route(key, async (store, k) => {
+      if (store.read) return store.read(k, range, into, opts);
+      let n = 0;
+      for await (const chunk of await store.get(k, range)) n += (chunk as Buffer).copy(into, n);
+      return n;
+    });
+  }
+
+  forgetOpen(match: (key: string) => boolean): void {
+    this.platform.forgetOpen?.(match);
   }
 
   async stat(key: string): Promise<BlobStat> {

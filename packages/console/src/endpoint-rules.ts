@@ -1,21 +1,15 @@
 import type { Schemas } from '@patchbay/client';
 
 export type EndpointType = Schemas['Endpoint']['type'];
-export type WritableProperty = 'container_sid' | 'conference_endpoint_sid' | 'callback_url' | 'callback_method' | 'greeting' | 'max_duration';
+import { WRITABLE_PROPERTIES, type WritableProperty } from '@patchbay/contracts/src/endpoint-properties';
+
+export type { WritableProperty };
 
 /** The types a partner may create (the System Gateway comes with the partner). */
 export const CREATABLE: readonly EndpointType[] = ['third_party', 'flexml', 'conference', 'conference_playback', 'mediator', 'voicemail'];
 
-/** The writable properties of each type (interface.md "Properties object"). */
-export const PROPERTIES: Readonly<Record<EndpointType, readonly WritableProperty[]>> = {
-  conference: ['container_sid'],
-  conference_playback: ['conference_endpoint_sid'],
-  flexml: ['container_sid'],
-  mediator: [],
-  voicemail: ['container_sid', 'callback_url', 'callback_method', 'greeting', 'max_duration'],
-  third_party: [],
-  system_gateway: [],
-};
+/** The writable properties of each type (the endpoint service's own table). */
+export const PROPERTIES = WRITABLE_PROPERTIES;
 
 /** Whether the type has network addresses (only third_party: hosted applications have none). */
 export const hasAddresses = (type: EndpointType) => type === 'third_party';

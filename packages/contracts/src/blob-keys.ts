@@ -50,12 +50,13 @@ export function isExternalBlobKey(key: string): boolean {
 }
 
 /**
- * The file a key of the own store belongs to: the sid after `cache/`, or the last segment of a
- * `files/` key up to its first dot (a transcoding result carries the source's name). Undefined for
- * any other key.
+ * The file a key belongs to: the sid after `cache/`, or the last segment of a `files/` key up to
+ * its first dot (a transcoding result carries the source's name), inside `ext/<store_id>/` too.
+ * Undefined for any other key.
  */
 export function fileSidOfBlobKey(key: string): string | undefined {
-  const parts = key.split('/');
+  const inner = parseExternalBlobKey(key)?.key ?? key;
+  const parts = inner.split('/');
   if (parts[0] === 'cache' && parts.length >= 3 && parts[1]) return parts[1];
   if (parts[0] === 'files' && parts.length === 3 && parts[2]) return parts[2].split('.')[0];
   return undefined;

@@ -37,6 +37,7 @@ export type {
   Endpoint, EndpointType, HostedEndpointType, EndpointAddress, EndpointAddressInput, EndpointAttributes, EndpointProperties,
   EndpointPropertiesInput, EndpointCreate, EndpointUpdate, EndpointReplace,
 } from './schemas/endpoint';
+export { WRITABLE_PROPERTIES, type WritableProperty } from './endpoint-properties';
 export { PushApplicationSchema, PushApplicationWriteSchema, CREDENTIAL_MASK } from './schemas/push-application';
 export type { PushApplication, PushApplicationWrite } from './schemas/push-application';
 export { PushDeviceSchema, PushDeviceCreateSchema, PushDevicePatchSchema, DEVICE_TYPES, DEVICE_ENVIRONMENTS } from './schemas/push-device';

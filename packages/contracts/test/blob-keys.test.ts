@@ -14,11 +14,13 @@ describe('blob keys: built and parsed in one place', () => {
     expect(OWN_BLOB_PREFIXES.every((p) => [file, cacheBlobKey('F1', 'mp3', null)].some((k) => k.startsWith(p)))).toBe(true);
   });
 
-  test('every own key names the file it belongs to; other keys name none', () => {
+  test('every key of the layout names the file it belongs to, in an external store too; other keys name none', () => {
+    expect(fileSidOfBlobKey(externalBlobKey('C1.2', fileBlobKey('P1', 'F1')))).toBe('F1');
+    expect(fileSidOfBlobKey(transcodedBlobKey(externalBlobKey('C1.2', fileBlobKey('P1', 'F1')), 'mp3', null, 'n'))).toBe('F1');
     expect(fileSidOfBlobKey(fileBlobKey('P1', 'F1'))).toBe('F1');
     expect(fileSidOfBlobKey(transcodedBlobKey(fileBlobKey('P1', 'F1'), 'mp3', 64, 'n'))).toBe('F1');
     expect(fileSidOfBlobKey(cacheBlobKey('F1', 'mp3', 64))).toBe('F1');
-    for (const other of ['files/P1', 'files/P1/F1/x', 'cache/', 'cache//x', 'uploads/F1', externalBlobKey('s1', 'files/P1/F1')]) expect(fileSidOfBlobKey(other)).toBeUndefined();
+    for (const other of ['files/P1', 'files/P1/F1/x', 'cache/', 'cache//x', 'uploads/F1', externalBlobKey('s1', 'other/F1')]) expect(fileSidOfBlobKey(other)).toBeUndefined();
   });
 
   test('external keys round-trip; own keys are never external', () => {

@@ -1,51 +1,76 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import querystring from 'node:querystring';
 import type { Registry } from 'prom-client';
 import { Counter, Histogram } from 'prom-client';
 import { clientError, handleOpsRequest, type HealthState, type Logger } from '@patchbay/platform';
 import { serveFile, type ServeDeps } from './serve-file';
 
-const send = (res: express.Response, status: number, body: unknown) => res.status(status).type('application/json').send(JSON.stringify(body));
+const NOT_FOUND = JSON.stringify({ errors: [], message: 'Not Found' });
+
+function sendJson(res: ServerResponse, status: number, body: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/**
+ * The id of `/f/<id>` (one segment, a trailing slash allowed, `/f/` in any case: what express's
+ * `/f/:id` matched), percent-decoded (URIError when it is not UTF-8: a 400); undefined for any
+ * other path.
+ */
+export function fileId(pathname: string): string | undefined {
+  if (pathname.length < 4 || pathname[0] !== '/' || (pathname[1] !== 'f' && pathname[1] !== 'F') || pathname[2] !== '/') return undefined;
+  const rest = pathname.endsWith('/') ? pathname.slice(3, -1) : pathname.slice(3);
+  if (rest.length === 0 || rest.includes('/')) return undefined;
+  return decodeURIComponent(rest);
+}
 
 /**
  * The public file server: `/f/<id>` only (plus /health and /metrics); no Authorization. Anything
  * not served — unpublished, unknown, wrong form, another path — is the same 404 error body, so a
- * response never tells whether a file exists.
+ * response never tells whether a file exists. A plain request listener: one route needs no router
+ * (express's routing was about a tenth of a range reply's CPU; docs/decisions.md 32).
  */
-export function createFileServerApp(deps: ServeDeps & { logger: Logger; metrics: Registry; health: HealthState }): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', 'simple');
+export function createFileServerApp(deps: ServeDeps & { logger: Logger; metrics: Registry; health: HealthState }): RequestListener {
   const served = new Counter({ name: 'file_server_responses_total', help: 'Public file responses by status', labelNames: ['status'], registers: [deps.metrics] });
   const bytes = new Counter({ name: 'file_server_bytes_total', help: 'Bytes promised in Content-Length', registers: [deps.metrics] });
   const latency = new Histogram({ name: 'file_server_first_byte_seconds', help: 'Time to headers', buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers: [deps.metrics] });
-  app.use((req, res, next) => {
-    const start = process.hrtime.bigint();
-    res.on('finish', () => {
-      served.inc({ status: String(res.statusCode) });
-      const len = Number(res.getHeader('content-length') ?? 0);
-      if (req.method === 'GET' && res.statusCode < 300) bytes.inc(len);
-      latency.observe(Number(process.hrtime.bigint() - start) / 1e9);
-    });
-    next();
-  });
-  app.use((req, res, next) => { void handleOpsRequest(req, res, deps.metrics, deps.health).then((done) => { if (!done) next(); }, next); });
-  const handler = serveFile(deps);
-  app.get('/f/:id', handler);
-  app.head('/f/:id', handler);
-  app.use((_req, res) => send(res, 404, { errors: [], message: 'Not Found' }));
-  const onError: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+  const serve = serveFile(deps);
+
+  const fail = (err: unknown, req: IncomingMessage, res: ServerResponse): void => {
     if (res.headersSent) { res.destroy(); return; }
     const mapped = clientError(err, req);
     if (mapped) {
       // Every "no such published file" looks the same, whatever the reason.
-      if (mapped.status === 404) return send(res, 404, { errors: [], message: 'Not Found' });
+      if (mapped.status === 404) return sendJson(res, 404, NOT_FOUND);
       if (mapped.retryAfterSeconds) res.setHeader('Retry-After', String(mapped.retryAfterSeconds));
-      return send(res, mapped.status, mapped.toBody());
+      return sendJson(res, mapped.status, JSON.stringify(mapped.toBody()));
     }
-    deps.logger.error({ err, path: req.path }, 'file server error');
-    send(res, 500, { errors: [], message: 'internal server error' });
+    deps.logger.error({ err, path: (req.url ?? '').split('?')[0] }, 'file server error');
+    sendJson(res, 500, JSON.stringify({ errors: [], message: 'internal server error' }));
   };
-  app.use(onError);
-  return app;
+
+  return (req, res) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      served.inc({ status: String(res.statusCode) });
+      if (req.method === 'GET' && res.statusCode < 300) bytes.inc(Number(res.getHeader('content-length') ?? 0));
+      latency.observe(Number(process.hrtime.bigint() - start) / 1e9);
+    });
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    let id: string | undefined;
+    try {
+      id = fileId(q < 0 ? url : url.slice(0, q));
+    } catch (err) {
+      fail(err, req, res);
+      return;
+    }
+    if (id !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
+      serve(req, res, id, q < 0 ? {} : querystring.parse(url.slice(q + 1))).catch((err: unknown) => fail(err, req, res));
+      return;
+    }
+    handleOpsRequest(req, res, deps.metrics, deps.health).then((done) => { if (!done) sendJson(res, 404, NOT_FOUND); }, (err: unknown) => fail(err, req, res));
+  };
 }

@@ -15,7 +15,8 @@ export class Resolver {
   private subs: Subscription[] = [];
   private readonly storage: StorageClient;
 
-  constructor(private readonly bus: Bus, private readonly ttlMs: number, timeoutMs: number, private readonly log: Logger) {
+  /** `onForget(fileSid)`: also runs for every dropped file (the file server drops the blobs it keeps open). */
+  constructor(private readonly bus: Bus, private readonly ttlMs: number, timeoutMs: number, private readonly log: Logger, private readonly onForget?: (fileSid: string) => void) {
     this.storage = new StorageClient(bus, { timeoutMs });
   }
 
@@ -37,6 +38,7 @@ export class Resolver {
 
   forget(fileSid: string): void {
     for (const [id, entry] of this.cache) if (entry.file.file_sid === fileSid || id === fileSid) this.cache.delete(id);
+    if (fileSid) this.onForget?.(fileSid);
   }
 
   async stop(): Promise<void> {

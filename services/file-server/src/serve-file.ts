@@ -1,10 +1,22 @@
-import type { Request, Response } from 'express';
-import { BITRATE_FORMATS, cacheBlobKey, mimeOfFormat, NotFoundError, TranscoderClient, UnavailableError, UnprocessableError, safeContentType, type TranscodeReply, type TranscodeRequest } from '@patchbay/contracts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  BITRATE_FORMATS, cacheBlobKey, isExternalBlobKey, mimeOfFormat, NotFoundError, TranscoderClient, UnavailableError, UnprocessableError, safeContentType,
+  type TranscodeReply, type TranscodeRequest,
+} from '@patchbay/contracts';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
 import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { PublicFile, Resolver } from './resolver';
 
-export interface ServeDeps { bus: Bus; blobs: BlobStore; resolver: Resolver; transcodeTimeoutMs: number }
+export interface ServeDeps {
+  bus: Bus;
+  blobs: BlobStore;
+  resolver: Resolver;
+  transcodeTimeoutMs: number;
+  /** How long a blob read for a small reply may stay open (see sendBlob). */
+  keepOpenMs: number;
+  /** The nginx edge's internal location for the directory blob store (`/…/`), or undefined: bytes sent from here. */
+  accelPrefix?: string;
+}
 
 
 /**
@@ -51,10 +63,10 @@ async function transcodeCopy(deps: ServeDeps, req: TranscodeRequest, requestId: 
  * request without a cached copy gets the whole result with 200 (rule 7).
  */
 export function serveFile(deps: ServeDeps) {
-  return async (req: Request, res: Response): Promise<void> => {
-    const opts = parseDownloadOptions(req.query as Record<string, unknown>);
+  return async (req: IncomingMessage, res: ServerResponse, id: string, query: Record<string, unknown>): Promise<void> => {
+    const opts = parseDownloadOptions(query);
     const requestId = String(req.headers['x-request-id'] ?? '');
-    const file = await deps.resolver.resolve(String(req.params.id), requestId);
+    const file = await deps.resolver.resolve(id, requestId);
     let key = file.blob_key;
     let size = file.file_bytes;
     let mime = safeContentType(file.mime_type);
@@ -75,7 +87,9 @@ export function serveFile(deps: ServeDeps) {
       }
     }
     await sendBlob(req, res, deps.blobs, {
-      key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed,
+      key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed, keepOpenMs: deps.keepOpenMs,
+      // A file of an external container is not in the directory nginx reads: sent from here.
+      accelRedirect: deps.accelPrefix && !isExternalBlobKey(key) ? `${deps.accelPrefix}${key}` : undefined,
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': 'GET',

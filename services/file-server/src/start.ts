@@ -1,5 +1,7 @@
 import http from 'node:http';
-import { CircuitBreakerBus, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { fileSidOfBlobKey } from '@patchbay/contracts';
+import { CircuitBreakerBus, ConfigError, DirBlobStore, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { RoutedBlobStore } from '@patchbay/blob-routing';
 import { createFileServerApp } from './app';
 import { Resolver } from './resolver';
 
@@ -8,17 +10,30 @@ export interface FileServerSettings {
   cacheTtlMs: number;
   busTimeoutMs: number;
   transcodeTimeoutMs: number;
+  /**
+   * How long a blob read for a small reply (a range) stays open for the next one (ms; 0: never).
+   * File events close it at once, as they drop the resolved file. Default 2000.
+   */
+  keepOpenMs?: number;
+  /** FILE_SERVER_ACCEL_REDIRECT: nginx's internal location for the directory blob store; only with that store. */
+  accelRedirect?: string;
 }
 
 /** Starts the public file server; stopping lets in-flight downloads finish. */
 export async function startFileServer(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>, settings: FileServerSettings): Promise<Stoppable & { port: number }> {
+  // Blob routing wraps Patchbay's own store: what nginx would read is the store under it.
+  const own = deps.blobs instanceof RoutedBlobStore ? deps.blobs.platform : deps.blobs;
+  if (settings.accelRedirect && !(own instanceof DirBlobStore)) {
+    throw new ConfigError(['FILE_SERVER_ACCEL_REDIRECT: only with the directory blob store (nginx reads its files); unset it with MONGODB_URL']);
+  }
   let ready = false;
   const log = deps.logger.child({ mod: 'file-server' });
   // While storage or the transcoder (or the whole bus) does not answer, downloads fail fast with a 503.
   const bus = new CircuitBreakerBus(deps.bus, { logger: log });
-  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs, log);
+  // A file event closes every blob of that file kept open (its data, its transcodings, its cached copies).
+  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs, log, (fileSid) => deps.blobs.forgetOpen?.((key) => fileSidOfBlobKey(key) === fileSid));
   await resolver.start();
-  const app = createFileServerApp({ ...deps, bus, resolver, transcodeTimeoutMs: settings.transcodeTimeoutMs, health: { ready: () => ready } });
+  const app = createFileServerApp({ ...deps, bus, resolver, transcodeTimeoutMs: settings.transcodeTimeoutMs, keepOpenMs: settings.keepOpenMs ?? 2000, accelPrefix: settings.accelRedirect, health: { ready: () => ready } });
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(settings.port, '0.0.0.0', () => resolve()); });
   ready = true;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonConfig, ConfigError, credentialKeySettings, PublicFilesConfig, publicFilesUrl, type CredentialKeySettings } from '@patchbay/platform';
+import { CommonConfig, ConfigError, PublicFilesConfig, credentialKeySettings, publicFilesUrl, type CredentialKeySettings } from '@patchbay/platform';
 
 /** The keys external containers' credentials are sealed with at rest (ADR 28): the push scheme, storage's own keys. */
 export const STORAGE_KEYS = { purpose: 'storage', keyEnv: 'STORAGE_CREDENTIALS_KEY', oldKeysEnv: 'STORAGE_CREDENTIALS_OLD_KEYS', dataSubdir: 'storage' } as const;
@@ -34,13 +34,6 @@ export const StorageConfig = {
   STORAGE_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 };
 
-/** STORAGE_CREDENTIALS_KEY and its old keys, checked; ConfigError naming the key, never its value. */
-export function storageCredentialKeys(config: { STORAGE_CREDENTIALS_KEY?: string; STORAGE_CREDENTIALS_OLD_KEYS?: string; MONGODB_URL?: string; DATA_DIR: string }): CredentialKeySettings {
-  const { settings, problems } = credentialKeySettings(STORAGE_KEYS, config);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return settings;
-}
-
 export interface StorageSettings {
   storageUrl: string;
   uploadStaleMs: number;
@@ -72,4 +65,11 @@ export function storageSettings(c: StorageConfigValues): StorageSettings {
     requeueTranscodingOnStart: c.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !c.NATS_URL,
     credentialKeys: storageCredentialKeys(c),
   };
+}
+
+/** STORAGE_CREDENTIALS_KEY and its old keys, checked; ConfigError naming the key, never its value. */
+export function storageCredentialKeys(config: { STORAGE_CREDENTIALS_KEY?: string; STORAGE_CREDENTIALS_OLD_KEYS?: string; MONGODB_URL?: string; DATA_DIR: string }): CredentialKeySettings {
+  const { settings, problems } = credentialKeySettings(STORAGE_KEYS, config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return settings;
 }

@@ -1,4 +1,4 @@
 export { startStorageService } from './service';
-export { StorageConfig, storageSettings, storageCredentialKeys } from './config';
+export { StorageConfig, storageSettings } from './config';
 export type { StorageSettings } from './config';
 export type { PrepareReply } from './handlers/uploads';

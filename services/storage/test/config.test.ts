@@ -1,18 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { CommonConfig, loadConfig } from '@patchbay/platform';
 import { StorageConfig, storageSettings } from '../src/config';
 
-// MongoDB needs a shared credentials key; the embedded store makes one under DATA_DIR.
-const KEY = { STORAGE_CREDENTIALS_KEY: randomBytes(32).toString('base64') };
-const settingsOf = (env: NodeJS.ProcessEnv) => storageSettings(loadConfig(Type.Object({ ...CommonConfig, ...StorageConfig }), { DATA_DIR: dataDir, ...(env.MONGODB_URL ? KEY : {}), ...env }));
+const settingsOf = (env: NodeJS.ProcessEnv) => storageSettings(loadConfig(Type.Object({ ...CommonConfig, ...StorageConfig }), env));
 
-const dataDir = mkdtempSync(join(tmpdir(), 'pb-storage-config-'));
+const KEY = randomBytes(32).toString('base64');
 
 describe('storageSettings', () => {
+  test('credentials key: STORAGE_CREDENTIALS_KEY (and old keys), else a key file in the data directory; required with MongoDB, never echoed', () => {
+    expect(settingsOf({ DATA_DIR: '/var/lib/pb' }).credentialKeys).toEqual({ current: null, old: [], keyFile: '/var/lib/pb/storage/credentials.key' });
+    const old = randomBytes(32);
+    const keys = settingsOf({ STORAGE_CREDENTIALS_KEY: KEY, STORAGE_CREDENTIALS_OLD_KEYS: old.toString('base64') }).credentialKeys!;
+    expect(keys.current!.toString('base64')).toBe(KEY);
+    expect(keys.old.map((k) => k.toString('hex'))).toEqual([old.toString('hex')]);
+    expect(() => settingsOf({ MONGODB_URL: 'mongodb://db:27017' })).toThrow(/STORAGE_CREDENTIALS_KEY: required with MONGODB_URL/);
+    const short = randomBytes(16).toString('base64');
+    expect(() => settingsOf({ STORAGE_CREDENTIALS_KEY: short })).toThrow(/STORAGE_CREDENTIALS_KEY: must be Base64 of exactly 32 bytes/);
+    try { settingsOf({ STORAGE_CREDENTIALS_KEY: short }); } catch (err) { expect(String(err)).not.toContain(short); }
+  });
+
   test('publish_uri root: STORAGE_URL, else the file server on STORAGE_PORT (8081)', () => {
     expect(settingsOf({}).storageUrl).toBe('http://127.0.0.1:8081');
     expect(settingsOf({ STORAGE_PORT: '9000' }).storageUrl).toBe('http://127.0.0.1:9000');
@@ -21,14 +28,9 @@ describe('storageSettings', () => {
 
   test('reconcile on start: on with the embedded store, off with MongoDB (replicas), unless set', () => {
     expect(settingsOf({}).reconcileOnStart).toBe(true);
-    expect(settingsOf({ MONGODB_URL: 'mongodb://db:27017' }).reconcileOnStart).toBe(false);
-    expect(settingsOf({ MONGODB_URL: 'mongodb://db:27017', STORAGE_RECONCILE_ON_START: 'true' }).reconcileOnStart).toBe(true);
+    expect(settingsOf({ MONGODB_URL: 'mongodb://db:27017', STORAGE_CREDENTIALS_KEY: KEY }).reconcileOnStart).toBe(false);
+    expect(settingsOf({ MONGODB_URL: 'mongodb://db:27017', STORAGE_CREDENTIALS_KEY: KEY, STORAGE_RECONCILE_ON_START: 'true' }).reconcileOnStart).toBe(true);
     expect(settingsOf({ STORAGE_RECONCILE_ON_START: 'false' }).reconcileOnStart).toBe(false);
-  });
-
-  test('credentials key: required with MongoDB, named in the error but never echoed', () => {
-    expect(() => storageSettings(loadConfig(Type.Object({ ...CommonConfig, ...StorageConfig }), { MONGODB_URL: 'mongodb://db:27017' }))).toThrow(/STORAGE_CREDENTIALS_KEY/);
-    expect(settingsOf({ MONGODB_URL: 'mongodb://db:27017' }).credentialKeys).toBeDefined();
   });
 
   test('requeue transcoding on start: on with the in-process bus, off with NATS, unless set; times as given', () => {

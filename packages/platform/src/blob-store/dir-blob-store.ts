@@ -8,14 +8,15 @@
  * previous object under the key is untouched.
  */
 import { randomUUID } from 'node:crypto';
-import { constants as fsConstants, createWriteStream, type Dirent } from 'node:fs';
+import { constants as fsConstants, createWriteStream, read as fsRead, type Dirent } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError, BadRequestError, ConflictError, NotFoundError, errorItem } from '@patchbay/contracts';
-import type { BlobStat, BlobStore, ByteRange, PutOptions } from './port';
+import type { BlobStat, BlobStore, ByteRange, PutOptions, ReadOptions } from './port';
 import { assertKey, resolveRange } from './blob-checks';
+import { OpenFiles } from './open-files';
 
 export interface DirBlobStoreOptions {
   /** Root directory; created on first put. */
@@ -28,6 +29,7 @@ const READ_CHUNK = 512 * 1024;
 export class DirBlobStore implements BlobStore {
   private readonly dir: string;
   private readonly tmp: string;
+  private readonly openFiles = new OpenFiles();
 
   constructor(opts: DirBlobStoreOptions) {
     this.dir = path.resolve(opts.dir);
@@ -53,6 +55,7 @@ export class DirBlobStore implements BlobStore {
       const size = await fill(tmp, durable);
       await mkdir(path.dirname(file), { recursive: true });
       await rename(tmp, file);
+      this.openFiles.drop(file);
       if (durable) await syncDir(path.dirname(file));
       return { size };
     } catch (err) {
@@ -82,6 +85,42 @@ export class DirBlobStore implements BlobStore {
     }
   }
 
+  /** One positioned read, on a file kept open for `keepOpenMs` (see OpenFiles). */
+  async read(key: string, range: ByteRange, into: Buffer, opts: ReadOptions = {}): Promise<number> {
+    const file = this.pathFor(key);
+    let f;
+    try {
+      f = await this.openFiles.acquire(file, opts.keepOpenMs ?? 0, opts.size);
+    } catch (err) {
+      throw translate(err, key);
+    }
+    try {
+      if (!f.isFile) throw notFound(key);
+      const r = resolveRange(range, f.size) as ByteRange;
+      const length = r.end - r.start + 1;
+      if (length > into.length) throw BadRequestError.field('range', `range of ${length} bytes does not fit a buffer of ${into.length}`);
+      let done = 0;
+      while (done < length) {
+        const n = await readAt(f.fd, into, done, length - done, r.start + done);
+        if (n === 0) throw new ApiError(500, 'blob_store_error', `blob '${key}' ended before byte ${r.start + done}`);
+        done += n;
+      }
+      return length;
+    } catch (err) {
+      throw translate(err, key);
+    } finally {
+      this.openFiles.release(f);
+    }
+  }
+
+  forgetOpen(match: (key: string) => boolean): void {
+    this.openFiles.dropWhere((file) => match(path.relative(this.dir, file).split(path.sep).join('/')));
+  }
+
+  async close(): Promise<void> {
+    this.openFiles.clear();
+  }
+
   async stat(key: string): Promise<BlobStat> {
     const file = this.pathFor(key);
     try {
@@ -95,6 +134,7 @@ export class DirBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     const file = this.pathFor(key);
+    this.openFiles.drop(file);
     try {
       await unlink(file);
     } catch (err) {
@@ -169,6 +209,11 @@ export class DirBlobStore implements BlobStore {
  * sender after 16 KiB.
  */
 const WRITE_BUFFER = 1024 * 1024;
+
+/** fs.read with a callback: no FileHandle, AbortSignal or promise wrapper per read. */
+function readAt(fd: number, into: Buffer, offset: number, length: number, position: number): Promise<number> {
+  return new Promise((resolve, reject) => fsRead(fd, into, offset, length, position, (err, n) => (err ? reject(err) : resolve(n))));
+}
 
 /** Streams `body` into a new `file` and resolves once it is closed (fsynced first with `sync`), with the bytes written. */
 async function writeFile(file: string, body: Readable, sync: boolean): Promise<number> {

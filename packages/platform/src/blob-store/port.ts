@@ -15,6 +15,13 @@ export interface PutOptions {
   durable?: boolean;
 }
 
+export interface ReadOptions {
+  /** How long the object may stay open for the next read (ms); 0 or absent: closed after this read. */
+  keepOpenMs?: number;
+  /** The object's size as the caller knows it: an object kept open with another size is reopened. */
+  size?: number;
+}
+
 export interface BlobStat {
   size: number;
   modified: Date;
@@ -34,6 +41,17 @@ export interface BlobStore {
   putFile?(key: string, file: string, opts?: PutOptions): Promise<{ size: number }>;
   /** A stream of the object, or of `range` of it. NotFoundError when missing; RangeNotSatisfiableError when `range` is outside the object. */
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * Optional, for adapters with a cheap positioned read (the directory store): reads `range` of the
+   * object into `into` (from its offset 0) and resolves with the bytes read, all of the range
+   * (clamped to the object's end, as `get`). For small reads, where a stream costs more than the
+   * bytes. `keepOpenMs`: the adapter may keep the object open that long for the next read (its own
+   * put/delete and `forgetOpen` drop it sooner); `size`: the size the caller knows, so an object
+   * kept open but replaced since is reopened. NotFoundError / RangeNotSatisfiableError as `get`.
+   */
+  read?(key: string, range: ByteRange, into: Buffer, opts?: ReadOptions): Promise<number>;
+  /** Optional, with `read`: drops what `read` keeps open for the keys `match` accepts (they changed elsewhere). */
+  forgetOpen?(match: (key: string) => boolean): void;
   /** NotFoundError when missing. */
   stat(key: string): Promise<BlobStat>;
   /** Idempotent: deleting a missing key is not an error. */

@@ -1,8 +1,9 @@
 import type {
   EndpointAddress, EndpointAttributes, EndpointCreate, EndpointProperties, EndpointPropertiesInput, EndpointReplace, EndpointType, EndpointUpdate,
 } from '@patchbay/contracts';
+import { WRITABLE_PROPERTIES, type WritableProperty } from '@patchbay/contracts';
 import { normalizeAddress } from './addresses';
-import { PROPERTY_DEFAULTS, WRITABLE_PROPERTIES, generatedProperties, type GeneratedProperty, type WritableProperty } from './endpoint-types';
+import { PROPERTY_DEFAULTS, generatedProperties, type GeneratedProperty } from './endpoint-types';
 
 /** The public, client-shaped part of an endpoint: what the rules look at and the API returns. */
 export interface EndpointState {

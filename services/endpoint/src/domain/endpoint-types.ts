@@ -1,4 +1,4 @@
-import { HOSTED_ENDPOINT_TYPES, type EndpointProperties, type EndpointType, type HostedEndpointType } from '@patchbay/contracts';
+import { HOSTED_ENDPOINT_TYPES, WRITABLE_PROPERTIES, type EndpointProperties, type EndpointType, type HostedEndpointType, type WritableProperty } from '@patchbay/contracts';
 
 /**
  * What each endpoint type is (interface.md "Properties object" and Rules 2–3 of "Voice endpoints";
@@ -6,23 +6,11 @@ import { HOSTED_ENDPOINT_TYPES, type EndpointProperties, type EndpointType, type
  * fields may still change after creation.
  */
 
-export type WritableProperty = 'callback_method' | 'callback_url' | 'conference_endpoint_sid' | 'container_sid' | 'greeting' | 'max_duration';
 export type GeneratedProperty = 'account_sid' | 'api_url' | 'login' | 'password' | 'subscriber_sid';
 
 export function isHosted(type: EndpointType): type is HostedEndpointType {
   return (HOSTED_ENDPOINT_TYPES as readonly string[]).includes(type);
 }
-
-/** The writable properties each type has (create, update). */
-export const WRITABLE_PROPERTIES: Readonly<Record<EndpointType, readonly WritableProperty[]>> = {
-  conference: ['container_sid'],
-  conference_playback: ['conference_endpoint_sid'],
-  flexml: ['container_sid'],
-  mediator: [],
-  voicemail: ['callback_method', 'callback_url', 'container_sid', 'greeting', 'max_duration'],
-  third_party: [],
-  system_gateway: [],
-};
 
 /** The generated, read-only properties each type has. */
 export function generatedProperties(type: EndpointType): readonly GeneratedProperty[] {

@@ -3,7 +3,7 @@ import { toPushMessage, type PushMessage } from '../domain/push-message';
 import { planSend, summarize, type SendGroup } from '../domain/send-plan';
 import { withTimeout } from '../domain/retry';
 import type { ApplicationDoc, DeviceDoc, OpenedApplication } from '../repo';
-import { openApplication } from '../secrets/application-secrets';
+import { OpenedCredentials } from '../secrets/opened-credentials';
 import { SenderConfigError } from '../senders/sender';
 import type { PushContext } from './context';
 
@@ -18,10 +18,11 @@ const SID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function notificationHandlers(ctx: PushContext) {
   const { repo, log, pool, settings } = ctx;
+  const credentials = new OpenedCredentials(ctx.keys);
 
   /** Credentials that do not open leave their platform without credentials (`no_credentials`), logged. */
   function open(doc: ApplicationDoc): OpenedApplication {
-    const { app, unreadable } = openApplication(ctx.keys, doc);
+    const { app, unreadable } = credentials.open(doc);
     for (const u of unreadable) {
       log.error({ application_sid: doc.application_sid, partner_sid: doc.partner_sid, field: u.field, kid: u.kid, reason: u.reason }, 'push credential cannot be decrypted: its platform has no credentials');
     }
