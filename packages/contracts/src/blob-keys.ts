@@ -34,6 +34,11 @@ export function cachePrefixOf(fileSid: string): string {
   return `cache/${fileSid}/`;
 }
 
+/** True when `key` is an upload-time transcoding result of `sourceKey` (transcodedBlobKey's form). */
+export function isTranscodingOf(key: string, sourceKey: string): boolean {
+  return key.startsWith(`${sourceKey}.`) && !key.slice(sourceKey.length + 1).includes('/');
+}
+
 /** `ext/<store_id>/<key>`: a key in an external container's store. */
 export function externalBlobKey(storeId: string, key: string): string {
   return `ext/${storeId}/${key}`;

@@ -8,7 +8,7 @@ import { containerHandlers, ensureDefaultContainer } from './handlers/containers
 import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
 import { fileHandlers } from './handlers/files';
 import { reconcileCounters, requeueUnfinishedTranscoding, sweepOrphanBlobs } from './maintenance';
-import { transcodingHandlers } from './handlers/transcoding';
+import { subscribeTranscodingEvents } from './handlers/transcoding';
 import { retryPendingCallbacks } from './callbacks';
 import { mediaHandlers } from './handlers/media';
 import { sweepHandlers } from './handlers/sweep';
@@ -32,13 +32,13 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
   const subs = await serveRequests(deps.bus, Queues.storage, StorageRequests, {
     ...containerHandlers(ctx),
     ...uploadHandlers(ctx, deps.blobs),
-    ...transcodingHandlers(ctx, deps.blobs),
     ...fileHandlers(ctx, deps.blobs),
     ...mediaHandlers(ctx),
     ...externalStoreHandlers(ctx),
     ...(await sweepHandlers(ctx, deps.blobs)),
   }, log);
-  // After serving: the jobs report back to this service's transcoding handlers.
+  // The transcoder's reports (events) are consumed before any job is enqueued again.
+  subs.push(...(await subscribeTranscodingEvents(ctx, deps.blobs)));
   if (settings.requeueTranscodingOnStart ?? true) {
     await requeueUnfinishedTranscoding(ctx).catch((err: unknown) => log.error({ err }, 'unfinished transcoding jobs could not be enqueued again'));
   }

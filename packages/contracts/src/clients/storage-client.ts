@@ -1,7 +1,7 @@
 import type { GatewayRequest, Principal } from '../gateway-request';
 import type { PlaybackOpenReply, PlaybackOpenRequest, RecordingPrepareRequest } from '../schemas/media';
 import type {
-  Opened, Prepared, PublicFile, TranscodedReply, TranscodedResult, UploadCommitRequest, UploadPrepareRequest,
+  Opened, Prepared, PublicFile, UploadCommitRequest, UploadPrepareRequest,
 } from '../messages/storage';
 import type {
   SweepCandidatesReply, SweepCandidatesRequest, SweepContainersReply, SweepDeleteReply, SweepDeleteRequest, SweepExpiredReply, SweepReleaseRequest,
@@ -12,8 +12,8 @@ import type { BusRequester, CallOptions } from './bus-requester';
 
 /**
  * What other services ask of storage, typed (messages/storage.ts): the gateway's upload, download
- * and media steps, the file server's resolve, the transcoder's reports, the threshold-worker's
- * sweeps. Errors arrive as the typed errors of the reply (unwrapReply); a storage that is down is
+ * and media steps, the file server's resolve, the threshold-worker's sweeps. Errors arrive as the
+ * typed errors of the reply (unwrapReply); a storage that is down is
  * an UnavailableError/TimeoutError. `commit` hands back the raw reply: the gateway answers with it.
  */
 export class StorageClient {
@@ -54,16 +54,6 @@ export class StorageClient {
 
   playbackOpen(req: PlaybackOpenRequest, opts?: CallOptions): Promise<PlaybackOpenReply> {
     return this.call(Subjects.storage.playbackOpen, req, opts);
-  }
-
-  /** Upload-time transcoding: how far it is (0..100). */
-  transcodingProgress(fileSid: string, progress: number, opts?: CallOptions): Promise<TranscodedReply> {
-    return this.call(Subjects.storage.transcodingProgress, { file_sid: fileSid, progress }, opts);
-  }
-
-  /** Upload-time transcoding: the result (or its failure); `ignored` when the file no longer has that source. */
-  transcodingDone(result: TranscodedResult, opts?: CallOptions): Promise<TranscodedReply> {
-    return this.call(Subjects.storage.transcodingDone, result, opts);
   }
 
   /** One page of the delete_lru containers due a sweep. */

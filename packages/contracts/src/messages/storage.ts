@@ -14,7 +14,8 @@ import type { PayloadSpec, RequestSpec } from './message-spec';
  * The storage service's bus messages: the `/storage` calls the gateway forwards (a GatewayRequest
  * each), the upload and download steps of the gateway's streaming routes, the public file
  * server's resolve, the media plane's, the blob routing's and the threshold-worker's requests
- * (messages/sweep.ts), the transcoder's reports, and the file events storage publishes. Served by
+ * (messages/sweep.ts), and the file events storage publishes (the transcoder's reports are its
+ * events: messages/transcoder.ts). Served by
  * services/storage; asked through clients/storage-client.ts.
  */
 
@@ -70,29 +71,6 @@ export type PublicFile = Static<typeof PublicFileSchema>;
 export const ContainerCheckRequestSchema = Type.Object({ partner_sid: Sid, container_sid: Type.String() });
 export const ContainerDefaultRequestSchema = Type.Object({ partner_sid: Sid });
 
-/** From the transcoder, while an upload-time job runs: 0..100. */
-export const TranscodingProgressSchema = Type.Object({ file_sid: Sid, progress: Type.Number() });
-export type TranscodingProgress = Static<typeof TranscodingProgressSchema>;
-/**
- * From the transcoder, the end of an upload-time job: the new data, or `failed` (the file keeps its
- * own). `source_blob_key`: the blob the job read; a result for an older blob (a redelivery) is ignored.
- */
-export const TranscodedResultSchema = Type.Object({
-  file_sid: Sid,
-  source_blob_key: BlobKey,
-  failed: Type.Optional(Type.String()),
-  blob_key: Type.Optional(BlobKey),
-  file_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
-  content_format: Type.Optional(Type.String()),
-  mime_type: Type.Optional(Type.String()),
-  content_duration: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-  content_bitrate: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-});
-export type TranscodedResult = Static<typeof TranscodedResultSchema>;
-/** Swapped in (`ok`), or `ignored`: the file no longer has the source the job read. */
-export const TranscodedReplySchema = Type.Object({ ok: Type.Optional(Type.Boolean()), ignored: Type.Optional(Type.Boolean()) });
-export type TranscodedReply = Static<typeof TranscodedReplySchema>;
-
 const NoBody = Type.Null();
 
 export const StorageRequests = {
@@ -115,8 +93,6 @@ export const StorageRequests = {
   [Subjects.storage.fileDelete]: { request: GatewayRequestSchema, reply: NoBody },
   [Subjects.storage.fileOpen]: { request: GatewayRequestSchema, reply: OpenedSchema },
   [Subjects.storage.fileResolvePublic]: { request: ResolvePublicRequestSchema, reply: PublicFileSchema },
-  [Subjects.storage.transcodingProgress]: { request: TranscodingProgressSchema, reply: TranscodedReplySchema },
-  [Subjects.storage.transcodingDone]: { request: TranscodedResultSchema, reply: TranscodedReplySchema },
   [Subjects.storage.recordingPrepare]: { request: RecordingPrepareRequestSchema, reply: PreparedSchema },
   [Subjects.storage.blobStoreOpen]: { request: BlobStoreOpenRequestSchema, reply: BlobStoreOpenReplySchema },
   [Subjects.storage.playbackOpen]: { request: PlaybackOpenRequestSchema, reply: PlaybackOpenReplySchema },

@@ -9,6 +9,7 @@ import type { PayloadSpec, RequestSpec } from './message-spec';
  * transcoder's 422 (naming the field that asked), not a malformed message.
  */
 
+const Sid = Type.String({ minLength: 1, maxLength: 64 });
 const BlobKey = Type.String({ minLength: 1, maxLength: 1024 });
 const FormatName = Type.String({ minLength: 1, maxLength: 200 });
 const NullableFormat = Type.Union([FormatName, Type.Null()]);
@@ -33,14 +34,38 @@ export type TranscodeReply = Static<typeof TranscodeReplySchema>;
 
 /** The durable upload-time job (msgId `transcode-<file_sid>`): replace a file's data by its transcoding. */
 export const UploadJobSchema = Type.Object({
-  file_sid: Type.String({ minLength: 1, maxLength: 64 }),
-  partner_sid: Type.String({ minLength: 1, maxLength: 64 }),
+  file_sid: Sid,
+  partner_sid: Sid,
   blob_key: BlobKey,
   source_format: NullableFormat,
   target: FormatName,
   bitrate: Kbits,
 });
 export type UploadJob = Static<typeof UploadJobSchema>;
+
+/**
+ * What an upload-time job reports, as events (durable, `evt.file.transcoding.*`): storage consumes
+ * them, so the flow runs one way — storage enqueues, the transcoder reports — and a report made
+ * while storage is away waits in the stream. `source_blob_key` is the blob the job read: a report
+ * about an older blob (a redelivered job) is ignored, and its result removed, by storage.
+ */
+export const TranscodingProgressEventSchema = Type.Object({ file_sid: Sid, source_blob_key: BlobKey, progress: Type.Number({ minimum: 0, maximum: 100 }) });
+export type TranscodingProgressEvent = Static<typeof TranscodingProgressEventSchema>;
+/** The result, written at `blob_key` (next to the source), described. */
+export const TranscodingDoneEventSchema = Type.Object({
+  file_sid: Sid,
+  source_blob_key: BlobKey,
+  blob_key: BlobKey,
+  file_bytes: Type.Integer({ minimum: 0 }),
+  content_format: FormatName,
+  mime_type: Type.String({ minLength: 1 }),
+  content_duration: Type.Union([Type.Number(), Type.Null()]),
+  content_bitrate: Type.Union([Type.Number(), Type.Null()]),
+});
+export type TranscodingDoneEvent = Static<typeof TranscodingDoneEventSchema>;
+/** Why it could not be done (for the log: the file keeps its data). */
+export const TranscodingFailedEventSchema = Type.Object({ file_sid: Sid, source_blob_key: BlobKey, reason: Type.String() });
+export type TranscodingFailedEvent = Static<typeof TranscodingFailedEventSchema>;
 
 export const TranscoderRequests = {
   [Subjects.transcoder.probe]: { request: ProbeRequestSchema, reply: ProbeReplySchema },
@@ -49,4 +74,10 @@ export const TranscoderRequests = {
 
 export const TranscoderJobs = {
   [Subjects.transcoder.uploadJob]: { payload: UploadJobSchema },
+} as const satisfies Record<string, PayloadSpec>;
+
+export const TranscoderEvents = {
+  [Subjects.events.fileTranscodingProgress]: { payload: TranscodingProgressEventSchema },
+  [Subjects.events.fileTranscodingDone]: { payload: TranscodingDoneEventSchema },
+  [Subjects.events.fileTranscodingFailed]: { payload: TranscodingFailedEventSchema },
 } as const satisfies Record<string, PayloadSpec>;

@@ -46,7 +46,6 @@ test('malformed requests from each kind of caller: 400 naming the field, logged'
     [Subjects.storage.uploadCommit, { principal, file_sid: 'F', size: 'lots', head: '' }, 'size'],
     [Subjects.storage.uploadPrepare, { principal, fields: {}, source: 'xml' }, 'source'],
     [Subjects.storage.fileResolvePublic, {}, 'id'],
-    [Subjects.storage.transcodingDone, { file_sid: 'F', failed: 'no' }, 'source_blob_key'],
     [Subjects.storage.fileList, { principal, params: {}, query: {} }, 'url'],
     [Subjects.storage.sweepExpired, { limit: 0 }, 'limit'],
   ];
@@ -58,10 +57,13 @@ test('malformed requests from each kind of caller: 400 naming the field, logged'
   expect(refusals(lines)).toEqual(expect.arrayContaining(cases.map(([s]) => s)));
 });
 
-test('a malformed partner event is dropped with an error logged; storage still serves', async () => {
+test('malformed partner and transcoding events are dropped with an error logged; storage still serves', async () => {
   await caller.publish(Subjects.events.partnerCreated, { partner: { name: 'no sid' } });
-  for (let i = 0; i < 100 && !refusals(lines).includes(Subjects.events.partnerCreated); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(refusals(lines)).toContain(Subjects.events.partnerCreated);
+  await caller.publish(Subjects.events.fileTranscodingDone, { file_sid: 'F', blob_key: '../../etc/passwd' });
+  await caller.publish(Subjects.events.fileTranscodingProgress, { file_sid: 'F', progress: 'half' });
+  const events = [Subjects.events.partnerCreated, Subjects.events.fileTranscodingDone, Subjects.events.fileTranscodingProgress];
+  for (let i = 0; i < 100 && !events.every((e) => refusals(lines).includes(e)); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(refusals(lines)).toEqual(expect.arrayContaining(events));
   const fine = await caller.request(Subjects.storage.containerDefault, { partner_sid: 'P1' }, { timeoutMs: 5000 });
   expect(fine).toMatchObject({ status: 200, body: { partner_sid: 'P1', is_default: true } });
 });
