@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { isTranscodingOf, Queues, Subjects, TranscoderEvents, UnprocessableError, type TranscodingDoneEvent, type UploadJob } from '@patchbay/contracts';
-import { checkedEvent, type BlobStore, type Subscription } from '@patchbay/platform';
+import { checkedEvent, type BlobStore, type Logger, type Subscription } from '@patchbay/platform';
 import { planTranscoding, type TranscodingAsk, type TranscodingPlan } from '../domain/transcoding-plan';
 import { probeMedia, type Probed } from '../probe';
 import type { FileDoc } from '../repo';
@@ -35,12 +35,13 @@ export function transcodingJob(f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'bl
  * target's extension at upload, so the `publish_uri` handed out then stays valid (docs/decisions.md).
  */
 export async function subscribeTranscodingEvents(ctx: StorageContext, blobs: BlobStore): Promise<Subscription[]> {
-  const { repo, bus, log } = ctx;
-  const on = <S extends keyof typeof TranscoderEvents>(subject: S, handle: (event: Static<(typeof TranscoderEvents)[S]['payload']>) => Promise<void>) =>
-    bus.subscribe(subject, Queues.storage, checkedEvent(subject, TranscoderEvents[subject].payload, log, handle));
+  const { repo, bus } = ctx;
+  // Each handler logs under the request ID the upload had (carried by the job and its events).
+  const on = <S extends keyof typeof TranscoderEvents>(subject: S, handle: (event: Static<(typeof TranscoderEvents)[S]['payload']>, log: Logger) => Promise<void>) =>
+    bus.subscribe(subject, Queues.storage, checkedEvent(subject, TranscoderEvents[subject].payload, ctx.log, (event, mc) => handle(event, mc.requestId ? ctx.log.child({ requestId: mc.requestId }) : ctx.log)));
 
   /** A result storage does not use: removed, but only if it is a transcoding of that source (never any other blob). */
-  const discard = async (e: TranscodingDoneEvent, why: string) => {
+  const discard = async (e: TranscodingDoneEvent, why: string, log: Logger) => {
     if (isTranscodingOf(e.blob_key, e.source_blob_key)) await blobs.delete(e.blob_key);
     log.info({ file_sid: e.file_sid, blob_key: e.blob_key }, `upload transcoding result not used: ${why}`);
   };
@@ -49,21 +50,21 @@ export async function subscribeTranscodingEvents(ctx: StorageContext, blobs: Blo
     on(Subjects.events.fileTranscodingProgress, async ({ file_sid: sid, source_blob_key: source, progress }) => {
       await repo.files.updateOne({ file_sid: sid, blob_key: source, content_transcoding_progress: { $lt: 100 } }, { $set: { content_transcoding_progress: Math.max(0, Math.min(99, Math.floor(progress))) } });
     }),
-    on(Subjects.events.fileTranscodingFailed, async ({ file_sid: sid, source_blob_key: source, reason }) => {
+    on(Subjects.events.fileTranscodingFailed, async ({ file_sid: sid, source_blob_key: source, reason }, log) => {
       const cleared = await repo.files.updateOne({ file_sid: sid, blob_key: source }, { $set: { content_transcoding_progress: null } });
       if (cleared.matchedCount > 0) log.warn({ file_sid: sid, reason }, 'upload transcoding failed; original kept');
     }),
-    on(Subjects.events.fileTranscodingDone, async (r) => {
+    on(Subjects.events.fileTranscodingDone, async (r, log) => {
       const f = await repo.files.findOne({ file_sid: r.file_sid });
-      if (!f) return discard(r, 'the file was deleted');
-      if (f.blob_key !== r.source_blob_key) return discard(r, 'the file already has new data');
+      if (!f) return discard(r, 'the file was deleted', log);
+      if (f.blob_key !== r.source_blob_key) return discard(r, 'the file already has new data', log);
       const now = new Date();
       const updated = await repo.files.findOneAndUpdate({ file_sid: f.file_sid, blob_key: r.source_blob_key }, { $set: {
         blob_key: r.blob_key, file_bytes: r.file_bytes, content_format: r.content_format, mime_type: r.mime_type,
         content_duration: r.content_duration, content_bitrate: r.content_bitrate, content_transcoding_progress: 100,
         date_modified: now, date_content_modified: now,
       } });
-      if (!updated) return discard(r, 'the file already has new data');
+      if (!updated) return discard(r, 'the file already has new data', log);
       const delta = r.file_bytes - f.file_bytes;
       await repo.containers.updateOne({ container_sid: f.container_sid }, { $inc: f.threshold_include ? { total_bytes: delta, threshold_total_bytes: delta } : { total_bytes: delta } });
       await blobs.delete(f.blob_key);
