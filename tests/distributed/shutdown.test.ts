@@ -49,15 +49,15 @@ describe('distributed set under operations: request IDs in every log, SIGTERM lo
     expect(res.status).toBe(201);
     expect(res.headers['x-request-id']).toBe(rid);
     await until('the job to finish', 30000, async () => ((await file(res.body.file_sid)).content_transcoding_progress === 100 ? true : undefined));
-    // Storage hears about the finished job from the transcoder, under the ID the upload had.
+    // Storage hears about the finished job from the transcoder's event, under the ID the upload had.
     const seen = await until('storage to log the job result with the request ID', 10000, async () => {
       const lines = linesWith(inst.output(), rid);
-      return lines.some((l) => l.subject === 'svc.storage.files.transcoded') ? lines : undefined;
+      return lines.some((l) => l.name === 'storage' && l.msg === 'file transcoded') ? lines : undefined;
     });
     // gateway (the HTTP request), storage (prepare, commit, and the job's result), transcoder
-    // (the probe storage asks for once the job's result is in).
+    // (the probe storage asks for before the commit, and the job).
     expect([...new Set(seen.map((l) => l.name))].sort()).toEqual(['gateway', 'storage', 'transcoder']);
-    expect(seen.filter((l) => l.name === 'storage').map((l) => l.subject)).toEqual(expect.arrayContaining(['svc.storage.files.prepare', 'svc.storage.files.commit', 'svc.storage.files.transcoded']));
+    expect(seen.filter((l) => l.name === 'storage').map((l) => l.subject)).toEqual(expect.arrayContaining(['svc.storage.files.prepare', 'svc.storage.files.commit']));
 
     // A public download with a transcode: file-server → storage (resolve) and → transcoder.
     const rid2 = `trace-${crypto.randomUUID()}`;

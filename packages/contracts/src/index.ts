@@ -71,6 +71,9 @@ export type {
   PublishedCheckRequest, VoicemailCallbackSchedule, VoicemailCallbackDelivery,
 } from './schemas/media';
 export { BITRATE_FORMATS } from './schemas/file';
+export { MEDIA_FORMATS, mediaFormat, isTargetFormat, mimeOfFormat, ffmpegInputArgs, formatOfMime, describeMediaMimes } from './media-formats';
+export type { MediaFormat, TargetFormat, AudioFormat } from './media-formats';
+export { OWN_BLOB_PREFIXES, fileBlobKey, transcodedBlobKey, isTranscodingOf, cacheBlobKey, cachePrefixOf, externalBlobKey, parseExternalBlobKey, isExternalBlobKey, fileSidOfBlobKey } from './blob-keys';
 export { ContainerSchema } from './schemas/container';
 export { FileSchema } from './schemas/file';
 export { VoicemailCallbackDeliverySchema } from './schemas/media';
@@ -93,4 +96,20 @@ export type { BusRequester, CallOptions } from './clients/bus-requester';
 export { IdentityClient } from './clients/identity-client';
 export { EndpointClient } from './clients/endpoint-client';
 export { RecordsClient, isRecordIngestSubject } from './clients/records-client';
+export {
+  TranscoderRequests, TranscoderJobs, TranscoderEvents, ProbeRequestSchema, ProbeReplySchema, TranscodeRequestSchema, TranscodeReplySchema, UploadJobSchema,
+  TranscodingProgressEventSchema, TranscodingDoneEventSchema, TranscodingFailedEventSchema,
+} from './messages/transcoder';
+export type {
+  ProbeRequest, ProbeReply, TranscodeRequest, TranscodeReply, UploadJob, TranscodingProgressEvent, TranscodingDoneEvent, TranscodingFailedEvent,
+} from './messages/transcoder';
+export { TranscoderClient } from './clients/transcoder-client';
+export { StorageClient } from './clients/storage-client';
+export {
+  StorageRequests, StorageEvents, FileEventSchema, UploadPrepareRequestSchema, UploadReserveRequestSchema, UploadCommitRequestSchema, UploadAbortRequestSchema,
+  PreparedSchema, OpenedSchema, PublicFileSchema, ResolvePublicRequestSchema, ContainerCheckRequestSchema, ContainerDefaultRequestSchema,
+} from './messages/storage';
+export type {
+  UploadPrepareRequest, UploadReserveRequest, UploadCommitRequest, UploadAbortRequest, Prepared, Opened, PublicFile, FileEvent,
+} from './messages/storage';
 export type { RecordIngestSubject } from './clients/records-client';

@@ -76,10 +76,6 @@ export const Subjects = {
     fileOpen: 'svc.storage.files.open',
     /** Public file server: `{id}` → the published file, or 404 (never touches date_last_accessed). */
     fileResolvePublic: 'svc.storage.files.resolve',
-    /** From the transcoder: `{file_sid, progress}` (0..100) while an upload-time job runs. */
-    transcodingProgress: 'svc.storage.files.transcoding',
-    /** From the transcoder: the new data of a file transcoded at upload. */
-    transcodingDone: 'svc.storage.files.transcoded',
     /** Media plane: a recording about to stream in (RecordingPrepareRequest) → PrepareReply; committed as an upload. */
     recordingPrepare: 'svc.storage.media.prepare',
     /**
@@ -140,6 +136,12 @@ export const Subjects = {
     fileCreated: 'evt.file.created',
     fileUpdated: 'evt.file.updated',
     fileDeleted: 'evt.file.deleted',
+    /** From the transcoder, while an upload-time job runs: `{file_sid, source_blob_key, progress}` (0..100). */
+    fileTranscodingProgress: 'evt.file.transcoding.progress',
+    /** From the transcoder: an upload-time job's result, written next to its source (storage swaps it in, or removes it). */
+    fileTranscodingDone: 'evt.file.transcoding.done',
+    /** From the transcoder: an upload-time job that could not be done (the file keeps its data). */
+    fileTranscodingFailed: 'evt.file.transcoding.failed',
   },
 } as const;
 

@@ -1,21 +1,8 @@
-import { Subjects, unwrapReply } from '@patchbay/contracts';
-import type { Bus, Subscription } from '@patchbay/platform';
+import { StorageClient, StorageEvents, Subjects, type PublicFile } from '@patchbay/contracts';
+import { checkedEvent, type Bus, type Logger, type Subscription } from '@patchbay/platform';
 
-/** What storage tells the file server about a published file. */
-export interface PublicFile {
-  file_sid: string;
-  blob_key: string;
-  file_bytes: number;
-  mime_type: string;
-  name: string;
-  file_access_name: string;
-  content_format: string | null;
-  content_bitrate: number | null;
-  /** When the bytes last changed (ISO 8601): Last-Modified, and what If-Range is compared with. */
-  last_modified: string;
-  /** What storage sent before `last_modified` (the metadata's time); read only during a rolling update. */
-  date_modified?: string;
-}
+/** What storage tells the file server about a published file (messages/storage.ts). */
+export type { PublicFile };
 
 /**
  * Resolves `/f/<id>` through storage (which applies the publish rules), keeping answers for
@@ -26,20 +13,25 @@ export interface PublicFile {
 export class Resolver {
   private readonly cache = new Map<string, { file: PublicFile; expires: number }>();
   private subs: Subscription[] = [];
+  private readonly storage: StorageClient;
 
   /** `onForget(fileSid)`: also runs for every dropped file (the file server drops the blobs it keeps open). */
-  constructor(private readonly bus: Bus, private readonly ttlMs: number, private readonly timeoutMs: number, private readonly onForget?: (fileSid: string) => void) {}
+  constructor(private readonly bus: Bus, private readonly ttlMs: number, timeoutMs: number, private readonly log: Logger, private readonly onForget?: (fileSid: string) => void) {
+    this.storage = new StorageClient(bus, { timeoutMs });
+  }
 
   async start(): Promise<void> {
-    if (!this.bus.listen) return;
-    const drop = async (payload: unknown) => this.forget(String((payload as { file_sid?: string }).file_sid ?? ''));
-    this.subs = await Promise.all([this.bus.listen(Subjects.events.fileUpdated, drop), this.bus.listen(Subjects.events.fileDeleted, drop)]);
+    const { listen } = this.bus;
+    if (!listen) return;
+    const drop = (subject: typeof Subjects.events.fileUpdated | typeof Subjects.events.fileDeleted) =>
+      listen.call(this.bus, subject, checkedEvent(subject, StorageEvents[subject].payload, this.log, async ({ file_sid: sid }) => this.forget(sid)));
+    this.subs = await Promise.all([drop(Subjects.events.fileUpdated), drop(Subjects.events.fileDeleted)]);
   }
 
   async resolve(id: string, requestId?: string): Promise<PublicFile> {
     const hit = this.cache.get(id);
     if (hit && hit.expires > Date.now()) return hit.file;
-    const file = unwrapReply<PublicFile>(await this.bus.request(Subjects.storage.fileResolvePublic, { id }, { timeoutMs: this.timeoutMs, requestId }));
+    const file = await this.storage.resolvePublic(id, { requestId });
     if (this.ttlMs > 0) this.cache.set(id, { file, expires: Date.now() + this.ttlMs });
     return file;
   }

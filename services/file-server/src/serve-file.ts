@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BITRATE_FORMATS, NotFoundError, Subjects, UnavailableError, UnprocessableError, unwrapReply, safeContentType } from '@patchbay/contracts';
-import { isExternalKey } from '@patchbay/blob-routing';
+import {
+  BITRATE_FORMATS, cacheBlobKey, isExternalBlobKey, mimeOfFormat, NotFoundError, TranscoderClient, UnavailableError, UnprocessableError, safeContentType,
+  type TranscodeReply, type TranscodeRequest,
+} from '@patchbay/contracts';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
-import { CONTENT_TYPES, contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
+import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { PublicFile, Resolver } from './resolver';
 
 export interface ServeDeps {
@@ -16,10 +18,6 @@ export interface ServeDeps {
   accelPrefix?: string;
 }
 
-/** Where the transcoded copy of a file for (format, bitrate) is kept; deleted with the file. */
-export function cacheKey(fileSid: string, format: string, bitrate: number | null): string {
-  return `cache/${fileSid}/${format}-${bitrate ?? 'src'}`;
-}
 
 /**
  * The copy to serve: the stored file, or a transcoded copy when `f`/`br` ask for a change. `br` is
@@ -47,10 +45,11 @@ const TRANSCODE_RETRIES = 2;
  * deadline and answers 503; the question then goes to another replica (a stopping one no longer
  * takes requests) instead of the download failing.
  */
-async function transcodeCopy(deps: ServeDeps, req: Record<string, unknown>, requestId: string): Promise<{ size: number }> {
+async function transcodeCopy(deps: ServeDeps, req: TranscodeRequest, requestId: string): Promise<TranscodeReply> {
+  const transcoders = new TranscoderClient(deps.bus, { timeoutMs: deps.transcodeTimeoutMs, requestId });
   for (let attempt = 0; ; attempt++) {
     try {
-      return unwrapReply<{ size: number }>(await deps.bus.request(Subjects.transcoder.transcode, req, { timeoutMs: deps.transcodeTimeoutMs, requestId }));
+      return await transcoders.transcode(req);
     } catch (err) {
       if (!(err instanceof UnavailableError) || attempt >= TRANSCODE_RETRIES) throw err;
       await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
@@ -74,8 +73,8 @@ export function serveFile(deps: ServeDeps) {
     let rangeAllowed = true;
     const want = target(file, opts);
     if (want) {
-      key = cacheKey(file.file_sid, want.format, want.bitrate);
-      mime = CONTENT_TYPES[want.format];
+      key = cacheBlobKey(file.file_sid, want.format, want.bitrate);
+      mime = mimeOfFormat(want.format) ?? mime;
       // Cached copies are stored without fsync (they can be made again); an empty one is what a
       // machine crash can leave of such a write, so it is made again rather than served.
       const cached = await deps.blobs.stat(key).catch(() => undefined);
@@ -90,7 +89,7 @@ export function serveFile(deps: ServeDeps) {
     await sendBlob(req, res, deps.blobs, {
       key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed, keepOpenMs: deps.keepOpenMs,
       // A file of an external container is not in the directory nginx reads: sent from here.
-      accelRedirect: deps.accelPrefix && !isExternalKey(key) ? `${deps.accelPrefix}${key}` : undefined,
+      accelRedirect: deps.accelPrefix && !isExternalBlobKey(key) ? `${deps.accelPrefix}${key}` : undefined,
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': 'GET',

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { fileSidOfBlobKey } from '@patchbay/contracts';
 import { CircuitBreakerBus, ConfigError, DirBlobStore, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { RoutedBlobStore } from '@patchbay/blob-routing';
 import { createFileServerApp } from './app';
@@ -29,8 +30,8 @@ export async function startFileServer(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 
   const log = deps.logger.child({ mod: 'file-server' });
   // While storage or the transcoder (or the whole bus) does not answer, downloads fail fast with a 503.
   const bus = new CircuitBreakerBus(deps.bus, { logger: log });
-  // A file's blobs are `files/<partner>/<file_sid>` and `cache/<file_sid>/…`: a file event closes every one kept open.
-  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs, (fileSid) => deps.blobs.forgetOpen?.((key) => key.split('/').includes(fileSid)));
+  // A file event closes every blob of that file kept open (its data, its transcodings, its cached copies).
+  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs, log, (fileSid) => deps.blobs.forgetOpen?.((key) => fileSidOfBlobKey(key) === fileSid));
   await resolver.start();
   const app = createFileServerApp({ ...deps, bus, resolver, transcodeTimeoutMs: settings.transcodeTimeoutMs, keepOpenMs: settings.keepOpenMs ?? 2000, accelPrefix: settings.accelRedirect, health: { ready: () => ready } });
   const server = http.createServer(app);

@@ -1,6 +1,5 @@
-import { DuplicateKeyError } from '@patchbay/contracts';
+import { DuplicateKeyError, isExternalBlobKey } from '@patchbay/contracts';
 import type { BlobStore } from '@patchbay/platform';
-import { isExternalKey } from '@patchbay/blob-routing';
 import type { StorageContext } from './handlers/context';
 
 /**
@@ -13,7 +12,7 @@ export async function deleteBlobOrRetryLater(ctx: StorageContext, blobs: BlobSto
   try {
     await blobs.delete(key);
   } catch (err) {
-    if (!isExternalKey(key)) throw err;
+    if (!isExternalBlobKey(key)) throw err;
     ctx.log.warn({ err, blob_key: key }, 'object of a deleted file not deleted from its external storage: retried by the sweep');
     await ctx.repo.blobDeletions.insertOne({ blob_key: key, date_created: new Date(), attempts: 1 }).catch((e: unknown) => {
       if (!(e instanceof DuplicateKeyError)) throw e;

@@ -1,6 +1,6 @@
-import { Subjects, unwrapReply, type StoredFile, type VoicemailCallbackSchedule } from '@patchbay/contracts';
+import { EndpointClient, type StoredFile, type VoicemailCallbackSchedule } from '@patchbay/contracts';
 import type { StorageContext } from './handlers/context';
-import type { RecordingOrigin } from './handlers/uploads';
+import type { RecordingOrigin } from './domain/recording-origin';
 
 /**
  * Hands a Voicemail recording's callback to the endpoint service, which owns the endpoint's
@@ -36,7 +36,7 @@ export async function retryPendingCallbacks(ctx: StorageContext): Promise<number
 
 async function handOver(ctx: StorageContext, schedule: VoicemailCallbackSchedule): Promise<boolean> {
   try {
-    unwrapReply(await ctx.bus.request(Subjects.endpoint.callbackSchedule, schedule, { timeoutMs: ctx.busTimeoutMs }));
+    await new EndpointClient(ctx.bus, { timeoutMs: ctx.busTimeoutMs }).scheduleCallback(schedule);
     return true;
   } catch (err) {
     ctx.log.warn({ file_sid: schedule.file_sid, err: (err as Error).message }, 'endpoint service did not take the voicemail callback');

@@ -1,5 +1,5 @@
 import {
-  BlobStoreOpenRequestSchema, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, errorItem,
+  DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, errorItem,
   type BlobStoreOpenReply, type ExternalStoreType,
 } from '@patchbay/contracts';
 import { isSealedSecret, openSecret, probeBlobStore, sealSecret, type KeyRing } from '@patchbay/platform';
@@ -8,7 +8,6 @@ import { checkExternalAttributes, locationOf, type PlainAttributes } from './dom
 import type { BlobStoreDoc, ContainerDoc } from './repo';
 import type { StorageContext } from './handlers/context';
 
-const validateOpen = compileValidator(BlobStoreOpenRequestSchema);
 
 /** A probe that has not finished by then fails the create or update: never a hang. */
 export const PROBE_TIMEOUT_MS = 20_000;
@@ -106,8 +105,7 @@ export async function currentStoreId(ctx: StorageContext, c: ContainerDoc): Prom
 /** Internal: the external store a blob key names, credentials opened, for the blob routing of every service. */
 export function externalStoreHandlers(ctx: StorageContext) {
   return {
-    [Subjects.storage.blobStoreOpen]: async (payload: unknown): Promise<BlobStoreOpenReply> => {
-      const { store_id: storeId } = validateOpen(payload);
+    [Subjects.storage.blobStoreOpen]: async ({ store_id: storeId }: { store_id: string }): Promise<BlobStoreOpenReply> => {
       const doc: BlobStoreDoc | null = await ctx.repo.blobStores.findOne({ store_id: storeId });
       if (!doc) throw new NotFoundError('no such blob store');
       const credentials = open(ctx.keys, doc.credentials, (f) => storeContext(storeId, f));

@@ -1,4 +1,4 @@
-import { Subjects } from '@patchbay/contracts';
+import { fileSidOfBlobKey, OWN_BLOB_PREFIXES, Subjects } from '@patchbay/contracts';
 import type { BlobStore } from '@patchbay/platform';
 import { planTranscoding } from './domain/transcoding-plan';
 import type { StorageContext } from './handlers/context';
@@ -38,9 +38,9 @@ export async function reconcileCounters(ctx: StorageContext): Promise<void> {
 export async function sweepOrphanBlobs(ctx: StorageContext, blobs: BlobStore, olderThanMs: number): Promise<number> {
   if (!blobs.list) return 0;
   let removed = 0;
-  const owner = (key: string) => (key.startsWith('cache/') ? key.split('/')[1] : (key.split('/').pop() ?? '').split('.')[0]);
-  for (const prefix of ['files/', 'cache/']) for await (const key of blobs.list(prefix)) {
-    const fileSid = owner(key);
+  for (const prefix of OWN_BLOB_PREFIXES) for await (const key of blobs.list(prefix)) {
+    const fileSid = fileSidOfBlobKey(key);
+    if (fileSid === undefined) continue; // not a key of this layout: not ours to remove
     const file = await ctx.repo.files.findOne({ file_sid: fileSid }, { projection: { blob_key: 1 } });
     if ((file && (prefix === 'cache/' || file.blob_key === key)) || (await ctx.repo.uploads.findOne({ file_sid: fileSid }))) continue;
     const stat = await blobs.stat(key).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { Subjects, unwrapReply } from '@patchbay/contracts';
+import { TranscoderClient, type ProbeReply } from '@patchbay/contracts';
 import type { FileDoc } from './repo';
 import type { StorageContext } from './handlers/context';
 
@@ -9,14 +9,14 @@ const PROBE_TIMEOUT_MS = 15000;
  * the transcoder (the only image with ffmpeg). Without a transcoder the file is still stored and
  * the duration stays null: probing is description, not a condition of the upload.
  */
-export interface Probed { duration: number | null; format: string | null; bitrate: number | null }
+export type Probed = ProbeReply;
 
 /**
  * `target`: the format the file is to be transcoded to. The transcoder then also checks that it can
  * write it, and answers 503 naming what it lacks (no ffmpeg, no encoder) before the upload is accepted.
  */
 export function probeMedia(ctx: StorageContext, f: Pick<FileDoc, 'blob_key' | 'content_format'>, target?: string): Promise<Probed> {
-  return ctx.bus.request(Subjects.transcoder.probe, { blob_key: f.blob_key, format: f.content_format, ...(target ? { target } : {}) }, { timeoutMs: PROBE_TIMEOUT_MS }).then((r) => unwrapReply<Probed>(r));
+  return new TranscoderClient(ctx.bus, { timeoutMs: PROBE_TIMEOUT_MS }).probe({ blob_key: f.blob_key, format: f.content_format, ...(target ? { target } : {}) });
 }
 
 /** Best effort for media files: a failure leaves the description as it is. */

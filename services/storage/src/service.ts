@@ -1,6 +1,6 @@
-import { Queues, Subjects } from '@patchbay/contracts';
+import { PartnerEventSchema, Queues, StorageRequests, Subjects } from '@patchbay/contracts';
 import { randomBytes } from 'node:crypto';
-import { KeyRing, backfillPartners, openKeyRing, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { KeyRing, backfillPartners, checkedEvent, openKeyRing, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { externalStoreHandlers } from './external-stores';
 import { retryBlobDeletions } from './blob-deletions';
 import { openStorageRepo } from './repo';
@@ -8,7 +8,7 @@ import { containerHandlers, ensureDefaultContainer } from './handlers/containers
 import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
 import { fileHandlers } from './handlers/files';
 import { reconcileCounters, requeueUnfinishedTranscoding, sweepOrphanBlobs } from './maintenance';
-import { transcodingHandlers } from './handlers/transcoding';
+import { subscribeTranscodingEvents } from './handlers/transcoding';
 import { retryPendingCallbacks } from './callbacks';
 import { mediaHandlers } from './handlers/media';
 import { sweepHandlers } from './handlers/sweep';
@@ -29,23 +29,21 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
   const ctx: StorageContext = { repo, bus: deps.bus, log, storageUrl: settings.storageUrl.replace(/\/$/, ''), busTimeoutMs: settings.busTimeoutMs, keys };
   if (settings.reconcileOnStart ?? true) await reconcileCounters(ctx);
   await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
-  const subs = await serveAll(deps.bus, Queues.storage, {
+  const subs = await serveRequests(deps.bus, Queues.storage, StorageRequests, {
     ...containerHandlers(ctx),
     ...uploadHandlers(ctx, deps.blobs),
-    ...transcodingHandlers(ctx, deps.blobs),
     ...fileHandlers(ctx, deps.blobs),
     ...mediaHandlers(ctx),
     ...externalStoreHandlers(ctx),
     ...(await sweepHandlers(ctx, deps.blobs)),
   }, log);
-  // After serving: the jobs report back to this service's transcoding handlers.
+  // The transcoder's reports (events) are consumed before any job is enqueued again.
+  subs.push(...(await subscribeTranscodingEvents(ctx, deps.blobs)));
   if (settings.requeueTranscodingOnStart ?? true) {
     await requeueUnfinishedTranscoding(ctx).catch((err: unknown) => log.error({ err }, 'unfinished transcoding jobs could not be enqueued again'));
   }
-  subs.push(await deps.bus.subscribe(Subjects.events.partnerCreated, 'storage', async (payload) => {
-    const sid = (payload as { partner?: { partner_sid?: string } }).partner?.partner_sid;
-    if (sid) await ensureDefaultContainer(ctx, sid);
-  }));
+  const partnerCreated = Subjects.events.partnerCreated;
+  subs.push(await deps.bus.subscribe(partnerCreated, Queues.storage, checkedEvent(partnerCreated, PartnerEventSchema, log, ({ partner }) => ensureDefaultContainer(ctx, partner.partner_sid).then(() => undefined))));
   const backfill = backfillPartners(deps.bus, (sid) => ensureDefaultContainer(ctx, sid), log);
   const sweep = async () => {
     await retryPendingCallbacks(ctx);

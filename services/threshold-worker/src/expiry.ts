@@ -1,5 +1,5 @@
 import type { JobContext, Logger } from '@patchbay/platform';
-import type { StorageClient } from './storage-client';
+import type { StorageClient } from '@patchbay/contracts';
 import type { SweepResult, WorkerMetrics } from './metrics';
 
 export interface ExpiryDeps {
@@ -23,12 +23,12 @@ export async function runExpiry(deps: ExpiryDeps, window: number, ctx: JobContex
   const perContainer = new Map<string, { files: number; bytes: number }>();
   for (;;) {
     if (deps.stopping()) break;
-    const { files } = await deps.storage.expired(deps.batch);
+    const { files } = await deps.storage.sweepExpired(deps.batch);
     if (files.length === 0) break;
     let progressed = false;
     for (const f of files) {
       ctx.working();
-      const r = await deps.storage.delete({ file_sid: f.file_sid, reason: 'lifecycle' });
+      const r = await deps.storage.sweepDelete({ file_sid: f.file_sid, reason: 'lifecycle' });
       if (!r.deleted || !r.file) continue;
       progressed = true;
       deps.metrics.deleted(r.file.container_sid, 'lifecycle', r.file.file_bytes);

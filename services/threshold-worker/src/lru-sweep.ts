@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { SweepCandidate, SweepContainerState, SweepJob } from '@patchbay/contracts';
 import type { JobContext, Logger } from '@patchbay/platform';
-import type { StorageClient } from './storage-client';
+import type { StorageClient } from '@patchbay/contracts';
 import type { SweepResult, WorkerMetrics } from './metrics';
 
 /** Payload of `job.threshold-worker.sweep`. */
@@ -37,7 +37,7 @@ export async function runLruSweep(deps: SweepDeps, job: SweepJob, ctx: JobContex
   const containerSid = job.container_sid;
   const owner = `${os.hostname()}:${process.pid}:${randomUUID()}`;
   const log = deps.log.child({ container_sid: containerSid, window: job.window, delivery: ctx.deliveryCount });
-  const ask = () => deps.storage.candidates({ container_sid: containerSid, owner, lease_ms: deps.leaseMs, limit: deps.batch });
+  const ask = () => deps.storage.sweepCandidates({ container_sid: containerSid, owner, lease_ms: deps.leaseMs, limit: deps.batch });
   const first = await ask();
   if (!first.claimed || !first.container) return first.container?.over_target ? 'busy' : 'idle';
   const started = performance.now();
@@ -57,7 +57,7 @@ export async function runLruSweep(deps: SweepDeps, job: SweepJob, ctx: JobContex
       let progressed = false;
       for (const f of files) {
         ctx.working();
-        const r = await deps.storage.delete({ file_sid: f.file_sid, reason: 'lru', container_sid: containerSid, owner, date_last_accessed: f.date_last_accessed, lease_ms: deps.leaseMs });
+        const r = await deps.storage.sweepDelete({ file_sid: f.file_sid, reason: 'lru', container_sid: containerSid, owner, date_last_accessed: f.date_last_accessed, lease_ms: deps.leaseMs });
         if (r.container) state = r.container;
         holding = r.holds_lease;
         if (r.deleted && r.file) {
@@ -79,7 +79,7 @@ export async function runLruSweep(deps: SweepDeps, job: SweepJob, ctx: JobContex
     }
   } finally {
     // Gives the lease back at once when the sweep stops early (storage already did when it finished).
-    if (holding) await deps.storage.release({ container_sid: containerSid, owner }).catch((err: unknown) => log.warn({ err }, 'could not release the sweep lease; it expires'));
+    if (holding) await deps.storage.sweepRelease({ container_sid: containerSid, owner }).catch((err: unknown) => log.warn({ err }, 'could not release the sweep lease; it expires'));
   }
   const done = !state.over_target;
   log.info({

@@ -1,7 +1,7 @@
 import { Subjects, type ExpireJob, type SweepContainersReply, type SweepJob } from '@patchbay/contracts';
 import type { Bus, Logger } from '@patchbay/platform';
 import { expireJobId, sweepJobId } from './domain/windows';
-import type { StorageClient } from './storage-client';
+import type { StorageClient } from '@patchbay/contracts';
 
 /** Containers asked for per page. */
 const PAGE = 200;
@@ -16,7 +16,7 @@ export async function scheduleSweeps(deps: { bus: Bus; storage: StorageClient; l
   let after: string | null = null;
   let due = 0;
   do {
-    const page: SweepContainersReply = await deps.storage.containers(after, PAGE);
+    const page: SweepContainersReply = await deps.storage.sweepContainers(after, PAGE);
     for (const sid of page.container_sids) {
       await deps.bus.enqueue(Subjects.thresholdWorker.sweepJob, { container_sid: sid, window } satisfies SweepJob, { msgId: sweepJobId(sid, window) });
     }

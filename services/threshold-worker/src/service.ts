@@ -1,6 +1,5 @@
-import { ExpireJobSchema, Queues, Subjects, SweepJobSchema } from '@patchbay/contracts';
+import { ExpireJobSchema, Queues, StorageClient, Subjects, SweepJobSchema } from '@patchbay/contracts';
 import { checkedJob, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
-import { StorageClient } from './storage-client';
 import { workerMetrics } from './metrics';
 import { runLruSweep, type SweepDeps } from './lru-sweep';
 import { runExpiry } from './expiry';
@@ -30,7 +29,7 @@ const ACK_WAIT_MS = 60_000;
  */
 export async function startThresholdWorker(deps: ServiceDeps, settings: ThresholdWorkerSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'threshold-worker' });
-  const storage = new StorageClient(deps.bus, settings.busTimeoutMs);
+  const storage = new StorageClient(deps.bus, { timeoutMs: settings.busTimeoutMs });
   const metrics = workerMetrics(deps.metrics, deps.bus);
   let stopping = false;
   const sweepDeps: SweepDeps = {

@@ -3,7 +3,7 @@ import { createLogger, type JobContext } from '@patchbay/platform';
 import { Registry } from 'prom-client';
 import { runLruSweep, type SweepDeps } from '../src/lru-sweep';
 import { workerMetrics } from '../src/metrics';
-import { StorageClient } from '../src/storage-client';
+import { StorageClient } from '@patchbay/contracts';
 import { captureLogger } from '../../../packages/platform/src/testing/capture-logger';
 import { containerDoc, expectedLru, fileDoc, metricTotal, seed, startSweepKit, until, type SweepKit } from './sweep-kit';
 import type { ContainerDoc, FileDoc } from '../../storage/src/repo';
@@ -104,12 +104,12 @@ describe('threshold-worker with storage on the in-process bus', () => {
     const files = filesOf(c, 24);
     await seed(kit, c, files);
     const logger = createLogger({ name: 'crash-test', level: 'silent' });
-    const real = new StorageClient(kit.bus, 5000);
+    const real = new StorageClient(kit.bus, { timeoutMs: 5000 });
     // A replica that dies after 5 deletions: its requests stop, its lease is never given back.
     let deletions = 0;
     const dying = Object.create(real) as StorageClient;
-    dying.delete = async (req) => { if (deletions++ >= 5) throw new Error('crashed'); return real.delete(req); };
-    dying.release = async () => { throw new Error('crashed'); };
+    dying.sweepDelete = async (req) => { if (deletions++ >= 5) throw new Error('crashed'); return real.sweepDelete(req); };
+    dying.sweepRelease = async () => { throw new Error('crashed'); };
     const registry = new Registry();
     const deps: SweepDeps = { storage: dying, log: logger, metrics: workerMetrics(registry, kit.bus), batch: 4, leaseMs: 1000, stopping: () => false };
     const ctx: JobContext = { subject: Subjects.thresholdWorker.sweepJob, deliveryCount: 1, working: () => undefined, signal: new AbortController().signal };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { UnavailableError, UnprocessableError } from '@patchbay/contracts';
+import { UnavailableError, UnprocessableError, type TranscodeRequest } from '@patchbay/contracts';
 import type { BlobStore, Bus, Logger } from '@patchbay/platform';
 import { planOutput, type OutputPlan } from './domain/output-plan';
 import { FORMATS } from './ffmpeg/formats';
@@ -11,7 +11,8 @@ import { fetchBlob, storeBlob, withScratch } from './workspace';
 
 export interface JobDeps { bus: Bus; blobs: BlobStore; log: Logger; limiter: Limiter; scratchDir: string; timeoutMs: number }
 
-export interface ConvertRequest { blob_key: string; source_format: string | null; target: string; bitrate: number | null; output_key: string }
+/** What to convert: the download-time request's shape (messages/transcoder.ts). */
+export type ConvertRequest = TranscodeRequest;
 
 export interface ConvertOptions {
   /** Probe the result too, to describe the stored file (upload jobs). */

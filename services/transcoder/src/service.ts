@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
-import { Queues, Subjects, UnavailableError, UnprocessableError, errorItem } from '@patchbay/contracts';
-import { DEFAULT_DRAIN_MS, serveAll, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { Queues, Subjects, TranscoderJobs, TranscoderRequests, UnavailableError, UnprocessableError, errorItem } from '@patchbay/contracts';
+import { DEFAULT_DRAIN_MS, checkedJob, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { useBinaries } from './ffmpeg/binaries';
 import type { BinarySettings } from './ffmpeg/candidates';
 import { Toolkit } from './ffmpeg/toolkit';
@@ -10,8 +10,8 @@ import { probe } from './ffmpeg/probe';
 import { FfmpegError } from './ffmpeg/run';
 import { fetchBlob, withScratch } from './workspace';
 import { Limiter } from './limiter';
-import { convert, type ConvertRequest, type JobDeps } from './convert';
-import { runUploadJob, type UploadJob } from './jobs';
+import { convert, type JobDeps } from './convert';
+import { runUploadJob } from './jobs';
 import { transcoderMetrics } from './metrics';
 import { startScratch } from './scratch/scratch-keeper';
 
@@ -61,26 +61,25 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
   const stopping = new AbortController();
   // Every download-time run waiting or running listens on it: more than ten at once is normal.
   setMaxListeners(0, stopping.signal);
-  const subs = await serveAll(deps.bus, Queues.transcoder, {
-    [Subjects.transcoder.transcode]: async (payload) => {
-      const missing = toolkit.cannotWrite(String((payload as ConvertRequest).target));
+  const subs = await serveRequests(deps.bus, Queues.transcoder, TranscoderRequests, {
+    [Subjects.transcoder.transcode]: async (req) => {
+      const missing = toolkit.cannotWrite(req.target);
       if (missing) throw unavailable(missing, 'f');
       try {
-        return { size: (await measured('download', () => convert(jobDeps, payload as ConvertRequest, { cacheCopy: true, signal: stopping.signal }))).size };
+        return { size: (await measured('download', () => convert(jobDeps, req, { cacheCopy: true, signal: stopping.signal }))).size };
       } catch (err) {
         if (!stopping.signal.aborted) throw err;
-        log.info({ output_key: (payload as ConvertRequest).output_key }, 'download-time transcode given up: this replica is stopping');
+        log.info({ output_key: req.output_key }, 'download-time transcode given up: this replica is stopping');
         throw new UnavailableError('this transcoder is stopping; ask again');
       }
     },
-    [Subjects.transcoder.probe]: async (payload) => {
-      const { blob_key: key, format, target } = payload as { blob_key: string; format: string | null; target?: string };
+    [Subjects.transcoder.probe]: async ({ blob_key: key, format, target }) => {
       // Storage names the target when the upload is to be transcoded: refused now, not after the 201.
       const missing = target ? toolkit.cannotWrite(target) : toolkit.cannotProbe();
       if (missing) throw unavailable(missing, target ? 'desired_format' : null);
       return measured('probe', () => withScratch(scratch.dir, async (dir) => {
         const file = path.join(dir, 'input');
-        await fetchBlob(deps.blobs, String(key), file);
+        await fetchBlob(deps.blobs, key, file);
         try {
           return await probe(file, format ?? null);
         } catch (err) {
@@ -93,7 +92,8 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
   }, log);
   // A replica that cannot transcode leaves upload-time jobs in their queue for one that can (the
   // file keeps its original data meanwhile; storage re-queues waiting jobs when it starts).
-  const jobs = !toolkit.canTranscode() ? { stop: async () => undefined } : await deps.bus.work(Subjects.transcoder.uploadJob, Queues.transcoder, (payload, ctx) => measured('upload', () => runUploadJob(jobDeps, payload as UploadJob, ctx)), {
+  const uploadJob = Subjects.transcoder.uploadJob;
+  const jobs = !toolkit.canTranscode() ? { stop: async () => undefined } : await deps.bus.work(uploadJob, Queues.transcoder, checkedJob(uploadJob, TranscoderJobs[uploadJob].payload, log, (job, ctx) => measured('upload', () => runUploadJob(jobDeps, job, ctx))), {
     concurrency: settings.concurrency, ackWaitMs: 30000, maxDeliver: 5, drainMs: settings.drainMs,
   });
   return {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   // Upload-time results are written durably (fsync): more jobs at once keep both cores busy.
   kit = await startTranscoderKit('bitrates-upload', { concurrency: 4 });
   producer = kit.bus();
-  storage = await storageStandIn(kit.bus(), blobKeys);
+  storage = await storageStandIn(kit.bus(), blobKeys, kit.blobs);
   for (const [name, s] of Object.entries(SOURCES)) {
     const file = path.join(kit.root, 'fixtures', `${name}.wav`);
     noiseWav(file, s.rate, s.channels, 1);

@@ -1,8 +1,8 @@
 /**
  * An upload-time job done twice — a JetStream redelivery racing a slow first run, or a job
  * re-enqueued at start-up that the queue still held — is harmless: the attempts write different
- * blobs, storage takes the first result, the other removes its own, and a redo after the swap
- * (the source is gone) writes nothing.
+ * blobs and report them by event, storage takes the first result and removes the other, and a redo
+ * after the swap (the source is gone) writes nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +23,7 @@ async function keys(prefix: string): Promise<string[]> {
 test('two runs of one job leave one result; a redo after the swap leaves none', async () => {
   kit = await startTranscoderKit('upload-redo');
   const blobKeys = new Map([['FI-redo', 'files/P/FI-redo']]);
-  const storage = await storageStandIn(kit.bus(), blobKeys);
+  const storage = await storageStandIn(kit.bus(), blobKeys, kit.blobs);
   const file = path.join(kit.root, 'fixtures', 'source.wav');
   noiseWav(file, 44100, 2, 2);
   await kit.blobs.put('files/P/FI-redo', fs.createReadStream(file));

@@ -2,11 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ClassificationSchema, LIFECYCLE_ACTIONS, PUBLISH_VALUES, type Classification } from './container';
 import { MIME_TYPE_PATTERN } from '../mime-type';
 
-export const AUDIO_FORMATS = ['al', 'alaw', 'flac', 'g722', 'mp3', 'ogg', 'ul', 'ulaw', 'wav'] as const;
-export const TARGET_FORMATS = [...AUDIO_FORMATS, 'mp4'] as const;
+import { AUDIO_FORMATS, BITRATE_FORMATS, TARGET_FORMATS } from '../media-formats';
+
+export { AUDIO_FORMATS, BITRATE_FORMATS, TARGET_FORMATS };
 export const BITRATES = [8, 16, 24, 32, 40, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320] as const;
-/** Targets whose size a bitrate changes (lossy, compressed); the others have a fixed or lossless rate. */
-export const BITRATE_FORMATS = ['mp3', 'ogg', 'mp4'] as const;
 
 const Literals = (values: readonly (string | number)[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const NullableInt = Type.Union([Type.Integer(), Type.Null()]);

@@ -1,10 +1,4 @@
-import { BadRequestError, BITRATES, CACHE_CONTROL_PATTERN, CACHE_HEADERS_PATTERN, TARGET_FORMATS } from '@patchbay/contracts';
-
-/** `content_type` values and the header each gives (interface.md, public file server rule 3). */
-export const CONTENT_TYPES: Record<string, string> = {
-  al: 'audio/basic', alaw: 'audio/basic', ul: 'audio/basic', ulaw: 'audio/basic',
-  flac: 'audio/flac', g722: 'audio/G722', mp3: 'audio/mpeg', mp4: 'video/mp4', ogg: 'audio/ogg', wav: 'audio/x-wav',
-};
+import { BadRequestError, BITRATES, CACHE_CONTROL_PATTERN, CACHE_HEADERS_PATTERN, isTargetFormat, mimeOfFormat, TARGET_FORMATS } from '@patchbay/contracts';
 
 const CACHE_CONTROL = new RegExp(CACHE_CONTROL_PATTERN);
 const CACHE_HEADERS = new RegExp(CACHE_HEADERS_PATTERN);
@@ -36,7 +30,8 @@ export function parseDownloadOptions(query: Record<string, unknown>): DownloadOp
   const dispositionName = single(query, 'disposition_name') ?? null;
   if (dispositionName !== null && dispositionName.length === 0) throw BadRequestError.field('disposition_name', 'disposition_name must not be empty');
   const ct = single(query, 'content_type');
-  if (ct !== undefined && !CONTENT_TYPES[ct]) throw BadRequestError.field('content_type', `content_type must be one of ${Object.keys(CONTENT_TYPES).join(', ')}`);
+  // `content_type` names a format and sets its mime type (interface.md, public file server rule 3).
+  if (ct !== undefined && !isTargetFormat(ct)) throw BadRequestError.field('content_type', `content_type must be one of ${TARGET_FORMATS.join(', ')}`);
   const cacheHeaders = single(query, 'cache_headers');
   const cacheControl = single(query, 'cache_control');
   let cache = 'None';
@@ -50,11 +45,11 @@ export function parseDownloadOptions(query: Record<string, unknown>): DownloadOp
     else throw BadRequestError.field('cache_headers', 'cache_headers must be no or a number of seconds');
   }
   const f = single(query, 'f');
-  if (f !== undefined && !(TARGET_FORMATS as readonly string[]).includes(f)) throw BadRequestError.field('f', `f must be one of ${TARGET_FORMATS.join(', ')}`);
+  if (f !== undefined && !isTargetFormat(f)) throw BadRequestError.field('f', `f must be one of ${TARGET_FORMATS.join(', ')}`);
   const br = single(query, 'br');
   if (br !== undefined && !(BITRATES as readonly number[]).includes(Number(br))) throw BadRequestError.field('br', `br must be one of ${BITRATES.join(', ')}`);
   return {
-    disposition, dispositionName, contentType: ct ? CONTENT_TYPES[ct] : null, cacheControl: cache,
+    disposition, dispositionName, contentType: mimeOfFormat(ct) ?? null, cacheControl: cache,
     format: f ?? null, bitrate: br !== undefined ? Number(br) : null,
   };
 }

@@ -1,8 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import contentDisposition from 'content-disposition';
-import { Subjects, safeContentType, unwrapReply, type PlaybackOpenReply, type Principal } from '@patchbay/contracts';
+import { safeContentType, type Principal } from '@patchbay/contracts';
 import { sendBlob } from '@patchbay/platform';
 import type { StreamDeps } from '../routes/route-def';
+import { storageOf } from '../upload/upload-flow';
 
 /**
  * `GET /media/playback?endpoint_sid=…&(file_sid=… | uri=<publish_uri>)` (operator only): the bytes
@@ -14,7 +15,7 @@ export function playbackRoute(deps: StreamDeps): RequestHandler {
     const principal = res.locals.principal as Principal;
     const requestId = String(req.headers['x-request-id'] ?? '');
     const query = { ...(req.query as Record<string, unknown>) };
-    const file = unwrapReply<PlaybackOpenReply>(await deps.bus.request(Subjects.storage.playbackOpen, { principal, query }, { timeoutMs: deps.timeoutMs, requestId }));
+    const file = await storageOf(deps, requestId).playbackOpen({ principal, query });
     await sendBlob(req, res, deps.blobs, {
       key: file.blob_key, size: file.file_bytes, contentType: safeContentType(file.mime_type), ranges: true,
       lastModified: new Date(file.date_modified).toUTCString(),

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { Subjects, UnsupportedMediaTypeError, unwrapReply, type Principal } from '@patchbay/contracts';
+import { UnsupportedMediaTypeError, type Principal } from '@patchbay/contracts';
 import type { StreamDeps } from '../routes/route-def';
-import { streamedUpload, type Prepared } from '../upload/upload-flow';
+import { storageOf, streamedUpload } from '../upload/upload-flow';
 
 /**
  * `POST /media/recordings?endpoint_sid=…[&container_sid=…][&name=…][&call_sid=…]` (operator only):
@@ -20,8 +20,6 @@ export function recordingRoute(deps: StreamDeps): RequestHandler {
       throw new UnsupportedMediaTypeError('send the recording as the raw body, with an audio/* or application/octet-stream Content-Type');
     }
     const query = { ...(req.query as Record<string, unknown>) };
-    await streamedUpload(deps, req, res, async () => unwrapReply<Prepared>(
-      await deps.bus.request(Subjects.storage.recordingPrepare, { principal, query }, { timeoutMs: deps.timeoutMs, requestId }),
-    ));
+    await streamedUpload(deps, req, res, () => storageOf(deps, requestId).recordingPrepare({ principal, query }));
   };
 }

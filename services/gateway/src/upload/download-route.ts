@@ -1,10 +1,9 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import contentDisposition from 'content-disposition';
-import { Subjects, safeContentType, unwrapReply, type Principal } from '@patchbay/contracts';
+import { safeContentType, type Principal } from '@patchbay/contracts';
 import type { StreamDeps } from '../routes/route-def';
-
-interface Opened { blob_key: string; file_bytes: number; mime_type: string; name: string; file_access_name: string }
+import { storageOf } from './upload-flow';
 
 /**
  * `GET /storage/files/{file_sid}/data`: the bytes, streamed from the blob store, with Content-Type,
@@ -14,7 +13,7 @@ interface Opened { blob_key: string; file_bytes: number; mime_type: string; name
 export function downloadRoute(deps: StreamDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const principal = res.locals.principal as Principal;
-    const opened = unwrapReply<Opened>(await deps.bus.request(Subjects.storage.fileOpen, { principal, params: { file_sid: req.params.file_sid }, query: {}, body: null, url: '' }, { timeoutMs: deps.timeoutMs, requestId: String(req.headers['x-request-id'] ?? '') }));
+    const opened = await storageOf(deps, String(req.headers['x-request-id'] ?? '')).open(principal, String(req.params.file_sid));
     const body = await deps.blobs.get(opened.blob_key);
     const filename = opened.name && opened.name !== 'N/A' ? opened.name : opened.file_access_name;
     // setHeader for the type: express's res.set would append a charset the file never declared.

@@ -1,15 +1,20 @@
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
-import { Subjects, unwrapReply, type BusReply, type Principal } from '@patchbay/contracts';
+import { StorageClient, type BusReply, type Prepared, type Principal } from '@patchbay/contracts';
 import { decodedBody, decoderFor } from '../http/content-encoding';
 import { sendReply } from '../http/respond';
 import type { StreamDeps } from '../routes/route-def';
 import { UploadTap } from './stream-taps';
 
-export interface Prepared { file_sid: string; blob_key: string; max_bytes: number }
+export type { Prepared };
 
 export type UploadDeps = StreamDeps;
+
+/** Storage as the upload steps ask it: this call's request ID, the gateway's bus timeout. */
+export function storageOf(deps: Pick<UploadDeps, 'bus' | 'timeoutMs'>, requestId: string): StorageClient {
+  return new StorageClient(deps.bus, { timeoutMs: deps.timeoutMs, requestId });
+}
 
 /**
  * A raw body (octet-stream upload, media-plane recording) through the three steps: `prepare`
@@ -41,12 +46,12 @@ export async function streamedUpload(deps: UploadDeps, req: Request, res: Respon
  * came before their fields (`reserved`: multipart with `data` first), right after, before commit.
  */
 export async function prepareUpload(deps: UploadDeps, principal: Principal, fields: Record<string, unknown>, source: 'json' | 'query', requestId: string, reserved?: { file_sid: string; size: number }): Promise<Prepared> {
-  return unwrapReply<Prepared>(await deps.bus.request(Subjects.storage.uploadPrepare, { principal, fields, source, ...(reserved ? { reserved } : {}) }, { timeoutMs: deps.timeoutMs, requestId }));
+  return storageOf(deps, requestId).prepare({ principal, fields, source, ...(reserved ? { reserved } : {}) });
 }
 
 /** Step 1 for bytes whose fields come later: a pending upload with only its blob key (swept if never completed). */
 export async function reserveUpload(deps: UploadDeps, principal: Principal, requestId: string): Promise<Prepared> {
-  return unwrapReply<Prepared>(await deps.bus.request(Subjects.storage.uploadReserve, { principal }, { timeoutMs: deps.timeoutMs, requestId }));
+  return storageOf(deps, requestId).reserve(principal);
 }
 
 /**
@@ -67,10 +72,10 @@ export async function streamToBlob(deps: UploadDeps, principal: Principal, prepa
 
 /** Step 3: storage re-checks atomically and records the File (201) or removes the blob. */
 export async function commitUpload(deps: UploadDeps, principal: Principal, fileSid: string, size: number, head: Buffer, requestId: string): Promise<BusReply> {
-  return deps.bus.request(Subjects.storage.uploadCommit, { principal, file_sid: fileSid, size, head: head.toString('base64') }, { timeoutMs: Math.max(deps.timeoutMs, 30000), requestId });
+  return storageOf(deps, requestId).commit({ principal, file_sid: fileSid, size, head: head.toString('base64') }, { timeoutMs: Math.max(deps.timeoutMs, 30000) });
 }
 
 export async function abortUpload(deps: UploadDeps, principal: Principal, fileSid: string, requestId: string): Promise<void> {
-  await deps.bus.request(Subjects.storage.uploadAbort, { principal, file_sid: fileSid }, { timeoutMs: deps.timeoutMs, requestId })
+  await storageOf(deps, requestId).abort(principal, fileSid)
     .catch((err: unknown) => deps.logger.warn({ file_sid: fileSid, err: (err as Error).message }, 'abort failed; the stale-upload sweep will remove it'));
 }

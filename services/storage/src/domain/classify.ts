@@ -1,5 +1,5 @@
 import mime from 'mime-types';
-import type { Classification } from '@patchbay/contracts';
+import { formatOfMime, mediaFormat, type Classification } from '@patchbay/contracts';
 
 /**
  * Content sniffing from the first bytes of a file: a small magic-bytes table (file-type is
@@ -34,8 +34,11 @@ export function sniff(head: Buffer): { mime: string; format: string } | undefine
   return hit ? { mime: hit.mime, format: hit.format } : undefined;
 }
 
-/** Headerless telephony audio the magic table cannot see: known by extension only. */
-const AUDIO_EXT_MIME: Record<string, string> = { al: 'audio/basic', alaw: 'audio/basic', ul: 'audio/basic', ulaw: 'audio/basic', g722: 'audio/G722', mp3: 'audio/mpeg', wav: 'audio/x-wav', ogg: 'audio/ogg', flac: 'audio/flac' };
+/** The stored audio formats' own mime types (headerless telephony audio the magic table cannot see among them). */
+function audioMime(ext: string): string | undefined {
+  const format = mediaFormat(ext);
+  return format && !format.targetOnly ? format.mime : undefined;
+}
 
 export function extensionOf(name: string | undefined): string | undefined {
   const m = /\.([A-Za-z0-9]{1,10})$/.exec(name ?? '');
@@ -46,15 +49,12 @@ export function extensionOf(name: string | undefined): string | undefined {
 export function mimeFromName(name: string | undefined): string | undefined {
   const ext = extensionOf(name);
   if (!ext) return undefined;
-  return AUDIO_EXT_MIME[ext] ?? (mime.lookup(ext) || undefined);
+  return audioMime(ext) ?? (mime.lookup(ext) || undefined);
 }
 
+/** The extension a mime type names: the media formats' own first (audio/basic → ul), then mime-db's. */
 export function extensionForMime(type: string): string | undefined {
-  if (type === 'audio/basic') return 'ul';
-  if (type === 'audio/G722') return 'g722';
-  if (type === 'audio/mpeg') return 'mp3';
-  if (type === 'audio/x-wav' || type === 'audio/wav') return 'wav';
-  return mime.extension(type) || undefined;
+  return formatOfMime(type) ?? (mime.extension(type) || undefined);
 }
 
 const ARCHIVE_MIMES = new Set(['application/zip', 'application/gzip', 'application/x-gzip', 'application/x-tar', 'application/vnd.rar', 'application/x-rar-compressed', 'application/x-7z-compressed', 'application/x-bzip2', 'application/x-xz', 'application/java-archive']);

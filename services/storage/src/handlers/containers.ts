@@ -146,8 +146,7 @@ export function containerHandlers(ctx: StorageContext) {
   }
 
   return {
-    [Subjects.storage.containerCreate]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.containerCreate]: async (req: GatewayRequest) => {
       const settings = { ...CONTAINER_DEFAULTS, ...pickSettings(validatePatch(req.body ?? {})) } as ContainerSettings;
       checkContainerRules(settings);
       const plain = settings.type !== 'internal' ? (settings.external_attributes as PlainAttributes | null) : null;
@@ -173,24 +172,19 @@ export function containerHandlers(ctx: StorageContext) {
       }
       return serializeContainer(doc);
     },
-    [Subjects.storage.containerList]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.containerList]: async (req: GatewayRequest) => {
       return runList({ collection: repo.containers, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: CONTAINER_LIST_SPEC, url: req.url, serialize: serializeContainer });
     },
-    [Subjects.storage.containerGet]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.containerGet]: async (req: GatewayRequest) => {
       return serializeContainer(await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid));
     },
-    [Subjects.storage.containerUpdate]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.containerUpdate]: async (req: GatewayRequest) => {
       return update(req, pickSettings(validatePatch(req.body ?? {})), false);
     },
-    [Subjects.storage.containerReplace]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.containerReplace]: async (req: GatewayRequest) => {
       return update(req, pickSettings(validatePut(req.body ?? {})), true);
     },
-    [Subjects.storage.containerDelete]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.containerDelete]: async (req: GatewayRequest) => {
       const c = await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid);
       if (c.is_default) throw UnprocessableError.field('container_sid', 'the default container cannot be deleted');
       if ((await repo.files.countDocuments({ container_sid: c.container_sid })) > 0 || (await repo.uploads.countDocuments({ container_sid: c.container_sid })) > 0) {
@@ -201,12 +195,11 @@ export function containerHandlers(ctx: StorageContext) {
       }
       return reply(204, null);
     },
-    [Subjects.storage.containerCheck]: async (payload: unknown) => {
-      const { partner_sid: partnerSid, container_sid: containerSid } = payload as { partner_sid: string; container_sid: string };
-      return serializeContainer(await ownedContainer(ctx, String(partnerSid), String(containerSid)));
+    [Subjects.storage.containerCheck]: async ({ partner_sid: partnerSid, container_sid: containerSid }: { partner_sid: string; container_sid: string }) => {
+      return serializeContainer(await ownedContainer(ctx, partnerSid, containerSid));
     },
-    [Subjects.storage.containerDefault]: async (payload: unknown) => {
-      return serializeContainer(await ensureDefaultContainer(ctx, String((payload as { partner_sid: string }).partner_sid)));
+    [Subjects.storage.containerDefault]: async ({ partner_sid: partnerSid }: { partner_sid: string }) => {
+      return serializeContainer(await ensureDefaultContainer(ctx, partnerSid));
     },
   };
 }

@@ -1,4 +1,5 @@
 import {
+  cachePrefixOf, type PublicFile,
   DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, FilePatchSchema, FilePutSchema,
   type GatewayRequest, type Principal,
 } from '@patchbay/contracts';
@@ -17,9 +18,6 @@ const validatePatch = compileValidator(FilePatchSchema);
 const validatePut = compileValidator(FilePutSchema);
 const MUTABLE = ['name', 'mime_type', 'publish', 'file_access_name', 'threshold_include', 'lifecycle_action', 'lifecycle_ttl', 'integer_key_1', 'integer_key_2', 'string_key_1', 'string_key_2', 'string_key_3', 'string_key_4'] as const;
 const PUT_DEFAULTS = { integer_key_1: null, integer_key_2: null, string_key_1: null, string_key_2: null, string_key_3: null, string_key_4: null };
-
-/** Where a file's transcoded copies live; they go with the file. */
-export const cachePrefix = (fileSid: string) => `cache/${fileSid}/`;
 
 export function fileHandlers(ctx: StorageContext, blobs: BlobStore) {
   const { repo } = ctx;
@@ -69,37 +67,30 @@ export function fileHandlers(ctx: StorageContext, blobs: BlobStore) {
   }
 
   return {
-    [Subjects.storage.fileList]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.fileList]: async (req: GatewayRequest) => {
       return runList({ collection: repo.files, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: FILE_LIST_SPEC, url: req.url, serialize });
     },
-    [Subjects.storage.fileGet]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.fileGet]: async (req: GatewayRequest) => {
       const fields = parseFieldParams(req.query, FILE_LIST_SPEC);
       return applyFieldFilter(await serialize(await owned(req.principal, req.params.file_sid)), fields.include, fields.exclude);
     },
-    [Subjects.storage.fileUpdate]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.fileUpdate]: async (req: GatewayRequest) => {
       return update(req, validatePatch(req.body ?? {}));
     },
-    [Subjects.storage.fileReplace]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.fileReplace]: async (req: GatewayRequest) => {
       return update(req, { ...PUT_DEFAULTS, ...validatePut(req.body ?? {}) });
     },
-    [Subjects.storage.fileDelete]: async (payload: unknown) => {
-      const req = payload as GatewayRequest & { internal?: boolean };
+    [Subjects.storage.fileDelete]: async (req: GatewayRequest) => {
       const f = await owned(req.principal, req.params.file_sid);
       await deleteFile(ctx, blobs, f);
       return reply(204, null);
     },
-    [Subjects.storage.fileOpen]: async (payload: unknown) => {
-      const req = payload as GatewayRequest;
+    [Subjects.storage.fileOpen]: async (req: GatewayRequest) => {
       const f = await repo.files.findOneAndUpdate({ file_sid: String(req.params.file_sid), partner_sid: req.principal.partner_sid }, { $set: { date_last_accessed: new Date() } });
       if (!f) throw new NotFoundError();
       return { blob_key: f.blob_key, file_bytes: f.file_bytes, mime_type: f.mime_type, name: f.name, file_access_name: f.file_access_name };
     },
-    [Subjects.storage.fileResolvePublic]: async (payload: unknown) => {
-      const id = String((payload as { id: string }).id);
+    [Subjects.storage.fileResolvePublic]: async ({ id }: { id: string }): Promise<PublicFile> => {
       const f = (await repo.files.findOne({ file_sid: id, publish: 'file_sid' })) ?? (await repo.files.findOne({ file_access_name: id, publish: 'file_access_name' }));
       if (!f || !(await allowPublish(f.container_sid))) throw new NotFoundError('Not Found');
       return {
@@ -118,7 +109,7 @@ export async function deleteFile(ctx: StorageContext, blobs: BlobStore, f: FileD
   if ((await ctx.repo.files.deleteOne({ file_sid: f.file_sid })) === 0) return false;
   await removeFile(ctx.repo, f.container_sid, f.file_bytes, f.threshold_include);
   await deleteBlobOrRetryLater(ctx, blobs, f.blob_key);
-  if (blobs.list) for await (const key of blobs.list(cachePrefix(f.file_sid))) await blobs.delete(key);
+  if (blobs.list) for await (const key of blobs.list(cachePrefixOf(f.file_sid))) await blobs.delete(key);
   await ctx.bus.publish(Subjects.events.fileDeleted, { file_sid: f.file_sid, partner_sid: f.partner_sid, container_sid: f.container_sid, file_access_name: f.file_access_name });
   ctx.log.info({ file_sid: f.file_sid, container_sid: f.container_sid }, 'file deleted');
   return true;

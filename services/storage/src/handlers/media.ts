@@ -1,7 +1,8 @@
 import {
-  ApiError, EndpointLookupReplySchema, ForbiddenError, NotFoundError, PlaybackOpenRequestSchema, PlaybackQuerySchema, PublishedCheckRequestSchema,
-  RecordingPrepareRequestSchema, RecordingQuerySchema, Subjects, UnavailableError, UnprocessableError, compileValidator, errorItem, unwrapReply,
+  ApiError, EndpointLookupReplySchema, ForbiddenError, NotFoundError, PlaybackQuerySchema,
+  RecordingQuerySchema, Subjects, UnavailableError, UnprocessableError, compileValidator, errorItem, unwrapReply,
   type EndpointLookupReply, type PlaybackOpenReply,
+  type RecordingPrepareRequest, type PlaybackOpenRequest, type PublishedCheckRequest,
 } from '@patchbay/contracts';
 import { checkPlayback, recordingTarget } from '../domain/media-rules';
 import { uploadFields } from '../domain/file-fields';
@@ -11,11 +12,8 @@ import { ensureDefaultContainer } from './containers';
 import type { StorageContext } from './context';
 import { openPendingUpload, type PrepareReply } from './uploads';
 
-const validatePrepare = compileValidator(RecordingPrepareRequestSchema);
 const validateRecordingQuery = compileValidator(RecordingQuerySchema, { fromStrings: true });
-const validateOpen = compileValidator(PlaybackOpenRequestSchema);
 const validatePlaybackQuery = compileValidator(PlaybackQuerySchema, { fromStrings: true });
-const validatePublished = compileValidator(PublishedCheckRequestSchema);
 const validateEndpoint = compileValidator(EndpointLookupReplySchema);
 
 /**
@@ -63,8 +61,7 @@ export function mediaHandlers(ctx: StorageContext) {
   }
 
   return {
-    [Subjects.storage.recordingPrepare]: async (payload: unknown): Promise<PrepareReply> => {
-      const req = validatePrepare(payload);
+    [Subjects.storage.recordingPrepare]: async (req: RecordingPrepareRequest): Promise<PrepareReply> => {
       operatorOnly(req.principal);
       const q = validateRecordingQuery(req.query);
       const endpoint = await endpointOf(q.endpoint_sid);
@@ -75,8 +72,7 @@ export function mediaHandlers(ctx: StorageContext) {
       return openPendingUpload(ctx, c, fields, { endpoint_sid: endpoint.endpoint_sid, endpoint_type: endpoint.type, call_sid: q.call_sid ?? null });
     },
 
-    [Subjects.storage.playbackOpen]: async (payload: unknown): Promise<PlaybackOpenReply> => {
-      const req = validateOpen(payload);
+    [Subjects.storage.playbackOpen]: async (req: PlaybackOpenRequest): Promise<PlaybackOpenReply> => {
       operatorOnly(req.principal);
       const q = validatePlaybackQuery(req.query);
       if ((q.file_sid === undefined) === (q.uri === undefined)) throw new UnprocessableError([errorItem('give the file either by file_sid or by uri (its publish_uri)', q.file_sid ? 'uri' : 'file_sid')]);
@@ -98,8 +94,7 @@ export function mediaHandlers(ctx: StorageContext) {
       };
     },
 
-    [Subjects.storage.publishedCheck]: async (payload: unknown) => {
-      const req = validatePublished(payload);
+    [Subjects.storage.publishedCheck]: async (req: PublishedCheckRequest) => {
       const found = await fileByUri(req.uri);
       if (!found || !found.published || found.file.partner_sid !== req.partner_sid) throw new NotFoundError();
       return { file_sid: found.file.file_sid };

@@ -1,7 +1,7 @@
 import {
-  Subjects, compileValidator, SweepCandidatesRequestSchema, SweepContainersRequestSchema, SweepDeleteRequestSchema,
-  SweepExpiredRequestSchema, SweepReleaseRequestSchema, BadRequestError,
+  Subjects, BadRequestError,
   type SweepCandidatesReply, type SweepContainersReply, type SweepDeleteReply, type SweepExpiredReply,
+  type SweepContainersRequest, type SweepCandidatesRequest, type SweepDeleteRequest, type SweepReleaseRequest, type SweepExpiredRequest,
 } from '@patchbay/contracts';
 import type { BlobStore } from '@patchbay/platform';
 import { holdsLease, leaseAvailable, sweepDue, sweepState, type SweepFields } from '../domain/sweep-rules';
@@ -9,11 +9,6 @@ import type { ContainerDoc, FileDoc, StorageRepo } from '../repo';
 import { deleteFile } from './files';
 import type { StorageContext } from './context';
 
-const validateContainers = compileValidator(SweepContainersRequestSchema);
-const validateCandidates = compileValidator(SweepCandidatesRequestSchema);
-const validateDelete = compileValidator(SweepDeleteRequestSchema);
-const validateRelease = compileValidator(SweepReleaseRequestSchema);
-const validateExpired = compileValidator(SweepExpiredRequestSchema);
 
 /** Least recently used first; file_sid breaks ties, so the order is total and every sweeper sees the same one. */
 const LRU_ORDER = { date_last_accessed: 1, file_sid: 1 } as const;
@@ -55,7 +50,7 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
     if (c?.sweep_pending || c?.sweep_owner) await finish(c);
   }
 
-  async function deleteLru(req: ReturnType<typeof validateDelete>): Promise<SweepDeleteReply> {
+  async function deleteLru(req: SweepDeleteRequest): Promise<SweepDeleteReply> {
     const { container_sid: containerSid, owner, date_last_accessed: seen } = req;
     if (!containerSid || !owner || !seen) throw BadRequestError.field('reason', 'an lru delete needs container_sid, owner and date_last_accessed');
     return lock.run(containerSid, async () => {
@@ -84,8 +79,7 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
   }
 
   return {
-    [Subjects.storage.sweepContainers]: async (payload: unknown): Promise<SweepContainersReply> => {
-      const req = validateContainers(payload);
+    [Subjects.storage.sweepContainers]: async (req: SweepContainersRequest): Promise<SweepContainersReply> => {
       const page = (await repo.containers.find(
         { threshold_action: 'delete_lru', ...(req.after ? { container_sid: { $gt: req.after } } : {}) },
         { sort: { container_sid: 1 }, limit: req.limit },
@@ -93,8 +87,7 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
       return { container_sids: page.filter(sweepDue).map((c) => c.container_sid), next: page.length === req.limit ? page[page.length - 1].container_sid : null };
     },
 
-    [Subjects.storage.sweepCandidates]: async (payload: unknown): Promise<SweepCandidatesReply> => {
-      const req = validateCandidates(payload);
+    [Subjects.storage.sweepCandidates]: async (req: SweepCandidatesRequest): Promise<SweepCandidatesReply> => {
       return lock.run(req.container_sid, async () => {
         const c = await container(req.container_sid);
         if (!c || c.threshold_action !== 'delete_lru') {
@@ -121,22 +114,19 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
       });
     },
 
-    [Subjects.storage.sweepDelete]: async (payload: unknown): Promise<SweepDeleteReply> => {
-      const req = validateDelete(payload);
+    [Subjects.storage.sweepDelete]: async (req: SweepDeleteRequest): Promise<SweepDeleteReply> => {
       if (req.reason === 'lru') return deleteLru(req);
       const f = await repo.files.findOne({ file_sid: req.file_sid, expires_at: { $lte: new Date() } });
       const deleted = f ? await deleteFile(ctx, blobs, f) : false;
       return { deleted, file: deleted && f ? fileRef(f) : null, container: null, holds_lease: false };
     },
 
-    [Subjects.storage.sweepRelease]: async (payload: unknown) => {
-      const req = validateRelease(payload);
+    [Subjects.storage.sweepRelease]: async (req: SweepReleaseRequest) => {
       const released = await repo.containers.updateOne({ container_sid: req.container_sid, sweep_owner: req.owner }, { $set: { sweep_owner: null, sweep_lease_until: null } });
       return { released: released.matchedCount > 0 };
     },
 
-    [Subjects.storage.sweepExpired]: async (payload: unknown): Promise<SweepExpiredReply> => {
-      const req = validateExpired(payload);
+    [Subjects.storage.sweepExpired]: async (req: SweepExpiredRequest): Promise<SweepExpiredReply> => {
       // A one-branch $or on purpose: NeDB's sparse index on expires_at holds no Date key at all (its
       // sparse check mistakes a Date for an empty compound key), so a top-level range, which NeDB
       // answers from that index, finds nothing. Inside $or NeDB scans; MongoDB still uses the index.

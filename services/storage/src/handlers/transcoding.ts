@@ -1,22 +1,10 @@
-import { NotFoundError, Subjects, UnprocessableError } from '@patchbay/contracts';
-import type { BlobStore } from '@patchbay/platform';
+import type { Static } from '@sinclair/typebox';
+import { isTranscodingOf, Queues, Subjects, TranscoderEvents, UnprocessableError, type TranscodingDoneEvent, type UploadJob } from '@patchbay/contracts';
+import { checkedEvent, type BlobStore, type Logger, type Subscription } from '@patchbay/platform';
 import { planTranscoding, type TranscodingAsk, type TranscodingPlan } from '../domain/transcoding-plan';
 import { probeMedia, type Probed } from '../probe';
 import type { FileDoc } from '../repo';
 import type { StorageContext } from './context';
-
-export interface TranscodedResult {
-  file_sid: string;
-  /** The blob the job read; a result for an older blob (a redelivered job) is ignored. */
-  source_blob_key: string;
-  failed?: string;
-  blob_key?: string;
-  file_bytes?: number;
-  content_format?: string;
-  mime_type?: string;
-  content_duration?: number | null;
-  content_bitrate?: number | null;
-}
 
 /**
  * Decides an upload's transcoding before anything is recorded. When the upload may need it (by the
@@ -33,49 +21,55 @@ export async function planUploadTranscoding(ctx: StorageContext, ask: Transcodin
 }
 
 /** The durable job for a file waiting for its upload-time transcoding (at commit, and again after a crash). */
-export function transcodingJob(f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'blob_key' | 'content_format'>, plan: TranscodingPlan) {
+export function transcodingJob(f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'blob_key' | 'content_format'>, plan: TranscodingPlan): UploadJob {
   return { file_sid: f.file_sid, partner_sid: f.partner_sid, blob_key: f.blob_key, source_format: f.content_format, target: plan.target, bitrate: plan.bitrate };
 }
 
 /**
- * Storage's side of upload-time transcoding: progress while it runs, then the swap — the File
- * describes the new data (format, mime type, size, duration), the counters move by the size
- * difference, and the old blob goes. The swap is a compare-and-set on the source blob, so of two
- * results for one file (a job done twice) only the first is used; the other is answered `ignored`
- * and its job removes its blob. `file_access_name` is not renamed: it got the target's extension
- * at upload, so the `publish_uri` handed out then stays valid (docs/decisions.md).
+ * Storage's side of upload-time transcoding, from the transcoder's events (durable consumer
+ * `storage`, each event checked: messages/transcoder.ts): progress while it runs, then the swap —
+ * the File describes the new data (format, mime type, size, duration), the counters move by the
+ * size difference, and the old blob goes. The swap is a compare-and-set on the source blob, so of
+ * two results for one file (a job done twice) only the first is used; storage removes the other
+ * (and a result for a file deleted meanwhile). `file_access_name` is not renamed: it got the
+ * target's extension at upload, so the `publish_uri` handed out then stays valid (docs/decisions.md).
  */
-export function transcodingHandlers(ctx: StorageContext, blobs: BlobStore) {
-  const { repo } = ctx;
-  return {
-    [Subjects.storage.transcodingProgress]: async (payload: unknown) => {
-      const { file_sid: sid, progress } = payload as { file_sid: string; progress: number };
-      await repo.files.updateOne({ file_sid: String(sid), content_transcoding_progress: { $lt: 100 } }, { $set: { content_transcoding_progress: Math.max(0, Math.min(99, Math.floor(Number(progress) || 0))) } });
-      return { ok: true };
-    },
-    [Subjects.storage.transcodingDone]: async (payload: unknown) => {
-      const r = payload as TranscodedResult;
-      const f = await repo.files.findOne({ file_sid: String(r.file_sid) });
-      if (!f) throw new NotFoundError();
-      if (f.blob_key !== r.source_blob_key) return { ignored: true };
-      if (r.failed || !r.blob_key) {
-        await repo.files.updateOne({ file_sid: f.file_sid, blob_key: r.source_blob_key }, { $set: { content_transcoding_progress: null } });
-        ctx.log.warn({ file_sid: f.file_sid, reason: r.failed }, 'upload transcoding failed; original kept');
-        return { ok: true };
-      }
+export async function subscribeTranscodingEvents(ctx: StorageContext, blobs: BlobStore): Promise<Subscription[]> {
+  const { repo, bus } = ctx;
+  // Each handler logs under the request ID the upload had (carried by the job and its events).
+  const on = <S extends keyof typeof TranscoderEvents>(subject: S, handle: (event: Static<(typeof TranscoderEvents)[S]['payload']>, log: Logger) => Promise<void>) =>
+    bus.subscribe(subject, Queues.storage, checkedEvent(subject, TranscoderEvents[subject].payload, ctx.log, (event, mc) => handle(event, mc.requestId ? ctx.log.child({ requestId: mc.requestId }) : ctx.log)));
+
+  /** A result storage does not use: removed, but only if it is a transcoding of that source (never any other blob). */
+  const discard = async (e: TranscodingDoneEvent, why: string, log: Logger) => {
+    if (isTranscodingOf(e.blob_key, e.source_blob_key)) await blobs.delete(e.blob_key);
+    log.info({ file_sid: e.file_sid, blob_key: e.blob_key }, `upload transcoding result not used: ${why}`);
+  };
+
+  return Promise.all([
+    on(Subjects.events.fileTranscodingProgress, async ({ file_sid: sid, source_blob_key: source, progress }) => {
+      await repo.files.updateOne({ file_sid: sid, blob_key: source, content_transcoding_progress: { $lt: 100 } }, { $set: { content_transcoding_progress: Math.max(0, Math.min(99, Math.floor(progress))) } });
+    }),
+    on(Subjects.events.fileTranscodingFailed, async ({ file_sid: sid, source_blob_key: source, reason }, log) => {
+      const cleared = await repo.files.updateOne({ file_sid: sid, blob_key: source }, { $set: { content_transcoding_progress: null } });
+      if (cleared.matchedCount > 0) log.warn({ file_sid: sid, reason }, 'upload transcoding failed; original kept');
+    }),
+    on(Subjects.events.fileTranscodingDone, async (r, log) => {
+      const f = await repo.files.findOne({ file_sid: r.file_sid });
+      if (!f) return discard(r, 'the file was deleted', log);
+      if (f.blob_key !== r.source_blob_key) return discard(r, 'the file already has new data', log);
       const now = new Date();
       const updated = await repo.files.findOneAndUpdate({ file_sid: f.file_sid, blob_key: r.source_blob_key }, { $set: {
         blob_key: r.blob_key, file_bytes: r.file_bytes, content_format: r.content_format, mime_type: r.mime_type,
-        content_duration: r.content_duration ?? null, content_bitrate: r.content_bitrate ?? null, content_transcoding_progress: 100,
+        content_duration: r.content_duration, content_bitrate: r.content_bitrate, content_transcoding_progress: 100,
         date_modified: now, date_content_modified: now,
       } });
-      if (!updated) return { ignored: true };
-      const delta = (r.file_bytes ?? 0) - f.file_bytes;
+      if (!updated) return discard(r, 'the file already has new data', log);
+      const delta = r.file_bytes - f.file_bytes;
       await repo.containers.updateOne({ container_sid: f.container_sid }, { $inc: f.threshold_include ? { total_bytes: delta, threshold_total_bytes: delta } : { total_bytes: delta } });
       await blobs.delete(f.blob_key);
-      await ctx.bus.publish(Subjects.events.fileUpdated, { file_sid: f.file_sid, partner_sid: f.partner_sid, file_access_name: f.file_access_name });
-      ctx.log.info({ file_sid: f.file_sid, format: r.content_format, bytes: r.file_bytes }, 'file transcoded');
-      return { ok: true };
-    },
-  };
+      await bus.publish(Subjects.events.fileUpdated, { file_sid: f.file_sid, partner_sid: f.partner_sid, file_access_name: f.file_access_name });
+      log.info({ file_sid: f.file_sid, format: r.content_format, bytes: r.file_bytes }, 'file transcoded');
+    }),
+  ]);
 }

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
+  externalBlobKey, fileBlobKey,
   BadRequestError, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, FileUploadSchema,
-  type Principal,
+  type Principal, type Prepared, type UploadAbortRequest, type UploadCommitRequest, type UploadPrepareRequest, type UploadReserveRequest,
 } from '@patchbay/contracts';
 import { reply, type BlobStore } from '@patchbay/platform';
-import { externalKey } from '@patchbay/blob-routing';
 import { currentStoreId } from '../external-stores';
 import { uniqueKey } from '../domain/container-rules';
 import { checkClassification, declaredClassification, defaultAccessName, describeContent, uploadFields, type UploadFields } from '../domain/file-fields';
 import { extensionForMime } from '../domain/classify';
+import type { RecordingOrigin } from '../domain/recording-origin';
 import { scheduleVoicemailCallback } from '../callbacks';
 import { addFile, refuseIfFull, removeFile } from '../counters';
 import type { ContainerDoc, FileDoc, UploadDoc } from '../repo';
@@ -21,13 +22,8 @@ import type { StorageContext } from './context';
 const validateJson = compileValidator(FileUploadSchema);
 const validateQuery = compileValidator(FileUploadSchema, { fromStrings: true });
 
-/** `reserved`: the fields of an upload whose bytes came first (uploadReserve), with their size. */
-export interface PrepareRequest { principal: Principal; fields: Record<string, unknown>; source: 'json' | 'query'; reserved?: { file_sid: string; size: number } }
-export interface PrepareReply { file_sid: string; blob_key: string; max_bytes: number }
-export interface CommitRequest { principal: Principal; file_sid: string; size: number; head: string }
-
-/** Where a recording came from (media plane): what its commit needs besides the upload fields. */
-export interface RecordingOrigin { endpoint_sid: string; endpoint_type: string; call_sid: string | null }
+/** Where an upload's bytes go (messages/storage.ts). */
+export type PrepareReply = Prepared;
 
 interface PendingUpload extends UploadDoc { fields: UploadFields; recording?: RecordingOrigin }
 
@@ -53,9 +49,9 @@ export async function openPendingUpload(ctx: StorageContext, c: ContainerDoc, fi
     return { file_sid: attached.file_sid, blob_key: attached.blob_key, max_bytes: Math.max(0, c.quota_bytes - c.total_bytes) };
   }
   const fileSid = randomUUID();
-  const key = `files/${c.partner_sid}/${fileSid}`;
+  const key = fileBlobKey(c.partner_sid, fileSid);
   const upload: PendingUpload = {
-    file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: external ? externalKey(await currentStoreId(ctx, c), key) : key, date_created: new Date(), fields,
+    file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: external ? externalBlobKey(await currentStoreId(ctx, c), key) : key, date_created: new Date(), fields,
     ...(recording ? { recording } : {}),
   };
   await repo.uploads.insertOne(upload);
@@ -93,27 +89,24 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
   }
 
   return {
-    [Subjects.storage.uploadPrepare]: async (payload: unknown): Promise<PrepareReply> => {
-      const req = payload as PrepareRequest;
+    [Subjects.storage.uploadPrepare]: async (req: UploadPrepareRequest): Promise<PrepareReply> => {
       const input = (req.source === 'query' ? validateQuery : validateJson)(req.fields ?? {});
       const c = await containerFor(req.principal.partner_sid, input.container_sid);
       if (c.type !== 'internal') throw UnprocessableError.field('container_sid', 'files cannot be uploaded through the API to an external container');
       return openPendingUpload(ctx, c, uploadFields(input, c), undefined, req.reserved);
     },
 
-    [Subjects.storage.uploadReserve]: async (payload: unknown): Promise<PrepareReply> => {
-      const { principal } = payload as { principal: Principal };
+    [Subjects.storage.uploadReserve]: async ({ principal }: UploadReserveRequest): Promise<PrepareReply> => {
       // The container is not known yet: the bytes may fill the roomiest one; prepare checks the real one.
       const containers = await repo.containers.find({ partner_sid: principal.partner_sid, type: 'internal' });
       const room = Math.max(0, ...containers.map((c) => c.quota_bytes - c.total_bytes));
       const fileSid = randomUUID();
-      const upload: UploadDoc = { file_sid: fileSid, partner_sid: principal.partner_sid, container_sid: '', blob_key: `files/${principal.partner_sid}/${fileSid}`, date_created: new Date(), reserved: true };
+      const upload: UploadDoc = { file_sid: fileSid, partner_sid: principal.partner_sid, container_sid: '', blob_key: fileBlobKey(principal.partner_sid, fileSid), date_created: new Date(), reserved: true };
       await repo.uploads.insertOne(upload);
       return { file_sid: fileSid, blob_key: upload.blob_key, max_bytes: room };
     },
 
-    [Subjects.storage.uploadCommit]: async (payload: unknown) => {
-      const req = payload as CommitRequest;
+    [Subjects.storage.uploadCommit]: async (req: UploadCommitRequest) => {
       const u = await pendingOf(req.principal, req.file_sid);
       if (!u) throw new NotFoundError('upload not found');
       if (u.reserved || !u.fields) throw BadRequestError.field('file_object', 'the upload has no File fields (file_object) yet');
@@ -173,8 +166,7 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
       }
     },
 
-    [Subjects.storage.uploadAbort]: async (payload: unknown) => {
-      const req = payload as { principal: Principal; file_sid: string };
+    [Subjects.storage.uploadAbort]: async (req: UploadAbortRequest) => {
       const u = await pendingOf(req.principal, req.file_sid);
       if (u) await discard(u);
       return { aborted: Boolean(u) };

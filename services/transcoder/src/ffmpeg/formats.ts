@@ -1,16 +1,12 @@
+import { ffmpegInputArgs, MEDIA_FORMATS, type MediaFormat, type TargetFormat } from '@patchbay/contracts';
+
 /**
- * The audio formats of interface.md and how ffmpeg reads and writes each. Headerless telephony
- * formats (al/alaw, ul/ulaw, g722) carry no header, so their input format must be named.
+ * How ffmpeg writes each format of the contracts' media-format table. Everything else about a
+ * format (mime, extension, input flags, target-only, bitrate) comes from that table.
  */
-export interface FormatSpec {
-  /** ffmpeg arguments placed before `-i` when reading this format. */
-  input: string[];
+interface Encoding {
   /** ffmpeg arguments for writing it (codec, container, sample rate). */
   output: string[];
-  mime: string;
-  extension: string;
-  /** True when the output accepts a bitrate (`-b:a`): the lossy compressed targets. */
-  bitrate: boolean;
   /**
    * Sample rates the encoder can write, when it cannot write every rate. ffmpeg 5.1 does not fit
    * the rate to LAME by itself (a 96 kHz wav fails "sample rate 96000 is not supported"), so the
@@ -19,22 +15,27 @@ export interface FormatSpec {
   rates?: readonly number[];
 }
 
-const alaw: FormatSpec = { input: ['-f', 'alaw', '-ar', '8000', '-ac', '1'], output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_alaw', '-f', 'alaw'], mime: 'audio/basic', extension: 'al', bitrate: false };
-const ulaw: FormatSpec = { input: ['-f', 'mulaw', '-ar', '8000', '-ac', '1'], output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_mulaw', '-f', 'mulaw'], mime: 'audio/basic', extension: 'ul', bitrate: false };
+const ALAW: Encoding = { output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_alaw', '-f', 'alaw'] };
+const ULAW: Encoding = { output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_mulaw', '-f', 'mulaw'] };
 
-export const FORMATS: Record<string, FormatSpec> = {
-  al: alaw,
-  alaw: { ...alaw, extension: 'alaw' },
-  ul: ulaw,
-  ulaw: { ...ulaw, extension: 'ulaw' },
-  g722: { input: ['-f', 'g722'], output: ['-ar', '16000', '-ac', '1', '-c:a', 'g722', '-f', 'g722'], mime: 'audio/G722', extension: 'g722', bitrate: false },
-  flac: { input: [], output: ['-c:a', 'flac', '-f', 'flac'], mime: 'audio/flac', extension: 'flac', bitrate: false },
-  mp3: { input: [], output: ['-c:a', 'libmp3lame', '-f', 'mp3'], mime: 'audio/mpeg', extension: 'mp3', bitrate: true, rates: [48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000] },
-  ogg: { input: [], output: ['-c:a', 'libvorbis', '-f', 'ogg'], mime: 'audio/ogg', extension: 'ogg', bitrate: true },
-  wav: { input: [], output: ['-c:a', 'pcm_s16le', '-f', 'wav'], mime: 'audio/x-wav', extension: 'wav', bitrate: false },
+const ENCODINGS: Record<TargetFormat, Encoding> = {
+  al: ALAW,
+  alaw: ALAW,
+  ul: ULAW,
+  ulaw: ULAW,
+  g722: { output: ['-ar', '16000', '-ac', '1', '-c:a', 'g722', '-f', 'g722'] },
+  flac: { output: ['-c:a', 'flac', '-f', 'flac'] },
+  mp3: { output: ['-c:a', 'libmp3lame', '-f', 'mp3'], rates: [48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000] },
+  ogg: { output: ['-c:a', 'libvorbis', '-f', 'ogg'] },
+  wav: { output: ['-c:a', 'pcm_s16le', '-f', 'wav'] },
   // mp4 is a target only; the moov atom goes first so ranges and streaming work.
-  mp4: { input: [], output: ['-vn', '-c:a', 'aac', '-movflags', '+faststart', '-f', 'mp4'], mime: 'video/mp4', extension: 'mp4', bitrate: true },
+  mp4: { output: ['-vn', '-c:a', 'aac', '-movflags', '+faststart', '-f', 'mp4'] },
 };
+
+/** A format as the transcoder uses it: the shared table's entry and how it is written. */
+export type FormatSpec = MediaFormat & Encoding;
+
+export const FORMATS: Record<string, FormatSpec> = Object.fromEntries(MEDIA_FORMATS.map((f) => [f.extension, { ...f, ...ENCODINGS[f.extension] }]));
 
 /** The encoder a target is written with (its `-c:a`): what the start-up check looks for in ffmpeg. */
 export function encoderOf(spec: FormatSpec): string {
@@ -42,6 +43,4 @@ export function encoderOf(spec: FormatSpec): string {
 }
 
 /** Input arguments for a stored file, by its `content_format` (raw formats need them; others are probed). */
-export function inputArgs(format: string | null | undefined): string[] {
-  return format && FORMATS[format] ? FORMATS[format].input : [];
-}
+export const inputArgs = ffmpegInputArgs;

@@ -1,0 +1,118 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { GatewayRequestSchema, PrincipalSchema } from '../gateway-request';
+import { BlobStoreOpenReplySchema, BlobStoreOpenRequestSchema, ContainerSchema } from '../schemas/container';
+import { AnyListEnvelopeSchema } from '../schemas/envelope';
+import { FileSchema } from '../schemas/file';
+import { PlaybackOpenReplySchema, PlaybackOpenRequestSchema, PublishedCheckRequestSchema, RecordingPrepareRequestSchema } from '../schemas/media';
+import { Subjects } from '../subjects';
+import {
+  SweepCandidatesRequestSchema, SweepContainersRequestSchema, SweepDeleteRequestSchema, SweepExpiredRequestSchema, SweepReleaseRequestSchema,
+} from './sweep';
+import type { PayloadSpec, RequestSpec } from './message-spec';
+
+/**
+ * The storage service's bus messages: the `/storage` calls the gateway forwards (a GatewayRequest
+ * each), the upload and download steps of the gateway's streaming routes, the public file
+ * server's resolve, the media plane's, the blob routing's and the threshold-worker's requests
+ * (messages/sweep.ts), and the file events storage publishes (the transcoder's reports are its
+ * events: messages/transcoder.ts). Served by
+ * services/storage; asked through clients/storage-client.ts.
+ */
+
+const Sid = Type.String({ minLength: 1, maxLength: 64 });
+const BlobKey = Type.String({ minLength: 1, maxLength: 1024 });
+const Loose = Type.Object({}, { additionalProperties: true });
+
+/** `reserved`: the bytes came first (uploadReserve) under that file_sid, this many of them. */
+export const UploadPrepareRequestSchema = Type.Object({
+  principal: PrincipalSchema,
+  /** The File fields as given (JSON `file_object`, or query strings): storage checks them against FileUploadSchema (400 naming the field). */
+  fields: Type.Record(Type.String(), Type.Unknown()),
+  source: Type.Union([Type.Literal('json'), Type.Literal('query')]),
+  reserved: Type.Optional(Type.Object({ file_sid: Sid, size: Type.Integer({ minimum: 0 }) })),
+});
+export type UploadPrepareRequest = Static<typeof UploadPrepareRequestSchema>;
+/** Where the bytes go, and how many the container still has room for. */
+export const PreparedSchema = Type.Object({ file_sid: Sid, blob_key: BlobKey, max_bytes: Type.Integer({ minimum: 0 }) });
+export type Prepared = Static<typeof PreparedSchema>;
+export const UploadReserveRequestSchema = Type.Object({ principal: PrincipalSchema });
+export type UploadReserveRequest = Static<typeof UploadReserveRequestSchema>;
+/** `head`: the first bytes (base64), for content sniffing. */
+export const UploadCommitRequestSchema = Type.Object({ principal: PrincipalSchema, file_sid: Sid, size: Type.Integer({ minimum: 0 }), head: Type.String() });
+export type UploadCommitRequest = Static<typeof UploadCommitRequestSchema>;
+export const UploadAbortRequestSchema = Type.Object({ principal: PrincipalSchema, file_sid: Sid });
+export type UploadAbortRequest = Static<typeof UploadAbortRequestSchema>;
+export const UploadAbortReplySchema = Type.Object({ aborted: Type.Boolean() });
+
+/** Download by SID (`GET /storage/files/:file_sid/data`): what to stream. */
+export const OpenedSchema = Type.Object({ blob_key: BlobKey, file_bytes: Type.Integer({ minimum: 0 }), mime_type: Type.String(), name: Type.String(), file_access_name: Type.String() });
+export type Opened = Static<typeof OpenedSchema>;
+
+/** The public file server's `/f/<id>`: a file_sid or a file_access_name. */
+/** Unbounded: any path segment the file server was asked for (an unknown one is the same 404). */
+export const ResolvePublicRequestSchema = Type.Object({ id: Type.String() });
+export const PublicFileSchema = Type.Object({
+  file_sid: Sid,
+  blob_key: BlobKey,
+  file_bytes: Type.Integer({ minimum: 0 }),
+  mime_type: Type.String(),
+  name: Type.String(),
+  file_access_name: Type.String(),
+  content_format: Type.Union([Type.String(), Type.Null()]),
+  content_bitrate: Type.Union([Type.Number(), Type.Null()]),
+  /** When the bytes last changed (ISO 8601): Last-Modified, and what If-Range is compared with. */
+  last_modified: Type.String(),
+  /** What storage sent before `last_modified`; read only during a rolling update. */
+  date_modified: Type.Optional(Type.String()),
+});
+export type PublicFile = Static<typeof PublicFileSchema>;
+
+/** `container_sid` as an endpoint was given it: an unknown one is a 404, whatever it looks like. */
+export const ContainerCheckRequestSchema = Type.Object({ partner_sid: Sid, container_sid: Type.String() });
+export const ContainerDefaultRequestSchema = Type.Object({ partner_sid: Sid });
+
+const NoBody = Type.Null();
+
+export const StorageRequests = {
+  [Subjects.storage.containerCreate]: { request: GatewayRequestSchema, reply: ContainerSchema },
+  [Subjects.storage.containerList]: { request: GatewayRequestSchema, reply: AnyListEnvelopeSchema },
+  [Subjects.storage.containerGet]: { request: GatewayRequestSchema, reply: Type.Partial(ContainerSchema) },
+  [Subjects.storage.containerUpdate]: { request: GatewayRequestSchema, reply: ContainerSchema },
+  [Subjects.storage.containerReplace]: { request: GatewayRequestSchema, reply: ContainerSchema },
+  [Subjects.storage.containerDelete]: { request: GatewayRequestSchema, reply: NoBody },
+  [Subjects.storage.containerCheck]: { request: ContainerCheckRequestSchema, reply: ContainerSchema },
+  [Subjects.storage.containerDefault]: { request: ContainerDefaultRequestSchema, reply: ContainerSchema },
+  [Subjects.storage.uploadPrepare]: { request: UploadPrepareRequestSchema, reply: PreparedSchema },
+  [Subjects.storage.uploadCommit]: { request: UploadCommitRequestSchema, reply: FileSchema },
+  [Subjects.storage.uploadAbort]: { request: UploadAbortRequestSchema, reply: UploadAbortReplySchema },
+  [Subjects.storage.uploadReserve]: { request: UploadReserveRequestSchema, reply: PreparedSchema },
+  [Subjects.storage.fileList]: { request: GatewayRequestSchema, reply: AnyListEnvelopeSchema },
+  [Subjects.storage.fileGet]: { request: GatewayRequestSchema, reply: Type.Partial(FileSchema) },
+  [Subjects.storage.fileUpdate]: { request: GatewayRequestSchema, reply: FileSchema },
+  [Subjects.storage.fileReplace]: { request: GatewayRequestSchema, reply: FileSchema },
+  [Subjects.storage.fileDelete]: { request: GatewayRequestSchema, reply: NoBody },
+  [Subjects.storage.fileOpen]: { request: GatewayRequestSchema, reply: OpenedSchema },
+  [Subjects.storage.fileResolvePublic]: { request: ResolvePublicRequestSchema, reply: PublicFileSchema },
+  [Subjects.storage.recordingPrepare]: { request: RecordingPrepareRequestSchema, reply: PreparedSchema },
+  [Subjects.storage.blobStoreOpen]: { request: BlobStoreOpenRequestSchema, reply: BlobStoreOpenReplySchema },
+  [Subjects.storage.playbackOpen]: { request: PlaybackOpenRequestSchema, reply: PlaybackOpenReplySchema },
+  [Subjects.storage.publishedCheck]: { request: PublishedCheckRequestSchema, reply: Type.Object({ file_sid: Sid }) },
+  [Subjects.storage.sweepContainers]: { request: SweepContainersRequestSchema, reply: Loose },
+  [Subjects.storage.sweepCandidates]: { request: SweepCandidatesRequestSchema, reply: Loose },
+  [Subjects.storage.sweepDelete]: { request: SweepDeleteRequestSchema, reply: Loose },
+  [Subjects.storage.sweepRelease]: { request: SweepReleaseRequestSchema, reply: Type.Object({ released: Type.Boolean() }) },
+  [Subjects.storage.sweepExpired]: { request: SweepExpiredRequestSchema, reply: Loose },
+} as const satisfies Record<(typeof Subjects.storage)[keyof typeof Subjects.storage], RequestSpec>;
+
+/**
+ * `evt.file.created|updated|deleted`: which file (and whose). Consumers rely on `file_sid` alone
+ * (the file server forgets what it cached for it), so that is all that is checked.
+ */
+export const FileEventSchema = Type.Object({ file_sid: Sid, partner_sid: Type.Optional(Type.String()) });
+export type FileEvent = Static<typeof FileEventSchema>;
+
+export const StorageEvents = {
+  [Subjects.events.fileCreated]: { payload: FileEventSchema },
+  [Subjects.events.fileUpdated]: { payload: FileEventSchema },
+  [Subjects.events.fileDeleted]: { payload: FileEventSchema },
+} as const satisfies Record<string, PayloadSpec>;

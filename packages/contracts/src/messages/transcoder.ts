@@ -1,0 +1,83 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Subjects } from '../subjects';
+import type { PayloadSpec, RequestSpec } from './message-spec';
+
+/**
+ * The transcoder's bus messages: a probe and a download-time copy (requests, from storage and the
+ * file server: clients/transcoder-client.ts), and the upload-time job storage enqueues. Served by
+ * services/transcoder. Formats are names of the media-formats table; an unknown target is the
+ * transcoder's 422 (naming the field that asked), not a malformed message.
+ */
+
+const Sid = Type.String({ minLength: 1, maxLength: 64 });
+const BlobKey = Type.String({ minLength: 1, maxLength: 1024 });
+const FormatName = Type.String({ minLength: 1, maxLength: 200 });
+const NullableFormat = Type.Union([FormatName, Type.Null()]);
+const Kbits = Type.Union([Type.Integer({ minimum: 1, maximum: 100000 }), Type.Null()]);
+
+/** `target`: the format the file is to be transcoded to; the transcoder then also checks it can write it (503 naming what it lacks). */
+export const ProbeRequestSchema = Type.Object({ blob_key: BlobKey, format: Type.Optional(NullableFormat), target: Type.Optional(FormatName) });
+export type ProbeRequest = Static<typeof ProbeRequestSchema>;
+/** From ffprobe: seconds, the format in the table's names where it maps, bits per second. */
+export const ProbeReplySchema = Type.Object({
+  duration: Type.Union([Type.Number(), Type.Null()]),
+  format: Type.Union([Type.String(), Type.Null()]),
+  bitrate: Type.Union([Type.Number(), Type.Null()]),
+});
+export type ProbeReply = Static<typeof ProbeReplySchema>;
+
+/** A download-time copy of `blob_key` in `target` (at `bitrate` kbit/s), stored at `output_key`. */
+export const TranscodeRequestSchema = Type.Object({ blob_key: BlobKey, source_format: NullableFormat, target: FormatName, bitrate: Kbits, output_key: BlobKey });
+export type TranscodeRequest = Static<typeof TranscodeRequestSchema>;
+export const TranscodeReplySchema = Type.Object({ size: Type.Integer({ minimum: 0 }) });
+export type TranscodeReply = Static<typeof TranscodeReplySchema>;
+
+/** The durable upload-time job (msgId `transcode-<file_sid>`): replace a file's data by its transcoding. */
+export const UploadJobSchema = Type.Object({
+  file_sid: Sid,
+  partner_sid: Sid,
+  blob_key: BlobKey,
+  source_format: NullableFormat,
+  target: FormatName,
+  bitrate: Kbits,
+});
+export type UploadJob = Static<typeof UploadJobSchema>;
+
+/**
+ * What an upload-time job reports, as events (durable, `evt.file.transcoding.*`): storage consumes
+ * them, so the flow runs one way — storage enqueues, the transcoder reports — and a report made
+ * while storage is away waits in the stream. `source_blob_key` is the blob the job read: a report
+ * about an older blob (a redelivered job) is ignored, and its result removed, by storage.
+ */
+export const TranscodingProgressEventSchema = Type.Object({ file_sid: Sid, source_blob_key: BlobKey, progress: Type.Number({ minimum: 0, maximum: 100 }) });
+export type TranscodingProgressEvent = Static<typeof TranscodingProgressEventSchema>;
+/** The result, written at `blob_key` (next to the source), described. */
+export const TranscodingDoneEventSchema = Type.Object({
+  file_sid: Sid,
+  source_blob_key: BlobKey,
+  blob_key: BlobKey,
+  file_bytes: Type.Integer({ minimum: 0 }),
+  content_format: FormatName,
+  mime_type: Type.String({ minLength: 1 }),
+  content_duration: Type.Union([Type.Number(), Type.Null()]),
+  content_bitrate: Type.Union([Type.Number(), Type.Null()]),
+});
+export type TranscodingDoneEvent = Static<typeof TranscodingDoneEventSchema>;
+/** Why it could not be done (for the log: the file keeps its data). */
+export const TranscodingFailedEventSchema = Type.Object({ file_sid: Sid, source_blob_key: BlobKey, reason: Type.String() });
+export type TranscodingFailedEvent = Static<typeof TranscodingFailedEventSchema>;
+
+export const TranscoderRequests = {
+  [Subjects.transcoder.probe]: { request: ProbeRequestSchema, reply: ProbeReplySchema },
+  [Subjects.transcoder.transcode]: { request: TranscodeRequestSchema, reply: TranscodeReplySchema },
+} as const satisfies Record<string, RequestSpec>;
+
+export const TranscoderJobs = {
+  [Subjects.transcoder.uploadJob]: { payload: UploadJobSchema },
+} as const satisfies Record<string, PayloadSpec>;
+
+export const TranscoderEvents = {
+  [Subjects.events.fileTranscodingProgress]: { payload: TranscodingProgressEventSchema },
+  [Subjects.events.fileTranscodingDone]: { payload: TranscodingDoneEventSchema },
+  [Subjects.events.fileTranscodingFailed]: { payload: TranscodingFailedEventSchema },
+} as const satisfies Record<string, PayloadSpec>;
