@@ -5,13 +5,8 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { data, ok, rawBody } from '@patchbay/client';
+import { mimeOfFormat } from '@patchbay/contracts/src/media-formats';
 import { apiClient, numberOption, type ClientOptions } from '../client';
-
-/** Content types of the audio formats a media server records, by file extension. */
-const AUDIO_TYPES: Record<string, string> = {
-  '.wav': 'audio/x-wav', '.mp3': 'audio/mpeg', '.ogg': 'audio/ogg', '.flac': 'audio/flac', '.g722': 'audio/G722',
-  '.al': 'audio/basic', '.ul': 'audio/basic', '.alaw': 'audio/basic', '.ulaw': 'audio/basic', '.mp4': 'video/mp4',
-};
 
 /**
  * `patchbay media record|play|callbacks` — the media plane without a media server: store a
@@ -29,7 +24,7 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
     .option('--type <mime>', 'Content-Type of the file (default from its extension)')
     .action(async (file: string, o: { endpoint: string; container?: string; name?: string; call?: string; type?: string }) => {
       const query = { endpoint_sid: o.endpoint, container_sid: o.container, name: o.name, call_sid: o.call };
-      const type = o.type ?? AUDIO_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+      const type = o.type ?? mimeOfFormat(path.extname(file).slice(1).toLowerCase()) ?? 'application/octet-stream';
       // Streamed from disk, never read whole.
       const body = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
       const size = String(fs.statSync(file).size);
