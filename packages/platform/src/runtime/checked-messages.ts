@@ -50,28 +50,24 @@ export async function serveRequests<T extends RequestTable>(bus: Bus, queue: str
 
 /** An event handler that receives only events its schema accepts; a malformed one is logged and acknowledged. */
 export function checkedEvent<S extends TSchema>(subject: string, schema: S, logger: Logger, handle: (event: Static<S>, ctx: MessageContext) => Promise<void>): EventHandler {
-  const check = messageCheck(subject, schema);
-  return async (payload, ctx) => {
-    let event: Static<S>;
-    try {
-      event = check(payload, logger);
-    } catch {
-      return;
-    }
-    await handle(event, ctx);
-  };
+  return checkedDelivery(subject, schema, logger, handle);
 }
 
 /** A job handler that runs only jobs its schema accepts; a malformed one is logged and acknowledged. */
 export function checkedJob<S extends TSchema>(subject: string, schema: S, logger: Logger, handle: (job: Static<S>, ctx: JobContext) => Promise<void>): JobHandler {
+  return checkedDelivery(subject, schema, logger, handle);
+}
+
+/** A delivery (event or job) checked before `handle` sees it; a malformed one was logged by the check and is dropped. */
+function checkedDelivery<S extends TSchema, C>(subject: string, schema: S, logger: Logger, handle: (message: Static<S>, ctx: C) => Promise<void>): (payload: unknown, ctx: C) => Promise<void> {
   const check = messageCheck(subject, schema);
   return async (payload, ctx) => {
-    let job: Static<S>;
+    let message: Static<S>;
     try {
-      job = check(payload, logger);
+      message = check(payload, logger);
     } catch {
       return;
     }
-    await handle(job, ctx);
+    await handle(message, ctx);
   };
 }
