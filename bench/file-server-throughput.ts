@@ -5,7 +5,9 @@
  * (TCP_CORK) each 64 KiB range reply waited ~40 ms for a delayed ACK and nginx showed 400 ranges/s,
  * a baseline 15-25x too slow. Both servers get the same clients: curl for full downloads, wrk
  * (bench/lib/wrk-ranges.lua, random single ranges, every reply checked to be a 206) for ranges.
- * Third row: a second Patchbay started with FILE_SERVER_ACCEL_REDIRECT behind the same nginx as
+ * Second row: the ceiling of a Node process (bench/lib/bare-node-file-server.ts: node:http and
+ * positioned reads, nothing else), so a gap splits into what Node costs and what Patchbay adds.
+ * Last row: a second Patchbay started with FILE_SERVER_ACCEL_REDIRECT behind the same nginx as
  * its edge: the file server decides each answer, nginx sends the bytes (docs/operations.md).
  *
  *   pnpm exec tsx bench/file-server-throughput.ts [embedded|distributed] [sizeMiB=100]
@@ -108,6 +110,16 @@ async function measure(urls: string[]): Promise<Best[]> {
   return best;
 }
 
+/** The bare Node server of bench/lib/bare-node-file-server.ts on `file`, in a process of its own. */
+async function startBareNode(file: string): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'lib', 'bare-node-file-server.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout?.once('data', (b: Buffer) => resolve(Number(b.toString().trim())));
+    child.once('exit', (code) => reject(new Error(`bare Node server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/file.bin`, stop: () => child.kill('SIGTERM') };
+}
+
 /** Uploads the file to `inst` and returns its publish_uri. */
 async function publish(inst: PatchbayInstance, file: string): Promise<string> {
   const containerSid = await defaultContainer(inst);
@@ -132,22 +144,25 @@ async function main(): Promise<void> {
   const inst = await startPatchbay(MODE, { LOG_LEVEL: 'warn' });
   const accel = await startPatchbay(MODE, { LOG_LEVEL: 'warn', FILE_SERVER_ACCEL_REDIRECT: ACCEL_PREFIX });
   let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
+  let bare: Awaited<ReturnType<typeof startBareNode>> | undefined;
   try {
+    bare = await startBareNode(file);
     const pbUrl = await publish(inst, file);
     const accelUri = await publish(accel, file);
     execFileSync('chmod', ['-R', 'a+rX', accel.dataDir]); // the edge's workers read the blobs
     nginx = await startNginx(root, { fileServerPort: Number(new URL(accel.storageUrl).port), blobDir: path.join(accel.dataDir, 'blobs') });
     const accelUrl = `http://127.0.0.1:${nginx.edgePort}${new URL(accelUri).pathname}`;
-    const [ngx, pb, edge] = await measure([`http://127.0.0.1:${nginx.port}/file.bin`, pbUrl, accelUrl]);
+    const [ngx, node, pb, edge] = await measure([`http://127.0.0.1:${nginx.port}/file.bin`, bare.url, pbUrl, accelUrl]);
     console.log(`\nPublic file server (${MODE}) vs nginx 1.22 (1 worker, sendfile on, tcp_nopush off), ${SIZE / MiB} MiB file, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, best of ${ROUNDS} alternating rounds; full: 2 curl x 4; ranges: wrk -t1 -c${RANGE_CONNECTIONS} -d${RANGE_SECONDS}s\n`);
     const row = (server: string, b: Best) => ({
       server, 'full MiB/s': b.fullMiBs.toFixed(0), 'ratio': (b.fullMiBs / ngx.fullMiBs).toFixed(2), '64 KiB ranges/s': b.rangeRps.toFixed(0), 'range ratio': (b.rangeRps / ngx.rangeRps).toFixed(2),
     });
-    console.log(table([row('nginx (baseline)', ngx), row('Patchbay file-server', pb), row('nginx edge + file-server (X-Accel-Redirect)', edge)]));
+    console.log(table([row('nginx (baseline)', ngx), row('bare Node http (ceiling of a Node process)', node), row('Patchbay file-server', pb), row('nginx edge + file-server (X-Accel-Redirect)', edge)]));
   } finally {
     await inst.stop();
     await accel.stop();
     nginx?.stop();
+    bare?.stop();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }

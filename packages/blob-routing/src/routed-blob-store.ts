@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { BlobStoreUnavailableError, type BlobStat, type BlobStore, type ByteRange, type PutOptions, type ReadOptions } from '@patchbay/platform';
+import { BlobStoreUnavailableError, type BlobReader, type BlobStat, type BlobStore, type ByteRange, type PutOptions, type ReadOptions } from '@patchbay/platform';
 import { parseExternalKey } from './external-key';
 import type { StoreDirectory } from './store-directory';
 
@@ -27,17 +27,10 @@ export class RoutedBlobStore implements BlobStore {
     return this.route(key, (store, k) => store.get(k, range));
   }
 
-  /**
-   * Patchbay's own store's positioned read where it has one; otherwise (an external store, or an
-   * own store without it) the range streamed into `into`.
-   */
-  async read(key: string, range: ByteRange, into: Buffer, opts?: ReadOptions): Promise<number> {
-    return this.route(key, async (store, k) => {
-      if (store.read) return store.read(k, range, into, opts);
-      let n = 0;
-      for await (const chunk of await store.get(k, range)) n += (chunk as Buffer).copy(into, n);
-      return n;
-    });
+  /** Patchbay's own store's reader where it has one; undefined for an external store's key (streamed with `get`). */
+  async openReader(key: string, opts?: ReadOptions): Promise<BlobReader | undefined> {
+    if (parseExternalKey(key) || !this.platform.openReader) return undefined;
+    return this.platform.openReader(key, opts);
   }
 
   forgetOpen(match: (key: string) => boolean): void {

@@ -6,7 +6,7 @@ export { NedbDocStore } from './doc-store/nedb-doc-store';
 // MongoDocStore and GridfsBlobStore are not re-exported here, so importing the platform does not
 // load the MongoDB driver; openDocStore/openBlobStore load them when MONGODB_URL is set. Import
 // them from their files ('@patchbay/platform/src/doc-store/mongo-doc-store', …) where needed.
-export type { BlobStore, BlobStat, ByteRange, PutOptions, ReadOptions } from './blob-store/port';
+export type { BlobReader, BlobStore, BlobStat, ByteRange, PutOptions, ReadOptions } from './blob-store/port';
 export { DirBlobStore } from './blob-store/dir-blob-store';
 export type { MemoryHub } from './bus/memory-bus';
 export { loadConfig, ConfigError } from './config/load-config';

@@ -14,9 +14,9 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError, BadRequestError, ConflictError, NotFoundError, errorItem } from '@patchbay/contracts';
-import type { BlobStat, BlobStore, ByteRange, PutOptions, ReadOptions } from './port';
+import type { BlobReader, BlobStat, BlobStore, ByteRange, PutOptions, ReadOptions } from './port';
 import { assertKey, resolveRange } from './blob-checks';
-import { OpenFiles } from './open-files';
+import { OpenFiles, type OpenFile } from './open-files';
 
 export interface DirBlobStoreOptions {
   /** Root directory; created on first put. */
@@ -85,32 +85,31 @@ export class DirBlobStore implements BlobStore {
     }
   }
 
-  /** One positioned read, on a file kept open for `keepOpenMs` (see OpenFiles). */
-  async read(key: string, range: ByteRange, into: Buffer, opts: ReadOptions = {}): Promise<number> {
+  /** The file, kept open for `keepOpenMs` (see OpenFiles); each read is one positioned read. */
+  async openReader(key: string, opts: ReadOptions = {}): Promise<BlobReader> {
     const file = this.pathFor(key);
-    let f;
+    let f: OpenFile;
     try {
       f = await this.openFiles.acquire(file, opts.keepOpenMs ?? 0, opts.size);
     } catch (err) {
       throw translate(err, key);
     }
-    try {
-      if (!f.isFile) throw notFound(key);
-      const r = resolveRange(range, f.size) as ByteRange;
-      const length = r.end - r.start + 1;
-      if (length > into.length) throw BadRequestError.field('range', `range of ${length} bytes does not fit a buffer of ${into.length}`);
-      let done = 0;
-      while (done < length) {
-        const n = await readAt(f.fd, into, done, length - done, r.start + done);
-        if (n === 0) throw new ApiError(500, 'blob_store_error', `blob '${key}' ended before byte ${r.start + done}`);
-        done += n;
-      }
-      return length;
-    } catch (err) {
-      throw translate(err, key);
-    } finally {
+    if (!f.isFile) {
       this.openFiles.release(f);
+      throw notFound(key);
     }
+    let open = true;
+    return {
+      size: f.size,
+      read: (into, position, length) => {
+        if (!open) return Promise.reject(new Error(`reader of blob '${key}' is closed`));
+        return readAt(f.fd, into, 0, length, position).catch((err: unknown) => { throw translate(err, key); });
+      },
+      close: () => {
+        if (open) this.openFiles.release(f);
+        open = false;
+      },
+    };
   }
 
   forgetOpen(match: (key: string) => boolean): void {

@@ -22,6 +22,16 @@ export interface ReadOptions {
   size?: number;
 }
 
+/** An object open for positioned reads (BlobStore.openReader). */
+export interface BlobReader {
+  /** The object's size when it was opened. */
+  readonly size: number;
+  /** Reads up to `length` bytes at `position` into `into` from its offset 0; resolves with the bytes read (fewer only at the end). */
+  read(into: Buffer, position: number, length: number): Promise<number>;
+  /** Ends this use of the object (idempotent). */
+  close(): void;
+}
+
 export interface BlobStat {
   size: number;
   modified: Date;
@@ -42,15 +52,17 @@ export interface BlobStore {
   /** A stream of the object, or of `range` of it. NotFoundError when missing; RangeNotSatisfiableError when `range` is outside the object. */
   get(key: string, range?: ByteRange): Promise<Readable>;
   /**
-   * Optional, for adapters with a cheap positioned read (the directory store): reads `range` of the
-   * object into `into` (from its offset 0) and resolves with the bytes read, all of the range
-   * (clamped to the object's end, as `get`). For small reads, where a stream costs more than the
-   * bytes. `keepOpenMs`: the adapter may keep the object open that long for the next read (its own
-   * put/delete and `forgetOpen` drop it sooner); `size`: the size the caller knows, so an object
-   * kept open but replaced since is reopened. NotFoundError / RangeNotSatisfiableError as `get`.
+   * Optional, for adapters with cheap positioned reads (the directory store): the object opened for
+   * reading, the same bytes for as long as the reader is open (a put meanwhile does not change
+   * them). For replies where a stream costs more than the bytes: a small range in one read into a
+   * reused buffer, a whole file through two reused buffers. `keepOpenMs`: the adapter may keep the
+   * object open that long for the next reader (its own put/delete and `forgetOpen` drop it sooner);
+   * `size`: the size the caller knows, so an object kept open but replaced since is reopened.
+   * Resolves undefined for a key the adapter does not hold itself (an external container's, in the
+   * routed store): the caller streams it with `get`. NotFoundError as `get`.
    */
-  read?(key: string, range: ByteRange, into: Buffer, opts?: ReadOptions): Promise<number>;
-  /** Optional, with `read`: drops what `read` keeps open for the keys `match` accepts (they changed elsewhere). */
+  openReader?(key: string, opts?: ReadOptions): Promise<BlobReader | undefined>;
+  /** Optional, with `openReader`: drops what `openReader` keeps open for the keys `match` accepts (they changed elsewhere). */
   forgetOpen?(match: (key: string) => boolean): void;
   /** NotFoundError when missing. */
   stat(key: string): Promise<BlobStat>;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { RangeNotSatisfiableError } from '@patchbay/contracts';
-import type { BlobStore } from '../blob-store/port';
+import type { BlobReader, BlobStore } from '../blob-store/port';
 import { decideRange } from './range';
 
 /** What to send of one stored object. */
@@ -31,12 +31,15 @@ export interface BlobReply {
 }
 
 /**
- * Replies of at most this many bytes are read in one positioned read into a pooled buffer and sent
- * with one write, when the store can (BlobStore.read); larger ones stream.
+ * The unit of a reply read through a BlobReader: a reply of at most this many bytes is one read into
+ * a reused buffer and one write; a longer one goes through two such buffers, each read while the
+ * other is written (buffers reused instead of a fresh one per chunk: no page faults, no garbage).
  */
-export const SMALL_REPLY = 256 * 1024;
+export const CHUNK = 512 * 1024;
 const pool: Buffer[] = [];
-const POOL_MAX = 64;
+const POOL_MAX = 32;
+const take = (): Buffer => pool.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
+const giveBack = (buf: Buffer): void => { if (pool.length < POOL_MAX) pool.push(buf); };
 
 /**
  * Sends a blob the way the public file server does (interface.md rules 4–6): `Range: bytes=a-b` →
@@ -69,25 +72,68 @@ export async function sendBlob(req: IncomingMessage, res: ServerResponse, blobs:
   if (range) res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${r.size}`);
   res.setHeader('Content-Length', String(range ? range.end - range.start + 1 : r.size));
   if (req.method === 'HEAD' || r.size === 0) { res.end(); return; }
+  const start = range ? range.start : 0;
   const length = range ? range.end - range.start + 1 : r.size;
-  if (blobs.read && length <= SMALL_REPLY) {
-    await sendSmall(res, blobs.read.bind(blobs), r, range ?? { start: 0, end: r.size - 1 }, length);
+  const reader = await blobs.openReader?.(r.key, { keepOpenMs: length <= CHUNK ? r.keepOpenMs : 0, size: r.size });
+  if (!reader) {
+    await pipeline(await blobs.get(r.key, range), res);
     return;
   }
-  await pipeline(await blobs.get(r.key, range), res);
+  try {
+    // Replaced since we were told its size: what was promised in the headers cannot be sent.
+    if (reader.size !== r.size) throw new RangeNotSatisfiableError(r.size);
+    if (length <= CHUNK) await sendOne(res, reader, start, length);
+    else await sendChunks(res, reader, start, length);
+  } finally {
+    reader.close();
+  }
 }
 
 /** One read into a pooled buffer, one write; the buffer goes back to the pool once the socket has it. */
-async function sendSmall(res: ServerResponse, read: NonNullable<BlobStore['read']>, r: BlobReply, range: { start: number; end: number }, length: number): Promise<void> {
-  const buf = pool.pop() ?? Buffer.allocUnsafeSlow(SMALL_REPLY);
+async function sendOne(res: ServerResponse, reader: BlobReader, start: number, length: number): Promise<void> {
+  const buf = take();
   let n: number;
   try {
-    n = await read(r.key, range, buf, { keepOpenMs: r.keepOpenMs, size: r.size });
+    n = await reader.read(buf, start, length);
   } catch (err) {
-    pool.push(buf);
+    giveBack(buf);
     throw err;
   }
-  // The object is shorter than the size we were told (replaced meanwhile): never send a short body.
-  if (n !== length) { pool.push(buf); throw new RangeNotSatisfiableError(r.size); }
-  res.end(buf.subarray(0, n), () => { if (pool.length < POOL_MAX) pool.push(buf); });
+  if (n !== length) { giveBack(buf); throw new Error(`blob ended after ${n} of ${length} bytes`); }
+  res.end(buf.subarray(0, n), () => giveBack(buf));
+}
+
+/** Resolves once the socket has `chunk` (the buffer may be reused); rejects if the client went away first. */
+function write(res: ServerResponse, chunk: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const gone = () => reject(new Error('the client closed the connection'));
+    res.once('close', gone);
+    res.write(chunk, (err) => {
+      res.off('close', gone);
+      if (err) reject(err); else resolve();
+    });
+  });
+}
+
+/**
+ * A long reply through two pooled buffers: the next chunk is read while the last is written. On a
+ * failure or a client gone mid-way the buffers are left to the garbage collector (the socket may
+ * still hold one), never put back in the pool.
+ */
+async function sendChunks(res: ServerResponse, reader: BlobReader, start: number, length: number): Promise<void> {
+  const bufs = [take(), take()];
+  const end = start + length;
+  let written: Promise<void> = Promise.resolve();
+  for (let pos = start, i = 0; pos < end; i ^= 1) {
+    const want = Math.min(CHUNK, end - pos);
+    const n = await reader.read(bufs[i], pos, want);
+    await written;
+    if (n !== want) throw new Error(`blob ended after ${pos - start + n} of ${length} bytes`);
+    written = write(res, bufs[i].subarray(0, n));
+    written.catch(() => undefined); // awaited next round; a read failing first must not leave it unhandled
+    pos += n;
+  }
+  await written;
+  res.end();
+  bufs.forEach(giveBack);
 }
