@@ -21,7 +21,7 @@ import { localEndpointAgent } from '../services/push/src/senders/local-endpoint-
 import { startPatchbay, type Mode, type PatchbayInstance } from '../tests/harness/patchbay';
 import { FakeFcm } from '../tests/support/fake-fcm';
 import { fakeServiceAccount } from '../tests/support/fake-credentials';
-import { table } from './lib/proc';
+import { findInGroup, table } from './lib/proc';
 
 const ARGS = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const RECIPIENTS = Number(ARGS[0] ?? 10_000);
@@ -88,6 +88,41 @@ async function throughPatchbay(inst: PatchbayInstance, devices: string[]): Promi
   return { ms: performance.now() - started, success };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch { return 0; }
+}
+
+/** CPU seconds of the whole machine (every core's busy time), from /proc/stat. */
+function machineCpu(): number {
+  const [, ...f] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  return (f[0] + f[1] + f[2] + f[5] + f[6]) / 100; // user nice system irq softirq
+}
+
+/**
+ * Where the CPU of one path went: the bench process (the client, and firebase-admin itself on the
+ * direct path), the fake FCM, Patchbay's push and gateway processes (distributed) or its one
+ * process (embedded), and the rest of the machine (nats-server, the kernel's loopback work).
+ */
+interface CpuSplit { client: number; fake: number; push: number; gateway: number; otherPatchbay: number; machine: number }
+
+function cpuSnapshot(inst: PatchbayInstance, fakePid: number): CpuSplit {
+  const group = findInGroup(inst.pid, '');
+  const sum = (pids: number[]) => pids.reduce((a, pid) => a + cpuOf(pid), 0);
+  const push = findInGroup(inst.pid, 'services/push/src/main.ts');
+  const gateway = findInGroup(inst.pid, 'services/gateway/src/main.ts');
+  const { user, system } = process.cpuUsage();
+  return { client: (user + system) / 1e6, fake: cpuOf(fakePid), push: sum(push), gateway: sum(gateway), otherPatchbay: sum(group) - sum(push) - sum(gateway), machine: machineCpu() };
+}
+
+function cpuDelta(a: CpuSplit, b: CpuSplit): CpuSplit {
+  return { client: b.client - a.client, fake: b.fake - a.fake, push: b.push - a.push, gateway: b.gateway - a.gateway, otherPatchbay: b.otherPatchbay - a.otherPatchbay, machine: b.machine - a.machine };
+}
+
 type ServiceAccountFile = Record<string, string> & { project_id: string };
 interface FakeInfo { endpoint: string; direct: ServiceAccountFile; patchbay: ServiceAccountFile }
 
@@ -126,13 +161,18 @@ async function main(): Promise<void> {
     });
     console.log(`set-up: ${RECIPIENTS} devices registered in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
 
-    const directRuns: Array<{ ms: number; success: number }> = [];
-    const pbRuns: Array<{ ms: number; success: number }> = [];
+    const directRuns: Array<{ ms: number; success: number; cpu: CpuSplit }> = [];
+    const pbRuns: Array<{ ms: number; success: number; cpu: CpuSplit }> = [];
+    const measured = async (run: () => Promise<{ ms: number; success: number }>) => {
+      const before = cpuSnapshot(inst, child.pid!);
+      const r = await run();
+      return { ...r, cpu: cpuDelta(before, cpuSnapshot(inst, child.pid!)) };
+    };
     for (let i = 0; i < ROUNDS; i++) {
-      directRuns.push(await direct(info.endpoint, info.direct, tokens));
-      pbRuns.push(await throughPatchbay(inst, devices));
+      directRuns.push(await measured(() => direct(info.endpoint, info.direct, tokens)));
+      pbRuns.push(await measured(() => throughPatchbay(inst, devices)));
     }
-    const best = (runs: Array<{ ms: number; success: number }>) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+    const best = <R extends { ms: number }>(runs: R[]) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
     const d = best(directRuns);
     const p = best(pbRuns);
     for (const [name, runs] of [['direct', directRuns], ['patchbay', pbRuns]] as const) {
@@ -144,6 +184,12 @@ async function main(): Promise<void> {
       { path: `firebase-admin directly (batches of ${FCM_BATCH}, ${BATCHES_IN_FLIGHT} in flight)`, seconds: (d.ms / 1000).toFixed(2), 'notifications/s': rate(d).toFixed(0), ratio: '1.00' },
       { path: `Patchbay POST /push/notifications (${PER_REQUEST}/request, ${REQUESTS_IN_FLIGHT} in flight)`, seconds: (p.ms / 1000).toFixed(2), 'notifications/s': rate(p).toFixed(0), ratio: (rate(p) / rate(d)).toFixed(2) },
     ]));
+    const cpuRow = (path: string, c: CpuSplit) => ({
+      path, 'bench/client': c.client.toFixed(2), 'fake FCM': c.fake.toFixed(2), 'Patchbay push': c.push.toFixed(2), 'Patchbay gateway': c.gateway.toFixed(2),
+      'other Patchbay': c.otherPatchbay.toFixed(2), 'rest (NATS, kernel)': Math.max(0, c.machine - c.client - c.fake - c.push - c.gateway - c.otherPatchbay).toFixed(2), 'machine total': c.machine.toFixed(2),
+    });
+    console.log(`\nCPU seconds of the best run of each path (2 cores: at most ${(2 * d.ms / 1000).toFixed(2)} s direct, ${(2 * p.ms / 1000).toFixed(2)} s through Patchbay)\n`);
+    console.log(table([cpuRow('firebase-admin directly', d.cpu), cpuRow('Patchbay', p.cpu)]));
     console.log(`\nruns (ms): direct ${directRuns.map((r) => r.ms.toFixed(0)).join(', ')}; patchbay ${pbRuns.map((r) => r.ms.toFixed(0)).join(', ')}`);
   } finally {
     await inst.stop();
