@@ -71,4 +71,5 @@ function main(): void {
   for (const [name, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${name}`);
 }
 
+process.stdout.on('error', () => process.exit(0));
 main();
