@@ -7,7 +7,7 @@ import { BusStoreDirectory } from './store-directory';
  * `s3://bucket/prefix?endpoint=…&region=…`, with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY; else
  * GridFS with MONGODB_URL; else the directory `<DATA_DIR>/blobs`. The S3 SDK is loaded only then.
  */
-export async function openPlatformBlobStore(config: Pick<CommonConfigValues, 'MONGODB_URL' | 'MONGODB_DB_PREFIX' | 'DATA_DIR' | 'BLOB_STORE_URL' | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY'>): Promise<BlobStore> {
+export async function openPlatformBlobStore(config: Pick<CommonConfigValues, 'MONGODB_URL' | 'MONGODB_DB_PREFIX' | 'DATA_DIR' | 'BLOB_CACHE_MB' | 'BLOB_STORE_URL' | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY'>): Promise<BlobStore> {
   if (config.BLOB_STORE_URL) {
     const { S3BlobStore, parseS3Url } = await import('@patchbay/blob-s3');
     const where = parseS3Url(config.BLOB_STORE_URL);
@@ -18,7 +18,7 @@ export async function openPlatformBlobStore(config: Pick<CommonConfigValues, 'MO
       ? { access_key_id: config.AWS_ACCESS_KEY_ID, secret_access_key: config.AWS_SECRET_ACCESS_KEY } : undefined;
     return new S3BlobStore({ ...where, credentials });
   }
-  return openBlobStore({ mongodbUrl: config.MONGODB_URL, mongodbDbPrefix: config.MONGODB_DB_PREFIX, dataDir: config.DATA_DIR });
+  return openBlobStore({ mongodbUrl: config.MONGODB_URL, mongodbDbPrefix: config.MONGODB_DB_PREFIX, dataDir: config.DATA_DIR, blockCacheBytes: config.BLOB_CACHE_MB * 1024 * 1024 });
 }
 
 /**

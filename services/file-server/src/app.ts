@@ -55,7 +55,6 @@ export function createFileServerApp(deps: ServeDeps & { logger: Logger; metrics:
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       served.inc({ status: String(res.statusCode) });
-      if (req.method === 'GET' && res.statusCode < 300) bytes.inc(Number(res.getHeader('content-length') ?? 0));
       latency.observe(Number(process.hrtime.bigint() - start) / 1e9);
     });
     const url = req.url ?? '/';
@@ -68,7 +67,7 @@ export function createFileServerApp(deps: ServeDeps & { logger: Logger; metrics:
       return;
     }
     if (id !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
-      serve(req, res, id, q < 0 ? {} : querystring.parse(url.slice(q + 1))).catch((err: unknown) => fail(err, req, res));
+      serve(req, res, id, q < 0 ? {} : querystring.parse(url.slice(q + 1))).then((promised) => bytes.inc(promised), (err: unknown) => fail(err, req, res));
       return;
     }
     handleOpsRequest(req, res, deps.metrics, deps.health).then((done) => { if (!done) sendJson(res, 404, NOT_FOUND); }, (err: unknown) => fail(err, req, res));

@@ -63,7 +63,7 @@ async function transcodeCopy(deps: ServeDeps, req: TranscodeRequest, requestId: 
  * request without a cached copy gets the whole result with 200 (rule 7).
  */
 export function serveFile(deps: ServeDeps) {
-  return async (req: IncomingMessage, res: ServerResponse, id: string, query: Record<string, unknown>): Promise<void> => {
+  return async (req: IncomingMessage, res: ServerResponse, id: string, query: Record<string, unknown>): Promise<number> => {
     const opts = parseDownloadOptions(query);
     const requestId = String(req.headers['x-request-id'] ?? '');
     const file = await deps.resolver.resolve(id, requestId);
@@ -86,7 +86,7 @@ export function serveFile(deps: ServeDeps) {
         }, requestId)).size;
       }
     }
-    await sendBlob(req, res, deps.blobs, {
+    return sendBlob(req, res, deps.blobs, {
       key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed, keepOpenMs: deps.keepOpenMs,
       // A file of an external container is not in the directory nginx reads: sent from here.
       accelRedirect: deps.accelPrefix && !isExternalBlobKey(key) ? `${deps.accelPrefix}${key}` : undefined,

@@ -17,10 +17,16 @@ import { ApiError, BadRequestError, ConflictError, NotFoundError, errorItem } fr
 import type { BlobReader, BlobStat, BlobStore, ByteRange, PutOptions, ReadOptions } from './port';
 import { assertKey, resolveRange } from './blob-checks';
 import { OpenFiles, type OpenFile } from './open-files';
+import { BLOCK, BlockCache } from './block-cache';
 
 export interface DirBlobStoreOptions {
   /** Root directory; created on first put. */
   dir: string;
+  /**
+   * Memory for recently read blocks of files read through a kept reader (`keepOpenMs` > 0: the file
+   * server's small ranges); 0 or absent: none (BlockCache).
+   */
+  blockCacheBytes?: number;
 }
 
 const TMP = '.tmp';
@@ -30,8 +36,10 @@ export class DirBlobStore implements BlobStore {
   private readonly dir: string;
   private readonly tmp: string;
   private readonly openFiles = new OpenFiles();
+  private readonly blocks: BlockCache;
 
   constructor(opts: DirBlobStoreOptions) {
+    this.blocks = new BlockCache(opts.blockCacheBytes ?? 0);
     this.dir = path.resolve(opts.dir);
     this.tmp = path.join(this.dir, TMP);
   }
@@ -99,17 +107,43 @@ export class DirBlobStore implements BlobStore {
       throw notFound(key);
     }
     let open = true;
-    return {
+    const closed = () => Promise.reject(new Error(`reader of blob '${key}' is closed`));
+    const reader: BlobReader = {
       size: f.size,
-      read: (into, position, length) => {
-        if (!open) return Promise.reject(new Error(`reader of blob '${key}' is closed`));
-        return readAt(f.fd, into, 0, length, position).catch((err: unknown) => { throw translate(err, key); });
-      },
+      read: (into, position, length) => (open ? readFully(f.fd, into, length, position).catch((err: unknown) => { throw translate(err, key); }) : closed()),
       close: () => {
         if (open) this.openFiles.release(f);
         open = false;
       },
     };
+    // Only kept readers (the file server's small ranges) go through the block cache.
+    if (this.blocks.enabled && (opts.keepOpenMs ?? 0) > 0) {
+      reader.slices = (position, length) => (open ? this.slicesThroughCache(f, position, length).catch((err: unknown) => { throw translate(err, key); }) : closed());
+      reader.read = async (into, position, length) => {
+        let n = 0;
+        for (const part of await reader.slices!(position, length)) n += part.copy(into, n);
+        return n;
+      };
+    }
+    return reader;
+  }
+
+  /** The bytes from the block cache, the missing blocks read first (each a positioned read of its own). */
+  private async slicesThroughCache(f: OpenFile, position: number, length: number): Promise<Buffer[]> {
+    const n = Math.max(0, Math.min(length, f.size - position));
+    if (n === 0) return [];
+    const hit = this.blocks.slices(f.identity, position, n);
+    if (hit) return hit;
+    await Promise.all(this.blocks.missing(f.identity, position, n).map(async (i) => {
+      const block = Buffer.allocUnsafeSlow(Math.min(BLOCK, f.size - i * BLOCK));
+      if (await readFully(f.fd, block, block.length, i * BLOCK) !== block.length) throw new Error(`file ended before byte ${(i + 1) * BLOCK} of ${f.size}`);
+      this.blocks.put(f.identity, i, block);
+    }));
+    // A budget smaller than this read evicts part of it at once: then it is read on its own.
+    const again = this.blocks.slices(f.identity, position, n);
+    if (again) return again;
+    const own = Buffer.allocUnsafeSlow(n);
+    return [own.subarray(0, await readFully(f.fd, own, n, position))];
   }
 
   forgetOpen(match: (key: string) => boolean): void {
@@ -212,6 +246,17 @@ const WRITE_BUFFER = 1024 * 1024;
 /** fs.read with a callback: no FileHandle, AbortSignal or promise wrapper per read. */
 function readAt(fd: number, into: Buffer, offset: number, length: number, position: number): Promise<number> {
   return new Promise((resolve, reject) => fsRead(fd, into, offset, length, position, (err, n) => (err ? reject(err) : resolve(n))));
+}
+
+/** Reads `length` bytes at `position` into `into`, fewer only where the file ends. */
+async function readFully(fd: number, into: Buffer, length: number, position: number): Promise<number> {
+  let done = 0;
+  while (done < length) {
+    const n = await readAt(fd, into, done, length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
 }
 
 /** Streams `body` into a new `file` and resolves once it is closed (fsynced first with `sync`), with the bytes written. */

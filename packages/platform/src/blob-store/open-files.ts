@@ -18,6 +18,8 @@ export interface OpenFile {
   readonly fd: number;
   readonly size: number;
   readonly isFile: boolean;
+  /** Which bytes these are: device, inode, size, mtime and ctime (see BlockCache). */
+  readonly identity: string;
 }
 
 interface Entry extends OpenFile { expires: number; users: number; dropped: boolean }
@@ -49,7 +51,8 @@ export class OpenFiles {
       closeFd(fd);
       throw err;
     }
-    const entry: Entry = { fd, size: st.size, isFile: st.isFile(), expires: Date.now() + keepMs, users: 1, dropped: keepMs <= 0 };
+    const identity = `${st.dev}.${st.ino}.${st.size}.${st.mtimeMs}.${st.ctimeMs}`;
+    const entry: Entry = { fd, size: st.size, isFile: st.isFile(), identity, expires: Date.now() + keepMs, users: 1, dropped: keepMs <= 0 };
     if (keepMs > 0) {
       // Another reader may have opened the same file meanwhile: the newer open wins.
       if (this.entries.has(file)) this.drop(file);

@@ -28,6 +28,11 @@ export interface BlobReader {
   readonly size: number;
   /** Reads up to `length` bytes at `position` into `into` from its offset 0; resolves with the bytes read (fewer only at the end). */
   read(into: Buffer, position: number, length: number): Promise<number>;
+  /**
+   * Optional (a reader that keeps blocks in memory): the bytes at `position` as buffers the reader
+   * never changes, to be written as they are instead of copied; fewer bytes only at the end.
+   */
+  slices?(position: number, length: number): Promise<Buffer[]>;
   /** Ends this use of the object (idempotent). */
   close(): void;
 }

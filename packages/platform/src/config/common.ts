@@ -25,6 +25,12 @@ export const CommonConfig = {
   AWS_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
   AWS_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
+  /**
+   * MiB of memory for recently read blocks of files in the directory blob store: the file server's
+   * small ranges of a file in demand are then a copy, not a read (0: none). Only the file server's
+   * ranges fill it, so other processes hold nothing.
+   */
+  BLOB_CACHE_MB: Type.Integer({ minimum: 0, maximum: 65536, default: 128 }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
   /** `auto`: one readable line per event on a terminal, JSON otherwise; `json` or `pretty` to choose. */
   LOG_FORMAT: Type.Union(LOG_FORMATS.map((f) => Type.Literal(f)), { default: 'auto' }),

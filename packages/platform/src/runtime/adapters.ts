@@ -37,6 +37,8 @@ export interface StoreLocation {
   /** First part of the MongoDB database names (MONGODB_DB_PREFIX); default `patchbay`. */
   mongodbDbPrefix?: string;
   dataDir: string;
+  /** Memory for the directory store's block cache (DirBlobStoreOptions.blockCacheBytes). */
+  blockCacheBytes?: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function openBlobStore(opts: StoreLocation): Promise<BlobStore> {
     store.close = async () => { await closeStore?.(); await mongo.close(); };
     return store;
   }
-  return new DirBlobStore({ dir: path.resolve(opts.dataDir, 'blobs') });
+  return new DirBlobStore({ dir: path.resolve(opts.dataDir, 'blobs'), blockCacheBytes: opts.blockCacheBytes });
 }
 
 /** `<prefix>_<part>`, dashes made underscores: `patchbay_threshold_worker`. */
