@@ -8,7 +8,7 @@
  * previous object under the key is untouched.
  */
 import { randomUUID } from 'node:crypto';
-import { constants as fsConstants, createWriteStream, read as fsRead, type Dirent } from 'node:fs';
+import { constants as fsConstants, createWriteStream, type Dirent } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -17,7 +17,8 @@ import { ApiError, BadRequestError, ConflictError, NotFoundError, errorItem } fr
 import type { BlobReader, BlobStat, BlobStore, ByteRange, PutOptions, ReadOptions } from './port';
 import { assertKey, resolveRange } from './blob-checks';
 import { OpenFiles, type OpenFile } from './open-files';
-import { BLOCK, BlockCache } from './block-cache';
+import { BlockCache } from './block-cache';
+import { CachedFileReader, FileReader } from './dir-reader';
 
 export interface DirBlobStoreOptions {
   /** Root directory; created on first put. */
@@ -37,6 +38,7 @@ export class DirBlobStore implements BlobStore {
   private readonly tmp: string;
   private readonly openFiles = new OpenFiles();
   private readonly blocks: BlockCache;
+  private readonly paths = new Map<string, string>();
 
   constructor(opts: DirBlobStoreOptions) {
     this.blocks = new BlockCache(opts.blockCacheBytes ?? 0);
@@ -106,44 +108,11 @@ export class DirBlobStore implements BlobStore {
       this.openFiles.release(f);
       throw notFound(key);
     }
-    let open = true;
-    const closed = () => Promise.reject(new Error(`reader of blob '${key}' is closed`));
-    const reader: BlobReader = {
-      size: f.size,
-      read: (into, position, length) => (open ? readFully(f.fd, into, length, position).catch((err: unknown) => { throw translate(err, key); }) : closed()),
-      close: () => {
-        if (open) this.openFiles.release(f);
-        open = false;
-      },
-    };
+    const translateFor = (err: unknown) => translate(err, key);
     // Only kept readers (the file server's small ranges) go through the block cache.
-    if (this.blocks.enabled && (opts.keepOpenMs ?? 0) > 0) {
-      reader.slices = (position, length) => (open ? this.slicesThroughCache(f, position, length).catch((err: unknown) => { throw translate(err, key); }) : closed());
-      reader.read = async (into, position, length) => {
-        let n = 0;
-        for (const part of await reader.slices!(position, length)) n += part.copy(into, n);
-        return n;
-      };
-    }
-    return reader;
-  }
-
-  /** The bytes from the block cache, the missing blocks read first (each a positioned read of its own). */
-  private async slicesThroughCache(f: OpenFile, position: number, length: number): Promise<Buffer[]> {
-    const n = Math.max(0, Math.min(length, f.size - position));
-    if (n === 0) return [];
-    const hit = this.blocks.slices(f.identity, position, n);
-    if (hit) return hit;
-    await Promise.all(this.blocks.missing(f.identity, position, n).map(async (i) => {
-      const block = Buffer.allocUnsafeSlow(Math.min(BLOCK, f.size - i * BLOCK));
-      if (await readFully(f.fd, block, block.length, i * BLOCK) !== block.length) throw new Error(`file ended before byte ${(i + 1) * BLOCK} of ${f.size}`);
-      this.blocks.put(f.identity, i, block);
-    }));
-    // A budget smaller than this read evicts part of it at once: then it is read on its own.
-    const again = this.blocks.slices(f.identity, position, n);
-    if (again) return again;
-    const own = Buffer.allocUnsafeSlow(n);
-    return [own.subarray(0, await readFully(f.fd, own, n, position))];
+    return this.blocks.enabled && (opts.keepOpenMs ?? 0) > 0
+      ? new CachedFileReader(f, this.openFiles, translateFor, this.blocks)
+      : new FileReader(f, this.openFiles, translateFor);
   }
 
   forgetOpen(match: (key: string) => boolean): void {
@@ -229,9 +198,14 @@ export class DirBlobStore implements BlobStore {
 
   /** The file of a valid key, checked to resolve inside the root. */
   private pathFor(key: string): string {
+    const known = this.paths.get(key);
+    if (known) return known;
     assertKey(key);
     const file = path.resolve(this.dir, key);
     if (!file.startsWith(this.dir + path.sep)) throw BadRequestError.field('key', 'blob key escapes the store');
+    // The same keys come again and again (ranges of one file): checked and resolved once.
+    if (this.paths.size >= 4096) this.paths.clear();
+    this.paths.set(key, file);
     return file;
   }
 }
@@ -242,22 +216,6 @@ export class DirBlobStore implements BlobStore {
  * sender after 16 KiB.
  */
 const WRITE_BUFFER = 1024 * 1024;
-
-/** fs.read with a callback: no FileHandle, AbortSignal or promise wrapper per read. */
-function readAt(fd: number, into: Buffer, offset: number, length: number, position: number): Promise<number> {
-  return new Promise((resolve, reject) => fsRead(fd, into, offset, length, position, (err, n) => (err ? reject(err) : resolve(n))));
-}
-
-/** Reads `length` bytes at `position` into `into`, fewer only where the file ends. */
-async function readFully(fd: number, into: Buffer, length: number, position: number): Promise<number> {
-  let done = 0;
-  while (done < length) {
-    const n = await readAt(fd, into, done, length - done, position + done);
-    if (n === 0) break;
-    done += n;
-  }
-  return done;
-}
 
 /** Streams `body` into a new `file` and resolves once it is closed (fsynced first with `sync`), with the bytes written. */
 async function writeFile(file: string, body: Readable, sync: boolean): Promise<number> {
