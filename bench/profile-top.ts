@@ -66,7 +66,7 @@ function main(): void {
   const pct = (us: number) => `${((100 * us) / busy).toFixed(1).padStart(5)}%`;
   console.log(`${file}: ${(total / 1e6).toFixed(2)} s profiled, ${(busy / 1e6).toFixed(2)} s busy (${((100 * busy) / total).toFixed(0)}%)\n`);
   console.log('busy time by owner:');
-  for (const [name, us] of [...buckets].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${pct(us)}  ${name}`);
+  for (const [name, us] of [...buckets].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.OWNERS ?? 15))) console.log(`  ${pct(us)}  ${name}`);
   console.log(`\ntop ${top} functions by self time:`);
   for (const [name, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${name}`);
 }

@@ -49,6 +49,8 @@ afterAll(async () => {
 test('the file server answers with X-Accel-Redirect and no body; through nginx the client gets the file with Patchbay\'s headers', async () => {
   const direct = await fetch(`http://127.0.0.1:${server.port}/f/FI1`);
   expect(direct.headers.get('x-accel-redirect')).toBe('/_patchbay_blobs/files/P1/FI1');
+  // An empty body said so, not a chunked one nginx would have to read to its end.
+  expect([direct.headers.get('content-length'), direct.headers.get('transfer-encoding')]).toEqual(['0', null]);
   expect(await direct.text()).toBe('');
   const res = await get('FI1');
   expect(res.status).toBe(200);

@@ -59,8 +59,9 @@ export async function sendBlob(req: IncomingMessage, res: ServerResponse, blobs:
   const decision = r.ranges ? decideRange(r.size, req.headers.range, typeof ifRange === 'string' ? ifRange : undefined, r.lastModified) : { kind: 'full' as const };
   if (decision.kind === 'unsatisfiable') unsatisfiable(res, headers, r.size);
   if (r.accelRedirect && req.method === 'GET' && r.ranges) {
-    // No Accept-Ranges: nginx adds its own to the file it serves.
-    res.writeHead(200, [...headers, 'X-Accel-Redirect', r.accelRedirect]);
+    // No Accept-Ranges: nginx adds its own to the file it serves. An explicit empty body: without
+    // Content-Length a reply whose headers went first is chunked, which nginx must read to its end.
+    res.writeHead(200, [...headers, 'X-Accel-Redirect', r.accelRedirect, 'Content-Length', '0']);
     res.end();
     return 0;
   }
