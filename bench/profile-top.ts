@@ -6,7 +6,8 @@
  *   pnpm exec tsx bench/profile-top.ts FILE.cpuprofile [top=25] [--window A-B]
  *
  * It prints the busy share of each second first; `--window 12-22` counts only seconds 12 to 22 of
- * the profile (the load, not the start-up).
+ * the profile (the load, not the start-up). `--inclusive TEXT` adds the functions whose location
+ * contains TEXT by inclusive time (their callees counted too): what a part of the code costs in all.
  *
  * To profile a bench: NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" pnpm exec tsx bench/…;
  * every process (the bench, each service, a fake provider) writes its own profile there on exit.
@@ -32,6 +33,8 @@ function main(): void {
   const args = process.argv.slice(2);
   const w = args.indexOf('--window');
   const [from, to] = w >= 0 ? args.splice(w, 2)[1].split('-').map((x) => Number(x) * 1e6) : [0, Infinity];
+  const inc = args.indexOf('--inclusive');
+  const inclusiveOf = inc >= 0 ? args.splice(inc, 2)[1] : undefined;
   const [file, topArg] = args;
   if (!file) throw new Error('usage: profile-top.ts FILE.cpuprofile [top]');
   const top = Number(topArg ?? 25);
@@ -63,10 +66,30 @@ function main(): void {
     fns.set(name, (fns.get(name) ?? 0) + us);
   }
   const busy = total - idle;
+  const inclusive = new Map<string, number>();
+  if (inclusiveOf) {
+    const parent = new Map<number, number>();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    for (const [id, us] of self) {
+      const seen = new Set<string>();
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+        const frame = byId.get(at)!.callFrame;
+        if (!frame.url.includes(inclusiveOf)) continue;
+        const name = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(packages|services)\//, '$1/')}:${frame.lineNumber + 1}`;
+        if (seen.has(name)) continue;
+        seen.add(name);
+        inclusive.set(name, (inclusive.get(name) ?? 0) + us);
+      }
+    }
+  }
   const pct = (us: number) => `${((100 * us) / busy).toFixed(1).padStart(5)}%`;
   console.log(`${file}: ${(total / 1e6).toFixed(2)} s profiled, ${(busy / 1e6).toFixed(2)} s busy (${((100 * busy) / total).toFixed(0)}%)\n`);
   console.log('busy time by owner:');
   for (const [name, us] of [...buckets].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.OWNERS ?? 15))) console.log(`  ${pct(us)}  ${name}`);
+  if (inclusiveOf) {
+    console.log(`\nfunctions of ${inclusiveOf} by inclusive time:`);
+    for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${name}`);
+  }
   console.log(`\ntop ${top} functions by self time:`);
   for (const [name, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${name}`);
 }
