@@ -5,8 +5,8 @@
  * (TCP_CORK) each 64 KiB range reply waited ~40 ms for a delayed ACK and nginx showed 400 ranges/s,
  * a baseline 15-25x too slow. Both servers get the same clients: curl for full downloads, wrk
  * (bench/lib/wrk-ranges.lua, random single ranges, every reply checked to be a 206) for ranges.
- * Second row: the ceiling of a Node process (bench/lib/bare-node-file-server.ts: node:http and
- * positioned reads, nothing else), so a gap splits into what Node costs and what Patchbay adds.
+ * Second row: a bare Node server (bench/lib/bare-node-file-server.ts: node:http and positioned
+ * reads, nothing else), so a gap splits into what Node costs and what Patchbay adds.
  * Last row: a second Patchbay started with FILE_SERVER_ACCEL_REDIRECT behind the same nginx as
  * its edge: the file server decides each answer, nginx sends the bytes (docs/operations.md).
  *
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     const row = (server: string, b: Best) => ({
       server, 'full MiB/s': b.fullMiBs.toFixed(0), 'ratio': (b.fullMiBs / ngx.fullMiBs).toFixed(2), '64 KiB ranges/s': b.rangeRps.toFixed(0), 'range ratio': (b.rangeRps / ngx.rangeRps).toFixed(2),
     });
-    console.log(table([row('nginx (baseline)', ngx), row('bare Node http (ceiling of a Node process)', node), row('Patchbay file-server', pb), row('nginx edge + file-server (X-Accel-Redirect)', edge)]));
+    console.log(table([row('nginx (baseline)', ngx), row('bare Node http (positioned reads, no cache)', node), row('Patchbay file-server', pb), row('nginx edge + file-server (X-Accel-Redirect)', edge)]));
   } finally {
     await inst.stop();
     await accel.stop();

@@ -1,5 +1,5 @@
 /**
- * The ceiling for a Node process serving a file: node:http and nothing else — no id, no resolve,
+ * A Node process serving a file with node:http and nothing else — no id, no resolve,
  * no headers beyond the needed ones. Whole file: one open, 1 MiB positioned reads into two
  * reused buffers, each written while the next is read. A `Range: bytes=a-b`: one positioned read
  * into a reused buffer and one `res.end`. The file-server bench runs it in its own process as a
