@@ -17,7 +17,7 @@ export interface BlobReply {
   /** More headers (Cache-Control, Content-Disposition, CORS). */
   headers?: Record<string, string>;
   /**
-   * How long the store may keep the object open for the next small read (ms; see BlobStore.read).
+   * How long the store may keep the object open for the next small read (ms; see BlobStore.openReader).
    * Only for a caller that hears of changes made elsewhere and calls `forgetOpen` (the file server).
    */
   keepOpenMs?: number;
@@ -82,9 +82,9 @@ export async function sendBlob(req: IncomingMessage, res: ServerResponse, blobs:
   try {
     // Replaced since we were told its size: what the headers would promise cannot be sent.
     if (reader.size !== r.size) unsatisfiable(res, headers, r.size);
-    res.writeHead(status, headers);
-    if (length <= CHUNK) await sendOne(res, reader, start, length);
-    else await sendChunks(res, reader, start, length);
+    const head = () => res.writeHead(status, headers);
+    if (length <= CHUNK) await sendOne(res, head, reader, start, length);
+    else await sendChunks(res, head, reader, start, length);
   } finally {
     reader.close();
   }
@@ -101,12 +101,15 @@ function unsatisfiable(res: ServerResponse, headers: string[], size: number): ne
 
 /**
  * One read into a pooled buffer, one write; the buffer goes back to the pool once the socket has it.
- * From a reader that holds the bytes (a block cache), its buffers are written as they are.
+ * From a reader that holds the bytes (a block cache), its buffers are written as they are. `head`
+ * writes the status and headers: only once the bytes are in hand, so a failed read can still be
+ * answered with an error.
  */
-async function sendOne(res: ServerResponse, reader: BlobReader, start: number, length: number): Promise<void> {
+async function sendOne(res: ServerResponse, head: () => void, reader: BlobReader, start: number, length: number): Promise<void> {
   if (reader.slices) {
     const parts = await reader.slices(start, length);
     if (parts.reduce((n, p) => n + p.length, 0) !== length) throw new Error(`blob ended before ${length} bytes`);
+    head();
     if (parts.length > 1) res.cork(); // one writev for all of them
     for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
     res.end(parts[parts.length - 1]);
@@ -121,6 +124,7 @@ async function sendOne(res: ServerResponse, reader: BlobReader, start: number, l
     throw err;
   }
   if (n !== length) { giveBack(buf); throw new Error(`blob ended after ${n} of ${length} bytes`); }
+  head();
   res.end(buf.subarray(0, n), () => giveBack(buf));
 }
 
@@ -141,7 +145,7 @@ function write(res: ServerResponse, chunk: Buffer): Promise<void> {
  * failure or a client gone mid-way the buffers are left to the garbage collector (the socket may
  * still hold one), never put back in the pool.
  */
-async function sendChunks(res: ServerResponse, reader: BlobReader, start: number, length: number): Promise<void> {
+async function sendChunks(res: ServerResponse, head: () => void, reader: BlobReader, start: number, length: number): Promise<void> {
   const bufs = [take(), take()];
   const end = start + length;
   let written: Promise<void> = Promise.resolve();
@@ -150,6 +154,7 @@ async function sendChunks(res: ServerResponse, reader: BlobReader, start: number
     const n = await reader.read(bufs[i], pos, want);
     await written;
     if (n !== want) throw new Error(`blob ended after ${pos - start + n} of ${length} bytes`);
+    if (pos === start) head(); // the first chunk is in hand: from here on a failure can only cut the reply short
     written = write(res, bufs[i].subarray(0, n));
     written.catch(() => undefined); // awaited next round; a read failing first must not leave it unhandled
     pos += n;
