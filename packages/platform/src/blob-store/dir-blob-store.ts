@@ -108,11 +108,10 @@ export class DirBlobStore implements BlobStore {
       this.openFiles.release(f);
       throw notFound(key);
     }
-    const translateFor = (err: unknown) => translate(err, key);
     // Only kept readers (the file server's small ranges) go through the block cache.
     return this.blocks.enabled && (opts.keepOpenMs ?? 0) > 0
-      ? new CachedFileReader(f, this.openFiles, translateFor, this.blocks)
-      : new FileReader(f, this.openFiles, translateFor);
+      ? new CachedFileReader(f, this.openFiles, key, translate, this.blocks)
+      : new FileReader(f, this.openFiles, key, translate);
   }
 
   forgetOpen(match: (key: string) => boolean): void {

@@ -27,8 +27,8 @@ export async function readFully(fd: number, into: Buffer, length: number, positi
 export class FileReader implements BlobReader {
   private open = true;
 
-  /** `translate` turns a filesystem error into the store's error for this key. */
-  constructor(protected readonly file: OpenFile, private readonly files: OpenFiles, protected readonly translate: (err: unknown) => unknown) {}
+  /** `translate` turns a filesystem error into the store's error for `key`. */
+  constructor(protected readonly file: OpenFile, private readonly files: OpenFiles, private readonly key: string, private readonly translate: (err: unknown, key: string) => unknown) {}
 
   get size(): number {
     return this.file.size;
@@ -36,12 +36,17 @@ export class FileReader implements BlobReader {
 
   async read(into: Buffer, position: number, length: number): Promise<number> {
     this.assertOpen();
-    return readFully(this.file.fd, into, length, position).catch((err: unknown) => { throw this.translate(err); });
+    return readFully(this.file.fd, into, length, position).catch((err: unknown) => { throw this.failed(err); });
   }
 
   close(): void {
     if (this.open) this.files.release(this.file);
     this.open = false;
+  }
+
+  /** The store's error for a filesystem error of this reader. */
+  protected failed(err: unknown): unknown {
+    return this.translate(err, this.key);
   }
 
   protected assertOpen(): void {
@@ -51,8 +56,8 @@ export class FileReader implements BlobReader {
 
 /** A kept file's reader: bytes from the block cache, the missing blocks read first (a positioned read each). */
 export class CachedFileReader extends FileReader {
-  constructor(file: OpenFile, files: OpenFiles, translate: (err: unknown) => unknown, private readonly blocks: BlockCache) {
-    super(file, files, translate);
+  constructor(file: OpenFile, files: OpenFiles, key: string, translate: (err: unknown, key: string) => unknown, private readonly blocks: BlockCache) {
+    super(file, files, key, translate);
   }
 
   override async read(into: Buffer, position: number, length: number): Promise<number> {
@@ -80,7 +85,7 @@ export class CachedFileReader extends FileReader {
       const own = Buffer.allocUnsafeSlow(n);
       return [own.subarray(0, await readFully(fd, own, n, position))];
     } catch (err) {
-      throw this.translate(err);
+      throw this.failed(err);
     }
   }
 }

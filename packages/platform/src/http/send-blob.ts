@@ -68,6 +68,7 @@ export async function sendBlob(req: IncomingMessage, res: ServerResponse, blobs:
   const range = decision.kind === 'partial' ? { start: decision.start, end: decision.end } : undefined;
   const start = range ? range.start : 0;
   const length = range ? range.end - range.start + 1 : r.size;
+  const common = headers.length; // what a 416 also carries
   headers.push('Accept-Ranges', 'bytes', 'Content-Length', String(length));
   if (range) headers.push('Content-Range', `bytes ${range.start}-${range.end}/${r.size}`);
   const status = range ? 206 : 200;
@@ -81,7 +82,7 @@ export async function sendBlob(req: IncomingMessage, res: ServerResponse, blobs:
   }
   try {
     // Replaced since we were told its size: what the headers would promise cannot be sent.
-    if (reader.size !== r.size) unsatisfiable(res, headers, r.size);
+    if (reader.size !== r.size) unsatisfiable(res, headers.slice(0, common), r.size);
     const head = () => res.writeHead(status, headers);
     if (length <= CHUNK) await sendOne(res, head, reader, start, length);
     else await sendChunks(res, head, reader, start, length);
