@@ -10,14 +10,49 @@
  *  - browser: the partner console (tests/console) in Debian's chromium, against one embedded
  *    instance the test file starts with a fake FCM beside it.
  */
-const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }] };
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+  ],
+};
 const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
 module.exports = {
   testTimeout: 30000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/tests/deploy/**/*.test.ts', '<rootDir>/tests/mongo/**/*.test.ts'] },
-    { ...common, displayName: 'api-embedded', globals: { __PATCHBAY_MODE__: 'embedded' }, testMatch: ['<rootDir>/tests/api/**/*.test.ts'], globalSetup: '<rootDir>/tests/harness/global-setup-embedded.ts', setupFilesAfterEnv: ['<rootDir>/tests/harness/conformance.ts'], globalTeardown: '<rootDir>/tests/harness/global-teardown.ts' },
-    { ...common, displayName: 'browser', testMatch: ['<rootDir>/tests/console/**/*.test.ts'], globalSetup: '<rootDir>/tests/console/global-setup.ts' },
-    { ...common, displayName: 'api-distributed', globals: { __PATCHBAY_MODE__: 'distributed' }, testMatch: ['<rootDir>/tests/api/**/*.test.ts', '<rootDir>/tests/distributed/**/*.test.ts'], globalSetup: '<rootDir>/tests/harness/global-setup-distributed.ts', setupFilesAfterEnv: ['<rootDir>/tests/harness/conformance.ts'], globalTeardown: '<rootDir>/tests/harness/global-teardown.ts' },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: [
+        '<rootDir>/packages/*/test/**/*.test.ts',
+        '<rootDir>/services/*/test/**/*.test.ts',
+        '<rootDir>/tests/deploy/**/*.test.ts',
+        '<rootDir>/tests/mongo/**/*.test.ts',
+      ],
+    },
+    {
+      ...common,
+      displayName: 'api-embedded',
+      globals: { __PATCHBAY_MODE__: 'embedded' },
+      testMatch: ['<rootDir>/tests/api/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/harness/global-setup-embedded.ts',
+      setupFilesAfterEnv: ['<rootDir>/tests/harness/conformance.ts'],
+      globalTeardown: '<rootDir>/tests/harness/global-teardown.ts',
+    },
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/tests/console/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/console/global-setup.ts',
+    },
+    {
+      ...common,
+      displayName: 'api-distributed',
+      globals: { __PATCHBAY_MODE__: 'distributed' },
+      testMatch: ['<rootDir>/tests/api/**/*.test.ts', '<rootDir>/tests/distributed/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/harness/global-setup-distributed.ts',
+      setupFilesAfterEnv: ['<rootDir>/tests/harness/conformance.ts'],
+      globalTeardown: '<rootDir>/tests/harness/global-teardown.ts',
+    },
   ],
 };

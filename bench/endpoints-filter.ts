@@ -17,7 +17,14 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Subjects, unwrapReply, type ListEnvelope } from '../packages/contracts/src';
-import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type DocStore } from '../packages/platform/src';
+import {
+  MemoryBus,
+  NedbDocStore,
+  createLogger,
+  createMetricsRegistry,
+  type BlobStore,
+  type DocStore,
+} from '../packages/platform/src';
 import { MongoDocStore } from '../packages/platform/src/doc-store/mongo-doc-store';
 import { startEndpointService } from '../services/endpoint/src/service';
 import { DEFAULT_ENDPOINT_SETTINGS } from '../services/endpoint/src/config';
@@ -38,13 +45,27 @@ const RUNS = arg('runs', 30);
 const WARMUP = 3;
 
 const unusedBlobs: BlobStore = {
-  put: async () => { throw new Error('unused'); }, get: async () => { throw new Error('unused'); },
-  stat: async () => { throw new Error('unused'); }, delete: async () => { throw new Error('unused'); },
+  put: async () => {
+    throw new Error('unused');
+  },
+  get: async () => {
+    throw new Error('unused');
+  },
+  stat: async () => {
+    throw new Error('unused');
+  },
+  delete: async () => {
+    throw new Error('unused');
+  },
 };
 
 async function openStore(): Promise<{ docs: DocStore; label: string }> {
   const url = process.env.MONGODB_URL;
-  if (url) return { docs: await MongoDocStore.connect({ url, dbName: 'patchbay_endpoint_bench' }), label: 'MongoDB (MONGODB_URL)' };
+  if (url)
+    return {
+      docs: await MongoDocStore.connect({ url, dbName: 'patchbay_endpoint_bench' }),
+      label: 'MongoDB (MONGODB_URL)',
+    };
   return { docs: new NedbDocStore(), label: 'embedded (NeDB, in memory)' };
 }
 
@@ -67,27 +88,58 @@ async function main(): Promise<void> {
   const start = Date.now();
   const batch: ReturnType<typeof toDoc>[] = [];
   for (let i = 0; i < ENDPOINTS; i++) {
-    const state = buildEndpoint({
-      type: 'third_party', name: `pbx-${i}`, out_sip_username: `user-${i}`,
-      addresses: [{ ip: ip(i), port: 5060 }, { ip: ip(i + ENDPOINTS), port: 5080, direction: 'outbound' }],
-    }, generateValues('third_party', ''));
-    batch.push(toDoc(state, { endpoint_sid: randomUUID(), partner_sid: partnerSid, date_created: new Date(start + i), revision: 0 }));
+    const state = buildEndpoint(
+      {
+        type: 'third_party',
+        name: `pbx-${i}`,
+        out_sip_username: `user-${i}`,
+        addresses: [
+          { ip: ip(i), port: 5060 },
+          { ip: ip(i + ENDPOINTS), port: 5080, direction: 'outbound' },
+        ],
+      },
+      generateValues('third_party', ''),
+    );
+    batch.push(
+      toDoc(state, {
+        endpoint_sid: randomUUID(),
+        partner_sid: partnerSid,
+        date_created: new Date(start + i),
+        revision: 0,
+      }),
+    );
     if (batch.length === 1000) await repo.endpoints.insertMany(batch.splice(0));
   }
   await repo.endpoints.insertMany(batch.splice(0));
   const loadMs = performance.now() - loadStart;
 
   const target = Math.floor(ENDPOINTS * 0.7);
-  const list = async (query: Record<string, string>) => unwrapReply<ListEnvelope<unknown>>(await bus.request(Subjects.endpoint.list, {
-    principal: { partner_sid: partnerSid, login: 'bench', scopes: ['endpoints.manage'], token_sid: null },
-    params: {}, query, body: undefined, url: 'http://127.0.0.1/core/v2/endpoints',
-  }, { timeoutMs: 60_000 }));
+  const list = async (query: Record<string, string>) =>
+    unwrapReply<ListEnvelope<unknown>>(
+      await bus.request(
+        Subjects.endpoint.list,
+        {
+          principal: { partner_sid: partnerSid, login: 'bench', scopes: ['endpoints.manage'], token_sid: null },
+          params: {},
+          query,
+          body: undefined,
+          url: 'http://127.0.0.1/core/v2/endpoints',
+        },
+        { timeoutMs: 60_000 },
+      ),
+    );
 
   const cases: Array<{ name: string; query: Record<string, string> }> = [
     { name: 'unfiltered (limit=10)', query: {} },
     { name: `filter=addresses.ip eq "${ip(target)}" (indexed)`, query: { filter: `addresses.ip eq "${ip(target)}"` } },
-    { name: `filter=addresses.ip eq "${ip(target + ENDPOINTS)}" (2nd address)`, query: { filter: `addresses.ip eq "${ip(target + ENDPOINTS)}"` } },
-    { name: `filter=out_sip_username eq "user-${target}" (no index)`, query: { filter: `out_sip_username eq "user-${target}"` } },
+    {
+      name: `filter=addresses.ip eq "${ip(target + ENDPOINTS)}" (2nd address)`,
+      query: { filter: `addresses.ip eq "${ip(target + ENDPOINTS)}"` },
+    },
+    {
+      name: `filter=out_sip_username eq "user-${target}" (no index)`,
+      query: { filter: `out_sip_username eq "user-${target}"` },
+    },
   ];
   const results: Array<{ name: string; median: number; p95: number; items: number; total: number | null }> = [];
   for (const c of cases) {
@@ -100,7 +152,13 @@ async function main(): Promise<void> {
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);
-    results.push({ name: c.name, median: times[Math.floor(times.length / 2)], p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)], items: last!.count, total: last!.total });
+    results.push({
+      name: c.name,
+      median: times[Math.floor(times.length / 2)],
+      p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)],
+      items: last!.count,
+      total: last!.total,
+    });
   }
 
   const width = Math.max(...results.map((r) => r.name.length));
@@ -109,7 +167,10 @@ async function main(): Promise<void> {
     `${RUNS} timed runs per row after ${WARMUP} warm-up runs; time of one svc.endpoint.list request (query, count, serialize)`,
     '',
     `${'query'.padEnd(width)}  ${'median ms'.padStart(9)}  ${'p95 ms'.padStart(8)}  ${'items'.padStart(5)}  ${'total'.padStart(6)}`,
-    ...results.map((r) => `${r.name.padEnd(width)}  ${r.median.toFixed(2).padStart(9)}  ${r.p95.toFixed(2).padStart(8)}  ${String(r.items).padStart(5)}  ${String(r.total).padStart(6)}`),
+    ...results.map(
+      (r) =>
+        `${r.name.padEnd(width)}  ${r.median.toFixed(2).padStart(9)}  ${r.p95.toFixed(2).padStart(8)}  ${String(r.items).padStart(5)}  ${String(r.total).padStart(6)}`,
+    ),
     '',
     `ratio filtered (addresses.ip, indexed) / unfiltered, medians: ${(results[1].median / results[0].median).toFixed(3)}`,
     `ratio unindexed filter / unfiltered, medians:                 ${(results[3].median / results[0].median).toFixed(3)}`,

@@ -30,7 +30,10 @@ const SIZE = Number(process.argv[3] ?? 100) * MiB;
 const RANGE = 64 * 1024;
 
 /** The X-Accel-Redirect edge in front of a Patchbay started with FILE_SERVER_ACCEL_REDIRECT. */
-interface Edge { fileServerPort: number; blobDir: string }
+interface Edge {
+  fileServerPort: number;
+  blobDir: string;
+}
 
 /**
  * One nginx (one worker): the baseline serving the file from `root/www`, and on a second port the
@@ -40,7 +43,9 @@ async function startNginx(root: string, edge: Edge): Promise<{ port: number; edg
   const port = await freePort();
   const edgePort = await freePort();
   const conf = path.join(root, 'nginx.conf');
-  fs.writeFileSync(conf, `worker_processes 1; daemon off; pid ${root}/nginx.pid; error_log ${root}/error.log;
+  fs.writeFileSync(
+    conf,
+    `worker_processes 1; daemon off; pid ${root}/nginx.pid; error_log ${root}/error.log;
 events { worker_connections 1024; }
 http { access_log off; sendfile on; tcp_nopush off; keepalive_requests 100000;
   types { application/octet-stream bin; }
@@ -50,10 +55,18 @@ http { access_log off; sendfile on; tcp_nopush off; keepalive_requests 100000;
   server { listen 127.0.0.1:${edgePort};
     location /f/ { proxy_pass http://fs; proxy_http_version 1.1; proxy_set_header Connection ""; }
     ${accelLocation(ACCEL_PREFIX, edge.blobDir)}
-  } }`);
+  } }`,
+  );
   fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
   const child = spawn('nginx', ['-c', conf, '-p', root], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) { try { await fetchDrain(`http://127.0.0.1:${port}/probe.bin`); break; } catch { await new Promise((r) => setTimeout(r, 50)); } }
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetchDrain(`http://127.0.0.1:${port}/probe.bin`);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
   return { port, edgePort, stop: () => child.kill('SIGTERM') };
 }
 
@@ -64,10 +77,27 @@ http { access_log off; sendfile on; tcp_nopush off; keepalive_requests 100000;
  */
 async function full(url: string): Promise<number> {
   const started = performance.now();
-  const curl = () => new Promise<number>((resolve, reject) => {
-    const args = ['-s', '--fail', '-w', '%{size_download}\n', ...Array.from({ length: 4 }, () => ['-o', '/dev/null', url]).flat()];
-    execFile('curl', args, (err, stdout) => (err ? reject(err) : resolve(stdout.trim().split('\n').map(Number).reduce((a, b) => a + b, 0))));
-  });
+  const curl = () =>
+    new Promise<number>((resolve, reject) => {
+      const args = [
+        '-s',
+        '--fail',
+        '-w',
+        '%{size_download}\n',
+        ...Array.from({ length: 4 }, () => ['-o', '/dev/null', url]).flat(),
+      ];
+      execFile('curl', args, (err, stdout) =>
+        err
+          ? reject(err)
+          : resolve(
+              stdout
+                .trim()
+                .split('\n')
+                .map(Number)
+                .reduce((a, b) => a + b, 0),
+            ),
+      );
+    });
   const bytes = (await Promise.all([curl(), curl()])).reduce((a, b) => a + b, 0);
   if (bytes !== 8 * SIZE) throw new Error(`${url}: got ${bytes} bytes, expected ${8 * SIZE}`);
   return bytes / MiB / ((performance.now() - started) / 1000);
@@ -83,18 +113,32 @@ const RANGE_CONNECTIONS = 32;
  */
 async function ranges(url: string): Promise<number> {
   const script = path.join(__dirname, 'lib', 'wrk-ranges.lua');
-  const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${RANGE_CONNECTIONS}`, `-d${RANGE_SECONDS}s`, '-s', script, url, '--', String(SIZE), String(RANGE)]);
+  const { stdout } = await promisify(execFile)('wrk', [
+    '-t1',
+    `-c${RANGE_CONNECTIONS}`,
+    `-d${RANGE_SECONDS}s`,
+    '-s',
+    script,
+    url,
+    '--',
+    String(SIZE),
+    String(RANGE),
+  ]);
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
   const not206 = /not206 (\d+)/.exec(stdout);
   if (!rps || !not206) throw new Error(`wrk printed no result:\n${stdout}`);
-  if (Number(not206[1]) > 0 || /Socket errors|Non-2xx/.test(stdout)) throw new Error(`${url}: ${not206[1]} replies were not 206:\n${stdout}`);
+  if (Number(not206[1]) > 0 || /Socket errors|Non-2xx/.test(stdout))
+    throw new Error(`${url}: ${not206[1]} replies were not 206:\n${stdout}`);
   return Number(rps[1]);
 }
 
 const ROUNDS = 5;
 const ACCEL_PREFIX = '/_patchbay_blobs/';
 
-interface Best { fullMiBs: number; rangeRps: number }
+interface Best {
+  fullMiBs: number;
+  rangeRps: number;
+}
 
 /**
  * Every server, round by round (each in turn, each round), best round of each: other work on the
@@ -112,7 +156,11 @@ async function measure(urls: string[]): Promise<Best[]> {
 
 /** The bare Node server of bench/lib/bare-node-file-server.ts on `file`, in a process of its own. */
 async function startBareNode(file: string): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'lib', 'bare-node-file-server.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, path.join(__dirname, 'lib', 'bare-node-file-server.ts'), file],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.once('data', (b: Buffer) => resolve(Number(b.toString().trim())));
     child.once('exit', (code) => reject(new Error(`bare Node server exited with ${code}`)));
@@ -123,9 +171,12 @@ async function startBareNode(file: string): Promise<{ url: string; stop(): void 
 /** Uploads the file to `inst` and returns its publish_uri. */
 async function publish(inst: PatchbayInstance, file: string): Promise<string> {
   const containerSid = await defaultContainer(inst);
-  const up = await fetch(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=file.bin`, {
-    method: 'POST', headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/octet-stream' }, body: fs.readFileSync(file), duplex: 'half',
-  } as RequestInit).then((r) => r.json()) as { publish_uri: string };
+  const up = (await fetch(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=file.bin`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/octet-stream' },
+    body: fs.readFileSync(file),
+    duplex: 'half',
+  } as RequestInit).then((r) => r.json())) as { publish_uri: string };
   return up.publish_uri;
 }
 
@@ -150,14 +201,30 @@ async function main(): Promise<void> {
     const pbUrl = await publish(inst, file);
     const accelUri = await publish(accel, file);
     execFileSync('chmod', ['-R', 'a+rX', accel.dataDir]); // the edge's workers read the blobs
-    nginx = await startNginx(root, { fileServerPort: Number(new URL(accel.storageUrl).port), blobDir: path.join(accel.dataDir, 'blobs') });
+    nginx = await startNginx(root, {
+      fileServerPort: Number(new URL(accel.storageUrl).port),
+      blobDir: path.join(accel.dataDir, 'blobs'),
+    });
     const accelUrl = `http://127.0.0.1:${nginx.edgePort}${new URL(accelUri).pathname}`;
     const [ngx, node, pb, edge] = await measure([`http://127.0.0.1:${nginx.port}/file.bin`, bare.url, pbUrl, accelUrl]);
-    console.log(`\nPublic file server (${MODE}) vs nginx 1.22 (1 worker, sendfile on, tcp_nopush off), ${SIZE / MiB} MiB file, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, best of ${ROUNDS} alternating rounds; full: 2 curl x 4; ranges: wrk -t1 -c${RANGE_CONNECTIONS} -d${RANGE_SECONDS}s\n`);
+    console.log(
+      `\nPublic file server (${MODE}) vs nginx 1.22 (1 worker, sendfile on, tcp_nopush off), ${SIZE / MiB} MiB file, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, best of ${ROUNDS} alternating rounds; full: 2 curl x 4; ranges: wrk -t1 -c${RANGE_CONNECTIONS} -d${RANGE_SECONDS}s\n`,
+    );
     const row = (server: string, b: Best) => ({
-      server, 'full MiB/s': b.fullMiBs.toFixed(0), 'ratio': (b.fullMiBs / ngx.fullMiBs).toFixed(2), '64 KiB ranges/s': b.rangeRps.toFixed(0), 'range ratio': (b.rangeRps / ngx.rangeRps).toFixed(2),
+      server,
+      'full MiB/s': b.fullMiBs.toFixed(0),
+      ratio: (b.fullMiBs / ngx.fullMiBs).toFixed(2),
+      '64 KiB ranges/s': b.rangeRps.toFixed(0),
+      'range ratio': (b.rangeRps / ngx.rangeRps).toFixed(2),
     });
-    console.log(table([row('nginx (baseline)', ngx), row('bare Node http (positioned reads, no cache)', node), row('Patchbay file-server', pb), row('nginx edge + file-server (X-Accel-Redirect)', edge)]));
+    console.log(
+      table([
+        row('nginx (baseline)', ngx),
+        row('bare Node http (positioned reads, no cache)', node),
+        row('Patchbay file-server', pb),
+        row('nginx edge + file-server (X-Accel-Redirect)', edge),
+      ]),
+    );
   } finally {
     await inst.stop();
     await accel.stop();
@@ -167,4 +234,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => { console.error(err); process.exit(1); });
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -14,15 +14,28 @@
  */
 import fs from 'node:fs';
 
-interface CallFrame { functionName: string; url: string; lineNumber: number }
-interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
-interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 /** The bucket a frame's time is counted under. */
 function owner(frame: CallFrame): string {
   const { url, functionName } = frame;
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
-  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[url.slice(5).startsWith('internal') ? 1 : 0] ?? ''}`;
+  if (url.startsWith('node:'))
+    return `node:${url.slice(5).split('/')[url.slice(5).startsWith('internal') ? 1 : 0] ?? ''}`;
   const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
   const own = /\/(packages|services)\/([^/]+)\//.exec(url);
@@ -32,7 +45,13 @@ function owner(frame: CallFrame): string {
 function main(): void {
   const args = process.argv.slice(2);
   const w = args.indexOf('--window');
-  const [from, to] = w >= 0 ? args.splice(w, 2)[1].split('-').map((x) => Number(x) * 1e6) : [0, Infinity];
+  const [from, to] =
+    w >= 0
+      ? args
+          .splice(w, 2)[1]
+          .split('-')
+          .map((x) => Number(x) * 1e6)
+      : [0, Infinity];
   const inc = args.indexOf('--inclusive');
   const inclusiveOf = inc >= 0 ? args.splice(inc, 2)[1] : undefined;
   const [file, topArg] = args;
@@ -46,12 +65,14 @@ function main(): void {
   profile.samples.forEach((id, i) => {
     const dt = profile.timeDeltas[i] ?? 0;
     at += dt;
-    const s = perSecond[Math.floor(at / 1e6)] ??= { busy: 0, all: 0 };
+    const s = (perSecond[Math.floor(at / 1e6)] ??= { busy: 0, all: 0 });
     s.all += dt;
     if (byId.get(id)!.callFrame.functionName !== '(idle)') s.busy += dt;
     if (at >= from && at < to) self.set(id, (self.get(id) ?? 0) + dt);
   });
-  console.log(`busy % per second: ${[...perSecond].map((s) => (s ? Math.round((100 * s.busy) / s.all) : 0)).join(' ')}`);
+  console.log(
+    `busy % per second: ${[...perSecond].map((s) => (s ? Math.round((100 * s.busy) / s.all) : 0)).join(' ')}`,
+  );
   let total = 0;
   let idle = 0;
   const buckets = new Map<string, number>();
@@ -59,7 +80,10 @@ function main(): void {
   for (const [id, us] of self) {
     const frame = byId.get(id)!.callFrame;
     total += us;
-    if (frame.functionName === '(idle)') { idle += us; continue; }
+    if (frame.functionName === '(idle)') {
+      idle += us;
+      continue;
+    }
     const bucket = owner(frame);
     buckets.set(bucket, (buckets.get(bucket) ?? 0) + us);
     const name = `${frame.functionName || '(anonymous)'} ${frame.url ? `${frame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(packages|services)\//, '$1/')}:${frame.lineNumber + 1}` : ''}`;
@@ -83,12 +107,16 @@ function main(): void {
     }
   }
   const pct = (us: number) => `${((100 * us) / busy).toFixed(1).padStart(5)}%`;
-  console.log(`${file}: ${(total / 1e6).toFixed(2)} s profiled, ${(busy / 1e6).toFixed(2)} s busy (${((100 * busy) / total).toFixed(0)}%)\n`);
+  console.log(
+    `${file}: ${(total / 1e6).toFixed(2)} s profiled, ${(busy / 1e6).toFixed(2)} s busy (${((100 * busy) / total).toFixed(0)}%)\n`,
+  );
   console.log('busy time by owner:');
-  for (const [name, us] of [...buckets].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.OWNERS ?? 15))) console.log(`  ${pct(us)}  ${name}`);
+  for (const [name, us] of [...buckets].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.OWNERS ?? 15)))
+    console.log(`  ${pct(us)}  ${name}`);
   if (inclusiveOf) {
     console.log(`\nfunctions of ${inclusiveOf} by inclusive time:`);
-    for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${name}`);
+    for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top))
+      console.log(`  ${pct(us)}  ${name}`);
   }
   console.log(`\ntop ${top} functions by self time:`);
   for (const [name, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${name}`);

@@ -35,9 +35,11 @@ const ROUNDS = 5;
 /** Runs `tasks` with at most `limit` at once. */
 async function pool<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await run(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await run(items[next++]);
+    }),
+  );
 }
 
 function chunk<T>(items: T[], size: number): T[][] {
@@ -45,13 +47,20 @@ function chunk<T>(items: T[], size: number): T[][] {
 }
 
 /** The baseline: firebase-admin called directly, with the same transport Patchbay uses in this setting. */
-async function direct(endpoint: string, sa: ServiceAccountFile, tokens: string[]): Promise<{ ms: number; success: number }> {
+async function direct(
+  endpoint: string,
+  sa: ServiceAccountFile,
+  tokens: string[],
+): Promise<{ ms: number; success: number }> {
   const [host, port] = endpoint.split(':');
   const agent = localEndpointAgent({ host, port: Number(port) }, 64);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-bench-sa-'));
   const keyFile = path.join(dir, 'sa.json');
   fs.writeFileSync(keyFile, JSON.stringify(sa), { mode: 0o600 });
-  const app = initializeApp({ credential: cert(keyFile, agent), httpAgent: agent, projectId: sa.project_id }, `bench-direct-${Date.now()}`);
+  const app = initializeApp(
+    { credential: cert(keyFile, agent), httpAgent: agent, projectId: sa.project_id },
+    `bench-direct-${Date.now()}`,
+  );
   const messaging = getMessaging(app);
   messaging.enableLegacyHttpTransport();
   try {
@@ -59,7 +68,11 @@ async function direct(endpoint: string, sa: ServiceAccountFile, tokens: string[]
     let success = 0;
     const started = performance.now();
     await pool(chunk(tokens, FCM_BATCH), BATCHES_IN_FLIGHT, async (batch) => {
-      const r = await messaging.sendEachForMulticast({ tokens: batch, notification: { title: 'bench', body: 'direct' }, android: { priority: 'high' } });
+      const r = await messaging.sendEachForMulticast({
+        tokens: batch,
+        notification: { title: 'bench', body: 'direct' },
+        android: { priority: 'high' },
+      });
       success += r.successCount;
     });
     return { ms: performance.now() - started, success };
@@ -71,7 +84,11 @@ async function direct(endpoint: string, sa: ServiceAccountFile, tokens: string[]
 }
 
 async function call(inst: PatchbayInstance, method: string, pathname: string, body: unknown): Promise<any> {
-  const res = await fetch(`${inst.baseUrl}${pathname}`, { method, headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${inst.baseUrl}${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 200) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -82,7 +99,12 @@ async function throughPatchbay(inst: PatchbayInstance, devices: string[]): Promi
   let success = 0;
   const started = performance.now();
   await pool(chunk(devices, PER_REQUEST), REQUESTS_IN_FLIGHT, async (recipients) => {
-    const r = await call(inst, 'POST', '/push/notifications', { recipients, title: 'bench', body: 'patchbay', priority: 'high' }) as { success: number };
+    const r = (await call(inst, 'POST', '/push/notifications', {
+      recipients,
+      title: 'bench',
+      body: 'patchbay',
+      priority: 'high',
+    })) as { success: number };
     success += r.success;
   });
   return { ms: performance.now() - started, success };
@@ -94,7 +116,9 @@ function cpuOf(pid: number): number {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) / 100;
-  } catch { return 0; }
+  } catch {
+    return 0;
+  }
 }
 
 /** CPU seconds of the whole machine (every core's busy time), from /proc/stat. */
@@ -108,7 +132,14 @@ function machineCpu(): number {
  * direct path), the fake FCM, Patchbay's push and gateway processes (distributed) or its one
  * process (embedded), and the rest of the machine (nats-server, the kernel's loopback work).
  */
-interface CpuSplit { client: number; fake: number; push: number; gateway: number; otherPatchbay: number; machine: number }
+interface CpuSplit {
+  client: number;
+  fake: number;
+  push: number;
+  gateway: number;
+  otherPatchbay: number;
+  machine: number;
+}
 
 function cpuSnapshot(inst: PatchbayInstance, fakePid: number): CpuSplit {
   const group = findInGroup(inst.pid, '');
@@ -116,15 +147,33 @@ function cpuSnapshot(inst: PatchbayInstance, fakePid: number): CpuSplit {
   const push = findInGroup(inst.pid, 'services/push/src/main.ts');
   const gateway = findInGroup(inst.pid, 'services/gateway/src/main.ts');
   const { user, system } = process.cpuUsage();
-  return { client: (user + system) / 1e6, fake: cpuOf(fakePid), push: sum(push), gateway: sum(gateway), otherPatchbay: sum(group) - sum(push) - sum(gateway), machine: machineCpu() };
+  return {
+    client: (user + system) / 1e6,
+    fake: cpuOf(fakePid),
+    push: sum(push),
+    gateway: sum(gateway),
+    otherPatchbay: sum(group) - sum(push) - sum(gateway),
+    machine: machineCpu(),
+  };
 }
 
 function cpuDelta(a: CpuSplit, b: CpuSplit): CpuSplit {
-  return { client: b.client - a.client, fake: b.fake - a.fake, push: b.push - a.push, gateway: b.gateway - a.gateway, otherPatchbay: b.otherPatchbay - a.otherPatchbay, machine: b.machine - a.machine };
+  return {
+    client: b.client - a.client,
+    fake: b.fake - a.fake,
+    push: b.push - a.push,
+    gateway: b.gateway - a.gateway,
+    otherPatchbay: b.otherPatchbay - a.otherPatchbay,
+    machine: b.machine - a.machine,
+  };
 }
 
 type ServiceAccountFile = Record<string, string> & { project_id: string };
-interface FakeInfo { endpoint: string; direct: ServiceAccountFile; patchbay: ServiceAccountFile }
+interface FakeInfo {
+  endpoint: string;
+  direct: ServiceAccountFile;
+  patchbay: ServiceAccountFile;
+}
 
 /** Child mode: the fake FCM, trusting two fresh service accounts it prints for the parent. */
 async function serveFake(): Promise<void> {
@@ -134,14 +183,21 @@ async function serveFake(): Promise<void> {
   fcm.trust(patchbay);
   process.stdout.write(`${JSON.stringify({ endpoint: fcm.endpoint, direct: direct.json, patchbay: patchbay.json })}\n`);
   process.stdin.resume();
-  process.stdin.on('end', () => { void fcm.stop().then(() => process.exit(0)); });
+  process.stdin.on('end', () => {
+    void fcm.stop().then(() => process.exit(0));
+  });
 }
 
 async function startFake(): Promise<{ info: FakeInfo; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...process.execArgv, __filename, '--fake-fcm'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, __filename, '--fake-fcm'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const info = await new Promise<FakeInfo>((resolve, reject) => {
     let out = '';
-    child.stdout?.on('data', (b: Buffer) => { out += b.toString(); if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]) as FakeInfo); });
+    child.stdout?.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]) as FakeInfo);
+    });
     child.once('exit', (code) => reject(new Error(`fake FCM exited with ${code}`)));
   });
   return { info, child };
@@ -154,12 +210,27 @@ async function main(): Promise<void> {
   try {
     const setupStarted = performance.now();
     const googleCredentials = Buffer.from(JSON.stringify(info.patchbay)).toString('base64');
-    const app = await call(inst, 'POST', '/push/applications', { name: 'bench', google_credentials: googleCredentials }) as { application_sid: string };
+    const app = (await call(inst, 'POST', '/push/applications', {
+      name: 'bench',
+      google_credentials: googleCredentials,
+    })) as { application_sid: string };
     const devices: string[] = new Array(RECIPIENTS);
-    await pool(tokens.map((token, i) => ({ token, i })), 16, async ({ token, i }) => {
-      devices[i] = (await call(inst, 'POST', '/push/devices?reuse=false', { application_sid: app.application_sid, type: 'android', token }) as { device_sid: string }).device_sid;
-    });
-    console.log(`set-up: ${RECIPIENTS} devices registered in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
+    await pool(
+      tokens.map((token, i) => ({ token, i })),
+      16,
+      async ({ token, i }) => {
+        devices[i] = (
+          (await call(inst, 'POST', '/push/devices?reuse=false', {
+            application_sid: app.application_sid,
+            type: 'android',
+            token,
+          })) as { device_sid: string }
+        ).device_sid;
+      },
+    );
+    console.log(
+      `set-up: ${RECIPIENTS} devices registered in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
+    );
 
     const directRuns: Array<{ ms: number; success: number; cpu: CpuSplit }> = [];
     const pbRuns: Array<{ ms: number; success: number; cpu: CpuSplit }> = [];
@@ -175,26 +246,59 @@ async function main(): Promise<void> {
     const best = <R extends { ms: number }>(runs: R[]) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
     const d = best(directRuns);
     const p = best(pbRuns);
-    for (const [name, runs] of [['direct', directRuns], ['patchbay', pbRuns]] as const) {
-      for (const r of runs) if (r.success !== RECIPIENTS) throw new Error(`${name}: ${r.success} of ${RECIPIENTS} delivered`);
+    for (const [name, runs] of [
+      ['direct', directRuns],
+      ['patchbay', pbRuns],
+    ] as const) {
+      for (const r of runs)
+        if (r.success !== RECIPIENTS) throw new Error(`${name}: ${r.success} of ${RECIPIENTS} delivered`);
     }
     const rate = (r: { ms: number }) => RECIPIENTS / (r.ms / 1000);
-    console.log(`\nPush throughput to ${RECIPIENTS} Android recipients through one fake FCM (best of ${ROUNDS}, alternating), ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, Patchbay ${MODE}\n`);
-    console.log(table([
-      { path: `firebase-admin directly (batches of ${FCM_BATCH}, ${BATCHES_IN_FLIGHT} in flight)`, seconds: (d.ms / 1000).toFixed(2), 'notifications/s': rate(d).toFixed(0), ratio: '1.00' },
-      { path: `Patchbay POST /push/notifications (${PER_REQUEST}/request, ${REQUESTS_IN_FLIGHT} in flight)`, seconds: (p.ms / 1000).toFixed(2), 'notifications/s': rate(p).toFixed(0), ratio: (rate(p) / rate(d)).toFixed(2) },
-    ]));
+    console.log(
+      `\nPush throughput to ${RECIPIENTS} Android recipients through one fake FCM (best of ${ROUNDS}, alternating), ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, Patchbay ${MODE}\n`,
+    );
+    console.log(
+      table([
+        {
+          path: `firebase-admin directly (batches of ${FCM_BATCH}, ${BATCHES_IN_FLIGHT} in flight)`,
+          seconds: (d.ms / 1000).toFixed(2),
+          'notifications/s': rate(d).toFixed(0),
+          ratio: '1.00',
+        },
+        {
+          path: `Patchbay POST /push/notifications (${PER_REQUEST}/request, ${REQUESTS_IN_FLIGHT} in flight)`,
+          seconds: (p.ms / 1000).toFixed(2),
+          'notifications/s': rate(p).toFixed(0),
+          ratio: (rate(p) / rate(d)).toFixed(2),
+        },
+      ]),
+    );
     const cpuRow = (path: string, c: CpuSplit) => ({
-      path, 'bench/client': c.client.toFixed(2), 'fake FCM': c.fake.toFixed(2), 'Patchbay push': c.push.toFixed(2), 'Patchbay gateway': c.gateway.toFixed(2),
-      'other Patchbay': c.otherPatchbay.toFixed(2), 'rest (NATS, kernel)': Math.max(0, c.machine - c.client - c.fake - c.push - c.gateway - c.otherPatchbay).toFixed(2), 'machine total': c.machine.toFixed(2),
+      path,
+      'bench/client': c.client.toFixed(2),
+      'fake FCM': c.fake.toFixed(2),
+      'Patchbay push': c.push.toFixed(2),
+      'Patchbay gateway': c.gateway.toFixed(2),
+      'other Patchbay': c.otherPatchbay.toFixed(2),
+      'rest (NATS, kernel)': Math.max(0, c.machine - c.client - c.fake - c.push - c.gateway - c.otherPatchbay).toFixed(
+        2,
+      ),
+      'machine total': c.machine.toFixed(2),
     });
-    console.log(`\nCPU seconds of the best run of each path (2 cores: at most ${(2 * d.ms / 1000).toFixed(2)} s direct, ${(2 * p.ms / 1000).toFixed(2)} s through Patchbay)\n`);
+    console.log(
+      `\nCPU seconds of the best run of each path (2 cores: at most ${((2 * d.ms) / 1000).toFixed(2)} s direct, ${((2 * p.ms) / 1000).toFixed(2)} s through Patchbay)\n`,
+    );
     console.log(table([cpuRow('firebase-admin directly', d.cpu), cpuRow('Patchbay', p.cpu)]));
-    console.log(`\nruns (ms): direct ${directRuns.map((r) => r.ms.toFixed(0)).join(', ')}; patchbay ${pbRuns.map((r) => r.ms.toFixed(0)).join(', ')}`);
+    console.log(
+      `\nruns (ms): direct ${directRuns.map((r) => r.ms.toFixed(0)).join(', ')}; patchbay ${pbRuns.map((r) => r.ms.toFixed(0)).join(', ')}`,
+    );
   } finally {
     await inst.stop();
     child.stdin?.end();
   }
 }
 
-(process.argv[2] === '--fake-fcm' ? serveFake() : main()).catch((err) => { console.error(err); process.exit(1); });
+(process.argv[2] === '--fake-fcm' ? serveFake() : main()).catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

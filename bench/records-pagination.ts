@@ -30,7 +30,11 @@ import { openRecordsRepo } from '../services/records/src/repo';
 const HEAP_MB = 8192;
 if (getHeapStatistics().heap_size_limit < (HEAP_MB / 2) * 1024 * 1024 && !process.env.BENCH_CHILD) {
   // A million NeDB documents and their indexes need more than the default heap.
-  const res = spawnSync(process.execPath, [...process.execArgv, `--max-old-space-size=${HEAP_MB}`, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: '1' } });
+  const res = spawnSync(
+    process.execPath,
+    [...process.execArgv, `--max-old-space-size=${HEAP_MB}`, ...process.argv.slice(1)],
+    { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: '1' } },
+  );
   process.exit(res.status ?? 1);
 }
 
@@ -47,10 +51,24 @@ function makeRecords(n: number): RecordDoc[] {
   for (let i = 0; i < n; i++) {
     const stop = new Date(t0 + Math.floor(i / 3) * 1000).toISOString();
     const start = new Date(t0 + Math.floor(i / 3) * 1000 - 42_000).toISOString();
-    docs[i] = recordDocFrom(CALL_RECORDS, {
-      dr_sid: randomUUID(), date_start: start, date_stop: stop, direction: i % 2 ? 'inbound' : 'outbound',
-      price: '0.0025', rate: '0.0025', sipcause: '200', number_src: '+15012678830', number_dst: '15162065451', codec_src: 'pcmu', codec_dst: 'g722',
-    }, PARTNER, new Date(t0));
+    docs[i] = recordDocFrom(
+      CALL_RECORDS,
+      {
+        dr_sid: randomUUID(),
+        date_start: start,
+        date_stop: stop,
+        direction: i % 2 ? 'inbound' : 'outbound',
+        price: '0.0025',
+        rate: '0.0025',
+        sipcause: '200',
+        number_src: '+15012678830',
+        number_dst: '15162065451',
+        codec_src: 'pcmu',
+        codec_dst: 'g722',
+      },
+      PARTNER,
+      new Date(t0),
+    );
   }
   // The list order: date_stop, then dr_sid.
   const stopOf = (d: RecordDoc) => (d.date_stop as Date).getTime();
@@ -73,22 +91,32 @@ async function main(): Promise<void> {
   for (let i = 0; i < N; i += 10_000) await repo.callDrs.insertMany(records.slice(i, i + 10_000));
   const loaded = ms(process.hrtime.bigint() - t);
   const heap = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
-  console.log(`${N.toLocaleString('en')} call records of one partner: built in ${(made / 1000).toFixed(1)} s, inserted with their indexes in ${(loaded / 1000).toFixed(1)} s (heap ${heap} MiB)`);
+  console.log(
+    `${N.toLocaleString('en')} call records of one partner: built in ${(made / 1000).toFixed(1)} s, inserted with their indexes in ${(loaded / 1000).toFixed(1)} s (heap ${heap} MiB)`,
+  );
 
   const sid = (i: number) => records[i].dr_sid;
   const request = (query: Record<string, string>): GatewayRequest => ({
     principal: { partner_sid: PARTNER, login: 'bench', scopes: ['calls.read'], token_sid: null },
-    params: {}, query, body: undefined, url: `${BASE}?${new URLSearchParams(query)}`,
+    params: {},
+    query,
+    body: undefined,
+    url: `${BASE}?${new URLSearchParams(query)}`,
   });
   const lastPage = Math.floor(N / LIMIT); // page 1,000 of 1,000 at one million records
 
   /** One call of the list handler (through `collection` when given); checks the page it gets; ms. */
-  async function once(query: Record<string, string>, expectFirst: number, collection?: Collection<RecordDoc>): Promise<number> {
+  async function once(
+    query: Record<string, string>,
+    expectFirst: number,
+    collection?: Collection<RecordDoc>,
+  ): Promise<number> {
     const handler = collection ? detailRecordHandlers(CALL_RECORDS, collection, logger).list : list;
     const start = process.hrtime.bigint();
     const page = await handler(request(query));
     const took = ms(process.hrtime.bigint() - start);
-    if (page.items.length !== LIMIT || page.items[0].dr_sid !== sid(expectFirst)) throw new Error(`wrong page for ${JSON.stringify(query)}`);
+    if (page.items.length !== LIMIT || page.items[0].dr_sid !== sid(expectFirst))
+      throw new Error(`wrong page for ${JSON.stringify(query)}`);
     return took;
   }
 
@@ -97,7 +125,13 @@ async function main(): Promise<void> {
   for (let i = 0; i < 20; i++) await list(request({ limit, after: sid(i * 7) }));
   const rows: Array<[string, number, number]> = [];
   /** Medians of RUNS interleaved calls of page 1 and page N (so drift, GC included, hits both alike). */
-  const row = async (mode: string, q1: Record<string, string>, first1: number, qN: Record<string, string>, firstN: number) => {
+  const row = async (
+    mode: string,
+    q1: Record<string, string>,
+    first1: number,
+    qN: Record<string, string>,
+    firstN: number,
+  ) => {
     const [a, b]: number[][] = [[], []];
     await once(q1, first1);
     await once(qN, firstN);
@@ -107,23 +141,55 @@ async function main(): Promise<void> {
     }
     rows.push([mode, median(a), median(b)]);
   };
-  await row('after (asc)', { limit, after: sid(0) }, 1, { limit, after: sid((lastPage - 1) * LIMIT - 1) }, (lastPage - 1) * LIMIT);
+  await row(
+    'after (asc)',
+    { limit, after: sid(0) },
+    1,
+    { limit, after: sid((lastPage - 1) * LIMIT - 1) },
+    (lastPage - 1) * LIMIT,
+  );
   await row('before (asc)', { limit, before: sid(LIMIT) }, 0, { limit, before: sid(N - 1) }, N - 1 - LIMIT);
-  await row('after (desc)', { limit, order: 'date_stop desc', after: sid(N - 1) }, N - 2, { limit, order: 'date_stop desc', after: sid(N - (lastPage - 1) * LIMIT) }, N - (lastPage - 1) * LIMIT - 1);
+  await row(
+    'after (desc)',
+    { limit, order: 'date_stop desc', after: sid(N - 1) },
+    N - 2,
+    { limit, order: 'date_stop desc', after: sid(N - (lastPage - 1) * LIMIT) },
+    N - (lastPage - 1) * LIMIT - 1,
+  );
   // Half the records match: the walk visits about two records per item.
   const inbound = (from: number) => records.findIndex((r, i) => i > from && r.direction === 'inbound');
   const filter = 'direction eq "inbound"';
-  await row('after + filter', { limit, filter, after: sid(0) }, inbound(0), { limit, filter, after: sid(N - 2 * LIMIT - 500) }, inbound(N - 2 * LIMIT - 500));
-  await row('offset', { limit, offset: '0' }, 0, { limit, offset: String((lastPage - 1) * LIMIT) }, (lastPage - 1) * LIMIT);
+  await row(
+    'after + filter',
+    { limit, filter, after: sid(0) },
+    inbound(0),
+    { limit, filter, after: sid(N - 2 * LIMIT - 500) },
+    inbound(N - 2 * LIMIT - 500),
+  );
+  await row(
+    'offset',
+    { limit, offset: '0' },
+    0,
+    { limit, offset: String((lastPage - 1) * LIMIT) },
+    (lastPage - 1) * LIMIT,
+  );
 
-  console.log(`\nlimit ${LIMIT}; median of ${RUNS} interleaved runs after a warm-up; page 1 vs page ${lastPage.toLocaleString('en')} (the last)\n`);
+  console.log(
+    `\nlimit ${LIMIT}; median of ${RUNS} interleaved runs after a warm-up; page 1 vs page ${lastPage.toLocaleString('en')} (the last)\n`,
+  );
   console.log(`mode              page 1 (ms)   page ${lastPage.toLocaleString('en')} (ms)   ratio`);
-  for (const [mode, a, b] of rows) console.log(`${mode.padEnd(18)}${a.toFixed(1).padStart(11)}${b.toFixed(1).padStart(18)}${(b / a).toFixed(2).padStart(8)}`);
+  for (const [mode, a, b] of rows)
+    console.log(
+      `${mode.padEnd(18)}${a.toFixed(1).padStart(11)}${b.toFixed(1).padStart(18)}${(b / a).toFixed(2).padStart(8)}`,
+    );
 
   // Baseline: the same cursor requests with NeDB's own plan (every candidate matched and sorted).
   const unplanned = {
     ...repo.callDrs,
-    find: async (filter: Record<string, unknown>, opts: { sort?: Record<string, 1 | -1>; skip?: number; limit?: number; projection?: Record<string, 0 | 1> } = {}) => {
+    find: async (
+      filter: Record<string, unknown>,
+      opts: { sort?: Record<string, 1 | -1>; skip?: number; limit?: number; projection?: Record<string, 0 | 1> } = {},
+    ) => {
       const { limit: l, skip = 0, ...rest } = opts;
       const all = await repo.callDrs.find(filter, rest);
       return l ? all.slice(skip, skip + l) : all.slice(skip);
@@ -133,8 +199,13 @@ async function main(): Promise<void> {
   } as unknown as Collection<RecordDoc>;
   const b1 = await once({ limit, after: sid(0) }, 1, unplanned);
   const bN = await once({ limit, after: sid((lastPage - 1) * LIMIT - 1) }, (lastPage - 1) * LIMIT, unplanned);
-  console.log(`\nbaseline, NeDB's own plan (no ordered index scan), after (asc), one run each: page 1 ${b1.toFixed(0)} ms, page ${lastPage.toLocaleString('en')} ${bN.toFixed(0)} ms`);
+  console.log(
+    `\nbaseline, NeDB's own plan (no ordered index scan), after (asc), one run each: page 1 ${b1.toFixed(0)} ms, page ${lastPage.toLocaleString('en')} ${bN.toFixed(0)} ms`,
+  );
   await docs.close();
 }
 
-main().catch((err: unknown) => { console.error(err); process.exit(1); });
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -24,19 +24,30 @@ const DOWNLOADS = Number(process.argv[3] ?? 48);
 const FILE_BYTES = 32 * MiB;
 
 async function api(inst: PatchbayInstance, path: string, init: RequestInit = {}): Promise<any> {
-  const res = await fetch(`${inst.origin}/core/v2${path}`, { ...init, headers: { authorization: `Bearer ${inst.token}`, ...(init.headers ?? {}) } });
+  const res = await fetch(`${inst.origin}/core/v2${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${inst.token}`, ...(init.headers ?? {}) },
+  });
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
 
 const upload = (inst: PatchbayInstance, container: string, name: string, body: Buffer, extra = '') =>
-  api(inst, `/storage/files?container_sid=${container}&name=${name}${extra}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body });
+  api(inst, `/storage/files?container_sid=${container}&name=${name}${extra}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body,
+  });
 
 /** Seconds for `JOBS` upload-time transcodes, from the first upload to the last job done. */
 async function transcodeRun(inst: PatchbayInstance, container: string, label: string): Promise<number> {
   const source = tone('wav', 60);
   const started = performance.now();
-  const files = await Promise.all(Array.from({ length: JOBS }, (_, i) => upload(inst, container, `${label}-${i}.wav`, source, '&type=audio&desired_format=mp4')));
+  const files = await Promise.all(
+    Array.from({ length: JOBS }, (_, i) =>
+      upload(inst, container, `${label}-${i}.wav`, source, '&type=audio&desired_format=mp4'),
+    ),
+  );
   const pending = new Set<string>(files.map((f) => f.file_sid as string));
   const deadline = Date.now() + 15 * 60 * 1000;
   while (pending.size > 0) {
@@ -61,7 +72,12 @@ async function downloadRun(ports: number[], fileSid: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const inst = await startPatchbay('distributed', { FILE_SERVER_REPLICAS: '2', TRANSCODER_REPLICAS: '3', TRANSCODER_CONCURRENCY: '1', LOG_LEVEL: 'warn' });
+  const inst = await startPatchbay('distributed', {
+    FILE_SERVER_REPLICAS: '2',
+    TRANSCODER_REPLICAS: '3',
+    TRANSCODER_CONCURRENCY: '1',
+    LOG_LEVEL: 'warn',
+  });
   try {
     let container = '';
     while (!container) container = (await api(inst, '/storage/containers')).items?.[0]?.container_sid ?? '';
@@ -81,14 +97,27 @@ async function main(): Promise<void> {
     const t1 = await transcodeRun(inst, container, 'one');
 
     const r = (x: number) => x.toFixed(2);
-    process.stdout.write(`\nScale-out on ${os.cpus().length} CPU(s): ${JOBS} upload-time jobs (60 s tone → mp4), ${DOWNLOADS} downloads of ${FILE_BYTES / MiB} MiB (8 at a time)\n\n`);
-    process.stdout.write(`${table([
-      { measure: 'transcode jobs/s', '1 replica': r(JOBS / t1), 'N replicas': r(JOBS / t3), N: 3, ratio: `${r(t1 / t3)}x` },
-      { measure: 'download MiB/s', '1 replica': r(dl1), 'N replicas': r(dl2), N: 2, ratio: `${r(dl2 / dl1)}x` },
-    ])}\n\n`);
+    process.stdout.write(
+      `\nScale-out on ${os.cpus().length} CPU(s): ${JOBS} upload-time jobs (60 s tone → mp4), ${DOWNLOADS} downloads of ${FILE_BYTES / MiB} MiB (8 at a time)\n\n`,
+    );
+    process.stdout.write(
+      `${table([
+        {
+          measure: 'transcode jobs/s',
+          '1 replica': r(JOBS / t1),
+          'N replicas': r(JOBS / t3),
+          N: 3,
+          ratio: `${r(t1 / t3)}x`,
+        },
+        { measure: 'download MiB/s', '1 replica': r(dl1), 'N replicas': r(dl2), N: 2, ratio: `${r(dl2 / dl1)}x` },
+      ])}\n\n`,
+    );
   } finally {
     await inst.stop();
   }
 }
 
-main().catch((err: unknown) => { process.stderr.write(`${(err as Error).stack ?? String(err)}\n`); process.exit(1); });
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -30,8 +30,13 @@ const FIXED = 1000;
 
 /** `n` files accessed over time (two per second: ties broken by file_sid), inserted in shuffled order. */
 function makeFiles(c: ContainerDoc, n: number): FileDoc[] {
-  const files = Array.from({ length: n }, (_, i) => fileDoc(c, new Date(T0 + Math.floor(i / 2) * 1000), { file_bytes: 1000 + (i % 7) * 100 }));
-  for (let i = files.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [files[i], files[j]] = [files[j], files[i]]; }
+  const files = Array.from({ length: n }, (_, i) =>
+    fileDoc(c, new Date(T0 + Math.floor(i / 2) * 1000), { file_bytes: 1000 + (i % 7) * 100 }),
+  );
+  for (let i = files.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [files[i], files[j]] = [files[j], files[i]];
+  }
   return files;
 }
 
@@ -41,7 +46,11 @@ const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 /** Median of `runs` timings of `fn`. */
 async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<number> {
   const t: number[] = [];
-  for (let i = 0; i < runs; i++) { const s = performance.now(); await fn(); t.push(ms(s)); }
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    await fn();
+    t.push(ms(s));
+  }
   return t.sort((a, b) => a - b)[Math.floor(t.length / 2)];
 }
 
@@ -50,14 +59,35 @@ async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<number>
  * below, and hands the worker a sweep job for it (as a tick would, without waiting for one); the
  * time is until the container sits at its target.
  */
-async function sweep(kit: SweepKit, c: ContainerDoc, deleting: number, run: number): Promise<{ ms: number; deleted: number }> {
+async function sweep(
+  kit: SweepKit,
+  c: ContainerDoc,
+  deleting: number,
+  run: number,
+): Promise<{ ms: number; deleted: number }> {
   const now = (await kit.repo.containers.findOne({ container_sid: c.container_sid }))!;
   const target = now.threshold_total_files - deleting;
-  await kit.repo.containers.updateOne({ container_sid: c.container_sid }, { $set: { threshold_action: 'delete_lru', threshold_files: now.threshold_total_files, threshold_files_target: target } });
+  await kit.repo.containers.updateOne(
+    { container_sid: c.container_sid },
+    {
+      $set: {
+        threshold_action: 'delete_lru',
+        threshold_files: now.threshold_total_files,
+        threshold_files_target: target,
+      },
+    },
+  );
   const started = performance.now();
-  await kit.bus.enqueue(Subjects.thresholdWorker.sweepJob, { container_sid: c.container_sid, window: run }, { msgId: `bench:${c.container_sid}:${run}` });
+  await kit.bus.enqueue(
+    Subjects.thresholdWorker.sweepJob,
+    { container_sid: c.container_sid, window: run },
+    { msgId: `bench:${c.container_sid}:${run}` },
+  );
   for (;;) {
-    const cur = await kit.repo.containers.findOne({ container_sid: c.container_sid }, { projection: { threshold_total_files: 1, sweep_pending: 1 } });
+    const cur = await kit.repo.containers.findOne(
+      { container_sid: c.container_sid },
+      { projection: { threshold_total_files: 1, sweep_pending: 1 } },
+    );
     if (cur && cur.threshold_total_files <= target && !cur.sweep_pending) break;
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -69,14 +99,24 @@ async function sweep(kit: SweepKit, c: ContainerDoc, deleting: number, run: numb
  * then with the date_last_accessed index storage adds (ordered index scan), and — for the record —
  * with a (container_sid, threshold_include) index too, and what that one does to a delete.
  */
-async function candidateQuery(n: number): Promise<{ compoundOnly: number; shipped: number; withPair: number; deletePair: number; deleteShipped: number }> {
+async function candidateQuery(
+  n: number,
+): Promise<{ compoundOnly: number; shipped: number; withPair: number; deletePair: number; deleteShipped: number }> {
   const docs = new NedbDocStore();
   const repo = await openStorageRepo(docs);
   await repo.files.createIndex({ container_sid: 1, threshold_include: 1, date_last_accessed: 1, file_sid: 1 });
   const c = containerDoc();
   const files = makeFiles(c, n);
   for (let i = 0; i < files.length; i += 5000) await repo.files.insertMany(files.slice(i, i + 5000));
-  const q = () => repo.files.find({ container_sid: c.container_sid, threshold_include: true }, { sort: { date_last_accessed: 1, file_sid: 1 }, limit: 200, projection: { file_sid: 1, file_bytes: 1, date_last_accessed: 1 } });
+  const q = () =>
+    repo.files.find(
+      { container_sid: c.container_sid, threshold_include: true },
+      {
+        sort: { date_last_accessed: 1, file_sid: 1 },
+        limit: 200,
+        projection: { file_sid: 1, file_bytes: 1, date_last_accessed: 1 },
+      },
+    );
   let next = 0;
   const del = () => repo.files.deleteOne({ file_sid: files[next++].file_sid });
   const compoundOnly = await timeIt(5, q);
@@ -100,21 +140,42 @@ async function main(): Promise<void> {
     const seedStart = performance.now();
     await seed(kit, c, files);
     // Blobs for the files the two sweeps delete (the least recently used 1,000 + 10%).
-    const lru = [...files].sort((a, b) => a.date_last_accessed.getTime() - b.date_last_accessed.getTime() || (a.file_sid < b.file_sid ? -1 : 1));
+    const lru = [...files].sort(
+      (a, b) => a.date_last_accessed.getTime() - b.date_last_accessed.getTime() || (a.file_sid < b.file_sid ? -1 : 1),
+    );
     for (const f of lru.slice(0, FIXED + Math.round(n / 10))) {
       const file = path.join(kit.blobDir, f.blob_key);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, Buffer.alloc(64, 1));
     }
     const seeded = ms(seedStart);
-    await kit.repo.containers.updateOne({ container_sid: c.container_sid }, { $set: { threshold_action: 'delete_lru' } });
+    await kit.repo.containers.updateOne(
+      { container_sid: c.container_sid },
+      { $set: { threshold_action: 'delete_lru' } },
+    );
     const page = await timeIt(5, async () => {
-      unwrapReply(await kit.bus.request(Subjects.storage.sweepCandidates, { container_sid: c.container_sid, owner: 'bench', lease_ms: 60_000, limit: 200 }));
-      unwrapReply(await kit.bus.request(Subjects.storage.sweepRelease, { container_sid: c.container_sid, owner: 'bench' }));
+      unwrapReply(
+        await kit.bus.request(Subjects.storage.sweepCandidates, {
+          container_sid: c.container_sid,
+          owner: 'bench',
+          lease_ms: 60_000,
+          limit: 200,
+        }),
+      );
+      unwrapReply(
+        await kit.bus.request(Subjects.storage.sweepRelease, { container_sid: c.container_sid, owner: 'bench' }),
+      );
     });
-    const tick = await timeIt(5, async () => unwrapReply(await kit.bus.request(Subjects.storage.sweepContainers, { after: null, limit: 200 })));
-    await kit.repo.containers.updateOne({ container_sid: c.container_sid }, { $set: { threshold_action: 'no_action', sweep_pending: false } });
-    const expired = await timeIt(5, async () => unwrapReply(await kit.bus.request(Subjects.storage.sweepExpired, { limit: 200 })));
+    const tick = await timeIt(5, async () =>
+      unwrapReply(await kit.bus.request(Subjects.storage.sweepContainers, { after: null, limit: 200 })),
+    );
+    await kit.repo.containers.updateOne(
+      { container_sid: c.container_sid },
+      { $set: { threshold_action: 'no_action', sweep_pending: false } },
+    );
+    const expired = await timeIt(5, async () =>
+      unwrapReply(await kit.bus.request(Subjects.storage.sweepExpired, { limit: 200 })),
+    );
     // One replica; it ticks once at start (nothing due) and not again during the run.
     const worker = await kit.startWorker({ intervalMs: 3_600_000 });
     const fixed = await sweep(kit, c, FIXED, 1);
@@ -123,15 +184,26 @@ async function main(): Promise<void> {
     const query = await candidateQuery(n);
     await kit.stop();
     rows.push({
-      files: n, 'seed s': (seeded / 1000).toFixed(1), 'tick ms': fmt(tick), 'expired req ms': fmt(expired), 'candidates req ms': fmt(page),
+      files: n,
+      'seed s': (seeded / 1000).toFixed(1),
+      'tick ms': fmt(tick),
+      'expired req ms': fmt(expired),
+      'candidates req ms': fmt(page),
       'query ms: compound only / shipped / +pair': `${fmt(query.compoundOnly)} / ${fmt(query.shipped)} / ${fmt(query.withPair)}`,
       'delete ms: shipped / +pair': `${query.deleteShipped.toFixed(2)} / ${query.deletePair.toFixed(2)}`,
-      'sweep 1,000 s': (fixed.ms / 1000).toFixed(2), 'ms/file (1,000)': (fixed.ms / fixed.deleted).toFixed(2),
-      'sweep 10% (files)': `${(tenth.ms / 1000).toFixed(2)} s (${tenth.deleted})`, 'ms/file (10%)': (tenth.ms / tenth.deleted).toFixed(2),
+      'sweep 1,000 s': (fixed.ms / 1000).toFixed(2),
+      'ms/file (1,000)': (fixed.ms / fixed.deleted).toFixed(2),
+      'sweep 10% (files)': `${(tenth.ms / 1000).toFixed(2)} s (${tenth.deleted})`,
+      'ms/file (10%)': (tenth.ms / tenth.deleted).toFixed(2),
     });
     process.stderr.write(`${n} files done\n`);
   }
-  process.stdout.write(`\ndelete_lru sweep, all-in-one configuration (in-process bus, NeDB on disk, blob directory); node ${process.version}\n\n${table(rows)}\n`);
+  process.stdout.write(
+    `\ndelete_lru sweep, all-in-one configuration (in-process bus, NeDB on disk, blob directory); node ${process.version}\n\n${table(rows)}\n`,
+  );
 }
 
-main().catch((err: unknown) => { console.error(err); process.exit(1); });
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -18,7 +18,12 @@ import { fetchDrain } from './lib/load';
 const SECONDS = Number(process.argv[2] ?? 120);
 const RUNS = Number(process.argv[3] ?? 9);
 const SETTLE_MS = 300;
-const PAIRS: Array<[string, string]> = [['wav', 'mp3'], ['wav', 'g722'], ['mp3', 'wav'], ['wav', 'ogg']];
+const PAIRS: Array<[string, string]> = [
+  ['wav', 'mp3'],
+  ['wav', 'g722'],
+  ['mp3', 'wav'],
+  ['wav', 'ogg'],
+];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
@@ -30,24 +35,56 @@ async function main(): Promise<void> {
     const containerSid = await defaultContainer(inst);
     for (const [source, target] of PAIRS) {
       const input = path.join(dir, `in.${source}`);
-      execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=16000:duration=${SECONDS}`, ...FORMATS[source].output, input]);
+      execFileSync('ffmpeg', [
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=440:sample_rate=16000:duration=${SECONDS}`,
+        ...FORMATS[source].output,
+        input,
+      ]);
       // Interleaved, so both sides see the same machine: one ffmpeg-alone run, then one through Patchbay.
       const alone: number[] = [];
       const via: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         let t = performance.now();
-        execFileSync('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', input, '-map', '0:a:0', '-vn', ...FORMATS[target].output, path.join(dir, `out.${target}`)]);
+        execFileSync('ffmpeg', [
+          '-hide_banner',
+          '-nostdin',
+          '-loglevel',
+          'error',
+          '-y',
+          '-i',
+          input,
+          '-map',
+          '0:a:0',
+          '-vn',
+          ...FORMATS[target].output,
+          path.join(dir, `out.${target}`),
+        ]);
         alone.push(performance.now() - t);
         // A fresh upload each run, so every download transcodes (no cached copy); what the upload
         // and the previous delete set off (events, cache invalidation) settles before the clock starts.
-        const f = await fetch(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=in.${source}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/octet-stream' }, body: fs.readFileSync(input) }).then((r) => r.json()) as { publish_uri: string; file_sid: string };
+        const f = (await fetch(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=in.${source}`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/octet-stream' },
+          body: fs.readFileSync(input),
+        }).then((r) => r.json())) as { publish_uri: string; file_sid: string };
         await new Promise((r) => setTimeout(r, SETTLE_MS));
         t = performance.now();
         await fetchDrain(`${f.publish_uri}?f=${target}`);
         via.push(performance.now() - t);
         await fetch(`${inst.baseUrl}/storage/files/${f.file_sid}`, { method: 'DELETE', headers: auth });
       }
-      rows.push({ pair: `${source} → ${target}`, 'ffmpeg alone ms': median(alone).toFixed(0), 'Patchbay ms': median(via).toFixed(0), ratio: (median(via) / median(alone)).toFixed(2) });
+      rows.push({
+        pair: `${source} → ${target}`,
+        'ffmpeg alone ms': median(alone).toFixed(0),
+        'Patchbay ms': median(via).toFixed(0),
+        ratio: (median(via) / median(alone)).toFixed(2),
+      });
     }
   } finally {
     await inst.stop();
@@ -57,4 +94,7 @@ async function main(): Promise<void> {
   console.log(table(rows));
 }
 
-main().catch((err: unknown) => { console.error(err); process.exit(1); });
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -22,13 +22,34 @@ const CHUNK = Buffer.alloc(MiB, 0x5a);
 /** A body of `size` bytes generated on the fly (nothing held in memory). */
 function body(size: number): Readable {
   let sent = 0;
-  return new Readable({ read() { if (sent >= size) return this.push(null); const n = Math.min(CHUNK.length, size - sent); sent += n; this.push(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n)); } });
+  return new Readable({
+    read() {
+      if (sent >= size) return this.push(null);
+      const n = Math.min(CHUNK.length, size - sent);
+      sent += n;
+      this.push(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n));
+    },
+  });
 }
 
-async function post(url: string, size: number, headers: Record<string, string>): Promise<{ status: number; ms: number }> {
+async function post(
+  url: string,
+  size: number,
+  headers: Record<string, string>,
+): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   const status = await new Promise<number>((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': String(size) } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': String(size) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     pipeline(body(size), req).catch(reject);
   });
@@ -42,7 +63,17 @@ async function post(url: string, size: number, headers: Record<string, string>):
 async function baseline(dir: string, sync: boolean): Promise<number> {
   const server = http.createServer((req, res) => {
     const file = path.join(dir, `b-${Date.now()}-${Math.random()}`);
-    pipeline(req, fs.createWriteStream(file, { flush: sync })).then(() => { res.writeHead(201); res.end(); }, () => { res.writeHead(500); res.end(); })
+    pipeline(req, fs.createWriteStream(file, { flush: sync }))
+      .then(
+        () => {
+          res.writeHead(201);
+          res.end();
+        },
+        () => {
+          res.writeHead(500);
+          res.end();
+        },
+      )
       .finally(() => fs.rmSync(file, { force: true }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -58,7 +89,11 @@ let benchContainer = '';
 /** A container with room for every run (the default one holds 1 GiB). */
 async function container(inst: PatchbayInstance): Promise<string> {
   if (!benchContainer) {
-    const res = await fetch(`${inst.baseUrl}/storage/containers`, { method: 'POST', headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', quota_bytes: 64 * 1024 * MiB, quota_files: 1000 }) });
+    const res = await fetch(`${inst.baseUrl}/storage/containers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench', quota_bytes: 64 * 1024 * MiB, quota_files: 1000 }),
+    });
     benchContainer = ((await res.json()) as { container_sid: string }).container_sid;
   }
   return benchContainer;
@@ -79,7 +114,13 @@ async function main(): Promise<void> {
   const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn' });
   try {
     // Wait for the default container, then measure the best of three.
-    for (let i = 0; i < 50; i++) { const r = await fetch(`${inst.baseUrl}/storage/containers`, { headers: { authorization: `Bearer ${inst.token}` } }).then((x) => x.json()) as { items: unknown[] }; if (r.items.length) break; await new Promise((res) => setTimeout(res, 200)); }
+    for (let i = 0; i < 50; i++) {
+      const r = (await fetch(`${inst.baseUrl}/storage/containers`, {
+        headers: { authorization: `Bearer ${inst.token}` },
+      }).then((x) => x.json())) as { items: unknown[] };
+      if (r.items.length) break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
     const runs = [] as number[];
     for (let i = 0; i < 3; i++) runs.push(await patchbay(inst, SIZE));
     const pbMs = Math.min(...runs);
@@ -90,16 +131,38 @@ async function main(): Promise<void> {
     const peak = sampler.stop();
     const mbps = (bytes: number, ms: number) => (bytes / MiB / (ms / 1000)).toFixed(1);
     console.log(`\nUpload throughput, ${SIZE / MiB} MiB body (best of 3), ${os.cpus().length} cores\n`);
-    console.log(table([
-      { path: 'baseline: bare Node HTTP → file', 'MiB/s': mbps(SIZE, baseMs), ratio: '1.00', 'ratio to fsynced': (syncedMs / baseMs).toFixed(2) },
-      { path: 'same, file fsynced before the answer', 'MiB/s': mbps(SIZE, syncedMs), ratio: (baseMs / syncedMs).toFixed(2), 'ratio to fsynced': '1.00' },
-      { path: 'Patchbay raw upload (distributed, fsynced)', 'MiB/s': mbps(SIZE, pbMs), ratio: (baseMs / pbMs).toFixed(2), 'ratio to fsynced': (syncedMs / pbMs).toFixed(2) },
-    ]));
-    console.log(`\n${BIG / MiB} MiB upload: ${mbps(BIG, bigMs)} MiB/s; gateway peak RSS ${(peak / MiB).toFixed(0)} MiB (target < 200 MiB)`);
+    console.log(
+      table([
+        {
+          path: 'baseline: bare Node HTTP → file',
+          'MiB/s': mbps(SIZE, baseMs),
+          ratio: '1.00',
+          'ratio to fsynced': (syncedMs / baseMs).toFixed(2),
+        },
+        {
+          path: 'same, file fsynced before the answer',
+          'MiB/s': mbps(SIZE, syncedMs),
+          ratio: (baseMs / syncedMs).toFixed(2),
+          'ratio to fsynced': '1.00',
+        },
+        {
+          path: 'Patchbay raw upload (distributed, fsynced)',
+          'MiB/s': mbps(SIZE, pbMs),
+          ratio: (baseMs / pbMs).toFixed(2),
+          'ratio to fsynced': (syncedMs / pbMs).toFixed(2),
+        },
+      ]),
+    );
+    console.log(
+      `\n${BIG / MiB} MiB upload: ${mbps(BIG, bigMs)} MiB/s; gateway peak RSS ${(peak / MiB).toFixed(0)} MiB (target < 200 MiB)`,
+    );
   } finally {
     await inst.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-main().catch((err: unknown) => { console.error(err); process.exit(1); });
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

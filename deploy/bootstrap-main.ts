@@ -25,7 +25,11 @@ async function main(): Promise<void> {
   const logger = createLogger({ name: 'bootstrap', level: config.LOG_LEVEL });
   const bus = await openBus({ natsUrl: config.NATS_URL, name: 'bootstrap', logger });
   try {
-    const result = await bootstrapPartner(bus, { login: config.PATCHBAY_BOOTSTRAP_LOGIN, password: config.PATCHBAY_BOOTSTRAP_PASSWORD, token: config.PATCHBAY_BOOTSTRAP_TOKEN });
+    const result = await bootstrapPartner(bus, {
+      login: config.PATCHBAY_BOOTSTRAP_LOGIN,
+      password: config.PATCHBAY_BOOTSTRAP_PASSWORD,
+      token: config.PATCHBAY_BOOTSTRAP_TOKEN,
+    });
     process.stdout.write(`${banner(result, config.BASE_URL, publicFilesUrl(config))}\n`);
     logger.info({ partner_sid: result.partner.partner_sid, created: result.created }, 'bootstrap partner ready');
   } finally {
@@ -33,7 +37,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (err: unknown) => {
-  process.stderr.write(`bootstrap failed: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bootstrap failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

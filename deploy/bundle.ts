@@ -23,7 +23,8 @@ export const ROOT = path.resolve(__dirname, '..');
 
 /** Services that run as their own process/image: every services/<name>/src/main.ts but the launchers. */
 export function serviceNames(): string[] {
-  return fs.readdirSync(path.join(ROOT, 'services'))
+  return fs
+    .readdirSync(path.join(ROOT, 'services'))
     .filter((name) => name !== 'all-in-one' && fs.existsSync(path.join(ROOT, 'services', name, 'src', 'main.ts')))
     .sort();
 }
@@ -32,7 +33,9 @@ export function serviceNames(): string[] {
 const thirdPartyExternal: Plugin = {
   name: 'third-party-external',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@patchbay/') ? undefined : { path: args.path, external: true }));
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@patchbay/') ? undefined : { path: args.path, external: true },
+    );
   },
 };
 
@@ -45,7 +48,10 @@ export function bundleNames(): string[] {
 }
 
 /** Bundles one service into `<outRoot>/<name>/main.js`; resolves with that path and the packages it requires. */
-export async function bundleService(name: string, outRoot = path.join(ROOT, 'dist')): Promise<{ file: string; externals: string[] }> {
+export async function bundleService(
+  name: string,
+  outRoot = path.join(ROOT, 'dist'),
+): Promise<{ file: string; externals: string[] }> {
   const entry = path.join(ROOT, EXTRA_ENTRIES[name] ?? path.join('services', name, 'src', 'main.ts'));
   if (!fs.existsSync(entry)) throw new Error(`no service ${name} (${entry} is missing)`);
   const file = path.join(outRoot, name, 'main.js');
@@ -66,7 +72,8 @@ export async function bundleService(name: string, outRoot = path.join(ROOT, 'dis
   const externals = new Set<string>();
   for (const input of Object.values(result.metafile.inputs)) {
     // Only packages: not node's own modules, esbuild's `<runtime>`, or type-only relative imports.
-    for (const imp of input.imports) if (imp.external && /^[@a-z0-9]/i.test(imp.path) && !isBuiltin(imp.path)) externals.add(packageOf(imp.path));
+    for (const imp of input.imports)
+      if (imp.external && /^[@a-z0-9]/i.test(imp.path) && !isBuiltin(imp.path)) externals.add(packageOf(imp.path));
   }
   return { file, externals: [...externals].sort() };
 }
@@ -84,5 +91,8 @@ if (require.main === module) {
       const { file, externals } = await bundleService(name);
       process.stdout.write(`${path.relative(ROOT, file)}  (requires: ${externals.join(', ') || 'nothing'})\n`);
     }
-  })().catch((err: unknown) => { process.stderr.write(`${(err as Error).stack ?? String(err)}\n`); process.exit(1); });
+  })().catch((err: unknown) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  });
 }

@@ -19,7 +19,9 @@ const CHUNK = 1024 * 1024;
 const rangeBuffers: Buffer[] = [];
 
 function read(buf: Buffer, length: number, position: number): Promise<number> {
-  return new Promise((resolve, reject) => fs.read(fd, buf, 0, length, position, (err, n) => (err ? reject(err) : resolve(n))));
+  return new Promise((resolve, reject) =>
+    fs.read(fd, buf, 0, length, position, (err, n) => (err ? reject(err) : resolve(n))),
+  );
 }
 
 async function whole(res: http.ServerResponse): Promise<void> {
@@ -31,7 +33,9 @@ async function whole(res: http.ServerResponse): Promise<void> {
     await written; // the other buffer is free again once the socket took it
     pos += n;
     // The write's callback says the socket has the bytes, so the buffer can be read into again.
-    written = new Promise((resolve, reject) => { res.write(bufs[i].subarray(0, n), (err) => (err ? reject(err) : resolve())); });
+    written = new Promise((resolve, reject) => {
+      res.write(bufs[i].subarray(0, n), (err) => (err ? reject(err) : resolve()));
+    });
   }
   await written;
   res.end();
@@ -40,13 +44,20 @@ async function whole(res: http.ServerResponse): Promise<void> {
 async function range(res: http.ServerResponse, start: number, end: number): Promise<void> {
   const buf = rangeBuffers.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
   const n = await read(buf, end - start + 1, start);
-  res.writeHead(206, { 'Content-Length': n, 'Content-Range': `bytes ${start}-${end}/${size}`, 'Content-Type': 'application/octet-stream' });
+  res.writeHead(206, {
+    'Content-Length': n,
+    'Content-Range': `bytes ${start}-${end}/${size}`,
+    'Content-Type': 'application/octet-stream',
+  });
   res.end(buf.subarray(0, n), () => rangeBuffers.push(buf));
 }
 
 const server = http.createServer((req, res) => {
   const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-  const done = m && Number(m[2]) < size && Number(m[2]) - Number(m[1]) < CHUNK ? range(res, Number(m[1]), Number(m[2])) : whole(res);
+  const done =
+    m && Number(m[2]) < size && Number(m[2]) - Number(m[1]) < CHUNK
+      ? range(res, Number(m[1]), Number(m[2]))
+      : whole(res);
   done.catch(() => res.destroy());
 });
 server.keepAliveTimeout = 60_000;

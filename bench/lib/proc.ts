@@ -5,7 +5,9 @@ export function rssOf(pid: number): number {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : 0;
-  } catch { return 0; }
+  } catch {
+    return 0;
+  }
 }
 
 /** PIDs of processes in process group `pgid` whose command line contains `needle`. */
@@ -18,7 +20,9 @@ export function findInGroup(pgid: number, needle: string): number[] {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(fields[2]) !== pgid) continue;
       if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) out.push(Number(entry));
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return out;
 }
@@ -26,8 +30,15 @@ export function findInGroup(pgid: number, needle: string): number[] {
 /** Samples the peak RSS of the largest matching process every `ms` until stopped. */
 export function samplePeak(pids: () => number[], ms = 50): { stop(): number } {
   let peak = 0;
-  const timer = setInterval(() => { for (const pid of pids()) peak = Math.max(peak, rssOf(pid)); }, ms);
-  return { stop: () => { clearInterval(timer); return peak; } };
+  const timer = setInterval(() => {
+    for (const pid of pids()) peak = Math.max(peak, rssOf(pid));
+  }, ms);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
 }
 
 export const MiB = 1024 * 1024;
@@ -36,5 +47,9 @@ export function table(rows: Array<Record<string, string | number>>): string {
   const cols = Object.keys(rows[0]);
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
   const line = (vals: string[]) => `| ${vals.map((v, i) => v.padEnd(width[i])).join(' | ')} |`;
-  return [line(cols), `|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map((r) => line(cols.map((c) => String(r[c]))))].join('\n');
+  return [
+    line(cols),
+    `|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.map((r) => line(cols.map((c) => String(r[c])))),
+  ].join('\n');
 }

@@ -27,16 +27,29 @@ describe('authentication', () => {
 
   test('whoami returns the calling partner without its password', async () => {
     const p = await newPartner();
-    const res = await http().get(`${API}/oauth/whoami`).set(...p.auth);
+    const res = await http()
+      .get(`${API}/oauth/whoami`)
+      .set(...p.auth);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['attributes', 'available_scopes', 'date_created', 'login', 'name', 'partner_sid', 'status']);
+    expect(Object.keys(res.body)).toEqual([
+      'attributes',
+      'available_scopes',
+      'date_created',
+      'login',
+      'name',
+      'partner_sid',
+      'status',
+    ]);
     expect(res.body).toMatchObject({ login: p.login, status: 'active' });
     expect(res.body.date_created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   test('a scope the partner lacks: 403 Forbidden', async () => {
     const p = await newPartner({ scopes: ['countries.read'] });
-    const res = await http().post(`${API}/partners`).set(...p.auth).send({ login: 'someone-else', password: 'password-123' });
+    const res = await http()
+      .post(`${API}/partners`)
+      .set(...p.auth)
+      .send({ login: 'someone-else', password: 'password-123' });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ errors: [], message: 'Forbidden' });
   });
@@ -45,42 +58,81 @@ describe('authentication', () => {
 describe('tokens', () => {
   test('password grant: the secret is shown once, stored hashed, listed without it', async () => {
     const p = await newPartner();
-    const res = await http().post(`${API}/oauth/token`).type('form').send({ grant_type: 'password', username: p.login, password: p.password, access_token_expires_in: '3600' });
+    const res = await http()
+      .post(`${API}/oauth/token`)
+      .type('form')
+      .send({ grant_type: 'password', username: p.login, password: p.password, access_token_expires_in: '3600' });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['access_token', 'date_created', 'date_expiration_access_token', 'date_last_accessed', 'name', 'partner_sid', 'scopes', 'token_sid', 'token_type']);
+    expect(Object.keys(res.body)).toEqual([
+      'access_token',
+      'date_created',
+      'date_expiration_access_token',
+      'date_last_accessed',
+      'name',
+      'partner_sid',
+      'scopes',
+      'token_sid',
+      'token_type',
+    ]);
     expect(res.body.token_type).toBe('bearer');
-    const expiresIn = new Date(res.body.date_expiration_access_token).getTime() - new Date(res.body.date_created).getTime();
+    const expiresIn =
+      new Date(res.body.date_expiration_access_token).getTime() - new Date(res.body.date_created).getTime();
     expect(expiresIn).toBe(3600 * 1000);
-    const list = await http().get(`${API}/oauth/tokens`).set(...p.auth);
+    const list = await http()
+      .get(`${API}/oauth/tokens`)
+      .set(...p.auth);
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(2);
     for (const t of list.body.items) expect(t.access_token).toBeNull();
-    const one = await http().get(`${API}/oauth/tokens/${res.body.token_sid}?with_related=true`).set(...p.auth);
+    const one = await http()
+      .get(`${API}/oauth/tokens/${res.body.token_sid}?with_related=true`)
+      .set(...p.auth);
     expect(one.body.partner.partner_sid).toBe(p.partner_sid);
   });
 
   test('wrong password or grant: 401 / 400', async () => {
     const p = await newPartner();
-    const bad = await http().post(`${API}/oauth/token`).type('form').send({ grant_type: 'password', username: p.login, password: 'nope' });
+    const bad = await http()
+      .post(`${API}/oauth/token`)
+      .type('form')
+      .send({ grant_type: 'password', username: p.login, password: 'nope' });
     expect(bad.status).toBe(401);
-    const grant = await http().post(`${API}/oauth/token`).type('form').send({ grant_type: 'client_credentials', username: p.login, password: p.password });
+    const grant = await http()
+      .post(`${API}/oauth/token`)
+      .type('form')
+      .send({ grant_type: 'client_credentials', username: p.login, password: p.password });
     expect(grant.status).toBe(400);
     expect(grant.body.errors[0].field).toBe('grant_type');
   });
 
   test('revoke: the token stops working at once', async () => {
     const p = await newPartner();
-    expect((await http().get(`${API}/oauth/whoami`).set(...p.auth)).status).toBe(200);
-    const revoked = await http().post(`${API}/oauth/revoke`).set(...p.auth).type('form').send({});
+    expect(
+      (
+        await http()
+          .get(`${API}/oauth/whoami`)
+          .set(...p.auth)
+      ).status,
+    ).toBe(200);
+    const revoked = await http()
+      .post(`${API}/oauth/revoke`)
+      .set(...p.auth)
+      .type('form')
+      .send({});
     expect(revoked.status).toBe(204);
-    const after = await http().get(`${API}/oauth/whoami`).set(...p.auth);
+    const after = await http()
+      .get(`${API}/oauth/whoami`)
+      .set(...p.auth);
     expect(after.status).toBe(401);
     expect(after.body.message).toBe('Bad credentials');
   });
 
   test('an expired token is refused from the moment it expires, although the gateway had it cached', async () => {
     const p = await newPartner();
-    const issued = await http().post(`${API}/oauth/token`).type('form').send({ grant_type: 'password', username: p.login, password: p.password, access_token_expires_in: 2 });
+    const issued = await http()
+      .post(`${API}/oauth/token`)
+      .type('form')
+      .send({ grant_type: 'password', username: p.login, password: p.password, access_token_expires_in: 2 });
     expect(issued.status).toBe(200);
     const expiry = Date.parse(issued.body.date_expiration_access_token);
     const auth: [string, string] = ['Authorization', `Bearer ${issued.body.access_token}`];
@@ -88,7 +140,9 @@ describe('tokens', () => {
     const answers: Array<{ sent: number; status: number }> = [];
     while (Date.now() < expiry + 600) {
       const sent = Date.now();
-      const res = await http().get(`${API}/oauth/whoami`).set(...auth);
+      const res = await http()
+        .get(`${API}/oauth/whoami`)
+        .set(...auth);
       answers.push({ sent, status: res.status });
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -101,22 +155,35 @@ describe('tokens', () => {
 
   test('a token narrowed to some scopes cannot use the others', async () => {
     const p = await newPartner();
-    const t = await http().post(`${API}/oauth/token`).type('form').send({ grant_type: 'password', username: p.login, password: p.password });
-    const patched = await http().patch(`${API}/oauth/tokens/${t.body.token_sid}`).set(...p.auth).send({ scopes: ['oauth.read'], name: 'narrow' });
+    const t = await http()
+      .post(`${API}/oauth/token`)
+      .type('form')
+      .send({ grant_type: 'password', username: p.login, password: p.password });
+    const patched = await http()
+      .patch(`${API}/oauth/tokens/${t.body.token_sid}`)
+      .set(...p.auth)
+      .send({ scopes: ['oauth.read'], name: 'narrow' });
     expect(patched.status).toBe(200);
     expect(patched.body.scopes).toEqual(['oauth.read']);
     const narrow = await http().get(`${API}/countries`).set('Authorization', `Bearer ${t.body.access_token}`);
     expect(narrow.status).toBe(403);
-    const wider = await http().patch(`${API}/oauth/tokens/${t.body.token_sid}`).set(...p.auth).send({ scopes: ['partners.manage'] });
+    const wider = await http()
+      .patch(`${API}/oauth/tokens/${t.body.token_sid}`)
+      .set(...p.auth)
+      .send({ scopes: ['partners.manage'] });
     expect(wider.status).toBe(422);
     expectErrorBody(wider.body);
   });
 
-  test('another partner\'s token is a 404', async () => {
+  test("another partner's token is a 404", async () => {
     const a = await newPartner();
     const b = await newPartner();
-    const list = await http().get(`${API}/oauth/tokens`).set(...a.auth);
-    const res = await http().get(`${API}/oauth/tokens/${list.body.items[0].token_sid}`).set(...b.auth);
+    const list = await http()
+      .get(`${API}/oauth/tokens`)
+      .set(...a.auth);
+    const res = await http()
+      .get(`${API}/oauth/tokens/${list.body.items[0].token_sid}`)
+      .set(...b.auth);
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('Cannot find item by SID');
   });
@@ -125,36 +192,65 @@ describe('tokens', () => {
 describe('partners', () => {
   test('create, get and update a partner; the partner.created flow runs', async () => {
     const login = `child-${Date.now()}`;
-    const res = await http().post(`${API}/partners`).set(...adminAuth()).send({ name: 'Child', login, password: 'child-password', available_scopes: ['countries.read'] });
+    const res = await http()
+      .post(`${API}/partners`)
+      .set(...adminAuth())
+      .send({ name: 'Child', login, password: 'child-password', available_scopes: ['countries.read'] });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'Child', login, available_scopes: ['countries.read'], status: 'active', attributes: {} });
+    expect(res.body).toMatchObject({
+      name: 'Child',
+      login,
+      available_scopes: ['countries.read'],
+      status: 'active',
+      attributes: {},
+    });
     expect(res.body.password).toBeUndefined();
-    const got = await http().get(`${API}/partners/${res.body.partner_sid}`).set(...adminAuth());
+    const got = await http()
+      .get(`${API}/partners/${res.body.partner_sid}`)
+      .set(...adminAuth());
     expect(got.body).toEqual(res.body);
-    const upd = await http().patch(`${API}/partners/${res.body.partner_sid}`).set(...adminAuth()).send({ name: 'Renamed', attributes: { max_containers: 5 } });
+    const upd = await http()
+      .patch(`${API}/partners/${res.body.partner_sid}`)
+      .set(...adminAuth())
+      .send({ name: 'Renamed', attributes: { max_containers: 5 } });
     expect(upd.status).toBe(200);
     expect(upd.body).toMatchObject({ name: 'Renamed', attributes: { max_containers: 5 } });
   });
 
   test('duplicate login, unknown fields and bad values are refused naming the field', async () => {
     const p = await newPartner();
-    const dup = await http().post(`${API}/partners`).set(...adminAuth()).send({ login: p.login, password: 'another-password' });
+    const dup = await http()
+      .post(`${API}/partners`)
+      .set(...adminAuth())
+      .send({ login: p.login, password: 'another-password' });
     expect(dup.status).toBe(422);
     expect(dup.body.errors[0].field).toBe('login');
-    const unknown = await http().post(`${API}/partners`).set(...adminAuth()).send({ login: 'x-unknown-field', password: 'password-123', colour: 'red' });
+    const unknown = await http()
+      .post(`${API}/partners`)
+      .set(...adminAuth())
+      .send({ login: 'x-unknown-field', password: 'password-123', colour: 'red' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors.map((e: { field: string }) => e.field)).toContain('colour');
-    const scope = await http().post(`${API}/partners`).set(...adminAuth()).send({ login: 'x-bad-scope', password: 'password-123', available_scopes: ['root.everything'] });
+    const scope = await http()
+      .post(`${API}/partners`)
+      .set(...adminAuth())
+      .send({ login: 'x-bad-scope', password: 'password-123', available_scopes: ['root.everything'] });
     expect(scope.status).toBe(400);
     expect(scope.body.errors[0].field).toMatch(/^available_scopes/);
-    const missing = await http().post(`${API}/partners`).set(...adminAuth()).send({ name: 'no login' });
+    const missing = await http()
+      .post(`${API}/partners`)
+      .set(...adminAuth())
+      .send({ name: 'no login' });
     expect(missing.status).toBe(400);
     expect(missing.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['login', 'password']);
   });
 
   test('a partner cannot grant scopes it does not hold', async () => {
     const p = await newPartner({ scopes: ['partners.manage', 'countries.read'] });
-    const res = await http().post(`${API}/partners`).set(...p.auth).send({ login: `g-${Date.now()}`, password: 'password-123', available_scopes: ['storage.manage'] });
+    const res = await http()
+      .post(`${API}/partners`)
+      .set(...p.auth)
+      .send({ login: `g-${Date.now()}`, password: 'password-123', available_scopes: ['storage.manage'] });
     expect(res.status).toBe(422);
     expect(res.body.message).toBe('object validation error');
     expect(res.body.errors[0].field).toBe('available_scopes');
@@ -163,7 +259,9 @@ describe('partners', () => {
   test('another partner is a 404', async () => {
     const a = await newPartner({ scopes: ['partners.manage'] });
     const b = await newPartner();
-    const res = await http().get(`${API}/partners/${b.partner_sid}`).set(...a.auth);
+    const res = await http()
+      .get(`${API}/partners/${b.partner_sid}`)
+      .set(...a.auth);
     expect(res.status).toBe(404);
   });
 });

@@ -19,25 +19,39 @@ const NO_FFMPEG = { PATH: bare.dir, FFMPEG_PATH: '', FFPROBE_PATH: '', LOG_LEVEL
 
 /** The bootstrap partner's default container, through the API. */
 async function defaultContainer(inst: PatchbayInstance): Promise<string> {
-  const res = await request(inst.origin).get('/core/v2/storage/containers').set('Authorization', `Bearer ${inst.token}`);
+  const res = await request(inst.origin)
+    .get('/core/v2/storage/containers')
+    .set('Authorization', `Bearer ${inst.token}`);
   expect(res.status).toBe(200);
   return res.body.items[0].container_sid as string;
 }
 
 function upload(inst: PatchbayInstance, query: string, body: Buffer) {
-  return request(inst.origin).post(`/core/v2/storage/files?${query}`).set('Authorization', `Bearer ${inst.token}`).set('Content-Type', 'application/octet-stream').send(body);
+  return request(inst.origin)
+    .post(`/core/v2/storage/files?${query}`)
+    .set('Authorization', `Bearer ${inst.token}`)
+    .set('Content-Type', 'application/octet-stream')
+    .send(body);
 }
 
-describe('no system ffmpeg: the npm packages\' static builds', () => {
+describe("no system ffmpeg: the npm packages' static builds", () => {
   let inst: PatchbayInstance;
-  beforeAll(async () => { inst = await startPatchbay(mode(), NO_FFMPEG); }, 120_000);
-  afterAll(async () => { await inst?.stop(); });
+  beforeAll(async () => {
+    inst = await startPatchbay(mode(), NO_FFMPEG);
+  }, 120_000);
+  afterAll(async () => {
+    await inst?.stop();
+  });
 
   test('/health answers, the log names the binary used, and ?f=mp3 transcodes', async () => {
     expect((await request(inst.origin).get('/health')).status).toBe(200);
     expect(inst.startupOutput).toMatch(/"msg":"ffmpeg found"/);
-    expect(inst.startupOutput).toMatch(/"ffmpeg":\{"path":"[^"]*node_modules\/@ffmpeg-installer\/linux-x64\/ffmpeg","version":"[^"]+","source":"@ffmpeg-installer\/linux-x64"\}/);
-    expect(inst.startupOutput).toMatch(/"ffprobe":\{"path":"[^"]*node_modules\/@ffprobe-installer\/linux-x64\/ffprobe"/);
+    expect(inst.startupOutput).toMatch(
+      /"ffmpeg":\{"path":"[^"]*node_modules\/@ffmpeg-installer\/linux-x64\/ffmpeg","version":"[^"]+","source":"@ffmpeg-installer\/linux-x64"\}/,
+    );
+    expect(inst.startupOutput).toMatch(
+      /"ffprobe":\{"path":"[^"]*node_modules\/@ffprobe-installer\/linux-x64\/ffprobe"/,
+    );
     const container = await defaultContainer(inst);
     const up = await upload(inst, `container_sid=${container}&name=tone.wav&publish=file_access_name`, tone('wav', 2));
     expect(up.status).toBe(201);
@@ -50,8 +64,12 @@ describe('no system ffmpeg: the npm packages\' static builds', () => {
 
 describe('no ffmpeg at all', () => {
   let inst: PatchbayInstance;
-  beforeAll(async () => { inst = await startPatchbay(mode(), { ...NO_FFMPEG, TRANSCODER_NPM_FFMPEG: 'false' }); }, 120_000);
-  afterAll(async () => { await inst?.stop(); });
+  beforeAll(async () => {
+    inst = await startPatchbay(mode(), { ...NO_FFMPEG, TRANSCODER_NPM_FFMPEG: 'false' });
+  }, 120_000);
+  afterAll(async () => {
+    await inst?.stop();
+  });
 
   test('everything else works: upload, download, the public link, other resources', async () => {
     expect((await request(inst.origin).get('/health')).status).toBe(200);
@@ -63,7 +81,10 @@ describe('no ffmpeg at all', () => {
     const pub = await binary(request(up.body.publish_uri as string).get(''));
     expect(pub.status).toBe(200);
     expect(Buffer.compare(pub.body as Buffer, wav)).toBe(0);
-    const endpoint = await request(inst.origin).post('/core/v2/endpoints').set('Authorization', `Bearer ${inst.token}`).send({ type: 'flexml', name: 'bare' });
+    const endpoint = await request(inst.origin)
+      .post('/core/v2/endpoints')
+      .set('Authorization', `Bearer ${inst.token}`)
+      .send({ type: 'flexml', name: 'bare' });
     expect(endpoint.status).toBe(200);
   }, 60_000);
 
@@ -73,20 +94,34 @@ describe('no ffmpeg at all', () => {
     const res = await request(up.body.publish_uri as string).get('?f=mp3');
     expect(res.status).toBe(503);
     expectErrorBody(res.body);
-    expect(res.body.message).toMatch(/^transcoding is unavailable: no working ffmpeg: FFMPEG_PATH is not set; no ffmpeg on PATH; @ffmpeg-installer\/linux-x64 is not used/);
+    expect(res.body.message).toMatch(
+      /^transcoding is unavailable: no working ffmpeg: FFMPEG_PATH is not set; no ffmpeg on PATH; @ffmpeg-installer\/linux-x64 is not used/,
+    );
     expect(res.body.errors[0].field).toBe('f');
   }, 60_000);
 
   test('an upload to transcode is a 503 naming the missing piece, and nothing is stored', async () => {
     const container = await defaultContainer(inst);
-    const before = (await request(inst.origin).get(`/core/v2/storage/containers/${container}`).set('Authorization', `Bearer ${inst.token}`)).body.total_files as number;
-    const res = await upload(inst, `container_sid=${container}&name=t.wav&type=audio&desired_format=mp3`, tone('wav', 1));
+    const before = (
+      await request(inst.origin)
+        .get(`/core/v2/storage/containers/${container}`)
+        .set('Authorization', `Bearer ${inst.token}`)
+    ).body.total_files as number;
+    const res = await upload(
+      inst,
+      `container_sid=${container}&name=t.wav&type=audio&desired_format=mp3`,
+      tone('wav', 1),
+    );
     expect(res.status).toBe(503);
     expectErrorBody(res.body);
     // ffprobe is missing too, and it is the first thing an upload to transcode needs.
     expect(res.body.message).toMatch(/^transcoding is unavailable: no working (ffmpeg|ffprobe): /);
     expect(res.body.errors[0].field).toBe('desired_format');
-    const after = (await request(inst.origin).get(`/core/v2/storage/containers/${container}`).set('Authorization', `Bearer ${inst.token}`)).body.total_files as number;
+    const after = (
+      await request(inst.origin)
+        .get(`/core/v2/storage/containers/${container}`)
+        .set('Authorization', `Bearer ${inst.token}`)
+    ).body.total_files as number;
     expect(after).toBe(before);
   }, 60_000);
 });

@@ -4,7 +4,20 @@ import { patchbay } from '../support/cli';
 describe('admin command line', () => {
   test('partner create, token create and whoami work over the API', async () => {
     const login = `cli-${Date.now()}`;
-    const created = await patchbay('--token', instance().token, 'partner', 'create', '--name', 'Acme', '--login', login, '--password', 'cli-password-1', '--scopes', 'countries.read,oauth.read');
+    const created = await patchbay(
+      '--token',
+      instance().token,
+      'partner',
+      'create',
+      '--name',
+      'Acme',
+      '--login',
+      login,
+      '--password',
+      'cli-password-1',
+      '--scopes',
+      'countries.read,oauth.read',
+    );
     expect(created.code).toBe(0);
     const partner = JSON.parse(created.stdout);
     expect(partner).toMatchObject({ name: 'Acme', login, available_scopes: ['countries.read', 'oauth.read'] });

@@ -22,19 +22,30 @@ beforeAll(async () => {
 
 test('typed calls with a token or with Basic; an API error is a PatchbayApiError naming its fields', async () => {
   expect((await data(pb.api.GET('/oauth/whoami'))).partner_sid).toBe(partner.partner_sid);
-  const basic = createPatchbayClient({ baseUrl: instance().baseUrl, credentials: { login: partner.login, password: partner.password } });
+  const basic = createPatchbayClient({
+    baseUrl: instance().baseUrl,
+    credentials: { login: partner.login, password: partner.password },
+  });
   expect((await data(basic.api.GET('/oauth/whoami'))).login).toBe(partner.login);
 
   const created = await data(pb.api.POST('/endpoints', { body: { type: 'flexml', name: 'client-made' } }));
-  const got = await data(pb.api.GET('/endpoints/{endpoint_sid}', { params: { path: { endpoint_sid: created.endpoint_sid } } }));
+  const got = await data(
+    pb.api.GET('/endpoints/{endpoint_sid}', { params: { path: { endpoint_sid: created.endpoint_sid } } }),
+  );
   expect(got).toMatchObject({ name: 'client-made', type: 'flexml', partner_sid: partner.partner_sid });
-  expect(await data(pb.api.DELETE('/endpoints/{endpoint_sid}', { params: { path: { endpoint_sid: created.endpoint_sid } } }))).toBeUndefined();
+  expect(
+    await data(
+      pb.api.DELETE('/endpoints/{endpoint_sid}', { params: { path: { endpoint_sid: created.endpoint_sid } } }),
+    ),
+  ).toBeUndefined();
 
   const bad = await rejection(data(pb.api.POST('/endpoints', { body: { type: 'flexml', capacity: -1 } })));
   expect(bad).toBeInstanceOf(PatchbayApiError);
   expect(bad.status).toBe(400);
   expect(Object.keys(bad.byField())).toContain('capacity');
-  const missing = await rejection(data(pb.api.GET('/endpoints/{endpoint_sid}', { params: { path: { endpoint_sid: randomUUID() } } })));
+  const missing = await rejection(
+    data(pb.api.GET('/endpoints/{endpoint_sid}', { params: { path: { endpoint_sid: randomUUID() } } })),
+  );
   expect([missing.status, missing.message]).toEqual([404, 'HTTP 404: Cannot find item by SID']);
   const anonymous = createPatchbayClient({ baseUrl: instance().baseUrl });
   expect((await rejection(data(anonymous.api.GET('/oauth/whoami')))).status).toBe(401);
@@ -47,8 +58,11 @@ test('offset pagination: every country once, page by page through `next`', async
   expect(pages.length).toBe(Math.ceil((first.total ?? 0) / 60));
   expect(pages.map((p) => p.offset)).toEqual(pages.map((_, i) => i * 60));
   const codes: string[] = [];
-  for await (const country of pb.paginate('/countries', { limit: 60, filter: 'region eq "Europe"' })) codes.push(country.iso_3166_alpha_3);
-  const europe = await data(pb.api.GET('/countries', { params: { query: { limit: 1, filter: 'region eq "Europe"' } } }));
+  for await (const country of pb.paginate('/countries', { limit: 60, filter: 'region eq "Europe"' }))
+    codes.push(country.iso_3166_alpha_3);
+  const europe = await data(
+    pb.api.GET('/countries', { params: { query: { limit: 1, filter: 'region eq "Europe"' } } }),
+  );
   expect(codes.length).toBe(europe.total);
   expect(new Set(codes).size).toBe(codes.length);
 });
@@ -56,26 +70,40 @@ test('offset pagination: every country once, page by page through `next`', async
 test('cursor pagination: after a record following `next`, before one following `previous`', async () => {
   const start = Date.UTC(2024, 0, 1);
   const records = Array.from({ length: 7 }, (_, i) => ({
-    dr_sid: randomUUID(), date_start: new Date(start + i * 60_000).toISOString(), date_stop: new Date(start + i * 60_000 + 30_000).toISOString(),
+    dr_sid: randomUUID(),
+    date_start: new Date(start + i * 60_000).toISOString(),
+    date_stop: new Date(start + i * 60_000 + 30_000).toISOString(),
   }));
   const report = await data(pb.api.POST('/calls/call_drs', { body: records }));
   expect(report).toMatchObject({ stored: 7, rejected: 0 });
   const sids = records.map((r) => r.dr_sid);
 
   const forward: string[] = [];
-  for await (const r of pb.paginate('/calls/call_drs', { after: sids[0], limit: 2, order: 'date_stop' })) forward.push(r.dr_sid);
+  for await (const r of pb.paginate('/calls/call_drs', { after: sids[0], limit: 2, order: 'date_stop' }))
+    forward.push(r.dr_sid);
   expect(forward).toEqual(sids.slice(1));
 
   const backward: string[] = [];
-  for await (const r of pb.paginate('/calls/call_drs', { before: sids[6], limit: 2, order: 'date_stop' }, { direction: 'previous' })) backward.push(r.dr_sid);
+  for await (const r of pb.paginate(
+    '/calls/call_drs',
+    { before: sids[6], limit: 2, order: 'date_stop' },
+    { direction: 'previous' },
+  ))
+    backward.push(r.dr_sid);
   expect(backward).toEqual(sids.slice(0, 6).reverse());
 });
 
 test('a streamed upload, then its public link read by range', async () => {
   const containers = await data(pb.api.GET('/storage/containers'));
   const bytes = Buffer.from('0123456789'.repeat(100));
-  const stream = Readable.toWeb(Readable.from([bytes.subarray(0, 400), bytes.subarray(400)])) as ReadableStream<Uint8Array>;
-  const file = await pb.upload({ container_sid: containers.items[0].container_sid, name: 'digits.txt', publish: 'file_access_name' }, stream, { contentType: 'application/octet-stream' });
+  const stream = Readable.toWeb(
+    Readable.from([bytes.subarray(0, 400), bytes.subarray(400)]),
+  ) as ReadableStream<Uint8Array>;
+  const file = await pb.upload(
+    { container_sid: containers.items[0].container_sid, name: 'digits.txt', publish: 'file_access_name' },
+    stream,
+    { contentType: 'application/octet-stream' },
+  );
   expect(file).toMatchObject({ name: 'digits.txt', file_bytes: 1000 });
   const res = await pb.publicFile(file.publish_uri!, { disposition: 'attachment' }, { range: 'bytes=10-19' });
   expect(res.status).toBe(206);
@@ -83,12 +111,19 @@ test('a streamed upload, then its public link read by range', async () => {
   expect(await res.text()).toBe('0123456789');
 });
 
-test('the README\'s client example runs as it says', async () => {
+test("the README's client example runs as it says", async () => {
   const root = path.resolve(__dirname, '../..');
-  const { stdout } = await promisify(execFile)(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'packages/client/examples/tour.ts')], {
-    cwd: root, env: { ...process.env, PATCHBAY_URL: instance().baseUrl, PATCHBAY_TOKEN: partner.token },
-  });
+  const { stdout } = await promisify(execFile)(
+    path.join(root, 'node_modules/.bin/tsx'),
+    [path.join(root, 'packages/client/examples/tour.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, PATCHBAY_URL: instance().baseUrl, PATCHBAY_TOKEN: partner.token },
+    },
+  );
   const lines = stdout.trim().split('\n');
   expect(lines[0]).toBe(`partner ${partner.login} (${partner.partner_sid})`);
-  expect(lines[lines.length - 1]).toMatch(/^refused: 400 validation error \{ limit: \[ 'limit must be an integer from 1 to 1000' \] \}$/);
+  expect(lines[lines.length - 1]).toMatch(
+    /^refused: 400 validation error \{ limit: \[ 'limit must be an integer from 1 to 1000' \] \}$/,
+  );
 }, 60_000);

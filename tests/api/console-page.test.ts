@@ -6,7 +6,13 @@
  */
 import { http, instance } from '../harness/api';
 
-const directives = (csp: string) => new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+const directives = (csp: string) =>
+  new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name, sources]),
+  );
 
 test('/console is HTML with only local scripts and styles, under a policy with no inline script, no eval, media from the file server', async () => {
   const res = await http().get('/console');
@@ -22,14 +28,23 @@ test('/console is HTML with only local scripts and styles, under a policy with n
   const storageOrigin = new URL(instance().storageUrl).origin;
   expect(storageOrigin).not.toBe(instance().origin); // the file server listens on its own port
   expect(csp.get('media-src')).toEqual(["'self'", storageOrigin]);
-  for (const [name, sources] of csp) expect({ name, unsafe: sources.filter((s) => /unsafe-(inline|eval)|^\*$|^https?:$/.test(s)) }).toEqual({ name, unsafe: [] });
+  for (const [name, sources] of csp)
+    expect({ name, unsafe: sources.filter((s) => /unsafe-(inline|eval)|^\*$|^https?:$/.test(s)) }).toEqual({
+      name,
+      unsafe: [],
+    });
   expect(res.headers['x-content-type-options']).toBe('nosniff');
 
   const html = res.text;
   expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
   expect(html).not.toMatch(/\sstyle=|<style/); // no inline style
-  const assets = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]).filter((a) => !a.startsWith('data:'));
-  expect(assets.map((a) => a.replace(/-[A-Z0-9]{8}\./, '-HASH.')).sort()).toEqual(['/console/assets/app-HASH.css', '/console/assets/app-HASH.js']);
+  const assets = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)]
+    .map((m) => m[1])
+    .filter((a) => !a.startsWith('data:'));
+  expect(assets.map((a) => a.replace(/-[A-Z0-9]{8}\./, '-HASH.')).sort()).toEqual([
+    '/console/assets/app-HASH.css',
+    '/console/assets/app-HASH.js',
+  ]);
   for (const asset of assets) {
     const got = await http().get(asset);
     expect({ asset, status: got.status }).toEqual({ asset, status: 200 });

@@ -1,9 +1,14 @@
 import { API, expectErrorBody, http, newPartner, type TestPartner } from '../harness/api';
 
 let partner: TestPartner;
-beforeAll(async () => { partner = await newPartner(); });
+beforeAll(async () => {
+  partner = await newPartner();
+});
 
-const get = (path: string) => http().get(`${API}${path}`).set(...partner.auth);
+const get = (path: string) =>
+  http()
+    .get(`${API}${path}`)
+    .set(...partner.auth);
 
 describe('GET /countries', () => {
   test('returns the envelope with alphabetical keys and every country field', async () => {
@@ -12,8 +17,22 @@ describe('GET /countries', () => {
     expect(Object.keys(res.body)).toEqual(['count', 'has_more', 'items', 'limit', 'offset', 'pagination', 'total']);
     expect(res.body).toMatchObject({ count: 2, has_more: true, limit: 2, offset: 0 });
     expect(res.body.total).toBeGreaterThan(240);
-    expect(Object.keys(res.body.items[0])).toEqual(['capital', 'common_name', 'dialing_prefix', 'domain', 'iso_3166_alpha_2', 'iso_3166_alpha_3', 'iso_3166_numeric', 'mcc', 'official_name', 'region', 'subregion']);
-    expect(res.body.pagination).toEqual({ next: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/core\/v2\/countries\?/) });
+    expect(Object.keys(res.body.items[0])).toEqual([
+      'capital',
+      'common_name',
+      'dialing_prefix',
+      'domain',
+      'iso_3166_alpha_2',
+      'iso_3166_alpha_3',
+      'iso_3166_numeric',
+      'mcc',
+      'official_name',
+      'region',
+      'subregion',
+    ]);
+    expect(res.body.pagination).toEqual({
+      next: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/core\/v2\/countries\?/),
+    });
   });
 
   test('pagination.next fetches the next page, and previous goes back', async () => {
@@ -21,12 +40,16 @@ describe('GET /countries', () => {
     const nextUrl = new URL(first.body.pagination.next);
     expect(nextUrl.searchParams.get('offset')).toBe('2');
     expect(nextUrl.searchParams.get('order')).toBe('iso_3166_alpha_3 asc');
-    const second = await http().get(nextUrl.pathname + nextUrl.search).set(...partner.auth);
+    const second = await http()
+      .get(nextUrl.pathname + nextUrl.search)
+      .set(...partner.auth);
     expect(second.status).toBe(200);
     expect(second.body.offset).toBe(2);
     expect(second.body.items[0].iso_3166_alpha_3 > first.body.items[1].iso_3166_alpha_3).toBe(true);
     const prevUrl = new URL(second.body.pagination.previous);
-    const back = await http().get(prevUrl.pathname + prevUrl.search).set(...partner.auth);
+    const back = await http()
+      .get(prevUrl.pathname + prevUrl.search)
+      .set(...partner.auth);
     expect(back.body.items).toEqual(first.body.items);
   });
 
@@ -35,11 +58,18 @@ describe('GET /countries', () => {
     let url: string | undefined = `${API}/countries?limit=100`;
     let total = 0;
     while (url) {
-      const res: { status: number; body: { total: number; items: Array<{ iso_3166_alpha_3: string }>; pagination: { next?: string } } } = await http().get(url).set(...partner.auth);
+      const res: {
+        status: number;
+        body: { total: number; items: Array<{ iso_3166_alpha_3: string }>; pagination: { next?: string } };
+      } = await http()
+        .get(url)
+        .set(...partner.auth);
       expect(res.status).toBe(200);
       total = res.body.total;
       seen.push(...res.body.items.map((c: { iso_3166_alpha_3: string }) => c.iso_3166_alpha_3));
-      url = res.body.pagination.next ? new URL(res.body.pagination.next).pathname + new URL(res.body.pagination.next).search : undefined;
+      url = res.body.pagination.next
+        ? new URL(res.body.pagination.next).pathname + new URL(res.body.pagination.next).search
+        : undefined;
     }
     expect(seen.length).toBe(total);
     expect(new Set(seen).size).toBe(total);
@@ -53,7 +83,9 @@ describe('GET /countries', () => {
   });
 
   test('filter, order and field filtering', async () => {
-    const res = await get(`/countries?filter=${encodeURIComponent('region eq "Europe" and common_name like "S%"')}&order=common_name+desc&include_fields=common_name,region`);
+    const res = await get(
+      `/countries?filter=${encodeURIComponent('region eq "Europe" and common_name like "S%"')}&order=common_name+desc&include_fields=common_name,region`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.items.length).toBeGreaterThan(3);
     for (const c of res.body.items) {
@@ -73,7 +105,12 @@ describe('GET /countries', () => {
     expect(res.body.items.map((c: { iso_3166_alpha_3: string }) => c.iso_3166_alpha_3)).toEqual(['FRA', 'GBR', 'USA']);
     const num = await get(`/countries?filter=${encodeURIComponent('iso_3166_numeric eq 826')}`);
     expect(num.body.items).toHaveLength(1);
-    expect(num.body.items[0]).toMatchObject({ iso_3166_alpha_2: 'GB', dialing_prefix: '44', domain: 'uk', common_name: 'United Kingdom' });
+    expect(num.body.items[0]).toMatchObject({
+      iso_3166_alpha_2: 'GB',
+      dialing_prefix: '44',
+      domain: 'uk',
+      common_name: 'United Kingdom',
+    });
     expect(num.body.items[0].mcc).toContain('234');
   });
 
@@ -107,7 +144,12 @@ describe('GET /countries/{iso_3166_alpha_3}', () => {
   test('returns one country, with field filtering', async () => {
     const res = await get('/countries/DEU');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ iso_3166_alpha_2: 'DE', iso_3166_numeric: 276, official_name: 'Federal Republic of Germany', dialing_prefix: '49' });
+    expect(res.body).toMatchObject({
+      iso_3166_alpha_2: 'DE',
+      iso_3166_numeric: 276,
+      official_name: 'Federal Republic of Germany',
+      dialing_prefix: '49',
+    });
     const some = await get('/countries/DEU?include_fields=capital');
     expect(some.body).toEqual({ capital: 'Berlin' });
   });
@@ -121,7 +163,9 @@ describe('GET /countries/{iso_3166_alpha_3}', () => {
 
   test('needs a countries scope', async () => {
     const limited = await newPartner({ scopes: ['storage.read'] });
-    const res = await http().get(`${API}/countries`).set(...limited.auth);
+    const res = await http()
+      .get(`${API}/countries`)
+      .set(...limited.auth);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ errors: [], message: 'Forbidden' });
   });

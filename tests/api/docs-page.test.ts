@@ -17,8 +17,16 @@ test('/docs is HTML whose scripts, styles and icons are all served from here, un
   const csp = String(res.headers['content-security-policy']);
   expect(csp).toContain("default-src 'none'");
   for (const directive of ['script-src', 'style-src', 'img-src', 'font-src']) {
-    const sources = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(directive))!.split(/\s+/).slice(1);
-    expect({ directive, remote: sources.filter((s) => /^(https?:|\*|\w+\.\w+)/.test(s)) }).toEqual({ directive, remote: [] });
+    const sources = csp
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith(directive))!
+      .split(/\s+/)
+      .slice(1);
+    expect({ directive, remote: sources.filter((s) => /^(https?:|\*|\w+\.\w+)/.test(s)) }).toEqual({
+      directive,
+      remote: [],
+    });
   }
   const html = res.text;
   expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
@@ -34,21 +42,35 @@ test('/docs is HTML whose scripts, styles and icons are all served from here, un
 describe('in a browser', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
   }, 60_000);
-  afterAll(async () => { await browser?.close(); });
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   test('the reference renders every operation, loading nothing from another origin', async () => {
     const { origin } = instance();
     const page = await browser.newPage();
     const requested: string[] = [];
     const errors: string[] = [];
-    page.on('request', (r) => { requested.push(r.url()); });
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('request', (r) => {
+      requested.push(r.url());
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     await page.goto(`${origin}/docs`, { waitUntil: 'networkidle0', timeout: 30_000 });
     await page.waitForSelector('.opblock', { timeout: 30_000 });
-    const apiDocument = (await http().get('/core/v2/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    const operations = Object.values(apiDocument.paths).flatMap((item) => Object.keys(item).filter((k) => k !== 'servers'));
+    const apiDocument = (await http().get('/core/v2/openapi.json')).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations = Object.values(apiDocument.paths).flatMap((item) =>
+      Object.keys(item).filter((k) => k !== 'servers'),
+    );
     expect(await page.$$eval('.opblock', (els) => els.length)).toBe(operations.length);
     expect(await page.$eval('.info .title', (el) => el.textContent)).toContain('Patchbay core API');
     expect(requested.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);

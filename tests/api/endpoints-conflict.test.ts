@@ -8,7 +8,11 @@ beforeAll(async () => {
   ep = endpointsAs(partner);
 });
 
-const open = (...addresses: Array<{ ip: string; port?: number }>) => ({ type: 'third_party', auth_required: false, addresses });
+const open = (...addresses: Array<{ ip: string; port?: number }>) => ({
+  type: 'third_party',
+  auth_required: false,
+  addresses,
+});
 
 describe('auth_required=false on an IP and port already used with auth_required=false: 409', () => {
   test('the exact error body of the interface; another port, or auth_required=true, is fine', async () => {
@@ -75,7 +79,9 @@ describe('auth_required=false on an IP and port already used with auth_required=
   test('20 concurrent creates on one IP and port: exactly one succeeds, the others get the 409', async () => {
     const a = freshAddress();
     const partners = await Promise.all(Array.from({ length: 4 }, () => newPartner()));
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => endpointsAs(partners[i % partners.length]).create(open(a))));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => endpointsAs(partners[i % partners.length]).create(open(a))),
+    );
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
@@ -93,7 +99,9 @@ describe('auth_required=false on an IP and port already used with auth_required=
 
 describe('auth_required needs endpoints.manage_auth_required: 422 otherwise', () => {
   let restricted: ReturnType<typeof endpointsAs>;
-  beforeAll(async () => { restricted = endpointsAs(await newPartner({ scopes: ['endpoints.manage'] })); });
+  beforeAll(async () => {
+    restricted = endpointsAs(await newPartner({ scopes: ['endpoints.manage'] }));
+  });
 
   test('create with auth_required=false: the exact error body of the interface', async () => {
     const res = await restricted.create(open(freshAddress()));

@@ -5,15 +5,47 @@ import { API, http, type TestPartner } from '../harness/api';
 
 /** Every key of an Endpoint, in the order the API returns them (alphabetical). */
 export const ENDPOINT_KEYS = [
-  'addresses', 'attributes', 'auth_required', 'capacity', 'cps_limit', 'endpoint_sid', 'name', 'out_sip_password', 'out_sip_username',
-  'partner_sid', 'properties', 'transformations', 'type', 'voip_token',
+  'addresses',
+  'attributes',
+  'auth_required',
+  'capacity',
+  'cps_limit',
+  'endpoint_sid',
+  'name',
+  'out_sip_password',
+  'out_sip_username',
+  'partner_sid',
+  'properties',
+  'transformations',
+  'type',
+  'voip_token',
 ];
-export const ADDRESS_KEYS = ['direction', 'dst_port', 'ip', 'location_sid', 'port', 'priority', 'sip_password', 'sip_username', 'srtp', 'subnet_mask', 'transport'];
+export const ADDRESS_KEYS = [
+  'direction',
+  'dst_port',
+  'ip',
+  'location_sid',
+  'port',
+  'priority',
+  'sip_password',
+  'sip_username',
+  'srtp',
+  'subnet_mask',
+  'transport',
+];
 
 /** The exact 409 of interface.md for a second auth_required=false endpoint on one IP and port. */
-export const DUPLICATE_IP = { message: 'conflict error', errors: [{ field: null, message: 'duplicate ip for auth_required=false', reference_sid: null }] };
+export const DUPLICATE_IP = {
+  message: 'conflict error',
+  errors: [{ field: null, message: 'duplicate ip for auth_required=false', reference_sid: null }],
+};
 /** The exact 422 of interface.md for auth_required without `endpoints.manage_auth_required`. */
-export const AUTH_REQUIRED_DENIED = { message: 'object validation error', errors: [{ field: 'auth_required', message: 'partner does not have permissions to set this value', reference_sid: null }] };
+export const AUTH_REQUIRED_DENIED = {
+  message: 'object validation error',
+  errors: [
+    { field: 'auth_required', message: 'partner does not have permissions to set this value', reference_sid: null },
+  ],
+};
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -28,29 +60,53 @@ export function freshAddress(): { ip: string; port: number } {
 /** Calls on `/endpoints` as one partner. */
 export function endpointsAs(p: TestPartner) {
   return {
-    create: (body: unknown) => http().post(`${API}/endpoints`).set(...p.auth).send(body as object),
-    list: (query = '') => http().get(`${API}/endpoints${query}`).set(...p.auth),
-    get: (sid: string, query = '') => http().get(`${API}/endpoints/${sid}${query}`).set(...p.auth),
-    patch: (sid: string, body: unknown, query = '') => http().patch(`${API}/endpoints/${sid}${query}`).set(...p.auth).send(body as object),
-    put: (sid: string, body: unknown, query = '') => http().put(`${API}/endpoints/${sid}${query}`).set(...p.auth).send(body as object),
-    delete: (sid: string) => http().delete(`${API}/endpoints/${sid}`).set(...p.auth),
+    create: (body: unknown) =>
+      http()
+        .post(`${API}/endpoints`)
+        .set(...p.auth)
+        .send(body as object),
+    list: (query = '') =>
+      http()
+        .get(`${API}/endpoints${query}`)
+        .set(...p.auth),
+    get: (sid: string, query = '') =>
+      http()
+        .get(`${API}/endpoints/${sid}${query}`)
+        .set(...p.auth),
+    patch: (sid: string, body: unknown, query = '') =>
+      http()
+        .patch(`${API}/endpoints/${sid}${query}`)
+        .set(...p.auth)
+        .send(body as object),
+    put: (sid: string, body: unknown, query = '') =>
+      http()
+        .put(`${API}/endpoints/${sid}${query}`)
+        .set(...p.auth)
+        .send(body as object),
+    delete: (sid: string) =>
+      http()
+        .delete(`${API}/endpoints/${sid}`)
+        .set(...p.auth),
   };
 }
 
 /** Creates an endpoint and returns it; fails the test unless the API answers 200. */
-export async function created(p: TestPartner, body: unknown): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+export async function created(p: TestPartner, body: unknown): Promise<Record<string, any>> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
   const res = await endpointsAs(p).create(body);
   if (res.status !== 200) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** The partner's System Gateway: created on the partner.created event, so polled for (10 s at most). */
-export async function systemGatewayOf(p: TestPartner): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+export async function systemGatewayOf(p: TestPartner): Promise<Record<string, any>> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
   const deadline = Date.now() + 10_000;
   for (;;) {
     const res = await endpointsAs(p).list(`?filter=${encodeURIComponent('type eq "system_gateway"')}`);
     if (res.status === 200 && res.body.total > 0) return res.body.items[0];
-    if (Date.now() > deadline) throw new Error(`no System Gateway for ${p.partner_sid}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`no System Gateway for ${p.partner_sid}: ${res.status} ${JSON.stringify(res.body)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

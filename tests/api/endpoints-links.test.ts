@@ -16,7 +16,10 @@ beforeAll(async () => {
 const fieldsOf = (body: { errors: Array<{ field: string | null }> }) => body.errors.map((e) => e.field);
 
 async function newContainer(p: TestPartner): Promise<string> {
-  const res = await http().post(`${API}/storage/containers`).set(...p.auth).send({});
+  const res = await http()
+    .post(`${API}/storage/containers`)
+    .set(...p.auth)
+    .send({});
   if (res.status !== 200) throw new Error(`container create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.container_sid;
 }
@@ -24,7 +27,10 @@ async function newContainer(p: TestPartner): Promise<string> {
 describe('properties.conference_endpoint_sid must name a Conference endpoint of the same partner', () => {
   test('its own conference: accepted', async () => {
     const conf = await created(partner, { type: 'conference' });
-    const res = await ep.create({ type: 'conference_playback', properties: { conference_endpoint_sid: conf.endpoint_sid } });
+    const res = await ep.create({
+      type: 'conference_playback',
+      properties: { conference_endpoint_sid: conf.endpoint_sid },
+    });
     expect(res.status).toBe(200);
     expect(res.body.properties.conference_endpoint_sid).toBe(conf.endpoint_sid);
   });
@@ -36,7 +42,10 @@ describe('properties.conference_endpoint_sid must name a Conference endpoint of 
       const res = await ep.create({ type: 'conference_playback', properties: { conference_endpoint_sid: sid } });
       expect(res.status).toBe(422);
       expectErrorBody(res.body);
-      expect(res.body).toEqual({ message: 'object validation error', errors: [{ field: 'properties.conference_endpoint_sid', message: expect.any(String), reference_sid: null }] });
+      expect(res.body).toEqual({
+        message: 'object validation error',
+        errors: [{ field: 'properties.conference_endpoint_sid', message: expect.any(String), reference_sid: null }],
+      });
     }
   });
 });
@@ -69,7 +78,10 @@ describe('properties.container_sid must name a container of the same partner', (
     for (const sid of [theirs, randomUUID()]) {
       const res = await ep.create({ type: 'voicemail', name: `vm-${sid}`, properties: { container_sid: sid } });
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ message: 'object validation error', errors: [{ field: 'properties.container_sid', message: expect.any(String), reference_sid: null }] });
+      expect(res.body).toEqual({
+        message: 'object validation error',
+        errors: [{ field: 'properties.container_sid', message: expect.any(String), reference_sid: null }],
+      });
       const listed = await ep.list(`?filter=${encodeURIComponent(`name eq "vm-${sid}"`)}`);
       expect(listed.body.total).toBe(0);
     }

@@ -8,7 +8,8 @@ let all: Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/n
 let shared: { ip: string; port: number };
 
 const q = (filter: string) => `?filter=${encodeURIComponent(filter)}`;
-const sids = (items: Array<{ endpoint_sid: string } | Record<string, any>>): string[] => items.map((i) => String(i.endpoint_sid)); // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+const sids = (items: Array<{ endpoint_sid: string } | Record<string, any>>): string[] =>
+  items.map((i) => String(i.endpoint_sid)); // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
 
 beforeAll(async () => {
   partner = await newPartner();
@@ -17,7 +18,15 @@ beforeAll(async () => {
   const sg = await systemGatewayOf(partner);
   all = [sg];
   // Sequential, so creation order (the default order) is known.
-  for (let i = 0; i < 8; i++) all.push(await created(partner, { type: 'third_party', name: `tp-${i}`, capacity: i, addresses: [freshAddress(), ...(i === 5 ? [shared] : [])] }));
+  for (let i = 0; i < 8; i++)
+    all.push(
+      await created(partner, {
+        type: 'third_party',
+        name: `tp-${i}`,
+        capacity: i,
+        addresses: [freshAddress(), ...(i === 5 ? [shared] : [])],
+      }),
+    );
   all.push(await created(partner, { type: 'flexml', name: 'flex' }));
   all.push(await created(partner, { type: 'voicemail', name: 'vm', attributes: { key: 'dept', value: 'sales' } }));
   all.push(await created(partner, { type: 'mediator', name: 'med' }));
@@ -41,16 +50,25 @@ describe('GET /endpoints', () => {
     let url: string | undefined = `${API}/endpoints?limit=5`;
     let pages = 0;
     while (url) {
-      const res: { status: number; body: { items: Array<{ endpoint_sid: string }>; pagination: { next?: string; previous?: string } } } = await http().get(url).set(...partner.auth);
+      const res: {
+        status: number;
+        body: { items: Array<{ endpoint_sid: string }>; pagination: { next?: string; previous?: string } };
+      } = await http()
+        .get(url)
+        .set(...partner.auth);
       expect(res.status).toBe(200);
       seen.push(...sids(res.body.items));
       pages++;
       if (pages === 2) {
         const prev = new URL(res.body.pagination.previous!);
-        const back = await http().get(prev.pathname + prev.search).set(...partner.auth);
+        const back = await http()
+          .get(prev.pathname + prev.search)
+          .set(...partner.auth);
         expect(sids(back.body.items)).toEqual(sids(all.slice(0, 5)));
       }
-      url = res.body.pagination.next ? new URL(res.body.pagination.next).pathname + new URL(res.body.pagination.next).search : undefined;
+      url = res.body.pagination.next
+        ? new URL(res.body.pagination.next).pathname + new URL(res.body.pagination.next).search
+        : undefined;
     }
     expect(pages).toBe(3);
     expect(seen).toEqual(sids(all));
@@ -78,7 +96,10 @@ describe('GET /endpoints', () => {
 
   test('filters on type, name, capacity, attributes, with in, like and ne', async () => {
     expect((await ep.list(q('type eq "third_party"'))).body.total).toBe(8);
-    expect(sids((await ep.list(q('type in ("flexml", "mediator")'))).body.items)).toEqual([all[9].endpoint_sid, all[11].endpoint_sid]);
+    expect(sids((await ep.list(q('type in ("flexml", "mediator")'))).body.items)).toEqual([
+      all[9].endpoint_sid,
+      all[11].endpoint_sid,
+    ]);
     expect((await ep.list(q('name like "tp-%" and capacity ge 6'))).body.total).toBe(2);
     expect(sids((await ep.list(q('attributes.value eq "sales"'))).body.items)).toEqual([all[10].endpoint_sid]);
     expect((await ep.list(q('type ne "third_party"'))).body.total).toBe(4);
@@ -103,13 +124,20 @@ describe('GET /endpoints', () => {
       { addresses: [{ ip: all[2].addresses[0].ip }], endpoint_sid: all[2].endpoint_sid },
     ]);
     const excl = await ep.list('?exclude_fields=properties,addresses,attributes&limit=1');
-    expect(Object.keys(excl.body.items[0])).toEqual(ENDPOINT_KEYS.filter((k) => !['properties', 'addresses', 'attributes'].includes(k)));
+    expect(Object.keys(excl.body.items[0])).toEqual(
+      ENDPOINT_KEYS.filter((k) => !['properties', 'addresses', 'attributes'].includes(k)),
+    );
   });
 
   test('with_related=true adds the partner object to every item', async () => {
     const res = await ep.list('?with_related=true&limit=3');
     expect(res.status).toBe(200);
-    for (const item of res.body.items) expect(item.partner).toMatchObject({ partner_sid: partner.partner_sid, login: partner.login, name: expect.any(String) });
+    for (const item of res.body.items)
+      expect(item.partner).toMatchObject({
+        partner_sid: partner.partner_sid,
+        login: partner.login,
+        name: expect.any(String),
+      });
     const withFields = await ep.list('?with_related=true&limit=1&include_fields=partner.partner_sid');
     expect(withFields.body.items).toEqual([{ partner: { partner_sid: partner.partner_sid } }]);
     const without = await ep.list('?limit=1');

@@ -1,5 +1,13 @@
 import { expectErrorBody, newPartner, type TestPartner } from '../harness/api';
-import { ADDRESS_KEYS, ENDPOINT_KEYS, UUID, created, endpointsAs, freshAddress, systemGatewayOf } from './endpoints-kit';
+import {
+  ADDRESS_KEYS,
+  ENDPOINT_KEYS,
+  UUID,
+  created,
+  endpointsAs,
+  freshAddress,
+  systemGatewayOf,
+} from './endpoints-kit';
 import { storedFile } from '../support/media-plane';
 
 let partner: TestPartner;
@@ -16,36 +24,112 @@ describe('POST /endpoints: fields and defaults', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(ENDPOINT_KEYS);
     expect(res.body).toMatchObject({
-      attributes: {}, auth_required: true, capacity: 0, cps_limit: null, name: 'PBX', out_sip_password: null, out_sip_username: null,
-      partner_sid: partner.partner_sid, properties: {}, transformations: [], type: 'third_party',
+      attributes: {},
+      auth_required: true,
+      capacity: 0,
+      cps_limit: null,
+      name: 'PBX',
+      out_sip_password: null,
+      out_sip_username: null,
+      partner_sid: partner.partner_sid,
+      properties: {},
+      transformations: [],
+      type: 'third_party',
     });
     expect(res.body.endpoint_sid).toMatch(UUID);
     expect(res.body.voip_token).toMatch(UUID);
     expect(Object.keys(res.body.addresses[0])).toEqual(ADDRESS_KEYS);
     expect(res.body.addresses[0]).toEqual({
-      direction: 'any', dst_port: 5060, ip: a.ip, location_sid: null, port: 5060, priority: 0, sip_password: null, sip_username: null,
-      srtp: false, subnet_mask: 32, transport: 'udp',
+      direction: 'any',
+      dst_port: 5060,
+      ip: a.ip,
+      location_sid: null,
+      port: 5060,
+      priority: 0,
+      sip_password: null,
+      sip_username: null,
+      srtp: false,
+      subnet_mask: 32,
+      transport: 'udp',
     });
   });
 
   test('given address fields are kept; numeric strings are coerced', async () => {
     const a = freshAddress();
     const res = await ep.create({
-      type: 'third_party', capacity: '7', out_sip_username: 'u', out_sip_password: 'p', transformations: [{ rule: 'strip', digits: 1 }],
+      type: 'third_party',
+      capacity: '7',
+      out_sip_username: 'u',
+      out_sip_password: 'p',
+      transformations: [{ rule: 'strip', digits: 1 }],
       attributes: { key: 'k', value: 'v', did_group_id: 'g' },
-      addresses: [{ ip: a.ip, port: String(a.port), direction: 'outbound', subnet_mask: 29, transport: 'tls', srtp: true, priority: 2, dst_port: 5080, sip_username: 'su', sip_password: 'sp', location_sid: 'loc-1' }],
+      addresses: [
+        {
+          ip: a.ip,
+          port: String(a.port),
+          direction: 'outbound',
+          subnet_mask: 29,
+          transport: 'tls',
+          srtp: true,
+          priority: 2,
+          dst_port: 5080,
+          sip_username: 'su',
+          sip_password: 'sp',
+          location_sid: 'loc-1',
+        },
+      ],
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ capacity: 7, out_sip_username: 'u', out_sip_password: 'p', transformations: [{ digits: 1, rule: 'strip' }], attributes: { did_group_id: 'g', key: 'k', value: 'v' } });
-    expect(res.body.addresses[0]).toEqual({ direction: 'outbound', dst_port: 5080, ip: a.ip, location_sid: 'loc-1', port: a.port, priority: 2, sip_password: 'sp', sip_username: 'su', srtp: true, subnet_mask: 29, transport: 'tls' });
+    expect(res.body).toMatchObject({
+      capacity: 7,
+      out_sip_username: 'u',
+      out_sip_password: 'p',
+      transformations: [{ digits: 1, rule: 'strip' }],
+      attributes: { did_group_id: 'g', key: 'k', value: 'v' },
+    });
+    expect(res.body.addresses[0]).toEqual({
+      direction: 'outbound',
+      dst_port: 5080,
+      ip: a.ip,
+      location_sid: 'loc-1',
+      port: a.port,
+      priority: 2,
+      sip_password: 'sp',
+      sip_username: 'su',
+      srtp: true,
+      subnet_mask: 29,
+      transport: 'tls',
+    });
   });
 
   test.each([
-    ['conference', ['account_sid', 'api_url', 'container_sid', 'login', 'password', 'subscriber_sid'], '/conference/v1'],
-    ['conference_playback', ['account_sid', 'api_url', 'conference_endpoint_sid', 'login', 'password'], '/conference_playback/v1'],
+    [
+      'conference',
+      ['account_sid', 'api_url', 'container_sid', 'login', 'password', 'subscriber_sid'],
+      '/conference/v1',
+    ],
+    [
+      'conference_playback',
+      ['account_sid', 'api_url', 'conference_endpoint_sid', 'login', 'password'],
+      '/conference_playback/v1',
+    ],
     ['flexml', ['account_sid', 'api_url', 'container_sid', 'login', 'password'], '/flexml/v1'],
     ['mediator', ['account_sid', 'api_url', 'login', 'password'], '/mediator/v1'],
-    ['voicemail', ['account_sid', 'api_url', 'callback_method', 'callback_url', 'container_sid', 'greeting', 'login', 'max_duration', 'password'], '/voicemail/v1'],
+    [
+      'voicemail',
+      [
+        'account_sid',
+        'api_url',
+        'callback_method',
+        'callback_url',
+        'container_sid',
+        'greeting',
+        'login',
+        'max_duration',
+        'password',
+      ],
+      '/voicemail/v1',
+    ],
   ])('%s: generated read-only properties, no addresses, voip_token null', async (type, keys, suffix) => {
     const res = await ep.create({ type });
     expect(res.status).toBe(200);
@@ -58,22 +142,41 @@ describe('POST /endpoints: fields and defaults', () => {
     expect(typeof p.login).toBe('string');
     expect(p.password.length).toBeGreaterThanOrEqual(16);
     if (type === 'conference') expect(p.subscriber_sid).toMatch(UUID);
-    if (type === 'voicemail') expect(p).toMatchObject({ callback_method: 'POST', callback_url: null, container_sid: null, greeting: null, max_duration: null });
+    if (type === 'voicemail')
+      expect(p).toMatchObject({
+        callback_method: 'POST',
+        callback_url: null,
+        container_sid: null,
+        greeting: null,
+        max_duration: null,
+      });
     const again = await ep.create({ type });
     expect(again.body.properties.password).not.toBe(p.password);
   });
 
   test('voicemail takes its writable properties (the greeting: a published file of the partner)', async () => {
     const greeting = (await storedFile(partner)).publish_uri as string;
-    const res = await ep.create({ type: 'voicemail', properties: { callback_method: 'GET', callback_url: 'https://cb.example.com/vm', greeting, max_duration: 120 } });
+    const res = await ep.create({
+      type: 'voicemail',
+      properties: { callback_method: 'GET', callback_url: 'https://cb.example.com/vm', greeting, max_duration: 120 },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.properties).toMatchObject({ callback_method: 'GET', callback_url: 'https://cb.example.com/vm', greeting, max_duration: 120 });
+    expect(res.body.properties).toMatchObject({
+      callback_method: 'GET',
+      callback_url: 'https://cb.example.com/vm',
+      greeting,
+      max_duration: 120,
+    });
   });
 
   test('read-only fields in the body are ignored', async () => {
     const res = await ep.create({
-      type: 'mediator', endpoint_sid: '00000000-0000-4000-8000-000000000000', partner_sid: '00000000-0000-4000-8000-000000000001',
-      voip_token: 'mine', cps_limit: 5, properties: { login: 'chosen', password: 'chosen', account_sid: 'x', api_url: 'x' },
+      type: 'mediator',
+      endpoint_sid: '00000000-0000-4000-8000-000000000000',
+      partner_sid: '00000000-0000-4000-8000-000000000001',
+      voip_token: 'mine',
+      cps_limit: 5,
+      properties: { login: 'chosen', password: 'chosen', account_sid: 'x', api_url: 'x' },
     });
     expect(res.status).toBe(200);
     expect(res.body.endpoint_sid).not.toBe('00000000-0000-4000-8000-000000000000');
@@ -107,9 +210,18 @@ describe('POST /endpoints: fields and defaults', () => {
     [{ type: 'flexml', addresses: [{ ip: '10.0.0.1' }] }, 'addresses'],
     [{ type: 'mediator', properties: { container_sid: null } }, 'properties.container_sid'],
     [{ type: 'third_party', addresses: [{ ip: '10.0.0.1' }], properties: { greeting: 'x' } }, 'properties.greeting'],
-    [{ type: 'third_party', addresses: [{ ip: '10.0.0.1', direction: 'inbound', subnet_mask: 30 }] }, 'addresses.0.subnet_mask'],
+    [
+      { type: 'third_party', addresses: [{ ip: '10.0.0.1', direction: 'inbound', subnet_mask: 30 }] },
+      'addresses.0.subnet_mask',
+    ],
     [{ type: 'third_party', addresses: [{ ip: '10.0.0.1', subnet_mask: 31 }] }, 'addresses.0.subnet_mask'],
-    [{ type: 'third_party', addresses: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2', direction: 'outbound', subnet_mask: 28 }] }, 'addresses.1.subnet_mask'],
+    [
+      {
+        type: 'third_party',
+        addresses: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2', direction: 'outbound', subnet_mask: 28 }],
+      },
+      'addresses.1.subnet_mask',
+    ],
     [{ type: 'system_gateway' }, 'type'],
   ])('an object rule broken: 422 naming the field (%j)', async (body, field) => {
     const res = await ep.create(body);
@@ -121,7 +233,10 @@ describe('POST /endpoints: fields and defaults', () => {
 
   test('outbound addresses take subnet_mask 29 to 32', async () => {
     for (const mask of [29, 30, 31, 32]) {
-      const res = await ep.create({ type: 'third_party', addresses: [{ ...freshAddress(), direction: 'outbound', subnet_mask: mask }] });
+      const res = await ep.create({
+        type: 'third_party',
+        addresses: [{ ...freshAddress(), direction: 'outbound', subnet_mask: mask }],
+      });
       expect(res.status).toBe(200);
       expect(res.body.addresses[0].subnet_mask).toBe(mask);
     }
@@ -156,7 +271,11 @@ describe('GET /endpoints/{endpoint_sid}', () => {
 
   test('bad query values: 400 naming the parameter', async () => {
     const e = await created(partner, { type: 'mediator' });
-    for (const [query, field] of [['?with_related=maybe', 'with_related'], ['?include_fields=nope', 'include_fields'], ['?exclude_fields=addresses.nope', 'exclude_fields']]) {
+    for (const [query, field] of [
+      ['?with_related=maybe', 'with_related'],
+      ['?include_fields=nope', 'include_fields'],
+      ['?exclude_fields=addresses.nope', 'exclude_fields'],
+    ]) {
       const res = await ep.get(e.endpoint_sid, query);
       expect(res.status).toBe(400);
       expect(res.body.errors[0].field).toBe(field);
@@ -189,7 +308,9 @@ describe("another partner's endpoint is a 404 for every operation", () => {
     const theirs = await created(other, { type: 'third_party', name: 'theirs', addresses: [freshAddress()] });
     const whole = { ...theirs, name: 'mine now' };
     for (const res of [
-      await ep.get(theirs.endpoint_sid), await ep.patch(theirs.endpoint_sid, { name: 'x' }), await ep.put(theirs.endpoint_sid, whole),
+      await ep.get(theirs.endpoint_sid),
+      await ep.patch(theirs.endpoint_sid, { name: 'x' }),
+      await ep.put(theirs.endpoint_sid, whole),
       await ep.delete(theirs.endpoint_sid),
     ]) {
       expect(res.status).toBe(404);
@@ -241,7 +362,12 @@ describe('System Gateway', () => {
     expect(list.body.total).toBe(1);
     expect(sg).toMatchObject({ type: 'system_gateway', partner_sid: p.partner_sid, addresses: [], properties: {} });
     expect(Object.keys(sg)).toEqual(ENDPOINT_KEYS);
-    for (const res of [await mine.patch(sg.endpoint_sid, { name: 'renamed' }), await mine.put(sg.endpoint_sid, { ...sg, name: 'renamed' }), await mine.delete(sg.endpoint_sid), await mine.create({ type: 'system_gateway' })]) {
+    for (const res of [
+      await mine.patch(sg.endpoint_sid, { name: 'renamed' }),
+      await mine.put(sg.endpoint_sid, { ...sg, name: 'renamed' }),
+      await mine.delete(sg.endpoint_sid),
+      await mine.create({ type: 'system_gateway' }),
+    ]) {
       expect(res.status).toBe(422);
       expectErrorBody(res.body);
       expect(res.body).toMatchObject({ message: 'object validation error', errors: [{ field: 'type' }] });

@@ -10,10 +10,19 @@ import { randomInt } from 'node:crypto';
 import { API, http, newPartner } from '../harness/api';
 
 const address = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
-const basicAs = (from: string, login: string, password: string) => http().get(`${API}/oauth/whoami`).auth(login, password).set('X-Forwarded-For', from);
-const grantAs = (from: string, username: string, password: string) => http().post(`${API}/oauth/token`).type('form').set('X-Forwarded-For', from).send({ grant_type: 'password', username, password });
+const basicAs = (from: string, login: string, password: string) =>
+  http().get(`${API}/oauth/whoami`).auth(login, password).set('X-Forwarded-For', from);
+const grantAs = (from: string, username: string, password: string) =>
+  http()
+    .post(`${API}/oauth/token`)
+    .type('form')
+    .set('X-Forwarded-For', from)
+    .send({ grant_type: 'password', username, password });
 
-function expectLocked(res: { status: number; headers: Record<string, string>; body: { message: string; errors: Array<{ field: string }> } }, maxSeconds: number): void {
+function expectLocked(
+  res: { status: number; headers: Record<string, string>; body: { message: string; errors: Array<{ field: string }> } },
+  maxSeconds: number,
+): void {
   expect(res.status).toBe(429);
   const retryAfter = Number(res.headers['retry-after']);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -26,12 +35,22 @@ test('five failed logins lock that login (Basic and password grant alike) for a 
   const other = await newPartner();
   const from = address();
   const statuses: number[] = [];
-  for (let i = 0; i < 5; i++) statuses.push((i % 2 ? await basicAs(from, victim.login, `guess-${i}`) : await grantAs(from, victim.login, `guess-${i}`)).status);
+  for (let i = 0; i < 5; i++)
+    statuses.push(
+      (i % 2 ? await basicAs(from, victim.login, `guess-${i}`) : await grantAs(from, victim.login, `guess-${i}`))
+        .status,
+    );
   expect(statuses).toEqual([401, 401, 401, 401, 401]);
   expectLocked(await basicAs(from, victim.login, victim.password), 60);
   expectLocked(await grantAs(address(), victim.login, victim.password), 60);
   // Its existing token still works (tokens are not passwords), and so do other logins.
-  expect((await http().get(`${API}/oauth/whoami`).set(...victim.auth)).status).toBe(200);
+  expect(
+    (
+      await http()
+        .get(`${API}/oauth/whoami`)
+        .set(...victim.auth)
+    ).status,
+  ).toBe(200);
   expect((await basicAs(from, other.login, other.password)).status).toBe(200);
 });
 
@@ -47,7 +66,11 @@ test('failures from one address over many logins lock that address; the same log
 test('a login that fails repeatedly is answered more slowly; a success clears its count', async () => {
   const p = await newPartner();
   const from = address();
-  const timed = async () => { const t = Date.now(); const res = await basicAs(from, p.login, 'wrong'); return { status: res.status, ms: Date.now() - t }; };
+  const timed = async () => {
+    const t = Date.now();
+    const res = await basicAs(from, p.login, 'wrong');
+    return { status: res.status, ms: Date.now() - t };
+  };
   const first = await timed();
   const third = (await timed(), await timed());
   expect([first.status, third.status]).toEqual([401, 401]);

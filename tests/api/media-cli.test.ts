@@ -18,18 +18,57 @@ test('record a file for an endpoint, play it back whole and by range, list the c
   const flexml = await endpoint(p, 'flexml');
   const source = path.join(dir, 'greeting.wav');
   fs.writeFileSync(source, tone('wav', 2));
-  const rec = await patchbay('--token', instance().token, 'media', 'record', '--endpoint', flexml.endpoint_sid, '--call', 'cli-call', source);
+  const rec = await patchbay(
+    '--token',
+    instance().token,
+    'media',
+    'record',
+    '--endpoint',
+    flexml.endpoint_sid,
+    '--call',
+    'cli-call',
+    source,
+  );
   expect(rec.stderr).toBe('');
   expect(rec.code).toBe(0);
   const file = JSON.parse(rec.stdout);
-  expect(file).toMatchObject({ name: 'cli-call.wav', type: 'audio', content_classification: 'media', partner_sid: p.partner_sid });
+  expect(file).toMatchObject({
+    name: 'cli-call.wav',
+    type: 'audio',
+    content_classification: 'media',
+    partner_sid: p.partner_sid,
+  });
 
   const out = path.join(dir, 'back.wav');
-  const played = await patchbay('--token', instance().token, 'media', 'play', '--endpoint', flexml.endpoint_sid, '--file', file.file_sid, '-o', out);
+  const played = await patchbay(
+    '--token',
+    instance().token,
+    'media',
+    'play',
+    '--endpoint',
+    flexml.endpoint_sid,
+    '--file',
+    file.file_sid,
+    '-o',
+    out,
+  );
   expect(played.code).toBe(0);
   expect(fs.readFileSync(out).equals(fs.readFileSync(source))).toBe(true);
   const part = path.join(dir, 'part.bin');
-  const ranged = await patchbay('--token', instance().token, 'media', 'play', '--endpoint', flexml.endpoint_sid, '--uri', file.publish_uri, '--range', '0-99', '-o', part);
+  const ranged = await patchbay(
+    '--token',
+    instance().token,
+    'media',
+    'play',
+    '--endpoint',
+    flexml.endpoint_sid,
+    '--uri',
+    file.publish_uri,
+    '--range',
+    '0-99',
+    '-o',
+    part,
+  );
   expect(JSON.parse(ranged.stdout)).toMatchObject({ status: 206, bytes: 100 });
 
   const listed = await patchbay('--token', instance().token, 'media', 'callbacks', '--state', 'failed', '--limit', '5');
@@ -37,7 +76,7 @@ test('record a file for an endpoint, play it back whole and by range, list the c
   expect(JSON.parse(listed.stdout)).toMatchObject({ limit: 5 });
 });
 
-test('errors are the API\'s, e.g. a partner token is refused', async () => {
+test("errors are the API's, e.g. a partner token is refused", async () => {
   const p = await newPartner();
   const flexml = await endpoint(p, 'flexml');
   const source = path.join(dir, 'x.wav');
@@ -45,6 +84,14 @@ test('errors are the API\'s, e.g. a partner token is refused', async () => {
   const refused = await patchbay('--token', p.token, 'media', 'record', '--endpoint', flexml.endpoint_sid, source);
   expect(refused.code).toBe(1);
   expect(refused.stderr).toMatch(/HTTP 403: Forbidden/);
-  const wrongType = await patchbay('--token', instance().token, 'media', 'record', '--endpoint', (await endpoint(p, 'mediator')).endpoint_sid, source);
+  const wrongType = await patchbay(
+    '--token',
+    instance().token,
+    'media',
+    'record',
+    '--endpoint',
+    (await endpoint(p, 'mediator')).endpoint_sid,
+    source,
+  );
   expect(wrongType.stderr).toMatch(/HTTP 422[\s\S]*endpoint_sid: a mediator endpoint does not record/);
 });

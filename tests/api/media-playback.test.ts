@@ -21,7 +21,7 @@ function expectForbidden(res: { status: number; body: unknown }, field: string):
   expect(JSON.parse((res.body as Buffer).toString())).toMatchObject({ message: 'Forbidden', errors: [{ field }] });
 }
 
-test('FlexML: by publish_uri a published file (any partner\'s), never an unpublished one; by file_sid only its own partner\'s', async () => {
+test("FlexML: by publish_uri a published file (any partner's), never an unpublished one; by file_sid only its own partner's", async () => {
   const flexml = await endpoint(p, 'flexml');
   const published = await storedFile(p);
   const hidden = await storedFile(p, { publish: 'no' });
@@ -35,7 +35,10 @@ test('FlexML: by publish_uri a published file (any partner\'s), never an unpubli
   // Not published, or not under this uri (a file_access_name file named by its file_sid).
   const storage = new URL(published.publish_uri).origin;
   expectForbidden(await play({ endpoint_sid: flexml.endpoint_sid, uri: `${storage}/f/${hidden.file_sid}` }), 'uri');
-  expectForbidden(await play({ endpoint_sid: flexml.endpoint_sid, uri: `${storage}/f/${byAccessName.file_sid}` }), 'uri');
+  expectForbidden(
+    await play({ endpoint_sid: flexml.endpoint_sid, uri: `${storage}/f/${byAccessName.file_sid}` }),
+    'uri',
+  );
   expect((await play({ endpoint_sid: flexml.endpoint_sid, file_sid: hidden.file_sid })).status).toBe(200);
   expectForbidden(await play({ endpoint_sid: flexml.endpoint_sid, file_sid: theirs.file_sid }), 'file_sid');
 });
@@ -46,11 +49,14 @@ test('Voicemail: its greeting by publish_uri when published; nothing by file_sid
   expect((await play({ endpoint_sid: vm.endpoint_sid, uri: vm.properties.greeting })).status).toBe(200);
   expectForbidden(await play({ endpoint_sid: vm.endpoint_sid, file_sid: greeting.file_sid }), 'file_sid');
   // Unpublished after the fact: the greeting is no longer playable.
-  await http().patch(`${API}/storage/files/${greeting.file_sid}`).set(...p.auth).send({ publish: 'no' });
+  await http()
+    .patch(`${API}/storage/files/${greeting.file_sid}`)
+    .set(...p.auth)
+    .send({ publish: 'no' });
   expectForbidden(await play({ endpoint_sid: vm.endpoint_sid, uri: vm.properties.greeting }), 'uri');
 });
 
-test('Conference: files of its own container (property, else the default); Conference Playback: only its conference\'s', async () => {
+test("Conference: files of its own container (property, else the default); Conference Playback: only its conference's", async () => {
   const room = await createContainer(p);
   const elsewhere = await createContainer(p);
   const conference = await endpoint(p, 'conference', { container_sid: room.container_sid });
@@ -72,12 +78,20 @@ test('Conference: files of its own container (property, else the default); Confe
 
 test('types that play nothing, unknown files and endpoints, and a request naming both or neither', async () => {
   const f = await storedFile(p);
-  for (const type of ['mediator', 'third_party']) expectForbidden(await play({ endpoint_sid: (await endpoint(p, type)).endpoint_sid, file_sid: f.file_sid }), 'endpoint_sid');
+  for (const type of ['mediator', 'third_party'])
+    expectForbidden(
+      await play({ endpoint_sid: (await endpoint(p, type)).endpoint_sid, file_sid: f.file_sid }),
+      'endpoint_sid',
+    );
   const flexml = await endpoint(p, 'flexml');
-  expect((await play({ endpoint_sid: flexml.endpoint_sid, file_sid: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+  expect(
+    (await play({ endpoint_sid: flexml.endpoint_sid, file_sid: '00000000-0000-4000-8000-000000000000' })).status,
+  ).toBe(404);
   expect((await play({ endpoint_sid: flexml.endpoint_sid, uri: 'https://elsewhere.example/f/x' })).status).toBe(404);
   expect((await play({ endpoint_sid: '00000000-0000-4000-8000-000000000000', file_sid: f.file_sid })).status).toBe(404);
-  expect((await play({ endpoint_sid: flexml.endpoint_sid, file_sid: f.file_sid, uri: f.publish_uri })).status).toBe(422);
+  expect((await play({ endpoint_sid: flexml.endpoint_sid, file_sid: f.file_sid, uri: f.publish_uri })).status).toBe(
+    422,
+  );
   expect((await play({ endpoint_sid: flexml.endpoint_sid })).status).toBe(422);
   expect((await play({ file_sid: f.file_sid })).status).toBe(400);
 });
@@ -91,12 +105,25 @@ test('ranges as on the file server (206, If-Range), and playback never touches d
   expect(part.headers['content-range']).toBe(`bytes 100-199/${bytes.length}`);
   expect(part.headers['accept-ranges']).toBe('bytes');
   expect((part.body as Buffer).equals(bytes.subarray(100, 200))).toBe(true);
-  const stale = await play({ endpoint_sid: flexml.endpoint_sid, file_sid: f.file_sid }, { Range: 'bytes=0-9', 'If-Range': 'Mon, 01 Jan 2001 00:00:00 GMT' });
+  const stale = await play(
+    { endpoint_sid: flexml.endpoint_sid, file_sid: f.file_sid },
+    { Range: 'bytes=0-9', 'If-Range': 'Mon, 01 Jan 2001 00:00:00 GMT' },
+  );
   expect(stale.status).toBe(200);
   expect(stale.headers['content-range']).toBeUndefined();
-  const fresh = await play({ endpoint_sid: flexml.endpoint_sid, file_sid: f.file_sid }, { Range: 'bytes=0-9', 'If-Range': part.headers['last-modified'] });
+  const fresh = await play(
+    { endpoint_sid: flexml.endpoint_sid, file_sid: f.file_sid },
+    { Range: 'bytes=0-9', 'If-Range': part.headers['last-modified'] },
+  );
   expect(fresh.status).toBe(206);
-  expect((await play({ endpoint_sid: flexml.endpoint_sid, file_sid: f.file_sid }, { Range: `bytes=${bytes.length + 10}-` })).status).toBe(416);
-  const after = (await http().get(`${API}/storage/files/${f.file_sid}`).set(...p.auth)).body;
+  expect(
+    (await play({ endpoint_sid: flexml.endpoint_sid, file_sid: f.file_sid }, { Range: `bytes=${bytes.length + 10}-` }))
+      .status,
+  ).toBe(416);
+  const after = (
+    await http()
+      .get(`${API}/storage/files/${f.file_sid}`)
+      .set(...p.auth)
+  ).body;
   expect(after.date_last_accessed).toBe(f.date_last_accessed);
 });

@@ -11,34 +11,67 @@ import { defaultContainer, endpoint, play, record } from '../support/media-plane
 import { createContainer } from '../support/storage';
 
 let p: TestPartner;
-beforeAll(async () => { p = await newPartner({ attributes: { max_containers: 10 } }); });
+beforeAll(async () => {
+  p = await newPartner({ attributes: { max_containers: 10 } });
+});
 
-const fileOf = async (sid: string) => (await http().get(`${API}/storage/files/${sid}`).set(...p.auth)).body;
+const fileOf = async (sid: string) =>
+  (
+    await http()
+      .get(`${API}/storage/files/${sid}`)
+      .set(...p.auth)
+  ).body;
 
 describe('who may use the media routes', () => {
   test('a partner token is refused on every media route, whatever scopes it holds', async () => {
     const vm = await endpoint(p, 'voicemail');
     expect((await record({ endpoint_sid: vm.endpoint_sid }, tone('wav', 1), { as: p.auth })).status).toBe(403);
-    expect((await http().get(`${API}/media/playback?endpoint_sid=${vm.endpoint_sid}&file_sid=x`).set(...p.auth)).status).toBe(403);
-    expect((await http().get(`${API}/media/callbacks`).set(...p.auth)).status).toBe(403);
+    expect(
+      (
+        await http()
+          .get(`${API}/media/playback?endpoint_sid=${vm.endpoint_sid}&file_sid=x`)
+          .set(...p.auth)
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await http()
+          .get(`${API}/media/callbacks`)
+          .set(...p.auth)
+      ).status,
+    ).toBe(403);
   });
 
-  test('media.manage is the operator\'s alone: a partner cannot be created with it, nor given it later (422)', async () => {
-    const created = await http().post(`${API}/partners`).set(...adminAuth()).send({ login: `m${Date.now()}`, password: 'partner-password-1', available_scopes: ['media.manage', 'storage.read'] });
+  test("media.manage is the operator's alone: a partner cannot be created with it, nor given it later (422)", async () => {
+    const created = await http()
+      .post(`${API}/partners`)
+      .set(...adminAuth())
+      .send({
+        login: `m${Date.now()}`,
+        password: 'partner-password-1',
+        available_scopes: ['media.manage', 'storage.read'],
+      });
     expect(created.status).toBe(422);
     expect(created.body.errors[0]).toMatchObject({ field: 'available_scopes' });
     expect(created.body.errors[0].message).toMatch(/media\.manage/);
-    const patched = await http().patch(`${API}/partners/${p.partner_sid}`).set(...adminAuth()).send({ available_scopes: ['media.manage'] });
+    const patched = await http()
+      .patch(`${API}/partners/${p.partner_sid}`)
+      .set(...adminAuth())
+      .send({ available_scopes: ['media.manage'] });
     expect(patched.status).toBe(422);
-    const whoami = await http().get(`${API}/oauth/whoami`).set(...adminAuth());
+    const whoami = await http()
+      .get(`${API}/oauth/whoami`)
+      .set(...adminAuth());
     expect(whoami.body.available_scopes).toContain('media.manage');
-    const me = await http().get(`${API}/oauth/whoami`).set(...p.auth);
+    const me = await http()
+      .get(`${API}/oauth/whoami`)
+      .set(...p.auth);
     expect(me.body.available_scopes).not.toContain('media.manage');
   });
 });
 
 describe('which container a recording goes to', () => {
-  test('FlexML: the Record verb\'s container_sid, else the endpoint\'s container_sid, else the partner\'s default', async () => {
+  test("FlexML: the Record verb's container_sid, else the endpoint's container_sid, else the partner's default", async () => {
     const property = await createContainer(p);
     const verb = await createContainer(p);
     const bare = await endpoint(p, 'flexml');
@@ -65,11 +98,21 @@ describe('which container a recording goes to', () => {
     }
   });
 
-  test('types that do not record are a 422 naming endpoint_sid; an unknown endpoint or another partner\'s container a 404', async () => {
+  test("types that do not record are a 422 naming endpoint_sid; an unknown endpoint or another partner's container a 404", async () => {
     for (const type of ['mediator', 'third_party', 'conference_playback']) {
-      const e = await endpoint(p, type, type === 'conference_playback' ? { conference_endpoint_sid: (await endpoint(p, 'conference')).endpoint_sid } : {});
+      const e = await endpoint(
+        p,
+        type,
+        type === 'conference_playback'
+          ? { conference_endpoint_sid: (await endpoint(p, 'conference')).endpoint_sid }
+          : {},
+      );
       const res = await record({ endpoint_sid: e.endpoint_sid });
-      expect({ type, status: res.status, field: res.body.errors?.[0]?.field }).toEqual({ type, status: 422, field: 'endpoint_sid' });
+      expect({ type, status: res.status, field: res.body.errors?.[0]?.field }).toEqual({
+        type,
+        status: 422,
+        field: 'endpoint_sid',
+      });
     }
     expect((await record({ endpoint_sid: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
     const other = await newPartner();
@@ -87,7 +130,12 @@ describe('the stored recording', () => {
     const vm = await endpoint(p, 'flexml');
     const named = await record({ endpoint_sid: vm.endpoint_sid, call_sid: 'call-42' }, tone('wav', 2));
     expect(named.status).toBe(201);
-    expect(named.body).toMatchObject({ type: 'audio', content_classification: 'media', name: 'call-42.wav', partner_sid: p.partner_sid });
+    expect(named.body).toMatchObject({
+      type: 'audio',
+      content_classification: 'media',
+      name: 'call-42.wav',
+      partner_sid: p.partner_sid,
+    });
     expect(named.body.content_duration).toBeGreaterThan(1.5);
     const unnamed = await record({ endpoint_sid: vm.endpoint_sid }, tone('mp3', 1), { type: 'audio/mpeg' });
     expect(unnamed.body.name).toBe(`${unnamed.body.file_sid}.mp3`);
@@ -104,11 +152,19 @@ describe('the stored recording', () => {
   test('not audio: a non-audio Content-Type is a 415; undecodable bytes a 422 naming data; neither leaves anything', async () => {
     const c = await createContainer(p);
     const e = await endpoint(p, 'flexml', { container_sid: c.container_sid });
-    expect((await record({ endpoint_sid: e.endpoint_sid }, Buffer.from('hello'), { type: 'text/plain' })).status).toBe(415);
+    expect((await record({ endpoint_sid: e.endpoint_sid }, Buffer.from('hello'), { type: 'text/plain' })).status).toBe(
+      415,
+    );
     const junk = await record({ endpoint_sid: e.endpoint_sid }, Buffer.from('not audio at all, just text'.repeat(100)));
     expect(junk.status).toBe(422);
     expect(junk.body.errors[0]).toMatchObject({ field: 'data' });
-    expect((await http().get(`${API}/storage/containers/${c.container_sid}`).set(...p.auth)).body).toMatchObject({ total_files: 0, total_bytes: 0 });
+    expect(
+      (
+        await http()
+          .get(`${API}/storage/containers/${c.container_sid}`)
+          .set(...p.auth)
+      ).body,
+    ).toMatchObject({ total_files: 0, total_bytes: 0 });
   });
 
   test('upload rules hold: quota, reject threshold, classification', async () => {
@@ -119,7 +175,11 @@ describe('the stored recording', () => {
     expect(full.status).toBe(422);
     expect(full.body.errors[0]).toMatchObject({ field: 'quota_files' });
 
-    const reject = await createContainer(p, { threshold_action: 'reject', threshold_files: 1, threshold_grace_period: 0 });
+    const reject = await createContainer(p, {
+      threshold_action: 'reject',
+      threshold_files: 1,
+      threshold_grace_period: 0,
+    });
     const r = await endpoint(p, 'conference', { container_sid: reject.container_sid });
     expect((await record({ endpoint_sid: r.endpoint_sid })).status).toBe(201);
     const over = await record({ endpoint_sid: r.endpoint_sid });

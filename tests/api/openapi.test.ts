@@ -6,7 +6,7 @@
 import { API, adminAuth, http, instance } from '../harness/api';
 import { checkedResponses, responseChecker } from '../harness/conformance';
 
-test('the document is served without credentials and names this instance\'s API and file server', async () => {
+test("the document is served without credentials and names this instance's API and file server", async () => {
   const res = await http().get(`${API}/openapi.json`);
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -15,10 +15,16 @@ test('the document is served without credentials and names this instance\'s API 
   expect(res.body.paths['/f/{file_identifier}'].servers[0].url).toBe(instance().storageUrl);
 });
 
-test('every response of this suite is checked: the hook counts this test\'s own requests', async () => {
+test("every response of this suite is checked: the hook counts this test's own requests", async () => {
   const before = checkedResponses();
-  await http().get(`${API}/countries?limit=1`).set(...adminAuth()).expect(200);
-  await http().get(`${API}/countries/XXX`).set(...adminAuth()).expect(404);
+  await http()
+    .get(`${API}/countries?limit=1`)
+    .set(...adminAuth())
+    .expect(200);
+  await http()
+    .get(`${API}/countries/XXX`)
+    .set(...adminAuth())
+    .expect(404);
   expect(checkedResponses()).toBe(before + 2);
 });
 
@@ -26,11 +32,35 @@ describe('the check refuses what does not match the document', () => {
   const url = (path: string) => `${instance().baseUrl}${path}`;
   const sid = '6f1c2d4e-8a3b-4c5d-9e7f-0123456789ab';
   const endpoint = {
-    addresses: [], attributes: {}, auth_required: true, capacity: 0, cps_limit: null, endpoint_sid: sid, name: 'n', out_sip_password: null,
-    out_sip_username: null, partner_sid: sid, properties: {}, transformations: [], type: 'third_party', voip_token: null,
+    addresses: [],
+    attributes: {},
+    auth_required: true,
+    capacity: 0,
+    cps_limit: null,
+    endpoint_sid: sid,
+    name: 'n',
+    out_sip_password: null,
+    out_sip_username: null,
+    partner_sid: sid,
+    properties: {},
+    transformations: [],
+    type: 'third_party',
+    voip_token: null,
   };
-  const check = (path: string, status: number, body: unknown, contentType = 'application/json; charset=utf-8', method = 'GET') =>
-    responseChecker().check({ method, url: url(path), status, contentType, text: typeof body === 'string' ? body : JSON.stringify(body) });
+  const check = (
+    path: string,
+    status: number,
+    body: unknown,
+    contentType = 'application/json; charset=utf-8',
+    method = 'GET',
+  ) =>
+    responseChecker().check({
+      method,
+      url: url(path),
+      status,
+      contentType,
+      text: typeof body === 'string' ? body : JSON.stringify(body),
+    });
 
   test('a conforming body passes', () => {
     expect(check(`/endpoints/${sid}`, 200, endpoint)).toBeNull();
@@ -39,7 +69,9 @@ describe('the check refuses what does not match the document', () => {
 
   test('a missing field, an extra field, a wrong type', () => {
     const { name: _name, ...withoutName } = endpoint;
-    expect(check(`/endpoints/${sid}`, 200, withoutName)).toMatch(/GET \/core\/v2\/endpoints\/.* → 200: the body does not fit the document: .*name/);
+    expect(check(`/endpoints/${sid}`, 200, withoutName)).toMatch(
+      /GET \/core\/v2\/endpoints\/.* → 200: the body does not fit the document: .*name/,
+    );
     expect(check(`/endpoints/${sid}`, 200, { ...endpoint, secret: 1 })).toMatch(/additional properties \(secret\)/);
     expect(check(`/endpoints/${sid}`, 200, { ...endpoint, capacity: 'many' })).toMatch(/\/capacity must be integer/);
   });
@@ -47,7 +79,9 @@ describe('the check refuses what does not match the document', () => {
   test('an error body of another shape, an undocumented status, a body that is not JSON', () => {
     expect(check(`/endpoints/${sid}`, 404, { error: 'not found' })).toMatch(/→ 404: the body does not fit/);
     expect(check(`/endpoints/${sid}`, 418, { message: 'teapot', errors: [] })).toMatch(/status not documented/);
-    expect(check(`/endpoints/${sid}`, 500, '<html>oops</html>', 'text/html')).toMatch(/documented as application\/json, got "text\/html"/);
+    expect(check(`/endpoints/${sid}`, 500, '<html>oops</html>', 'text/html')).toMatch(
+      /documented as application\/json, got "text\/html"/,
+    );
     expect(check(`/endpoints/${sid}`, 204, 'x', 'text/plain', 'DELETE')).toMatch(/documented without a body/);
   });
 

@@ -14,7 +14,12 @@ const MAX_RETRIES = 3;
 
 let w: FakePushWorld;
 beforeAll(async () => {
-  w = await FakePushWorld.start(mode(), { sendDeadlineMs: SEND_DEADLINE_MS, attemptTimeoutMs: ATTEMPT_TIMEOUT_MS, maxRetries: MAX_RETRIES, retryBaseMs: 50 });
+  w = await FakePushWorld.start(mode(), {
+    sendDeadlineMs: SEND_DEADLINE_MS,
+    attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
+    maxRetries: MAX_RETRIES,
+    retryBaseMs: 50,
+  });
 }, 120_000);
 afterAll(() => w?.stop(), 60_000);
 
@@ -28,8 +33,17 @@ describe('sending push notifications', () => {
     const android = await w.newDevice(p, app, 'android', androidToken);
     const web = await w.newDevice(p, app, 'web', webToken);
     const res = await w.send(p, {
-      recipients: [android, web], title: 'Hello', body: 'World', data: { order: 42, kind: 'call', nested: { a: 1 } }, priority: 'high', ttl: 3600,
-      collapse_key: 'missed-call', android_click_action: 'OPEN_CALL', android_icon: 'ic_call', android_sound: 'ring.mp3', android_tag: 'calls',
+      recipients: [android, web],
+      title: 'Hello',
+      body: 'World',
+      data: { order: 42, kind: 'call', nested: { a: 1 } },
+      priority: 'high',
+      ttl: 3600,
+      collapse_key: 'missed-call',
+      android_click_action: 'OPEN_CALL',
+      android_icon: 'ic_call',
+      android_sound: 'ring.mp3',
+      android_tag: 'calls',
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ failure: 0, results: { [android]: 'success', [web]: 'success' }, success: 2 });
@@ -40,7 +54,12 @@ describe('sending push notifications', () => {
       token: androidToken,
       notification: { title: 'Hello', body: 'World' },
       data: { order: '42', kind: 'call', nested: '{"a":1}' },
-      android: { priority: 'high', ttl: '3600s', collapse_key: 'missed-call', notification: { click_action: 'OPEN_CALL', icon: 'ic_call', sound: 'ring.mp3', tag: 'calls' } },
+      android: {
+        priority: 'high',
+        ttl: '3600s',
+        collapse_key: 'missed-call',
+        notification: { click_action: 'OPEN_CALL', icon: 'ic_call', sound: 'ring.mp3', tag: 'calls' },
+      },
     });
     const webMsg = got.find((r) => r.message.token === webToken)?.message;
     expect(webMsg).toEqual({
@@ -61,8 +80,17 @@ describe('sending push notifications', () => {
     const dev = await w.newDevice(p, app, 'ios', devToken, 'development');
     const before = Math.floor(Date.now() / 1000);
     const res = await w.send(p, {
-      recipients: [prod, dev], title: 'Incoming', body: 'Alice is calling', data: { call_id: 'c-1' }, priority: 'normal', ttl: 120,
-      ios_badge: 7, ios_sound: 'ring.caf', ios_category: 'CALL', ios_collapse_id: 'call-c-1', ios_mutable_content: true,
+      recipients: [prod, dev],
+      title: 'Incoming',
+      body: 'Alice is calling',
+      data: { call_id: 'c-1' },
+      priority: 'normal',
+      ttl: 120,
+      ios_badge: 7,
+      ios_sound: 'ring.caf',
+      ios_category: 'CALL',
+      ios_collapse_id: 'call-c-1',
+      ios_mutable_content: true,
     });
     expect(res.body).toEqual({ failure: 0, results: { [prod]: 'success', [dev]: 'success' }, success: 2 });
     const p1 = w.apnsProd.received.find((r) => r.token === prodToken);
@@ -71,9 +99,21 @@ describe('sending push notifications', () => {
     expect(w.apnsDev.received.some((r) => r.token === prodToken)).toBe(false);
     for (const r of [p1, d1]) {
       expect(r).toMatchObject({
-        topic: 'com.example.calls', priority: '5', collapseId: 'call-c-1', pushType: 'alert',
+        topic: 'com.example.calls',
+        priority: '5',
+        collapseId: 'call-c-1',
+        pushType: 'alert',
         auth: { kind: 'token', keyId: key.keyId, teamId: key.teamId },
-        payload: { call_id: 'c-1', aps: { alert: { title: 'Incoming', body: 'Alice is calling' }, badge: 7, sound: 'ring.caf', category: 'CALL', 'mutable-content': 1 } },
+        payload: {
+          call_id: 'c-1',
+          aps: {
+            alert: { title: 'Incoming', body: 'Alice is calling' },
+            badge: 7,
+            sound: 'ring.caf',
+            category: 'CALL',
+            'mutable-content': 1,
+          },
+        },
       });
       const expiration = Number(r?.expiration);
       expect(expiration).toBeGreaterThanOrEqual(before + 120);
@@ -131,21 +171,37 @@ describe('sending push notifications', () => {
     const sa = w.fcmAccount('dead');
     const key = w.apnsKey();
     const app = await w.newApp(p, { google_credentials: sa.base64, ...tokenApp(key, 'com.example.dead') });
-    const tokens = { fcmGone: deviceToken('fcm'), fcmBad: deviceToken('fcm'), fcmOk: deviceToken('fcm'), iosGone: deviceToken('ios'), iosBad: deviceToken('ios'), iosOk: deviceToken('ios') };
+    const tokens = {
+      fcmGone: deviceToken('fcm'),
+      fcmBad: deviceToken('fcm'),
+      fcmOk: deviceToken('fcm'),
+      iosGone: deviceToken('ios'),
+      iosBad: deviceToken('ios'),
+      iosOk: deviceToken('ios'),
+    };
     w.fcm.answerToken(tokens.fcmGone, 'unregistered');
     w.fcm.answerToken(tokens.fcmBad, 'invalid');
     w.apnsProd.answerToken(tokens.iosGone, 'unregistered');
     w.apnsProd.answerToken(tokens.iosBad, 'bad-device-token');
     const d = {
-      fcmGone: await w.newDevice(p, app, 'android', tokens.fcmGone), fcmBad: await w.newDevice(p, app, 'web', tokens.fcmBad), fcmOk: await w.newDevice(p, app, 'android', tokens.fcmOk),
-      iosGone: await w.newDevice(p, app, 'ios', tokens.iosGone), iosBad: await w.newDevice(p, app, 'ios', tokens.iosBad), iosOk: await w.newDevice(p, app, 'ios', tokens.iosOk),
+      fcmGone: await w.newDevice(p, app, 'android', tokens.fcmGone),
+      fcmBad: await w.newDevice(p, app, 'web', tokens.fcmBad),
+      fcmOk: await w.newDevice(p, app, 'android', tokens.fcmOk),
+      iosGone: await w.newDevice(p, app, 'ios', tokens.iosGone),
+      iosBad: await w.newDevice(p, app, 'ios', tokens.iosBad),
+      iosOk: await w.newDevice(p, app, 'ios', tokens.iosOk),
     };
     const res = await w.send(p, { recipients: Object.values(d), title: 'x' });
     expect(res.body).toEqual({
-      failure: 4, success: 2,
+      failure: 4,
+      success: 2,
       results: {
-        [d.fcmGone]: 'unregistered', [d.fcmBad]: 'invalid_token', [d.fcmOk]: 'success',
-        [d.iosGone]: 'unregistered', [d.iosBad]: 'invalid_token', [d.iosOk]: 'success',
+        [d.fcmGone]: 'unregistered',
+        [d.fcmBad]: 'invalid_token',
+        [d.fcmOk]: 'success',
+        [d.iosGone]: 'unregistered',
+        [d.iosBad]: 'invalid_token',
+        [d.iosOk]: 'success',
       },
     });
     // Final answers are not retried.
@@ -162,13 +218,26 @@ describe('sending push notifications', () => {
     const ios = await w.newDevice(p, fcmOnly, 'ios', deviceToken('ios'));
     const bare = await w.newApp(p, {});
     const web = await w.newDevice(p, bare, 'web', deviceToken('fcm'));
-    const theirs = await w.newDevice(q, await w.newApp(q, { google_credentials: w.fcmAccount('theirs').base64 }), 'android', deviceToken('fcm'));
+    const theirs = await w.newDevice(
+      q,
+      await w.newApp(q, { google_credentials: w.fcmAccount('theirs').base64 }),
+      'android',
+      deviceToken('fcm'),
+    );
     const unknown = '00000000-0000-4000-8000-00000000beef';
     const res = await w.send(p, { recipients: [android, ios, web, theirs, unknown, 'not-a-sid', android], body: 'b' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      failure: 5, success: 1,
-      results: { [android]: 'success', [ios]: 'no_credentials', [web]: 'no_credentials', [theirs]: 'not_found', [unknown]: 'not_found', 'not-a-sid': 'not_found' },
+      failure: 5,
+      success: 1,
+      results: {
+        [android]: 'success',
+        [ios]: 'no_credentials',
+        [web]: 'no_credentials',
+        [theirs]: 'not_found',
+        [unknown]: 'not_found',
+        'not-a-sid': 'not_found',
+      },
     });
   });
 
@@ -206,13 +275,21 @@ describe('sending push notifications', () => {
     const okApp = await w.newApp(p, { google_credentials: healthy.base64, ...tokenApp(key, 'com.example.up') });
     const [downFcmTok, downIosTok] = [deviceToken('fcm'), deviceToken('ios')];
     const d = {
-      downFcm: await w.newDevice(p, downApp, 'android', downFcmTok), downIos: await w.newDevice(p, downApp, 'ios', downIosTok),
-      upFcm: await w.newDevice(p, okApp, 'web', deviceToken('fcm')), upIos: await w.newDevice(p, okApp, 'ios', deviceToken('ios')),
+      downFcm: await w.newDevice(p, downApp, 'android', downFcmTok),
+      downIos: await w.newDevice(p, downApp, 'ios', downIosTok),
+      upFcm: await w.newDevice(p, okApp, 'web', deviceToken('fcm')),
+      upIos: await w.newDevice(p, okApp, 'ios', deviceToken('ios')),
     };
     const res = await w.send(p, { recipients: Object.values(d), title: 'outage' });
     expect(res.body).toEqual({
-      failure: 2, success: 2,
-      results: { [d.downFcm]: 'provider_error', [d.downIos]: 'provider_error', [d.upFcm]: 'success', [d.upIos]: 'success' },
+      failure: 2,
+      success: 2,
+      results: {
+        [d.downFcm]: 'provider_error',
+        [d.downIos]: 'provider_error',
+        [d.upFcm]: 'success',
+        [d.upIos]: 'success',
+      },
     });
     expect(w.fcm.received.filter((r) => r.message.token === downFcmTok)).toHaveLength(1 + MAX_RETRIES);
     expect(w.apnsProd.received.filter((r) => r.token === downIosTok)).toHaveLength(1 + MAX_RETRIES);
@@ -230,23 +307,45 @@ describe('sending push notifications', () => {
     const slowKey = w.apnsKey();
     w.fcm.answerProject(slowSa.projectId, { kind: 'slow', delayMs: 20_000 });
     w.apnsProd.answerTopic('com.example.slow', { kind: 'slow', delayMs: 20_000 });
-    const slowApp = await w.newApp(slowPartner, { google_credentials: slowSa.base64, ...tokenApp(slowKey, 'com.example.slow') });
-    const slowDevices = [await w.newDevice(slowPartner, slowApp, 'android', deviceToken('fcm')), await w.newDevice(slowPartner, slowApp, 'ios', deviceToken('ios'))];
-    const fastApp = await w.newApp(fastPartner, { google_credentials: w.fcmAccount('fast').base64, ...tokenApp(w.apnsKey(), 'com.example.fast') });
-    const fastDevices = [await w.newDevice(fastPartner, fastApp, 'android', deviceToken('fcm')), await w.newDevice(fastPartner, fastApp, 'ios', deviceToken('ios'))];
+    const slowApp = await w.newApp(slowPartner, {
+      google_credentials: slowSa.base64,
+      ...tokenApp(slowKey, 'com.example.slow'),
+    });
+    const slowDevices = [
+      await w.newDevice(slowPartner, slowApp, 'android', deviceToken('fcm')),
+      await w.newDevice(slowPartner, slowApp, 'ios', deviceToken('ios')),
+    ];
+    const fastApp = await w.newApp(fastPartner, {
+      google_credentials: w.fcmAccount('fast').base64,
+      ...tokenApp(w.apnsKey(), 'com.example.fast'),
+    });
+    const fastDevices = [
+      await w.newDevice(fastPartner, fastApp, 'android', deviceToken('fcm')),
+      await w.newDevice(fastPartner, fastApp, 'ios', deviceToken('ios')),
+    ];
 
     const slowStarted = Date.now();
-    const slowSend = w.send(slowPartner, { recipients: slowDevices, title: 'slow' }).then((r) => ({ r, ms: Date.now() - slowStarted, at: Date.now() }));
+    const slowSend = w
+      .send(slowPartner, { recipients: slowDevices, title: 'slow' })
+      .then((r) => ({ r, ms: Date.now() - slowStarted, at: Date.now() }));
     await new Promise((r) => setTimeout(r, 200)); // the slow send is now waiting on its providers
     const fastStarted = Date.now();
     const fast = await w.send(fastPartner, { recipients: fastDevices, title: 'fast' });
     const fastMs = Date.now() - fastStarted;
-    expect(fast.body).toEqual({ failure: 0, results: Object.fromEntries(fastDevices.map((s) => [s, 'success'])), success: 2 });
+    expect(fast.body).toEqual({
+      failure: 0,
+      results: Object.fromEntries(fastDevices.map((s) => [s, 'success'])),
+      success: 2,
+    });
     expect(fastMs).toBeLessThan(ATTEMPT_TIMEOUT_MS);
 
     const slow = await slowSend;
     expect(fastStarted + fastMs).toBeLessThan(slow.at);
-    expect(slow.r.body).toEqual({ failure: 2, results: Object.fromEntries(slowDevices.map((s) => [s, 'provider_error'])), success: 0 });
+    expect(slow.r.body).toEqual({
+      failure: 2,
+      results: Object.fromEntries(slowDevices.map((s) => [s, 'provider_error'])),
+      success: 0,
+    });
     expect(slow.ms).toBeGreaterThanOrEqual(ATTEMPT_TIMEOUT_MS - 100);
     expect(slow.ms).toBeLessThan(SEND_DEADLINE_MS + 2000);
     w.fcm.answerProject(slowSa.projectId, null);
@@ -262,13 +361,18 @@ describe('sending push notifications', () => {
     const ios = await w.newDevice(p, app, 'ios', iosToken, 'development');
     const android = await w.newDevice(p, app, 'android', deviceToken('fcm'));
     const connectionsBefore = w.apnsDev.connections;
-    for (let i = 0; i < 3; i++) expect((await w.send(p, { recipients: [ios, android], title: `n${i}` })).body.success).toBe(2);
+    for (let i = 0; i < 3; i++)
+      expect((await w.send(p, { recipients: [ios, android], title: `n${i}` })).body.success).toBe(2);
     expect(w.apnsDev.connections - connectionsBefore).toBe(1);
     expect(w.fcm.tokenGrants.get(sa1.projectId)).toBe(1);
 
     const key2 = w.apnsKey();
     const sa2 = w.fcmAccount('rotate2');
-    const patched = await w.api().patch(`/core/v2/push/applications/${app}`).set(...p.auth).send({ google_credentials: sa2.base64, apns_p8: key2.p8, apns_key_id: key2.keyId, apns_team_id: key2.teamId });
+    const patched = await w
+      .api()
+      .patch(`/core/v2/push/applications/${app}`)
+      .set(...p.auth)
+      .send({ google_credentials: sa2.base64, apns_p8: key2.p8, apns_key_id: key2.keyId, apns_team_id: key2.teamId });
     expect(patched.status).toBe(200);
     expect((await w.send(p, { recipients: [ios, android], title: 'rotated' })).body.success).toBe(2);
     const last = w.apnsDev.received.filter((r) => r.token === iosToken).pop();
@@ -277,7 +381,14 @@ describe('sending push notifications', () => {
     expect(w.fcm.forProject(sa2.projectId).map((r) => r.message.notification.title)).toEqual(['rotated']);
     expect(w.apnsDev.connections - connectionsBefore).toBe(2);
 
-    expect((await w.api().delete(`/core/v2/push/applications/${app}`).set(...p.auth)).status).toBe(204);
+    expect(
+      (
+        await w
+          .api()
+          .delete(`/core/v2/push/applications/${app}`)
+          .set(...p.auth)
+      ).status,
+    ).toBe(204);
     const after = await w.send(p, { recipients: [ios, android] });
     expect(after.body).toEqual({ failure: 2, results: { [ios]: 'not_found', [android]: 'not_found' }, success: 0 });
   });
@@ -287,7 +398,15 @@ describe('sending push notifications', () => {
     const sa = w.fcmAccount('hundred');
     const app = await w.newApp(p, { google_credentials: sa.base64, ...tokenApp(w.apnsKey(), 'com.example.hundred') });
     const devices: string[] = [];
-    for (let i = 0; i < 100; i++) devices.push(await w.newDevice(p, app, (['android', 'web', 'ios'] as const)[i % 3], deviceToken(i % 3 === 2 ? 'ios' : 'fcm')));
+    for (let i = 0; i < 100; i++)
+      devices.push(
+        await w.newDevice(
+          p,
+          app,
+          (['android', 'web', 'ios'] as const)[i % 3],
+          deviceToken(i % 3 === 2 ? 'ios' : 'fcm'),
+        ),
+      );
     const res = await w.send(p, { recipients: devices, title: 'bulk' });
     expect(res.body.success).toBe(100);
     expect(Object.keys(res.body.results)).toHaveLength(100);

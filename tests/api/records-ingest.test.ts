@@ -8,20 +8,31 @@ import { randomUUID } from 'node:crypto';
 import { API, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
 
 let partner: TestPartner;
-beforeAll(async () => { partner = await newPartner(); });
+beforeAll(async () => {
+  partner = await newPartner();
+});
 
 const call = (i: number, extra: Record<string, unknown> = {}) => ({
-  dr_sid: randomUUID(), date_start: new Date(Date.UTC(2024, 5, 1, 0, 0, 0) + i * 1000).toISOString(),
-  date_stop: new Date(Date.UTC(2024, 5, 1, 0, 1, 0) + i * 1000).toISOString(), price: '0.01', ...extra,
+  dr_sid: randomUUID(),
+  date_start: new Date(Date.UTC(2024, 5, 1, 0, 0, 0) + i * 1000).toISOString(),
+  date_stop: new Date(Date.UTC(2024, 5, 1, 0, 1, 0) + i * 1000).toISOString(),
+  price: '0.01',
+  ...extra,
 });
 const ndjson = (records: unknown[]) => records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n');
-const post = (path: string, who: TestPartner = partner) => http().post(`${API}${path}`).set(...who.auth);
+const post = (path: string, who: TestPartner = partner) =>
+  http()
+    .post(`${API}${path}`)
+    .set(...who.auth);
 
 /** Polls until `check` passes or the deadline passes. */
 async function eventually(check: () => Promise<void>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try { await check(); return; } catch (err) {
+    try {
+      await check();
+      return;
+    } catch (err) {
       if (Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -31,15 +42,54 @@ async function eventually(check: () => Promise<void>, timeoutMs = 15_000): Promi
 describe('POST /calls/call_drs', () => {
   test('a JSON array: good records stored, bad ones reported by position and skipped, unknown fields dropped', async () => {
     const good = [call(1), call(2), call(3), { ...call(5), unknown_field: 1 }];
-    const body = [good[0], { ...call(4), price: 0.5 }, 'not an object', good[1], good[3], { ...call(6), date_stop: '2024-01-01T00:00:00Z' }, good[2]];
+    const body = [
+      good[0],
+      { ...call(4), price: 0.5 },
+      'not an object',
+      good[1],
+      good[3],
+      { ...call(6), date_stop: '2024-01-01T00:00:00Z' },
+      good[2],
+    ];
     const res = await post('/calls/call_drs').send(body);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['complete', 'duplicates', 'errors', 'ignored_fields', 'received', 'rejected', 'stored']);
-    expect(res.body).toMatchObject({ complete: true, received: 7, stored: 4, duplicates: 0, rejected: 3, ignored_fields: { unknown_field: 1 } });
-    expect(res.body.errors.map((e: { position: number; field: string | null }) => [e.position, e.field])).toEqual([[1, 'price'], [2, null], [5, 'date_stop']]);
-    expect(res.body.errors[0]).toMatchObject({ dr_sid: body[1] && (body[1] as { dr_sid: string }).dr_sid, message: expect.stringContaining('decimal string') });
-    for (const r of good) expect((await http().get(`${API}/calls/call_drs/${r.dr_sid}`).set(...partner.auth)).status).toBe(200);
-    const refused = await http().get(`${API}/calls/call_drs/${(body[1] as { dr_sid: string }).dr_sid}`).set(...partner.auth);
+    expect(Object.keys(res.body)).toEqual([
+      'complete',
+      'duplicates',
+      'errors',
+      'ignored_fields',
+      'received',
+      'rejected',
+      'stored',
+    ]);
+    expect(res.body).toMatchObject({
+      complete: true,
+      received: 7,
+      stored: 4,
+      duplicates: 0,
+      rejected: 3,
+      ignored_fields: { unknown_field: 1 },
+    });
+    expect(res.body.errors.map((e: { position: number; field: string | null }) => [e.position, e.field])).toEqual([
+      [1, 'price'],
+      [2, null],
+      [5, 'date_stop'],
+    ]);
+    expect(res.body.errors[0]).toMatchObject({
+      dr_sid: body[1] && (body[1] as { dr_sid: string }).dr_sid,
+      message: expect.stringContaining('decimal string'),
+    });
+    for (const r of good)
+      expect(
+        (
+          await http()
+            .get(`${API}/calls/call_drs/${r.dr_sid}`)
+            .set(...partner.auth)
+        ).status,
+      ).toBe(200);
+    const refused = await http()
+      .get(`${API}/calls/call_drs/${(body[1] as { dr_sid: string }).dr_sid}`)
+      .set(...partner.auth);
     expect(refused.status).toBe(404);
   });
 
@@ -60,25 +110,51 @@ describe('POST /calls/call_drs', () => {
     const records = Array.from({ length: 20 }, (_, i) => call(100 + i));
     const first = await post('/calls/call_drs').send(records);
     expect(first.body).toMatchObject({ stored: 20, duplicates: 0, rejected: 0 });
-    const again = await post('/calls/call_drs').set('Content-Type', 'application/x-ndjson').send(ndjson([...records, records[0]]));
+    const again = await post('/calls/call_drs')
+      .set('Content-Type', 'application/x-ndjson')
+      .send(ndjson([...records, records[0]]));
     expect(again.body).toMatchObject({ received: 21, stored: 0, duplicates: 21, rejected: 0, errors: [] });
   });
 
-  test('a record naming another partner is refused; another partner\'s dr_sid is the caller\'s own record', async () => {
+  test("a record naming another partner is refused; another partner's dr_sid is the caller's own record", async () => {
     const other = await newPartner();
     const mine = call(200);
     await post('/calls/call_drs').send([mine]);
-    expect((await http().get(`${API}/calls/call_drs/${mine.dr_sid}`).set(...other.auth)).status).toBe(404);
-    const res = await post('/calls/call_drs', other).send([call(201, { partner_sid: partner.partner_sid }), { ...mine, price: '0.99' }, call(202, { partner_sid: other.partner_sid })]);
+    expect(
+      (
+        await http()
+          .get(`${API}/calls/call_drs/${mine.dr_sid}`)
+          .set(...other.auth)
+      ).status,
+    ).toBe(404);
+    const res = await post('/calls/call_drs', other).send([
+      call(201, { partner_sid: partner.partner_sid }),
+      { ...mine, price: '0.99' },
+      call(202, { partner_sid: other.partner_sid }),
+    ]);
     expect(res.body).toMatchObject({ stored: 2, rejected: 1, duplicates: 0 });
     expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['partner_sid']);
-    const theirs = await http().get(`${API}/calls/call_drs/${mine.dr_sid}`).set(...other.auth);
+    const theirs = await http()
+      .get(`${API}/calls/call_drs/${mine.dr_sid}`)
+      .set(...other.auth);
     expect(theirs.body).toMatchObject({ partner_sid: other.partner_sid, price: '0.99' });
-    expect((await http().get(`${API}/calls/call_drs/${mine.dr_sid}`).set(...partner.auth)).body).toMatchObject({ partner_sid: partner.partner_sid, price: '0.01' });
+    expect(
+      (
+        await http()
+          .get(`${API}/calls/call_drs/${mine.dr_sid}`)
+          .set(...partner.auth)
+      ).body,
+    ).toMatchObject({ partner_sid: partner.partner_sid, price: '0.01' });
   });
 
   test('a body far over the JSON body limit is streamed in batches', async () => {
-    const records = Array.from({ length: 8000 }, (_, i) => call(1000 + i, { number_src: `+1555${String(i).padStart(7, '0')}`, number_dst: '+15550000000', codec_src: 'pcmu' }));
+    const records = Array.from({ length: 8000 }, (_, i) =>
+      call(1000 + i, {
+        number_src: `+1555${String(i).padStart(7, '0')}`,
+        number_dst: '+15550000000',
+        codec_src: 'pcmu',
+      }),
+    );
     const body = ndjson(records);
     expect(body.length).toBeGreaterThan(1024 * 1024);
     const res = await post('/calls/call_drs').set('Content-Type', 'application/x-ndjson').send(body);
@@ -89,15 +165,29 @@ describe('POST /calls/call_drs', () => {
   test('records are stored while the body is still arriving', async () => {
     const sender = await newPartner();
     const url = new URL(`${instance().baseUrl}/calls/call_drs`);
-    const req = nodeHttp.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...Object.fromEntries([sender.auth]), 'content-type': 'application/x-ndjson' } });
+    const req = nodeHttp.request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: { ...Object.fromEntries([sender.auth]), 'content-type': 'application/x-ndjson' },
+    });
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      req.on('response', (res) => { let text = ''; res.on('data', (c) => { text += c; }); res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text })); });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
       req.on('error', reject);
     });
     // One full batch (500 records) and a few more; the request stays open.
     req.write(`${ndjson(Array.from({ length: 520 }, (_, i) => call(i)))}\n`);
     await eventually(async () => {
-      const list = await http().get(`${API}/calls/call_drs?limit=1000&include_fields=dr_sid`).set(...sender.auth);
+      const list = await http()
+        .get(`${API}/calls/call_drs?limit=1000&include_fields=dr_sid`)
+        .set(...sender.auth);
       expect(list.body.count).toBeGreaterThanOrEqual(500);
     });
     req.end(`${ndjson([call(600)])}\n`);
@@ -143,18 +233,45 @@ describe('POST /calls/call_drs', () => {
     expect(res.body).toEqual({ errors: [], message: 'Forbidden' });
     const creator = await newPartner({ scopes: ['calls.create'] });
     expect((await post('/calls/call_drs', creator).send([call(2)])).body.stored).toBe(1);
-    expect((await http().post(`${API}/calls/call_drs`).send([call(3)])).status).toBe(401);
+    expect(
+      (
+        await http()
+          .post(`${API}/calls/call_drs`)
+          .send([call(3)])
+      ).status,
+    ).toBe(401);
   });
 });
 
 describe('POST /sms/message_drs', () => {
   test('stores message records; defaults and integer coercion apply; needs an sms scope', async () => {
     const sid = randomUUID();
-    const res = await post('/sms/message_drs').set('Content-Type', 'application/x-ndjson')
-      .send(ndjson([{ dr_sid: sid, type: 'sms', mcc: '310', mnc: 260, message: 'hi', price: '0.015' }, { dr_sid: randomUUID(), type: 'fax' }]));
-    expect(res.body).toMatchObject({ stored: 1, rejected: 1, errors: [expect.objectContaining({ position: 1, field: 'type' })] });
-    const got = await http().get(`${API}/sms/message_drs/${sid}`).set(...partner.auth);
-    expect(got.body).toMatchObject({ dr_sid: sid, mcc: 310, mnc: 260, media_urls: [], date_sent: null, version: null, price: '0.015', partner_sid: partner.partner_sid });
+    const res = await post('/sms/message_drs')
+      .set('Content-Type', 'application/x-ndjson')
+      .send(
+        ndjson([
+          { dr_sid: sid, type: 'sms', mcc: '310', mnc: 260, message: 'hi', price: '0.015' },
+          { dr_sid: randomUUID(), type: 'fax' },
+        ]),
+      );
+    expect(res.body).toMatchObject({
+      stored: 1,
+      rejected: 1,
+      errors: [expect.objectContaining({ position: 1, field: 'type' })],
+    });
+    const got = await http()
+      .get(`${API}/sms/message_drs/${sid}`)
+      .set(...partner.auth);
+    expect(got.body).toMatchObject({
+      dr_sid: sid,
+      mcc: 310,
+      mnc: 260,
+      media_urls: [],
+      date_sent: null,
+      version: null,
+      price: '0.015',
+      partner_sid: partner.partner_sid,
+    });
     expect(Date.now() - Date.parse(got.body.date_insert)).toBeLessThan(60_000);
     const callsOnly = await newPartner({ scopes: ['calls.create'] });
     expect((await post('/sms/message_drs', callsOnly).send([{ dr_sid: randomUUID() }])).status).toBe(403);

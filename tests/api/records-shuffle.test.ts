@@ -5,14 +5,32 @@
 import { randomUUID } from 'node:crypto';
 import { API, expectErrorBody, http, newPartner, type TestPartner } from '../harness/api';
 
-interface Page { status: number; body: { items: Array<Record<string, unknown>>; has_more: boolean; total: number | null; pagination: { next?: string; previous?: string }; errors?: Array<{ field: string }> } }
+interface Page {
+  status: number;
+  body: {
+    items: Array<Record<string, unknown>>;
+    has_more: boolean;
+    total: number | null;
+    pagination: { next?: string; previous?: string };
+    errors?: Array<{ field: string }>;
+  };
+}
 
 let partner: TestPartner;
-beforeAll(async () => { partner = await newPartner(); });
+beforeAll(async () => {
+  partner = await newPartner();
+});
 
 const get = (pathAndQuery: string): Promise<Page> => {
-  const rel = pathAndQuery.startsWith('http') ? (() => { const u = new URL(pathAndQuery); return u.pathname + u.search; })() : `${API}${pathAndQuery}`;
-  return http().get(rel).set(...partner.auth);
+  const rel = pathAndQuery.startsWith('http')
+    ? (() => {
+        const u = new URL(pathAndQuery);
+        return u.pathname + u.search;
+      })()
+    : `${API}${pathAndQuery}`;
+  return http()
+    .get(rel)
+    .set(...partner.auth);
 };
 
 /** Follows `next` from `url`; returns the keys seen and the seed every link carried. */
@@ -31,8 +49,18 @@ async function walk(url: string, key: string): Promise<{ seen: string[]; seeds: 
 }
 
 test('message records: every record exactly once over the pages, in one permutation', async () => {
-  const records = Array.from({ length: 53 }, (_, i) => ({ dr_sid: randomUUID(), date_stop: new Date(Date.UTC(2024, 0, 1, 0, 0, i % 4)).toISOString() }));
-  expect((await http().post(`${API}/sms/message_drs`).set(...partner.auth).send(records)).body.stored).toBe(53);
+  const records = Array.from({ length: 53 }, (_, i) => ({
+    dr_sid: randomUUID(),
+    date_stop: new Date(Date.UTC(2024, 0, 1, 0, 0, i % 4)).toISOString(),
+  }));
+  expect(
+    (
+      await http()
+        .post(`${API}/sms/message_drs`)
+        .set(...partner.auth)
+        .send(records)
+    ).body.stored,
+  ).toBe(53);
   const { seen, seeds, pages } = await walk('/sms/message_drs?order=shuffle&limit=8&include_fields=dr_sid', 'dr_sid');
   expect(pages).toBe(7);
   expect(seen).toHaveLength(53);
@@ -52,11 +80,25 @@ test('message records: every record exactly once over the pages, in one permutat
 
 test('call records: every record once, with a filter', async () => {
   const records = Array.from({ length: 30 }, (_, i) => ({
-    dr_sid: randomUUID(), date_start: '2024-01-01T00:00:00Z', date_stop: '2024-01-01T00:01:00Z', direction: i % 2 ? 'inbound' : 'outbound',
+    dr_sid: randomUUID(),
+    date_start: '2024-01-01T00:00:00Z',
+    date_stop: '2024-01-01T00:01:00Z',
+    direction: i % 2 ? 'inbound' : 'outbound',
   }));
-  await http().post(`${API}/calls/call_drs`).set(...partner.auth).send(records);
-  const { seen } = await walk(`/calls/call_drs?order=shuffle&limit=4&filter=${encodeURIComponent('direction eq "inbound"')}`, 'dr_sid');
-  expect(seen.sort()).toEqual(records.filter((r) => r.direction === 'inbound').map((r) => r.dr_sid).sort());
+  await http()
+    .post(`${API}/calls/call_drs`)
+    .set(...partner.auth)
+    .send(records);
+  const { seen } = await walk(
+    `/calls/call_drs?order=shuffle&limit=4&filter=${encodeURIComponent('direction eq "inbound"')}`,
+    'dr_sid',
+  );
+  expect(seen.sort()).toEqual(
+    records
+      .filter((r) => r.direction === 'inbound')
+      .map((r) => r.dr_sid)
+      .sort(),
+  );
 });
 
 test('countries: every country exactly once over the pages', async () => {

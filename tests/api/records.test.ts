@@ -7,42 +7,152 @@
 import { randomUUID } from 'node:crypto';
 import { API, expectErrorBody, http, newPartner, type TestPartner } from '../harness/api';
 
-interface Item { dr_sid: string; [k: string]: unknown }
-interface Page { status: number; body: { count: number; has_more: boolean; items: Item[]; limit: number; offset: number; total: null; pagination: { next?: string; previous?: string }; errors?: Array<{ field: string }> } }
+interface Item {
+  dr_sid: string;
+  [k: string]: unknown;
+}
+interface Page {
+  status: number;
+  body: {
+    count: number;
+    has_more: boolean;
+    items: Item[];
+    limit: number;
+    offset: number;
+    total: null;
+    pagination: { next?: string; previous?: string };
+    errors?: Array<{ field: string }>;
+  };
+}
 
 const N = 2500;
 /** 2,500 records over 700 distinct instants: most instants are shared by several records. */
-const instant = (i: number) => new Date(Date.UTC(2024, 2, 1) + ((i * 7919) % 700) * 1000 + ((i * 31) % 2) * 250).toISOString();
+const instant = (i: number) =>
+  new Date(Date.UTC(2024, 2, 1) + ((i * 7919) % 700) * 1000 + ((i * 31) % 2) * 250).toISOString();
 
 const KINDS = [
   {
-    name: 'call_drs', path: '/calls/call_drs', orderField: 'date_stop', otherDate: 'date_start',
+    name: 'call_drs',
+    path: '/calls/call_drs',
+    orderField: 'date_stop',
+    otherDate: 'date_start',
     make: (i: number) => ({
-      dr_sid: randomUUID(), date_start: new Date(Date.parse(instant(i)) - 60_000).toISOString(), date_stop: instant(i),
-      direction: i % 3 === 0 ? 'inbound' : 'outbound', price: (i % 50 === 0 ? '0.25' : `0.00${i % 10}`), rate: '0.005', number_src: `1555${String(i).padStart(7, '0')}`, sipcause: '200',
+      dr_sid: randomUUID(),
+      date_start: new Date(Date.parse(instant(i)) - 60_000).toISOString(),
+      date_stop: instant(i),
+      direction: i % 3 === 0 ? 'inbound' : 'outbound',
+      price: i % 50 === 0 ? '0.25' : `0.00${i % 10}`,
+      rate: '0.005',
+      number_src: `1555${String(i).padStart(7, '0')}`,
+      sipcause: '200',
     }),
     // reference-facts.md, "Call detail record fields".
     fields: [
-      'cic', 'cic_original', 'cic_transformed', 'codec_dst', 'codec_src', 'date_insert', 'date_start', 'date_stop', 'date_talk', 'direction',
-      'disconnect_originator', 'diversion_dst', 'diversion_src', 'dr_sid', 'duration', 'duration_billing', 'endpoint_sid_dst', 'endpoint_sid_src',
-      'identity', 'ip_dst', 'ip_src', 'number_billing', 'number_dst', 'number_dst_original', 'number_dst_transformed', 'number_external',
-      'number_src', 'number_src_original', 'number_src_transformed', 'partner_sid', 'price', 'price_lcr_dst', 'price_lcr_src', 'rate',
-      'rate_lcr_dst', 'rate_lcr_src', 'sipcallid_dst', 'sipcallid_src', 'sipcause', 'stir_attest', 'stir_identity', 'stir_orig_id',
-      'stir_signing_entity', 'stir_verstat', 'transcoded', 'trunk_group_sid_dst', 'trunk_group_sid_src', 'user_data', 'version',
+      'cic',
+      'cic_original',
+      'cic_transformed',
+      'codec_dst',
+      'codec_src',
+      'date_insert',
+      'date_start',
+      'date_stop',
+      'date_talk',
+      'direction',
+      'disconnect_originator',
+      'diversion_dst',
+      'diversion_src',
+      'dr_sid',
+      'duration',
+      'duration_billing',
+      'endpoint_sid_dst',
+      'endpoint_sid_src',
+      'identity',
+      'ip_dst',
+      'ip_src',
+      'number_billing',
+      'number_dst',
+      'number_dst_original',
+      'number_dst_transformed',
+      'number_external',
+      'number_src',
+      'number_src_original',
+      'number_src_transformed',
+      'partner_sid',
+      'price',
+      'price_lcr_dst',
+      'price_lcr_src',
+      'rate',
+      'rate_lcr_dst',
+      'rate_lcr_src',
+      'sipcallid_dst',
+      'sipcallid_src',
+      'sipcause',
+      'stir_attest',
+      'stir_identity',
+      'stir_orig_id',
+      'stir_signing_entity',
+      'stir_verstat',
+      'transcoded',
+      'trunk_group_sid_dst',
+      'trunk_group_sid_src',
+      'user_data',
+      'version',
     ],
   },
   {
-    name: 'message_drs', path: '/sms/message_drs', orderField: 'date_insert', otherDate: 'date_sent',
+    name: 'message_drs',
+    path: '/sms/message_drs',
+    orderField: 'date_insert',
+    otherDate: 'date_sent',
     make: (i: number) => ({
-      dr_sid: randomUUID(), date_insert: instant(i), date_sent: instant(i), type: i % 4 === 0 ? 'mms' : 'sms',
-      direction: i % 3 === 0 ? 'inbound' : 'outbound', price: (i % 50 === 0 ? '0.25' : `0.00${i % 10}`), rate: '0.005', mcc: 310, mnc: 260, message: `hello ${i}`, message_segments: 1,
+      dr_sid: randomUUID(),
+      date_insert: instant(i),
+      date_sent: instant(i),
+      type: i % 4 === 0 ? 'mms' : 'sms',
+      direction: i % 3 === 0 ? 'inbound' : 'outbound',
+      price: i % 50 === 0 ? '0.25' : `0.00${i % 10}`,
+      rate: '0.005',
+      mcc: 310,
+      mnc: 260,
+      message: `hello ${i}`,
+      message_segments: 1,
     }),
     // reference-facts.md, "Message detail record fields".
     fields: [
-      'a2p_campaign', 'date_changed', 'date_insert', 'date_sent', 'date_start', 'date_stop', 'delay_sent', 'direction', 'dr_sid', 'mcc',
-      'mcc_mnc_price', 'mcc_mnc_rate', 'media_urls', 'message', 'message_segments', 'mnc', 'number_billing', 'number_dst', 'number_external',
-      'number_group_dst', 'number_src', 'p2p_nnid', 'partner_sid', 'passthrough_price', 'passthrough_rate', 'price', 'provider', 'rate',
-      'registration_type', 'status', 'type', 'user_data', 'vendor_error_code', 'version',
+      'a2p_campaign',
+      'date_changed',
+      'date_insert',
+      'date_sent',
+      'date_start',
+      'date_stop',
+      'delay_sent',
+      'direction',
+      'dr_sid',
+      'mcc',
+      'mcc_mnc_price',
+      'mcc_mnc_rate',
+      'media_urls',
+      'message',
+      'message_segments',
+      'mnc',
+      'number_billing',
+      'number_dst',
+      'number_external',
+      'number_group_dst',
+      'number_src',
+      'p2p_nnid',
+      'partner_sid',
+      'passthrough_price',
+      'passthrough_rate',
+      'price',
+      'provider',
+      'rate',
+      'registration_type',
+      'status',
+      'type',
+      'user_data',
+      'vendor_error_code',
+      'version',
     ],
   },
 ] as const;
@@ -54,18 +164,30 @@ describe.each(KINDS)('$name', (kind) => {
   /** dr_sids in the list's total order: date asc, then dr_sid asc. */
   let ordered: string[];
 
-  const get = (pathAndQuery: string, who: TestPartner = partner): Promise<Page> => http().get(pathAndQuery.startsWith('http') ? relative(pathAndQuery) : `${API}${pathAndQuery}`).set(...who.auth);
-  const relative = (url: string) => { const u = new URL(url); return u.pathname + u.search; };
+  const get = (pathAndQuery: string, who: TestPartner = partner): Promise<Page> =>
+    http()
+      .get(pathAndQuery.startsWith('http') ? relative(pathAndQuery) : `${API}${pathAndQuery}`)
+      .set(...who.auth);
+  const relative = (url: string) => {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  };
   const sids = (p: Page) => p.body.items.map((i) => i.dr_sid);
 
   beforeAll(async () => {
     [partner, other] = await Promise.all([newPartner(), newPartner()]);
     records = Array.from({ length: N }, (_, i) => kind.make(i));
-    const res = await http().post(`${API}${kind.path}`).set(...partner.auth).set('Content-Type', 'application/x-ndjson')
+    const res = await http()
+      .post(`${API}${kind.path}`)
+      .set(...partner.auth)
+      .set('Content-Type', 'application/x-ndjson')
       .send(records.map((r) => JSON.stringify(r)).join('\n'));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ received: N, stored: N, duplicates: 0, rejected: 0, complete: true });
-    const otherRes = await http().post(`${API}${kind.path}`).set(...other.auth).send([kind.make(1), kind.make(2)]);
+    const otherRes = await http()
+      .post(`${API}${kind.path}`)
+      .set(...other.auth)
+      .send([kind.make(1), kind.make(2)]);
     expect(otherRes.body.stored).toBe(2);
     const date = (r: Record<string, unknown>) => Date.parse(r[kind.orderField] as string);
     ordered = [...records].sort((a, b) => date(a) - date(b) || (a.dr_sid < b.dr_sid ? -1 : 1)).map((r) => r.dr_sid);
@@ -142,7 +264,15 @@ describe.each(KINDS)('$name', (kind) => {
   test('after the last record is an empty page, not a restart', async () => {
     const page = await get(`${kind.path}?after=${ordered[N - 1]}`);
     expect(page.status).toBe(200);
-    expect(page.body).toEqual({ count: 0, has_more: false, items: [], limit: 10, offset: 0, pagination: {}, total: null });
+    expect(page.body).toEqual({
+      count: 0,
+      has_more: false,
+      items: [],
+      limit: 10,
+      offset: 0,
+      pagination: {},
+      total: null,
+    });
   });
 
   test('items carry every field (null when unset), alphabetical; prices are decimal strings; total is null', async () => {
@@ -155,17 +285,32 @@ describe.each(KINDS)('$name', (kind) => {
       expect(item[kind.orderField]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }
     const one = records[7];
-    const got = await http().get(`${API}${kind.path}/${one.dr_sid}`).set(...partner.auth);
+    const got = await http()
+      .get(`${API}${kind.path}/${one.dr_sid}`)
+      .set(...partner.auth);
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ dr_sid: one.dr_sid, price: one.price, rate: '0.005', [kind.orderField]: one[kind.orderField] });
+    expect(got.body).toMatchObject({
+      dr_sid: one.dr_sid,
+      price: one.price,
+      rate: '0.005',
+      [kind.orderField]: one[kind.orderField],
+    });
   });
 
-  test('GET by dr_sid: field filtering; another partner\'s or unknown sid is a 404', async () => {
+  test("GET by dr_sid: field filtering; another partner's or unknown sid is a 404", async () => {
     const one = records[3];
-    const some = await http().get(`${API}${kind.path}/${one.dr_sid}?include_fields=dr_sid,price`).set(...partner.auth);
+    const some = await http()
+      .get(`${API}${kind.path}/${one.dr_sid}?include_fields=dr_sid,price`)
+      .set(...partner.auth);
     expect(some.body).toEqual({ dr_sid: one.dr_sid, price: one.price });
-    for (const [sid, who] of [[one.dr_sid, other], [randomUUID(), partner], ['not-a-sid', partner]] as const) {
-      const res = await http().get(`${API}${kind.path}/${sid}`).set(...who.auth);
+    for (const [sid, who] of [
+      [one.dr_sid, other],
+      [randomUUID(), partner],
+      ['not-a-sid', partner],
+    ] as const) {
+      const res = await http()
+        .get(`${API}${kind.path}/${sid}`)
+        .set(...who.auth);
       expect(res.status).toBe(404);
       expect(res.body.message).toBe('Cannot find item by SID');
       expectErrorBody(res.body);
@@ -174,7 +319,10 @@ describe.each(KINDS)('$name', (kind) => {
 
   test('filter and field filtering work with cursors; a cursor works with or without the filter that produced it', async () => {
     const filter = encodeURIComponent('direction eq "inbound" and price ge 0.005');
-    const want = ordered.filter((sid) => { const r = records.find((x) => x.dr_sid === sid)!; return r.direction === 'inbound' && Number(r.price) >= 0.005; });
+    const want = ordered.filter((sid) => {
+      const r = records.find((x) => x.dr_sid === sid)!;
+      return r.direction === 'inbound' && Number(r.price) >= 0.005;
+    });
     const seen: string[] = [];
     let url = `${kind.path}?limit=50&filter=${filter}&include_fields=dr_sid,direction,price&after=${ordered[0]}`;
     for (;;) {
@@ -183,7 +331,9 @@ describe.each(KINDS)('$name', (kind) => {
       for (const item of page.body.items) expect(Object.keys(item)).toEqual(['direction', 'dr_sid', 'price']);
       seen.push(...sids(page));
       if (!page.body.pagination.next) break;
-      expect(new URL(page.body.pagination.next).searchParams.get('filter')).toBe('direction eq "inbound" and price ge 0.005');
+      expect(new URL(page.body.pagination.next).searchParams.get('filter')).toBe(
+        'direction eq "inbound" and price ge 0.005',
+      );
       url = page.body.pagination.next;
     }
     expect(seen).toEqual(want.filter((s) => s !== ordered[0]));
@@ -229,7 +379,11 @@ describe.each(KINDS)('$name', (kind) => {
     [`filter=${encodeURIComponent('price gt cheap')}`, 'filter'],
     ['include_fields=nope', 'include_fields'],
   ])('%s is a 400 naming %s', async (query, param) => {
-    const q = query.replace('=A', `=${ordered[5]}`).replace('=B', `=${ordered[50]}`).replace('OTHER', kind.otherDate).replace('UNKNOWN', randomUUID());
+    const q = query
+      .replace('=A', `=${ordered[5]}`)
+      .replace('=B', `=${ordered[50]}`)
+      .replace('OTHER', kind.otherDate)
+      .replace('UNKNOWN', randomUUID());
     const res = await get(`${kind.path}?${q}`);
     expect(res.status).toBe(400);
     expectErrorBody(res.body);
@@ -246,11 +400,24 @@ describe('scopes', () => {
   test('reading needs calls.manage/calls.read or sms.manage/sms.read', async () => {
     const none = await newPartner({ scopes: ['countries.read'] });
     const reader = await newPartner({ scopes: ['calls.read', 'sms.read'] });
-    for (const path of ['/calls/call_drs', '/sms/message_drs', `/calls/call_drs/${randomUUID()}`, `/sms/message_drs/${randomUUID()}`]) {
-      const res = await http().get(`${API}${path}`).set(...none.auth);
+    for (const path of [
+      '/calls/call_drs',
+      '/sms/message_drs',
+      `/calls/call_drs/${randomUUID()}`,
+      `/sms/message_drs/${randomUUID()}`,
+    ]) {
+      const res = await http()
+        .get(`${API}${path}`)
+        .set(...none.auth);
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ errors: [], message: 'Forbidden' });
-      expect([200, 404]).toContain((await http().get(`${API}${path}`).set(...reader.auth)).status);
+      expect([200, 404]).toContain(
+        (
+          await http()
+            .get(`${API}${path}`)
+            .set(...reader.auth)
+        ).status,
+      );
     }
   });
 });

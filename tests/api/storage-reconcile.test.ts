@@ -13,24 +13,57 @@ import { until } from '../support/poll';
  */
 describe('container counters at start-up', () => {
   let inst: PatchbayInstance;
-  afterAll(async () => { await inst?.stop(); });
+  afterAll(async () => {
+    await inst?.stop();
+  });
 
   test('counters that disagree with the files are put right by a restart', async () => {
     inst = await startPatchbay(mode(), process.env.MONGODB_URL ? { STORAGE_RECONCILE_ON_START: 'true' } : {});
     const auth = ['Authorization', `Bearer ${inst.token}`] as const;
     const api = () => request(inst.origin);
-    const containerSid = await until('the default container', 20000, async () => (await api().get('/core/v2/storage/containers').set(...auth)).body.items?.[0]?.container_sid as string | undefined);
-    for (const [name, body] of [['a.txt', 'abc'], ['b.txt', 'hello']]) {
-      const res = await api().post(`/core/v2/storage/files?container_sid=${containerSid}&name=${name}`).set(...auth).set('Content-Type', 'application/octet-stream').send(Buffer.from(body));
+    const containerSid = await until(
+      'the default container',
+      20000,
+      async () =>
+        (
+          await api()
+            .get('/core/v2/storage/containers')
+            .set(...auth)
+        ).body.items?.[0]?.container_sid as string | undefined,
+    );
+    for (const [name, body] of [
+      ['a.txt', 'abc'],
+      ['b.txt', 'hello'],
+    ]) {
+      const res = await api()
+        .post(`/core/v2/storage/files?container_sid=${containerSid}&name=${name}`)
+        .set(...auth)
+        .set('Content-Type', 'application/octet-stream')
+        .send(Buffer.from(body));
       expect(res.status).toBe(201);
     }
-    const counters = async () => (await api().get(`/core/v2/storage/containers/${containerSid}`).set(...auth)).body as Record<string, unknown>;
+    const counters = async () =>
+      (
+        await api()
+          .get(`/core/v2/storage/containers/${containerSid}`)
+          .set(...auth)
+      ).body as Record<string, unknown>;
     expect(await counters()).toMatchObject({ total_files: 2, total_bytes: 8 });
 
     await inst.kill();
-    const [stored, ...more] = (await storedTexts(inst)).filter((r) => r.text.includes(containerSid) && r.text.includes('"total_files"'));
+    const [stored, ...more] = (await storedTexts(inst)).filter(
+      (r) => r.text.includes(containerSid) && r.text.includes('"total_files"'),
+    );
     expect(more).toEqual([]);
-    await rewriteStored(inst, stored, (doc) => doc.container_sid === containerSid, (doc) => { doc.total_files = 7; doc.total_bytes = 1000; });
+    await rewriteStored(
+      inst,
+      stored,
+      (doc) => doc.container_sid === containerSid,
+      (doc) => {
+        doc.total_files = 7;
+        doc.total_bytes = 1000;
+      },
+    );
     inst = await inst.restart();
 
     expect(await counters()).toMatchObject({ total_files: 2, total_bytes: 8 });

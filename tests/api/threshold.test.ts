@@ -20,19 +20,33 @@ describe('threshold-worker: delete_lru and lifecycle expiry', () => {
     inst = await startPatchbay(mode(), { THRESHOLD_SWEEP_INTERVAL: '1' });
     s = await storageClient(inst);
   }, 120_000);
-  afterAll(async () => { await inst?.stop(); });
+  afterAll(async () => {
+    await inst?.stop();
+  });
 
   /** Uploads `n` files (sizes from `size`), one after another, so their access times follow the order. */
-  async function fill(containerSid: string, n: number, size: (i: number) => number = () => 10, fields: (i: number) => Record<string, string | number | boolean> = () => ({})) {
+  async function fill(
+    containerSid: string,
+    n: number,
+    size: (i: number) => number = () => 10,
+    fields: (i: number) => Record<string, string | number | boolean> = () => ({}),
+  ) {
     const out: Array<Record<string, any>> = [];
-    for (let i = 0; i < n; i++) out.push(await s.upload({ container_sid: containerSid, name: `f${i}.bin`, ...fields(i) }, Buffer.alloc(size(i), 65 + (i % 26))));
+    for (let i = 0; i < n; i++)
+      out.push(
+        await s.upload(
+          { container_sid: containerSid, name: `f${i}.bin`, ...fields(i) },
+          Buffer.alloc(size(i), 65 + (i % 26)),
+        ),
+      );
     return out;
   }
 
-  const settledAt = (containerSid: string, files: number) => until(`container ${containerSid} at ${files} files`, async () => {
-    const c = await s.getContainer(containerSid);
-    return c.total_files === files ? c : undefined;
-  });
+  const settledAt = (containerSid: string, files: number) =>
+    until(`container ${containerSid} at ${files} files`, async () => {
+      const c = await s.getContainer(containerSid);
+      return c.total_files === files ? c : undefined;
+    });
 
   test('a container over its threshold is brought to its target in LRU order; downloads by SID protect a file, reads through publish_uri do not', async () => {
     const c = await s.createContainer({ threshold_action: 'no_action', threshold_files: 8, threshold_files_target: 4 });
@@ -65,7 +79,13 @@ describe('threshold-worker: delete_lru and lifecycle expiry', () => {
   }, 60_000);
 
   test('a bytes threshold: LRU files go until both counts are at or below target, not one more', async () => {
-    const c = await s.createContainer({ threshold_action: 'no_action', threshold_bytes: 1000, threshold_bytes_target: 600, threshold_files: 50, threshold_files_target: 40 });
+    const c = await s.createContainer({
+      threshold_action: 'no_action',
+      threshold_bytes: 1000,
+      threshold_bytes_target: 600,
+      threshold_files: 50,
+      threshold_files_target: 40,
+    });
     const sizes = [300, 50, 50, 200, 100, 100, 100, 100];
     await fill(c.container_sid, sizes.length, (i) => sizes[i]);
     const before = await s.files(c.container_sid);
@@ -79,7 +99,12 @@ describe('threshold-worker: delete_lru and lifecycle expiry', () => {
 
   test('threshold_include false files are neither counted nor deleted, even when least recently used', async () => {
     const c = await s.createContainer({ threshold_action: 'no_action', threshold_files: 3, threshold_files_target: 1 });
-    const excluded = await fill(c.container_sid, 3, () => 10, () => ({ threshold_include: false }));
+    const excluded = await fill(
+      c.container_sid,
+      3,
+      () => 10,
+      () => ({ threshold_include: false }),
+    );
     const counted = await fill(c.container_sid, 4);
     expect(await s.getContainer(c.container_sid)).toMatchObject({ total_files: 7, threshold_total_files: 4 });
     await s.patchContainer(c.container_sid, { threshold_action: 'delete_lru' });
@@ -91,28 +116,60 @@ describe('threshold-worker: delete_lru and lifecycle expiry', () => {
   test('reject containers are not swept; their threshold status fields stay true as files come and go', async () => {
     const c = await s.createContainer({ threshold_action: 'reject', threshold_files: 3, threshold_bytes: 1000 });
     const files = await fill(c.container_sid, 3, () => 100);
-    expect(await s.getContainer(c.container_sid)).toMatchObject({ threshold_total_files: 3, threshold_total_bytes: 300, threshold_available_files_percent: 0, threshold_available_bytes_percent: 70 });
+    expect(await s.getContainer(c.container_sid)).toMatchObject({
+      threshold_total_files: 3,
+      threshold_total_bytes: 300,
+      threshold_available_files_percent: 0,
+      threshold_available_bytes_percent: 70,
+    });
     const refused = await s.tryUpload({ container_sid: c.container_sid }, 'x');
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].field).toBe('threshold_files');
     // Not counted, so not refused; the threshold counts do not move.
     const free = await s.upload({ container_sid: c.container_sid, threshold_include: false }, Buffer.alloc(50));
-    expect(await s.getContainer(c.container_sid)).toMatchObject({ total_files: 4, total_bytes: 350, threshold_total_files: 3, threshold_total_bytes: 300 });
+    expect(await s.getContainer(c.container_sid)).toMatchObject({
+      total_files: 4,
+      total_bytes: 350,
+      threshold_total_files: 3,
+      threshold_total_bytes: 300,
+    });
     await s.deleteFile(files[0].file_sid);
-    expect(await s.getContainer(c.container_sid)).toMatchObject({ total_files: 3, threshold_total_files: 2, threshold_total_bytes: 200, threshold_available_files_percent: 33.33, threshold_available_bytes_percent: 80 });
+    expect(await s.getContainer(c.container_sid)).toMatchObject({
+      total_files: 3,
+      threshold_total_files: 2,
+      threshold_total_bytes: 200,
+      threshold_available_files_percent: 33.33,
+      threshold_available_bytes_percent: 80,
+    });
     await s.patchFile(free.file_sid, { threshold_include: true });
-    expect(await s.getContainer(c.container_sid)).toMatchObject({ threshold_total_files: 3, threshold_total_bytes: 250, threshold_available_files_percent: 0 });
+    expect(await s.getContainer(c.container_sid)).toMatchObject({
+      threshold_total_files: 3,
+      threshold_total_bytes: 250,
+      threshold_available_files_percent: 0,
+    });
     await s.patchFile(free.file_sid, { threshold_include: false });
-    expect(await s.getContainer(c.container_sid)).toMatchObject({ threshold_total_files: 2, threshold_total_bytes: 200, threshold_available_files_percent: 33.33 });
+    expect(await s.getContainer(c.container_sid)).toMatchObject({
+      threshold_total_files: 2,
+      threshold_total_bytes: 200,
+      threshold_available_files_percent: 33.33,
+    });
     rejecting = { sid: c.container_sid, files: 3 };
   }, 60_000);
 
   test('lifecycle_action delete removes a file lifecycle_ttl seconds after upload, and only then', async () => {
     const c = await s.createContainer({});
     const keep = await s.upload({ container_sid: c.container_sid, name: 'keep.txt' }, 'keep');
-    const later = await s.upload({ container_sid: c.container_sid, name: 'later.txt', lifecycle_action: 'delete', lifecycle_ttl: 3600 }, 'later');
-    const doomed = await s.upload({ container_sid: c.container_sid, name: 'doomed.txt', lifecycle_action: 'delete', lifecycle_ttl: 2 }, 'doomed');
-    const goneAt = await until('the expired file to be deleted', async () => ((await s.getFile(doomed.file_sid)).status === 404 ? Date.now() : undefined));
+    const later = await s.upload(
+      { container_sid: c.container_sid, name: 'later.txt', lifecycle_action: 'delete', lifecycle_ttl: 3600 },
+      'later',
+    );
+    const doomed = await s.upload(
+      { container_sid: c.container_sid, name: 'doomed.txt', lifecycle_action: 'delete', lifecycle_ttl: 2 },
+      'doomed',
+    );
+    const goneAt = await until('the expired file to be deleted', async () =>
+      (await s.getFile(doomed.file_sid)).status === 404 ? Date.now() : undefined,
+    );
     expect(goneAt).toBeGreaterThanOrEqual(new Date(doomed.date_created).getTime() + 2000);
     expect(sids(await s.files(c.container_sid))).toEqual(sids([keep, later]));
     expect(await s.getContainer(c.container_sid)).toMatchObject({ total_files: 2 });

@@ -8,7 +8,8 @@ export const SHOTS = path.resolve(__dirname, '../../docs/console');
 
 export function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({
-    executablePath: CHROMIUM, headless: true,
+    executablePath: CHROMIUM,
+    headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--autoplay-policy=no-user-gesture-required'],
     defaultViewport: { width: 1280, height: 860 },
   });
@@ -19,11 +20,17 @@ export function launchBrowser(): Promise<Browser> {
  * error (a failed resource, a CSP violation, a React-style warning logged as error), a failed
  * request. `problems()` lists them; each test expects none.
  */
-export async function watchedPage(browser: Browser): Promise<{ page: Page; problems: () => string[]; clear: () => void }> {
+export async function watchedPage(
+  browser: Browser,
+): Promise<{ page: Page; problems: () => string[]; clear: () => void }> {
   const page = await browser.newPage();
   let seen: string[] = [];
-  page.on('pageerror', (e) => { seen.push(`pageerror: ${(e as Error).message ?? String(e)}`); });
-  page.on('console', (m) => { if (m.type() === 'error') seen.push(`console.error: ${m.text()}`); });
+  page.on('pageerror', (e) => {
+    seen.push(`pageerror: ${(e as Error).message ?? String(e)}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') seen.push(`console.error: ${m.text()}`);
+  });
   page.on('requestfailed', (r) => {
     // A media element that is closed cancels its own range request: not a failure of the page.
     if (r.resourceType() === 'media' && r.failure()?.errorText === 'net::ERR_ABORTED') return;
@@ -31,7 +38,13 @@ export async function watchedPage(browser: Browser): Promise<{ page: Page; probl
     if (r.response()?.status() === 204 && r.failure()?.errorText === 'net::ERR_ABORTED') return;
     seen.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`);
   });
-  return { page, problems: () => seen, clear: () => { seen = []; } };
+  return {
+    page,
+    problems: () => seen,
+    clear: () => {
+      seen = [];
+    },
+  };
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -41,7 +54,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Clicks the button (or link) whose visible text is `text`, inside `scope` (a selector) when given. */
 export async function clickText(page: Page, text: string, scope = 'body'): Promise<void> {
-  const handle = await page.waitForSelector(`${scope} ::-p-xpath(.//button[normalize-space(.)=${JSON.stringify(text)}])`, { visible: true, timeout: 10_000 });
+  const handle = await page.waitForSelector(
+    `${scope} ::-p-xpath(.//button[normalize-space(.)=${JSON.stringify(text)}])`,
+    { visible: true, timeout: 10_000 },
+  );
   if (!handle) throw new Error(`no button "${text}" in ${scope}`);
   await handle.click();
 }

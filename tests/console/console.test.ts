@@ -35,10 +35,22 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   const login = `console${Date.now().toString(36)}`;
-  const created = await w.api().post(`${V2}/partners`).set('Authorization', `Bearer ${w.pb.token}`).send({ name: 'Acme Telecom', login, password: PASSWORD });
+  const created = await w
+    .api()
+    .post(`${V2}/partners`)
+    .set('Authorization', `Bearer ${w.pb.token}`)
+    .send({ name: 'Acme Telecom', login, password: PASSWORD });
   expect(created.status).toBe(200);
-  const tok = await w.api().post(`${V2}/oauth/token`).type('form').send({ grant_type: 'password', username: login, password: PASSWORD });
-  partner = { partner_sid: created.body.partner_sid, login, auth: ['Authorization', `Bearer ${tok.body.access_token}`] };
+  const tok = await w
+    .api()
+    .post(`${V2}/oauth/token`)
+    .type('form')
+    .send({ grant_type: 'password', username: login, password: PASSWORD });
+  partner = {
+    partner_sid: created.body.partner_sid,
+    login,
+    auth: ['Authorization', `Bearer ${tok.body.access_token}`],
+  };
   ({ page, problems, clear } = await watchedPage(browser));
 }, 120_000);
 
@@ -54,8 +66,10 @@ afterEach(() => {
   expect(seen).toEqual([]);
 });
 
-const view = (name: string) => clickText(page, { storage: 'Storage', endpoints: 'Endpoints', push: 'Push', records: 'Records' }[name]!, 'nav.tabs');
-const rowSids = (selector: string, attr: string) => page.$$eval(selector, (rows, a) => rows.map((r) => r.getAttribute(a as string) ?? ''), attr);
+const view = (name: string) =>
+  clickText(page, { storage: 'Storage', endpoints: 'Endpoints', push: 'Push', records: 'Records' }[name]!, 'nav.tabs');
+const rowSids = (selector: string, attr: string) =>
+  page.$$eval(selector, (rows, a) => rows.map((r) => r.getAttribute(a as string) ?? ''), attr);
 
 test('sign in with login and password; a wrong password shows the API’s message', async () => {
   await page.goto(`${w.pb.origin}/console`, { waitUntil: 'networkidle0' });
@@ -75,26 +89,42 @@ test('sign in with login and password; a wrong password shows the API’s messag
   expect(await page.$eval('header.top .who', (el) => el.textContent)).toBe('Acme Telecom');
   // The token is in memory only: nothing in the URL or in web storage.
   expect(page.url()).toBe(`${w.pb.origin}/console`);
-  expect(await page.evaluate('JSON.stringify([Object.keys(localStorage), Object.keys(sessionStorage), document.cookie])')).toBe('[[],[],""]');
+  expect(
+    await page.evaluate('JSON.stringify([Object.keys(localStorage), Object.keys(sessionStorage), document.cookie])'),
+  ).toBe('[[],[],""]');
 }, 60_000);
 
 test('Storage lists the partner’s containers by SID, with usage against quota', async () => {
-  const second = await w.api().post(`${V2}/storage/containers`).set(...partner.auth).send({ name: 'voicemail', threshold_action: 'reject', threshold_files: 50, quota_files: 100 });
+  const second = await w
+    .api()
+    .post(`${V2}/storage/containers`)
+    .set(...partner.auth)
+    .send({ name: 'voicemail', threshold_action: 'reject', threshold_files: 50, quota_files: 100 });
   expect(second.status).toBe(200);
-  const listed = await w.api().get(`${V2}/storage/containers`).set(...partner.auth);
+  const listed = await w
+    .api()
+    .get(`${V2}/storage/containers`)
+    .set(...partner.auth);
   const sids = (listed.body.items as Array<{ container_sid: string }>).map((c) => c.container_sid).sort();
   expect(sids).toHaveLength(2);
   await view('storage');
   await page.waitForSelector(`tr[data-container-sid="${second.body.container_sid}"]`, { visible: true });
   expect((await rowSids('table.containers tbody tr', 'data-container-sid')).sort()).toEqual(sids);
-  const meter = await page.$eval(`tr[data-container-sid="${second.body.container_sid}"] meter`, (m) => [m.getAttribute('max'), m.getAttribute('high')]);
+  const meter = await page.$eval(`tr[data-container-sid="${second.body.container_sid}"] meter`, (m) => [
+    m.getAttribute('max'),
+    m.getAttribute('high'),
+  ]);
   expect(meter).toEqual(['100', '50']);
   await screenshot(page, 'storage');
 }, 60_000);
 
 let uploaded: { file_sid: string; publish_uri: string };
 test('upload through the file picker (a progress bar, then listed without a reload) and by drag and drop; delete after confirming', async () => {
-  const listed = await w.api().get(`${V2}/storage/containers`).query({ filter: 'is_default eq true' }).set(...partner.auth);
+  const listed = await w
+    .api()
+    .get(`${V2}/storage/containers`)
+    .query({ filter: 'is_default eq true' })
+    .set(...partner.auth);
   const container = listed.body.items[0].container_sid as string;
   await page.click(`tr[data-container-sid="${container}"] button`);
   await page.waitForSelector('#upload', { visible: true });
@@ -113,14 +143,18 @@ test('upload through the file picker (a progress bar, then listed without a relo
   }).observe(document.body, { subtree: true, childList: true, attributes: true })`);
   await clickText(page, 'Upload', '#upload');
   await page.waitForSelector('.upload-done', { visible: true, timeout: 20_000 });
-  const progress = await page.evaluate('window.__progress') as Array<[number, number]>;
+  const progress = (await page.evaluate('window.__progress')) as Array<[number, number]>;
   expect(progress.length).toBeGreaterThan(0);
   expect(progress.some(([, max]) => max >= fs.statSync(file).size)).toBe(true);
   expect(await page.$('#upload-progress')).toBeNull(); // gone once the upload is done
   const row = await page.waitForSelector('tr[data-file-sid] ::-p-text(welcome-greeting.wav)', { visible: true });
   expect(row).not.toBeNull();
   expect(await page.evaluate('window.__sameDocument')).toBe(true);
-  const files = await w.api().get(`${V2}/storage/files`).query({ filter: `container_sid eq "${container}"` }).set(...partner.auth);
+  const files = await w
+    .api()
+    .get(`${V2}/storage/files`)
+    .query({ filter: `container_sid eq "${container}"` })
+    .set(...partner.auth);
   expect(files.body.items.map((f: { name: string }) => f.name)).toEqual(['welcome-greeting.wav']);
   uploaded = files.body.items[0];
   expect(uploaded.publish_uri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/f\//);
@@ -154,18 +188,34 @@ test('upload through the file picker (a progress bar, then listed without a relo
   await page.waitForSelector(`tr[data-file-sid="${droppedSid}"] .confirm`, { visible: true });
   await page.keyboard.press('Escape');
   await page.waitForSelector(`tr[data-file-sid="${droppedSid}"] .confirm`, { hidden: true });
-  expect((await w.api().get(`${V2}/storage/files/${droppedSid}`).set(...partner.auth)).status).toBe(200);
+  expect(
+    (
+      await w
+        .api()
+        .get(`${V2}/storage/files/${droppedSid}`)
+        .set(...partner.auth)
+    ).status,
+  ).toBe(200);
   await clickText(page, 'Delete', `tr[data-file-sid="${droppedSid}"]`);
   expect(await page.evaluate('document.activeElement.textContent')).toBe('Yes, delete');
   await page.keyboard.press('Enter');
   await page.waitForSelector(`tr[data-file-sid="${droppedSid}"]`, { hidden: true });
-  expect((await w.api().get(`${V2}/storage/files/${droppedSid}`).set(...partner.auth)).status).toBe(404);
+  expect(
+    (
+      await w
+        .api()
+        .get(`${V2}/storage/files/${droppedSid}`)
+        .set(...partner.auth)
+    ).status,
+  ).toBe(404);
   expect(await rowSids('table.file-list tbody tr[data-file-sid]', 'data-file-sid')).toEqual([uploaded.file_sid]);
 }, 60_000);
 
 test('an audio file plays from its publish_uri, fetched with a Range request', async () => {
   const media: HTTPResponse[] = [];
-  const onResponse = (r: HTTPResponse) => { if (uploaded && r.url().startsWith(uploaded.publish_uri)) media.push(r); };
+  const onResponse = (r: HTTPResponse) => {
+    if (uploaded && r.url().startsWith(uploaded.publish_uri)) media.push(r);
+  };
   page.on('response', onResponse);
   // Media events do not bubble: a capturing listener on the document hears the player's `canplay`.
   await page.evaluate(`document.addEventListener('canplay', (e) => { window.__canplay = e.target.src; }, true)`);
@@ -193,7 +243,10 @@ test('create a third_party endpoint (the API’s message next to the field it na
   await view('endpoints');
   await page.waitForSelector('table.endpoint-list tbody tr', { visible: true });
   // The System Gateway is listed and cannot be deleted.
-  const system = await page.$eval('table.endpoint-list tbody tr', (tr) => [tr.children[1].textContent, tr.querySelector('button.danger')!.hasAttribute('disabled')]);
+  const system = await page.$eval('table.endpoint-list tbody tr', (tr) => [
+    tr.children[1].textContent,
+    tr.querySelector('button.danger')!.hasAttribute('disabled'),
+  ]);
   expect(system).toEqual(['system_gateway', true]);
 
   await clickText(page, 'New endpoint');
@@ -201,9 +254,13 @@ test('create a third_party endpoint (the API’s message next to the field it na
   await typeInto(page, '#endpoint-create-name', 'Office PBX');
   await typeInto(page, '#endpoint-create-addresses-0-ip', 'not an ip!');
   await clickText(page, 'Create endpoint', '#endpoint-create');
-  const error = await page.waitForSelector('#endpoint-create .field-error[data-field="addresses.0.ip"]', { visible: true });
+  const error = await page.waitForSelector('#endpoint-create .field-error[data-field="addresses.0.ip"]', {
+    visible: true,
+  });
   expect(await error!.evaluate((el) => el.textContent)).toBe('must be an IPv4 or IPv6 address or a host name');
-  expect(await page.$eval('#endpoint-create-addresses-0-ip', (el) => el.getAttribute('aria-describedby'))).toBe('endpoint-create-addresses-0-ip-error');
+  expect(await page.$eval('#endpoint-create-addresses-0-ip', (el) => el.getAttribute('aria-describedby'))).toBe(
+    'endpoint-create-addresses-0-ip-error',
+  );
   await screenshot(page, 'endpoint-error');
   clear(); // the refused POST (400) is logged by the browser as a failed resource
   await typeInto(page, '#endpoint-create-addresses-0-ip', '198.51.100.7');
@@ -211,7 +268,9 @@ test('create a third_party endpoint (the API’s message next to the field it na
   await clickText(page, 'Create endpoint', '#endpoint-create');
   const row = await page.waitForSelector('tr[data-endpoint-sid] ::-p-text(Office PBX)', { visible: true });
   const sid = await row!.evaluate((el) => el.closest('tr')!.getAttribute('data-endpoint-sid')!);
-  expect(await page.$eval(`tr[data-endpoint-sid="${sid}"]`, (tr) => tr.textContent)).toContain('198.51.100.7:5060/udp (any)');
+  expect(await page.$eval(`tr[data-endpoint-sid="${sid}"]`, (tr) => tr.textContent)).toContain(
+    '198.51.100.7:5060/udp (any)',
+  );
 
   await clickText(page, 'Edit', `tr[data-endpoint-sid="${sid}"]`);
   await page.waitForSelector('#endpoint-edit', { visible: true });
@@ -221,8 +280,16 @@ test('create a third_party endpoint (the API’s message next to the field it na
   await typeInto(page, '#endpoint-edit-addresses-0-port', '5080');
   await clickText(page, 'Save changes', '#endpoint-edit');
   await page.waitForSelector(`tr[data-endpoint-sid="${sid}"] ::-p-text(Office PBX (main))`, { visible: true });
-  const stored = await w.api().get(`${V2}/endpoints/${sid}`).set(...partner.auth);
-  expect(stored.body).toMatchObject({ type: 'third_party', name: 'Office PBX (main)', capacity: 12, addresses: [{ ip: '198.51.100.7', port: 5080 }] });
+  const stored = await w
+    .api()
+    .get(`${V2}/endpoints/${sid}`)
+    .set(...partner.auth);
+  expect(stored.body).toMatchObject({
+    type: 'third_party',
+    name: 'Office PBX (main)',
+    capacity: 12,
+    addresses: [{ ip: '198.51.100.7', port: 5080 }],
+  });
   await screenshot(page, 'endpoints');
 }, 60_000);
 
@@ -238,9 +305,14 @@ test('push: an FCM application from its key file, two devices, a test notificati
   await new Promise((r) => setTimeout(r, 200)); // the file is read (Base64) as it is picked
   await clickText(page, 'Create application', '#application-create');
   await page.waitForSelector('#devices-title', { visible: true });
-  const apps = await w.api().get(`${V2}/push/applications`).set(...partner.auth);
+  const apps = await w
+    .api()
+    .get(`${V2}/push/applications`)
+    .set(...partner.auth);
   expect(apps.body.items).toHaveLength(1);
-  expect(await page.$eval(`tr[data-application-sid="${apps.body.items[0].application_sid}"]`, (tr) => tr.textContent)).toContain('FCM');
+  expect(
+    await page.$eval(`tr[data-application-sid="${apps.body.items[0].application_sid}"]`, (tr) => tr.textContent),
+  ).toContain('FCM');
   // Credentials are write-only: the page never holds the key.
   expect(await page.content()).not.toContain(account.json.private_key_id);
 
@@ -252,43 +324,79 @@ test('push: an FCM application from its key file, two devices, a test notificati
     await clickText(page, 'Add device', '#device-create');
     await page.waitForSelector(`td.token[title="${token}"]`, { visible: true });
   }
-  const devices = await w.api().get(`${V2}/push/devices`).set(...partner.auth);
-  const sidOf = (token: string) => (devices.body.items as Array<{ token: string; device_sid: string }>).find((d) => d.token === token)!.device_sid;
+  const devices = await w
+    .api()
+    .get(`${V2}/push/devices`)
+    .set(...partner.auth);
+  const sidOf = (token: string) =>
+    (devices.body.items as Array<{ token: string; device_sid: string }>).find((d) => d.token === token)!.device_sid;
   await typeInto(page, '#notification-title', 'Hello from the console');
   await clickText(page, 'Send', '#notification');
   await page.waitForSelector('table.send-results', { visible: true, timeout: 20_000 });
-  const results = await page.$$eval('table.send-results tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.getAttribute('data-device-sid'), r.querySelector('.result')!.textContent])));
+  const results = await page.$$eval('table.send-results tbody tr', (rows) =>
+    Object.fromEntries(rows.map((r) => [r.getAttribute('data-device-sid'), r.querySelector('.result')!.textContent])),
+  );
   expect(results).toEqual({ [sidOf(good)]: 'success', [sidOf(dead)]: 'unregistered' });
   expect(await page.$eval('table.send-results caption', (el) => el.textContent)).toBe('Sent: 1 delivered, 1 failed');
   const got = w.fcm.forProject(account.projectId).find((r) => r.message.token === good);
-  expect(got?.message.notification).toEqual({ title: 'Hello from the console', body: 'If you can read this, push works.' });
+  expect(got?.message.notification).toEqual({
+    title: 'Hello from the console',
+    body: 'If you can read this, push works.',
+  });
   await screenshot(page, 'push');
 }, 60_000);
 
 test('records: calls a page at a time, next and previous by cursor, a date range, CSV of the page; then messages', async () => {
   // 45 calls, one a minute from 2024-06-01 00:00, and 3 a day later (the date range keeps those out).
   const calls = Array.from({ length: 45 }, (_, i) => ({
-    dr_sid: randomUUID(), date_start: new Date(Date.UTC(2024, 5, 1, 0, i, 0)).toISOString(), date_stop: new Date(Date.UTC(2024, 5, 1, 0, i, 30)).toISOString(),
-    direction: 'outbound', number_src: '+15550100', number_dst: `+1555020${String(i).padStart(2, '0')}`, duration: '30', sipcause: '200', price: '0.0040',
+    dr_sid: randomUUID(),
+    date_start: new Date(Date.UTC(2024, 5, 1, 0, i, 0)).toISOString(),
+    date_stop: new Date(Date.UTC(2024, 5, 1, 0, i, 30)).toISOString(),
+    direction: 'outbound',
+    number_src: '+15550100',
+    number_dst: `+1555020${String(i).padStart(2, '0')}`,
+    duration: '30',
+    sipcause: '200',
+    price: '0.0040',
   }));
-  const later = Array.from({ length: 3 }, (_, i) => ({ dr_sid: randomUUID(), date_start: `2024-06-02T10:0${i}:00.000Z`, date_stop: `2024-06-02T10:0${i}:30.000Z` }));
-  const ingested = await w.api().post(`${V2}/calls/call_drs`).set(...partner.auth).send([...calls, ...later]);
+  const later = Array.from({ length: 3 }, (_, i) => ({
+    dr_sid: randomUUID(),
+    date_start: `2024-06-02T10:0${i}:00.000Z`,
+    date_stop: `2024-06-02T10:0${i}:30.000Z`,
+  }));
+  const ingested = await w
+    .api()
+    .post(`${V2}/calls/call_drs`)
+    .set(...partner.auth)
+    .send([...calls, ...later]);
   expect(ingested.body).toMatchObject({ stored: 48, rejected: 0 });
   await until('the ingested records to be listed', 15_000, async () => {
-    const r = await w.api().get(`${V2}/calls/call_drs`).query({ limit: 100 }).set(...partner.auth);
+    const r = await w
+      .api()
+      .get(`${V2}/calls/call_drs`)
+      .query({ limit: 100 })
+      .set(...partner.auth);
     return r.body.count === 48 ? true : undefined;
   });
-  const newestFirst = [...later].reverse().concat([...calls].reverse()).map((c) => c.dr_sid);
+  const newestFirst = [...later]
+    .reverse()
+    .concat([...calls].reverse())
+    .map((c) => c.dr_sid);
 
   // From the keyboard: the views are real buttons.
   await page.focus('nav.tabs button[data-view="records"]');
   await page.keyboard.press('Enter');
   const shown = async () => rowSids('table.record-list tbody tr[data-dr-sid]', 'data-dr-sid');
-  const waitFirst = (sid: string) => page.waitForSelector(`table.record-list tbody tr[data-dr-sid]:first-child[data-dr-sid="${sid}"]`, { visible: true });
+  const waitFirst = (sid: string) =>
+    page.waitForSelector(`table.record-list tbody tr[data-dr-sid]:first-child[data-dr-sid="${sid}"]`, {
+      visible: true,
+    });
   await waitFirst(newestFirst[0]);
   expect(await shown()).toEqual(newestFirst.slice(0, 20));
   const requests: string[] = [];
-  const onRequest = (r: { url: () => string }) => { if (r.url().includes('/calls/call_drs')) requests.push(r.url()); };
+  const onRequest = (r: { url: () => string }) => {
+    if (r.url().includes('/calls/call_drs')) requests.push(r.url());
+  };
   page.on('request', onRequest);
   await clickText(page, 'Next →', 'nav.pager');
   await waitFirst(newestFirst[20]);
@@ -301,13 +409,21 @@ test('records: calls a page at a time, next and previous by cursor, a date range
   expect(await shown()).toEqual(newestFirst.slice(20, 40));
   page.off('request', onRequest);
   // Cursor paging: after/before a record's SID, never an offset.
-  expect(requests.map((u) => new URL(u).searchParams).map((q) => [q.has('after') || q.has('before'), q.has('offset')])).toEqual([[true, false], [true, false], [true, false]]);
+  expect(
+    requests.map((u) => new URL(u).searchParams).map((q) => [q.has('after') || q.has('before'), q.has('offset')]),
+  ).toEqual([
+    [true, false],
+    [true, false],
+    [true, false],
+  ]);
   expect(await page.$eval('nav.pager button:last-child', (b) => b.hasAttribute('disabled'))).toBe(false);
 
   // The date range: only 2024-06-01.
   // (A date input's typed form depends on the browser's locale: the value is set as a picker would.)
   for (const id of ['#records-range-from', '#records-range-to']) {
-    await page.evaluate(`(() => { const el = document.querySelector('${id}'); el.value = '2024-06-01'; el.dispatchEvent(new Event('input', { bubbles: true })); })()`);
+    await page.evaluate(
+      `(() => { const el = document.querySelector('${id}'); el.value = '2024-06-01'; el.dispatchEvent(new Event('input', { bubbles: true })); })()`,
+    );
   }
   await clickText(page, 'Apply', '#records-range');
   await waitFirst(newestFirst[3]);
@@ -317,23 +433,52 @@ test('records: calls a page at a time, next and previous by cursor, a date range
   const client = await page.createCDPSession();
   await client.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: tmp, eventsEnabled: true });
   await clickText(page, 'Download CSV (this page)', '#records-range');
-  const csvFile = await until('the CSV download', 10_000, () => fs.readdirSync(tmp).find((f) => /^calls-.*\.csv$/.test(f)));
+  const csvFile = await until('the CSV download', 10_000, () =>
+    fs.readdirSync(tmp).find((f) => /^calls-.*\.csv$/.test(f)),
+  );
   const lines = fs.readFileSync(path.join(tmp, csvFile), 'utf8').trim().split('\r\n');
   expect(lines).toHaveLength(21);
   expect(lines[0].split(',')).toContain('dr_sid');
-  expect(lines.slice(1).map((l) => l.split(',')[lines[0].split(',').indexOf('dr_sid')])).toEqual(newestFirst.slice(3, 23));
+  expect(lines.slice(1).map((l) => l.split(',')[lines[0].split(',').indexOf('dr_sid')])).toEqual(
+    newestFirst.slice(3, 23),
+  );
   await screenshot(page, 'records');
 
   // Message records: the other kind, by date_insert.
-  const messages = Array.from({ length: 3 }, (_, i) => ({ dr_sid: randomUUID(), date_insert: `2024-06-03T08:0${i}:00.000Z`, type: 'sms', direction: 'inbound', message: `hi ${i}` }));
-  expect((await w.api().post(`${V2}/sms/message_drs`).set(...partner.auth).send(messages)).body).toMatchObject({ stored: 3 });
-  await until('the ingested messages to be listed', 15_000, async () => ((await w.api().get(`${V2}/sms/message_drs`).set(...partner.auth)).body.count === 3 ? true : undefined));
+  const messages = Array.from({ length: 3 }, (_, i) => ({
+    dr_sid: randomUUID(),
+    date_insert: `2024-06-03T08:0${i}:00.000Z`,
+    type: 'sms',
+    direction: 'inbound',
+    message: `hi ${i}`,
+  }));
+  expect(
+    (
+      await w
+        .api()
+        .post(`${V2}/sms/message_drs`)
+        .set(...partner.auth)
+        .send(messages)
+    ).body,
+  ).toMatchObject({ stored: 3 });
+  await until('the ingested messages to be listed', 15_000, async () =>
+    (
+      await w
+        .api()
+        .get(`${V2}/sms/message_drs`)
+        .set(...partner.auth)
+    ).body.count === 3
+      ? true
+      : undefined,
+  );
   await clickText(page, 'Messages', 'section');
   await page.waitForSelector('table.record-list[data-kind="messages"]', { visible: true });
   // The date range still applies (2024-06-01): none of these; cleared, all three, newest first.
   await page.waitForSelector('table.record-list ::-p-text(No records.)', { visible: true });
   for (const id of ['#records-range-from', '#records-range-to']) {
-    await page.evaluate(`(() => { const el = document.querySelector('${id}'); el.value = ''; el.dispatchEvent(new Event('input', { bubbles: true })); })()`);
+    await page.evaluate(
+      `(() => { const el = document.querySelector('${id}'); el.value = ''; el.dispatchEvent(new Event('input', { bubbles: true })); })()`,
+    );
   }
   await clickText(page, 'Apply', '#records-range');
   await waitFirst(messages[2].dr_sid);

@@ -8,13 +8,19 @@ import { DEPLOYED, envProblems, readYaml, ROOT } from './deploy-kit';
 type Service = Record<string, any>;
 const compose = readYaml<{ services: Record<string, Service>; volumes: Record<string, unknown> }>('docker-compose.yml');
 const services = compose.services;
-const targets = DockerfileParser.parse(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')).getFROMs().map((f) => f.getBuildStage());
+const targets = DockerfileParser.parse(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))
+  .getFROMs()
+  .map((f) => f.getBuildStage());
 
 /** A copy of a schema without draft-04 `id` annotations (string-valued; a property named id is an object). */
 function withoutDraft4Ids(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutDraft4Ids);
   if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === 'id' && typeof v === 'string')).map(([k, v]) => [k, withoutDraft4Ids(v)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k, v]) => !(k === 'id' && typeof v === 'string'))
+      .map(([k, v]) => [k, withoutDraft4Ids(v)]),
+  );
 }
 
 describe('docker-compose.yml', () => {
@@ -45,7 +51,10 @@ describe('docker-compose.yml', () => {
       expect(svc.build).toEqual({ context: '.', target: name });
       expect(targets).toContain(name);
       expect(svc.healthcheck.test.join(' ')).toMatch(/\/health/);
-      expect(svc.depends_on).toEqual({ nats: { condition: 'service_healthy' }, mongo: { condition: 'service_healthy' } });
+      expect(svc.depends_on).toEqual({
+        nats: { condition: 'service_healthy' },
+        mongo: { condition: 'service_healthy' },
+      });
       expect(svc.stop_grace_period).toBe('30s');
     }
     expect(services.bootstrap.build.target).toBe('bootstrap');
@@ -65,14 +74,16 @@ describe('docker-compose.yml', () => {
     const env = services.push.environment as Record<string, string>;
     expect(env.PUSH_CREDENTIALS_KEY).toMatch(/^\$\{PUSH_CREDENTIALS_KEY:\?[^}]+\}$/);
     expect(env.PUSH_CREDENTIALS_OLD_KEYS).toBe('${PUSH_CREDENTIALS_OLD_KEYS:-}');
-    for (const name of DEPLOYED.filter((n) => n !== 'push')) expect(Object.keys(services[name].environment)).not.toContain('PUSH_CREDENTIALS_KEY');
+    for (const name of DEPLOYED.filter((n) => n !== 'push'))
+      expect(Object.keys(services[name].environment)).not.toContain('PUSH_CREDENTIALS_KEY');
   });
 
   test('storage gets its credentials key from .env: required, and no other service gets it', () => {
     const env = services.storage.environment as Record<string, string>;
     expect(env.STORAGE_CREDENTIALS_KEY).toMatch(/^\$\{STORAGE_CREDENTIALS_KEY:\?[^}]+\}$/);
     expect(env.STORAGE_CREDENTIALS_OLD_KEYS).toBe('${STORAGE_CREDENTIALS_OLD_KEYS:-}');
-    for (const name of DEPLOYED.filter((n) => n !== 'storage')) expect(Object.keys(services[name].environment)).not.toContain('STORAGE_CREDENTIALS_KEY');
+    for (const name of DEPLOYED.filter((n) => n !== 'storage'))
+      expect(Object.keys(services[name].environment)).not.toContain('STORAGE_CREDENTIALS_KEY');
   });
 
   test('the services that touch blobs can be pointed at S3 from .env; the s3 profile adds an S3 server and its bucket', () => {
@@ -89,8 +100,15 @@ describe('docker-compose.yml', () => {
     expect(services['blobs-init'].profiles).toEqual(['s3']);
     expect(services['blobs-init'].command.join(' ')).toMatch(/s3\.bucket\.create -name patchbay/);
     // The URL the compose file documents for the profile is one every blob service accepts.
-    expect(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')).toMatch(/BLOB_STORE_URL=s3:\/\/patchbay\/blobs\?endpoint=http:\/\/blobs:8333/);
-    expect(envProblems('storage', { ...(services.storage.environment as Record<string, string>), BLOB_STORE_URL: 's3://patchbay/blobs?endpoint=http://blobs:8333' })).toEqual([]);
+    expect(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')).toMatch(
+      /BLOB_STORE_URL=s3:\/\/patchbay\/blobs\?endpoint=http:\/\/blobs:8333/,
+    );
+    expect(
+      envProblems('storage', {
+        ...(services.storage.environment as Record<string, string>),
+        BLOB_STORE_URL: 's3://patchbay/blobs?endpoint=http://blobs:8333',
+      }),
+    ).toEqual([]);
   });
 
   test('the transcoder and the file server run several replicas, behind the edge for the file server', () => {

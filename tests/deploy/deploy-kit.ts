@@ -16,8 +16,15 @@ export const ROOT = path.resolve(__dirname, '../..');
 
 /** Each image's own environment keys (with CommonConfig), as its main.ts hands them to bootService. */
 const SERVICE_CONFIG: Record<string, TProperties> = {
-  gateway: GatewayConfig, identity: {}, records: {}, storage: StorageConfig, endpoint: EndpointConfig, push: PushConfig,
-  'file-server': FileServerConfig, transcoder: TranscoderConfig, 'threshold-worker': ThresholdWorkerConfig,
+  gateway: GatewayConfig,
+  identity: {},
+  records: {},
+  storage: StorageConfig,
+  endpoint: EndpointConfig,
+  push: PushConfig,
+  'file-server': FileServerConfig,
+  transcoder: TranscoderConfig,
+  'threshold-worker': ThresholdWorkerConfig,
 };
 
 /** Every bus-side service that deployments run (the Dockerfile's service targets). */
@@ -32,8 +39,12 @@ export function envProblems(service: string, env: Record<string, string>): strin
   const own = SERVICE_CONFIG[service];
   if (!own) return [`no config known for ${service}`];
   const props: TProperties = { ...CommonConfig, ...own };
-  const resolved = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1')]));
-  const problems = Object.keys(resolved).filter((k) => !(k in props)).map((k) => `${service}: ${k} is not a setting of this service`);
+  const resolved = Object.fromEntries(
+    Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1')]),
+  );
+  const problems = Object.keys(resolved)
+    .filter((k) => !(k in props))
+    .map((k) => `${service}: ${k} is not a setting of this service`);
   try {
     loadConfig(Type.Object(props), resolved);
   } catch (err) {
@@ -50,8 +61,10 @@ export function readYaml<T = unknown>(rel: string): T {
 
 /** Every document of a multi-document YAML file (empty documents dropped). */
 export function readYamlDocs(file: string): Array<Record<string, any>> {
-  return parseAllDocuments(fs.readFileSync(file, 'utf8'), { merge: true }).map((d) => {
-    if (d.errors.length > 0) throw new Error(`${file}: ${d.errors.map((e) => e.message).join('; ')}`);
-    return d.toJS() as Record<string, any>;
-  }).filter((d) => d !== null && d !== undefined);
+  return parseAllDocuments(fs.readFileSync(file, 'utf8'), { merge: true })
+    .map((d) => {
+      if (d.errors.length > 0) throw new Error(`${file}: ${d.errors.map((e) => e.message).join('; ')}`);
+      return d.toJS() as Record<string, any>;
+    })
+    .filter((d) => d !== null && d !== undefined);
 }

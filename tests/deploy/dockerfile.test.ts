@@ -7,7 +7,11 @@ const ROOT = path.resolve(__dirname, '../..');
 const text = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
 const dockerfile = DockerfileParser.parse(text);
 
-interface Stage { name: string; from: string; instructions: Instruction[] }
+interface Stage {
+  name: string;
+  from: string;
+  instructions: Instruction[];
+}
 
 /** The stages in order, each with its own instructions (FROM excluded). */
 function stages(): Stage[] {
@@ -32,13 +36,25 @@ function chain(name: string): Stage[] {
   for (let s = byName.get(name); s; s = byName.get(s.from)) out.push(s);
   return out;
 }
-const args = (s: Stage, keyword: string) => s.instructions.filter((i) => i.getKeyword() === keyword).map((i) => i.getArgumentsContent() ?? '');
+const args = (s: Stage, keyword: string) =>
+  s.instructions.filter((i) => i.getKeyword() === keyword).map((i) => i.getArgumentsContent() ?? '');
 
 describe('Dockerfile', () => {
   const images = bundleNames();
 
   test('parses without problems and has a target for every service and the bootstrap', () => {
-    expect(serviceNames()).toEqual(expect.arrayContaining(['gateway', 'identity', 'records', 'storage', 'endpoint', 'push', 'file-server', 'transcoder']));
+    expect(serviceNames()).toEqual(
+      expect.arrayContaining([
+        'gateway',
+        'identity',
+        'records',
+        'storage',
+        'endpoint',
+        'push',
+        'file-server',
+        'transcoder',
+      ]),
+    );
     for (const name of images) expect(byName.has(name)).toBe(true);
     // Every FROM is the node base image or an earlier stage.
     for (const [i, s] of all.entries()) {
@@ -55,13 +71,19 @@ describe('Dockerfile', () => {
       const cmd = stages.map((s) => args(s, 'CMD').pop()).find((c) => c !== undefined);
       expect(JSON.parse(cmd!)).toEqual(['node', '--enable-source-maps', 'main.js']);
       // The image holds only its own pruned output.
-      expect(chain(name)[0].instructions.filter((i) => i.getKeyword() === 'COPY').map((i) => i.getTextContent())).toContain(`COPY --from=build /out/${name} /app`);
+      expect(
+        chain(name)[0]
+          .instructions.filter((i) => i.getKeyword() === 'COPY')
+          .map((i) => i.getTextContent()),
+      ).toContain(`COPY --from=build /out/${name} /app`);
     }
   });
 
   test('every long-running service has a health check on /health', () => {
     for (const name of serviceNames()) {
-      const hc = chain(name).map((s) => args(s, 'HEALTHCHECK').pop()).find((h) => h !== undefined);
+      const hc = chain(name)
+        .map((s) => args(s, 'HEALTHCHECK').pop())
+        .find((h) => h !== undefined);
       expect(hc).toMatch(/\/health/);
     }
   });
@@ -69,7 +91,8 @@ describe('Dockerfile', () => {
   test('ffmpeg is installed in the transcoder target only', () => {
     const withFfmpeg = all.filter((s) => args(s, 'RUN').some((r) => /\bffmpeg\b/.test(r))).map((s) => s.name);
     expect(withFfmpeg).toEqual(['transcoder']);
-    for (const name of images.filter((n) => n !== 'transcoder')) expect(chain(name).map((s) => s.name)).not.toContain('transcoder');
+    for (const name of images.filter((n) => n !== 'transcoder'))
+      expect(chain(name).map((s) => s.name)).not.toContain('transcoder');
   });
 
   test('the build stage bundles, then gives each service pruned production dependencies with pnpm deploy', () => {
@@ -95,7 +118,19 @@ describe('Dockerfile', () => {
   });
 
   test('.dockerignore keeps node_modules, data and tests out but the bundler in', () => {
-    const ignore = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
-    for (const line of ['**/node_modules', '**/data', '.git', 'tests', 'deploy/*', '!deploy/bundle.ts', '!deploy/bootstrap-main.ts']) expect(ignore).toContain(line);
+    const ignore = fs
+      .readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
+    for (const line of [
+      '**/node_modules',
+      '**/data',
+      '.git',
+      'tests',
+      'deploy/*',
+      '!deploy/bundle.ts',
+      '!deploy/bootstrap-main.ts',
+    ])
+      expect(ignore).toContain(line);
   });
 });

@@ -15,24 +15,46 @@ import { containersOf, kustomizeBuild, type K8sObject } from './kustomize';
 const K8S = path.join(ROOT, 'deploy/kubernetes');
 /** The Kubernetes API schemas (kubernetes-models) of every kind the manifests use. */
 const MODELS: Record<string, { new (data: any): { validate(): void } }> = {
-  'apps/v1/Deployment': Deployment, 'batch/v1/Job': Job, 'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
-  'networking.k8s.io/v1/Ingress': Ingress, 'policy/v1/PodDisruptionBudget': PodDisruptionBudget, 'v1/ConfigMap': ConfigMap,
-  'v1/Namespace': Namespace, 'v1/Secret': Secret, 'v1/Service': Service,
+  'apps/v1/Deployment': Deployment,
+  'batch/v1/Job': Job,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'networking.k8s.io/v1/Ingress': Ingress,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Namespace': Namespace,
+  'v1/Secret': Secret,
+  'v1/Service': Service,
 };
-const builds = { base: kustomizeBuild(path.join(K8S, 'base')), production: kustomizeBuild(path.join(K8S, 'overlays/production')), dev: kustomizeBuild(path.join(K8S, 'overlays/dev')), 'production-s3': kustomizeBuild(path.join(K8S, 'overlays/production-s3')) };
+const builds = {
+  base: kustomizeBuild(path.join(K8S, 'base')),
+  production: kustomizeBuild(path.join(K8S, 'overlays/production')),
+  dev: kustomizeBuild(path.join(K8S, 'overlays/dev')),
+  'production-s3': kustomizeBuild(path.join(K8S, 'overlays/production-s3')),
+};
 const of = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
-const get = (objects: K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
-const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
+const get = (objects: K8sObject[], kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.name === name);
+const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
+  Object.entries(selector).every(([k, v]) => labels[k] === v);
 /** Services that own a database (bootService `docs: true`). */
-const withDocs = DEPLOYED.filter((s) => /docs:\s*true/.test(fs.readFileSync(path.join(ROOT, 'services', s, 'src', 'main.ts'), 'utf8')));
+const withDocs = DEPLOYED.filter((s) =>
+  /docs:\s*true/.test(fs.readFileSync(path.join(ROOT, 'services', s, 'src', 'main.ts'), 'utf8')),
+);
 
 describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, objects) => {
   test('every object is valid against the Kubernetes API schema of its kind', () => {
     const problems: string[] = [];
     for (const o of objects) {
       const Model = MODELS[`${o.apiVersion}/${o.kind}`];
-      if (!Model) { problems.push(`${o.apiVersion} ${o.kind} has no schema here`); continue; }
-      try { new Model(o).validate(); } catch (err) { problems.push(`${o.kind}/${o.metadata.name}: ${(err as Error).message}`); }
+      if (!Model) {
+        problems.push(`${o.apiVersion} ${o.kind} has no schema here`);
+        continue;
+      }
+      try {
+        new Model(o).validate();
+      } catch (err) {
+        problems.push(`${o.kind}/${o.metadata.name}: ${(err as Error).message}`);
+      }
     }
     expect(problems).toEqual([]);
     const names = objects.map((o) => `${o.kind}/${o.metadata.name}`);
@@ -69,7 +91,11 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
           expect(ports).toContain(c[probe].httpGet.port);
         }
         for (const r of ['requests', 'limits']) expect(Object.keys(c.resources[r]).sort()).toEqual(['cpu', 'memory']);
-        expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+        expect(c.securityContext).toMatchObject({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+        });
       }
     }
   });
@@ -83,7 +109,11 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
     for (const svc of DEPLOYED) {
       const c = get(objects, 'Deployment', `patchbay-${svc}`)!.spec.template.spec.containers[0];
       const env: Record<string, string> = {};
-      for (const from of c.envFrom) Object.assign(env, from.configMapRef ? data('ConfigMap', from.configMapRef.name) : data('Secret', from.secretRef.name));
+      for (const from of c.envFrom)
+        Object.assign(
+          env,
+          from.configMapRef ? data('ConfigMap', from.configMapRef.name) : data('Secret', from.secretRef.name),
+        );
       for (const e of c.env ?? []) {
         const ref = e.valueFrom?.configMapKeyRef;
         env[e.name] = ref ? data('ConfigMap', ref.name)[ref.key] : e.value;
@@ -96,38 +126,60 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
   });
 
   test('push reads its credentials key from a Secret of its own, which no other pod reads and no ConfigMap repeats', () => {
-    const secretRefs = (d: K8sObject): string[] => d.spec.template.spec.containers[0].envFrom.filter((f: any) => f.secretRef).map((f: any) => f.secretRef.name);
+    const secretRefs = (d: K8sObject): string[] =>
+      d.spec.template.spec.containers[0].envFrom.filter((f: any) => f.secretRef).map((f: any) => f.secretRef.name);
     expect(secretRefs(get(objects, 'Deployment', 'patchbay-push')!)).toContain('patchbay-push-credentials');
     const secret = get(objects, 'Secret', 'patchbay-push-credentials')!;
-    expect(Object.keys({ ...(secret.data ?? {}), ...(secret.stringData ?? {}) }).sort()).toEqual(['PUSH_CREDENTIALS_KEY', 'PUSH_CREDENTIALS_OLD_KEYS']);
-    for (const d of of(objects, 'Deployment')) if (d.metadata.name !== 'patchbay-push') expect(secretRefs(d)).not.toContain('patchbay-push-credentials');
+    expect(Object.keys({ ...(secret.data ?? {}), ...(secret.stringData ?? {}) }).sort()).toEqual([
+      'PUSH_CREDENTIALS_KEY',
+      'PUSH_CREDENTIALS_OLD_KEYS',
+    ]);
+    for (const d of of(objects, 'Deployment'))
+      if (d.metadata.name !== 'patchbay-push') expect(secretRefs(d)).not.toContain('patchbay-push-credentials');
     for (const cm of of(objects, 'ConfigMap')) expect(Object.keys(cm.data ?? {})).not.toContain('PUSH_CREDENTIALS_KEY');
   });
 
   test('storage reads its credentials key from a Secret of its own; the services that touch blobs read where they are from another', () => {
-    const secretRefs = (d: K8sObject): string[] => d.spec.template.spec.containers[0].envFrom.filter((f: any) => f.secretRef).map((f: any) => f.secretRef.name);
-    const keys = (name: string) => { const o = get(objects, 'Secret', name)!; return Object.keys({ ...(o.data ?? {}), ...(o.stringData ?? {}) }).sort(); };
+    const secretRefs = (d: K8sObject): string[] =>
+      d.spec.template.spec.containers[0].envFrom.filter((f: any) => f.secretRef).map((f: any) => f.secretRef.name);
+    const keys = (name: string) => {
+      const o = get(objects, 'Secret', name)!;
+      return Object.keys({ ...(o.data ?? {}), ...(o.stringData ?? {}) }).sort();
+    };
     expect(keys('patchbay-storage-credentials')).toEqual(['STORAGE_CREDENTIALS_KEY', 'STORAGE_CREDENTIALS_OLD_KEYS']);
     expect(keys('patchbay-blob-store')).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'BLOB_STORE_URL']);
     for (const d of of(objects, 'Deployment')) {
       const name = d.metadata.name.replace(/^patchbay-/, '');
-      expect({ name, key: secretRefs(d).includes('patchbay-storage-credentials') }).toEqual({ name, key: name === 'storage' });
-      expect({ name, blobs: secretRefs(d).includes('patchbay-blob-store') }).toEqual({ name, blobs: ['storage', 'gateway', 'file-server', 'transcoder'].includes(name) });
+      expect({ name, key: secretRefs(d).includes('patchbay-storage-credentials') }).toEqual({
+        name,
+        key: name === 'storage',
+      });
+      expect({ name, blobs: secretRefs(d).includes('patchbay-blob-store') }).toEqual({
+        name,
+        blobs: ['storage', 'gateway', 'file-server', 'transcoder'].includes(name),
+      });
     }
-    for (const cm of of(objects, 'ConfigMap')) expect(Object.keys(cm.data ?? {})).not.toEqual(expect.arrayContaining(['STORAGE_CREDENTIALS_KEY']));
+    for (const cm of of(objects, 'ConfigMap'))
+      expect(Object.keys(cm.data ?? {})).not.toEqual(expect.arrayContaining(['STORAGE_CREDENTIALS_KEY']));
   });
 
   test('autoscaling: file server on CPU, transcoder on CPU and queue depth; the Ingress reaches the gateway and the file server', () => {
     const hpa = (name: string) => get(objects, 'HorizontalPodAutoscaler', `patchbay-${name}`)!;
-    expect(hpa('file-server').spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
-    expect(hpa('transcoder').spec.metrics.map((m: any) => m.resource?.name ?? m.external?.metric.name)).toEqual(['cpu', 'transcoder_queue_depth']);
+    expect(hpa('file-server').spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
+    ]);
+    expect(hpa('transcoder').spec.metrics.map((m: any) => m.resource?.name ?? m.external?.metric.name)).toEqual([
+      'cpu',
+      'transcoder_queue_depth',
+    ]);
     for (const h of of(objects, 'HorizontalPodAutoscaler')) {
       expect(get(objects, 'Deployment', h.spec.scaleTargetRef.name)).toBeDefined();
       expect(h.spec.minReplicas).toBeLessThanOrEqual(h.spec.maxReplicas);
     }
     const backends = get(objects, 'Ingress', 'patchbay')!.spec.rules.map((r: any) => r.http.paths[0].backend.service);
     expect(backends.map((b: any) => b.name)).toEqual(['patchbay-gateway', 'patchbay-file-server']);
-    for (const b of backends) expect(get(objects, 'Service', b.name)!.spec.ports.map((p: any) => p.name)).toContain(b.port.name);
+    for (const b of backends)
+      expect(get(objects, 'Service', b.name)!.spec.ports.map((p: any) => p.name)).toContain(b.port.name);
   });
 });
 
@@ -135,7 +187,8 @@ describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
   test('production: one namespace, pinned registry images, a larger transcoder pool, TLS hosts', () => {
     const objects = builds.production;
     for (const o of objects) if (o.kind !== 'Namespace') expect(o.metadata.namespace).toBe('patchbay');
-    for (const c of containersOf(objects)) expect(c.image).toMatch(/^registry\.example\.com\/patchbay\/[a-z-]+:0\.1\.0$/);
+    for (const c of containersOf(objects))
+      expect(c.image).toMatch(/^registry\.example\.com\/patchbay\/[a-z-]+:0\.1\.0$/);
     expect(get(objects, 'Deployment', 'patchbay-transcoder')!.spec.replicas).toBe(3);
     expect(get(objects, 'HorizontalPodAutoscaler', 'patchbay-transcoder')!.spec.minReplicas).toBe(3);
     expect(get(objects, 'ConfigMap', 'patchbay-public')!.data.STORAGE_URL).toBe('https://files.patchbay.example.com');
@@ -144,7 +197,7 @@ describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
     expect(get(builds.base, 'Deployment', 'patchbay-transcoder')!.spec.replicas).toBe(2);
   });
 
-  test('production-s3: the production overlay with Patchbay\'s own blobs on S3 (GridFS elsewhere)', () => {
+  test("production-s3: the production overlay with Patchbay's own blobs on S3 (GridFS elsewhere)", () => {
     const url = (objects: K8sObject[]) => get(objects, 'Secret', 'patchbay-blob-store')!.stringData.BLOB_STORE_URL;
     expect(url(builds['production-s3'])).toMatch(/^s3:\/\/[a-z0-9.-]+\/[a-z]+\?region=[a-z0-9-]+$/);
     expect(url(builds.production)).toBe('');
@@ -160,22 +213,37 @@ describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
 
   test('NATS chart values: JetStream on persistent storage, a 3-node cluster, named as NATS_URL expects', () => {
     const values = readYaml<Record<string, any>>('deploy/kubernetes/nats/values.yaml');
-    expect(values.config.jetstream).toMatchObject({ enabled: true, fileStore: { enabled: true, pvc: { enabled: true } } });
+    expect(values.config.jetstream).toMatchObject({
+      enabled: true,
+      fileStore: { enabled: true, pvc: { enabled: true } },
+    });
     expect(values.config.cluster).toEqual({ enabled: true, replicas: 3 });
-    expect(fs.readFileSync(path.join(K8S, 'nats/values.yaml'), 'utf8')).toMatch(/helm upgrade --install patchbay-nats nats\/nats/);
+    expect(fs.readFileSync(path.join(K8S, 'nats/values.yaml'), 'utf8')).toMatch(
+      /helm upgrade --install patchbay-nats nats\/nats/,
+    );
   });
 
   test('MongoDB: a 3-member replica set whose user may use every service database and the blob database', () => {
     const cr = readYaml<Record<string, any>>('deploy/kubernetes/mongodb/mongodb-community.yaml');
-    expect(cr).toMatchObject({ apiVersion: 'mongodbcommunity.mongodb.com/v1', kind: 'MongoDBCommunity', metadata: { name: 'patchbay-mongodb' }, spec: { type: 'ReplicaSet' } });
+    expect(cr).toMatchObject({
+      apiVersion: 'mongodbcommunity.mongodb.com/v1',
+      kind: 'MongoDBCommunity',
+      metadata: { name: 'patchbay-mongodb' },
+      spec: { type: 'ReplicaSet' },
+    });
     expect(cr.spec.members).toBeGreaterThanOrEqual(3);
-    const dbs = cr.spec.users[0].roles.filter((r: any) => r.name === 'readWrite').map((r: any) => r.db).sort();
+    const dbs = cr.spec.users[0].roles
+      .filter((r: any) => r.name === 'readWrite')
+      .map((r: any) => r.db)
+      .sort();
     expect(dbs).toEqual([...withDocs.map((s) => `patchbay_${s.replace(/-/g, '_')}`), 'patchbay_blobs'].sort());
   });
 
   test('the queue-depth metric the transcoder HPA uses is the one the transcoder exports', () => {
     const adapter = fs.readFileSync(path.join(K8S, 'monitoring/prometheus-adapter-values.yaml'), 'utf8');
     expect(adapter).toMatch(/as: transcoder_queue_depth/);
-    expect(fs.readFileSync(path.join(ROOT, 'services/transcoder/src/metrics.ts'), 'utf8')).toMatch(/name: 'transcoder_queue_depth'/);
+    expect(fs.readFileSync(path.join(ROOT, 'services/transcoder/src/metrics.ts'), 'utf8')).toMatch(
+      /name: 'transcoder_queue_depth'/,
+    );
   });
 });

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { readYamlDocs } from './deploy-kit';
 
-export type K8sObject = Record<string, any> & { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } };
+export type K8sObject = Record<string, any> & {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+};
 
 /** The kustomization fields this resolver understands; anything else fails the build (no silent gaps). */
 const KNOWN = new Set(['apiVersion', 'kind', 'namespace', 'labels', 'resources', 'images', 'replicas', 'patches']);
@@ -19,7 +23,8 @@ const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding'
 export function kustomizeBuild(dir: string): K8sObject[] {
   const k = readYamlDocs(path.join(dir, 'kustomization.yaml'))[0];
   const unknown = Object.keys(k).filter((key) => !KNOWN.has(key));
-  if (unknown.length > 0) throw new Error(`${dir}: kustomization fields not supported by the test resolver: ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`${dir}: kustomization fields not supported by the test resolver: ${unknown.join(', ')}`);
   let objects: K8sObject[] = [];
   for (const res of (k.resources ?? []) as string[]) {
     const p = path.join(dir, res);
@@ -28,7 +33,11 @@ export function kustomizeBuild(dir: string): K8sObject[] {
   for (const { pairs } of (k.labels ?? []) as Array<{ pairs: Record<string, string> }>) {
     for (const o of objects) o.metadata.labels = { ...o.metadata.labels, ...pairs };
   }
-  for (const patch of (k.patches ?? []) as Array<{ path?: string; patch?: string; target?: { kind?: string; name?: string } }>) {
+  for (const patch of (k.patches ?? []) as Array<{
+    path?: string;
+    patch?: string;
+    target?: { kind?: string; name?: string };
+  }>) {
     if (patch.path) {
       for (const p of readYamlDocs(path.join(dir, patch.path))) {
         const target = objects.find((o) => o.kind === p.kind && o.metadata.name === p.metadata.name);
@@ -37,7 +46,11 @@ export function kustomizeBuild(dir: string): K8sObject[] {
       }
     } else if (patch.patch && patch.target) {
       const ops = parse(patch.patch) as Array<{ op: string; path: string; value?: unknown }>;
-      const hits = objects.filter((o) => (!patch.target!.kind || o.kind === patch.target!.kind) && (!patch.target!.name || o.metadata.name === patch.target!.name));
+      const hits = objects.filter(
+        (o) =>
+          (!patch.target!.kind || o.kind === patch.target!.kind) &&
+          (!patch.target!.name || o.metadata.name === patch.target!.name),
+      );
       if (hits.length === 0) throw new Error(`${dir}: inline patch matches nothing (${JSON.stringify(patch.target)})`);
       for (const o of hits) for (const op of ops) applyOp(o, op);
     } else {
@@ -84,11 +97,19 @@ function mergePatch(base: unknown, patch: unknown): unknown {
     const out = [...base] as Array<Record<string, unknown>>;
     for (const p of patch as Array<Record<string, unknown>>) {
       const i = out.findIndex((b) => b.name === p.name);
-      if (i >= 0) out[i] = mergePatch(out[i], p) as Record<string, unknown>; else out.push(p);
+      if (i >= 0) out[i] = mergePatch(out[i], p) as Record<string, unknown>;
+      else out.push(p);
     }
     return out;
   }
-  if (base && patch && typeof base === 'object' && typeof patch === 'object' && !Array.isArray(base) && !Array.isArray(patch)) {
+  if (
+    base &&
+    patch &&
+    typeof base === 'object' &&
+    typeof patch === 'object' &&
+    !Array.isArray(base) &&
+    !Array.isArray(patch)
+  ) {
     const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
     for (const [key, value] of Object.entries(patch)) out[key] = key in out ? mergePatch(out[key], value) : value;
     return out;
@@ -98,15 +119,23 @@ function mergePatch(base: unknown, patch: unknown): unknown {
 
 /** One JSON 6902 operation (add, replace, remove) on `doc`. */
 function applyOp(doc: Record<string, any>, op: { op: string; path: string; value?: unknown }): void {
-  const keys = op.path.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const keys = op.path
+    .split('/')
+    .slice(1)
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = keys.pop()!;
   let node: any = doc;
   for (const key of keys) {
     if (node[key] === undefined) throw new Error(`patch path ${op.path} does not exist`);
     node = node[key];
   }
-  if (op.op === 'remove') { if (Array.isArray(node)) node.splice(Number(last), 1); else delete node[last]; return; }
+  if (op.op === 'remove') {
+    if (Array.isArray(node)) node.splice(Number(last), 1);
+    else delete node[last];
+    return;
+  }
   if (op.op === 'replace' && !(last in node)) throw new Error(`patch replaces missing ${op.path}`);
   if (op.op !== 'replace' && op.op !== 'add') throw new Error(`unsupported patch op ${op.op}`);
-  if (Array.isArray(node) && last === '-') node.push(op.value); else node[last] = structuredClone(op.value);
+  if (Array.isArray(node) && last === '-') node.push(op.value);
+  else node[last] = structuredClone(op.value);
 }

@@ -10,13 +10,17 @@ import { until } from '../support/poll';
 
 const BUS_TIMEOUT_MS = 3000;
 let inst: PatchbayInstance;
-afterAll(async () => { await inst?.stop(); });
+afterAll(async () => {
+  await inst?.stop();
+});
 
 test('NATS stopped: the first calls time out, the rest get a fast 503; NATS back: calls succeed again', async () => {
   inst = await startPatchbay('distributed', { BUS_TIMEOUT_MS: String(BUS_TIMEOUT_MS), AUTH_CACHE_MS: '60000' });
   const call = async () => {
     const started = Date.now();
-    const res = await request(inst.origin).get('/core/v2/countries?limit=1').set('Authorization', `Bearer ${inst.token}`);
+    const res = await request(inst.origin)
+      .get('/core/v2/countries?limit=1')
+      .set('Authorization', `Bearer ${inst.token}`);
     return { status: res.status, ms: Date.now() - started, retryAfter: res.headers['retry-after'], body: res.body };
   };
   expect((await call()).status).toBe(200); // the token is now cached: the calls below reach the records service
@@ -35,5 +39,10 @@ test('NATS stopped: the first calls time out, the rest get a fast 503; NATS back
     expect(r.body).toMatchObject({ message: expect.stringContaining('records'), errors: [] });
   }
   await down;
-  await until('calls to work again after NATS is back', 30_000, async () => ((await call()).status === 200 ? true : undefined), { ignoreErrors: true, everyMs: 250 });
+  await until(
+    'calls to work again after NATS is back',
+    30_000,
+    async () => ((await call()).status === 200 ? true : undefined),
+    { ignoreErrors: true, everyMs: 250 },
+  );
 }, 90_000);

@@ -11,8 +11,10 @@ import { exitOf } from './service-process';
 /** Every process of the instance that runs a service (tsx wrappers and their node children). */
 const services = (inst: PatchbayInstance) => findInGroup(inst.pid, '/src/main.ts');
 /** The node process running the launcher's code (the harness's pid is tsx's wrapper around it). */
-const launcherNode = (inst: PatchbayInstance) => findInGroup(inst.pid, 'all-in-one/src/distributed.ts')
-  .filter((pid) => pid !== inst.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('preflight'));
+const launcherNode = (inst: PatchbayInstance) =>
+  findInGroup(inst.pid, 'all-in-one/src/distributed.ts').filter(
+    (pid) => pid !== inst.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('preflight'),
+  );
 
 async function allGone(pids: number[], timeoutMs: number): Promise<void> {
   await Promise.all(pids.map((pid) => exitOf(pid, timeoutMs)));
@@ -20,7 +22,11 @@ async function allGone(pids: number[], timeoutMs: number): Promise<void> {
 
 describe('the distributed set stops with its launcher', () => {
   let inst: PatchbayInstance | undefined;
-  afterEach(async () => { await inst?.kill(); await inst?.stop(); inst = undefined; });
+  afterEach(async () => {
+    await inst?.kill();
+    await inst?.stop();
+    inst = undefined;
+  });
 
   test('launcher killed with SIGKILL: every service shuts itself down', async () => {
     inst = await startPatchbay('distributed');

@@ -4,11 +4,19 @@ import { findInGroup } from '../../bench/lib/proc';
 /** The environment a process was started with (from /proc). */
 function environOf(pid: number): Record<string, string> {
   try {
-    return Object.fromEntries(fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => {
-      const i = kv.indexOf('=');
-      return [kv.slice(0, i), kv.slice(i + 1)];
-    }));
-  } catch { return {}; }
+    return Object.fromEntries(
+      fs
+        .readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => {
+          const i = kv.indexOf('=');
+          return [kv.slice(0, i), kv.slice(i + 1)];
+        }),
+    );
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -20,16 +28,19 @@ function environOf(pid: number): Record<string, string> {
  */
 export function serviceProcess(pgid: number, entry: string, env: Record<string, string> = {}): number {
   const found = serviceProcesses(pgid, entry).filter((p) => Object.entries(env).every(([k, v]) => p.env[k] === v));
-  if (found.length !== 1) throw new Error(`expected one process for ${entry} ${JSON.stringify(env)}, found ${found.length}`);
+  if (found.length !== 1)
+    throw new Error(`expected one process for ${entry} ${JSON.stringify(env)}, found ${found.length}`);
   return found[0].pid;
 }
 
 /** Every replica of a service in the group: the node process running it and its environment. */
 export function serviceProcesses(pgid: number, entry: string): Array<{ pid: number; env: Record<string, string> }> {
-  return findInGroup(pgid, entry)
-    // tsx's own process is `node …/.bin/tsx <entry>`; the child runs with tsx's preflight hook.
-    .filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('preflight'))
-    .map((pid) => ({ pid, env: environOf(pid) }));
+  return (
+    findInGroup(pgid, entry)
+      // tsx's own process is `node …/.bin/tsx <entry>`; the child runs with tsx's preflight hook.
+      .filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('preflight'))
+      .map((pid) => ({ pid, env: environOf(pid) }))
+  );
 }
 
 /** Resolves once `pid` is gone (polling /proc), or rejects after `timeoutMs`. */
@@ -43,5 +54,9 @@ export async function exitOf(pid: number, timeoutMs: number): Promise<number> {
 }
 
 function readStat(pid: number): string {
-  try { return fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return ''; }
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return '';
+  }
 }

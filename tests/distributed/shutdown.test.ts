@@ -9,13 +9,19 @@ import { until } from '../support/poll';
 
 /** A counter or gauge's total over its label sets, read from a Prometheus text page. */
 function metric(text: string, name: string, labels = ''): number {
-  return text.split('\n').filter((l) => l.startsWith(name) && l.includes(labels)).reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(name) && l.includes(labels))
+    .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
 }
 
 /** Polls `check` every 100 ms until it returns a value, or fails after `timeoutMs`. */
 /** Services (by logger name) that wrote a JSON line carrying `requestId`, with the subjects they handled. */
 function linesWith(output: string, requestId: string): Array<{ name: string; subject?: string; msg: string }> {
-  return output.split('\n').map((l) => l.replace(/^\[[\w-]+\] /, '')).filter((l) => l.startsWith('{') && l.includes(requestId))
+  return output
+    .split('\n')
+    .map((l) => l.replace(/^\[[\w-]+\] /, ''))
+    .filter((l) => l.startsWith('{') && l.includes(requestId))
     .map((l) => JSON.parse(l) as { name: string; subject?: string; msg: string; requestId?: string })
     .filter((l) => l.requestId === requestId);
 }
@@ -27,28 +33,54 @@ describe('distributed set under operations: request IDs in every log, SIGTERM lo
   let containerSid = '';
   const auth = () => ['Authorization', `Bearer ${inst.token}`] as const;
   const upload = (name: string, body: Buffer, extra = '', requestId?: string) => {
-    const r = request(inst.origin).post(`/core/v2/storage/files?container_sid=${containerSid}&name=${name}${extra}`).set(...auth()).set('Content-Type', 'application/octet-stream');
+    const r = request(inst.origin)
+      .post(`/core/v2/storage/files?container_sid=${containerSid}&name=${name}${extra}`)
+      .set(...auth())
+      .set('Content-Type', 'application/octet-stream');
     return (requestId ? r.set('X-Request-Id', requestId) : r).send(body);
   };
-  const file = async (sid: string) => (await request(inst.origin).get(`/core/v2/storage/files/${sid}`).set(...auth())).body as Record<string, any>;
-  const transcoders = () => serviceProcesses(inst.pid, 'services/transcoder/src/main.ts').map((p) => ({ opsPort: Number(p.env.OPS_PORT) }));
+  const file = async (sid: string) =>
+    (
+      await request(inst.origin)
+        .get(`/core/v2/storage/files/${sid}`)
+        .set(...auth())
+    ).body as Record<string, any>;
+  const transcoders = () =>
+    serviceProcesses(inst.pid, 'services/transcoder/src/main.ts').map((p) => ({ opsPort: Number(p.env.OPS_PORT) }));
 
   beforeAll(async () => {
     opsBase = await reservePorts(16); // one per process of the set
     inst = await startPatchbay('distributed', {
-      FILE_SERVER_REPLICAS: '2', TRANSCODER_REPLICAS: '2', TRANSCODER_CONCURRENCY: '1', OPS_PORT_BASE: String(opsBase), LOG_LEVEL: 'info',
+      FILE_SERVER_REPLICAS: '2',
+      TRANSCODER_REPLICAS: '2',
+      TRANSCODER_CONCURRENCY: '1',
+      OPS_PORT_BASE: String(opsBase),
+      LOG_LEVEL: 'info',
     });
     storagePort = Number(new URL(inst.storageUrl).port);
-    containerSid = await until('the default container', 20000, async () => (await request(inst.origin).get('/core/v2/storage/containers').set(...auth())).body.items?.[0]?.container_sid);
+    containerSid = await until(
+      'the default container',
+      20000,
+      async () =>
+        (
+          await request(inst.origin)
+            .get('/core/v2/storage/containers')
+            .set(...auth())
+        ).body.items?.[0]?.container_sid,
+    );
   }, 120000);
-  afterAll(async () => { await inst?.stop(); });
+  afterAll(async () => {
+    await inst?.stop();
+  });
 
   test('an X-Request-Id reaches the logs of every service the call touches, through requests and jobs', async () => {
     const rid = `trace-${crypto.randomUUID()}`;
     const res = await upload('trace.wav', tone('wav', 1), '&type=audio&desired_format=mp3', rid);
     expect(res.status).toBe(201);
     expect(res.headers['x-request-id']).toBe(rid);
-    await until('the job to finish', 30000, async () => ((await file(res.body.file_sid)).content_transcoding_progress === 100 ? true : undefined));
+    await until('the job to finish', 30000, async () =>
+      (await file(res.body.file_sid)).content_transcoding_progress === 100 ? true : undefined,
+    );
     // Storage hears about the finished job from the transcoder's event, under the ID the upload had.
     const seen = await until('storage to log the job result with the request ID', 10000, async () => {
       const lines = linesWith(inst.output(), rid);
@@ -57,11 +89,15 @@ describe('distributed set under operations: request IDs in every log, SIGTERM lo
     // gateway (the HTTP request), storage (prepare, commit, and the job's result), transcoder
     // (the probe storage asks for before the commit, and the job).
     expect([...new Set(seen.map((l) => l.name))].sort()).toEqual(['gateway', 'storage', 'transcoder']);
-    expect(seen.filter((l) => l.name === 'storage').map((l) => l.subject)).toEqual(expect.arrayContaining(['svc.storage.files.prepare', 'svc.storage.files.commit']));
+    expect(seen.filter((l) => l.name === 'storage').map((l) => l.subject)).toEqual(
+      expect.arrayContaining(['svc.storage.files.prepare', 'svc.storage.files.commit']),
+    );
 
     // A public download with a transcode: file-server → storage (resolve) and → transcoder.
     const rid2 = `trace-${crypto.randomUUID()}`;
-    const dl = await request(`http://127.0.0.1:${storagePort}`).get(`/f/${res.body.file_sid}?f=ogg`).set('X-Request-Id', rid2);
+    const dl = await request(`http://127.0.0.1:${storagePort}`)
+      .get(`/f/${res.body.file_sid}?f=ogg`)
+      .set('X-Request-Id', rid2);
     expect(dl.status).toBe(200);
     const seen2 = await until('storage and transcoder lines', 10000, async () => {
       const names = new Set(linesWith(inst.output(), rid2).map((l) => l.name));
@@ -71,7 +107,9 @@ describe('distributed set under operations: request IDs in every log, SIGTERM lo
 
     // Each process's bus metrics, per subject, on its ops port.
     const gatewayMetrics = await (await fetch(`${inst.origin}/metrics`)).text();
-    expect(metric(gatewayMetrics, 'bus_requests_total', 'subject="svc.storage.files.commit",outcome="201"')).toBeGreaterThanOrEqual(1);
+    expect(
+      metric(gatewayMetrics, 'bus_requests_total', 'subject="svc.storage.files.commit",outcome="201"'),
+    ).toBeGreaterThanOrEqual(1);
     expect(gatewayMetrics).toMatch(/bus_request_duration_seconds_bucket\{[^}]*subject="svc.storage.files.prepare"/);
   }, 60000);
 
@@ -98,11 +136,15 @@ describe('distributed set under operations: request IDs in every log, SIGTERM lo
     });
     expect(done).toMatchObject({ content_format: 'mp4', mime_type: 'video/mp4' });
     expect(done.content_duration).toBeGreaterThan(235);
-    const data = await request(inst.origin).get(`/core/v2/storage/files/${res.body.file_sid}/data`).set(...auth()).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const data = await request(inst.origin)
+      .get(`/core/v2/storage/files/${res.body.file_sid}/data`)
+      .set(...auth())
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect((data.body as Buffer).subarray(4, 8).toString()).toBe('ftyp');
   }, 150000);
 
@@ -115,23 +157,35 @@ describe('distributed set under operations: request IDs in every log, SIGTERM lo
     let received = 0;
     let signalled = false;
     const finished = new Promise<number>((resolve, reject) => {
-      http.get(`http://127.0.0.1:${storagePort}/f/${res.body.file_sid}`, { headers: { connection: 'close' }, agent: false }, (r) => {
-        if (r.statusCode !== 200) reject(new Error(`status ${r.statusCode}`));
-        // A slow client: about 6 MiB/s, pausing between chunks.
-        r.on('data', (chunk: Buffer) => {
-          hash.update(chunk);
-          received += chunk.length;
-          if (!signalled && received > 2 * 1024 * 1024) { signalled = true; process.kill(pid, 'SIGTERM'); }
-          r.pause();
-          setTimeout(() => r.resume(), Math.ceil(chunk.length / (6 * 1024)));
-        });
-        r.on('end', () => resolve(received));
-        r.on('error', reject);
-      }).on('error', reject);
+      http
+        .get(
+          `http://127.0.0.1:${storagePort}/f/${res.body.file_sid}`,
+          { headers: { connection: 'close' }, agent: false },
+          (r) => {
+            if (r.statusCode !== 200) reject(new Error(`status ${r.statusCode}`));
+            // A slow client: about 6 MiB/s, pausing between chunks.
+            r.on('data', (chunk: Buffer) => {
+              hash.update(chunk);
+              received += chunk.length;
+              if (!signalled && received > 2 * 1024 * 1024) {
+                signalled = true;
+                process.kill(pid, 'SIGTERM');
+              }
+              r.pause();
+              setTimeout(() => r.resume(), Math.ceil(chunk.length / (6 * 1024)));
+            });
+            r.on('end', () => resolve(received));
+            r.on('error', reject);
+          },
+        )
+        .on('error', reject);
     });
     // Once signalled, the replica takes no new connections (readiness is gone) while it finishes.
     await until('the signal', 20000, async () => (signalled ? true : undefined));
-    const health = await fetch(`http://127.0.0.1:${storagePort}/health`).then((r) => r.status, () => 'refused');
+    const health = await fetch(`http://127.0.0.1:${storagePort}/health`).then(
+      (r) => r.status,
+      () => 'refused',
+    );
     expect([503, 'refused']).toContain(health);
     expect(await finished).toBe(bytes.length);
     expect(hash.digest('hex')).toBe(crypto.createHash('sha256').update(bytes).digest('hex'));

@@ -32,16 +32,36 @@ export interface TestPartner {
 let counter = 0;
 
 /** Creates a fresh partner through the API (as the bootstrap partner) and a token for it. */
-export async function newPartner(opts: { scopes?: string[]; attributes?: Record<string, unknown> } = {}): Promise<TestPartner> {
+export async function newPartner(
+  opts: { scopes?: string[]; attributes?: Record<string, unknown> } = {},
+): Promise<TestPartner> {
   const inst = instance();
   const login = `p${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const password = 'partner-password-1';
-  const created = await http().post(`${API}/partners`).set('Authorization', `Bearer ${inst.token}`)
-    .send({ name: `Test ${login}`, login, password, ...(opts.scopes ? { available_scopes: opts.scopes } : {}), ...(opts.attributes ? { attributes: opts.attributes } : {}) });
-  if (created.status !== 200) throw new Error(`partner create failed: ${created.status} ${JSON.stringify(created.body)}`);
-  const tok = await http().post(`${API}/oauth/token`).type('form').send({ grant_type: 'password', username: login, password });
+  const created = await http()
+    .post(`${API}/partners`)
+    .set('Authorization', `Bearer ${inst.token}`)
+    .send({
+      name: `Test ${login}`,
+      login,
+      password,
+      ...(opts.scopes ? { available_scopes: opts.scopes } : {}),
+      ...(opts.attributes ? { attributes: opts.attributes } : {}),
+    });
+  if (created.status !== 200)
+    throw new Error(`partner create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const tok = await http()
+    .post(`${API}/oauth/token`)
+    .type('form')
+    .send({ grant_type: 'password', username: login, password });
   if (tok.status !== 200) throw new Error(`token failed: ${tok.status} ${JSON.stringify(tok.body)}`);
-  return { partner_sid: created.body.partner_sid, login, password, token: tok.body.access_token, auth: ['Authorization', `Bearer ${tok.body.access_token}`] };
+  return {
+    partner_sid: created.body.partner_sid,
+    login,
+    password,
+    token: tok.body.access_token,
+    auth: ['Authorization', `Bearer ${tok.body.access_token}`],
+  };
 }
 
 /** The bootstrap partner's Authorization header. */

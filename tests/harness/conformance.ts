@@ -26,23 +26,37 @@ export function responseChecker(): ResponseChecker {
 function exchangeOf(req: { method: string; url: string }, res: Response): Exchange {
   const body: unknown = res.body;
   const text = typeof res.text === 'string' ? res.text : Buffer.isBuffer(body) ? body.toString('utf8') : null;
-  return { method: req.method, url: req.url, status: res.status, contentType: String(res.headers['content-type'] ?? ''), text: text || null };
+  return {
+    method: req.method,
+    url: req.url,
+    status: res.status,
+    contentType: String(res.headers['content-type'] ?? ''),
+    text: text || null,
+  };
 }
 
 beforeAll(async () => {
   const res = await fetch(`${instance().origin}/core/v2/openapi.json`);
   if (res.status !== 200) throw new Error(`the OpenAPI document did not load: ${res.status}`);
-  checker = new ResponseChecker(await res.json() as ConstructorParameters<typeof ResponseChecker>[0]);
+  checker = new ResponseChecker((await res.json()) as ConstructorParameters<typeof ResponseChecker>[0]);
 });
 
-type Assert = (this: Test & { method: string; url: string }, resError: unknown, res: Response | undefined, fn: (err: unknown, res?: Response) => void) => void;
+type Assert = (
+  this: Test & { method: string; url: string },
+  resError: unknown,
+  res: Response | undefined,
+  fn: (err: unknown, res?: Response) => void,
+) => void;
 const proto = Test.prototype as unknown as { assert: Assert };
 const original = proto.assert;
 proto.assert = function (resError, res, fn) {
   if (res && checker) {
     checked += 1;
     const problem = checker.check(exchangeOf(this, res));
-    if (problem) { fn.call(this, new Error(`response does not match the OpenAPI document: ${problem}`), res); return; }
+    if (problem) {
+      fn.call(this, new Error(`response does not match the OpenAPI document: ${problem}`), res);
+      return;
+    }
   }
   original.call(this, resError, res, fn);
 };

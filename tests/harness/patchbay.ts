@@ -43,7 +43,14 @@ export interface PatchbayInstance {
 }
 
 /** What a restarted instance keeps from the one before. */
-interface Reuse { port: number; storagePort: number; dataDir: string; mongoDbPrefix?: string; blobStoreUrl?: string; nats?: Awaited<ReturnType<typeof startNatsServer>> }
+interface Reuse {
+  port: number;
+  storagePort: number;
+  dataDir: string;
+  mongoDbPrefix?: string;
+  blobStoreUrl?: string;
+  nats?: Awaited<ReturnType<typeof startNatsServer>>;
+}
 
 const ROOT = path.resolve(__dirname, '../..');
 /** A fixed key for test runs against MongoDB (32 bytes, Base64); never used outside tests. */
@@ -55,10 +62,14 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
  * a nats-server of its own — on free ports with a temporary data directory and fixed bootstrap
  * credentials, and waits until the bootstrap token works.
  */
-export async function startPatchbay(mode: Mode, extraEnv: Record<string, string> = {}, reuse?: Reuse & { token: string }): Promise<PatchbayInstance> {
-  const port = reuse?.port ?? await freePort();
+export async function startPatchbay(
+  mode: Mode,
+  extraEnv: Record<string, string> = {},
+  reuse?: Reuse & { token: string },
+): Promise<PatchbayInstance> {
+  const port = reuse?.port ?? (await freePort());
   // File-server replicas listen on consecutive ports from STORAGE_PORT.
-  const storagePort = reuse?.storagePort ?? await reservePorts(4);
+  const storagePort = reuse?.storagePort ?? (await reservePorts(4));
   const dataDir = reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `patchbay-${mode}-`));
   const login = 'admin';
   const password = 'test-password-123';
@@ -66,27 +77,44 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
   const nats = reuse ? reuse.nats : mode === 'distributed' ? await startNatsServer() : undefined;
   const mongodbUrl = process.env.MONGODB_URL || undefined;
   // Instances share the server: each gets databases of its own, kept across restart().
-  const mongoDbPrefix = mongodbUrl ? reuse?.mongoDbPrefix ?? testDbPrefix() : undefined;
+  const mongoDbPrefix = mongodbUrl ? (reuse?.mongoDbPrefix ?? testDbPrefix()) : undefined;
   // Instances share the bucket too: each gets a prefix of its own (orphan sweeps stay in their own).
-  const blobStoreUrl = process.env.BLOB_STORE_URL ? reuse?.blobStoreUrl ?? instancePrefixed(process.env.BLOB_STORE_URL) : undefined;
+  const blobStoreUrl = process.env.BLOB_STORE_URL
+    ? (reuse?.blobStoreUrl ?? instancePrefixed(process.env.BLOB_STORE_URL))
+    : undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PORT: String(port), STORAGE_PORT: String(storagePort), DATA_DIR: dataDir, LOG_LEVEL: process.env.PATCHBAY_TEST_LOG_LEVEL ?? 'warn',
-    PATCHBAY_BOOTSTRAP_LOGIN: login, PATCHBAY_BOOTSTRAP_PASSWORD: password, PATCHBAY_BOOTSTRAP_TOKEN: token,
-    NATS_URL: nats?.url ?? '', MONGODB_URL: mongodbUrl ?? '',
+    PORT: String(port),
+    STORAGE_PORT: String(storagePort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.PATCHBAY_TEST_LOG_LEVEL ?? 'warn',
+    PATCHBAY_BOOTSTRAP_LOGIN: login,
+    PATCHBAY_BOOTSTRAP_PASSWORD: password,
+    PATCHBAY_BOOTSTRAP_TOKEN: token,
+    NATS_URL: nats?.url ?? '',
+    MONGODB_URL: mongodbUrl ?? '',
     // Voicemail callbacks go to receivers the tests run on 127.0.0.1, and are retried quickly.
-    CALLBACK_ALLOW_PRIVATE: 'true', CALLBACK_RETRY_BASE_MS: '200',
+    CALLBACK_ALLOW_PRIVATE: 'true',
+    CALLBACK_RETRY_BASE_MS: '200',
     ...(blobStoreUrl ? { BLOB_STORE_URL: blobStoreUrl } : {}),
     // Push and storage refuse to start on MongoDB without a shared credentials key (the embedded store makes its own).
-    ...(mongodbUrl ? {
-      PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY, MONGODB_DB_PREFIX: mongoDbPrefix,
-      STORAGE_CREDENTIALS_KEY: process.env.STORAGE_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
-    } : {}),
+    ...(mongodbUrl
+      ? {
+          PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
+          MONGODB_DB_PREFIX: mongoDbPrefix,
+          STORAGE_CREDENTIALS_KEY: process.env.STORAGE_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
+        }
+      : {}),
     ...extraEnv,
   };
   const entry = mode === 'embedded' ? 'services/all-in-one/src/main.ts' : 'services/all-in-one/src/distributed.ts';
   // Its own process group, so a crash can be simulated by killing every process of the instance.
-  const child = spawn(TSX, [path.join(ROOT, entry)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(TSX, [path.join(ROOT, entry)], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const output: string[] = [];
   let announced = false;
   const keep = (b: Buffer) => {
@@ -99,20 +127,39 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
   child.stderr?.on('data', keep);
   const origin = `http://127.0.0.1:${port}`;
   try {
-    await waitUntil(async () => {
-      if (child.exitCode !== null) throw new Error(`patchbay (${mode}) exited with ${child.exitCode}:\n${output.join('')}`);
-      // The launchers print their banner once every service is ready (and the partner exists).
-      if (!announced) return false;
-      const res = await fetch(`${origin}/core/v2/oauth/whoami`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2000) }).catch(() => undefined);
-      return res?.status === 200;
-    }, 90000, () => output.join(''));
+    await waitUntil(
+      async () => {
+        if (child.exitCode !== null)
+          throw new Error(`patchbay (${mode}) exited with ${child.exitCode}:\n${output.join('')}`);
+        // The launchers print their banner once every service is ready (and the partner exists).
+        if (!announced) return false;
+        const res = await fetch(`${origin}/core/v2/oauth/whoami`, {
+          headers: { authorization: `Bearer ${token}` },
+          signal: AbortSignal.timeout(2000),
+        }).catch(() => undefined);
+        return res?.status === 200;
+      },
+      90000,
+      () => output.join(''),
+    );
   } catch (err) {
     await stopChild(child);
     await nats?.stop();
     throw err;
   }
   return {
-    mode, pid: child.pid!, origin, baseUrl: `${origin}/core/v2`, storageUrl: `http://127.0.0.1:${storagePort}`, login, password, token, dataDir, natsUrl: nats?.url, mongoDbPrefix, blobStoreUrl,
+    mode,
+    pid: child.pid!,
+    origin,
+    baseUrl: `${origin}/core/v2`,
+    storageUrl: `http://127.0.0.1:${storagePort}`,
+    login,
+    password,
+    token,
+    dataDir,
+    natsUrl: nats?.url,
+    mongoDbPrefix,
+    blobStoreUrl,
     stop: async () => {
       await stopChild(child);
       await nats?.stop();
@@ -122,13 +169,28 @@ export async function startPatchbay(mode: Mode, extraEnv: Record<string, string>
       releasePorts(storagePort, 4);
     },
     kill: async () => {
-      const exited = new Promise<void>((resolve) => { if (child.exitCode !== null || child.signalCode !== null) resolve(); else child.once('exit', () => resolve()); });
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+      const exited = new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) resolve();
+        else child.once('exit', () => resolve());
+      });
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
       await exited;
     },
-    restart: (env = {}) => startPatchbay(mode, { ...extraEnv, ...env }, { port, storagePort, dataDir, mongoDbPrefix, blobStoreUrl, nats, token }),
+    restart: (env = {}) =>
+      startPatchbay(
+        mode,
+        { ...extraEnv, ...env },
+        { port, storagePort, dataDir, mongoDbPrefix, blobStoreUrl, nats, token },
+      ),
     startupOutput: output.join(''),
-    restartNats: async (downMs) => { if (!nats) throw new Error('restartNats: an embedded instance has no NATS'); await nats.restart({ downMs }); },
+    restartNats: async (downMs) => {
+      if (!nats) throw new Error('restartNats: an embedded instance has no NATS');
+      await nats.restart({ downMs });
+    },
     output: () => output.join(''),
   };
 }
@@ -145,7 +207,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
-    child.once('exit', () => { clearTimeout(timer); resolve(); });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
     child.kill('SIGTERM');
   });
 }

@@ -3,8 +3,13 @@ import addFormats from 'ajv-formats';
 
 /** An OpenAPI document as the checker reads it. */
 type Json = Record<string, unknown>;
-interface ResponseObject { $ref?: string; content?: Record<string, unknown> }
-interface OperationObject { responses: Record<string, ResponseObject> }
+interface ResponseObject {
+  $ref?: string;
+  content?: Record<string, unknown>;
+}
+interface OperationObject {
+  responses: Record<string, ResponseObject>;
+}
 
 /** A response as the checker needs it: what was asked, and what came back. */
 export interface Exchange {
@@ -38,21 +43,29 @@ export class ResponseChecker {
     // With include_fields/exclude_fields a response leaves fields out: checked against the same
     // schemas with nothing required (types and unknown fields are still checked).
     this.ajv.addSchema(withoutRequired(doc) as Json, 'openapi-selected');
-    this.templates = Object.keys(doc.paths).map((path) => ({
-      path,
-      regex: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
-      // Literal segments first: `/oauth/whoami` before a `/{sid}` that would match it too.
-      literal: path.split('/').filter((s) => s && !s.startsWith('{')).length,
-    })).sort((a, b) => b.literal - a.literal);
+    this.templates = Object.keys(doc.paths)
+      .map((path) => ({
+        path,
+        regex: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+        // Literal segments first: `/oauth/whoami` before a `/{sid}` that would match it too.
+        literal: path.split('/').filter((s) => s && !s.startsWith('{')).length,
+      }))
+      .sort((a, b) => b.literal - a.literal);
   }
 
   /** What is wrong with this exchange, in words; null when it matches the document (or is not the API's). */
   check(x: Exchange): string | null {
     const pathname = new URL(x.url).pathname;
     const method = x.method.toLowerCase();
-    const apiPath = pathname.startsWith(`${API_PREFIX}/`) ? pathname.slice(API_PREFIX.length) : pathname.startsWith('/f/') ? pathname : null;
+    const apiPath = pathname.startsWith(`${API_PREFIX}/`)
+      ? pathname.slice(API_PREFIX.length)
+      : pathname.startsWith('/f/')
+        ? pathname
+        : null;
     if (apiPath === null) return null;
-    const template = this.templates.find((t) => t.regex.test(apiPath) && (apiPath.startsWith('/f/') === t.path.startsWith('/f/')));
+    const template = this.templates.find(
+      (t) => t.regex.test(apiPath) && apiPath.startsWith('/f/') === t.path.startsWith('/f/'),
+    );
     const operation = template ? this.doc.paths[template.path][method] : undefined;
     const where = `${x.method.toUpperCase()} ${pathname} → ${x.status}`;
     if (!operation) {
@@ -60,8 +73,13 @@ export class ResponseChecker {
       return this.checkBody(where, NOT_FOUND_POINTER, this.resolve(NOT_FOUND_POINTER), x);
     }
     const base = `#/paths/${pointerEscape(template!.path)}/${method}/responses`;
-    const declared = operation.responses[String(x.status)] ? String(x.status) : operation.responses.default ? 'default' : null;
-    if (!declared) return `${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`;
+    const declared = operation.responses[String(x.status)]
+      ? String(x.status)
+      : operation.responses.default
+        ? 'default'
+        : null;
+    if (!declared)
+      return `${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`;
     const ref = operation.responses[declared].$ref;
     const pointer = ref ?? `${base}/${declared}`;
     return this.checkBody(where, pointer, this.resolve(pointer), x);
@@ -69,7 +87,8 @@ export class ResponseChecker {
 
   private resolve(pointer: string): ResponseObject {
     let node: unknown = this.doc;
-    for (const part of pointer.slice(2).split('/')) node = (node as Json)[decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')];
+    for (const part of pointer.slice(2).split('/'))
+      node = (node as Json)[decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')];
     return node as ResponseObject;
   }
 
@@ -80,18 +99,32 @@ export class ResponseChecker {
     if (!jsonSchema) return null; // bytes of any type
     if (!isJson) return `${where}: documented as application/json, got "${x.contentType}"`;
     let body: unknown;
-    try { body = JSON.parse(x.text ?? ''); } catch { return `${where}: the body is not JSON`; }
+    try {
+      body = JSON.parse(x.text ?? '');
+    } catch {
+      return `${where}: the body is not JSON`;
+    }
     const selected = /[?&](include_fields|exclude_fields)=/.test(x.url);
-    const validate = this.validator(`${selected ? 'openapi-selected' : 'openapi'}${pointer}/content/application~1json/schema`);
+    const validate = this.validator(
+      `${selected ? 'openapi-selected' : 'openapi'}${pointer}/content/application~1json/schema`,
+    );
     if (validate(body)) return null;
-    const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+    const errors = (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+      );
     return `${where}: the body does not fit the document: ${errors.join('; ')}`;
   }
 
   /** The validator of the schema at `ref` (`<document>#<pointer>`), compiled once. */
   private validator(ref: string): ValidateFunction {
     let v = this.compiled.get(ref);
-    if (!v) { v = this.ajv.compile({ $ref: ref }); this.compiled.set(ref, v); }
+    if (!v) {
+      v = this.ajv.compile({ $ref: ref });
+      this.compiled.set(ref, v);
+    }
     return v;
   }
 }
@@ -105,5 +138,9 @@ function pointerEscape(token: string): string {
 function withoutRequired(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutRequired);
   if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === 'required' && Array.isArray(v))).map(([k, v]) => [k, withoutRequired(v)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k, v]) => !(k === 'required' && Array.isArray(v)))
+      .map(([k, v]) => [k, withoutRequired(v)]),
+  );
 }

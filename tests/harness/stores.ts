@@ -44,7 +44,13 @@ export async function instanceBlobs(inst: StoredInstance): Promise<InstanceBlobs
 async function openBlobs(inst: StoredInstance): Promise<Omit<InstanceBlobs, 'traces'>> {
   if (inst.blobStoreUrl) {
     // Only whole objects are visible in S3: an interrupted upload leaves nothing a reader sees.
-    const store = new S3BlobStore({ ...parseS3Url(inst.blobStoreUrl), credentials: { access_key_id: process.env.AWS_ACCESS_KEY_ID ?? 'S3RVER', secret_access_key: process.env.AWS_SECRET_ACCESS_KEY ?? 'S3RVER' } });
+    const store = new S3BlobStore({
+      ...parseS3Url(inst.blobStoreUrl),
+      credentials: {
+        access_key_id: process.env.AWS_ACCESS_KEY_ID ?? 'S3RVER',
+        secret_access_key: process.env.AWS_SECRET_ACCESS_KEY ?? 'S3RVER',
+      },
+    });
     return { store, keys: (prefix) => collect(store, prefix), incomplete: async () => [], close: () => store.close() };
   }
   const url = mongoUrl();
@@ -67,11 +73,14 @@ async function openBlobs(inst: StoredInstance): Promise<Omit<InstanceBlobs, 'tra
     store,
     keys: (prefix) => collect(store, prefix),
     incomplete: async () => {
-      const rows = await db.collection('fs.chunks').aggregate<{ _id: unknown }>([
-        { $group: { _id: '$files_id' } },
-        { $lookup: { from: 'fs.files', localField: '_id', foreignField: '_id', as: 'file' } },
-        { $match: { file: { $size: 0 } } },
-      ]).toArray();
+      const rows = await db
+        .collection('fs.chunks')
+        .aggregate<{ _id: unknown }>([
+          { $group: { _id: '$files_id' } },
+          { $lookup: { from: 'fs.files', localField: '_id', foreignField: '_id', as: 'file' } },
+          { $match: { file: { $size: 0 } } },
+        ])
+        .toArray();
       return rows.map((r) => String(r._id));
     },
     close: async () => {
@@ -101,7 +110,8 @@ export async function loseServiceData(inst: StoredInstance, services: string[]):
   }
   const client = new MongoClient(url);
   try {
-    for (const svc of services) await client.db(mongoDbName({ mongodbDbPrefix: inst.mongoDbPrefix }, svc)).dropDatabase();
+    for (const svc of services)
+      await client.db(mongoDbName({ mongodbDbPrefix: inst.mongoDbPrefix }, svc)).dropDatabase();
   } finally {
     await client.close();
   }
@@ -124,7 +134,8 @@ export async function storedTexts(inst: StoredInstance): Promise<StoredText[]> {
     for (const { name } of databases.filter((d) => d.name.startsWith(`${inst.mongoDbPrefix}_`))) {
       const db = client.db(name);
       for (const c of await db.listCollections({}, { nameOnly: true }).toArray()) {
-        for (const doc of await db.collection(c.name).find({}).toArray()) out.push({ where: `${name}.${c.name}`, text: JSON.stringify(doc) });
+        for (const doc of await db.collection(c.name).find({}).toArray())
+          out.push({ where: `${name}.${c.name}`, text: JSON.stringify(doc) });
       }
     }
     return out;
@@ -135,14 +146,18 @@ export async function storedTexts(inst: StoredInstance): Promise<StoredText[]> {
 
 function filesUnder(dir: string): StoredText[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile())
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
     .map((d) => path.join(d.parentPath, d.name))
     .map((file) => ({ where: file, text: fs.readFileSync(file).toString('latin1') }));
 }
 
 /** Where a service's own records are: `where` of each of them starts with this. */
 export function serviceLocation(inst: StoredInstance, service: string): string {
-  return mongoUrl() ? `${mongoDbName({ mongodbDbPrefix: inst.mongoDbPrefix }, service)}.` : path.join(inst.dataDir, service) + path.sep;
+  return mongoUrl()
+    ? `${mongoDbName({ mongodbDbPrefix: inst.mongoDbPrefix }, service)}.`
+    : path.join(inst.dataDir, service) + path.sep;
 }
 
 type StoredDoc = Record<string, unknown>;
@@ -153,10 +168,19 @@ type StoredDoc = Record<string, unknown>;
  * while the instance is down: the embedded store gets an appended record (it reads the last one of
  * an _id), MongoDB a replaced document.
  */
-export async function rewriteStored(inst: StoredInstance, record: StoredText, match: (doc: StoredDoc) => boolean, change: (doc: StoredDoc) => void): Promise<void> {
+export async function rewriteStored(
+  inst: StoredInstance,
+  record: StoredText,
+  match: (doc: StoredDoc) => boolean,
+  change: (doc: StoredDoc) => void,
+): Promise<void> {
   const url = mongoUrl();
   if (!url) {
-    const docs = fs.readFileSync(record.where, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as StoredDoc);
+    const docs = fs
+      .readFileSync(record.where, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as StoredDoc);
     const latest = docs.filter(match).pop();
     if (!latest) throw new Error(`no matching record in ${record.where}`);
     change(latest);

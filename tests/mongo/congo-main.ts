@@ -11,7 +11,10 @@ async function main(): Promise<void> {
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    server.stop().then(() => process.exit(0), () => process.exit(1));
+    server.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -37,8 +37,13 @@ describe('sort', () => {
   test('mixed types in BSON order, with a missing field sorting as null', async () => {
     const c = coll();
     await c.insertMany([
-      { id: 'date', v: new Date(0) }, { id: 'bool', v: true }, { id: 'str', v: 'x' }, { id: 'num', v: 3 },
-      { id: 'null', v: null }, { id: 'doc', v: { a: 1 } }, { id: 'missing' },
+      { id: 'date', v: new Date(0) },
+      { id: 'bool', v: true },
+      { id: 'str', v: 'x' },
+      { id: 'num', v: 3 },
+      { id: 'null', v: null },
+      { id: 'doc', v: { a: 1 } },
+      { id: 'missing' },
     ]);
     const ids = (await c.find({}, { sort: { v: 1, id: 1 } }).toArray()).map((d) => d.id as string);
     expect(ids).toEqual(['missing', 'null', 'num', 'str', 'doc', 'bool', 'date']);
@@ -46,28 +51,43 @@ describe('sort', () => {
 
   test('an array sorts by its smallest element ascending and its largest descending', async () => {
     const c = coll();
-    await c.insertMany([{ id: 'a', v: [5, 1] }, { id: 'b', v: 3 }, { id: 'c', v: [2, 9] }]);
+    await c.insertMany([
+      { id: 'a', v: [5, 1] },
+      { id: 'b', v: 3 },
+      { id: 'c', v: [2, 9] },
+    ]);
     expect((await c.find({}, { sort: { v: 1 } }).toArray()).map((d) => d.id)).toEqual(['a', 'c', 'b']);
     expect((await c.find({}, { sort: { v: -1 } }).toArray()).map((d) => d.id)).toEqual(['c', 'a', 'b']);
   });
 });
 
 describe('projection', () => {
-  const doc = { sid: 'p1', name: 'n', addresses: [{ ip: '1.1.1.1', port: 5060 }, { ip: '2.2.2.2' }, 'scalar'], meta: { a: 1, b: 2 } };
+  const doc = {
+    sid: 'p1',
+    name: 'n',
+    addresses: [{ ip: '1.1.1.1', port: 5060 }, { ip: '2.2.2.2' }, 'scalar'],
+    meta: { a: 1, b: 2 },
+  };
 
   test('an inclusion through an array of documents keeps the array of those fields', async () => {
     const c = coll();
     await c.insertOne({ ...doc });
-    expect(await c.findOne({}, { projection: { ...noId, sid: 1, 'addresses.ip': 1, 'meta.b': 1 } }))
-      .toEqual({ sid: 'p1', addresses: [{ ip: '1.1.1.1' }, { ip: '2.2.2.2' }], meta: { b: 2 } });
+    expect(await c.findOne({}, { projection: { ...noId, sid: 1, 'addresses.ip': 1, 'meta.b': 1 } })).toEqual({
+      sid: 'p1',
+      addresses: [{ ip: '1.1.1.1' }, { ip: '2.2.2.2' }],
+      meta: { b: 2 },
+    });
     expect(await c.findOne({}, { projection: { ...noId, 'meta.none': 1 } })).toEqual({ meta: {} });
   });
 
   test('an exclusion through an array removes the field from every element, and leaves the stored document whole', async () => {
     const c = coll();
     await c.insertOne({ ...doc });
-    expect(await c.findOne({}, { projection: { ...noId, 'addresses.port': 0, 'meta.a': 0, name: 0 } }))
-      .toEqual({ sid: 'p1', addresses: [{ ip: '1.1.1.1' }, { ip: '2.2.2.2' }, 'scalar'], meta: { b: 2 } });
+    expect(await c.findOne({}, { projection: { ...noId, 'addresses.port': 0, 'meta.a': 0, name: 0 } })).toEqual({
+      sid: 'p1',
+      addresses: [{ ip: '1.1.1.1' }, { ip: '2.2.2.2' }, 'scalar'],
+      meta: { b: 2 },
+    });
     expect(await c.findOne({}, { projection: noId })).toEqual(doc);
   });
 
@@ -83,9 +103,17 @@ describe('projection', () => {
 describe('upsert', () => {
   test('takes the equality fields of a top-level $and, as MongoDB does', async () => {
     const c = coll();
-    await c.updateOne({ sid: 'u1', $and: [{ tier: { $eq: 2 } }, { 'meta.owner': 'o1' }, { n: { $gt: 5 } }] }, { $set: { v: 1 } }, { upsert: true });
+    await c.updateOne(
+      { sid: 'u1', $and: [{ tier: { $eq: 2 } }, { 'meta.owner': 'o1' }, { n: { $gt: 5 } }] },
+      { $set: { v: 1 } },
+      { upsert: true },
+    );
     expect(await c.findOne({}, { projection: noId })).toEqual({ sid: 'u1', tier: 2, meta: { owner: 'o1' }, v: 1 });
-    const after = await c.findOneAndUpdate({ $and: [{ sid: 'u2' }] }, { $inc: { count: 1 } }, { upsert: true, returnDocument: 'after', projection: noId });
+    const after = await c.findOneAndUpdate(
+      { $and: [{ sid: 'u2' }] },
+      { $inc: { count: 1 } },
+      { upsert: true, returnDocument: 'after', projection: noId },
+    );
     expect(after).toEqual({ sid: 'u2', count: 1 });
   });
 });
@@ -103,7 +131,6 @@ describe('updates keep BSON values', () => {
   });
 });
 
-
 describe('cursors', () => {
   test('documents passing 16 MiB together come back whole over several batches, from find and aggregate', async () => {
     const c = coll();
@@ -112,7 +139,8 @@ describe('cursors', () => {
     const check = (docs: Array<Record<string, unknown>>) => {
       expect(docs.map((d) => d.i)).toEqual([0, 1, 2, 3, 4]);
       // Buffer.equals: jest's deep equality walks 6 MiB byte by byte.
-      for (const d of docs) expect(Buffer.from((d.data as Binary).buffer).equals(Buffer.alloc(6 * 1024 * 1024, d.i as number))).toBe(true);
+      for (const d of docs)
+        expect(Buffer.from((d.data as Binary).buffer).equals(Buffer.alloc(6 * 1024 * 1024, d.i as number))).toBe(true);
     };
     check(await c.find({}, { sort: { i: 1 } }).toArray());
     check(await c.aggregate([{ $sort: { i: 1 } }]).toArray());

@@ -4,7 +4,16 @@
  * naming the index and key, keyPattern/keyValue; sparse, compound and multikey keys; a refused
  * write changes nothing; one winner under concurrency). Runs on its own in-memory server.
  */
-import { Binary, Double, Long, MongoBulkWriteError, MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
+import {
+  Binary,
+  Double,
+  Long,
+  MongoBulkWriteError,
+  MongoClient,
+  MongoServerError,
+  type Collection,
+  type Db,
+} from 'mongodb';
 import { startCongoProcess, type CongoProcess } from './start-congo';
 
 let server: CongoProcess;
@@ -25,7 +34,10 @@ afterAll(async () => {
 
 /** The server error of a refused write (MongoDB's shape, whichever command refused it). */
 async function refusal(op: Promise<unknown>): Promise<MongoServerError> {
-  const err = await op.then(() => undefined, (e: unknown) => e);
+  const err = await op.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(MongoServerError);
   expect((err as MongoServerError).code).toBe(11000);
   return err as MongoServerError;
@@ -37,7 +49,9 @@ describe('a unique index refuses a duplicate key', () => {
     await c.createIndex({ email: 1 }, { unique: true });
     await c.insertOne({ email: 'a@x', n: 1 });
     const err = await refusal(c.insertOne({ email: 'a@x', n: 2 }));
-    expect(err.message).toBe(`E11000 duplicate key error collection: unique_test.${c.collectionName} index: email_1 dup key: { email: "a@x" }`);
+    expect(err.message).toBe(
+      `E11000 duplicate key error collection: unique_test.${c.collectionName} index: email_1 dup key: { email: "a@x" }`,
+    );
     expect(err.keyPattern).toEqual({ email: 1 });
     expect(err.keyValue).toEqual({ email: 'a@x' });
     expect(await c.find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ email: 'a@x', n: 1 }]);
@@ -55,15 +69,23 @@ describe('a unique index refuses a duplicate key', () => {
   test('on update, replacement, findAndModify and upsert; the refused document is unchanged, a document may keep its own key, and a key given up is free', async () => {
     const c = coll();
     await c.createIndex({ email: 1 }, { unique: true });
-    await c.insertMany([{ email: 'a', k: 1 }, { email: 'b', k: 2 }]);
+    await c.insertMany([
+      { email: 'a', k: 1 },
+      { email: 'b', k: 2 },
+    ]);
     await refusal(c.updateOne({ k: 2 }, { $set: { email: 'a' } }));
     await refusal(c.replaceOne({ k: 2 }, { email: 'a', k: 2 }));
     await refusal(c.findOneAndUpdate({ k: 2 }, { $set: { email: 'a' } }));
     const upsert = await refusal(c.findOneAndUpdate({ k: 3 }, { $set: { email: 'a' } }, { upsert: true }));
     expect(upsert.keyValue).toEqual({ email: 'a' });
     await refusal(c.updateOne({ k: 3 }, { $set: { email: 'b' } }, { upsert: true }));
-    expect(await c.find({}, { projection: { _id: 0 }, sort: { k: 1 } }).toArray()).toEqual([{ email: 'a', k: 1 }, { email: 'b', k: 2 }]);
-    await expect(c.updateOne({ k: 1 }, { $set: { email: 'a', touched: true } })).resolves.toMatchObject({ modifiedCount: 1 });
+    expect(await c.find({}, { projection: { _id: 0 }, sort: { k: 1 } }).toArray()).toEqual([
+      { email: 'a', k: 1 },
+      { email: 'b', k: 2 },
+    ]);
+    await expect(c.updateOne({ k: 1 }, { $set: { email: 'a', touched: true } })).resolves.toMatchObject({
+      modifiedCount: 1,
+    });
     await expect(c.updateOne({ k: 2 }, { $set: { email: 'c' } })).resolves.toMatchObject({ modifiedCount: 1 });
     // The keys given up by an update or a delete are free again; the ones taken are not.
     await c.insertOne({ email: 'b', k: 4 });
@@ -75,11 +97,17 @@ describe('a unique index refuses a duplicate key', () => {
   test('in batches: an ordered insert stops at the duplicate, an unordered one skips it', async () => {
     const c = coll();
     await c.createIndex({ key: 1 }, { unique: true });
-    const ordered = await c.insertMany([{ key: 1 }, { key: 1 }, { key: 2 }]).then(() => undefined, (e: unknown) => e);
+    const ordered = await c.insertMany([{ key: 1 }, { key: 1 }, { key: 2 }]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(ordered).toBeInstanceOf(MongoBulkWriteError);
     expect((ordered as MongoBulkWriteError).code).toBe(11000);
     expect(await c.countDocuments({})).toBe(1);
-    const unordered = await c.insertMany([{ key: 3 }, { key: 3 }, { key: 4 }], { ordered: false }).then(() => undefined, (e: unknown) => e);
+    const unordered = await c.insertMany([{ key: 3 }, { key: 3 }, { key: 4 }], { ordered: false }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((unordered as MongoBulkWriteError).writeErrors).toHaveLength(1);
     expect(await c.distinct('key')).toEqual([1, 3, 4]);
   });
@@ -98,7 +126,11 @@ describe('which documents collide', () => {
   test('a compound index: the whole combination, named in the message', async () => {
     const c = coll();
     await c.createIndex({ container: 1, name: 1 }, { unique: true });
-    await c.insertMany([{ container: 'c1', name: 'a' }, { container: 'c1', name: 'b' }, { container: 'c2', name: 'a' }]);
+    await c.insertMany([
+      { container: 'c1', name: 'a' },
+      { container: 'c1', name: 'b' },
+      { container: 'c2', name: 'a' },
+    ]);
     const err = await refusal(c.insertOne({ container: 'c1', name: 'a' }));
     expect(err.message).toMatch(/index: container_1_name_1 dup key: \{ container: "c1", name: "a" \}$/);
     expect(err.keyValue).toEqual({ container: 'c1', name: 'a' });
@@ -138,7 +170,9 @@ describe('which documents collide', () => {
     await c.insertOne({ tags: ['c', 'c'] });
     await c.insertOne({ tags: [] });
     await refusal(c.insertOne({ tags: [] })); // an empty array is one key too (undefined)
-    await refusal(db.collection<{ tags: string[] }>(c.collectionName).updateOne({ tags: 'c' }, { $push: { tags: 'a' } }));
+    await refusal(
+      db.collection<{ tags: string[] }>(c.collectionName).updateOne({ tags: 'c' }, { $push: { tags: 'a' } }),
+    );
   });
 
   test('a path through an array of documents indexes every element', async () => {
@@ -200,7 +234,13 @@ describe('building and re-creating indexes', () => {
     const c = coll();
     await expect(c.createIndex({ a: 1 }, { unique: true })).resolves.toBe('a_1');
     await expect(c.createIndex({ a: 1 }, { unique: true })).resolves.toBe('a_1');
-    const code = async (p: Promise<unknown>) => ((await p.then(() => undefined, (e: unknown) => e)) as MongoServerError | undefined)?.code;
+    const code = async (p: Promise<unknown>) =>
+      (
+        (await p.then(
+          () => undefined,
+          (e: unknown) => e,
+        )) as MongoServerError | undefined
+      )?.code;
     expect(await code(c.createIndex({ a: 1 }))).toBe(85); // same name, other options
     expect(await code(c.createIndex({ a: 1 }, { unique: true, name: 'other' }))).toBe(85); // same key, other name
     expect(await code(c.createIndex({ b: 1 }, { name: 'a_1' }))).toBe(86); // same name, other key

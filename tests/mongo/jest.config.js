@@ -17,16 +17,29 @@ const project = (name) => ({ ...root.projects.find((p) => p.displayName === name
  * and GridFS written and read by the gateway, transcoders and file servers, and left behind by a crash.
  */
 const DISTRIBUTED_SUBSET = [
-  'storage-files', 'storage-limits', 'storage-containers', 'endpoints-conflict', 'push-devices', 'records', 'auth', 'file-server',
-  'transcoding', 'storage-crash',
-]
-  .map((name) => `<rootDir>/tests/api/${name}.test.ts`);
+  'storage-files',
+  'storage-limits',
+  'storage-containers',
+  'endpoints-conflict',
+  'push-devices',
+  'records',
+  'auth',
+  'file-server',
+  'transcoding',
+  'storage-crash',
+].map((name) => `<rootDir>/tests/api/${name}.test.ts`);
 
 module.exports = {
   rootDir,
   testTimeout: root.testTimeout,
   projects: [
-    { ...project('unit'), testMatch: ['<rootDir>/packages/platform/test/doc-store/mongo-doc-store.test.ts', '<rootDir>/packages/platform/test/blob-store/gridfs-blob-store.test.ts'] },
+    {
+      ...project('unit'),
+      testMatch: [
+        '<rootDir>/packages/platform/test/doc-store/mongo-doc-store.test.ts',
+        '<rootDir>/packages/platform/test/blob-store/gridfs-blob-store.test.ts',
+      ],
+    },
     project('api-embedded'),
     { ...project('api-distributed'), testMatch: DISTRIBUTED_SUBSET },
   ],

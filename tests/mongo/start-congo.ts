@@ -19,15 +19,27 @@ export interface CongoProcess {
 export async function startCongoProcess(): Promise<CongoProcess> {
   const child = spawn(TSX, [path.join(__dirname, 'congo-main.ts')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let log = '';
-  child.stderr!.on('data', (b: Buffer) => { log = (log + b.toString()).slice(-4000); });
+  child.stderr!.on('data', (b: Buffer) => {
+    log = (log + b.toString()).slice(-4000);
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`CongoDB did not start within ${START_LIMIT_MS} ms:\n${log}`)), START_LIMIT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`CongoDB did not start within ${START_LIMIT_MS} ms:\n${log}`)),
+      START_LIMIT_MS,
+    );
     readline.createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(timer);
-      try { resolve((JSON.parse(line) as { url: string }).url); } catch { reject(new Error(`unexpected first line from CongoDB: ${line}\n${log}`)); }
+      try {
+        resolve((JSON.parse(line) as { url: string }).url);
+      } catch {
+        reject(new Error(`unexpected first line from CongoDB: ${line}\n${log}`));
+      }
     });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`CongoDB exited with ${code}:\n${log}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`CongoDB exited with ${code}:\n${log}`));
+    });
   });
   return {
     url,

@@ -29,7 +29,11 @@ async function serverKind(url: string): Promise<'congodb' | 'mongodb'> {
 
 function runJest(env: NodeJS.ProcessEnv, args: string[]): Promise<number> {
   const jest = path.join(ROOT, 'node_modules', '.bin', 'jest');
-  const child = spawn(jest, ['--config', path.join(__dirname, 'jest.config.js'), '--json', `--outputFile=${RESULTS_FILE}`, ...args], { cwd: ROOT, env, stdio: 'inherit' });
+  const child = spawn(
+    jest,
+    ['--config', path.join(__dirname, 'jest.config.js'), '--json', `--outputFile=${RESULTS_FILE}`, ...args],
+    { cwd: ROOT, env, stdio: 'inherit' },
+  );
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
@@ -40,7 +44,9 @@ async function main(): Promise<number> {
   const url = given ?? server!.url;
   try {
     const kind = await serverKind(url);
-    console.log(`test:mongo: ${server ? 'in-memory CongoDB started' : 'MONGODB_URL given'}; the server is ${kind === 'congodb' ? 'the CongoDB emulator' : 'MongoDB'} (${url.replace(/\/\/[^@/]*@/, '//***@')})`);
+    console.log(
+      `test:mongo: ${server ? 'in-memory CongoDB started' : 'MONGODB_URL given'}; the server is ${kind === 'congodb' ? 'the CongoDB emulator' : 'MongoDB'} (${url.replace(/\/\/[^@/]*@/, '//***@')})`,
+    );
     // SIGINT reaches jest too (same process group); wait for it to finish before stopping the server.
     process.on('SIGINT', () => undefined);
     return await runJest({ ...process.env, MONGODB_URL: url }, process.argv.slice(2));
@@ -49,7 +55,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (err: unknown) => {
-  console.error('test:mongo:', err);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error('test:mongo:', err);
+    process.exit(1);
+  },
+);

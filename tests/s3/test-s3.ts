@@ -17,7 +17,11 @@ const BUCKET = 'patchbay-test';
 
 function runJest(env: NodeJS.ProcessEnv, args: string[]): Promise<number> {
   const jest = path.join(ROOT, 'node_modules', '.bin', 'jest');
-  const child = spawn(jest, ['--config', path.join(__dirname, 'jest.config.js'), '--json', `--outputFile=${RESULTS_FILE}`, ...args], { cwd: ROOT, env, stdio: 'inherit' });
+  const child = spawn(
+    jest,
+    ['--config', path.join(__dirname, 'jest.config.js'), '--json', `--outputFile=${RESULTS_FILE}`, ...args],
+    { cwd: ROOT, env, stdio: 'inherit' },
+  );
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
@@ -28,13 +32,19 @@ async function main(): Promise<number> {
     console.log(`test:s3: s3rver at ${server.endpoint}; BLOB_STORE_URL=${url}`);
     process.on('SIGINT', () => undefined);
     // s3rver checks the access key id (S3RVER), not the signature.
-    return await runJest({ ...process.env, BLOB_STORE_URL: url, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' }, process.argv.slice(2));
+    return await runJest(
+      { ...process.env, BLOB_STORE_URL: url, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' },
+      process.argv.slice(2),
+    );
   } finally {
     await server.stop();
   }
 }
 
-main().then((code) => process.exit(code), (err: unknown) => {
-  console.error('test:s3:', err);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error('test:s3:', err);
+    process.exit(1);
+  },
+);

@@ -13,7 +13,11 @@ export function pathWithoutFfmpeg(): { dir: string; remove(): void } {
   const linked = new Set<string>();
   for (const from of (process.env.PATH ?? '').split(path.delimiter)) {
     let names: string[];
-    try { names = fs.readdirSync(from); } catch { continue; }
+    try {
+      names = fs.readdirSync(from);
+    } catch {
+      continue;
+    }
     for (const name of names) {
       // The first directory on PATH wins, as in a shell.
       if (hidden.has(name) || linked.has(name)) continue;

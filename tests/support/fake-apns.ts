@@ -15,7 +15,10 @@ export interface ApnsReceived {
   collapseId: string | undefined;
   pushType: string | undefined;
   /** How the sender authenticated: a provider token (JWT) or a client certificate. */
-  auth: { kind: 'token'; keyId: string; teamId: string } | { kind: 'certificate'; subject: string; sandbox: boolean } | { kind: 'none' };
+  auth:
+    | { kind: 'token'; keyId: string; teamId: string }
+    | { kind: 'certificate'; subject: string; sandbox: boolean }
+    | { kind: 'none' };
   payload: Record<string, any>;
   status: number;
 }
@@ -39,13 +42,26 @@ export class FakeApns {
   private readonly tokenAnswers = new Map<string, ApnsTokenAnswer>();
   private readonly topicAnswers = new Map<string, ApnsTopicAnswer>();
 
-  private constructor(private readonly server: http2.Http2SecureServer, readonly environment: 'production' | 'development') {}
+  private constructor(
+    private readonly server: http2.Http2SecureServer,
+    readonly environment: 'production' | 'development',
+  ) {}
 
-  static async start(opts: { environment: 'production' | 'development'; tls: { key: string; cert: string } }): Promise<FakeApns> {
+  static async start(opts: {
+    environment: 'production' | 'development';
+    tls: { key: string; cert: string };
+  }): Promise<FakeApns> {
     // requestCert without rejectUnauthorized: certificate clients are recorded, token clients pass.
-    const server = http2.createSecureServer({ key: opts.tls.key, cert: opts.tls.cert, requestCert: true, rejectUnauthorized: false });
+    const server = http2.createSecureServer({
+      key: opts.tls.key,
+      cert: opts.tls.cert,
+      requestCert: true,
+      rejectUnauthorized: false,
+    });
     const fake = new FakeApns(server, opts.environment);
-    server.on('secureConnection', () => { fake.connections++; });
+    server.on('secureConnection', () => {
+      fake.connections++;
+    });
     server.on('stream', (stream, headers) => fake.handle(stream, headers));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return fake;
@@ -86,7 +102,11 @@ export class FakeApns {
       const m = /^\/3\/device\/([^/?]+)$/.exec(path);
       const reply = (status: number, body?: unknown) => {
         if (stream.destroyed || stream.closed) return;
-        stream.respond({ ':status': status, 'apns-id': String(headers['apns-id'] ?? randomUUID()), ...(body ? { 'content-type': 'application/json' } : {}) });
+        stream.respond({
+          ':status': status,
+          'apns-id': String(headers['apns-id'] ?? randomUUID()),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        });
         stream.end(body ? JSON.stringify(body) : undefined);
       };
       if (headers[':method'] !== 'POST' || !m) return reply(404, { reason: 'BadPath' });
@@ -100,24 +120,33 @@ export class FakeApns {
         collapseId: header(headers, 'apns-collapse-id'),
         pushType: header(headers, 'apns-push-type'),
         auth: this.authOf(stream, headers),
-        payload: text ? JSON.parse(text) as Record<string, any> : {},
+        payload: text ? (JSON.parse(text) as Record<string, any>) : {},
         status: 0,
       };
       const [status, body] = this.answerFor(entry, headers);
       const answer = entry.topic ? this.topicAnswers.get(entry.topic) : undefined;
-      const finish = () => { entry.status = status; this.received.push(entry); reply(status, body); };
+      const finish = () => {
+        entry.status = status;
+        this.received.push(entry);
+        reply(status, body);
+      };
       if (answer?.kind === 'slow') setTimeout(finish, answer.delayMs).unref();
       else finish();
     });
   }
 
   private answerFor(entry: ApnsReceived, headers: http2.IncomingHttpHeaders): [number, unknown] {
-    if (entry.auth.kind === 'none') return [403, { reason: headers.authorization ? 'InvalidProviderToken' : 'MissingProviderToken' }];
-    if (entry.topic && this.topicAnswers.get(entry.topic)?.kind === 'down') return [503, { reason: 'ServiceUnavailable' }];
+    if (entry.auth.kind === 'none')
+      return [403, { reason: headers.authorization ? 'InvalidProviderToken' : 'MissingProviderToken' }];
+    if (entry.topic && this.topicAnswers.get(entry.topic)?.kind === 'down')
+      return [503, { reason: 'ServiceUnavailable' }];
     switch (this.tokenAnswers.get(entry.token)) {
-      case 'bad-device-token': return [400, { reason: 'BadDeviceToken' }];
-      case 'unregistered': return [410, { reason: 'Unregistered', timestamp: Date.now() }];
-      default: return [200, undefined];
+      case 'bad-device-token':
+        return [400, { reason: 'BadDeviceToken' }];
+      case 'unregistered':
+        return [410, { reason: 'Unregistered', timestamp: Date.now() }];
+      default:
+        return [200, undefined];
     }
   }
 
@@ -130,18 +159,37 @@ export class FakeApns {
         const head = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as { alg?: string; kid?: string };
         const claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as { iss?: string };
         const key = head.kid ? this.keys.get(head.kid) : undefined;
-        if (head.alg === 'ES256' && key && claims.iss === key.teamId
-          && verify('SHA256', Buffer.from(`${h}.${p}`), { key: key.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))) {
+        if (
+          head.alg === 'ES256' &&
+          key &&
+          claims.iss === key.teamId &&
+          verify(
+            'SHA256',
+            Buffer.from(`${h}.${p}`),
+            { key: key.publicKey, dsaEncoding: 'ieee-p1363' },
+            Buffer.from(s, 'base64url'),
+          )
+        ) {
           return { kind: 'token', keyId: head.kid as string, teamId: key.teamId };
         }
-      } catch { /* a malformed token is no token */ }
+      } catch {
+        /* a malformed token is no token */
+      }
       return { kind: 'none' };
     }
     const peer = (stream.session?.socket as TLSSocket | undefined)?.getPeerCertificate?.(true);
     if (peer && peer.raw) {
       // Node does not list custom extensions; look for the extension's OID in the certificate's DER.
       const sandbox = peer.raw.includes(derOid(APPLE_SANDBOX_OID));
-      return { kind: 'certificate', subject: peer.subject ? Object.entries(peer.subject).map(([k, v]) => `${k}=${String(v)}`).join(',') : '', sandbox };
+      return {
+        kind: 'certificate',
+        subject: peer.subject
+          ? Object.entries(peer.subject)
+              .map(([k, v]) => `${k}=${String(v)}`)
+              .join(',')
+          : '',
+        sandbox,
+      };
     }
     return { kind: 'none' };
   }

@@ -36,7 +36,12 @@ export function fakeServiceAccount(projectId: string): FakeServiceAccount {
 }
 
 /** An APNs token-signing key (.p8, P-256) with its key and team IDs. */
-export interface FakeApnsTokenKey { p8: string; keyId: string; teamId: string; publicKey: KeyObject }
+export interface FakeApnsTokenKey {
+  p8: string;
+  keyId: string;
+  teamId: string;
+  publicKey: KeyObject;
+}
 
 export function fakeApnsTokenKey(): FakeApnsTokenKey {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -56,15 +61,38 @@ function scratch(): string {
  * A TLS certificate for a local APNs fake at 127.0.0.1 (self-signed, so it is its own CA).
  * `caFile` is a PEM file to hand to Patchbay as APNS_CA.
  */
-export interface FakeTls { key: string; cert: string; caFile: string; dir: string }
+export interface FakeTls {
+  key: string;
+  cert: string;
+  caFile: string;
+  dir: string;
+}
 
 export function fakeServerTls(): FakeTls {
   const dir = scratch();
   openssl(dir, [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.crt', '-days', '2',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.crt',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
   ]);
-  return { key: fs.readFileSync(path.join(dir, 'server.key'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'server.crt'), 'utf8'), caFile: path.join(dir, 'server.crt'), dir };
+  return {
+    key: fs.readFileSync(path.join(dir, 'server.key'), 'utf8'),
+    cert: fs.readFileSync(path.join(dir, 'server.crt'), 'utf8'),
+    caFile: path.join(dir, 'server.crt'),
+    dir,
+  };
 }
 
 /** Apple's "Apple Push Notification service SSL Certificates (Sandbox)" extension. */
@@ -76,16 +104,48 @@ export const APPLE_SANDBOX_OID = '1.2.840.113635.100.6.3.1';
  * `legacy` makes an RC2-encrypted file of the kind Node 20's OpenSSL no longer opens;
  * `sandbox: false` leaves the extension out (a certificate not valid for the sandbox).
  */
-export function fakeApnsP12(opts: { password: string; bundleId: string; days?: number; legacy?: boolean; sandbox?: boolean }): { base64: string; notAfter: Date } {
+export function fakeApnsP12(opts: {
+  password: string;
+  bundleId: string;
+  days?: number;
+  legacy?: boolean;
+  sandbox?: boolean;
+}): { base64: string; notAfter: Date } {
   const dir = scratch();
   try {
     openssl(dir, [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'client.key', '-out', 'client.crt', '-days', String(opts.days ?? 30),
-      '-subj', `/UID=${opts.bundleId}/CN=Apple Development IOS Push Services: ${opts.bundleId}`,
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'client.key',
+      '-out',
+      'client.crt',
+      '-days',
+      String(opts.days ?? 30),
+      '-subj',
+      `/UID=${opts.bundleId}/CN=Apple Development IOS Push Services: ${opts.bundleId}`,
       ...(opts.sandbox === false ? [] : ['-addext', `${APPLE_SANDBOX_OID}=DER:0500`]),
     ]);
-    openssl(dir, ['pkcs12', '-export', ...(opts.legacy ? ['-legacy'] : []), '-in', 'client.crt', '-inkey', 'client.key', '-out', 'client.p12', '-passout', `pass:${opts.password}`]);
-    const endDate = execFileSync('openssl', ['x509', '-in', 'client.crt', '-noout', '-enddate'], { cwd: dir }).toString().trim().replace(/^notAfter=/, '');
+    openssl(dir, [
+      'pkcs12',
+      '-export',
+      ...(opts.legacy ? ['-legacy'] : []),
+      '-in',
+      'client.crt',
+      '-inkey',
+      'client.key',
+      '-out',
+      'client.p12',
+      '-passout',
+      `pass:${opts.password}`,
+    ]);
+    const endDate = execFileSync('openssl', ['x509', '-in', 'client.crt', '-noout', '-enddate'], { cwd: dir })
+      .toString()
+      .trim()
+      .replace(/^notAfter=/, '');
     return { base64: fs.readFileSync(path.join(dir, 'client.p12')).toString('base64'), notAfter: new Date(endDate) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -87,7 +87,8 @@ export class FakeFcm {
       };
       if (req.method === 'POST' && req.url === '/token') return this.tokenExchange(body, send);
       const m = /^\/v1\/projects\/([^/]+)\/messages:send$/.exec(req.url ?? '');
-      if (req.method === 'POST' && m) return this.messageSend(m[1], String(req.headers.authorization ?? ''), body, send);
+      if (req.method === 'POST' && m)
+        return this.messageSend(m[1], String(req.headers.authorization ?? ''), body, send);
       send(404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
     });
   }
@@ -97,10 +98,20 @@ export class FakeFcm {
     const form = new URLSearchParams(body);
     const assertion = form.get('assertion') ?? '';
     const [h, p, s] = assertion.split('.');
-    const claims = p ? JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as { iss?: string; aud?: string; exp?: number } : {};
+    const claims = p
+      ? (JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as { iss?: string; aud?: string; exp?: number })
+      : {};
     const account = claims.iss ? this.accounts.get(claims.iss) : undefined;
-    const signed = !!account && !!s && verify('RSA-SHA256', Buffer.from(`${h}.${p}`), account.publicKey, Buffer.from(s, 'base64url'));
-    if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer' || !account || !signed || (claims.exp ?? 0) * 1000 < Date.now()) {
+    const signed =
+      !!account &&
+      !!s &&
+      verify('RSA-SHA256', Buffer.from(`${h}.${p}`), account.publicKey, Buffer.from(s, 'base64url'));
+    if (
+      form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer' ||
+      !account ||
+      !signed ||
+      (claims.exp ?? 0) * 1000 < Date.now()
+    ) {
       return send(400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
     }
     const accessToken = `ya29.fake-${randomBytes(12).toString('hex')}`;
@@ -109,10 +120,17 @@ export class FakeFcm {
     send(200, { access_token: accessToken, expires_in: 3599, token_type: 'Bearer' });
   }
 
-  private messageSend(project: string, authorization: string, body: string, send: (status: number, json: unknown) => void): void {
+  private messageSend(
+    project: string,
+    authorization: string,
+    body: string,
+    send: (status: number, json: unknown) => void,
+  ): void {
     const token = authorization.replace(/^Bearer /, '');
     if (this.accessTokens.get(token) !== project) {
-      return send(401, { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } });
+      return send(401, {
+        error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
+      });
     }
     const message = (JSON.parse(body) as { message: Record<string, any> }).message;
     const answer = this.projectAnswers.get(project);
@@ -127,13 +145,43 @@ export class FakeFcm {
 
   private answerFor(project: string, message: Record<string, any>): [number, unknown] {
     if (this.projectAnswers.get(project)?.kind === 'down') {
-      return [500, { error: { code: 500, message: 'Internal error encountered.', status: 'INTERNAL', details: [{ '@type': FCM_ERROR, errorCode: 'INTERNAL' }] } }];
+      return [
+        500,
+        {
+          error: {
+            code: 500,
+            message: 'Internal error encountered.',
+            status: 'INTERNAL',
+            details: [{ '@type': FCM_ERROR, errorCode: 'INTERNAL' }],
+          },
+        },
+      ];
     }
     switch (this.tokenAnswers.get(String(message.token))) {
       case 'unregistered':
-        return [404, { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND', details: [{ '@type': FCM_ERROR, errorCode: 'UNREGISTERED' }] } }];
+        return [
+          404,
+          {
+            error: {
+              code: 404,
+              message: 'Requested entity was not found.',
+              status: 'NOT_FOUND',
+              details: [{ '@type': FCM_ERROR, errorCode: 'UNREGISTERED' }],
+            },
+          },
+        ];
       case 'invalid':
-        return [400, { error: { code: 400, message: 'The registration token is not a valid FCM registration token', status: 'INVALID_ARGUMENT', details: [{ '@type': FCM_ERROR, errorCode: 'INVALID_ARGUMENT' }] } }];
+        return [
+          400,
+          {
+            error: {
+              code: 400,
+              message: 'The registration token is not a valid FCM registration token',
+              status: 'INVALID_ARGUMENT',
+              details: [{ '@type': FCM_ERROR, errorCode: 'INVALID_ARGUMENT' }],
+            },
+          },
+        ];
       default:
         return [200, { name: `projects/${project}/messages/${this.nextId++}` }];
     }

@@ -3,12 +3,27 @@ import request from 'supertest';
 import { startPatchbay, type Mode, type PatchbayInstance } from '../harness/patchbay';
 import { FakeApns } from './fake-apns';
 import { FakeFcm } from './fake-fcm';
-import { fakeApnsTokenKey, fakeServerTls, fakeServiceAccount, type FakeApnsTokenKey, type FakeServiceAccount, type FakeTls } from './fake-credentials';
+import {
+  fakeApnsTokenKey,
+  fakeServerTls,
+  fakeServiceAccount,
+  type FakeApnsTokenKey,
+  type FakeServiceAccount,
+  type FakeTls,
+} from './fake-credentials';
 
-export interface PushTestPartner { partner_sid: string; auth: [string, string] }
+export interface PushTestPartner {
+  partner_sid: string;
+  auth: [string, string];
+}
 
 /** Push settings of the instance under test (short, so outages resolve quickly). */
-export interface PushTestSettings { sendDeadlineMs: number; attemptTimeoutMs: number; maxRetries: number; retryBaseMs: number }
+export interface PushTestSettings {
+  sendDeadlineMs: number;
+  attemptTimeoutMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+}
 
 const V2 = '/core/v2';
 let counter = 0;
@@ -19,17 +34,30 @@ let counter = 0;
  * APNS_SANDBOX_ENDPOINT and APNS_CA — plus helpers that drive that instance's public API.
  */
 export class FakePushWorld {
-  private constructor(readonly fcm: FakeFcm, readonly apnsProd: FakeApns, readonly apnsDev: FakeApns, readonly tls: FakeTls, public pb: PatchbayInstance) {}
+  private constructor(
+    readonly fcm: FakeFcm,
+    readonly apnsProd: FakeApns,
+    readonly apnsDev: FakeApns,
+    readonly tls: FakeTls,
+    public pb: PatchbayInstance,
+  ) {}
 
   static async start(mode: Mode, s: PushTestSettings): Promise<FakePushWorld> {
     const tls = fakeServerTls();
     const [fcm, apnsProd, apnsDev] = await Promise.all([
-      FakeFcm.start(), FakeApns.start({ environment: 'production', tls }), FakeApns.start({ environment: 'development', tls }),
+      FakeFcm.start(),
+      FakeApns.start({ environment: 'production', tls }),
+      FakeApns.start({ environment: 'development', tls }),
     ]);
     const pb = await startPatchbay(mode, {
-      FCM_ENDPOINT: fcm.endpoint, APNS_ENDPOINT: apnsProd.endpoint, APNS_SANDBOX_ENDPOINT: apnsDev.endpoint, APNS_CA: tls.caFile,
-      PUSH_SEND_DEADLINE_MS: String(s.sendDeadlineMs), PUSH_ATTEMPT_TIMEOUT_MS: String(s.attemptTimeoutMs),
-      PUSH_MAX_RETRIES: String(s.maxRetries), PUSH_RETRY_BASE_MS: String(s.retryBaseMs),
+      FCM_ENDPOINT: fcm.endpoint,
+      APNS_ENDPOINT: apnsProd.endpoint,
+      APNS_SANDBOX_ENDPOINT: apnsDev.endpoint,
+      APNS_CA: tls.caFile,
+      PUSH_SEND_DEADLINE_MS: String(s.sendDeadlineMs),
+      PUSH_ATTEMPT_TIMEOUT_MS: String(s.attemptTimeoutMs),
+      PUSH_MAX_RETRIES: String(s.maxRetries),
+      PUSH_RETRY_BASE_MS: String(s.retryBaseMs),
     });
     return new FakePushWorld(fcm, apnsProd, apnsDev, tls, pb);
   }
@@ -45,7 +73,9 @@ export class FakePushWorld {
    * directory, databases, ports and NATS; `whileDown` runs in between (e.g. to change what is
    * stored) and may return environment changes for the restarted instance.
    */
-  async restart(whileDown?: () => void | Record<string, string> | Promise<void | Record<string, string>>): Promise<void> {
+  async restart(
+    whileDown?: () => void | Record<string, string> | Promise<void | Record<string, string>>,
+  ): Promise<void> {
     await this.pb.kill();
     const env = await whileDown?.();
     this.pb = await this.pb.restart(env ?? {});
@@ -58,27 +88,49 @@ export class FakePushWorld {
 
   async newPartner(scopes?: string[]): Promise<PushTestPartner> {
     const login = `push${Date.now().toString(36)}${(counter++).toString(36)}`;
-    const created = await this.api().post(`${V2}/partners`).set('Authorization', `Bearer ${this.pb.token}`)
+    const created = await this.api()
+      .post(`${V2}/partners`)
+      .set('Authorization', `Bearer ${this.pb.token}`)
       .send({ login, password: 'partner-password-1', ...(scopes ? { available_scopes: scopes } : {}) });
-    if (created.status !== 200) throw new Error(`partner create failed: ${created.status} ${JSON.stringify(created.body)}`);
-    const tok = await this.api().post(`${V2}/oauth/token`).type('form').send({ grant_type: 'password', username: login, password: 'partner-password-1' });
+    if (created.status !== 200)
+      throw new Error(`partner create failed: ${created.status} ${JSON.stringify(created.body)}`);
+    const tok = await this.api()
+      .post(`${V2}/oauth/token`)
+      .type('form')
+      .send({ grant_type: 'password', username: login, password: 'partner-password-1' });
     return { partner_sid: created.body.partner_sid, auth: ['Authorization', `Bearer ${tok.body.access_token}`] };
   }
 
   async newApp(p: PushTestPartner, body: Record<string, unknown>): Promise<string> {
-    const res = await this.api().post(`${V2}/push/applications`).set(...p.auth).send(body);
+    const res = await this.api()
+      .post(`${V2}/push/applications`)
+      .set(...p.auth)
+      .send(body);
     if (res.status !== 200) throw new Error(`application create failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.application_sid;
   }
 
-  async newDevice(p: PushTestPartner, applicationSid: string, type: 'android' | 'ios' | 'web', token: string, environment = 'production'): Promise<string> {
-    const res = await this.api().post(`${V2}/push/devices`).query({ reuse: 'false' }).set(...p.auth).send({ application_sid: applicationSid, type, token, environment });
+  async newDevice(
+    p: PushTestPartner,
+    applicationSid: string,
+    type: 'android' | 'ios' | 'web',
+    token: string,
+    environment = 'production',
+  ): Promise<string> {
+    const res = await this.api()
+      .post(`${V2}/push/devices`)
+      .query({ reuse: 'false' })
+      .set(...p.auth)
+      .send({ application_sid: applicationSid, type, token, environment });
     if (res.status !== 200) throw new Error(`device create failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.device_sid;
   }
 
   send(p: PushTestPartner, body: Record<string, unknown>) {
-    return this.api().post(`${V2}/push/notifications`).set(...p.auth).send(body);
+    return this.api()
+      .post(`${V2}/push/notifications`)
+      .set(...p.auth)
+      .send(body);
   }
 
   /** A fresh FCM project whose service account the fake FCM trusts. */
@@ -98,10 +150,16 @@ export class FakePushWorld {
 }
 
 /** Application fields for APNs token auth with `key`. */
-export const tokenApp = (key: FakeApnsTokenKey, topic: string) => ({ apns_p8: key.p8, apns_key_id: key.keyId, apns_team_id: key.teamId, apns_topic: topic });
+export const tokenApp = (key: FakeApnsTokenKey, topic: string) => ({
+  apns_p8: key.p8,
+  apns_key_id: key.keyId,
+  apns_team_id: key.teamId,
+  apns_topic: topic,
+});
 
 let tokenSeq = 0;
 /** A unique device token: 64 hex digits for iOS, FCM-like otherwise. */
-export const deviceToken = (kind: 'ios' | 'fcm') => (kind === 'ios'
-  ? (Date.now().toString(16) + (tokenSeq++).toString(16).padStart(8, '0')).padEnd(64, 'a')
-  : `fcm-${Date.now().toString(36)}-${tokenSeq++}:APA91b`);
+export const deviceToken = (kind: 'ios' | 'fcm') =>
+  kind === 'ios'
+    ? (Date.now().toString(16) + (tokenSeq++).toString(16).padStart(8, '0')).padEnd(64, 'a')
+    : `fcm-${Date.now().toString(36)}-${tokenSeq++}:APA91b`;

@@ -15,7 +15,17 @@ export function tone(format: string, seconds = 1, opts: { bitrate?: number } = {
   if (!fs.existsSync(file)) {
     const spec = FORMATS[format];
     if (!spec) throw new Error(`unknown format ${format}`);
-    const args = ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=16000:duration=${seconds}`, ...spec.output];
+    const args = [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:sample_rate=16000:duration=${seconds}`,
+      ...spec.output,
+    ];
     if (opts.bitrate && spec.bitrate) args.push('-b:a', `${opts.bitrate}k`);
     execFileSync('ffmpeg', [...args, file]);
   }
@@ -26,12 +36,30 @@ export function tone(format: string, seconds = 1, opts: { bitrate?: number } = {
  * A real audio file of `seconds` at a chosen sample rate and channel count (pink noise, fixed seed,
  * so lossy encoders spend the bits they are given), in `format` (a format of interface.md, or mp4).
  */
-export function noise(format: string, opts: { seconds: number; sampleRate: number; channels: number; bitrate?: number }): Buffer {
-  const file = path.join(dir, `noise-${opts.seconds}-${opts.sampleRate}-${opts.channels}-${opts.bitrate ?? 0}.${format}`);
+export function noise(
+  format: string,
+  opts: { seconds: number; sampleRate: number; channels: number; bitrate?: number },
+): Buffer {
+  const file = path.join(
+    dir,
+    `noise-${opts.seconds}-${opts.sampleRate}-${opts.channels}-${opts.bitrate ?? 0}.${format}`,
+  );
   if (!fs.existsSync(file)) {
     const spec = FORMATS[format];
     if (!spec) throw new Error(`unknown format ${format}`);
-    const args = ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `anoisesrc=color=pink:amplitude=0.25:seed=7:sample_rate=${opts.sampleRate}:duration=${opts.seconds}`, '-ac', String(opts.channels), ...spec.output];
+    const args = [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `anoisesrc=color=pink:amplitude=0.25:seed=7:sample_rate=${opts.sampleRate}:duration=${opts.seconds}`,
+      '-ac',
+      String(opts.channels),
+      ...spec.output,
+    ];
     if (opts.bitrate && spec.bitrate) args.push('-b:a', `${opts.bitrate}k`);
     execFileSync('ffmpeg', [...args, file]);
   }

@@ -22,13 +22,23 @@ export function gcsBucket(server: FakeGcs, bucket: string): BlobStore {
 
 /** An S3 bucket of `server` as the adapter sees it (s3rver checks the key id, S3RVER, not the signature). */
 export function s3Bucket(server: S3rverHandle, bucket: string): BlobStore {
-  return new S3BlobStore({ bucket, endpoint: server.endpoint, credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' } });
+  return new S3BlobStore({
+    bucket,
+    endpoint: server.endpoint,
+    credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' },
+  });
 }
 
 /** Creates `container` in Azurite and returns it as the adapter sees it. */
 export async function azureContainer(server: AzuriteHandle, container: string): Promise<BlobStore> {
-  await new BlobServiceClient(server.endpoint, new StorageSharedKeyCredential(DEV_ACCOUNT, DEV_KEY)).getContainerClient(container).createIfNotExists();
-  return new AzureBlobStore({ container, endpoint: server.endpoint, credentials: { account_name: DEV_ACCOUNT, account_key: DEV_KEY } });
+  await new BlobServiceClient(server.endpoint, new StorageSharedKeyCredential(DEV_ACCOUNT, DEV_KEY))
+    .getContainerClient(container)
+    .createIfNotExists();
+  return new AzureBlobStore({
+    container,
+    endpoint: server.endpoint,
+    credentials: { account_name: DEV_ACCOUNT, account_key: DEV_KEY },
+  });
 }
 
 /** Every key of a store, and the bytes of one. */

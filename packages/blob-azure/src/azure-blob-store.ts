@@ -14,7 +14,14 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ContainerClient } from '@azure/storage-blob';
 import { RangeNotSatisfiableError } from '@patchbay/contracts';
-import { assertKey, normalizeKeyPrefix, resolveRange, type BlobStat, type BlobStore, type ByteRange } from '@patchbay/platform';
+import {
+  assertKey,
+  normalizeKeyPrefix,
+  resolveRange,
+  type BlobStat,
+  type BlobStore,
+  type ByteRange,
+} from '@patchbay/platform';
 import { containerClient, type AzureBlobStoreOptions } from './azure-options';
 import { httpStatus, translateAzureError, type AzureTarget } from './azure-errors';
 import { translatedStream } from './translated-stream';
@@ -55,19 +62,32 @@ export class AzureBlobStore implements BlobStore {
     // The first failure is the put's error: the body's own (unchanged), or the storage's (translated).
     let sourceFailure: { err: unknown } | undefined;
     let storageFailure: { err: unknown } | undefined;
-    body.once('error', (err) => { if (!storageFailure) sourceFailure ??= { err }; });
+    body.once('error', (err) => {
+      if (!storageFailure) sourceFailure ??= { err };
+    });
     body.once('close', () => {
-      if (!storageFailure && !body.readableEnded) sourceFailure ??= { err: new Error('the body stream closed before its end') };
+      if (!storageFailure && !body.readableEnded)
+        sourceFailure ??= { err: new Error('the body stream closed before its end') };
     });
     const pumping = pipeline(body, counted);
-    const uploading = this.container.getBlockBlobClient(this.prefix + key)
-      .uploadStream(counted, this.blockSize, this.concurrency, { abortSignal: abort.signal, blobHTTPHeaders: CONTENT_TYPE })
+    const uploading = this.container
+      .getBlockBlobClient(this.prefix + key)
+      .uploadStream(counted, this.blockSize, this.concurrency, {
+        abortSignal: abort.signal,
+        blobHTTPHeaders: CONTENT_TYPE,
+      })
       .catch((err: unknown) => {
         storageFailure ??= { err };
         counted.destroy(); // stops the pump, and with it the caller's body
         throw err;
       });
-    const [pumped] = await Promise.allSettled([pumping.catch((err: unknown) => { abort.abort(); throw err; }), uploading]);
+    const [pumped] = await Promise.allSettled([
+      pumping.catch((err: unknown) => {
+        abort.abort();
+        throw err;
+      }),
+      uploading,
+    ]);
     if (sourceFailure) throw sourceFailure.err;
     if (storageFailure) throw translateAzureError(storageFailure.err, this.target);
     if (pumped.status === 'rejected') throw pumped.reason;
@@ -83,7 +103,12 @@ export class AzureBlobStore implements BlobStore {
     const blob = this.container.getBlockBlobClient(this.prefix + key);
     const { size } = await stat(file);
     try {
-      await blob.uploadFile(file, { blockSize: this.blockSize, concurrency: this.concurrency, maxSingleShotSize: this.blockSize, blobHTTPHeaders: CONTENT_TYPE });
+      await blob.uploadFile(file, {
+        blockSize: this.blockSize,
+        concurrency: this.concurrency,
+        maxSingleShotSize: this.blockSize,
+        blobHTTPHeaders: CONTENT_TYPE,
+      });
     } catch (err) {
       throw translateAzureError(err, this.target);
     }
@@ -96,7 +121,9 @@ export class AzureBlobStore implements BlobStore {
     if (range) resolveRange(range, Infinity); // a malformed range is a BadRequestError before any request
     const blob = this.container.getBlobClient(this.prefix + key);
     try {
-      const res = await blob.download(range?.start ?? 0, range ? range.end - range.start + 1 : undefined, { maxRetryRequests: 3 });
+      const res = await blob.download(range?.start ?? 0, range ? range.end - range.start + 1 : undefined, {
+        maxRetryRequests: 3,
+      });
       const body = res.readableStreamBody!;
       // Azure answers a range at or past the end with 416; Azurite with an empty 206 ("bytes 1000-999/1000",
       // "bytes 0--1/0"). Either way the size is in Content-Range.

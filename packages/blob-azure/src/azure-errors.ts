@@ -13,8 +13,14 @@ export interface AzureTarget {
 }
 
 const DENIED = new Set([
-  'AuthorizationFailure', 'AuthorizationPermissionMismatch', 'AuthorizationResourceTypeMismatch', 'AuthorizationServiceMismatch',
-  'AuthorizationProtocolMismatch', 'AuthorizationSourceIPMismatch', 'InsufficientAccountPermissions', 'AccountIsDisabled',
+  'AuthorizationFailure',
+  'AuthorizationPermissionMismatch',
+  'AuthorizationResourceTypeMismatch',
+  'AuthorizationServiceMismatch',
+  'AuthorizationProtocolMismatch',
+  'AuthorizationSourceIPMismatch',
+  'InsufficientAccountPermissions',
+  'AccountIsDisabled',
 ]);
 
 function notFound(key: string): NotFoundError {
@@ -49,13 +55,25 @@ export function translateAzureError(err: unknown, target: AzureTarget, key?: str
   const message = (err as { message?: unknown } | undefined)?.message;
   const authentication = typeof message === 'string' && /failed to authenticate/i.test(message);
   if (code === 'AuthenticationFailed' || code === 'InvalidAuthenticationInfo' || status === 401 || authentication) {
-    return fail('bad_credentials', 'the storage rejected the credentials: check account_name and account_key, or sas_token');
+    return fail(
+      'bad_credentials',
+      'the storage rejected the credentials: check account_name and account_key, or sas_token',
+    );
   }
-  if (DENIED.has(code) || status === 403) return fail('access_denied', `access denied to container '${target.container}': check the credentials' permissions`);
-  if (code === 'InvalidResourceName') return fail('invalid_config', `'${target.container}' is not a valid container name`);
-  if (code === 'AccountNotFound' || code === 'ResourceNotFound') return fail('invalid_config', `no storage account at ${target.endpoint}`);
-  if ((err as { name?: unknown } | undefined)?.name === 'AbortError') return fail('timeout', `${target.endpoint} did not answer in time`);
-  if (status !== undefined && status >= 500) return fail('provider_error', `the storage failed (HTTP ${status}${code ? ` ${code}` : ''})`);
-  if (status !== undefined) return fail('provider_error', `the storage refused the request (HTTP ${status}${code ? ` ${code}` : ''})`);
+  if (DENIED.has(code) || status === 403)
+    return fail(
+      'access_denied',
+      `access denied to container '${target.container}': check the credentials' permissions`,
+    );
+  if (code === 'InvalidResourceName')
+    return fail('invalid_config', `'${target.container}' is not a valid container name`);
+  if (code === 'AccountNotFound' || code === 'ResourceNotFound')
+    return fail('invalid_config', `no storage account at ${target.endpoint}`);
+  if ((err as { name?: unknown } | undefined)?.name === 'AbortError')
+    return fail('timeout', `${target.endpoint} did not answer in time`);
+  if (status !== undefined && status >= 500)
+    return fail('provider_error', `the storage failed (HTTP ${status}${code ? ` ${code}` : ''})`);
+  if (status !== undefined)
+    return fail('provider_error', `the storage refused the request (HTTP ${status}${code ? ` ${code}` : ''})`);
   return fail('provider_error', `the storage request failed${code ? ` (${code})` : ''}`);
 }

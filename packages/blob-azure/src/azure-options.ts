@@ -3,7 +3,12 @@
  * container's `external_attributes` for `azure_blob`; the rest are tuning with safe defaults.
  */
 import {
-  AnonymousCredential, BlobServiceClient, newPipeline, StorageSharedKeyCredential, type ContainerClient, type RequestPolicyFactory,
+  AnonymousCredential,
+  BlobServiceClient,
+  newPipeline,
+  StorageSharedKeyCredential,
+  type ContainerClient,
+  type RequestPolicyFactory,
 } from '@azure/storage-blob';
 import { BlobStoreUnavailableError, checkEndpointUrl } from '@patchbay/platform';
 
@@ -37,12 +42,17 @@ export interface AzureBlobStoreOptions {
 export function containerClient(opts: AzureBlobStoreOptions): { client: ContainerClient; endpoint: string } {
   const creds = opts.credentials;
   const account = creds && 'account_name' in creds ? creds.account_name : undefined;
-  if (creds && 'account_name' in creds && !/^[A-Za-z0-9+/=]+$/.test(creds.account_key ?? '')) throw invalid('credentials.account_key is not a Base64 account key');
+  if (creds && 'account_name' in creds && !/^[A-Za-z0-9+/=]+$/.test(creds.account_key ?? ''))
+    throw invalid('credentials.account_key is not a Base64 account key');
   if (creds && 'sas_token' in creds && !creds.sas_token) throw invalid('credentials.sas_token is empty');
-  if (!opts.endpoint && !account) throw invalid('endpoint is required unless credentials name the account (account_name)');
+  if (!opts.endpoint && !account)
+    throw invalid('endpoint is required unless credentials name the account (account_name)');
   const endpoint = (opts.endpoint ?? `https://${account}.blob.core.windows.net`).replace(/\/+$/, '');
   checkEndpointUrl(endpoint, { queryHint: 'put a SAS token in credentials.sas_token' });
-  const credential = creds && 'account_name' in creds ? new StorageSharedKeyCredential(creds.account_name, creds.account_key) : new AnonymousCredential();
+  const credential =
+    creds && 'account_name' in creds
+      ? new StorageSharedKeyCredential(creds.account_name, creds.account_key)
+      : new AnonymousCredential();
   const pipeline = newPipeline(credential, {
     // The retry policy's tryTimeoutInMs only asks the server to give up (a `timeout` URL parameter):
     // a server that never answers is the client's own limit, below.

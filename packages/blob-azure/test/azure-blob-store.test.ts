@@ -6,7 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import {
-  BlobServiceClient, ContainerSASPermissions, StorageSharedKeyCredential, generateBlobSASQueryParameters,
+  BlobServiceClient,
+  ContainerSASPermissions,
+  StorageSharedKeyCredential,
+  generateBlobSASQueryParameters,
 } from '@azure/storage-blob';
 import { BadRequestError } from '@patchbay/contracts';
 import { BlobStoreUnavailableError, probeBlobStore } from '@patchbay/platform';
@@ -24,31 +27,52 @@ beforeAll(async () => {
   const service = new BlobServiceClient(azurite.endpoint, new StorageSharedKeyCredential(DEV_ACCOUNT, DEV_KEY));
   await service.getContainerClient(CONTAINER).create();
 });
-afterAll(async () => { await azurite?.stop(); });
+afterAll(async () => {
+  await azurite?.stop();
+});
 
 const open = (opts: Partial<AzureBlobStoreOptions> = {}) =>
   new AzureBlobStore({ container: CONTAINER, endpoint: azurite.endpoint, credentials: devKey, retries: 0, ...opts });
 
 /** A SAS for the test container, signed with the development key. */
 function sas(permissions: string): string {
-  return generateBlobSASQueryParameters({
-    containerName: CONTAINER, permissions: ContainerSASPermissions.parse(permissions), expiresOn: new Date(Date.now() + 3600_000),
-  }, new StorageSharedKeyCredential(DEV_ACCOUNT, DEV_KEY)).toString();
+  return generateBlobSASQueryParameters(
+    {
+      containerName: CONTAINER,
+      permissions: ContainerSASPermissions.parse(permissions),
+      expiresOn: new Date(Date.now() + 3600_000),
+    },
+    new StorageSharedKeyCredential(DEV_ACCOUNT, DEV_KEY),
+  ).toString();
 }
 
 async function failure(op: () => Promise<unknown>): Promise<BlobStoreUnavailableError> {
-  const err = await op().then(() => undefined, (e: unknown) => e);
+  const err = await op().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(BlobStoreUnavailableError);
   expect((err as Error).message).not.toContain(DEV_KEY);
   return err as BlobStoreUnavailableError;
 }
 
 const everyOperation = (store: AzureBlobStore): Array<() => Promise<unknown>> => [
-  () => probeBlobStore(store), () => store.put('k', bufferStream('x')), () => store.get('k'), () => store.get('k', { start: 0, end: 1 }),
-  () => store.stat('k'), () => store.delete('k'), async () => { for await (const _ of store.list('')) void _; },
+  () => probeBlobStore(store),
+  () => store.put('k', bufferStream('x')),
+  () => store.get('k'),
+  () => store.get('k', { start: 0, end: 1 }),
+  () => store.stat('k'),
+  () => store.delete('k'),
+  async () => {
+    for await (const _ of store.list('')) void _;
+  },
 ];
 
-describeBlobStoreContract('AzureBlobStore (Azurite)', async () => open({ prefix: `contract-${randomUUID().slice(0, 8)}` }), { offersPutFile: true });
+describeBlobStoreContract(
+  'AzureBlobStore (Azurite)',
+  async () => open({ prefix: `contract-${randomUUID().slice(0, 8)}` }),
+  { offersPutFile: true },
+);
 
 describe('AzureBlobStore specifics', () => {
   it('keeps each prefix to itself: keys are stored under it and listed without it', async () => {
@@ -76,7 +100,12 @@ describe('AzureBlobStore specifics', () => {
   });
 
   it('works with a SAS token instead of the account key, and probes clean', async () => {
-    const store = new AzureBlobStore({ container: CONTAINER, endpoint: azurite.endpoint, credentials: { sas_token: `?${sas('racwdl')}` }, prefix: 'sas' });
+    const store = new AzureBlobStore({
+      container: CONTAINER,
+      endpoint: azurite.endpoint,
+      credentials: { sas_token: `?${sas('racwdl')}` },
+      prefix: 'sas',
+    });
     await probeBlobStore(store);
     await store.put('k', bufferStream('via sas'));
     expect((await readAll(await store.get('k'))).toString()).toBe('via sas');
@@ -85,10 +114,18 @@ describe('AzureBlobStore specifics', () => {
     expect(listed).toEqual(['k']);
   });
 
-  it('makes a refusal mid-upload the put\'s error and stops reading the body (a read-only SAS)', async () => {
-    const store = new AzureBlobStore({ container: CONTAINER, endpoint: azurite.endpoint, credentials: { sas_token: sas('rl') }, retries: 0 });
+  it("makes a refusal mid-upload the put's error and stops reading the body (a read-only SAS)", async () => {
+    const store = new AzureBlobStore({
+      container: CONTAINER,
+      endpoint: azurite.endpoint,
+      credentials: { sas_token: sas('rl') },
+      retries: 0,
+    });
     const body = generated(48 * 1024 * 1024, 3).stream();
-    expect(await failure(() => store.put('k', body))).toMatchObject({ reason: 'access_denied', message: "access denied to container 'media': check the credentials' permissions" });
+    expect(await failure(() => store.put('k', body))).toMatchObject({
+      reason: 'access_denied',
+      message: "access denied to container 'media': check the credentials' permissions",
+    });
     expect(body.destroyed).toBe(true);
     expect(body.readableEnded).toBe(false);
     expect(await failure(() => probeBlobStore(store))).toMatchObject({ reason: 'access_denied' });
@@ -97,7 +134,11 @@ describe('AzureBlobStore specifics', () => {
   it('names a missing container on every operation', async () => {
     const store = open({ container: 'no-such-container' });
     for (const op of everyOperation(store)) {
-      expect(await failure(op)).toMatchObject({ reason: 'bucket_missing', status: 503, message: "container 'no-such-container' does not exist" });
+      expect(await failure(op)).toMatchObject({
+        reason: 'bucket_missing',
+        status: 503,
+        message: "container 'no-such-container' does not exist",
+      });
     }
   });
 
@@ -108,7 +149,10 @@ describe('AzureBlobStore specifics', () => {
     const stat = ops.splice(4, 1)[0]!;
     for (const op of ops) {
       const err = await failure(op);
-      expect(err).toMatchObject({ reason: 'bad_credentials', message: 'the storage rejected the credentials: check account_name and account_key, or sas_token' });
+      expect(err).toMatchObject({
+        reason: 'bad_credentials',
+        message: 'the storage rejected the credentials: check account_name and account_key, or sas_token',
+      });
       expect(err.message).not.toContain(wrongKey);
     }
     // Azure names a bad signature AuthenticationFailed, on a bodiless HEAD too (azure-errors.test.ts);
@@ -119,15 +163,25 @@ describe('AzureBlobStore specifics', () => {
   it('turns a closed port into "unreachable", naming the endpoint, at once', async () => {
     const store = open({ endpoint: 'http://127.0.0.1:1/devstoreaccount1' });
     const started = Date.now();
-    for (const op of [() => store.stat('k'), () => store.get('k'), () => store.put('k', bufferStream('x')), () => store.delete('k')]) {
-      expect(await failure(op)).toMatchObject({ reason: 'unreachable', message: 'cannot reach http://127.0.0.1:1/devstoreaccount1: connection refused' });
+    for (const op of [
+      () => store.stat('k'),
+      () => store.get('k'),
+      () => store.put('k', bufferStream('x')),
+      () => store.delete('k'),
+    ]) {
+      expect(await failure(op)).toMatchObject({
+        reason: 'unreachable',
+        message: 'cannot reach http://127.0.0.1:1/devstoreaccount1: connection refused',
+      });
     }
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('turns a server that accepts but never answers into "timeout"', async () => {
     const sockets = new Set<net.Socket>();
-    const silent = net.createServer((sock) => { sockets.add(sock); });
+    const silent = net.createServer((sock) => {
+      sockets.add(sock);
+    });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/${DEV_ACCOUNT}`;
     const store = open({ endpoint, timeoutMs: 300 });
@@ -145,15 +199,28 @@ describe('AzureBlobStore specifics', () => {
 
   it('refuses options that cannot work before any request, never quoting a key', () => {
     const bad: Array<[Partial<AzureBlobStoreOptions>, RegExp]> = [
-      [{ endpoint: undefined, credentials: { sas_token: 'sv=2024&sig=SECRET' } }, /endpoint is required unless credentials name the account/],
-      [{ credentials: { account_name: DEV_ACCOUNT, account_key: 'SECRET not base64!' } }, /account_key is not a Base64 account key/],
-      [{ endpoint: 'http://127.0.0.1:1/acct?sig=SECRET' }, /must not contain a query \(put a SAS token in credentials.sas_token\)/],
+      [
+        { endpoint: undefined, credentials: { sas_token: 'sv=2024&sig=SECRET' } },
+        /endpoint is required unless credentials name the account/,
+      ],
+      [
+        { credentials: { account_name: DEV_ACCOUNT, account_key: 'SECRET not base64!' } },
+        /account_key is not a Base64 account key/,
+      ],
+      [
+        { endpoint: 'http://127.0.0.1:1/acct?sig=SECRET' },
+        /must not contain a query \(put a SAS token in credentials.sas_token\)/,
+      ],
       [{ endpoint: 'blob.example' }, /endpoint 'blob.example' is not a URL/],
       [{ prefix: 'a/./b' }, /prefix 'a\/.\/b' is not a valid key prefix/],
     ];
     for (const [opts, message] of bad) {
       let err: unknown;
-      try { open(opts); } catch (e) { err = e; }
+      try {
+        open(opts);
+      } catch (e) {
+        err = e;
+      }
       expect(err).toBeInstanceOf(BlobStoreUnavailableError);
       expect(err).toMatchObject({ reason: 'invalid_config', message: expect.stringMatching(message) });
       expect((err as Error).message).not.toContain('SECRET');
@@ -161,7 +228,9 @@ describe('AzureBlobStore specifics', () => {
   });
 
   it('rejects a list prefix that is not a key prefix', async () => {
-    const keys = async () => { for await (const _ of open().list('../')) void _; };
+    const keys = async () => {
+      for await (const _ of open().list('../')) void _;
+    };
     await expect(keys()).rejects.toBeInstanceOf(BadRequestError);
   });
 });

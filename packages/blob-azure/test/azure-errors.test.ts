@@ -31,7 +31,9 @@ describe('translateAzureError', () => {
   });
 
   it('reads a missing blob as NotFoundError, with or without a body', () => {
-    expect(translateAzureError(restError(404, 'BlobNotFound', 'The specified blob does not exist.'), target, 'k')).toBeInstanceOf(NotFoundError);
+    expect(
+      translateAzureError(restError(404, 'BlobNotFound', 'The specified blob does not exist.'), target, 'k'),
+    ).toBeInstanceOf(NotFoundError);
     expect(translateAzureError(restError(404, 'BlobNotFound', '', true), target, 'k')).toBeInstanceOf(NotFoundError);
   });
 });

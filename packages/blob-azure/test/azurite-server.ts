@@ -23,7 +23,18 @@ export interface AzuriteHandle {
 export async function startAzurite(): Promise<AzuriteHandle> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-azurite-'));
   const bin = require.resolve('azurite/dist/src/blob/main.js');
-  const args = [bin, '--blobHost', '127.0.0.1', '--blobPort', '0', '-l', dir, '--skipApiVersionCheck', '--disableTelemetry', '--loose'];
+  const args = [
+    bin,
+    '--blobHost',
+    '127.0.0.1',
+    '--blobPort',
+    '0',
+    '-l',
+    dir,
+    '--skipApiVersionCheck',
+    '--disableTelemetry',
+    '--loose',
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -48,7 +59,10 @@ export async function startAzurite(): Promise<AzuriteHandle> {
 function listening(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     let log = '';
-    const timer = setTimeout(() => reject(new Error(`azurite did not start within ${START_LIMIT_MS} ms:\n${log}`)), START_LIMIT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`azurite did not start within ${START_LIMIT_MS} ms:\n${log}`)),
+      START_LIMIT_MS,
+    );
     const read = (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-4000);
       const m = /successfully listens on https?:\/\/[\d.]+:(\d+)/.exec(log);

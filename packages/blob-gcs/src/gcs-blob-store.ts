@@ -12,7 +12,15 @@
 import type { Readable } from 'node:stream';
 import { Storage, type Bucket } from '@google-cloud/storage';
 import { RangeNotSatisfiableError } from '@patchbay/contracts';
-import { assertKey, normalizeKeyPrefix, BlobStoreUnavailableError, resolveRange, type BlobStat, type BlobStore, type ByteRange } from '@patchbay/platform';
+import {
+  assertKey,
+  normalizeKeyPrefix,
+  BlobStoreUnavailableError,
+  resolveRange,
+  type BlobStat,
+  type BlobStore,
+  type ByteRange,
+} from '@patchbay/platform';
 import { GOOGLE_ENDPOINT, storageOptions, type GcsBlobStoreOptions } from './gcs-options';
 import { readGcsError, translateGcsError, type GcsTarget } from './gcs-errors';
 import { openedStream } from './opened-stream';
@@ -36,7 +44,8 @@ export class GcsBlobStore implements BlobStore {
     // from request interceptors, or have none and hang on a silent server.
     storage.interceptors.push({
       // The library's own typing says the options change type here; they are the same object.
-      request: (reqOpts) => Object.assign(reqOpts, { timeout: reqOpts.timeout || timeout }) as unknown as InterceptedRequest,
+      request: (reqOpts) =>
+        Object.assign(reqOpts, { timeout: reqOpts.timeout || timeout }) as unknown as InterceptedRequest,
     });
     this.bucket = storage.bucket(opts.bucket);
     this.prefix = normalizeKeyPrefix(opts.prefix);
@@ -70,7 +79,10 @@ export class GcsBlobStore implements BlobStore {
     if (made.crc32c !== sent.crc32c) {
       // GCS stored other bytes than were sent: remove them rather than serve them.
       await file.delete({ ifGenerationMatch: Number(made.generation) }).catch(() => undefined);
-      throw new BlobStoreUnavailableError('provider_error', 'the storage returned data that does not match its checksum');
+      throw new BlobStoreUnavailableError(
+        'provider_error',
+        'the storage returned data that does not match its checksum',
+      );
     }
     return { size: sent.size };
   }
@@ -81,10 +93,16 @@ export class GcsBlobStore implements BlobStore {
     if (range) resolveRange(range, Infinity); // a malformed range is a BadRequestError before any request
     const file = this.bucket.file(this.prefix + key);
     // A range is checked by CRC32C only as a whole object: the library refuses validation on ranges.
-    const src = file.createReadStream(range ? { start: range.start, end: range.end, validation: false } : { validation: 'crc32c' });
+    const src = file.createReadStream(
+      range ? { start: range.start, end: range.end, validation: false } : { validation: 'crc32c' },
+    );
     const unsatisfiable = (err: unknown) => range !== undefined && readGcsError(err).status === 416;
     try {
-      return await openedStream(src, (err) => (unsatisfiable(err) ? err : translateGcsError(err, this.target, key)), this.timeoutMs);
+      return await openedStream(
+        src,
+        (err) => (unsatisfiable(err) ? err : translateGcsError(err, this.target, key)),
+        this.timeoutMs,
+      );
     } catch (err) {
       if (unsatisfiable(err)) throw new RangeNotSatisfiableError((await this.stat(key)).size);
       throw err;
@@ -119,7 +137,9 @@ export class GcsBlobStore implements BlobStore {
     do {
       const [files, next] = await this.bucket
         .getFiles({ prefix: this.prefix + prefix, autoPaginate: false, maxResults: this.pageSize, pageToken })
-        .catch((err: unknown) => { throw translateGcsError(err, this.target); });
+        .catch((err: unknown) => {
+          throw translateGcsError(err, this.target);
+        });
       for (const f of files) yield f.name.slice(this.prefix.length);
       pageToken = (next as { pageToken?: string } | null | undefined)?.pageToken;
     } while (pageToken);

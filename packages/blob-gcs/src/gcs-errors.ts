@@ -25,13 +25,23 @@ function notFound(key: string): NotFoundError {
 /** HTTP status and GCS's own message, wherever the library put them. */
 export function readGcsError(err: unknown): Reading {
   const e = (err ?? {}) as { code?: unknown; message?: unknown; response?: { status?: unknown; data?: unknown } };
-  const status = typeof e.code === 'number' ? e.code : typeof e.response?.status === 'number' ? e.response.status : undefined;
+  const status =
+    typeof e.code === 'number' ? e.code : typeof e.response?.status === 'number' ? e.response.status : undefined;
   let body: unknown = e.response?.data;
   if (typeof body === 'string' || (body === undefined && typeof e.message === 'string' && e.message.startsWith('{'))) {
-    try { body = JSON.parse((typeof body === 'string' ? body : e.message) as string); } catch { body = undefined; }
+    try {
+      body = JSON.parse((typeof body === 'string' ? body : e.message) as string);
+    } catch {
+      body = undefined;
+    }
   }
   const fromBody = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
-  const message = typeof fromBody === 'string' ? fromBody : typeof e.message === 'string' && !e.message.startsWith('{') ? e.message : '';
+  const message =
+    typeof fromBody === 'string'
+      ? fromBody
+      : typeof e.message === 'string' && !e.message.startsWith('{')
+        ? e.message
+        : '';
   return { status, message };
 }
 
@@ -52,16 +62,20 @@ export function translateGcsError(err: unknown, target: GcsTarget, key?: string)
     new BlobStoreUnavailableError(reason, text, { cause: err });
   const said = message ? `: ${message.slice(0, 300)}` : '';
 
-  if (status === 404 && /bucket does not exist/i.test(message)) return fail('bucket_missing', `bucket '${target.bucket}' does not exist`);
+  if (status === 404 && /bucket does not exist/i.test(message))
+    return fail('bucket_missing', `bucket '${target.bucket}' does not exist`);
   if (status === 404 && key !== undefined) return notFound(key);
-  if (status === 401) return fail('bad_credentials', 'the storage rejected the credentials: check service_account_json');
+  if (status === 401)
+    return fail('bad_credentials', 'the storage rejected the credentials: check service_account_json');
   if (status === 403) return fail('access_denied', `access denied to bucket '${target.bucket}'${said}`);
-  if (status === 400 && /bucket/i.test(message)) return fail('invalid_config', `bucket '${target.bucket}' cannot be used${said}`);
+  if (status === 400 && /bucket/i.test(message))
+    return fail('invalid_config', `bucket '${target.bucket}' cannot be used${said}`);
   if (code === 'CONTENT_DOWNLOAD_MISMATCH' || code === 'FILE_NO_UPLOAD' || code === 'FILE_NO_UPLOAD_DELETE') {
     return fail('provider_error', 'the storage returned data that does not match its checksum');
   }
   if (status === 408) return fail('timeout', `${target.endpoint} did not answer in time`);
-  if (status !== undefined && status >= 500) return fail('provider_error', `the storage failed (HTTP ${status})${said}`);
+  if (status !== undefined && status >= 500)
+    return fail('provider_error', `the storage failed (HTTP ${status})${said}`);
   if (status !== undefined) return fail('provider_error', `the storage refused the request (HTTP ${status})${said}`);
   return fail('provider_error', 'the storage request failed');
 }

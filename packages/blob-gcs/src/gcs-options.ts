@@ -37,7 +37,9 @@ export const GOOGLE_ENDPOINT = 'https://storage.googleapis.com';
 export function storageOptions(opts: GcsBlobStoreOptions): StorageOptions {
   if (opts.endpoint !== undefined) checkEndpointUrl(opts.endpoint);
   if (!opts.endpoint && !opts.credentials) {
-    throw invalid('credentials.service_account_json is required for Google Cloud Storage (only a custom endpoint may be used without)');
+    throw invalid(
+      'credentials.service_account_json is required for Google Cloud Storage (only a custom endpoint may be used without)',
+    );
   }
   const key = opts.credentials && serviceAccount(opts.credentials.service_account_json);
   const retries = opts.retries ?? 2;
@@ -45,12 +47,20 @@ export function storageOptions(opts: GcsBlobStoreOptions): StorageOptions {
     // Library quirk: STORAGE_EMULATOR_HOST in the environment overrides apiEndpoint for JSON API
     // calls, whatever is passed here. Deployments must not set it.
     ...(opts.endpoint ? { apiEndpoint: opts.endpoint.replace(/\/+$/, '') } : {}),
-    ...(key ? { credentials: { client_email: key.client_email, private_key: key.private_key }, projectId: key.project_id } : {}),
+    ...(key
+      ? { credentials: { client_email: key.client_email, private_key: key.private_key }, projectId: key.project_id }
+      : {}),
     // With apiEndpoint set the library skips authentication unless told otherwise.
     useAuthWithCustomEndpoint: Boolean(key),
     timeout: opts.timeoutMs ?? 30_000,
     // The library reads `maxRetries: 0` as "use the default (3)": no retries must be said with autoRetry.
-    retryOptions: { autoRetry: retries > 0, maxRetries: Math.max(retries, 1), retryDelayMultiplier: 2, maxRetryDelay: 8, totalTimeout: 60 },
+    retryOptions: {
+      autoRetry: retries > 0,
+      maxRetries: Math.max(retries, 1),
+      retryDelayMultiplier: 2,
+      maxRetryDelay: 8,
+      totalTimeout: 60,
+    },
   };
 }
 
@@ -70,7 +80,9 @@ function serviceAccount(base64: string): ServiceAccountKey {
     key = undefined;
   }
   if (!key || typeof key.client_email !== 'string' || typeof key.private_key !== 'string') {
-    throw invalid('credentials.service_account_json is not Base64 of a service account key file (JSON with client_email and private_key)');
+    throw invalid(
+      'credentials.service_account_json is not Base64 of a service account key file (JSON with client_email and private_key)',
+    );
   }
   return key as ServiceAccountKey;
 }

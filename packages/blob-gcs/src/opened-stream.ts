@@ -17,7 +17,11 @@ class IdleTimeout extends Error {
  * object as a later 'error' on the stream, with no time limit at all; the port's `get` must reject
  * instead, and never hang. Destroying the result destroys `src`, which aborts the HTTP response.
  */
-export async function openedStream(src: Readable, translate: (err: unknown) => unknown, idleMs: number): Promise<Readable> {
+export async function openedStream(
+  src: Readable,
+  translate: (err: unknown) => unknown,
+  idleMs: number,
+): Promise<Readable> {
   const it = src[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const next = () => withDeadline(it.next(), idleMs, () => src.destroy());
   let first: IteratorResult<Buffer>;
@@ -31,7 +35,10 @@ export async function openedStream(src: Readable, translate: (err: unknown) => u
 }
 
 async function* rest(
-  first: IteratorResult<Buffer>, next: () => Promise<IteratorResult<Buffer>>, it: AsyncIterator<Buffer>, translate: (err: unknown) => unknown,
+  first: IteratorResult<Buffer>,
+  next: () => Promise<IteratorResult<Buffer>>,
+  it: AsyncIterator<Buffer>,
+  translate: (err: unknown) => unknown,
 ): AsyncGenerator<Buffer> {
   try {
     if (first.done) return;

@@ -37,11 +37,18 @@ export async function putToSession(sessionUri: string, body: Readable, idleTimeo
   });
   let storageFailed = false;
   let sourceFailure: SourceFailure | undefined;
-  req.once('error', () => { storageFailed = true; });
-  req.setTimeout(idleTimeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${idleTimeoutMs} ms`), { code: 'ETIMEDOUT' })));
-  body.once('error', (err) => { if (!storageFailed) sourceFailure ??= new SourceFailure(err); });
+  req.once('error', () => {
+    storageFailed = true;
+  });
+  req.setTimeout(idleTimeoutMs, () =>
+    req.destroy(Object.assign(new Error(`no answer within ${idleTimeoutMs} ms`), { code: 'ETIMEDOUT' })),
+  );
+  body.once('error', (err) => {
+    if (!storageFailed) sourceFailure ??= new SourceFailure(err);
+  });
   body.once('close', () => {
-    if (!storageFailed && !body.readableEnded) sourceFailure ??= new SourceFailure(new Error('the body stream closed before its end'));
+    if (!storageFailed && !body.readableEnded)
+      sourceFailure ??= new SourceFailure(new Error('the body stream closed before its end'));
   });
   const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
     req.once('response', (res) => {
@@ -71,7 +78,11 @@ export async function putToSession(sessionUri: string, body: Readable, idleTimeo
   const { status, text } = response.value;
   if (sent.status === 'rejected' && status < 300) throw sent.reason;
   let parsed: unknown = text;
-  try { parsed = JSON.parse(text); } catch { /* not JSON: keep the text */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text */
+  }
   return { size, crc32c: crc.toString(), status, body: parsed };
 }
 
@@ -79,9 +90,16 @@ export async function putToSession(sessionUri: string, body: Readable, idleTimeo
 export async function cancelSession(sessionUri: string): Promise<void> {
   const url = new URL(sessionUri);
   await new Promise<void>((resolve) => {
-    const req = (url.protocol === 'https:' ? https : http).request(url, { method: 'DELETE', headers: { 'content-length': '0' } });
+    const req = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'DELETE',
+      headers: { 'content-length': '0' },
+    });
     req.setTimeout(5000, () => req.destroy());
-    req.once('response', (res) => { res.resume(); res.once('end', resolve); res.once('error', () => resolve()); });
+    req.once('response', (res) => {
+      res.resume();
+      res.once('end', resolve);
+      res.once('error', () => resolve());
+    });
     req.once('error', () => resolve());
     req.end();
   });

@@ -51,7 +51,11 @@ export async function startFakeGcs(buckets: Record<string, BucketMode>): Promise
     seen.push(`${req.method} ${url.pathname}${url.search}`);
     const send = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
       const text = body === undefined ? '' : JSON.stringify(body);
-      res.writeHead(status, { ...(text ? { 'content-type': 'application/json; charset=UTF-8' } : {}), 'content-length': String(Buffer.byteLength(text)), ...headers });
+      res.writeHead(status, {
+        ...(text ? { 'content-type': 'application/json; charset=UTF-8' } : {}),
+        'content-length': String(Buffer.byteLength(text)),
+        ...headers,
+      });
       res.end(text);
     };
     const m = /^\/(upload\/)?storage\/v1\/b\/([^/]+)\/o(?:\/(.+))?$/.exec(url.pathname);
@@ -60,7 +64,16 @@ export async function startFakeGcs(buckets: Record<string, BucketMode>): Promise
     const mode = buckets[bucket!];
     if (!mode) return drain(req, () => send(404, gcsError(404, 'The specified bucket does not exist.', 'notFound')));
     if (mode === 'denied') {
-      return drain(req, () => send(403, gcsError(403, `probe@patchbay-test.iam.gserviceaccount.com does not have storage.objects.${req.method === 'GET' ? 'get' : 'create'} access to the Google Cloud Storage object. Permission denied on resource (or it may not exist).`, 'forbidden')));
+      return drain(req, () =>
+        send(
+          403,
+          gcsError(
+            403,
+            `probe@patchbay-test.iam.gserviceaccount.com does not have storage.objects.${req.method === 'GET' ? 'get' : 'create'} access to the Google Cloud Storage object. Permission denied on resource (or it may not exist).`,
+            'forbidden',
+          ),
+        ),
+      );
     }
     if (mode === 'unauthorized') return drain(req, () => send(401, gcsError(401, 'Invalid Credentials', 'authError')));
     const store = objects.get(bucket!)!;
@@ -69,7 +82,11 @@ export async function startFakeGcs(buckets: Record<string, BucketMode>): Promise
     if (upload && req.method === 'POST' && url.searchParams.get('uploadType') === 'resumable') {
       const id = randomUUID();
       sessions.set(id, { bucket: bucket!, name: url.searchParams.get('name')! });
-      return drain(req, () => send(200, undefined, { location: `${endpoint}/upload/storage/v1/b/${bucket}/o?uploadType=resumable&upload_id=${id}` }));
+      return drain(req, () =>
+        send(200, undefined, {
+          location: `${endpoint}/upload/storage/v1/b/${bucket}/o?uploadType=resumable&upload_id=${id}`,
+        }),
+      );
     }
     if (upload && req.method === 'DELETE' && sessions.delete(url.searchParams.get('upload_id') ?? '')) {
       return drain(req, () => send(499)); // GCS's answer to a cancelled upload
@@ -81,14 +98,22 @@ export async function startFakeGcs(buckets: Record<string, BucketMode>): Promise
       if (mode === 'failing-uploads') return send(503, gcsError(503, 'Backend Error', 'backendError'));
       const chunks: Buffer[] = [];
       openUploads += 1;
-      req.once('close', () => { openUploads -= 1; });
+      req.once('close', () => {
+        openUploads -= 1;
+      });
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         // Our client sends the whole object in one request, ending it: the object exists from now on.
         sessions.delete(id);
         const data = Buffer.concat(chunks);
         if (mode === 'corrupting-uploads' && data.length > 0) data[0] ^= 0xff;
-        const obj = { data, generation: generation++, updated: new Date(), md5: createHash('md5').update(data).digest('base64'), crc32c: crc32c(data) };
+        const obj = {
+          data,
+          generation: generation++,
+          updated: new Date(),
+          md5: createHash('md5').update(data).digest('base64'),
+          crc32c: crc32c(data),
+        };
         store.set(session.name, obj);
         send(200, metadata(bucket!, session.name, obj));
       });
@@ -96,7 +121,8 @@ export async function startFakeGcs(buckets: Record<string, BucketMode>): Promise
     }
     if (!upload && req.method === 'GET' && name === undefined) return send(200, list(bucket!, store, url.searchParams));
     const obj = name === undefined ? undefined : store.get(name);
-    if (!upload && name !== undefined && !obj) return drain(req, () => send(404, gcsError(404, `No such object: ${bucket}/${name}`, 'notFound')));
+    if (!upload && name !== undefined && !obj)
+      return drain(req, () => send(404, gcsError(404, `No such object: ${bucket}/${name}`, 'notFound')));
     if (!upload && req.method === 'DELETE' && obj) {
       store.delete(name!);
       return send(204);
@@ -118,10 +144,11 @@ export async function startFakeGcs(buckets: Record<string, BucketMode>): Promise
       obj.data = Buffer.from(obj.data);
       obj.data[0] ^= 0xff;
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -143,12 +170,21 @@ function media(req: http.IncomingMessage, res: http.ServerResponse, obj: StoredO
   const start = Number(range[1]);
   const end = Math.min(range[2] ? Number(range[2]) : size - 1, size - 1);
   if (start >= size) {
-    const text = JSON.stringify(gcsError(416, 'The requested range cannot be satisfied.', 'requestedRangeNotSatisfiable'));
-    res.writeHead(416, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)) });
+    const text = JSON.stringify(
+      gcsError(416, 'The requested range cannot be satisfied.', 'requestedRangeNotSatisfiable'),
+    );
+    res.writeHead(416, {
+      'content-type': 'application/json; charset=UTF-8',
+      'content-length': String(Buffer.byteLength(text)),
+    });
     res.end(text);
     return;
   }
-  res.writeHead(206, { ...headers, 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${size}` });
+  res.writeHead(206, {
+    ...headers,
+    'content-length': String(end - start + 1),
+    'content-range': `bytes ${start}-${end}/${size}`,
+  });
   res.end(obj.data.subarray(start, end + 1));
 }
 
@@ -167,10 +203,20 @@ function list(bucket: string, store: Map<string, StoredObject>, q: URLSearchPara
 
 function metadata(bucket: string, name: string, o: StoredObject): Record<string, string> {
   return {
-    kind: 'storage#object', id: `${bucket}/${name}/${o.generation}`, name, bucket,
-    generation: String(o.generation), metageneration: '1', contentType: 'application/octet-stream',
-    storageClass: 'STANDARD', size: String(o.data.length), md5Hash: o.md5, crc32c: o.crc32c,
-    timeCreated: o.updated.toISOString(), updated: o.updated.toISOString(), etag: `CA${o.generation}=`,
+    kind: 'storage#object',
+    id: `${bucket}/${name}/${o.generation}`,
+    name,
+    bucket,
+    generation: String(o.generation),
+    metageneration: '1',
+    contentType: 'application/octet-stream',
+    storageClass: 'STANDARD',
+    size: String(o.data.length),
+    md5Hash: o.md5,
+    crc32c: o.crc32c,
+    timeCreated: o.updated.toISOString(),
+    updated: o.updated.toISOString(),
+    etag: `CA${o.generation}=`,
   };
 }
 

@@ -7,21 +7,42 @@ import net, { type AddressInfo } from 'node:net';
 import { BadRequestError } from '@patchbay/contracts';
 import { BlobStoreUnavailableError, probeBlobStore } from '@patchbay/platform';
 import { describeBlobStoreContract } from '@patchbay/platform/test/blob-store/blob-store-contract';
-import { bufferStream, failingStream, generated, readAll, sha256Of } from '@patchbay/platform/test/blob-store/blob-test-kit';
+import {
+  bufferStream,
+  failingStream,
+  generated,
+  readAll,
+  sha256Of,
+} from '@patchbay/platform/test/blob-store/blob-test-kit';
 import { GcsBlobStore, type GcsBlobStoreOptions } from '../src';
 import { startFakeGcs, type FakeGcs } from './fake-gcs-server';
 
 const MiB = 1024 * 1024;
 
 let gcs: FakeGcs;
-beforeAll(async () => { gcs = await startFakeGcs({ media: 'ok', locked: 'denied', revoked: 'unauthorized', failing: 'failing-uploads', rotting: 'corrupting-uploads' }); });
-afterAll(async () => { await gcs?.stop(); });
-
-const open = (opts: Partial<GcsBlobStoreOptions> = {}) => new GcsBlobStore({ bucket: 'media', endpoint: gcs.endpoint, retries: 0, ...opts });
-
-describeBlobStoreContract('GcsBlobStore (fake GCS JSON API)', async () => open({ prefix: `contract-${randomUUID().slice(0, 8)}` }), {
-  leftovers: async () => [...gcs.sessions.keys()],
+beforeAll(async () => {
+  gcs = await startFakeGcs({
+    media: 'ok',
+    locked: 'denied',
+    revoked: 'unauthorized',
+    failing: 'failing-uploads',
+    rotting: 'corrupting-uploads',
+  });
 });
+afterAll(async () => {
+  await gcs?.stop();
+});
+
+const open = (opts: Partial<GcsBlobStoreOptions> = {}) =>
+  new GcsBlobStore({ bucket: 'media', endpoint: gcs.endpoint, retries: 0, ...opts });
+
+describeBlobStoreContract(
+  'GcsBlobStore (fake GCS JSON API)',
+  async () => open({ prefix: `contract-${randomUUID().slice(0, 8)}` }),
+  {
+    leftovers: async () => [...gcs.sessions.keys()],
+  },
+);
 
 describe('GcsBlobStore specifics', () => {
   it('keeps each prefix to itself: keys are stored under it and listed without it', async () => {
@@ -71,14 +92,16 @@ describe('GcsBlobStore specifics', () => {
     expect((await readAll(await store.get('k'))).toString()).toBe('old');
     expect(gcs.seen.filter((s) => s.startsWith('DELETE /upload/'))).toHaveLength(1);
     expect(gcs.sessions.size).toBe(0);
-    for (let waited = 0; gcs.openUploads() > 0 && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    for (let waited = 0; gcs.openUploads() > 0 && waited < 2000; waited += 20)
+      await new Promise((r) => setTimeout(r, 20));
     expect(gcs.openUploads()).toBe(0); // the PUT was aborted, not left hanging
   });
 
-  it('makes a storage failure mid-upload the put\'s error, stops reading the body and cancels the session', async () => {
+  it("makes a storage failure mid-upload the put's error, stops reading the body and cancels the session", async () => {
     const body = generated(32 * MiB, 2).stream();
     await expect(open({ bucket: 'failing' }).put('k', body)).rejects.toMatchObject({
-      reason: 'provider_error', message: 'the storage failed (HTTP 503): Backend Error',
+      reason: 'provider_error',
+      message: 'the storage failed (HTTP 503): Backend Error',
     });
     expect(body.destroyed).toBe(true);
     expect(body.readableEnded).toBe(false);
@@ -88,7 +111,8 @@ describe('GcsBlobStore specifics', () => {
   it('removes an upload that GCS stored with other bytes than were sent, and fails the put', async () => {
     const store = open({ bucket: 'rotting' });
     await expect(store.put('k', bufferStream('bytes that arrive changed'))).rejects.toMatchObject({
-      reason: 'provider_error', message: 'the storage returned data that does not match its checksum',
+      reason: 'provider_error',
+      message: 'the storage returned data that does not match its checksum',
     });
     await expect(store.stat('k')).rejects.toMatchObject({ status: 404 });
   });
@@ -98,7 +122,10 @@ describe('GcsBlobStore specifics', () => {
     await store.put('k', generated(2 * MiB, 9).stream());
     gcs.corrupt('media', 'rot/k');
     const stream = await store.get('k'); // the damage shows only at the end, long after the first bytes
-    await expect(readAll(stream)).rejects.toMatchObject({ reason: 'provider_error', message: 'the storage returned data that does not match its checksum' });
+    await expect(readAll(stream)).rejects.toMatchObject({
+      reason: 'provider_error',
+      message: 'the storage returned data that does not match its checksum',
+    });
   });
 
   it('probes a working bucket and leaves nothing behind', async () => {
@@ -111,16 +138,30 @@ describe('GcsBlobStore specifics', () => {
 
   it.each([
     ['no-such-bucket', 'bucket_missing', "bucket 'no-such-bucket' does not exist"],
-    ['locked', 'access_denied', "access denied to bucket 'locked': probe@patchbay-test.iam.gserviceaccount.com does not have storage.objects"],
+    [
+      'locked',
+      'access_denied',
+      "access denied to bucket 'locked': probe@patchbay-test.iam.gserviceaccount.com does not have storage.objects",
+    ],
     ['revoked', 'bad_credentials', 'the storage rejected the credentials: check service_account_json'],
   ])('translates bucket %s into %s on every operation', async (bucket, reason, message) => {
     const store = open({ bucket });
     const ops: Array<() => Promise<unknown>> = [
-      () => probeBlobStore(store), () => store.put('k', bufferStream('x')), () => store.get('k'), () => store.get('k', { start: 0, end: 1 }),
-      () => store.stat('k'), () => store.delete('k'), async () => { for await (const _ of store.list('')) void _; },
+      () => probeBlobStore(store),
+      () => store.put('k', bufferStream('x')),
+      () => store.get('k'),
+      () => store.get('k', { start: 0, end: 1 }),
+      () => store.stat('k'),
+      () => store.delete('k'),
+      async () => {
+        for await (const _ of store.list('')) void _;
+      },
     ];
     for (const op of ops) {
-      const err = await op().then(() => undefined, (e: unknown) => e);
+      const err = await op().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(BlobStoreUnavailableError);
       expect(err).toMatchObject({ reason, status: 503, message: expect.stringContaining(message) });
     }
@@ -129,17 +170,30 @@ describe('GcsBlobStore specifics', () => {
   it('turns a closed port into "unreachable", naming the endpoint, at once', async () => {
     const store = open({ endpoint: 'http://127.0.0.1:1' });
     const started = Date.now();
-    for (const op of [() => store.stat('k'), () => store.get('k'), () => store.put('k', bufferStream('x')), () => store.delete('k')]) {
-      const err = await op().then(() => undefined, (e: unknown) => e);
+    for (const op of [
+      () => store.stat('k'),
+      () => store.get('k'),
+      () => store.put('k', bufferStream('x')),
+      () => store.delete('k'),
+    ]) {
+      const err = await op().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(BlobStoreUnavailableError);
-      expect(err).toMatchObject({ reason: 'unreachable', message: 'cannot reach http://127.0.0.1:1: connection refused' });
+      expect(err).toMatchObject({
+        reason: 'unreachable',
+        message: 'cannot reach http://127.0.0.1:1: connection refused',
+      });
     }
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('turns a server that accepts but never answers into "timeout"', async () => {
     const sockets = new Set<net.Socket>();
-    const silent = net.createServer((sock) => { sockets.add(sock); });
+    const silent = net.createServer((sock) => {
+      sockets.add(sock);
+    });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const store = open({ endpoint, timeoutMs: 300 });
@@ -156,7 +210,9 @@ describe('GcsBlobStore specifics', () => {
   });
 
   it('refuses options that cannot work before any request, never quoting the key file', () => {
-    const keyFile = Buffer.from(JSON.stringify({ type: 'service_account', private_key: 'SECRET-KEY' })).toString('base64');
+    const keyFile = Buffer.from(JSON.stringify({ type: 'service_account', private_key: 'SECRET-KEY' })).toString(
+      'base64',
+    );
     const bad: Array<[Partial<GcsBlobStoreOptions>, RegExp]> = [
       [{ endpoint: undefined }, /service_account_json is required for Google Cloud Storage/],
       [{ credentials: { service_account_json: 'not base64 json' } }, /not Base64 of a service account key file/],
@@ -166,7 +222,11 @@ describe('GcsBlobStore specifics', () => {
     ];
     for (const [opts, message] of bad) {
       let err: unknown;
-      try { open(opts); } catch (e) { err = e; }
+      try {
+        open(opts);
+      } catch (e) {
+        err = e;
+      }
       expect(err).toBeInstanceOf(BlobStoreUnavailableError);
       expect(err).toMatchObject({ reason: 'invalid_config', message: expect.stringMatching(message) });
       expect((err as Error).message).not.toContain('SECRET-KEY');
@@ -174,7 +234,9 @@ describe('GcsBlobStore specifics', () => {
   });
 
   it('rejects a list prefix that is not a key prefix', async () => {
-    const keys = async () => { for await (const _ of open().list('../')) void _; };
+    const keys = async () => {
+      for await (const _ of open().list('../')) void _;
+    };
     await expect(keys()).rejects.toBeInstanceOf(BadRequestError);
   });
 });

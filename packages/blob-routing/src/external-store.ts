@@ -20,32 +20,53 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
  * loaded here, on first use: a process that never touches a bucket never loads one. Options that
  * cannot work throw BlobStoreUnavailableError('invalid_config'); no request is made.
  */
-export async function openExternalStore(type: ExternalStoreType, attrs: ExternalAttributes, limits: ExternalStoreLimits = EXTERNAL_LIMITS): Promise<BlobStore> {
+export async function openExternalStore(
+  type: ExternalStoreType,
+  attrs: ExternalAttributes,
+  limits: ExternalStoreLimits = EXTERNAL_LIMITS,
+): Promise<BlobStore> {
   const creds = attrs.credentials;
   switch (type) {
     case 'aws_s3': {
       const { S3BlobStore } = await import('@patchbay/blob-s3');
       return new S3BlobStore({
-        bucket: str(attrs.bucket), region: attrs.region || undefined, endpoint: attrs.endpoint || undefined, prefix: attrs.prefix,
-        credentials: creds ? { access_key_id: str(creds.access_key_id), secret_access_key: str(creds.secret_access_key) } : undefined,
-        connectTimeoutMs: limits.connectTimeoutMs, idleTimeoutMs: limits.requestTimeoutMs, maxAttempts: limits.retries + 1,
+        bucket: str(attrs.bucket),
+        region: attrs.region || undefined,
+        endpoint: attrs.endpoint || undefined,
+        prefix: attrs.prefix,
+        credentials: creds
+          ? { access_key_id: str(creds.access_key_id), secret_access_key: str(creds.secret_access_key) }
+          : undefined,
+        connectTimeoutMs: limits.connectTimeoutMs,
+        idleTimeoutMs: limits.requestTimeoutMs,
+        maxAttempts: limits.retries + 1,
       });
     }
     case 'azure_blob': {
       const { AzureBlobStore } = await import('@patchbay/blob-azure');
-      const credentials = !creds ? undefined
-        : creds.sas_token !== undefined ? { sas_token: str(creds.sas_token) } : { account_name: str(creds.account_name), account_key: str(creds.account_key) };
+      const credentials = !creds
+        ? undefined
+        : creds.sas_token !== undefined
+          ? { sas_token: str(creds.sas_token) }
+          : { account_name: str(creds.account_name), account_key: str(creds.account_key) };
       return new AzureBlobStore({
-        container: str(attrs.container), endpoint: attrs.endpoint || undefined, prefix: attrs.prefix, credentials,
-        retries: limits.retries, timeoutMs: limits.requestTimeoutMs,
+        container: str(attrs.container),
+        endpoint: attrs.endpoint || undefined,
+        prefix: attrs.prefix,
+        credentials,
+        retries: limits.retries,
+        timeoutMs: limits.requestTimeoutMs,
       });
     }
     case 'gcp_storage': {
       const { GcsBlobStore } = await import('@patchbay/blob-gcs');
       return new GcsBlobStore({
-        bucket: str(attrs.bucket), endpoint: attrs.endpoint || undefined, prefix: attrs.prefix,
+        bucket: str(attrs.bucket),
+        endpoint: attrs.endpoint || undefined,
+        prefix: attrs.prefix,
         credentials: creds ? { service_account_json: str(creds.service_account_json) } : undefined,
-        retries: limits.retries, timeoutMs: limits.requestTimeoutMs,
+        retries: limits.retries,
+        timeoutMs: limits.requestTimeoutMs,
       });
     }
     default:

@@ -1,4 +1,11 @@
-import { BlobStoreUnavailableError, openBlobStore, type BlobStore, type Bus, type CommonConfigValues, type Logger } from '@patchbay/platform';
+import {
+  BlobStoreUnavailableError,
+  openBlobStore,
+  type BlobStore,
+  type Bus,
+  type CommonConfigValues,
+  type Logger,
+} from '@patchbay/platform';
 import { RoutedBlobStore } from './routed-blob-store';
 import { BusStoreDirectory } from './store-directory';
 
@@ -7,18 +14,39 @@ import { BusStoreDirectory } from './store-directory';
  * `s3://bucket/prefix?endpoint=…&region=…`, with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY; else
  * GridFS with MONGODB_URL; else the directory `<DATA_DIR>/blobs`. The S3 SDK is loaded only then.
  */
-export async function openPlatformBlobStore(config: Pick<CommonConfigValues, 'MONGODB_URL' | 'MONGODB_DB_PREFIX' | 'DATA_DIR' | 'BLOB_CACHE_MB' | 'BLOB_STORE_URL' | 'AWS_ACCESS_KEY_ID' | 'AWS_SECRET_ACCESS_KEY'>): Promise<BlobStore> {
+export async function openPlatformBlobStore(
+  config: Pick<
+    CommonConfigValues,
+    | 'MONGODB_URL'
+    | 'MONGODB_DB_PREFIX'
+    | 'DATA_DIR'
+    | 'BLOB_CACHE_MB'
+    | 'BLOB_STORE_URL'
+    | 'AWS_ACCESS_KEY_ID'
+    | 'AWS_SECRET_ACCESS_KEY'
+  >,
+): Promise<BlobStore> {
   if (config.BLOB_STORE_URL) {
     const { S3BlobStore, parseS3Url } = await import('@patchbay/blob-s3');
     const where = parseS3Url(config.BLOB_STORE_URL);
     if (Boolean(config.AWS_ACCESS_KEY_ID) !== Boolean(config.AWS_SECRET_ACCESS_KEY)) {
-      throw new BlobStoreUnavailableError('invalid_config', 'BLOB_STORE_URL: set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither');
+      throw new BlobStoreUnavailableError(
+        'invalid_config',
+        'BLOB_STORE_URL: set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither',
+      );
     }
-    const credentials = config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
-      ? { access_key_id: config.AWS_ACCESS_KEY_ID, secret_access_key: config.AWS_SECRET_ACCESS_KEY } : undefined;
+    const credentials =
+      config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
+        ? { access_key_id: config.AWS_ACCESS_KEY_ID, secret_access_key: config.AWS_SECRET_ACCESS_KEY }
+        : undefined;
     return new S3BlobStore({ ...where, credentials });
   }
-  return openBlobStore({ mongodbUrl: config.MONGODB_URL, mongodbDbPrefix: config.MONGODB_DB_PREFIX, dataDir: config.DATA_DIR, blockCacheBytes: config.BLOB_CACHE_MB * 1024 * 1024 });
+  return openBlobStore({
+    mongodbUrl: config.MONGODB_URL,
+    mongodbDbPrefix: config.MONGODB_DB_PREFIX,
+    dataDir: config.DATA_DIR,
+    blockCacheBytes: config.BLOB_CACHE_MB * 1024 * 1024,
+  });
 }
 
 /**
@@ -26,7 +54,14 @@ export async function openPlatformBlobStore(config: Pick<CommonConfigValues, 'MO
  * all-in-one process): Patchbay's own store, with keys of external containers routed to their
  * storage through the storage service's directory.
  */
-export async function openServiceBlobStore(ctx: { config: CommonConfigValues; bus: Bus; logger: Logger }): Promise<BlobStore> {
+export async function openServiceBlobStore(ctx: {
+  config: CommonConfigValues;
+  bus: Bus;
+  logger: Logger;
+}): Promise<BlobStore> {
   const platform = await openPlatformBlobStore(ctx.config);
-  return new RoutedBlobStore(platform, new BusStoreDirectory(ctx.bus, { timeoutMs: ctx.config.BUS_TIMEOUT_MS, log: ctx.logger }));
+  return new RoutedBlobStore(
+    platform,
+    new BusStoreDirectory(ctx.bus, { timeoutMs: ctx.config.BUS_TIMEOUT_MS, log: ctx.logger }),
+  );
 }

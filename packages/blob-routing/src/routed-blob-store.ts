@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { BlobStoreUnavailableError, type BlobReader, type BlobStat, type BlobStore, type ByteRange, type PutOptions, type ReadOptions } from '@patchbay/platform';
+import {
+  BlobStoreUnavailableError,
+  type BlobReader,
+  type BlobStat,
+  type BlobStore,
+  type ByteRange,
+  type PutOptions,
+  type ReadOptions,
+} from '@patchbay/platform';
 import { parseExternalKey } from './external-key';
 import type { StoreDirectory } from './store-directory';
 
@@ -13,14 +21,19 @@ const STALE: ReadonlySet<string> = new Set(['bad_credentials', 'access_denied', 
  * Patchbay's own store's only: nothing outside its own prefixes is ever listed or swept.
  */
 export class RoutedBlobStore implements BlobStore {
-  constructor(readonly platform: BlobStore, private readonly directory: StoreDirectory) {}
+  constructor(
+    readonly platform: BlobStore,
+    private readonly directory: StoreDirectory,
+  ) {}
 
   async put(key: string, body: Readable, opts?: PutOptions): Promise<{ size: number }> {
     return this.route(key, (store, k) => store.put(k, body, opts));
   }
 
   async putFile(key: string, file: string, opts?: PutOptions): Promise<{ size: number }> {
-    return this.route(key, (store, k) => (store.putFile ? store.putFile(k, file, opts) : store.put(k, fs.createReadStream(file), opts)));
+    return this.route(key, (store, k) =>
+      store.putFile ? store.putFile(k, file, opts) : store.put(k, fs.createReadStream(file), opts),
+    );
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
@@ -50,7 +63,10 @@ export class RoutedBlobStore implements BlobStore {
   }
 
   list(prefix: string): AsyncIterable<string> {
-    if (!this.platform.list) return (async function* none() { /* Patchbay's own store cannot list */ })();
+    if (!this.platform.list)
+      return (async function* none() {
+        /* Patchbay's own store cannot list */
+      })();
     return this.platform.list(prefix);
   }
 

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import {
-  ApiError, BlobStoreOpenReplySchema, NotFoundError, Subjects, UnavailableError, compileValidator, unwrapReply, type BlobStoreOpenReply,
+  ApiError,
+  BlobStoreOpenReplySchema,
+  NotFoundError,
+  Subjects,
+  UnavailableError,
+  compileValidator,
+  unwrapReply,
+  type BlobStoreOpenReply,
 } from '@patchbay/contracts';
 import type { BlobStore, Bus, Logger } from '@patchbay/platform';
 import { openExternalStore } from './external-store';
@@ -15,7 +22,11 @@ export interface StoreDirectory {
   close(): Promise<void>;
 }
 
-interface Entry { digest: string; store: Promise<BlobStore>; checkedAt: number }
+interface Entry {
+  digest: string;
+  store: Promise<BlobStore>;
+  checkedAt: number;
+}
 
 /**
  * The store directory every process that reads or writes blobs uses: asks the storage service
@@ -28,7 +39,10 @@ export class BusStoreDirectory implements StoreDirectory {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<BlobStore>>();
 
-  constructor(private readonly bus: Bus, private readonly opts: { timeoutMs: number; ttlMs?: number; log?: Logger }) {}
+  constructor(
+    private readonly bus: Bus,
+    private readonly opts: { timeoutMs: number; ttlMs?: number; log?: Logger },
+  ) {}
 
   open(storeId: string): Promise<BlobStore> {
     const entry = this.entries.get(storeId);
@@ -53,7 +67,9 @@ export class BusStoreDirectory implements StoreDirectory {
 
   private async refresh(storeId: string): Promise<BlobStore> {
     const described = await this.describe(storeId);
-    const digest = createHash('sha256').update(JSON.stringify([described.type, described.attributes])).digest('hex');
+    const digest = createHash('sha256')
+      .update(JSON.stringify([described.type, described.attributes]))
+      .digest('hex');
     const known = this.entries.get(storeId);
     if (known && known.digest === digest) {
       known.checkedAt = Date.now();
@@ -68,9 +84,18 @@ export class BusStoreDirectory implements StoreDirectory {
 
   private async describe(storeId: string): Promise<BlobStoreOpenReply> {
     try {
-      return validateReply(unwrapReply(await this.bus.request(Subjects.storage.blobStoreOpen, { store_id: storeId }, { timeoutMs: this.opts.timeoutMs })));
+      return validateReply(
+        unwrapReply(
+          await this.bus.request(
+            Subjects.storage.blobStoreOpen,
+            { store_id: storeId },
+            { timeoutMs: this.opts.timeoutMs },
+          ),
+        ),
+      );
     } catch (err) {
-      if (err instanceof NotFoundError) throw new UnavailableError('the storage this file was stored in is no longer known', [], { cause: err });
+      if (err instanceof NotFoundError)
+        throw new UnavailableError('the storage this file was stored in is no longer known', [], { cause: err });
       if (err instanceof ApiError && err.status >= 500) throw err;
       throw new UnavailableError('the storage service did not say where this file is stored', [], { cause: err });
     }

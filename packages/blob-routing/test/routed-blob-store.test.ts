@@ -6,7 +6,11 @@ import { UnavailableError } from '@patchbay/contracts';
 import { BlobStoreUnavailableError, DirBlobStore, type BlobStore } from '@patchbay/platform';
 import { RoutedBlobStore, externalKey, parseExternalKey, type StoreDirectory } from '../src';
 
-const text = async (s: Readable) => { const parts: Buffer[] = []; for await (const c of s) parts.push(c as Buffer); return Buffer.concat(parts).toString(); };
+const text = async (s: Readable) => {
+  const parts: Buffer[] = [];
+  for await (const c of s) parts.push(c as Buffer);
+  return Buffer.concat(parts).toString();
+};
 
 /** Two real directory stores: Patchbay's own, and one standing in for a container's bucket. */
 describe('RoutedBlobStore', () => {
@@ -23,15 +27,21 @@ describe('RoutedBlobStore', () => {
     opened = [];
     evicted = [];
     const directory: StoreDirectory = {
-      open: async (id) => { opened.push(id); if (id !== 'c1.1') throw new UnavailableError('unknown store'); return bucket; },
-      evict: (id) => { evicted.push(id); },
+      open: async (id) => {
+        opened.push(id);
+        if (id !== 'c1.1') throw new UnavailableError('unknown store');
+        return bucket;
+      },
+      evict: (id) => {
+        evicted.push(id);
+      },
       close: async () => undefined,
     };
     routed = new RoutedBlobStore(own, directory);
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  test('ext/<store_id>/ keys are read, written, ranged and deleted in that store, without the prefix; others in Patchbay\'s own', async () => {
+  test("ext/<store_id>/ keys are read, written, ranged and deleted in that store, without the prefix; others in Patchbay's own", async () => {
     const key = externalKey('c1.1', 'files/p/f1');
     expect(parseExternalKey(key)).toEqual({ storeId: 'c1.1', key: 'files/p/f1' });
     expect(parseExternalKey('files/p/f1')).toBeNull();
@@ -51,7 +61,7 @@ describe('RoutedBlobStore', () => {
     expect(opened.every((id) => id === 'c1.1')).toBe(true);
   });
 
-  test('listing and sweeping stay in Patchbay\'s own store', async () => {
+  test("listing and sweeping stay in Patchbay's own store", async () => {
     await routed.put(externalKey('c1.1', 'files/p/x'), Readable.from([Buffer.from('x')]));
     await routed.put('files/p/y', Readable.from([Buffer.from('y')]));
     const keys: string[] = [];
@@ -61,8 +71,22 @@ describe('RoutedBlobStore', () => {
 
   test('an unknown store fails the request (503); a refused credential forgets the store so the next use asks again', async () => {
     await expect(routed.get(externalKey('gone.1', 'files/p/x'))).rejects.toBeInstanceOf(UnavailableError);
-    const refusing: BlobStore = { ...bucket, get: async () => { throw new BlobStoreUnavailableError('bad_credentials', 'refused'); }, put: bucket.put.bind(bucket), stat: bucket.stat.bind(bucket), delete: bucket.delete.bind(bucket) };
-    const r = new RoutedBlobStore(own, { open: async () => refusing, evict: (id) => { evicted.push(id); }, close: async () => undefined });
+    const refusing: BlobStore = {
+      ...bucket,
+      get: async () => {
+        throw new BlobStoreUnavailableError('bad_credentials', 'refused');
+      },
+      put: bucket.put.bind(bucket),
+      stat: bucket.stat.bind(bucket),
+      delete: bucket.delete.bind(bucket),
+    };
+    const r = new RoutedBlobStore(own, {
+      open: async () => refusing,
+      evict: (id) => {
+        evicted.push(id);
+      },
+      close: async () => undefined,
+    });
     await expect(r.get(externalKey('c1.1', 'files/p/x'))).rejects.toMatchObject({ reason: 'bad_credentials' });
     expect(evicted).toEqual(['c1.1']);
   });

@@ -12,11 +12,25 @@
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type GetObjectCommandOutput,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  type GetObjectCommandOutput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { RangeNotSatisfiableError } from '@patchbay/contracts';
-import { assertKey, normalizeKeyPrefix, BlobStoreUnavailableError, resolveRange, type BlobStat, type BlobStore, type ByteRange } from '@patchbay/platform';
+import {
+  assertKey,
+  normalizeKeyPrefix,
+  BlobStoreUnavailableError,
+  resolveRange,
+  type BlobStat,
+  type BlobStore,
+  type ByteRange,
+} from '@patchbay/platform';
 import { s3ClientConfig, type S3BlobStoreOptions } from './s3-options';
 import { bucketMissing, translateS3Error, type S3Target } from './s3-errors';
 import { translatedStream, type Window } from './translated-stream';
@@ -67,9 +81,12 @@ export class S3BlobStore implements BlobStore {
     // abort instead of the body's error.
     let storageFailure: { err: unknown } | undefined;
     let sourceFailure: { err: unknown } | undefined;
-    body.once('error', (err) => { if (!storageFailure) sourceFailure ??= { err }; });
+    body.once('error', (err) => {
+      if (!storageFailure) sourceFailure ??= { err };
+    });
     body.once('close', () => {
-      if (!storageFailure && !body.readableEnded) sourceFailure ??= { err: new Error('the body stream closed before its end') };
+      if (!storageFailure && !body.readableEnded)
+        sourceFailure ??= { err: new Error('the body stream closed before its end') };
     });
     const pumping = pipeline(body, counted);
     const uploading = upload.done().catch((err: unknown) => {
@@ -90,9 +107,13 @@ export class S3BlobStore implements BlobStore {
     if (range) resolveRange(range, Infinity); // a malformed range is a BadRequestError before any request
     let out: GetObjectCommandOutput;
     try {
-      out = await this.client.send(new GetObjectCommand({
-        Bucket: this.bucket, Key: this.prefix + key, Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-      }));
+      out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.prefix + key,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
     } catch (err) {
       if ((err as { name?: unknown }).name === 'InvalidRange') {
         // S3 says how big the object is; a server that does not gets a HEAD.
@@ -137,8 +158,17 @@ export class S3BlobStore implements BlobStore {
     let token: string | undefined;
     do {
       const page = await this.client
-        .send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix + prefix, ContinuationToken: token, MaxKeys: this.pageSize }))
-        .catch((err: unknown) => { throw translateS3Error(err, this.target); });
+        .send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: this.prefix + prefix,
+            ContinuationToken: token,
+            MaxKeys: this.pageSize,
+          }),
+        )
+        .catch((err: unknown) => {
+          throw translateS3Error(err, this.target);
+        });
       for (const o of page.Contents ?? []) if (o.Key) yield o.Key.slice(this.prefix.length);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -158,13 +188,20 @@ export class S3BlobStore implements BlobStore {
   private window(range: ByteRange, out: GetObjectCommandOutput): Window | undefined {
     const partial = out.$metadata.httpStatusCode === 206;
     const served = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? '');
-    if (partial && !served) throw new BlobStoreUnavailableError('provider_error', `the storage sent an unreadable Content-Range '${out.ContentRange ?? ''}'`);
-    const size = served ? Number(served[3]) : out.ContentLength ?? 0;
+    if (partial && !served)
+      throw new BlobStoreUnavailableError(
+        'provider_error',
+        `the storage sent an unreadable Content-Range '${out.ContentRange ?? ''}'`,
+      );
+    const size = served ? Number(served[3]) : (out.ContentLength ?? 0);
     const r = resolveRange(range, size)!; // RangeNotSatisfiableError(size) when the range starts at or past the end
     const [from, to] = served ? [Number(served[1]), Number(served[2])] : [0, size - 1];
     if (from === r.start && to === r.end) return undefined;
     if (from > r.start || to < r.end) {
-      throw new BlobStoreUnavailableError('provider_error', `the storage sent bytes ${from}-${to} for a request of bytes ${r.start}-${r.end}`);
+      throw new BlobStoreUnavailableError(
+        'provider_error',
+        `the storage sent bytes ${from}-${to} for a request of bytes ${r.start}-${r.end}`,
+      );
     }
     return { skip: r.start - from, take: r.end - r.start + 1 };
   }

@@ -20,7 +20,12 @@ const BAD_CREDENTIALS: Record<string, string> = {
   InvalidToken: 'the storage rejected the credentials: check access_key_id and secret_access_key',
   ExpiredToken: 'the credentials have expired',
 };
-const WRONG_REGION = new Set(['PermanentRedirect', 'AuthorizationHeaderMalformed', 'IllegalLocationConstraintException', 'MovedPermanently']);
+const WRONG_REGION = new Set([
+  'PermanentRedirect',
+  'AuthorizationHeaderMalformed',
+  'IllegalLocationConstraintException',
+  'MovedPermanently',
+]);
 
 function notFound(key: string): NotFoundError {
   return new NotFoundError('blob not found', [errorItem(`no blob '${key}'`, 'key')]);
@@ -45,14 +50,22 @@ export function translateS3Error(err: unknown, target: S3Target, key?: string): 
   if ((code === 'NoSuchKey' || code === 'NotFound') && key !== undefined) return notFound(key);
   if (BAD_CREDENTIALS[code]) return fail('bad_credentials', BAD_CREDENTIALS[code]);
   if (DENIED.has(code) || status === 403) {
-    return fail('access_denied', `access denied to bucket '${target.bucket}': check access_key_id, secret_access_key and the bucket's policy`);
+    return fail(
+      'access_denied',
+      `access denied to bucket '${target.bucket}': check access_key_id, secret_access_key and the bucket's policy`,
+    );
   }
   if (WRONG_REGION.has(code) || status === 301) {
-    return fail('invalid_config', `bucket '${target.bucket}' is not in region '${target.region}': set region to the bucket's region`);
+    return fail(
+      'invalid_config',
+      `bucket '${target.bucket}' is not in region '${target.region}': set region to the bucket's region`,
+    );
   }
   if (code === 'InvalidBucketName') return fail('invalid_config', `'${target.bucket}' is not a valid bucket name`);
   if (code === 'RequestTimeout') return fail('timeout', `${target.endpoint} did not answer in time`);
-  if (status !== undefined && status >= 500) return fail('provider_error', `the storage failed (HTTP ${status}${code ? ` ${code}` : ''})`);
-  if (status !== undefined) return fail('provider_error', `the storage refused the request (HTTP ${status}${code ? ` ${code}` : ''})`);
+  if (status !== undefined && status >= 500)
+    return fail('provider_error', `the storage failed (HTTP ${status}${code ? ` ${code}` : ''})`);
+  if (status !== undefined)
+    return fail('provider_error', `the storage refused the request (HTTP ${status}${code ? ` ${code}` : ''})`);
   return fail('provider_error', `the storage request failed${code && code !== 'Error' ? ` (${code})` : ''}`);
 }

@@ -46,7 +46,8 @@ export function s3ClientConfig(opts: S3BlobStoreOptions): S3ClientConfig {
   if (!/^[a-z0-9-]+$/.test(region)) throw invalid(`region '${region}' is not a region name`);
   if (opts.endpoint !== undefined) checkEndpointUrl(opts.endpoint);
   const creds = opts.credentials;
-  if (creds && (!creds.access_key_id || !creds.secret_access_key)) throw invalid('credentials need both access_key_id and secret_access_key');
+  if (creds && (!creds.access_key_id || !creds.secret_access_key))
+    throw invalid('credentials need both access_key_id and secret_access_key');
   return {
     region,
     ...(opts.endpoint ? { endpoint: opts.endpoint, forcePathStyle: true } : {}),

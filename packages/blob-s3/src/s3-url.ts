@@ -23,7 +23,8 @@ export function parseS3Url(url: string): Omit<S3BlobStoreOptions, 'credentials'>
   const bucket = u.hostname;
   if (!bucket) throw invalid(`'${redact(url)}' names no bucket`);
   for (const name of u.searchParams.keys()) {
-    if (name !== 'endpoint' && name !== 'region') throw invalid(`unknown parameter '${name}' in s3:// URL (known: endpoint, region)`);
+    if (name !== 'endpoint' && name !== 'region')
+      throw invalid(`unknown parameter '${name}' in s3:// URL (known: endpoint, region)`);
   }
   const prefix = decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, '');
   const endpoint = u.searchParams.get('endpoint') ?? undefined;

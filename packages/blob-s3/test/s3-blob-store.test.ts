@@ -8,7 +8,13 @@ import path from 'node:path';
 import { BadRequestError } from '@patchbay/contracts';
 import { BlobStoreUnavailableError, probeBlobStore } from '@patchbay/platform';
 import { describeBlobStoreContract } from '@patchbay/platform/test/blob-store/blob-store-contract';
-import { bufferStream, failingStream, generated, readAll, sha256Of } from '@patchbay/platform/test/blob-store/blob-test-kit';
+import {
+  bufferStream,
+  failingStream,
+  generated,
+  readAll,
+  sha256Of,
+} from '@patchbay/platform/test/blob-store/blob-test-kit';
 import { S3BlobStore, type S3BlobStoreOptions } from '../src';
 import { startRecordingProxy } from './s3-fake-server';
 import { startS3rver, type S3rverHandle } from './s3rver-server';
@@ -18,8 +24,12 @@ const BUCKET = 'patchbay-test';
 const credentials = { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' };
 
 let server: S3rverHandle;
-beforeAll(async () => { server = await startS3rver([BUCKET]); });
-afterAll(async () => { await server?.stop(); });
+beforeAll(async () => {
+  server = await startS3rver([BUCKET]);
+});
+afterAll(async () => {
+  await server?.stop();
+});
 
 const open = (opts: Partial<S3BlobStoreOptions> = {}) =>
   new S3BlobStore({ bucket: BUCKET, endpoint: server.endpoint, credentials, partSize: 5 * MiB, ...opts });
@@ -30,14 +40,23 @@ async function pendingUploads(): Promise<string[]> {
 }
 
 // 5 MiB parts, so the 5 MiB + 123 round trip of the suite goes through a multipart upload.
-describeBlobStoreContract('S3BlobStore (s3rver)', async () => open({ prefix: `contract-${randomUUID().slice(0, 8)}` }), {
-  leftovers: pendingUploads,
-});
+describeBlobStoreContract(
+  'S3BlobStore (s3rver)',
+  async () => open({ prefix: `contract-${randomUUID().slice(0, 8)}` }),
+  {
+    leftovers: pendingUploads,
+  },
+);
 
 describe('S3BlobStore specifics', () => {
   const stores: S3BlobStore[] = [];
-  const track = (s: S3BlobStore) => { stores.push(s); return s; };
-  afterAll(async () => { await Promise.all(stores.map((s) => s.close())); });
+  const track = (s: S3BlobStore) => {
+    stores.push(s);
+    return s;
+  };
+  afterAll(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+  });
 
   it('keeps each prefix to itself: keys are stored under it and listed without it', async () => {
     const a = track(open({ prefix: 'tenant-a/' }));
@@ -80,7 +99,9 @@ describe('S3BlobStore specifics', () => {
       await store.put('r', bufferStream('0123456789'));
       proxy.seen.length = 0;
       expect((await readAll(await store.get('r', { start: 2, end: 4 }))).toString()).toBe('234');
-      expect(proxy.seen.map((r) => `${r.method} ${r.url} ${r.headers.range}`)).toEqual(['GET /patchbay-test/one-trip/r?x-id=GetObject bytes=2-4']);
+      expect(proxy.seen.map((r) => `${r.method} ${r.url} ${r.headers.range}`)).toEqual([
+        'GET /patchbay-test/one-trip/r?x-id=GetObject bytes=2-4',
+      ]);
     } finally {
       await proxy.stop();
     }
@@ -117,19 +138,32 @@ describe('S3BlobStore specifics', () => {
   it('names a missing bucket on every operation, stat included (a HEAD has no error body)', async () => {
     const store = track(open({ bucket: 'no-such-bucket' }));
     const checks: Array<() => Promise<unknown>> = [
-      () => probeBlobStore(store), () => store.put('k', bufferStream('x')), () => store.get('k'), () => store.get('k', { start: 0, end: 1 }),
-      () => store.stat('k'), () => store.delete('k'), async () => { for await (const _ of store.list('')) void _; },
+      () => probeBlobStore(store),
+      () => store.put('k', bufferStream('x')),
+      () => store.get('k'),
+      () => store.get('k', { start: 0, end: 1 }),
+      () => store.stat('k'),
+      () => store.delete('k'),
+      async () => {
+        for await (const _ of store.list('')) void _;
+      },
     ];
     for (const check of checks) {
       const err = await check().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BlobStoreUnavailableError);
-      expect(err).toMatchObject({ reason: 'bucket_missing', status: 503, message: "bucket 'no-such-bucket' does not exist" });
+      expect(err).toMatchObject({
+        reason: 'bucket_missing',
+        status: 503,
+        message: "bucket 'no-such-bucket' does not exist",
+      });
     }
   });
 
   it('rejects a list prefix that is not a key prefix', async () => {
     const store = track(open());
-    const keys = async () => { for await (const _ of store.list('../')) void _; };
+    const keys = async () => {
+      for await (const _ of store.list('../')) void _;
+    };
     await expect(keys()).rejects.toBeInstanceOf(BadRequestError);
   });
 });

@@ -12,10 +12,14 @@ import { startS3ErrorServer } from './s3-fake-server';
 
 const SECRET = 'wJalrXUtnFEMI-not-a-real-secret';
 const credentials = { access_key_id: 'AKIDEXAMPLE', secret_access_key: SECRET };
-const open = (opts: Partial<S3BlobStoreOptions>) => new S3BlobStore({ bucket: 'media', credentials, maxAttempts: 1, ...opts });
+const open = (opts: Partial<S3BlobStoreOptions>) =>
+  new S3BlobStore({ bucket: 'media', credentials, maxAttempts: 1, ...opts });
 
 async function failure(op: () => Promise<unknown>): Promise<BlobStoreUnavailableError> {
-  const err = await op().then(() => undefined, (e: unknown) => e);
+  const err = await op().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(BlobStoreUnavailableError);
   expect((err as Error).message).not.toContain(SECRET);
   return err as BlobStoreUnavailableError;
@@ -24,9 +28,24 @@ async function failure(op: () => Promise<unknown>): Promise<BlobStoreUnavailable
 describe('S3BlobStore error translation', () => {
   it.each([
     [403, 'SignatureDoesNotMatch', 'bad_credentials', 'the storage rejected the signature: check secret_access_key'],
-    [403, 'InvalidAccessKeyId', 'bad_credentials', 'the storage does not know this access_key_id: check access_key_id and secret_access_key'],
-    [403, 'AccessDenied', 'access_denied', "access denied to bucket 'media': check access_key_id, secret_access_key and the bucket's policy"],
-    [301, 'PermanentRedirect', 'invalid_config', "bucket 'media' is not in region 'us-east-1': set region to the bucket's region"],
+    [
+      403,
+      'InvalidAccessKeyId',
+      'bad_credentials',
+      'the storage does not know this access_key_id: check access_key_id and secret_access_key',
+    ],
+    [
+      403,
+      'AccessDenied',
+      'access_denied',
+      "access denied to bucket 'media': check access_key_id, secret_access_key and the bucket's policy",
+    ],
+    [
+      301,
+      'PermanentRedirect',
+      'invalid_config',
+      "bucket 'media' is not in region 'us-east-1': set region to the bucket's region",
+    ],
     [503, 'SlowDown', 'provider_error', 'the storage failed (HTTP 503 SlowDown)'],
   ])('answers %i %s: %s', async (status, code, reason, message) => {
     const fake = await startS3ErrorServer(status, code);
@@ -43,12 +62,15 @@ describe('S3BlobStore error translation', () => {
     }
   });
 
-  it('makes a storage failure mid-upload the put\'s error and stops reading the body', async () => {
+  it("makes a storage failure mid-upload the put's error and stops reading the body", async () => {
     const fake = await startS3ErrorServer(503, 'ServiceUnavailable');
     const store = open({ endpoint: fake.endpoint, partSize: 5 * 1024 * 1024 });
     try {
       const body = generated(64 * 1024 * 1024, 1).stream();
-      expect(await failure(() => store.put('k', body))).toMatchObject({ reason: 'provider_error', message: 'the storage failed (HTTP 503 ServiceUnavailable)' });
+      expect(await failure(() => store.put('k', body))).toMatchObject({
+        reason: 'provider_error',
+        message: 'the storage failed (HTTP 503 ServiceUnavailable)',
+      });
       expect(body.destroyed).toBe(true);
       expect(body.readableEnded).toBe(false);
     } finally {
@@ -81,8 +103,16 @@ describe('S3BlobStore error translation', () => {
   it('turns a closed port into "unreachable", naming the endpoint, at once', async () => {
     const store = open({ endpoint: 'http://127.0.0.1:1' });
     const started = Date.now();
-    for (const op of [() => store.stat('k'), () => store.get('k', { start: 0, end: 9 }), () => store.put('k', bufferStream('x')), () => probeBlobStore(store)]) {
-      expect(await failure(op)).toMatchObject({ reason: 'unreachable', message: 'cannot reach http://127.0.0.1:1: connection refused' });
+    for (const op of [
+      () => store.stat('k'),
+      () => store.get('k', { start: 0, end: 9 }),
+      () => store.put('k', bufferStream('x')),
+      () => probeBlobStore(store),
+    ]) {
+      expect(await failure(op)).toMatchObject({
+        reason: 'unreachable',
+        message: 'cannot reach http://127.0.0.1:1: connection refused',
+      });
     }
     expect(Date.now() - started).toBeLessThan(3000);
     await store.close();
@@ -90,13 +120,18 @@ describe('S3BlobStore error translation', () => {
 
   it('turns a server that accepts but never answers into "timeout" after the idle limit', async () => {
     const sockets = new Set<net.Socket>();
-    const silent = net.createServer((s) => { sockets.add(s); });
+    const silent = net.createServer((s) => {
+      sockets.add(s);
+    });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     const store = open({ endpoint, idleTimeoutMs: 300 });
     try {
       const started = Date.now();
-      expect(await failure(() => store.stat('k'))).toMatchObject({ reason: 'timeout', message: `${endpoint} did not answer in time` });
+      expect(await failure(() => store.stat('k'))).toMatchObject({
+        reason: 'timeout',
+        message: `${endpoint} did not answer in time`,
+      });
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       await store.close();
@@ -112,11 +147,18 @@ describe('S3BlobStore error translation', () => {
       [{ endpoint: 'http://user:hunter2@host' }, /must not contain credentials/],
       [{ prefix: 'a/../b' }, /prefix 'a\/..\/b' is not a valid key prefix/],
       [{ region: 'EU WEST' }, /region 'EU WEST' is not a region name/],
-      [{ credentials: { access_key_id: 'AKIA', secret_access_key: '' } }, /need both access_key_id and secret_access_key/],
+      [
+        { credentials: { access_key_id: 'AKIA', secret_access_key: '' } },
+        /need both access_key_id and secret_access_key/,
+      ],
     ];
     for (const [opts, message] of bad) {
       let err: unknown;
-      try { open(opts); } catch (e) { err = e; }
+      try {
+        open(opts);
+      } catch (e) {
+        err = e;
+      }
       expect(err).toBeInstanceOf(BlobStoreUnavailableError);
       expect(err).toMatchObject({ reason: 'invalid_config', message: expect.stringMatching(message) });
       expect((err as Error).message).not.toContain('hunter2');
@@ -127,10 +169,16 @@ describe('S3BlobStore error translation', () => {
 describe('parseS3Url', () => {
   it('reads bucket, prefix, endpoint and region', () => {
     expect(parseS3Url('s3://media/patchbay/blobs?endpoint=http://127.0.0.1:9000&region=eu-west-1')).toEqual({
-      bucket: 'media', prefix: 'patchbay/blobs', endpoint: 'http://127.0.0.1:9000', region: 'eu-west-1',
+      bucket: 'media',
+      prefix: 'patchbay/blobs',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-west-1',
     });
     expect(parseS3Url('s3://media')).toEqual({ bucket: 'media' });
-    expect(parseS3Url('s3://media/?endpoint=https%3A%2F%2Fminio.internal%3A9000')).toEqual({ bucket: 'media', endpoint: 'https://minio.internal:9000' });
+    expect(parseS3Url('s3://media/?endpoint=https%3A%2F%2Fminio.internal%3A9000')).toEqual({
+      bucket: 'media',
+      endpoint: 'https://minio.internal:9000',
+    });
   });
 
   it('gives options the store accepts', () => {
@@ -146,7 +194,11 @@ describe('parseS3Url', () => {
     ['s3://media?endpoint=http://h&acl=public', /unknown parameter 'acl'/],
   ])('refuses %s', (url, message) => {
     let err: unknown;
-    try { parseS3Url(url); } catch (e) { err = e; }
+    try {
+      parseS3Url(url);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toMatchObject({ reason: 'invalid_config', message: expect.stringMatching(message) });
     expect((err as Error).message).not.toContain('secret');
   });

@@ -24,7 +24,10 @@ export function startS3ErrorServer(status: number, code: string): Promise<FakeSe
     seen.push({ method: req.method!, url: req.url!, headers: req.headers });
     req.resume();
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${code}</Message><RequestId>1</RequestId></Error>`;
-    res.writeHead(status, { 'content-type': 'application/xml', 'content-length': req.method === 'HEAD' ? 0 : Buffer.byteLength(body) });
+    res.writeHead(status, {
+      'content-type': 'application/xml',
+      'content-length': req.method === 'HEAD' ? 0 : Buffer.byteLength(body),
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
   });
 }
@@ -34,16 +37,21 @@ export function startRecordingProxy(target: string): Promise<FakeServer> {
   const { hostname, port } = new URL(target);
   return serve((req, res, seen) => {
     seen.push({ method: req.method!, url: req.url!, headers: req.headers });
-    const upstream = http.request({ host: hostname, port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = http.request(
+      { host: hostname, port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
 }
 
-function serve(handle: (req: http.IncomingMessage, res: http.ServerResponse, seen: Seen[]) => void): Promise<FakeServer> {
+function serve(
+  handle: (req: http.IncomingMessage, res: http.ServerResponse, seen: Seen[]) => void,
+): Promise<FakeServer> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => handle(req, res, seen));
   return new Promise((resolve) => {
@@ -51,10 +59,11 @@ function serve(handle: (req: http.IncomingMessage, res: http.ServerResponse, see
       resolve({
         endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         seen,
-        stop: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
+        stop: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
   });

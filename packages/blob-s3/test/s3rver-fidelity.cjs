@@ -28,7 +28,9 @@ FilesystemStore.prototype.putObject = async function atomicPutObject(object) {
   const store = Object.create(this, {
     getResourcePath: {
       value: (bucket, key, resource) =>
-        (bucket === object.bucket && key === object.key && resource === 'object' ? tmp : this.getResourcePath(bucket, key, resource)),
+        bucket === object.bucket && key === object.key && resource === 'object'
+          ? tmp
+          : this.getResourcePath(bucket, key, resource),
     },
   });
   try {
@@ -44,7 +46,9 @@ FilesystemStore.prototype.putObject = async function atomicPutObject(object) {
 FilesystemStore.prototype.putMetadata = async function atomicPutMetadata(bucket, key, metadata, md5) {
   // What the original keeps: the allowed headers and user metadata.
   const json = Object.fromEntries(
-    Object.entries(metadata).filter(([name]) => S3Object.ALLOWED_METADATA.includes(name) || name.startsWith('x-amz-meta-')),
+    Object.entries(metadata).filter(
+      ([name]) => S3Object.ALLOWED_METADATA.includes(name) || name.startsWith('x-amz-meta-'),
+    ),
   );
   if (md5) await replace(this.getResourcePath(bucket, key, 'object.md5'), md5);
   await replace(this.getResourcePath(bucket, key, 'metadata.json'), JSON.stringify(json, null, 2));

@@ -27,7 +27,20 @@ export async function startS3rver(buckets: string[]): Promise<S3rverHandle> {
   const bin = require.resolve('s3rver/bin/s3rver.js');
   // --openssl-legacy-provider: s3rver makes its continuation tokens with DES, which OpenSSL 3 (Node 17+)
   // only has in its legacy provider; without it any listing longer than one page is a 500.
-  const args = ['--openssl-legacy-provider', '--require', path.join(__dirname, 's3rver-fidelity.cjs'), bin, '-d', dir, '-a', '127.0.0.1', '-p', '0', '--silent', ...buckets.flatMap((b) => ['--configure-bucket', b])];
+  const args = [
+    '--openssl-legacy-provider',
+    '--require',
+    path.join(__dirname, 's3rver-fidelity.cjs'),
+    bin,
+    '-d',
+    dir,
+    '-a',
+    '127.0.0.1',
+    '-p',
+    '0',
+    '--silent',
+    ...buckets.flatMap((b) => ['--configure-bucket', b]),
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -53,7 +66,10 @@ export async function startS3rver(buckets: string[]): Promise<S3rverHandle> {
 function listening(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     let log = '';
-    const timer = setTimeout(() => reject(new Error(`s3rver did not start within ${START_LIMIT_MS} ms:\n${log}`)), START_LIMIT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`s3rver did not start within ${START_LIMIT_MS} ms:\n${log}`)),
+      START_LIMIT_MS,
+    );
     const read = (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-4000);
       const m = /listening on [\d.]+:(\d+)/.exec(log);

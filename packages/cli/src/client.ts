@@ -13,7 +13,11 @@ export interface ClientOptions {
  * with the login, else no credentials. Every command goes through it.
  */
 export function apiClient(opts: ClientOptions): PatchbayClient {
-  const credentials = opts.token ? { token: opts.token } : opts.login && opts.password ? { login: opts.login, password: opts.password } : {};
+  const credentials = opts.token
+    ? { token: opts.token }
+    : opts.login && opts.password
+      ? { login: opts.login, password: opts.password }
+      : {};
   return createPatchbayClient({ baseUrl: opts.url.replace(/\/$/, ''), credentials });
 }
 

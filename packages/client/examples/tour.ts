@@ -27,4 +27,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => { console.error(err instanceof Error ? err.message : err); process.exitCode = 1; });
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});

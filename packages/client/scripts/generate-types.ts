@@ -19,7 +19,10 @@ const out = outAt >= 0 ? path.resolve(args[outAt + 1]) : path.join(__dirname, '.
 void generatedTypes().then((text) => {
   if (args.includes('--check')) {
     const current = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
-    if (current === text) { process.stdout.write(`${out} is up to date\n`); return; }
+    if (current === text) {
+      process.stdout.write(`${out} is up to date\n`);
+      return;
+    }
     process.stderr.write(`${out} is stale: run pnpm --filter @patchbay/client generate\n`);
     process.exitCode = 1;
     return;

@@ -9,7 +9,11 @@ const HEADER = `/**
 
 /** The generated types file, as it should read for the current route table and schemas. */
 export async function generatedTypes(): Promise<string> {
-  const doc = apiDocument({ baseUrl: 'http://127.0.0.1:8080/core/v2', storageUrl: 'http://127.0.0.1:8081', version: '0.1.0' });
+  const doc = apiDocument({
+    baseUrl: 'http://127.0.0.1:8080/core/v2',
+    storageUrl: 'http://127.0.0.1:8081',
+    version: '0.1.0',
+  });
   const ast = await openapiTS(JSON.stringify(doc), { alphabetize: true, silent: true });
   return HEADER + astToString(ast);
 }

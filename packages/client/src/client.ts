@@ -50,7 +50,13 @@ export function createPatchbayClient(options: PatchbayClientOptions): PatchbayCl
     api,
     paginate: (path, query, opts) => paginate(api, fetchPage, path, query, opts),
     pages: (path, query, opts) => pages(api, fetchPage, path, query, opts),
-    upload: (fields, body, opts = {}) => data(api.POST('/storage/files', { params: { query: fields }, ...rawBody(body, opts.contentType ?? 'application/octet-stream') })),
+    upload: (fields, body, opts = {}) =>
+      data(
+        api.POST('/storage/files', {
+          params: { query: fields },
+          ...rawBody(body, opts.contentType ?? 'application/octet-stream'),
+        }),
+      ),
     publicFile: (publishUri, query = {}, opts = {}) => {
       const url = new URL(publishUri);
       for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));

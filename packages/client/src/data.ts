@@ -1,7 +1,11 @@
 import { PatchbayApiError } from './errors';
 
 /** What an openapi-fetch call resolves with. */
-export interface CallResult<T> { data?: T; error?: unknown; response: Response }
+export interface CallResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
 
 /**
  * The result of a call that succeeded — its data and the Response (status, headers) — or its

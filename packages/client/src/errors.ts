@@ -10,8 +10,15 @@ export class PatchbayApiError extends Error {
   override readonly name = 'PatchbayApiError';
   readonly errors: readonly ErrorItem[];
 
-  constructor(readonly status: number, readonly body: ErrorBody, readonly retryAfter: number | null = null, readonly requestId: string | null = null) {
-    super(`HTTP ${status}: ${body.message}${body.errors.map((e) => `\n  - ${e.field ?? '(request)'}: ${e.message}`).join('')}`);
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly retryAfter: number | null = null,
+    readonly requestId: string | null = null,
+  ) {
+    super(
+      `HTTP ${status}: ${body.message}${body.errors.map((e) => `\n  - ${e.field ?? '(request)'}: ${e.message}`).join('')}`,
+    );
     this.errors = body.errors;
   }
 
@@ -29,11 +36,26 @@ export class PatchbayApiError extends Error {
   static from(response: Response, body: unknown): PatchbayApiError {
     const retry = Number(response.headers.get('retry-after'));
     const requestId = response.headers.get('x-request-id');
-    const errorBody: ErrorBody = isErrorBody(body) ? body : { message: typeof body === 'string' && body ? body.slice(0, 500) : response.statusText || 'request failed', errors: [] };
-    return new PatchbayApiError(response.status, errorBody, Number.isFinite(retry) && retry > 0 ? retry : null, requestId);
+    const errorBody: ErrorBody = isErrorBody(body)
+      ? body
+      : {
+          message: typeof body === 'string' && body ? body.slice(0, 500) : response.statusText || 'request failed',
+          errors: [],
+        };
+    return new PatchbayApiError(
+      response.status,
+      errorBody,
+      Number.isFinite(retry) && retry > 0 ? retry : null,
+      requestId,
+    );
   }
 }
 
 function isErrorBody(value: unknown): value is ErrorBody {
-  return typeof value === 'object' && value !== null && typeof (value as ErrorBody).message === 'string' && Array.isArray((value as ErrorBody).errors);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ErrorBody).message === 'string' &&
+    Array.isArray((value as ErrorBody).errors)
+  );
 }

@@ -16,4 +16,15 @@ export { PatchbayApiError } from './errors';
 export { authorization } from './auth';
 export type { Credentials } from './auth';
 export type { PaginateOptions } from './pagination';
-export type { components, operations, paths, Schemas, ErrorBody, ErrorItem, ListPath, ListEnvelope, ListItem, ListQuery } from './types';
+export type {
+  components,
+  operations,
+  paths,
+  Schemas,
+  ErrorBody,
+  ErrorItem,
+  ListPath,
+  ListEnvelope,
+  ListItem,
+  ListQuery,
+} from './types';

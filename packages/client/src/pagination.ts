@@ -4,7 +4,9 @@ import { PatchbayApiError } from './errors';
 import type { ListEnvelope, ListItem, ListPath, ListQuery, paths } from './types';
 
 /** Which links to follow: `next` (forward; offset or `after` pages) or `previous` (backward; `before` pages). */
-export interface PaginateOptions { direction?: 'next' | 'previous' }
+export interface PaginateOptions {
+  direction?: 'next' | 'previous';
+}
 
 /** Reads one page by its absolute link, with the client's credentials. */
 export type FetchPage = (url: string) => Promise<unknown>;
@@ -15,7 +17,11 @@ export function pageFetcher(fetchImpl: typeof fetch, headers: Record<string, str
     const response = await fetchImpl(url, { headers: { Accept: 'application/json', ...headers } });
     const text = await response.text();
     let body: unknown = text;
-    try { body = text ? JSON.parse(text) : null; } catch { /* not JSON: kept as text for the error */ }
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON: kept as text for the error */
+    }
     if (!response.ok) throw PatchbayApiError.from(response, body);
     return body;
   };
@@ -27,20 +33,32 @@ export function pageFetcher(fetchImpl: typeof fetch, headers: Record<string, str
  * as the API wrote it — the links keep every other parameter (filter, order, limit) and carry the
  * offset or the cursor themselves, so one walk serves both modes. Ends when there is no link.
  */
-export async function* pages<P extends ListPath>(api: Client<paths>, fetchPage: FetchPage, path: P, query?: ListQuery<P>, opts: PaginateOptions = {}): AsyncGenerator<ListEnvelope<P>> {
+export async function* pages<P extends ListPath>(
+  api: Client<paths>,
+  fetchPage: FetchPage,
+  path: P,
+  query?: ListQuery<P>,
+  opts: PaginateOptions = {},
+): AsyncGenerator<ListEnvelope<P>> {
   const direction = opts.direction ?? 'next';
   // openapi-fetch types each path's init exactly; a path chosen at run time needs this one cast.
-  let page = await data(api.GET(path as '/countries', { params: { query: query as never } })) as ListEnvelope<P>;
+  let page = (await data(api.GET(path as '/countries', { params: { query: query as never } }))) as ListEnvelope<P>;
   for (;;) {
     yield page;
     const link = (page as { pagination: { next?: string; previous?: string } }).pagination[direction];
     if (!link) return;
-    page = await fetchPage(link) as ListEnvelope<P>;
+    page = (await fetchPage(link)) as ListEnvelope<P>;
   }
 }
 
 /** The items of a list, one by one, across every page (see `pages`). */
-export async function* paginate<P extends ListPath>(api: Client<paths>, fetchPage: FetchPage, path: P, query?: ListQuery<P>, opts: PaginateOptions = {}): AsyncGenerator<ListItem<P>> {
+export async function* paginate<P extends ListPath>(
+  api: Client<paths>,
+  fetchPage: FetchPage,
+  path: P,
+  query?: ListQuery<P>,
+  opts: PaginateOptions = {},
+): AsyncGenerator<ListItem<P>> {
   for await (const page of pages(api, fetchPage, path, query, opts)) {
     const items = (page as { items: Array<ListItem<P>> }).items;
     // Walking backward, a page's items are still in ascending order: yield them last to first.

@@ -13,8 +13,13 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../..');
 const SCRIPT = path.join(__dirname, '../scripts/generate-types.ts');
-const check = (out?: string) => run(path.join(ROOT, 'node_modules/.bin/tsx'), [SCRIPT, '--check', ...(out ? ['--out', out] : [])], { cwd: ROOT })
-  .then(() => 0, (err: { code: number }) => err.code);
+const check = (out?: string) =>
+  run(path.join(ROOT, 'node_modules/.bin/tsx'), [SCRIPT, '--check', ...(out ? ['--out', out] : [])], {
+    cwd: ROOT,
+  }).then(
+    () => 0,
+    (err: { code: number }) => err.code,
+  );
 
 test('src/generated/openapi.ts is up to date with the OpenAPI document', async () => {
   expect(await check()).toBe(0);

@@ -15,7 +15,13 @@ export const CONSOLE_ROOT = path.resolve(__dirname, '..');
 export const DEFAULT_OUT_DIR = path.join(CONSOLE_ROOT, 'dist');
 const SRC = path.join(CONSOLE_ROOT, 'src');
 
-export interface ConsoleBuild { outDir: string; script: string; stylesheet: string; ms: number; skipped: boolean }
+export interface ConsoleBuild {
+  outDir: string;
+  script: string;
+  stylesheet: string;
+  ms: number;
+  skipped: boolean;
+}
 
 /** Newest modification time (ms) of the console's sources and of the client it compiles in. */
 function newestSource(): number {
@@ -52,7 +58,13 @@ export async function buildConsole(opts: { outDir?: string; ifStale?: boolean } 
   const index = path.join(outDir, 'index.html');
   if (opts.ifStale && fs.existsSync(index) && fs.statSync(index).mtimeMs >= newestSource()) {
     const names = fs.readdirSync(path.join(outDir, 'assets'));
-    return { outDir, script: names.find((n) => n.endsWith('.js')) ?? '', stylesheet: names.find((n) => n.endsWith('.css')) ?? '', ms: Date.now() - started, skipped: true };
+    return {
+      outDir,
+      script: names.find((n) => n.endsWith('.js')) ?? '',
+      stylesheet: names.find((n) => n.endsWith('.css')) ?? '',
+      ms: Date.now() - started,
+      skipped: true,
+    };
   }
   // Built beside, then swapped in: a gateway serving the old build never sees a half-written one.
   const staging = `${outDir}.tmp-${process.pid}`;
@@ -86,10 +98,17 @@ export async function buildConsole(opts: { outDir?: string; ifStale?: boolean } 
 }
 
 if (require.main === module) {
-  buildConsole({ ifStale: process.argv.includes('--if-stale') }).then((b) => {
-    console.log(b.skipped ? `console: ${path.relative(process.cwd(), b.outDir)} is up to date` : `console: built ${path.relative(process.cwd(), b.outDir)} (${b.script}, ${b.stylesheet}) in ${b.ms} ms`);
-  }, (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
+  buildConsole({ ifStale: process.argv.includes('--if-stale') }).then(
+    (b) => {
+      console.log(
+        b.skipped
+          ? `console: ${path.relative(process.cwd(), b.outDir)} is up to date`
+          : `console: built ${path.relative(process.cwd(), b.outDir)} (${b.script}, ${b.stylesheet}) in ${b.ms} ms`,
+      );
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

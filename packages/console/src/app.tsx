@@ -15,20 +15,46 @@ export function App() {
   const [view, setView] = useState<ViewName>('storage');
   // Choosing a view (again) shows it afresh: its lists are loaded anew.
   const [visit, setVisit] = useState(0);
-  const open = (v: ViewName) => { setView(v); setVisit(visit + 1); };
-  if (!session) return <SignIn onSession={(s) => { setSession(s); open('storage'); }} />;
-  const out = async () => { await signOut(session); setSession(null); };
+  const open = (v: ViewName) => {
+    setView(v);
+    setVisit(visit + 1);
+  };
+  if (!session)
+    return (
+      <SignIn
+        onSession={(s) => {
+          setSession(s);
+          open('storage');
+        }}
+      />
+    );
+  const out = async () => {
+    await signOut(session);
+    setSession(null);
+  };
   return (
     <div class="shell">
       <header class="top">
         <span class="brand">Patchbay console</span>
         <nav aria-label="Views" class="tabs">
           {(Object.keys(VIEWS) as ViewName[]).map((v) => (
-            <button key={v} type="button" data-view={v} aria-current={view === v ? 'page' : undefined} onClick={() => open(v)}>{VIEWS[v]}</button>
+            <button
+              key={v}
+              type="button"
+              data-view={v}
+              aria-current={view === v ? 'page' : undefined}
+              onClick={() => open(v)}
+            >
+              {VIEWS[v]}
+            </button>
           ))}
         </nav>
-        <span class="who" title={session.partner.partner_sid}>{session.partner.name || session.partner.login}</span>
-        <button type="button" class="sign-out" onClick={out}>Sign out</button>
+        <span class="who" title={session.partner.partner_sid}>
+          {session.partner.name || session.partner.login}
+        </span>
+        <button type="button" class="sign-out" onClick={out}>
+          Sign out
+        </button>
       </header>
       <main id="view" key={visit} data-view={view}>
         {view === 'storage' && <StorageView session={session} />}

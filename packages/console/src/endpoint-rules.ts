@@ -6,7 +6,14 @@ import { WRITABLE_PROPERTIES, type WritableProperty } from '@patchbay/contracts/
 export type { WritableProperty };
 
 /** The types a partner may create (the System Gateway comes with the partner). */
-export const CREATABLE: readonly EndpointType[] = ['third_party', 'flexml', 'conference', 'conference_playback', 'mediator', 'voicemail'];
+export const CREATABLE: readonly EndpointType[] = [
+  'third_party',
+  'flexml',
+  'conference',
+  'conference_playback',
+  'mediator',
+  'voicemail',
+];
 
 /** The writable properties of each type (the endpoint service's own table). */
 export const PROPERTIES = WRITABLE_PROPERTIES;
@@ -19,8 +26,13 @@ export const hasAddresses = (type: EndpointType) => type === 'third_party';
  * `name` and `capacity`, Voicemail also its properties; third_party everything but its type; the
  * System Gateway nothing.
  */
-export function editable(type: EndpointType): { top: readonly string[]; properties: readonly WritableProperty[]; addresses: boolean } {
+export function editable(type: EndpointType): {
+  top: readonly string[];
+  properties: readonly WritableProperty[];
+  addresses: boolean;
+} {
   if (type === 'system_gateway') return { top: [], properties: [], addresses: false };
-  if (type === 'third_party') return { top: ['name', 'capacity', 'out_sip_username', 'out_sip_password'], properties: [], addresses: true };
+  if (type === 'third_party')
+    return { top: ['name', 'capacity', 'out_sip_username', 'out_sip_password'], properties: [], addresses: true };
   return { top: ['name', 'capacity'], properties: type === 'voicemail' ? PROPERTIES.voicemail : [], addresses: false };
 }

@@ -17,7 +17,11 @@ export async function fetchLink<T>(token: string, link: string): Promise<Envelop
   const response = await fetch(link, { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } });
   const text = await response.text();
   let body: unknown = text;
-  try { body = text ? JSON.parse(text) : null; } catch { /* not JSON: kept as text for the error */ }
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: kept as text for the error */
+  }
   if (!response.ok) throw PatchbayApiError.from(response, body);
   return body as Envelope<T>;
 }
@@ -27,7 +31,12 @@ export async function fetchLink<T>(token: string, link: string): Promise<Envelop
  * whenever `key` changes: a new filter), `next()`/`previous()` follow the page's own links
  * (as `adapt` leaves them).
  */
-export function usePagedList<T>(token: string, key: string, first: () => Promise<Envelope<T>>, adapt: (page: Envelope<T>) => Envelope<T> = (p) => p) {
+export function usePagedList<T>(
+  token: string,
+  key: string,
+  first: () => Promise<Envelope<T>>,
+  adapt: (page: Envelope<T>) => Envelope<T> = (p) => p,
+) {
   const [page, setPage] = useState<Envelope<T> | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
@@ -50,10 +59,16 @@ export function usePagedList<T>(token: string, key: string, first: () => Promise
     }
   }, []);
   // Loaded again when the query (`key`) changes, not whenever the caller makes a new `first` closure.
-  useEffect(() => { void run(first); }, [key]);
-  const follow = (link: string | undefined) => { if (link) void run(() => fetchLink<T>(token, link)); };
+  useEffect(() => {
+    void run(first);
+  }, [key]);
+  const follow = (link: string | undefined) => {
+    if (link) void run(() => fetchLink<T>(token, link));
+  };
   return {
-    page, problem, busy,
+    page,
+    problem,
+    busy,
     next: () => follow(page?.pagination.next),
     previous: () => follow(page?.pagination.previous),
     /** Loads the page shown again (after an upload or a delete). */

@@ -24,7 +24,9 @@ export async function sessionForToken(token: string): Promise<Session> {
 
 /** Signs in with login and password through the token route (password grant). */
 export async function signIn(username: string, password: string): Promise<Session> {
-  const issued = await data(anonymous.api.POST('/oauth/token', { body: { grant_type: 'password', username, password, name: 'console' } }));
+  const issued = await data(
+    anonymous.api.POST('/oauth/token', { body: { grant_type: 'password', username, password, name: 'console' } }),
+  );
   if (!issued.access_token) throw new Error('the API issued no access token');
   return sessionForToken(issued.access_token);
 }

@@ -7,9 +7,10 @@ describe('the records CSV', () => {
       { dr_sid: 'b', message: 'two\nlines', media_urls: [], price: '0.0040' },
     ];
     expect(toCsv(['dr_sid', 'message', 'media_urls', 'price'], rows)).toBe(
-      'dr_sid,message,media_urls,price\r\n'
-      + 'a,"Hello, ""world""","[""https://x/1.jpg""]",\r\n'
-      + 'b,"two\nlines",[],0.0040\r\n');
+      'dr_sid,message,media_urls,price\r\n' +
+        'a,"Hello, ""world""","[""https://x/1.jpg""]",\r\n' +
+        'b,"two\nlines",[],0.0040\r\n',
+    );
   });
 
   test('no rows: the header alone', () => {

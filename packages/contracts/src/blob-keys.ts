@@ -20,7 +20,12 @@ export function fileBlobKey(partnerSid: string, fileSid: string): string {
 }
 
 /** Where an upload-time transcoding of `sourceKey` to `target` is written (a nonce per attempt). */
-export function transcodedBlobKey(sourceKey: string, target: string, bitrate: number | null | undefined, nonce: string): string {
+export function transcodedBlobKey(
+  sourceKey: string,
+  target: string,
+  bitrate: number | null | undefined,
+  nonce: string,
+): string {
   return `${sourceKey}.${target}${bitrate ? `-${bitrate}` : ''}.${nonce}`;
 }
 

@@ -5,7 +5,8 @@ import type { EndpointType } from './schemas/endpoint';
  * the one table the endpoint service enforces and the console's forms follow. No runtime imports,
  * so the console can bundle this file alone.
  */
-export type WritableProperty = 'callback_method' | 'callback_url' | 'conference_endpoint_sid' | 'container_sid' | 'greeting' | 'max_duration';
+export type WritableProperty =
+  'callback_method' | 'callback_url' | 'conference_endpoint_sid' | 'container_sid' | 'greeting' | 'max_duration';
 
 /** The writable properties each type has (create, update), in the order a form shows them. */
 export const WRITABLE_PROPERTIES: Readonly<Record<EndpointType, readonly WritableProperty[]>> = {

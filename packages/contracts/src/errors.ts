@@ -16,13 +16,20 @@ export class ApiError extends Error {
   /** When to try again (seconds): the Retry-After header of a 429 or 503. */
   readonly retryAfterSeconds?: number;
 
-  constructor(status: number, code: string, message: string, errors: ErrorItem[] = [], options?: { cause?: unknown; retryAfterSeconds?: number }) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    errors: ErrorItem[] = [],
+    options?: { cause?: unknown; retryAfterSeconds?: number },
+  ) {
     super(message, options);
     this.name = new.target.name;
     this.status = status;
     this.code = code;
     this.errors = errors;
-    if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
+    if (options?.retryAfterSeconds !== undefined)
+      this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
   }
 
   toBody(): ErrorBody {
@@ -118,7 +125,11 @@ export class TooManyRequestsError extends ApiError {
 
 /** 503: a service behind the gateway is down (no responders). */
 export class UnavailableError extends ApiError {
-  constructor(message = 'service unavailable', errors: ErrorItem[] = [], options?: { cause?: unknown; retryAfterSeconds?: number }) {
+  constructor(
+    message = 'service unavailable',
+    errors: ErrorItem[] = [],
+    options?: { cause?: unknown; retryAfterSeconds?: number },
+  ) {
     super(503, 'unavailable', message, errors, options);
   }
 }
@@ -133,17 +144,31 @@ export class TimeoutError extends ApiError {
 /** Rebuilds the typed error for a status read off the bus or HTTP. */
 export function errorFromStatus(status: number, body: ErrorBody, retryAfter?: number): ApiError {
   switch (status) {
-    case 400: return new BadRequestError(body.message, body.errors);
-    case 401: return new UnauthorizedError(body.message === 'Bad credentials' ? 'Bad credentials' : 'Unauthorized');
-    case 403: return new ForbiddenError(body.message, body.errors);
-    case 404: return new NotFoundError(body.message, body.errors);
-    case 409: return new ConflictError(body.errors, undefined, body.message);
-    case 413: return new PayloadTooLargeError(body.message);
-    case 415: return new UnsupportedMediaTypeError(body.message, body.errors);
-    case 429: return new TooManyRequestsError(retryAfter ?? 1, body.message, body.errors);
-    case 422: { const e = new UnprocessableError(body.errors); return e; }
-    case 503: return new UnavailableError(body.message, body.errors, { retryAfterSeconds: retryAfter });
-    case 504: return new TimeoutError(body.message, body.errors);
-    default: return new ApiError(status, 'error', body.message, body.errors);
+    case 400:
+      return new BadRequestError(body.message, body.errors);
+    case 401:
+      return new UnauthorizedError(body.message === 'Bad credentials' ? 'Bad credentials' : 'Unauthorized');
+    case 403:
+      return new ForbiddenError(body.message, body.errors);
+    case 404:
+      return new NotFoundError(body.message, body.errors);
+    case 409:
+      return new ConflictError(body.errors, undefined, body.message);
+    case 413:
+      return new PayloadTooLargeError(body.message);
+    case 415:
+      return new UnsupportedMediaTypeError(body.message, body.errors);
+    case 429:
+      return new TooManyRequestsError(retryAfter ?? 1, body.message, body.errors);
+    case 422: {
+      const e = new UnprocessableError(body.errors);
+      return e;
+    }
+    case 503:
+      return new UnavailableError(body.message, body.errors, { retryAfterSeconds: retryAfter });
+    case 504:
+      return new TimeoutError(body.message, body.errors);
+    default:
+      return new ApiError(status, 'error', body.message, body.errors);
   }
 }

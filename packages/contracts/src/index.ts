@@ -1,7 +1,20 @@
 export {
-  ApiError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, ConflictError, DuplicateKeyError,
-  PayloadTooLargeError, UnsupportedMediaTypeError, RangeNotSatisfiableError, UnprocessableError, UnavailableError, TooManyRequestsError,
-  TimeoutError, errorFromStatus, errorItem,
+  ApiError,
+  BadRequestError,
+  UnauthorizedError,
+  ForbiddenError,
+  NotFoundError,
+  ConflictError,
+  DuplicateKeyError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  RangeNotSatisfiableError,
+  UnprocessableError,
+  UnavailableError,
+  TooManyRequestsError,
+  TimeoutError,
+  errorFromStatus,
+  errorItem,
 } from './errors';
 export type { BusReply } from './reply';
 export { ok, replyForError, unwrapReply, isBusReply } from './reply';
@@ -24,56 +37,200 @@ export { BusReplySchema } from './schemas/bus-reply';
 export { PrincipalSchema, GatewayRequestSchema } from './gateway-request';
 export type { Principal, GatewayRequest } from './gateway-request';
 export { parseFlag, parseWithRelated } from './flags';
-export { CONTAINER_TYPES, ExternalAttributesSchema, CLASSIFICATIONS, ClassificationSchema, THRESHOLD_ACTIONS, PUBLISH_VALUES, LIFECYCLE_ACTIONS, ContainerPatchSchema, ContainerPutSchema, BlobStoreOpenRequestSchema, BlobStoreOpenReplySchema } from './schemas/container';
-export type { Classification, Container, ContainerPatch, ContainerType, BlobStoreOpenReply, ExternalStoreType, ExternalAttributes } from './schemas/container';
-export { AUDIO_FORMATS, TARGET_FORMATS, BITRATES, FileUploadSchema, FilePatchSchema, FilePutSchema, FILE_READ_ONLY } from './schemas/file';
+export {
+  CONTAINER_TYPES,
+  ExternalAttributesSchema,
+  CLASSIFICATIONS,
+  ClassificationSchema,
+  THRESHOLD_ACTIONS,
+  PUBLISH_VALUES,
+  LIFECYCLE_ACTIONS,
+  ContainerPatchSchema,
+  ContainerPutSchema,
+  BlobStoreOpenRequestSchema,
+  BlobStoreOpenReplySchema,
+} from './schemas/container';
+export type {
+  Classification,
+  Container,
+  ContainerPatch,
+  ContainerType,
+  BlobStoreOpenReply,
+  ExternalStoreType,
+  ExternalAttributes,
+} from './schemas/container';
+export {
+  AUDIO_FORMATS,
+  TARGET_FORMATS,
+  BITRATES,
+  FileUploadSchema,
+  FilePatchSchema,
+  FilePutSchema,
+  FILE_READ_ONLY,
+} from './schemas/file';
 export type { FileUpload, FilePatch, StoredFile } from './schemas/file';
 export {
-  ENDPOINT_TYPES, HOSTED_ENDPOINT_TYPES, ADDRESS_DIRECTIONS, ADDRESS_TRANSPORTS, CALLBACK_METHODS, EndpointTypeSchema,
-  EndpointSchema, EndpointAddressSchema, EndpointAddressInputSchema, EndpointAttributesSchema, EndpointPropertiesSchema,
-  EndpointPropertiesInputSchema, EndpointTransformationSchema, EndpointCreateSchema, EndpointUpdateSchema, EndpointReplaceSchema,
+  ENDPOINT_TYPES,
+  HOSTED_ENDPOINT_TYPES,
+  ADDRESS_DIRECTIONS,
+  ADDRESS_TRANSPORTS,
+  CALLBACK_METHODS,
+  EndpointTypeSchema,
+  EndpointSchema,
+  EndpointAddressSchema,
+  EndpointAddressInputSchema,
+  EndpointAttributesSchema,
+  EndpointPropertiesSchema,
+  EndpointPropertiesInputSchema,
+  EndpointTransformationSchema,
+  EndpointCreateSchema,
+  EndpointUpdateSchema,
+  EndpointReplaceSchema,
 } from './schemas/endpoint';
 export type {
-  Endpoint, EndpointType, HostedEndpointType, EndpointAddress, EndpointAddressInput, EndpointAttributes, EndpointProperties,
-  EndpointPropertiesInput, EndpointCreate, EndpointUpdate, EndpointReplace,
+  Endpoint,
+  EndpointType,
+  HostedEndpointType,
+  EndpointAddress,
+  EndpointAddressInput,
+  EndpointAttributes,
+  EndpointProperties,
+  EndpointPropertiesInput,
+  EndpointCreate,
+  EndpointUpdate,
+  EndpointReplace,
 } from './schemas/endpoint';
 export { WRITABLE_PROPERTIES, type WritableProperty } from './endpoint-properties';
 export { PushApplicationSchema, PushApplicationWriteSchema, CREDENTIAL_MASK } from './schemas/push-application';
 export type { PushApplication, PushApplicationWrite } from './schemas/push-application';
-export { PushDeviceSchema, PushDeviceCreateSchema, PushDevicePatchSchema, DEVICE_TYPES, DEVICE_ENVIRONMENTS } from './schemas/push-device';
-export type { PushDevice, PushDeviceCreate, PushDevicePatch, DeviceType, DeviceEnvironment } from './schemas/push-device';
-export { PushNotificationSchema, PushSendResultSchema, MAX_PUSH_RECIPIENTS, PUSH_PRIORITIES, PUSH_FAILURE_REASONS } from './schemas/push-notification';
+export {
+  PushDeviceSchema,
+  PushDeviceCreateSchema,
+  PushDevicePatchSchema,
+  DEVICE_TYPES,
+  DEVICE_ENVIRONMENTS,
+} from './schemas/push-device';
+export type {
+  PushDevice,
+  PushDeviceCreate,
+  PushDevicePatch,
+  DeviceType,
+  DeviceEnvironment,
+} from './schemas/push-device';
+export {
+  PushNotificationSchema,
+  PushSendResultSchema,
+  MAX_PUSH_RECIPIENTS,
+  PUSH_PRIORITIES,
+  PUSH_FAILURE_REASONS,
+} from './schemas/push-notification';
 export type { PushNotification, PushSendResult, PushResult, PushFailureReason } from './schemas/push-notification';
 export {
-  SecureIdSchema, TimestampSchema, DecimalStringSchema, SecondsStringSchema, RecordNumberSchema, RecordText, RecordCountSchema,
-  RECORD_DIRECTIONS, RecordDirectionSchema, recordInputSchema,
+  SecureIdSchema,
+  TimestampSchema,
+  DecimalStringSchema,
+  SecondsStringSchema,
+  RecordNumberSchema,
+  RecordText,
+  RecordCountSchema,
+  RECORD_DIRECTIONS,
+  RecordDirectionSchema,
+  recordInputSchema,
 } from './schemas/detail-record';
 export type { RecordInput } from './schemas/detail-record';
 export {
-  INGEST_BATCH_RECORDS, INGEST_BATCH_BYTES, INGEST_RECORD_MAX_BYTES, INGEST_MAX_ERRORS, INGEST_MAX_IGNORED_FIELDS, INGEST_IGNORED_NAME_MAX,
-  RecordIngestErrorSchema, IgnoredFieldsSchema, RecordIngestReportSchema, tallyIgnoredFields, ignoredFieldsObject,
+  INGEST_BATCH_RECORDS,
+  INGEST_BATCH_BYTES,
+  INGEST_RECORD_MAX_BYTES,
+  INGEST_MAX_ERRORS,
+  INGEST_MAX_IGNORED_FIELDS,
+  INGEST_IGNORED_NAME_MAX,
+  RecordIngestErrorSchema,
+  IgnoredFieldsSchema,
+  RecordIngestReportSchema,
+  tallyIgnoredFields,
+  ignoredFieldsObject,
 } from './schemas/record-ingest';
 export type { IgnoredFields, RecordIngestError, RecordIngestReport } from './schemas/record-ingest';
 export { CallRecordSchema, CallRecordInputSchema, CALL_RECORD_REQUIRED } from './schemas/call-record';
 export type { CallRecord, CallRecordInput, CallCompletedEvent } from './schemas/call-record';
-export { MessageRecordSchema, MessageRecordInputSchema, MESSAGE_RECORD_REQUIRED, MESSAGE_TYPES } from './schemas/message-record';
+export {
+  MessageRecordSchema,
+  MessageRecordInputSchema,
+  MESSAGE_RECORD_REQUIRED,
+  MESSAGE_TYPES,
+} from './schemas/message-record';
 export type { MessageRecord, MessageRecordInput, MessageRecordedEvent } from './schemas/message-record';
-export { SWEEP_REASONS, SweepContainersRequestSchema, SweepCandidatesRequestSchema, SweepDeleteRequestSchema, SweepReleaseRequestSchema, SweepExpiredRequestSchema } from './messages/sweep';
-export type { SweepReason, SweepContainersRequest, SweepContainersReply, SweepCandidatesRequest, SweepCandidatesReply, SweepContainerState, SweepCandidate, SweepDeleteRequest, SweepDeleteReply, SweepReleaseRequest, SweepExpiredRequest, SweepExpiredReply } from './messages/sweep';
+export {
+  SWEEP_REASONS,
+  SweepContainersRequestSchema,
+  SweepCandidatesRequestSchema,
+  SweepDeleteRequestSchema,
+  SweepReleaseRequestSchema,
+  SweepExpiredRequestSchema,
+} from './messages/sweep';
+export type {
+  SweepReason,
+  SweepContainersRequest,
+  SweepContainersReply,
+  SweepCandidatesRequest,
+  SweepCandidatesReply,
+  SweepContainerState,
+  SweepCandidate,
+  SweepDeleteRequest,
+  SweepDeleteReply,
+  SweepReleaseRequest,
+  SweepExpiredRequest,
+  SweepExpiredReply,
+} from './messages/sweep';
 export { MAX_JSON_DEPTH, jsonDepth, assertJsonDepth } from './json-depth';
 export { MIME_TYPE_PATTERN, safeContentType } from './mime-type';
 export {
-  RECORDING_ENDPOINT_TYPES, RecordingQuerySchema, PlaybackQuerySchema, RecordingPrepareRequestSchema, PlaybackOpenRequestSchema,
-  PlaybackOpenReplySchema, EndpointLookupRequestSchema, EndpointLookupReplySchema, PublishedCheckRequestSchema, VoicemailCallbackScheduleSchema,
+  RECORDING_ENDPOINT_TYPES,
+  RecordingQuerySchema,
+  PlaybackQuerySchema,
+  RecordingPrepareRequestSchema,
+  PlaybackOpenRequestSchema,
+  PlaybackOpenReplySchema,
+  EndpointLookupRequestSchema,
+  EndpointLookupReplySchema,
+  PublishedCheckRequestSchema,
+  VoicemailCallbackScheduleSchema,
 } from './schemas/media';
 export type {
-  RecordingQuery, PlaybackQuery, RecordingPrepareRequest, PlaybackOpenRequest, PlaybackOpenReply, EndpointLookupReply,
-  PublishedCheckRequest, VoicemailCallbackSchedule, VoicemailCallbackDelivery,
+  RecordingQuery,
+  PlaybackQuery,
+  RecordingPrepareRequest,
+  PlaybackOpenRequest,
+  PlaybackOpenReply,
+  EndpointLookupReply,
+  PublishedCheckRequest,
+  VoicemailCallbackSchedule,
+  VoicemailCallbackDelivery,
 } from './schemas/media';
 export { BITRATE_FORMATS } from './schemas/file';
-export { MEDIA_FORMATS, mediaFormat, isTargetFormat, mimeOfFormat, ffmpegInputArgs, formatOfMime, describeMediaMimes } from './media-formats';
+export {
+  MEDIA_FORMATS,
+  mediaFormat,
+  isTargetFormat,
+  mimeOfFormat,
+  ffmpegInputArgs,
+  formatOfMime,
+  describeMediaMimes,
+} from './media-formats';
 export type { MediaFormat, TargetFormat, AudioFormat } from './media-formats';
-export { OWN_BLOB_PREFIXES, fileBlobKey, transcodedBlobKey, isTranscodingOf, cacheBlobKey, cachePrefixOf, externalBlobKey, parseExternalBlobKey, isExternalBlobKey, fileSidOfBlobKey } from './blob-keys';
+export {
+  OWN_BLOB_PREFIXES,
+  fileBlobKey,
+  transcodedBlobKey,
+  isTranscodingOf,
+  cacheBlobKey,
+  cachePrefixOf,
+  externalBlobKey,
+  parseExternalBlobKey,
+  isExternalBlobKey,
+  fileSidOfBlobKey,
+} from './blob-keys';
 export { ContainerSchema } from './schemas/container';
 export { FileSchema } from './schemas/file';
 export { VoicemailCallbackDeliverySchema } from './schemas/media';
@@ -81,12 +238,36 @@ export { PublicFileQuerySchema, CACHE_CONTROL_PATTERN, CACHE_HEADERS_PATTERN } f
 export type { PublicFileQuery } from './schemas/public-file';
 export type { RequestSpec, PayloadSpec, RequestTable, PayloadTable } from './messages/message-spec';
 export {
-  IdentityRequests, IdentityEvents, AuthenticateTokenRequestSchema, AuthenticateBasicRequestSchema, TokenIssueRequestSchema, AuthenticatedSchema,
-  PartnerLookupRequestSchema, PartnerSidsRequestSchema, PartnerSidsReplySchema, BootstrapRequestSchema, BootstrapReplySchema,
-  PartnerEventSchema, TokenRevokedEventSchema,
+  IdentityRequests,
+  IdentityEvents,
+  AuthenticateTokenRequestSchema,
+  AuthenticateBasicRequestSchema,
+  TokenIssueRequestSchema,
+  AuthenticatedSchema,
+  PartnerLookupRequestSchema,
+  PartnerSidsRequestSchema,
+  PartnerSidsReplySchema,
+  BootstrapRequestSchema,
+  BootstrapReplySchema,
+  PartnerEventSchema,
+  TokenRevokedEventSchema,
 } from './messages/identity';
-export type { Authenticated, PartnerSidsRequest, PartnerSidsReply, BootstrapRequest, BootstrapReply, PartnerEvent, TokenRevokedEvent } from './messages/identity';
-export { RecordsRequests, RecordsEvents, RecordIngestBatchSchema, RecordIngestBatchResultSchema, RecordEventSchema } from './messages/records';
+export type {
+  Authenticated,
+  PartnerSidsRequest,
+  PartnerSidsReply,
+  BootstrapRequest,
+  BootstrapReply,
+  PartnerEvent,
+  TokenRevokedEvent,
+} from './messages/identity';
+export {
+  RecordsRequests,
+  RecordsEvents,
+  RecordIngestBatchSchema,
+  RecordIngestBatchResultSchema,
+  RecordEventSchema,
+} from './messages/records';
 export type { RecordIngestBatch, RecordIngestBatchResult, RecordEvent } from './messages/records';
 export { EndpointRequests, CallbackScheduledSchema } from './messages/endpoint';
 export { PushRequests } from './messages/push';
@@ -97,19 +278,53 @@ export { IdentityClient } from './clients/identity-client';
 export { EndpointClient } from './clients/endpoint-client';
 export { RecordsClient, isRecordIngestSubject } from './clients/records-client';
 export {
-  TranscoderRequests, TranscoderJobs, TranscoderEvents, ProbeRequestSchema, ProbeReplySchema, TranscodeRequestSchema, TranscodeReplySchema, UploadJobSchema,
-  TranscodingProgressEventSchema, TranscodingDoneEventSchema, TranscodingFailedEventSchema,
+  TranscoderRequests,
+  TranscoderJobs,
+  TranscoderEvents,
+  ProbeRequestSchema,
+  ProbeReplySchema,
+  TranscodeRequestSchema,
+  TranscodeReplySchema,
+  UploadJobSchema,
+  TranscodingProgressEventSchema,
+  TranscodingDoneEventSchema,
+  TranscodingFailedEventSchema,
 } from './messages/transcoder';
 export type {
-  ProbeRequest, ProbeReply, TranscodeRequest, TranscodeReply, UploadJob, TranscodingProgressEvent, TranscodingDoneEvent, TranscodingFailedEvent,
+  ProbeRequest,
+  ProbeReply,
+  TranscodeRequest,
+  TranscodeReply,
+  UploadJob,
+  TranscodingProgressEvent,
+  TranscodingDoneEvent,
+  TranscodingFailedEvent,
 } from './messages/transcoder';
 export { TranscoderClient } from './clients/transcoder-client';
 export { StorageClient } from './clients/storage-client';
 export {
-  StorageRequests, StorageEvents, FileEventSchema, UploadPrepareRequestSchema, UploadReserveRequestSchema, UploadCommitRequestSchema, UploadAbortRequestSchema,
-  PreparedSchema, OpenedSchema, PublicFileSchema, ResolvePublicRequestSchema, ContainerCheckRequestSchema, ContainerDefaultRequestSchema,
+  StorageRequests,
+  StorageEvents,
+  FileEventSchema,
+  UploadPrepareRequestSchema,
+  UploadReserveRequestSchema,
+  UploadCommitRequestSchema,
+  UploadAbortRequestSchema,
+  PreparedSchema,
+  OpenedSchema,
+  PublicFileSchema,
+  ResolvePublicRequestSchema,
+  ContainerCheckRequestSchema,
+  ContainerDefaultRequestSchema,
 } from './messages/storage';
 export type {
-  UploadPrepareRequest, UploadReserveRequest, UploadCommitRequest, UploadAbortRequest, Prepared, Opened, PublicFile, FileEvent,
+  UploadPrepareRequest,
+  UploadReserveRequest,
+  UploadCommitRequest,
+  UploadAbortRequest,
+  Prepared,
+  Opened,
+  PublicFile,
+  FileEvent,
 } from './messages/storage';
 export type { RecordIngestSubject } from './clients/records-client';

@@ -28,12 +28,33 @@ export const MEDIA_FORMATS = [
   { extension: 'al', mime: 'audio/basic', input: ALAW_INPUT, targetOnly: false, bitrate: false },
   { extension: 'alaw', mime: 'audio/basic', input: ALAW_INPUT, targetOnly: false, bitrate: false },
   { extension: 'flac', mime: 'audio/flac', input: [], targetOnly: false, bitrate: false },
-  { extension: 'g722', mime: 'audio/G722', input: ['-f', 'g722'], targetOnly: false, bitrate: false, fromMime: ['audio/G722'] },
+  {
+    extension: 'g722',
+    mime: 'audio/G722',
+    input: ['-f', 'g722'],
+    targetOnly: false,
+    bitrate: false,
+    fromMime: ['audio/G722'],
+  },
   { extension: 'mp3', mime: 'audio/mpeg', input: [], targetOnly: false, bitrate: true, fromMime: ['audio/mpeg'] },
   { extension: 'ogg', mime: 'audio/ogg', input: [], targetOnly: false, bitrate: true },
-  { extension: 'ul', mime: 'audio/basic', input: ULAW_INPUT, targetOnly: false, bitrate: false, fromMime: ['audio/basic'] },
+  {
+    extension: 'ul',
+    mime: 'audio/basic',
+    input: ULAW_INPUT,
+    targetOnly: false,
+    bitrate: false,
+    fromMime: ['audio/basic'],
+  },
   { extension: 'ulaw', mime: 'audio/basic', input: ULAW_INPUT, targetOnly: false, bitrate: false },
-  { extension: 'wav', mime: 'audio/x-wav', input: [], targetOnly: false, bitrate: false, fromMime: ['audio/x-wav', 'audio/wav'] },
+  {
+    extension: 'wav',
+    mime: 'audio/x-wav',
+    input: [],
+    targetOnly: false,
+    bitrate: false,
+    fromMime: ['audio/x-wav', 'audio/wav'],
+  },
   { extension: 'mp4', mime: 'video/mp4', input: [], targetOnly: true, bitrate: true },
 ] as const satisfies readonly MediaFormat[];
 
@@ -43,12 +64,18 @@ export type TargetFormat = Entry['extension'];
 /** The formats a stored audio file can be in. */
 export type AudioFormat = Extract<Entry, { targetOnly: false }>['extension'];
 
-const names = <E extends Entry>(keep: (e: Entry) => e is E) => MEDIA_FORMATS.filter(keep).map((e) => e.extension as E['extension']);
+const names = <E extends Entry>(keep: (e: Entry) => e is E) =>
+  MEDIA_FORMATS.filter(keep).map((e) => e.extension as E['extension']);
 
 /** Stored audio formats (not target-only). */
-export const AUDIO_FORMATS: readonly AudioFormat[] = names((e): e is Extract<Entry, { targetOnly: false }> => !e.targetOnly);
+export const AUDIO_FORMATS: readonly AudioFormat[] = names(
+  (e): e is Extract<Entry, { targetOnly: false }> => !e.targetOnly,
+);
 /** Every target of a transcoding: the audio formats, then the target-only ones. */
-export const TARGET_FORMATS: readonly TargetFormat[] = [...AUDIO_FORMATS, ...names((e): e is Extract<Entry, { targetOnly: true }> => e.targetOnly)];
+export const TARGET_FORMATS: readonly TargetFormat[] = [
+  ...AUDIO_FORMATS,
+  ...names((e): e is Extract<Entry, { targetOnly: true }> => e.targetOnly),
+];
 /** Targets whose size a bitrate changes (lossy, compressed); the others have a fixed or lossless rate. */
 export const BITRATE_FORMATS: readonly TargetFormat[] = names((e): e is Extract<Entry, { bitrate: true }> => e.bitrate);
 
@@ -83,5 +110,9 @@ export function formatOfMime(mime: string): TargetFormat | undefined {
 export function describeMediaMimes(): string {
   const byMime = new Map<string, string[]>();
   for (const e of MEDIA_FORMATS) byMime.set(e.mime, [...(byMime.get(e.mime) ?? []), e.extension]);
-  return [...byMime].map(([mime, exts]) => [exts.join('/'), mime] as const).sort(([a], [b]) => a.localeCompare(b)).map(([e, m]) => `${e} ${m}`).join(', ');
+  return [...byMime]
+    .map(([mime, exts]) => [exts.join('/'), mime] as const)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([e, m]) => `${e} ${m}`)
+    .join(', ');
 }

@@ -5,9 +5,7 @@ import type { ErrorBody } from './schemas/error';
  * The one bus reply envelope: a body and a status, or an error body and a status — with, for a
  * 429 or 503, the seconds after which to try again (the gateway's Retry-After header).
  */
-export type BusReply =
-  | { status: number; body: unknown }
-  | { status: number; error: ErrorBody; retry_after?: number };
+export type BusReply = { status: number; body: unknown } | { status: number; error: ErrorBody; retry_after?: number };
 
 export function ok(body: unknown, status = 200): BusReply {
   return { status, body };
@@ -15,7 +13,12 @@ export function ok(body: unknown, status = 200): BusReply {
 
 /** The reply for a thrown error; unknown errors must be logged by the caller and become 500. */
 export function replyForError(err: unknown): BusReply {
-  if (err instanceof ApiError) return { status: err.status, error: err.toBody(), ...(err.retryAfterSeconds ? { retry_after: err.retryAfterSeconds } : {}) };
+  if (err instanceof ApiError)
+    return {
+      status: err.status,
+      error: err.toBody(),
+      ...(err.retryAfterSeconds ? { retry_after: err.retryAfterSeconds } : {}),
+    };
   return { status: 500, error: { errors: [], message: 'internal server error' } };
 }
 

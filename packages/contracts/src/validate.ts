@@ -20,7 +20,10 @@ export type Validator<T> = (value: unknown) => T;
  * unless `fromStrings` says every value arrived as a string (query parameters), then scalars are
  * coerced to the declared types.
  */
-export function compileValidator<S extends TSchema>(schema: S, opts: { fromStrings?: boolean } = {}): Validator<Static<S>> {
+export function compileValidator<S extends TSchema>(
+  schema: S,
+  opts: { fromStrings?: boolean } = {},
+): Validator<Static<S>> {
   const check = (opts.fromStrings ? ajvStrings : ajv).compile(schema);
   return (value: unknown) => {
     const coerced = coerceNumericStrings(schema as SchemaNode, value);
@@ -54,7 +57,13 @@ function toErrorItems(errors: ErrorObject[]): ErrorItem[] {
   return [...items.values()];
 }
 
-type SchemaNode = { type?: string | string[]; properties?: Record<string, SchemaNode>; items?: SchemaNode; anyOf?: SchemaNode[]; additionalProperties?: boolean | SchemaNode };
+type SchemaNode = {
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+  additionalProperties?: boolean | SchemaNode;
+};
 
 function acceptsNumber(s: SchemaNode): boolean {
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];

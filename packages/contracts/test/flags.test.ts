@@ -21,7 +21,11 @@ test('with_related: true or false in any case; absent or empty is false; anythin
 test('any flag: its own default when absent, its own name in the 400', () => {
   expect(parseFlag({}, 'reuse', true)).toBe(true);
   expect(parseFlag({ reuse: 'false' }, 'reuse', true)).toBe(false);
-  expect(() => parseFlag({ reuse: 'sometimes' }, 'reuse', true)).toThrow(expect.objectContaining({ errors: [expect.objectContaining({ field: 'reuse', message: 'reuse must be true or false' })] }));
+  expect(() => parseFlag({ reuse: 'sometimes' }, 'reuse', true)).toThrow(
+    expect.objectContaining({
+      errors: [expect.objectContaining({ field: 'reuse', message: 'reuse must be true or false' })],
+    }),
+  );
   // Inherited properties are not parameters.
   expect(parseFlag(Object.create({ reuse: 'false' }) as Record<string, unknown>, 'reuse', true)).toBe(true);
 });

@@ -19,7 +19,13 @@ describe('jsonDepth / assertJsonDepth', () => {
 
   it('refuses more than MAX_JSON_DEPTH levels with a 400 naming the field', () => {
     expect(() => assertJsonDepth(nest(MAX_JSON_DEPTH))).not.toThrow();
-    const err = (() => { try { assertJsonDepth(nest(MAX_JSON_DEPTH + 1), 'file_object'); } catch (e) { return e; } })();
+    const err = (() => {
+      try {
+        assertJsonDepth(nest(MAX_JSON_DEPTH + 1), 'file_object');
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(err).toBeInstanceOf(BadRequestError);
     expect((err as BadRequestError).errors[0]).toMatchObject({ field: 'file_object' });
   });
@@ -27,11 +33,26 @@ describe('jsonDepth / assertJsonDepth', () => {
 
 describe('safeContentType', () => {
   it('keeps a valid media type, with parameters', () => {
-    for (const m of ['audio/mpeg', 'text/plain; charset=utf-8', 'application/vnd.ms-excel', 'multipart/x; boundary="a b"']) expect(safeContentType(m)).toBe(m);
+    for (const m of [
+      'audio/mpeg',
+      'text/plain; charset=utf-8',
+      'application/vnd.ms-excel',
+      'multipart/x; boundary="a b"',
+    ])
+      expect(safeContentType(m)).toBe(m);
   });
 
   it('never lets a stored value that would break a header through', () => {
-    for (const m of ['text/plain\r\nSet-Cookie: a=b', 'audio/mpeg\u0000', 'text/plaïn', 'no-slash', '', null, undefined, `a/${'b'.repeat(300)}`]) {
+    for (const m of [
+      'text/plain\r\nSet-Cookie: a=b',
+      'audio/mpeg\u0000',
+      'text/plaïn',
+      'no-slash',
+      '',
+      null,
+      undefined,
+      `a/${'b'.repeat(300)}`,
+    ]) {
       expect(safeContentType(m)).toBe('application/octet-stream');
     }
   });

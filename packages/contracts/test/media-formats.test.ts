@@ -1,5 +1,14 @@
 import {
-  AUDIO_FORMATS, BITRATE_FORMATS, describeMediaMimes, ffmpegInputArgs, formatOfMime, isTargetFormat, MEDIA_FORMATS, mediaFormat, mimeOfFormat, TARGET_FORMATS,
+  AUDIO_FORMATS,
+  BITRATE_FORMATS,
+  describeMediaMimes,
+  ffmpegInputArgs,
+  formatOfMime,
+  isTargetFormat,
+  MEDIA_FORMATS,
+  mediaFormat,
+  mimeOfFormat,
+  TARGET_FORMATS,
 } from '../src';
 
 describe('the media formats table', () => {
@@ -13,12 +22,22 @@ describe('the media formats table', () => {
 
   test('the Content-Type of each format (interface.md, public file server rule 3)', () => {
     expect(Object.fromEntries(TARGET_FORMATS.map((f) => [f, mimeOfFormat(f)]))).toEqual({
-      al: 'audio/basic', alaw: 'audio/basic', ul: 'audio/basic', ulaw: 'audio/basic',
-      flac: 'audio/flac', g722: 'audio/G722', mp3: 'audio/mpeg', mp4: 'video/mp4', ogg: 'audio/ogg', wav: 'audio/x-wav',
+      al: 'audio/basic',
+      alaw: 'audio/basic',
+      ul: 'audio/basic',
+      ulaw: 'audio/basic',
+      flac: 'audio/flac',
+      g722: 'audio/G722',
+      mp3: 'audio/mpeg',
+      mp4: 'video/mp4',
+      ogg: 'audio/ogg',
+      wav: 'audio/x-wav',
     });
     expect(mimeOfFormat('aiff')).toBeUndefined();
     expect(mimeOfFormat(null)).toBeUndefined();
-    expect(describeMediaMimes()).toBe('al/alaw/ul/ulaw audio/basic, flac audio/flac, g722 audio/G722, mp3 audio/mpeg, mp4 video/mp4, ogg audio/ogg, wav audio/x-wav');
+    expect(describeMediaMimes()).toBe(
+      'al/alaw/ul/ulaw audio/basic, flac audio/flac, g722 audio/G722, mp3 audio/mpeg, mp4 video/mp4, ogg audio/ogg, wav audio/x-wav',
+    );
   });
 
   test('headerless formats name their input format to ffmpeg; the others are probed', () => {
@@ -26,7 +45,8 @@ describe('the media formats table', () => {
     expect(ffmpegInputArgs('alaw')).toEqual(ffmpegInputArgs('al'));
     expect(ffmpegInputArgs('ulaw')).toEqual(['-f', 'mulaw', '-ar', '8000', '-ac', '1']);
     expect(ffmpegInputArgs('g722')).toEqual(['-f', 'g722']);
-    for (const f of ['flac', 'mp3', 'ogg', 'wav', 'mp4', 'unknown', null, undefined]) expect(ffmpegInputArgs(f)).toEqual([]);
+    for (const f of ['flac', 'mp3', 'ogg', 'wav', 'mp4', 'unknown', null, undefined])
+      expect(ffmpegInputArgs(f)).toEqual([]);
     // A copy: a caller pushing onto it does not change the table.
     ffmpegInputArgs('g722').push('-x');
     expect(mediaFormat('g722')?.input).toEqual(['-f', 'g722']);

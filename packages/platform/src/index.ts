@@ -1,7 +1,30 @@
-export type { Bus, MessageContext, JobContext, RequestOptions, PublishOptions, WorkOptions, RequestHandler, EventHandler, JobHandler, Subscription } from './bus/port';
+export type {
+  Bus,
+  MessageContext,
+  JobContext,
+  RequestOptions,
+  PublishOptions,
+  WorkOptions,
+  RequestHandler,
+  EventHandler,
+  JobHandler,
+  Subscription,
+} from './bus/port';
 export { MemoryBus } from './bus/memory-bus';
 export { NatsBus } from './bus/nats-bus';
-export type { DocStore, Collection, Doc, Filter, Update, Sort, Projection, FindOptions, IndexOptions, FindOneAndUpdateOptions, UpdateResult } from './doc-store/port';
+export type {
+  DocStore,
+  Collection,
+  Doc,
+  Filter,
+  Update,
+  Sort,
+  Projection,
+  FindOptions,
+  IndexOptions,
+  FindOneAndUpdateOptions,
+  UpdateResult,
+} from './doc-store/port';
 export { NedbDocStore } from './doc-store/nedb-doc-store';
 // MongoDocStore and GridfsBlobStore are not re-exported here, so importing the platform does not
 // load the MongoDB driver; openDocStore/openBlobStore load them when MONGODB_URL is set. Import

@@ -1,7 +1,10 @@
 import { storeField, type ListSpec, type SortDir, type StoreFilter } from './fields';
 
 /** Where a cursor record sits in the total order: its order-field value and its sid. */
-export interface CursorPosition { value: unknown; sid: string }
+export interface CursorPosition {
+  value: unknown;
+  sid: string;
+}
 
 /**
  * The filter for records strictly after (`side` 'after') or strictly before ('before') a cursor
@@ -15,7 +18,13 @@ export interface CursorPosition { value: unknown; sid: string }
  * towards lower values includes them), and among themselves ordered by sid when the cursor record
  * itself has no value. Other order fields must be set on every record.
  */
-export function cursorFilter(spec: ListSpec, field: string, dir: SortDir, side: 'after' | 'before', at: CursorPosition): StoreFilter {
+export function cursorFilter(
+  spec: ListSpec,
+  field: string,
+  dir: SortDir,
+  side: 'after' | 'before',
+  at: CursorPosition,
+): StoreFilter {
   const higher = (dir === 'asc') === (side === 'after');
   const op = higher ? '$gt' : '$lt';
   const sidPath = storeField(spec, spec.sidField);

@@ -47,10 +47,14 @@ function withParams(url: string | URL, set: Record<string, string>, remove: read
  * (max(offset−limit, 0)) whenever offset > 0. Any after/before in the URL is dropped: in offset
  * mode there is none that was used. `set` adds parameters both URLs must carry (the shuffle seed).
  */
-export function offsetPagination(url: string | URL, p: { offset: number; limit: number; hasMore: boolean; set?: Record<string, string> }): Pagination {
+export function offsetPagination(
+  url: string | URL,
+  p: { offset: number; limit: number; hasMore: boolean; set?: Record<string, string> },
+): Pagination {
   const out: Pagination = {};
   if (p.hasMore) out.next = withParams(url, { ...p.set, offset: String(p.offset + p.limit) }, ['after', 'before']);
-  if (p.offset > 0) out.previous = withParams(url, { ...p.set, offset: String(Math.max(p.offset - p.limit, 0)) }, ['after', 'before']);
+  if (p.offset > 0)
+    out.previous = withParams(url, { ...p.set, offset: String(Math.max(p.offset - p.limit, 0)) }, ['after', 'before']);
   return out;
 }
 
@@ -77,6 +81,7 @@ export function cursorPagination(url: string | URL, links: CursorLinks): Paginat
     const remove = links.keepBeforeOnNext ? ['offset'] : ['offset', 'before'];
     out.next = withParams(url, { after: links.nextAfter }, remove);
   }
-  if (links.previousBefore !== undefined) out.previous = withParams(url, { before: links.previousBefore }, ['offset', 'after']);
+  if (links.previousBefore !== undefined)
+    out.previous = withParams(url, { before: links.previousBefore }, ['offset', 'after']);
   return out;
 }

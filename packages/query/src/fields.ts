@@ -70,11 +70,15 @@ export function isSelectable(spec: ListSpec, path: string): boolean {
 export function defineListSpec(spec: ListSpec): ListSpec {
   const problems: string[] = [];
   for (const f of spec.sortable ?? []) if (!fieldType(spec, f)) problems.push(`sortable '${f}' is not a field`);
-  if (!isSortable(spec, spec.defaultOrder.field)) problems.push(`defaultOrder '${spec.defaultOrder.field}' is not sortable`);
+  if (!isSortable(spec, spec.defaultOrder.field))
+    problems.push(`defaultOrder '${spec.defaultOrder.field}' is not sortable`);
   if (!fieldType(spec, spec.sidField)) problems.push(`sidField '${spec.sidField}' is not a field`);
-  for (const f of spec.cursor?.orderFields ?? []) if (!isSortable(spec, f)) problems.push(`cursor order field '${f}' is not sortable`);
+  for (const f of spec.cursor?.orderFields ?? [])
+    if (!isSortable(spec, f)) problems.push(`cursor order field '${f}' is not sortable`);
   if (spec.cursor && spec.cursor.orderFields.length === 0) problems.push('cursor.orderFields is empty');
-  for (const f of spec.cursor?.nullable ?? []) if (!spec.cursor?.orderFields.includes(f)) problems.push(`cursor nullable field '${f}' is not a cursor order field`);
+  for (const f of spec.cursor?.nullable ?? [])
+    if (!spec.cursor?.orderFields.includes(f))
+      problems.push(`cursor nullable field '${f}' is not a cursor order field`);
   if (problems.length > 0) throw new Error(`invalid ListSpec: ${problems.join('; ')}`);
   return Object.freeze(spec);
 }

@@ -3,10 +3,26 @@
  * MongoDB query document, sort and cursor filters, field filtering and the response envelope.
  */
 export {
-  defineListSpec, fieldType, isSelectable, isSortable, storeField,
-  type FieldType, type ListSpec, type SortDir, type StoreFilter, type StoreProjection, type StoreSort,
+  defineListSpec,
+  fieldType,
+  isSelectable,
+  isSortable,
+  storeField,
+  type FieldType,
+  type ListSpec,
+  type SortDir,
+  type StoreFilter,
+  type StoreProjection,
+  type StoreSort,
 } from './fields';
-export { DEFAULT_LIMIT, MAX_LIMIT, parseFieldParams, parseListParams, type FieldParams, type ListParams } from './params';
+export {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  parseFieldParams,
+  parseListParams,
+  type FieldParams,
+  type ListParams,
+} from './params';
 export { tokenize, type Token } from './filter/lexer';
 export { OPERATORS, parseFilter, type Condition, type FilterAst, type Literal, type Operator } from './filter/parser';
 export { compileFilter, compileFilterString, likeToRegex, parseInstant } from './filter/compile';
@@ -15,7 +31,11 @@ export { cursorFilter, getPath, type CursorPosition } from './cursor';
 export { SEED_PATTERN, newShuffleSeed, shuffleSids } from './shuffle';
 export { applyFieldFilter } from './projection';
 export {
-  buildEnvelope, cursorPagination, offsetPagination,
-  type CursorLinks, type EnvelopeInput, type Pagination,
+  buildEnvelope,
+  cursorPagination,
+  offsetPagination,
+  type CursorLinks,
+  type EnvelopeInput,
+  type Pagination,
 } from './envelope';
 export { andFilters, runList, type ListSource, type RunListOptions } from './run-list';

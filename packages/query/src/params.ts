@@ -22,14 +22,20 @@ export interface ListParams {
 }
 
 /** Field selection for lists and GET by SID. */
-export interface FieldParams { include?: string[]; exclude?: string[] }
+export interface FieldParams {
+  include?: string[];
+  exclude?: string[];
+}
 
 type Problems = BadRequestError['errors'];
 type Bad = (field: string, message: string) => undefined;
 
 /** Collects problems instead of throwing at the first, so one 400 names every bad parameter. */
 function collector(problems: Problems): Bad {
-  return (field, message) => { problems.push(...BadRequestError.field(field, message).errors); return undefined; };
+  return (field, message) => {
+    problems.push(...BadRequestError.field(field, message).errors);
+    return undefined;
+  };
 }
 
 /**
@@ -75,14 +81,24 @@ export function parseListParams(query: Record<string, unknown>, spec: ListSpec):
   let filter: StoreFilter = {};
   const filterRaw = raw('filter');
   if (filterRaw !== undefined) {
-    try { filter = compileFilterString(filterRaw, spec); } catch (e) {
+    try {
+      filter = compileFilterString(filterRaw, spec);
+    } catch (e) {
       if (!(e instanceof BadRequestError)) throw e;
       problems.push(...e.errors);
     }
   }
   const fields = collectFieldParams(query, spec, bad);
   if (problems.length > 0) throw new BadRequestError('validation error', problems);
-  return { limit, offset, order, filter, ...fields, ...(after !== undefined && { after }), ...(before !== undefined && { before }) };
+  return {
+    limit,
+    offset,
+    order,
+    filter,
+    ...fields,
+    ...(after !== undefined && { after }),
+    ...(before !== undefined && { before }),
+  };
 }
 
 /** Validates `include_fields` / `exclude_fields` alone (GET by SID). */
@@ -143,12 +159,19 @@ function parseOrder(v: string | undefined, spec: ListSpec, cursorMode: boolean, 
 /** Comma-separated dot paths; blanks are skipped, so an empty value means "not given". */
 function collectFieldParams(query: Record<string, unknown>, spec: ListSpec, bad: Bad): FieldParams {
   const out: FieldParams = {};
-  for (const [name, key] of [['include_fields', 'include'], ['exclude_fields', 'exclude']] as const) {
+  for (const [name, key] of [
+    ['include_fields', 'include'],
+    ['exclude_fields', 'exclude'],
+  ] as const) {
     const v = readSingle(query, name, bad);
     if (v === undefined) continue;
-    const paths = v.split(',').map((p) => p.trim()).filter((p) => p !== '');
+    const paths = v
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
     const unknown = paths.filter((p) => !isSelectable(spec, p));
-    if (unknown.length > 0) bad(name, `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((p) => `'${p}'`).join(', ')}`);
+    if (unknown.length > 0)
+      bad(name, `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((p) => `'${p}'`).join(', ')}`);
     else if (paths.length > 0) out[key] = paths;
   }
   return out;

@@ -21,7 +21,10 @@ function buildTree(paths: readonly string[]): PathTree {
     for (const [i, key] of keys.entries()) {
       const existing = node.get(key);
       if (existing === true) break;
-      if (i === keys.length - 1) { node.set(key, true); break; }
+      if (i === keys.length - 1) {
+        node.set(key, true);
+        break;
+      }
       const child = existing ?? new Map();
       node.set(key, child);
       node = child;
@@ -58,7 +61,11 @@ function exclude(value: unknown, tree: PathTree): unknown {
  * Keeps only `includePaths` (when given), then drops `excludePaths`. Returns a new object; with
  * neither list the item itself is returned.
  */
-export function applyFieldFilter<T extends object>(item: T, includePaths?: readonly string[], excludePaths?: readonly string[]): Json {
+export function applyFieldFilter<T extends object>(
+  item: T,
+  includePaths?: readonly string[],
+  excludePaths?: readonly string[],
+): Json {
   let out: unknown = item;
   if (includePaths && includePaths.length > 0) out = include(out, buildTree(includePaths));
   if (excludePaths && excludePaths.length > 0) out = exclude(out, buildTree(excludePaths));

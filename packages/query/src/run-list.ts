@@ -1,7 +1,14 @@
 import { BadRequestError, type ListEnvelope } from '@patchbay/contracts';
 import { cursorFilter, getPath, type CursorPosition } from './cursor';
 import { buildEnvelope, cursorPagination, offsetPagination, type Pagination } from './envelope';
-import { storeField, type ListSpec, type SortDir, type StoreFilter, type StoreProjection, type StoreSort } from './fields';
+import {
+  storeField,
+  type ListSpec,
+  type SortDir,
+  type StoreFilter,
+  type StoreProjection,
+  type StoreSort,
+} from './fields';
 import { buildSort, reverseSort } from './order';
 import { parseListParams, type ListParams } from './params';
 import { applyFieldFilter } from './projection';
@@ -14,7 +21,10 @@ type StoredDoc = Record<string, unknown>;
  * not import `@patchbay/platform` (which may depend on it). Any platform `Collection` fits.
  */
 export interface ListSource<D extends StoredDoc = StoredDoc> {
-  find(filter: StoreFilter, opts?: { sort?: StoreSort; skip?: number; limit?: number; projection?: StoreProjection }): Promise<D[]>;
+  find(
+    filter: StoreFilter,
+    opts?: { sort?: StoreSort; skip?: number; limit?: number; projection?: StoreProjection },
+  ): Promise<D[]>;
   countDocuments(filter: StoreFilter): Promise<number>;
   findOne(filter: StoreFilter, opts?: { projection?: StoreProjection; sort?: StoreSort }): Promise<D | null>;
 }
@@ -34,7 +44,13 @@ export interface RunListOptions<D extends StoredDoc, T extends object> {
   random?: () => number;
 }
 
-interface Page<D> { docs: D[]; hasMore: boolean; offset: number; total: number | null; pagination: Pagination }
+interface Page<D> {
+  docs: D[];
+  hasMore: boolean;
+  offset: number;
+  total: number | null;
+  pagination: Pagination;
+}
 
 /**
  * Every non-empty filter must hold. Filters whose keys do not collide are merged into one
@@ -51,7 +67,9 @@ export function andFilters(...filters: StoreFilter[]): StoreFilter {
     if (Object.keys(part).some((k) => Object.hasOwn(merged, k))) rest.push(part);
     else Object.assign(merged, part);
   }
-  return rest.length === 0 ? merged : { ...merged, $and: [...(Array.isArray(merged.$and) ? merged.$and : []), ...rest] };
+  return rest.length === 0
+    ? merged
+    : { ...merged, $and: [...(Array.isArray(merged.$and) ? merged.$and : []), ...rest] };
 }
 
 /**
@@ -70,15 +88,18 @@ export function andFilters(...filters: StoreFilter[]): StoreFilter {
  *   fetches one page by offset; meant for small lists. A request without `seed` draws one; the
  *   next/previous URLs carry it, so following them visits every record once.
  */
-export async function runList<D extends StoredDoc, T extends object>(opts: RunListOptions<D, T>): Promise<ListEnvelope<Record<string, unknown>>> {
+export async function runList<D extends StoredDoc, T extends object>(
+  opts: RunListOptions<D, T>,
+): Promise<ListEnvelope<Record<string, unknown>>> {
   const { collection, spec } = opts;
   const params = parseListParams(opts.query, spec);
   const matching = andFilters(opts.baseFilter ?? {}, params.filter);
-  const page = params.order.kind === 'shuffle'
-    ? await shufflePage(opts, params, matching)
-    : params.after !== undefined || params.before !== undefined
-      ? await cursorPage(opts, params, matching, params.order.field, params.order.dir)
-      : await offsetPage(opts, params, matching);
+  const page =
+    params.order.kind === 'shuffle'
+      ? await shufflePage(opts, params, matching)
+      : params.after !== undefined || params.before !== undefined
+        ? await cursorPage(opts, params, matching, params.order.field, params.order.dir)
+        : await offsetPage(opts, params, matching);
   const serialized = await Promise.all(page.docs.map((d) => opts.serialize(d)));
   return buildEnvelope({
     items: serialized.map((item) => applyFieldFilter(item, params.include, params.exclude)),
@@ -92,7 +113,11 @@ export async function runList<D extends StoredDoc, T extends object>(opts: RunLi
 
 const countable = (spec: ListSpec): boolean => spec.countable !== false;
 
-async function offsetPage<D extends StoredDoc>(opts: RunListOptions<D, object>, p: ListParams, matching: StoreFilter): Promise<Page<D>> {
+async function offsetPage<D extends StoredDoc>(
+  opts: RunListOptions<D, object>,
+  p: ListParams,
+  matching: StoreFilter,
+): Promise<Page<D>> {
   const { field, dir } = p.order.kind === 'field' ? p.order : opts.spec.defaultOrder;
   const [found, total] = await Promise.all([
     opts.collection.find(matching, { sort: buildSort(opts.spec, field, dir), skip: p.offset, limit: p.limit + 1 }),
@@ -104,11 +129,18 @@ async function offsetPage<D extends StoredDoc>(opts: RunListOptions<D, object>, 
 }
 
 async function cursorPage<D extends StoredDoc>(
-  opts: RunListOptions<D, object>, p: ListParams, matching: StoreFilter, field: string, dir: SortDir,
+  opts: RunListOptions<D, object>,
+  p: ListParams,
+  matching: StoreFilter,
+  field: string,
+  dir: SortDir,
 ): Promise<Page<D>> {
   const { collection, spec } = opts;
   const sidPath = storeField(spec, spec.sidField);
-  const position = (doc: D): CursorPosition => ({ value: getPath(doc, storeField(spec, field)), sid: String(getPath(doc, sidPath)) });
+  const position = (doc: D): CursorPosition => ({
+    value: getPath(doc, storeField(spec, field)),
+    sid: String(getPath(doc, sidPath)),
+  });
   const load = async (name: 'after' | 'before', sid: string): Promise<CursorPosition> => {
     const doc = await collection.findOne(andFilters(opts.baseFilter ?? {}, { [sidPath]: sid }));
     if (!doc) throw BadRequestError.field(name, `${name} names no record of this list: '${sid}'`);
@@ -147,11 +179,17 @@ async function cursorPage<D extends StoredDoc>(
   return { docs, hasMore, offset: 0, total, pagination };
 }
 
-async function shufflePage<D extends StoredDoc>(opts: RunListOptions<D, object>, p: ListParams, matching: StoreFilter): Promise<Page<D>> {
+async function shufflePage<D extends StoredDoc>(
+  opts: RunListOptions<D, object>,
+  p: ListParams,
+  matching: StoreFilter,
+): Promise<Page<D>> {
   const { collection, spec } = opts;
   const sidPath = storeField(spec, spec.sidField);
   const seed = (p.order.kind === 'shuffle' ? p.order.seed : undefined) ?? newShuffleSeed(opts.random);
-  const all = (await collection.find(matching, { projection: { [sidPath]: 1 } })).map((d) => String(getPath(d, sidPath)));
+  const all = (await collection.find(matching, { projection: { [sidPath]: 1 } })).map((d) =>
+    String(getPath(d, sidPath)),
+  );
   const chosen = shuffleSids(all, seed).slice(p.offset, p.offset + p.limit);
   const rank = new Map(chosen.map((sid, i) => [sid, i]));
   const docs = chosen.length === 0 ? [] : await collection.find(andFilters(matching, { [sidPath]: { $in: chosen } }));

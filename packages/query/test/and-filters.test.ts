@@ -13,8 +13,15 @@ describe('andFilters', () => {
   });
 
   test('colliding keys keep both conditions through $and', () => {
-    expect(andFilters({ partner_sid: 'p' }, { partner_sid: { $ne: 'q' } })).toEqual({ partner_sid: 'p', $and: [{ partner_sid: { $ne: 'q' } }] });
-    expect(andFilters({ $or: [{ a: 1 }] }, { $or: [{ b: 1 }] }, { c: 2 })).toEqual({ $or: [{ a: 1 }], c: 2, $and: [{ $or: [{ b: 1 }] }] });
+    expect(andFilters({ partner_sid: 'p' }, { partner_sid: { $ne: 'q' } })).toEqual({
+      partner_sid: 'p',
+      $and: [{ partner_sid: { $ne: 'q' } }],
+    });
+    expect(andFilters({ $or: [{ a: 1 }] }, { $or: [{ b: 1 }] }, { c: 2 })).toEqual({
+      $or: [{ a: 1 }],
+      c: 2,
+      $and: [{ $or: [{ b: 1 }] }],
+    });
     expect(andFilters({ $and: [{ a: 1 }] }, { $and: [{ b: 2 }] })).toEqual({ $and: [{ a: 1 }, { $and: [{ b: 2 }] }] });
   });
 });

@@ -4,8 +4,15 @@ import { compileFilterString, likeToRegex, parseInstant } from '../src/filter/co
 
 const spec = defineListSpec({
   fields: {
-    dr_sid: 'uuid', name: 'string', 'addresses.ip': 'string', 'addresses.port': 'integer',
-    duration: 'integer', price: 'number', srtp: 'boolean', date_stop: 'date', flags: 'integer',
+    dr_sid: 'uuid',
+    name: 'string',
+    'addresses.ip': 'string',
+    'addresses.port': 'integer',
+    duration: 'integer',
+    price: 'number',
+    srtp: 'boolean',
+    date_stop: 'date',
+    flags: 'integer',
   },
   defaultOrder: { field: 'date_stop', dir: 'desc' },
   sidField: 'dr_sid',
@@ -13,7 +20,9 @@ const spec = defineListSpec({
 const compile = (f: string) => compileFilterString(f, spec);
 
 function filterError(fn: () => unknown): string {
-  try { fn(); } catch (e) {
+  try {
+    fn();
+  } catch (e) {
     expect(e).toBeInstanceOf(BadRequestError);
     expect((e as BadRequestError).errors[0].field).toBe('filter');
     return (e as BadRequestError).errors[0].message;
@@ -55,8 +64,10 @@ describe('compileFilter: operators and types', () => {
     expect(filterError(() => compile('flags bit null'))).toMatch(/mask between/);
   });
   it('keeps dot paths, which reach into arrays in the store', () => {
-    expect(compile('addresses.ip eq "1.1.2.13" and addresses.port ne 5060'))
-      .toEqual({ 'addresses.ip': { $eq: '1.1.2.13' }, 'addresses.port': { $ne: 5060 } });
+    expect(compile('addresses.ip eq "1.1.2.13" and addresses.port ne 5060')).toEqual({
+      'addresses.ip': { $eq: '1.1.2.13' },
+      'addresses.port': { $ne: 5060 },
+    });
   });
   it('puts conditions on the same attribute into $and so all must hold', () => {
     expect(compile('duration gt 1 and duration lt 9 and name eq a')).toEqual({
@@ -66,7 +77,10 @@ describe('compileFilter: operators and types', () => {
   });
   it('maps public paths through storePath', () => {
     const mapped = defineListSpec({ ...spec, storePath: (p: string) => (p === 'name' ? 'meta.name' : p) });
-    expect(compileFilterString('name eq x and duration eq 1', mapped)).toEqual({ 'meta.name': { $eq: 'x' }, duration: { $eq: 1 } });
+    expect(compileFilterString('name eq x and duration eq 1', mapped)).toEqual({
+      'meta.name': { $eq: 'x' },
+      duration: { $eq: 1 },
+    });
   });
   it('compiles the empty filter to {}', () => {
     expect(compile('')).toEqual({});
@@ -113,12 +127,29 @@ describe('parseInstant', () => {
   ])('reads %s as %s', (text, iso) => {
     expect(parseInstant(text)?.toISOString()).toBe(iso);
   });
-  it.each(['2019-02-29', '2019-13-01', '2019-00-10', '2019-04-31', '2019-03-01T24:00', '2019-03-01T10:60',
-    '2019-03-01T10:00:60', '2019-03-01T10:00+24:00', '2019-03-01Z', '2019-3-1', '20190301', 'tomorrow', '2019-03-01T10'])(
-    'refuses %s', (text) => { expect(parseInstant(text)).toBeNull(); });
+  it.each([
+    '2019-02-29',
+    '2019-13-01',
+    '2019-00-10',
+    '2019-04-31',
+    '2019-03-01T24:00',
+    '2019-03-01T10:60',
+    '2019-03-01T10:00:60',
+    '2019-03-01T10:00+24:00',
+    '2019-03-01Z',
+    '2019-3-1',
+    '20190301',
+    'tomorrow',
+    '2019-03-01T10',
+  ])('refuses %s', (text) => {
+    expect(parseInstant(text)).toBeNull();
+  });
   it('compiles date filters to Date instants, quoted or not', () => {
     expect(compile(`date_stop ge 2019-03-01 and date_stop lt '2019-03-02T00:00:00+00:00'`)).toEqual({
-      $and: [{ date_stop: { $gte: new Date('2019-03-01T00:00:00Z') } }, { date_stop: { $lt: new Date('2019-03-02T00:00:00Z') } }],
+      $and: [
+        { date_stop: { $gte: new Date('2019-03-01T00:00:00Z') } },
+        { date_stop: { $lt: new Date('2019-03-02T00:00:00Z') } },
+      ],
     });
   });
 });

@@ -7,12 +7,30 @@ describe('buildEnvelope', () => {
   it('returns exactly the public keys, in alphabetical order', () => {
     const env = buildEnvelope({ items: [{ a: 1 }], limit: 10, offset: 0, hasMore: false, total: 1, pagination: {} });
     expect(Object.keys(env)).toEqual(['count', 'has_more', 'items', 'limit', 'offset', 'pagination', 'total']);
-    expect(env).toEqual({ count: 1, has_more: false, items: [{ a: 1 }], limit: 10, offset: 0, pagination: {}, total: 1 });
+    expect(env).toEqual({
+      count: 1,
+      has_more: false,
+      items: [{ a: 1 }],
+      limit: 10,
+      offset: 0,
+      pagination: {},
+      total: 1,
+    });
   });
   it('orders pagination keys next, previous and omits absent ones', () => {
-    const env = buildEnvelope({ items: [], limit: 1, offset: 0, hasMore: true, total: null, pagination: { previous: 'p', next: 'n' } });
+    const env = buildEnvelope({
+      items: [],
+      limit: 1,
+      offset: 0,
+      hasMore: true,
+      total: null,
+      pagination: { previous: 'p', next: 'n' },
+    });
     expect(Object.keys(env.pagination)).toEqual(['next', 'previous']);
-    expect(buildEnvelope({ items: [], limit: 1, offset: 0, hasMore: false, total: null, pagination: { next: undefined } }).pagination).toEqual({});
+    expect(
+      buildEnvelope({ items: [], limit: 1, offset: 0, hasMore: false, total: null, pagination: { next: undefined } })
+        .pagination,
+    ).toEqual({});
   });
 });
 

@@ -8,7 +8,12 @@ import { NedbDocStore } from '../../platform/src/doc-store/nedb-doc-store';
 import { defineListSpec } from '../src/fields';
 import { runList, type ListSource } from '../src/run-list';
 
-interface Msg extends Record<string, unknown> { dr_sid: string; partner_sid: string; date_insert: Date; date_stop: Date | null }
+interface Msg extends Record<string, unknown> {
+  dr_sid: string;
+  partner_sid: string;
+  date_insert: Date;
+  date_stop: Date | null;
+}
 const spec = defineListSpec({
   fields: { dr_sid: 'uuid', partner_sid: 'uuid', date_insert: 'date', date_stop: 'date' },
   defaultOrder: { field: 'date_insert', dir: 'asc' },
@@ -20,7 +25,12 @@ const BASE = 'https://api.example.com/core/v2/sms/message_drs';
 const P = randomUUID();
 const at = (s: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, s));
 // 90 records over 7 instants, one in six without date_stop; plus another partner's.
-const mine: Msg[] = Array.from({ length: 90 }, (_, i) => ({ dr_sid: randomUUID(), partner_sid: P, date_insert: at(i), date_stop: i % 6 === 0 ? null : at((i * 5) % 7) }));
+const mine: Msg[] = Array.from({ length: 90 }, (_, i) => ({
+  dr_sid: randomUUID(),
+  partner_sid: P,
+  date_insert: at(i),
+  date_stop: i % 6 === 0 ? null : at((i * 5) % 7),
+}));
 
 /** date_stop asc with nulls first, then dr_sid. */
 function expected(dir: 'asc' | 'desc'): string[] {
@@ -36,13 +46,24 @@ beforeAll(async () => {
   const c = store.collection<Msg>('message_drs');
   await c.createIndex({ partner_sid: 1, dr_sid: 1 }, { unique: true });
   await c.createIndex({ partner_sid: 1, date_stop: 1, dr_sid: 1 });
-  await c.insertMany([...mine, { dr_sid: mine[1].dr_sid, partner_sid: randomUUID(), date_insert: at(0), date_stop: null }]);
+  await c.insertMany([
+    ...mine,
+    { dr_sid: mine[1].dr_sid, partner_sid: randomUUID(), date_insert: at(0), date_stop: null },
+  ]);
   coll = c;
 });
 afterAll(() => store.close());
 
 const queryOf = (url: string): Record<string, string> => Object.fromEntries(new URL(url).searchParams);
-const page = (url: string) => runList({ collection: coll, baseFilter: { partner_sid: P }, query: queryOf(url), spec, url, serialize: (m: Msg) => ({ dr_sid: m.dr_sid }) });
+const page = (url: string) =>
+  runList({
+    collection: coll,
+    baseFilter: { partner_sid: P },
+    query: queryOf(url),
+    spec,
+    url,
+    serialize: (m: Msg) => ({ dr_sid: m.dr_sid }),
+  });
 const sids = (items: Array<Record<string, unknown>>) => items.map((i) => i.dr_sid as string);
 
 describe.each(['asc', 'desc'] as const)('order=date_stop %s', (dir) => {
@@ -74,14 +95,24 @@ describe.each(['asc', 'desc'] as const)('order=date_stop %s', (dir) => {
 
   it('a cursor on a record without date_stop pages from its place among the nulls', async () => {
     const want = expected(dir);
-    const nullSid = mine.filter((m) => m.date_stop === null).map((m) => m.dr_sid).sort()[2];
+    const nullSid = mine
+      .filter((m) => m.date_stop === null)
+      .map((m) => m.dr_sid)
+      .sort()[2];
     const i = want.indexOf(nullSid);
-    expect(sids((await page(`${BASE}?${new URLSearchParams({ order, limit: '5', after: nullSid })}`)).items)).toEqual(want.slice(i + 1, i + 6));
-    expect(sids((await page(`${BASE}?${new URLSearchParams({ order, limit: '5', before: nullSid })}`)).items)).toEqual(want.slice(Math.max(0, i - 5), i));
+    expect(sids((await page(`${BASE}?${new URLSearchParams({ order, limit: '5', after: nullSid })}`)).items)).toEqual(
+      want.slice(i + 1, i + 6),
+    );
+    expect(sids((await page(`${BASE}?${new URLSearchParams({ order, limit: '5', before: nullSid })}`)).items)).toEqual(
+      want.slice(Math.max(0, i - 5), i),
+    );
   });
 
   it('after the last record is an empty page', async () => {
     const want = expected(dir);
-    expect(await page(`${BASE}?${new URLSearchParams({ order, after: want[want.length - 1] })}`)).toMatchObject({ count: 0, pagination: {} });
+    expect(await page(`${BASE}?${new URLSearchParams({ order, after: want[want.length - 1] })}`)).toMatchObject({
+      count: 0,
+      pagination: {},
+    });
   });
 });

@@ -4,7 +4,9 @@ import { parseFilter } from '../src/filter/parser';
 
 /** Runs `fn`, expects a 400 naming `filter`, returns its message. */
 function filterError(fn: () => unknown): string {
-  try { fn(); } catch (e) {
+  try {
+    fn();
+  } catch (e) {
     expect(e).toBeInstanceOf(BadRequestError);
     const err = e as BadRequestError;
     expect(err.status).toBe(400);
@@ -19,16 +21,26 @@ const values = (input: string): string[] => parseFilter(input).flatMap((c) => c.
 describe('lexer', () => {
   it('splits words, strings, parentheses and commas with 1-based positions', () => {
     expect(tokenize(`a eq "x y" and t in ('p',q)`)).toEqual([
-      { kind: 'word', text: 'a', pos: 1 }, { kind: 'word', text: 'eq', pos: 3 },
-      { kind: 'string', text: 'x y', pos: 6 }, { kind: 'word', text: 'and', pos: 12 },
-      { kind: 'word', text: 't', pos: 16 }, { kind: 'word', text: 'in', pos: 18 },
-      { kind: '(', text: '(', pos: 21 }, { kind: 'string', text: 'p', pos: 22 },
-      { kind: ',', text: ',', pos: 25 }, { kind: 'word', text: 'q', pos: 26 }, { kind: ')', text: ')', pos: 27 },
+      { kind: 'word', text: 'a', pos: 1 },
+      { kind: 'word', text: 'eq', pos: 3 },
+      { kind: 'string', text: 'x y', pos: 6 },
+      { kind: 'word', text: 'and', pos: 12 },
+      { kind: 'word', text: 't', pos: 16 },
+      { kind: 'word', text: 'in', pos: 18 },
+      { kind: '(', text: '(', pos: 21 },
+      { kind: 'string', text: 'p', pos: 22 },
+      { kind: ',', text: ',', pos: 25 },
+      { kind: 'word', text: 'q', pos: 26 },
+      { kind: ')', text: ')', pos: 27 },
     ]);
   });
   it('resolves \\\\, \\" and \\\' and keeps other backslashes for like patterns', () => {
-    expect(tokenize(String.raw`"a\"b" 'c\'d' "e\\f" "g\%h\_i\n"`).map((t) => t.text))
-      .toEqual(['a"b', "c'd", 'e\\f', 'g\\%h\\_i\\n']);
+    expect(tokenize(String.raw`"a\"b" 'c\'d' "e\\f" "g\%h\_i\n"`).map((t) => t.text)).toEqual([
+      'a"b',
+      "c'd",
+      'e\\f',
+      'g\\%h\\_i\\n',
+    ]);
   });
   it('lets each quote contain the other one', () => {
     expect(tokenize(`"it's" 'say "hi"'`).map((t) => t.text)).toEqual(["it's", 'say "hi"']);
@@ -54,7 +66,11 @@ describe('parser', () => {
   });
   it('joins conditions with a case-insensitive and, and accepts any operator case', () => {
     const ast = parseFilter('a EQ 1 AND b Ne 2 aNd c ge 3');
-    expect(ast.map((c) => [c.attr, c.op])).toEqual([['a', 'eq'], ['b', 'ne'], ['c', 'ge']]);
+    expect(ast.map((c) => [c.attr, c.op])).toEqual([
+      ['a', 'eq'],
+      ['b', 'ne'],
+      ['c', 'ge'],
+    ]);
   });
   it('accepts every operator', () => {
     for (const op of ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'like', 'ilike', 'in', 'notin', 'bit']) {
@@ -75,9 +91,12 @@ describe('parser', () => {
     expect(values('a eq and and b eq 1')).toEqual(['and', '1']);
   });
   it('keeps dates, UUIDs and dot paths as single words', () => {
-    const ast = parseFilter('addresses.ip eq 1.1.2.13 and date_stop ge 2019-03-01T02:12:30.250-01:00 and container_sid eq 1e4b0f6c-55d4-4d4e-9b6f-0c7f8a1b2c3d');
+    const ast = parseFilter(
+      'addresses.ip eq 1.1.2.13 and date_stop ge 2019-03-01T02:12:30.250-01:00 and container_sid eq 1e4b0f6c-55d4-4d4e-9b6f-0c7f8a1b2c3d',
+    );
     expect(ast.map((c) => [c.attr, c.values[0].text])).toEqual([
-      ['addresses.ip', '1.1.2.13'], ['date_stop', '2019-03-01T02:12:30.250-01:00'],
+      ['addresses.ip', '1.1.2.13'],
+      ['date_stop', '2019-03-01T02:12:30.250-01:00'],
       ['container_sid', '1e4b0f6c-55d4-4d4e-9b6f-0c7f8a1b2c3d'],
     ]);
   });

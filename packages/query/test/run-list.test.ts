@@ -9,10 +9,24 @@ import { NedbDocStore } from '../../platform/src/doc-store/nedb-doc-store';
 import { defineListSpec } from '../src/fields';
 import { runList, type ListSource } from '../src/run-list';
 
-interface Dr extends Record<string, unknown> { dr_sid: string; partner_sid: string; date_stop: Date; duration: number; direction: string; flags: number }
+interface Dr extends Record<string, unknown> {
+  dr_sid: string;
+  partner_sid: string;
+  date_stop: Date;
+  duration: number;
+  direction: string;
+  flags: number;
+}
 
 const callDrs = defineListSpec({
-  fields: { dr_sid: 'uuid', partner_sid: 'uuid', date_stop: 'date', duration: 'integer', direction: 'string', flags: 'integer' },
+  fields: {
+    dr_sid: 'uuid',
+    partner_sid: 'uuid',
+    date_stop: 'date',
+    duration: 'integer',
+    direction: 'string',
+    flags: 'integer',
+  },
   defaultOrder: { field: 'date_stop', dir: 'desc' },
   sidField: 'dr_sid',
   cursor: { orderFields: ['date_stop'] },
@@ -24,7 +38,12 @@ const P1 = randomUUID();
 const P2 = randomUUID();
 
 const serialize = (d: Dr) => ({
-  date_stop: d.date_stop.toISOString(), direction: d.direction, dr_sid: d.dr_sid, duration: d.duration, flags: d.flags, partner_sid: d.partner_sid,
+  date_stop: d.date_stop.toISOString(),
+  direction: d.direction,
+  dr_sid: d.dr_sid,
+  duration: d.duration,
+  flags: d.flags,
+  partner_sid: d.partner_sid,
 });
 const sidOf = (item: Record<string, unknown>): string => item.dr_sid as string;
 const queryOf = (url: string): Record<string, string> => Object.fromEntries(new URL(url).searchParams);
@@ -32,22 +51,34 @@ const queryOf = (url: string): Record<string, string> => Object.fromEntries(new 
 /** Records with many equal dates, so the sid tie-breaker matters. */
 function makeDrs(partner: string, n: number, seed = 0): Dr[] {
   return Array.from({ length: n }, (_, i) => ({
-    dr_sid: randomUUID(), partner_sid: partner,
+    dr_sid: randomUUID(),
+    partner_sid: partner,
     date_stop: new Date(Date.UTC(2024, 0, 1 + ((i * 7 + seed) % 5), 0, 0, 0, (i * 13) % 3)),
-    duration: (i * 37 + seed) % 20, direction: i % 2 ? 'inbound' : 'outbound', flags: i % 8,
+    duration: (i * 37 + seed) % 20,
+    direction: i % 2 ? 'inbound' : 'outbound',
+    flags: i % 8,
   }));
 }
 /** The total order runList must follow: date, then sid, both in `dir`. */
 function sorted(drs: Dr[], dir: 'asc' | 'desc'): string[] {
   const s = dir === 'asc' ? 1 : -1;
-  return [...drs].sort((a, b) => s * (a.date_stop.getTime() - b.date_stop.getTime() || (a.dr_sid < b.dr_sid ? -1 : 1))).map((d) => d.dr_sid);
+  return [...drs]
+    .sort((a, b) => s * (a.date_stop.getTime() - b.date_stop.getTime() || (a.dr_sid < b.dr_sid ? -1 : 1)))
+    .map((d) => d.dr_sid);
 }
 
 let store: NedbDocStore;
 let coll: ListSource<Dr>;
 let mine: Dr[];
 const list = (query: Record<string, string>, spec = callDrs, url = BASE) =>
-  runList({ collection: coll, baseFilter: { partner_sid: P1 }, query, spec, url: `${url}?${new URLSearchParams(query)}`, serialize });
+  runList({
+    collection: coll,
+    baseFilter: { partner_sid: P1 },
+    query,
+    spec,
+    url: `${url}?${new URLSearchParams(query)}`,
+    serialize,
+  });
 
 beforeAll(async () => {
   store = new NedbDocStore();
@@ -59,7 +90,10 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 async function badField(p: Promise<unknown>): Promise<string | null> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(BadRequestError);
   return (e as BadRequestError).errors[0].field;
 }
@@ -84,21 +118,38 @@ describe('runList: offset mode', () => {
     expect(queryOf(env.pagination.previous as string)).toEqual({ limit: '10', offset: '10', order: 'date_stop asc' });
   });
   it('filters, orders by another field with the sid as tie-breaker, and selects fields', async () => {
-    const env = await list({ filter: 'duration ge 10 and direction eq inbound and flags bit 3', order: 'duration desc', include_fields: 'dr_sid,duration', limit: '100' }, countableDrs);
-    const expected = mine.filter((d) => d.duration >= 10 && d.direction === 'inbound' && (d.flags & 3) !== 0)
+    const env = await list(
+      {
+        filter: 'duration ge 10 and direction eq inbound and flags bit 3',
+        order: 'duration desc',
+        include_fields: 'dr_sid,duration',
+        limit: '100',
+      },
+      countableDrs,
+    );
+    const expected = mine
+      .filter((d) => d.duration >= 10 && d.direction === 'inbound' && (d.flags & 3) !== 0)
       .sort((a, b) => b.duration - a.duration || (a.dr_sid < b.dr_sid ? 1 : -1));
     expect(env.items).toEqual(expected.map((d) => ({ dr_sid: d.dr_sid, duration: d.duration })));
     expect(env.total).toBe(expected.length);
     expect(env.pagination).toEqual({});
   });
   it('compares dates as instants, whatever form they are written in', async () => {
-    const day2 = mine.filter((d) => d.date_stop >= new Date('2024-01-02T00:00:00Z') && d.date_stop < new Date('2024-01-03T00:00:00Z'));
-    const env = await list({ filter: "date_stop ge 2024-01-02 and date_stop lt '2024-01-03T01:00:00+01:00'", limit: '100' }, countableDrs);
+    const day2 = mine.filter(
+      (d) => d.date_stop >= new Date('2024-01-02T00:00:00Z') && d.date_stop < new Date('2024-01-03T00:00:00Z'),
+    );
+    const env = await list(
+      { filter: "date_stop ge 2024-01-02 and date_stop lt '2024-01-03T01:00:00+01:00'", limit: '100' },
+      countableDrs,
+    );
     expect(env.items.map(sidOf).sort()).toEqual(day2.map((d) => d.dr_sid).sort());
   });
   it.each([
     ['date_stop eq 2024-01-02T00:00:00.001Z', (d: Dr) => d.date_stop.getTime() === Date.UTC(2024, 0, 2, 0, 0, 0, 1)],
-    ['date_stop in (2024-01-02T00:00:00.001Z, "2024-01-03")', (d: Dr) => [Date.UTC(2024, 0, 2, 0, 0, 0, 1), Date.UTC(2024, 0, 3)].includes(d.date_stop.getTime())],
+    [
+      'date_stop in (2024-01-02T00:00:00.001Z, "2024-01-03")',
+      (d: Dr) => [Date.UTC(2024, 0, 2, 0, 0, 0, 1), Date.UTC(2024, 0, 3)].includes(d.date_stop.getTime()),
+    ],
     ['date_stop ne 2024-01-01T00:00:00Z', (d: Dr) => d.date_stop.getTime() !== Date.UTC(2024, 0, 1)],
     ['direction like "in%"', (d: Dr) => d.direction.startsWith('in')],
     ['direction like "%bound" and direction ilike "OUT%"', (d: Dr) => d.direction === 'outbound'],
@@ -108,12 +159,28 @@ describe('runList: offset mode', () => {
     ['direction eq null', () => false],
   ])('runs %j on the store with the meaning of the grammar', async (filter, keep) => {
     const env = await list({ filter, limit: '1000' }, countableDrs);
-    expect(env.items.map(sidOf).sort()).toEqual(mine.filter(keep).map((d) => d.dr_sid).sort());
+    expect(env.items.map(sidOf).sort()).toEqual(
+      mine
+        .filter(keep)
+        .map((d) => d.dr_sid)
+        .sort(),
+    );
   });
   it('shuffles with the given randomness, within the base filter', async () => {
     let seed = 1;
-    const random = () => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
-    const env = await runList({ collection: coll, baseFilter: { partner_sid: P1 }, query: { order: 'shuffle', limit: '23' }, spec: countableDrs, url: BASE, serialize, random });
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    const env = await runList({
+      collection: coll,
+      baseFilter: { partner_sid: P1 },
+      query: { order: 'shuffle', limit: '23' },
+      spec: countableDrs,
+      url: BASE,
+      serialize,
+      random,
+    });
     expect(env).toMatchObject({ count: 23, has_more: false, total: 23 });
     expect(env.items.map(sidOf).sort()).toEqual(mine.map((d) => d.dr_sid).sort());
     expect(env.items.map(sidOf)).not.toEqual(sorted(mine, 'desc'));
@@ -131,7 +198,14 @@ describe('runList: after/before', () => {
       seen.push(...env.items.map(sidOf));
       if (!env.pagination.next) break;
       expect(queryOf(env.pagination.next).offset).toBeUndefined();
-      env = await runList({ collection: coll, baseFilter: { partner_sid: P1 }, query: queryOf(env.pagination.next), spec: callDrs, url: env.pagination.next, serialize });
+      env = await runList({
+        collection: coll,
+        baseFilter: { partner_sid: P1 },
+        query: queryOf(env.pagination.next),
+        spec: callDrs,
+        url: env.pagination.next,
+        serialize,
+      });
     }
     expect(seen).toEqual(sorted(mine, 'desc'));
     expect(env.has_more).toBe(false);
@@ -167,7 +241,7 @@ describe('runList: after/before', () => {
     const env = await list({ after: cursor, order: 'date_stop asc', filter: 'direction eq outbound', limit: '100' });
     expect(env.items.map(sidOf)).toEqual(asc.slice(asc.indexOf(cursor) + 1).filter((s) => outbound.includes(s)));
   });
-  it('refuses an unknown sid, or another partner\'s, naming the parameter', async () => {
+  it("refuses an unknown sid, or another partner's, naming the parameter", async () => {
     expect(await badField(list({ after: randomUUID() }))).toBe('after');
     const other = (await coll.find({ partner_sid: P2 }))[0].dr_sid;
     expect(await badField(list({ before: other }))).toBe('before');
@@ -187,30 +261,52 @@ describe('runList properties', () => {
     const drs = makeDrs(p3, 40, 3);
     await store.collection<Dr>('call_drs').insertMany(drs);
     const run = (url: string) =>
-      runList({ collection: coll, baseFilter: { partner_sid: p3 }, query: queryOf(url), spec: countableDrs, url, serialize });
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 19 }), fc.constantFrom('asc', 'desc'), fc.constantFrom('offset', 'after'),
-      async (limit, minDuration, dir, mode) => {
-        const expected = sorted(drs.filter((d) => d.duration >= minDuration), dir);
-        const first = sorted(drs, dir)[0]; // the first record of the unfiltered list: the starting cursor
-        const query: Record<string, string> = { limit: String(limit), order: `date_stop ${dir}`, filter: `duration ge ${minDuration}` };
-        if (mode === 'after') query.after = first;
-        let env = await run(`${BASE}?${new URLSearchParams(query)}`);
-        expect(env.total).toBe(expected.length);
-        const forward = env.items.map(sidOf);
-        while (env.pagination.next) {
-          expect(env.has_more).toBe(true);
-          env = await run(env.pagination.next);
-          forward.push(...env.items.map(sidOf));
-        }
-        expect(env.has_more).toBe(false);
-        expect(forward).toEqual(mode === 'after' ? expected.filter((s) => s !== first) : expected);
-        if (forward.length === 0) return; // an empty page has no anchor to go back from
-        const backward = env.items.map(sidOf).reverse();
-        while (env.pagination.previous) {
-          env = await run(env.pagination.previous);
-          backward.push(...env.items.map(sidOf).reverse());
-        }
-        expect(backward.reverse()).toEqual(expected);
-      }), { numRuns: 60 });
+      runList({
+        collection: coll,
+        baseFilter: { partner_sid: p3 },
+        query: queryOf(url),
+        spec: countableDrs,
+        url,
+        serialize,
+      });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 19 }),
+        fc.constantFrom('asc', 'desc'),
+        fc.constantFrom('offset', 'after'),
+        async (limit, minDuration, dir, mode) => {
+          const expected = sorted(
+            drs.filter((d) => d.duration >= minDuration),
+            dir,
+          );
+          const first = sorted(drs, dir)[0]; // the first record of the unfiltered list: the starting cursor
+          const query: Record<string, string> = {
+            limit: String(limit),
+            order: `date_stop ${dir}`,
+            filter: `duration ge ${minDuration}`,
+          };
+          if (mode === 'after') query.after = first;
+          let env = await run(`${BASE}?${new URLSearchParams(query)}`);
+          expect(env.total).toBe(expected.length);
+          const forward = env.items.map(sidOf);
+          while (env.pagination.next) {
+            expect(env.has_more).toBe(true);
+            env = await run(env.pagination.next);
+            forward.push(...env.items.map(sidOf));
+          }
+          expect(env.has_more).toBe(false);
+          expect(forward).toEqual(mode === 'after' ? expected.filter((s) => s !== first) : expected);
+          if (forward.length === 0) return; // an empty page has no anchor to go back from
+          const backward = env.items.map(sidOf).reverse();
+          while (env.pagination.previous) {
+            env = await run(env.pagination.previous);
+            backward.push(...env.items.map(sidOf).reverse());
+          }
+          expect(backward.reverse()).toEqual(expected);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

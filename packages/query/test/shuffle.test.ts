@@ -9,8 +9,16 @@ import { defineListSpec } from '../src/fields';
 import { runList, type ListSource } from '../src/run-list';
 import { SEED_PATTERN, newShuffleSeed, shuffleSids } from '../src/shuffle';
 
-interface Row extends Record<string, unknown> { sid: string; owner: string; n: number }
-const spec = defineListSpec({ fields: { sid: 'uuid', owner: 'uuid', n: 'integer' }, defaultOrder: { field: 'n', dir: 'asc' }, sidField: 'sid' });
+interface Row extends Record<string, unknown> {
+  sid: string;
+  owner: string;
+  n: number;
+}
+const spec = defineListSpec({
+  fields: { sid: 'uuid', owner: 'uuid', n: 'integer' },
+  defaultOrder: { field: 'n', dir: 'asc' },
+  sidField: 'sid',
+});
 const BASE = 'https://api.example.com/core/v2/things';
 const OWNER = randomUUID();
 const sids = Array.from({ length: 57 }, () => randomUUID());
@@ -20,13 +28,24 @@ let coll: ListSource<Row>;
 beforeAll(async () => {
   store = new NedbDocStore();
   const c = store.collection<Row>('things');
-  await c.insertMany([...sids.map((sid, n) => ({ sid, owner: OWNER, n })), { sid: randomUUID(), owner: randomUUID(), n: 99 }]);
+  await c.insertMany([
+    ...sids.map((sid, n) => ({ sid, owner: OWNER, n })),
+    { sid: randomUUID(), owner: randomUUID(), n: 99 },
+  ]);
   coll = c;
 });
 afterAll(() => store.close());
 
 const queryOf = (url: string): Record<string, string> => Object.fromEntries(new URL(url).searchParams);
-const page = (url: string) => runList({ collection: coll, baseFilter: { owner: OWNER }, query: queryOf(url), spec, url, serialize: (r: Row) => ({ n: r.n, sid: r.sid }) });
+const page = (url: string) =>
+  runList({
+    collection: coll,
+    baseFilter: { owner: OWNER },
+    query: queryOf(url),
+    spec,
+    url,
+    serialize: (r: Row) => ({ n: r.n, sid: r.sid }),
+  });
 const sidsOf = (items: Array<Record<string, unknown>>) => items.map((i) => i.sid as string);
 
 describe('shuffleSids', () => {
@@ -44,7 +63,10 @@ describe('shuffleSids', () => {
   it('draws URL-safe seeds, from the given randomness when there is one', () => {
     for (let i = 0; i < 20; i++) expect(newShuffleSeed()).toMatch(SEED_PATTERN);
     let x = 7;
-    const random = () => { x = (x * 16807) % 2147483647; return x / 2147483647; };
+    const random = () => {
+      x = (x * 16807) % 2147483647;
+      return x / 2147483647;
+    };
     expect(newShuffleSeed(random)).toMatch(SEED_PATTERN);
     expect(newShuffleSeed(random)).not.toEqual(newShuffleSeed(random));
   });
@@ -75,7 +97,9 @@ describe('runList with order=shuffle', () => {
     const back = await page(second.pagination.previous as string);
     expect(sidsOf(back.items)).toEqual(sidsOf(first.items));
     expect(queryOf(second.pagination.previous as string)).toMatchObject({ seed: 's33d', offset: '0' });
-    expect(sidsOf((await page(`${BASE}?order=shuffle&limit=10&offset=10&seed=s33d`)).items)).toEqual(sidsOf(second.items));
+    expect(sidsOf((await page(`${BASE}?order=shuffle&limit=10&offset=10&seed=s33d`)).items)).toEqual(
+      sidsOf(second.items),
+    );
     expect(sidsOf(first.items)).toEqual(shuffleSids(sids, 's33d').slice(0, 10));
   });
 

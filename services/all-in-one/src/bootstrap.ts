@@ -23,10 +23,16 @@ export async function bootstrapPartner(bus: Bus, input: BootstrapRequest): Promi
  * the operator set through the environment is named, never echoed into logs.
  */
 export function banner(r: BootstrapResult, baseUrl: string, storageUrl: string): string {
-  const password = r.password ?? (r.password_from_env ? '(as set in PATCHBAY_BOOTSTRAP_PASSWORD)' : '(unchanged; set PATCHBAY_BOOTSTRAP_PASSWORD to fix it)');
-  const token = r.access_token ?? (r.token_from_env
-    ? '(as set in PATCHBAY_BOOTSTRAP_TOKEN)'
-    : '(issued on first start only; get a new one with: pnpm patchbay token create --login <login> --password <password>)');
+  const password =
+    r.password ??
+    (r.password_from_env
+      ? '(as set in PATCHBAY_BOOTSTRAP_PASSWORD)'
+      : '(unchanged; set PATCHBAY_BOOTSTRAP_PASSWORD to fix it)');
+  const token =
+    r.access_token ??
+    (r.token_from_env
+      ? '(as set in PATCHBAY_BOOTSTRAP_TOKEN)'
+      : '(issued on first start only; get a new one with: pnpm patchbay token create --login <login> --password <password>)');
   const shown = r.access_token ?? (r.token_from_env ? '$PATCHBAY_BOOTSTRAP_TOKEN' : null);
   const lines = [
     '',

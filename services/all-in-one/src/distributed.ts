@@ -18,7 +18,10 @@ const logger = createLogger({ name: 'launcher', level: process.env.LOG_LEVEL || 
  * The services write to the launcher's pipes, never to a terminal: they are told the launcher's
  * format (readable when the launcher is on a terminal), and keep its colours.
  */
-const childLogEnv = { LOG_FORMAT: logFormat, ...(logFormat === 'pretty' && process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}) };
+const childLogEnv = {
+  LOG_FORMAT: logFormat,
+  ...(logFormat === 'pretty' && process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}),
+};
 runProcess({
   name: 'launcher',
   logger,
@@ -31,8 +34,12 @@ runProcess({
     const config = loadConfig(AllInOneConfig, env);
     const storageUrl = publicFilesUrl(config);
     const shape = {
-      port: config.PORT, storagePort: config.STORAGE_PORT, storageUrl,
-      fileServers: config.FILE_SERVER_REPLICAS, transcoders: config.TRANSCODER_REPLICAS, thresholdWorkers: config.THRESHOLD_WORKER_REPLICAS,
+      port: config.PORT,
+      storagePort: config.STORAGE_PORT,
+      storageUrl,
+      fileServers: config.FILE_SERVER_REPLICAS,
+      transcoders: config.TRANSCODER_REPLICAS,
+      thresholdWorkers: config.THRESHOLD_WORKER_REPLICAS,
     };
     // Every process reports ready with its /health port; the set is announced once all answer there.
     const processes = distributedProcesses({ ...shape, opsPortBase: config.OPS_PORT_BASE });
@@ -48,9 +55,16 @@ runProcess({
       throw err;
     }
     await Promise.all([...opsPorts.values()].map((port) => port && waitForHealth(`http://127.0.0.1:${port}/health`)));
-    logger.info({ ops_ports: Object.fromEntries(opsPorts) }, 'every service is ready (/health and /metrics on these ports)');
+    logger.info(
+      { ops_ports: Object.fromEntries(opsPorts) },
+      'every service is ready (/health and /metrics on these ports)',
+    );
     const bus = await openBus({ natsUrl: config.NATS_URL, name: 'launcher', logger });
-    const result = await bootstrapPartner(bus, { login: config.PATCHBAY_BOOTSTRAP_LOGIN, password: config.PATCHBAY_BOOTSTRAP_PASSWORD, token: config.PATCHBAY_BOOTSTRAP_TOKEN });
+    const result = await bootstrapPartner(bus, {
+      login: config.PATCHBAY_BOOTSTRAP_LOGIN,
+      password: config.PATCHBAY_BOOTSTRAP_PASSWORD,
+      token: config.PATCHBAY_BOOTSTRAP_TOKEN,
+    });
     await bus.close();
     process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
     return { stop: () => set.stop() };

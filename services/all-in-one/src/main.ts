@@ -1,4 +1,14 @@
-import { createLogger, resolveLogFormat, createMetricsRegistry, loadConfig, openBus, openDocStore, runProcess, stopAll, type Stoppable } from '@patchbay/platform';
+import {
+  createLogger,
+  resolveLogFormat,
+  createMetricsRegistry,
+  loadConfig,
+  openBus,
+  openDocStore,
+  runProcess,
+  stopAll,
+  type Stoppable,
+} from '@patchbay/platform';
 import { MemoryBus, publicFilesUrl } from '@patchbay/platform';
 import { openServiceBlobStore } from '@patchbay/blob-routing';
 import { gatewaySettings, startGateway } from '@patchbay/gateway';
@@ -11,21 +21,37 @@ import { banner, bootstrapPartner } from './bootstrap';
  * All-in-one: every service in this one process. In-process bus and embedded stores under DATA_DIR
  * unless NATS_URL / MONGODB_URL say otherwise.
  */
-const early = createLogger({ name: 'patchbay', level: process.env.LOG_LEVEL || 'info', format: resolveLogFormat(process.env.LOG_FORMAT) });
+const early = createLogger({
+  name: 'patchbay',
+  level: process.env.LOG_LEVEL || 'info',
+  format: resolveLogFormat(process.env.LOG_FORMAT),
+});
 runProcess({
   name: 'patchbay',
   logger: early,
   start: async (): Promise<Stoppable> => {
     const config = loadConfig(AllInOneConfig);
-    const logger = createLogger({ name: 'patchbay', level: config.LOG_LEVEL, format: resolveLogFormat(config.LOG_FORMAT) });
+    const logger = createLogger({
+      name: 'patchbay',
+      level: config.LOG_LEVEL,
+      format: resolveLogFormat(config.LOG_FORMAT),
+    });
     const metrics = createMetricsRegistry('patchbay');
     const hub = config.NATS_URL ? undefined : MemoryBus.hub();
     const started: Stoppable[] = [];
     const closers: Stoppable[] = [];
-    const where = { mongodbUrl: config.MONGODB_URL, mongodbDbPrefix: config.MONGODB_DB_PREFIX, dataDir: config.DATA_DIR };
+    const where = {
+      mongodbUrl: config.MONGODB_URL,
+      mongodbDbPrefix: config.MONGODB_DB_PREFIX,
+      dataDir: config.DATA_DIR,
+    };
     // Blob routing asks the storage service (over this bus) where an external container's blobs are.
     const routingBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'blob-routing', logger, metrics });
-    const blobs = await openServiceBlobStore({ config, bus: routingBus, logger: logger.child({ mod: 'blob-routing' }) });
+    const blobs = await openServiceBlobStore({
+      config,
+      bus: routingBus,
+      logger: logger.child({ mod: 'blob-routing' }),
+    });
     closers.push({ stop: async () => blobs.close?.() }, { stop: () => routingBus.close() });
     for (const entry of SERVICES) {
       const bus = await openBus({ natsUrl: config.NATS_URL, hub, name: entry.name, logger, metrics });
@@ -38,11 +64,22 @@ runProcess({
     const settings = gatewaySettings(config);
     const baseUrl = settings.baseUrl;
     const storageUrl = publicFilesUrl(config);
-    const gateway = await startGateway({ bus: gatewayBus, blobs, logger: logger.child({ svc: 'gateway' }), metrics }, settings, config.PORT);
+    const gateway = await startGateway(
+      { bus: gatewayBus, blobs, logger: logger.child({ svc: 'gateway' }), metrics },
+      settings,
+      config.PORT,
+    );
     const fileServerBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'file-server', logger, metrics });
     closers.push({ stop: () => fileServerBus.close() });
-    const fileServer = await startFileServer({ bus: fileServerBus, blobs, logger: logger.child({ svc: 'file-server' }), metrics }, fileServerSettings(config));
-    const result = await bootstrapPartner(gatewayBus, { login: config.PATCHBAY_BOOTSTRAP_LOGIN, password: config.PATCHBAY_BOOTSTRAP_PASSWORD, token: config.PATCHBAY_BOOTSTRAP_TOKEN });
+    const fileServer = await startFileServer(
+      { bus: fileServerBus, blobs, logger: logger.child({ svc: 'file-server' }), metrics },
+      fileServerSettings(config),
+    );
+    const result = await bootstrapPartner(gatewayBus, {
+      login: config.PATCHBAY_BOOTSTRAP_LOGIN,
+      password: config.PATCHBAY_BOOTSTRAP_PASSWORD,
+      token: config.PATCHBAY_BOOTSTRAP_TOKEN,
+    });
     process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
     logger.info({ port: gateway.port, base_url: baseUrl, storage_url: storageUrl }, 'patchbay ready');
     // Stop order: the public listener first, then services (finishing in-flight work), then buses and stores.

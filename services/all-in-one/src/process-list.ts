@@ -41,9 +41,18 @@ export function distributedProcesses(opts: ProcessListOptions): ProcessSpec[] {
     { name: 'storage', entry: 'services/storage/src/main.ts', env: { STORAGE_URL: opts.storageUrl } },
     { name: 'endpoint', entry: 'services/endpoint/src/main.ts' },
     { name: 'push', entry: 'services/push/src/main.ts' },
-    ...replicas('file-server', opts.fileServers ?? 1, (i) => ({ entry: 'services/file-server/src/main.ts', env: { STORAGE_PORT: String(opts.storagePort + i) } })),
-    ...replicas('threshold-worker', opts.thresholdWorkers ?? 1, () => ({ entry: 'services/threshold-worker/src/main.ts' })),
-    { name: 'gateway', entry: 'services/gateway/src/main.ts', env: { PORT: String(opts.port), STORAGE_URL: opts.storageUrl } },
+    ...replicas('file-server', opts.fileServers ?? 1, (i) => ({
+      entry: 'services/file-server/src/main.ts',
+      env: { STORAGE_PORT: String(opts.storagePort + i) },
+    })),
+    ...replicas('threshold-worker', opts.thresholdWorkers ?? 1, () => ({
+      entry: 'services/threshold-worker/src/main.ts',
+    })),
+    {
+      name: 'gateway',
+      entry: 'services/gateway/src/main.ts',
+      env: { PORT: String(opts.port), STORAGE_URL: opts.storageUrl },
+    },
   ];
   list.forEach((p, i) => {
     p.env = { ...p.env, OPS_PORT: opts.opsPortBase ? String(opts.opsPortBase + i) : 'auto' };

@@ -20,14 +20,22 @@ const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
  * Starts each process with `tsx`, its output prefixed by its name (or silenced). A process that
  * exits on its own is reported through `onExit`.
  */
-export function spawnSet(specs: ProcessSpec[], env: NodeJS.ProcessEnv, opts: { quiet?: boolean; onExit?: (name: string, code: number | null) => void } = {}): RunningSet {
+export function spawnSet(
+  specs: ProcessSpec[],
+  env: NodeJS.ProcessEnv,
+  opts: { quiet?: boolean; onExit?: (name: string, code: number | null) => void } = {},
+): RunningSet {
   const children = new Map<string, ChildProcess>();
   const reported = new Map<string, number | null>();
   let stopping = false;
   let settle: ((failure?: Error) => void) | undefined;
   for (const spec of specs) {
     // The IPC channel carries the service's ready message (tsx relays it from the process it runs).
-    const child = spawn(TSX, [path.join(REPO_ROOT, spec.entry)], { cwd: REPO_ROOT, env: { ...env, ...spec.env, PATCHBAY_LAUNCHER_PID: String(process.pid) }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = spawn(TSX, [path.join(REPO_ROOT, spec.entry)], {
+      cwd: REPO_ROOT,
+      env: { ...env, ...spec.env, PATCHBAY_LAUNCHER_PID: String(process.pid) },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
     child.on('message', (message) => {
       if (!isReadyMessage(message)) return;
       reported.set(spec.name, message.opsPort);
@@ -52,23 +60,44 @@ export function spawnSet(specs: ProcessSpec[], env: NodeJS.ProcessEnv, opts: { q
   }
   return {
     children,
-    ready: (timeoutMs = 120000) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => settle?.(new Error(`not ready within ${timeoutMs} ms: ${specs.map((s) => s.name).filter((n) => !reported.has(n)).join(', ')}`)), timeoutMs);
-      settle = (failure) => {
-        clearTimeout(timer);
-        settle = undefined;
-        if (failure) reject(failure); else resolve(new Map(reported));
-      };
-      if (reported.size === specs.length) settle();
-    }),
+    ready: (timeoutMs = 120000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () =>
+            settle?.(
+              new Error(
+                `not ready within ${timeoutMs} ms: ${specs
+                  .map((s) => s.name)
+                  .filter((n) => !reported.has(n))
+                  .join(', ')}`,
+              ),
+            ),
+          timeoutMs,
+        );
+        settle = (failure) => {
+          clearTimeout(timer);
+          settle = undefined;
+          if (failure) reject(failure);
+          else resolve(new Map(reported));
+        };
+        if (reported.size === specs.length) settle();
+      }),
     stop: async (graceMs = 20000) => {
       stopping = true;
-      await Promise.all([...children.values()].map((child) => new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-        child.once('exit', () => { clearTimeout(timer); resolve(); });
-        child.kill('SIGTERM');
-      })));
+      await Promise.all(
+        [...children.values()].map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) return resolve();
+              const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+              child.once('exit', () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              child.kill('SIGTERM');
+            }),
+        ),
+      );
     },
   };
 }
@@ -80,7 +109,9 @@ export async function waitForHealth(url: string, timeoutMs = 60000): Promise<voi
     try {
       const res = await fetch(url);
       if (res.status === 200) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) throw new Error(`${url} did not become healthy within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -1,8 +1,13 @@
 import { banner, type BootstrapResult } from '../src/bootstrap';
 
 const base: BootstrapResult = {
-  created: true, login: 'admin', partner: { partner_sid: 'p-1' } as BootstrapResult['partner'],
-  password: null, access_token: null, password_from_env: false, token_from_env: false,
+  created: true,
+  login: 'admin',
+  partner: { partner_sid: 'p-1' } as BootstrapResult['partner'],
+  password: null,
+  access_token: null,
+  password_from_env: false,
+  token_from_env: false,
 };
 
 test('a password and token Patchbay generated are printed once, with a command to try', () => {
@@ -13,7 +18,11 @@ test('a password and token Patchbay generated are printed once, with a command t
 });
 
 test('credentials the operator set are named, not printed; the try-command uses the variable', () => {
-  const text = banner({ ...base, created: false, password_from_env: true, token_from_env: true }, 'http://api', 'http://files');
+  const text = banner(
+    { ...base, created: false, password_from_env: true, token_from_env: true },
+    'http://api',
+    'http://files',
+  );
   expect(text).toContain('(as set in PATCHBAY_BOOTSTRAP_PASSWORD)');
   expect(text).toContain('(as set in PATCHBAY_BOOTSTRAP_TOKEN)');
   expect(text).toContain('Bearer $PATCHBAY_BOOTSTRAP_TOKEN');
@@ -26,6 +35,8 @@ test('on a later start without them, it says how to get them', () => {
   expect(text).not.toContain('Try:');
 });
 
-test('the console is named, on the API\'s origin', () => {
-  expect(banner(base, 'https://api.example.com/core/v2', 'https://files.example.com')).toContain('Console:       https://api.example.com/console');
+test("the console is named, on the API's origin", () => {
+  expect(banner(base, 'https://api.example.com/core/v2', 'https://files.example.com')).toContain(
+    'Console:       https://api.example.com/console',
+  );
 });

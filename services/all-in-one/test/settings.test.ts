@@ -25,18 +25,36 @@ const embedded = (env: NodeJS.ProcessEnv) => loadConfig(AllInOneConfig, env);
 // The launchers' view is loose on purpose (bootService types the composed schema the same way).
 type Mapping = [string, TProperties, (c: never) => unknown];
 const MAPPINGS: Mapping[] = [
-  ['identity', IdentityConfig, identitySettings], ['records', RecordsConfig, recordsSettings], ['endpoint', EndpointConfig, endpointSettings],
-  ['push', PushConfig, pushSettings], ['storage', StorageConfig, storageSettings], ['threshold-worker', ThresholdWorkerConfig, thresholdWorkerSettings],
-  ['file-server', FileServerConfig, fileServerSettings], ['transcoder', TranscoderConfig, transcoderSettings], ['gateway', GatewayConfig, gatewaySettings],
+  ['identity', IdentityConfig, identitySettings],
+  ['records', RecordsConfig, recordsSettings],
+  ['endpoint', EndpointConfig, endpointSettings],
+  ['push', PushConfig, pushSettings],
+  ['storage', StorageConfig, storageSettings],
+  ['threshold-worker', ThresholdWorkerConfig, thresholdWorkerSettings],
+  ['file-server', FileServerConfig, fileServerSettings],
+  ['transcoder', TranscoderConfig, transcoderSettings],
+  ['gateway', GatewayConfig, gatewaySettings],
 ];
 
 const ENVS: Record<string, NodeJS.ProcessEnv> = {
   defaults: { DATA_DIR: '/tmp/pb-settings' },
   'a file server port, shared stores': {
-    STORAGE_PORT: '9181', MONGODB_URL: 'mongodb://db:27017', NATS_URL: 'nats://nats:4222', BUS_TIMEOUT_MS: '7000',
-    PUSH_CREDENTIALS_KEY: randomBytes(32).toString('base64'), STORAGE_CREDENTIALS_KEY: randomBytes(32).toString('base64'), THRESHOLD_SWEEP_INTERVAL: '60', LOGIN_MAX_FAILURES: '9', HOSTED_API_URL: 'https://hosted.example/',
+    STORAGE_PORT: '9181',
+    MONGODB_URL: 'mongodb://db:27017',
+    NATS_URL: 'nats://nats:4222',
+    BUS_TIMEOUT_MS: '7000',
+    PUSH_CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+    STORAGE_CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+    THRESHOLD_SWEEP_INTERVAL: '60',
+    LOGIN_MAX_FAILURES: '9',
+    HOSTED_API_URL: 'https://hosted.example/',
   },
-  'explicit choices': { STORAGE_URL: 'https://files.example', STORAGE_RECONCILE_ON_START: 'false', STORAGE_REQUEUE_TRANSCODING_ON_START: 'true', FILE_CACHE_MS: '0' },
+  'explicit choices': {
+    STORAGE_URL: 'https://files.example',
+    STORAGE_RECONCILE_ON_START: 'false',
+    STORAGE_REQUEUE_TRANSCODING_ON_START: 'true',
+    FILE_CACHE_MS: '0',
+  },
 };
 
 describe.each(Object.entries(ENVS))('%s', (_name, env) => {
@@ -52,5 +70,7 @@ test('the public file server URL has one meaning: STORAGE_URL, else http://127.0
   expect(storage).toMatchObject({ storageUrl: 'http://127.0.0.1:9181' });
   expect(gatewaySettings(own(GatewayConfig, env) as never)).toMatchObject({ storageUrl: 'http://127.0.0.1:9181' });
   expect(fileServerSettings(own(FileServerConfig, env) as never)).toMatchObject({ port: 9181 });
-  expect(storageSettings(own(StorageConfig, { STORAGE_URL: 'https://files.example' }) as never).storageUrl).toBe('https://files.example');
+  expect(storageSettings(own(StorageConfig, { STORAGE_URL: 'https://files.example' }) as never).storageUrl).toBe(
+    'https://files.example',
+  );
 });

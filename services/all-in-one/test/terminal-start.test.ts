@@ -18,29 +18,58 @@ test('on a terminal the start-up log is readable lines, then the banner', async 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-tty-start-'));
   const command = `${path.join(ROOT, 'node_modules/.bin/tsx')} ${path.join(ROOT, 'services/all-in-one/src/main.ts')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), STORAGE_PORT: String(storagePort), DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: '', PATCHBAY_BOOTSTRAP_TOKEN: 'terminal-start-token-123' },
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      STORAGE_PORT: String(storagePort),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: '',
+      PATCHBAY_BOOTSTRAP_TOKEN: 'terminal-start-token-123',
+    },
   });
   let out = '';
-  child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
+  child.stdout.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no banner within 60 s:\n${out}`)), 60_000);
-      child.stdout.on('data', () => { if (out.includes('Partner SID:')) { clearTimeout(timer); resolve(); } });
-      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited with ${code}:\n${out}`)); });
+      child.stdout.on('data', () => {
+        if (out.includes('Partner SID:')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`exited with ${code}:\n${out}`));
+      });
     });
   } finally {
-    try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* gone */ }
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });
     releasePorts(port);
     releasePorts(storagePort);
   }
   const lines = out.replace(ANSI, '').split(/\r?\n/).filter(Boolean);
-  const events = lines.slice(0, lines.findIndex((l) => l.includes('Patchbay is running.')));
+  const events = lines.slice(
+    0,
+    lines.findIndex((l) => l.includes('Patchbay is running.')),
+  );
   expect(events.length).toBeGreaterThan(5);
   for (const line of events) expect(line).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] (INFO|WARN): /);
-  expect(events.some((l) => /INFO: \[transcoder\] ffmpeg found \{"ffmpeg":\{"path":"[^"]+","version":"[^"]+"/.test(l))).toBe(true);
+  expect(
+    events.some((l) => /INFO: \[transcoder\] ffmpeg found \{"ffmpeg":\{"path":"[^"]+","version":"[^"]+"/.test(l)),
+  ).toBe(true);
   expect(events.some((l) => /INFO: \[gateway\] gateway listening/.test(l))).toBe(true);
   expect(lines.some((l) => l.startsWith('{'))).toBe(false);
 }, 90_000);

@@ -41,11 +41,22 @@ export function endpointSettings(c: EndpointConfigValues): EndpointSettings {
   return {
     hostedApiUrl: c.HOSTED_API_URL.replace(/\/+$/, ''),
     busTimeoutMs: c.BUS_TIMEOUT_MS,
-    callbacks: { allowPrivate: c.CALLBACK_ALLOW_PRIVATE, timeoutMs: c.CALLBACK_TIMEOUT_MS, retryBaseMs: c.CALLBACK_RETRY_BASE_MS, retryForMs: c.CALLBACK_RETRY_FOR_MS },
+    callbacks: {
+      allowPrivate: c.CALLBACK_ALLOW_PRIVATE,
+      timeoutMs: c.CALLBACK_TIMEOUT_MS,
+      retryBaseMs: c.CALLBACK_RETRY_BASE_MS,
+      retryForMs: c.CALLBACK_RETRY_FOR_MS,
+    },
   };
 }
 
-export const DEFAULT_ENDPOINT_SETTINGS: Readonly<EndpointSettings> = Object.freeze(endpointSettings({
-  HOSTED_API_URL: 'https://api.patchbay.local', CALLBACK_ALLOW_PRIVATE: false, CALLBACK_TIMEOUT_MS: 10000,
-  CALLBACK_RETRY_BASE_MS: 5000, CALLBACK_RETRY_FOR_MS: 3600000, BUS_TIMEOUT_MS: 10000,
-}));
+export const DEFAULT_ENDPOINT_SETTINGS: Readonly<EndpointSettings> = Object.freeze(
+  endpointSettings({
+    HOSTED_API_URL: 'https://api.patchbay.local',
+    CALLBACK_ALLOW_PRIVATE: false,
+    CALLBACK_TIMEOUT_MS: 10000,
+    CALLBACK_RETRY_BASE_MS: 5000,
+    CALLBACK_RETRY_FOR_MS: 3600000,
+    BUS_TIMEOUT_MS: 10000,
+  }),
+);

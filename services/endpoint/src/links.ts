@@ -1,5 +1,11 @@
 import {
-  ApiError, Subjects, UnavailableError, UnprocessableError, errorItem, unwrapReply, type ErrorItem,
+  ApiError,
+  Subjects,
+  UnavailableError,
+  UnprocessableError,
+  errorItem,
+  unwrapReply,
+  type ErrorItem,
 } from '@patchbay/contracts';
 import type { Bus, Logger } from '@patchbay/platform';
 import type { EndpointRepo } from './repo';
@@ -22,43 +28,91 @@ const SECURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 export class EndpointLinks {
   private readonly log: Logger;
 
-  constructor(private readonly repo: EndpointRepo, private readonly bus: Bus, logger: Logger, private readonly timeoutMs: number) {
+  constructor(
+    private readonly repo: EndpointRepo,
+    private readonly bus: Bus,
+    logger: Logger,
+    private readonly timeoutMs: number,
+  ) {
     this.log = logger.child({ mod: 'links' });
   }
 
-  async check(partnerSid: string, next: EndpointState, previous: EndpointState | null, requestId?: string): Promise<void> {
+  async check(
+    partnerSid: string,
+    next: EndpointState,
+    previous: EndpointState | null,
+    requestId?: string,
+  ): Promise<void> {
     const problems: ErrorItem[] = [];
     const conference = next.properties.conference_endpoint_sid;
     if (conference && conference !== previous?.properties.conference_endpoint_sid) {
-      const found = SECURE_ID.test(conference) && await this.repo.endpoints.findOne({ endpoint_sid: conference, partner_sid: partnerSid, type: 'conference' }, { projection: { endpoint_sid: 1 } });
-      if (!found) problems.push(errorItem('cannot find a conference endpoint with this SID', 'properties.conference_endpoint_sid'));
+      const found =
+        SECURE_ID.test(conference) &&
+        (await this.repo.endpoints.findOne(
+          { endpoint_sid: conference, partner_sid: partnerSid, type: 'conference' },
+          { projection: { endpoint_sid: 1 } },
+        ));
+      if (!found)
+        problems.push(
+          errorItem('cannot find a conference endpoint with this SID', 'properties.conference_endpoint_sid'),
+        );
     }
     const container = next.properties.container_sid;
     if (container && container !== previous?.properties.container_sid) {
       const notFound = errorItem('cannot find a container with this SID', 'properties.container_sid');
       const problem = SECURE_ID.test(container)
-        ? await this.askStorage(Subjects.storage.containerCheck, { partner_sid: partnerSid, container_sid: container }, notFound, requestId)
+        ? await this.askStorage(
+            Subjects.storage.containerCheck,
+            { partner_sid: partnerSid, container_sid: container },
+            notFound,
+            requestId,
+          )
         : notFound;
       if (problem) problems.push(problem);
     }
     const greeting = next.properties.greeting;
     if (greeting && greeting !== previous?.properties.greeting) {
-      const unpublished = errorItem('greeting must be the publish_uri of a published file of this partner', 'properties.greeting');
-      const problem = await this.askStorage(Subjects.storage.publishedCheck, { partner_sid: partnerSid, uri: greeting }, unpublished, requestId);
+      const unpublished = errorItem(
+        'greeting must be the publish_uri of a published file of this partner',
+        'properties.greeting',
+      );
+      const problem = await this.askStorage(
+        Subjects.storage.publishedCheck,
+        { partner_sid: partnerSid, uri: greeting },
+        unpublished,
+        requestId,
+      );
       if (problem) problems.push(problem);
     }
     if (problems.length > 0) throw new UnprocessableError(problems);
   }
 
   /** `refused` when storage answers 4xx; null when it confirms; throws 503 when storage cannot say. */
-  private async askStorage(subject: string, payload: Record<string, string>, refused: ErrorItem, requestId?: string): Promise<ErrorItem | null> {
+  private async askStorage(
+    subject: string,
+    payload: Record<string, string>,
+    refused: ErrorItem,
+    requestId?: string,
+  ): Promise<ErrorItem | null> {
     try {
       unwrapReply(await this.bus.request(subject, payload, { timeoutMs: this.timeoutMs, requestId }));
       return null;
     } catch (err) {
       if (err instanceof ApiError && err.status >= 400 && err.status < 500) return refused;
-      this.log.warn({ err, partner_sid: payload.partner_sid, subject, requestId }, 'reference check failed: storage did not answer');
-      throw new UnavailableError('service unavailable', [errorItem('the storage service did not answer, so this reference cannot be checked; try again later', refused.field)], { cause: err });
+      this.log.warn(
+        { err, partner_sid: payload.partner_sid, subject, requestId },
+        'reference check failed: storage did not answer',
+      );
+      throw new UnavailableError(
+        'service unavailable',
+        [
+          errorItem(
+            'the storage service did not answer, so this reference cannot be checked; try again later',
+            refused.field,
+          ),
+        ],
+        { cause: err },
+      );
     }
   }
 }

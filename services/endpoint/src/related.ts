@@ -7,7 +7,10 @@ import type { IdentityClient, Partner } from '@patchbay/contracts';
 export class PartnerLookup {
   private readonly cache = new Map<string, Promise<Partner>>();
 
-  constructor(private readonly identity: IdentityClient, private readonly requestId?: string) {}
+  constructor(
+    private readonly identity: IdentityClient,
+    private readonly requestId?: string,
+  ) {}
 
   get(partnerSid: string): Promise<Partner> {
     let p = this.cache.get(partnerSid);

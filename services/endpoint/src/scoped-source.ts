@@ -13,9 +13,10 @@ type Filter = Record<string, unknown>;
  * `partner_sid` itself, both conditions go into `$and`.
  */
 export function partnerScoped(collection: Collection<EndpointDoc>, partnerSid: string): ListSource<EndpointDoc> {
-  const scope = (filter: Filter): Filter => (Object.hasOwn(filter, 'partner_sid')
-    ? { $and: [{ partner_sid: partnerSid }, filter] }
-    : { partner_sid: partnerSid, ...filter });
+  const scope = (filter: Filter): Filter =>
+    Object.hasOwn(filter, 'partner_sid')
+      ? { $and: [{ partner_sid: partnerSid }, filter] }
+      : { partner_sid: partnerSid, ...filter };
   return {
     find: (filter, opts) => collection.find(scope(filter), opts),
     countDocuments: (filter) => collection.countDocuments(scope(filter)),

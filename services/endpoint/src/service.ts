@@ -15,23 +15,41 @@ import { ensureSystemGateway, subscribeSystemGateways } from './system-gateway';
  * (callbacks/). Asks storage
  * (`containerCheck`) and identity (`partnerLookup`) over the bus.
  */
-export async function startEndpointService(deps: ServiceDeps, settings: EndpointSettings = DEFAULT_ENDPOINT_SETTINGS): Promise<Stoppable> {
+export async function startEndpointService(
+  deps: ServiceDeps,
+  settings: EndpointSettings = DEFAULT_ENDPOINT_SETTINGS,
+): Promise<Stoppable> {
   const { bus } = deps;
   const log = deps.logger.child({ mod: 'endpoint' });
   const repo = await openEndpointRepo(deps.docs);
   const deliverer = new CallbackDeliverer(repo, settings.callbacks, deps.logger, deps.metrics);
   const ctx: EndpointContext = {
-    repo, deliverer, settings, log: deps.logger,
+    repo,
+    deliverer,
+    settings,
+    log: deps.logger,
     links: new EndpointLinks(repo, bus, deps.logger, settings.busTimeoutMs),
     identity: new IdentityClient(bus, { timeoutMs: settings.busTimeoutMs }),
   };
-  const subs = await serveRequests(bus, Queues.endpoint, EndpointRequests, {
-    ...endpointHandlers(ctx),
-    ...mediaHandlers(ctx),
-  }, log);
+  const subs = await serveRequests(
+    bus,
+    Queues.endpoint,
+    EndpointRequests,
+    {
+      ...endpointHandlers(ctx),
+      ...mediaHandlers(ctx),
+    },
+    log,
+  );
   deliverer.start();
   const events = await subscribeSystemGateways(bus, repo, deps.logger);
   const backfill = backfillPartners(bus, (sid) => ensureSystemGateway(repo, sid), log);
   log.info({ hosted_api_url: settings.hostedApiUrl }, 'endpoint service ready');
-  return { stop: async () => { backfill.stop(); await stopAll([events, ...subs]); await deliverer.stop(); } };
+  return {
+    stop: async () => {
+      backfill.stop();
+      await stopAll([events, ...subs]);
+      await deliverer.stop();
+    },
+  };
 }

@@ -34,14 +34,20 @@ export function systemGatewayDoc(partnerSid: string, now = new Date()): Endpoint
  */
 export async function subscribeSystemGateways(bus: Bus, repo: EndpointRepo, logger: Logger): Promise<Subscription> {
   const log = logger.child({ mod: 'system-gateway' });
-  return bus.subscribe(Subjects.events.partnerCreated, Queues.endpoint, checkedEvent(Subjects.events.partnerCreated, PartnerEventSchema, log, async ({ partner }) => {
-    if (await ensureSystemGateway(repo, partner.partner_sid)) log.info({ partner_sid: partner.partner_sid }, 'system gateway created');
-  }));
+  return bus.subscribe(
+    Subjects.events.partnerCreated,
+    Queues.endpoint,
+    checkedEvent(Subjects.events.partnerCreated, PartnerEventSchema, log, async ({ partner }) => {
+      if (await ensureSystemGateway(repo, partner.partner_sid))
+        log.info({ partner_sid: partner.partner_sid }, 'system gateway created');
+    }),
+  );
 }
 
 /** Creates the partner's System Gateway unless it exists; true when this call created it. */
 export async function ensureSystemGateway(repo: EndpointRepo, partnerSid: string): Promise<boolean> {
-  if (await repo.endpoints.findOne({ system_partner_sid: partnerSid }, { projection: { endpoint_sid: 1 } })) return false;
+  if (await repo.endpoints.findOne({ system_partner_sid: partnerSid }, { projection: { endpoint_sid: 1 } }))
+    return false;
   try {
     await repo.endpoints.insertOne(systemGatewayDoc(partnerSid));
     return true;

@@ -1,5 +1,14 @@
 import { Subjects, type BusReply, type GatewayRequest, type Scope } from '@patchbay/contracts';
-import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type Bus, type Logger, type Stoppable } from '@patchbay/platform';
+import {
+  MemoryBus,
+  NedbDocStore,
+  createLogger,
+  createMetricsRegistry,
+  type BlobStore,
+  type Bus,
+  type Logger,
+  type Stoppable,
+} from '@patchbay/platform';
 import { startEndpointService } from '../src/service';
 import { openEndpointRepo, type EndpointRepo } from '../src/repo';
 import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from '../src/config';
@@ -11,19 +20,36 @@ export interface ServiceKit {
   docs: NedbDocStore;
   repo: EndpointRepo;
   /** Sends `svc.endpoint.<action>` as the gateway would, for `partnerSid` with `scopes`. */
-  call(action: keyof typeof Subjects.endpoint, req: Partial<GatewayRequest> & { partnerSid: string; scopes?: Scope[] }): Promise<BusReply>;
+  call(
+    action: keyof typeof Subjects.endpoint,
+    req: Partial<GatewayRequest> & { partnerSid: string; scopes?: Scope[] },
+  ): Promise<BusReply>;
   stop(): Promise<void>;
 }
 
 export const ALL_ENDPOINT_SCOPES: Scope[] = ['endpoints.manage', 'endpoints.manage_auth_required'];
 
 const unusedBlobs: BlobStore = {
-  put: async () => { throw new Error('unused'); }, get: async () => { throw new Error('unused'); },
-  stat: async () => { throw new Error('unused'); }, delete: async () => { throw new Error('unused'); },
+  put: async () => {
+    throw new Error('unused');
+  },
+  get: async () => {
+    throw new Error('unused');
+  },
+  stat: async () => {
+    throw new Error('unused');
+  },
+  delete: async () => {
+    throw new Error('unused');
+  },
 };
 
 /** Starts the service; `before` runs on the bus first (e.g. publishing events the service should replay). */
-export async function startKit(settings: Partial<EndpointSettings> = {}, before?: (bus: Bus) => Promise<void>, logger: Logger = createLogger({ name: 'endpoint-test', level: 'silent' })): Promise<ServiceKit> {
+export async function startKit(
+  settings: Partial<EndpointSettings> = {},
+  before?: (bus: Bus) => Promise<void>,
+  logger: Logger = createLogger({ name: 'endpoint-test', level: 'silent' }),
+): Promise<ServiceKit> {
   const hub = MemoryBus.hub();
   const bus = new MemoryBus(hub);
   if (before) await before(bus);
@@ -34,12 +60,28 @@ export async function startKit(settings: Partial<EndpointSettings> = {}, before?
   );
   const repo = await openEndpointRepo(docs);
   return {
-    hub, bus, docs, repo,
-    call: (action, r) => bus.request(Subjects.endpoint[action], {
-      principal: { partner_sid: r.partnerSid, login: 'test', scopes: r.scopes ?? ALL_ENDPOINT_SCOPES, token_sid: null },
-      params: r.params ?? {}, query: r.query ?? {}, body: r.body ?? {}, url: r.url ?? 'http://api.test/core/v2/endpoints',
-    }),
-    stop: async () => { await service.stop(); await bus.close(); await docs.close(); },
+    hub,
+    bus,
+    docs,
+    repo,
+    call: (action, r) =>
+      bus.request(Subjects.endpoint[action], {
+        principal: {
+          partner_sid: r.partnerSid,
+          login: 'test',
+          scopes: r.scopes ?? ALL_ENDPOINT_SCOPES,
+          token_sid: null,
+        },
+        params: r.params ?? {},
+        query: r.query ?? {},
+        body: r.body ?? {},
+        url: r.url ?? 'http://api.test/core/v2/endpoints',
+      }),
+    stop: async () => {
+      await service.stop();
+      await bus.close();
+      await docs.close();
+    },
   };
 }
 
@@ -47,7 +89,10 @@ export async function startKit(settings: Partial<EndpointSettings> = {}, before?
 export async function eventually(check: () => Promise<void> | void, timeoutMs = 2000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try { await check(); return; } catch (err) {
+    try {
+      await check();
+      return;
+    } catch (err) {
       if (Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -5,9 +5,15 @@ import { systemGatewayDoc } from '../src/system-gateway';
 import { startKit, type ServiceKit } from './service-kit';
 
 let kit: ServiceKit | undefined;
-afterEach(async () => { await kit?.stop(); kit = undefined; });
+afterEach(async () => {
+  await kit?.stop();
+  kit = undefined;
+});
 
-const CONFLICT = { message: 'conflict error', errors: [{ field: null, message: 'duplicate ip for auth_required=false', reference_sid: null }] };
+const CONFLICT = {
+  message: 'conflict error',
+  errors: [{ field: null, message: 'duplicate ip for auth_required=false', reference_sid: null }],
+};
 const open = (ip: string) => ({ type: 'third_party', auth_required: false, addresses: [{ ip }] });
 const body = (r: BusReply) => ('body' in r ? (r.body as Record<string, unknown>) : undefined);
 
@@ -15,14 +21,37 @@ describe('duplicate ip for auth_required=false', () => {
   test('counts system endpoints and other partners: the unique index spans the collection', async () => {
     kit = await startKit();
     const sg = systemGatewayDoc(randomUUID());
-    await kit.repo.endpoints.insertOne({ ...sg, auth_required: false, addresses: [{ ...({ direction: 'any', dst_port: 5060, location_sid: null, port: 5060, priority: 0, sip_password: null, sip_username: null, srtp: false, subnet_mask: 32, transport: 'udp' } as const), ip: '10.9.9.9' }], open_ip_keys: ['10.9.9.9:5060'] });
+    await kit.repo.endpoints.insertOne({
+      ...sg,
+      auth_required: false,
+      addresses: [
+        {
+          ...({
+            direction: 'any',
+            dst_port: 5060,
+            location_sid: null,
+            port: 5060,
+            priority: 0,
+            sip_password: null,
+            sip_username: null,
+            srtp: false,
+            subnet_mask: 32,
+            transport: 'udp',
+          } as const),
+          ip: '10.9.9.9',
+        },
+      ],
+      open_ip_keys: ['10.9.9.9:5060'],
+    });
     const r = await kit.call('create', { partnerSid: randomUUID(), body: open('10.9.9.9') });
     expect(r).toEqual({ status: 409, error: CONFLICT });
   });
 
   test('20 concurrent creates on one IP and port: exactly one succeeds', async () => {
     kit = await startKit();
-    const replies = await Promise.all(Array.from({ length: 20 }, () => kit!.call('create', { partnerSid: randomUUID(), body: open('10.8.8.8') })));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => kit!.call('create', { partnerSid: randomUUID(), body: open('10.8.8.8') })),
+    );
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
     expect(replies.filter((r) => r.status === 409)).toHaveLength(19);
     for (const r of replies.filter((x) => x.status === 409)) expect(r).toEqual({ status: 409, error: CONFLICT });
@@ -33,7 +62,11 @@ describe('duplicate ip for auth_required=false', () => {
     const p = randomUUID();
     expect((await kit.call('create', { partnerSid: p, body: open('10.7.7.7') })).status).toBe(200);
     const other = body(await kit.call('create', { partnerSid: p, body: open('10.7.7.8') }))!;
-    const r = await kit.call('update', { partnerSid: p, params: { endpoint_sid: String(other.endpoint_sid) }, body: { addresses: [{ ip: '10.7.7.7' }] } });
+    const r = await kit.call('update', {
+      partnerSid: p,
+      params: { endpoint_sid: String(other.endpoint_sid) },
+      body: { addresses: [{ ip: '10.7.7.7' }] },
+    });
     expect(r).toEqual({ status: 409, error: CONFLICT });
     const still = await kit.repo.endpoints.findOne({ endpoint_sid: other.endpoint_sid });
     expect(still!.addresses[0].ip).toBe('10.7.7.8');
@@ -53,7 +86,11 @@ describe('properties.container_sid asks storage', () => {
 
   test('storage too slow: 503 as well', async () => {
     kit = await startKit({ busTimeoutMs: 100 });
-    const slow = await kit.bus.serve(Subjects.storage.containerCheck, Queues.storage, () => new Promise((r) => setTimeout(() => r(ok({})), 500)));
+    const slow = await kit.bus.serve(
+      Subjects.storage.containerCheck,
+      Queues.storage,
+      () => new Promise((r) => setTimeout(() => r(ok({})), 500)),
+    );
     const p = randomUUID();
     const r = await kit.call('create', { partnerSid: p, body: flexml(randomUUID()) });
     expect(r).toMatchObject({ status: 503, error: { errors: [{ field: 'properties.container_sid' }] } });
@@ -66,16 +103,29 @@ describe('properties.container_sid asks storage', () => {
     const p = randomUUID();
     const known = randomUUID();
     const asked: unknown[] = [];
-    const subs = await serveAll(kit.bus, Queues.storage, {
-      [Subjects.storage.containerCheck]: async (payload) => {
-        asked.push(payload);
-        const { partner_sid, container_sid } = payload as { partner_sid: string; container_sid: string };
-        if (partner_sid !== p || container_sid !== known) throw new NotFoundError();
-        return { container_sid, partner_sid };
+    const subs = await serveAll(
+      kit.bus,
+      Queues.storage,
+      {
+        [Subjects.storage.containerCheck]: async (payload) => {
+          asked.push(payload);
+          const { partner_sid, container_sid } = payload as { partner_sid: string; container_sid: string };
+          if (partner_sid !== p || container_sid !== known) throw new NotFoundError();
+          return { container_sid, partner_sid };
+        },
       },
-    }, createLogger({ name: 't', level: 'silent' }));
+      createLogger({ name: 't', level: 'silent' }),
+    );
     const bad = await kit.call('create', { partnerSid: p, body: flexml(randomUUID()) });
-    expect(bad).toEqual({ status: 422, error: { message: 'object validation error', errors: [{ field: 'properties.container_sid', message: 'cannot find a container with this SID', reference_sid: null }] } });
+    expect(bad).toEqual({
+      status: 422,
+      error: {
+        message: 'object validation error',
+        errors: [
+          { field: 'properties.container_sid', message: 'cannot find a container with this SID', reference_sid: null },
+        ],
+      },
+    });
     const otherPartner = await kit.call('create', { partnerSid: randomUUID(), body: flexml(known) });
     expect(otherPartner.status).toBe(422);
     const ok = await kit.call('create', { partnerSid: p, body: flexml(known) });
@@ -84,7 +134,11 @@ describe('properties.container_sid asks storage', () => {
     expect(asked).toContainEqual({ partner_sid: p, container_sid: known });
     // Unchanged on update: storage is not asked again.
     const n = asked.length;
-    const upd = await kit.call('update', { partnerSid: p, params: { endpoint_sid: String(body(ok)!.endpoint_sid) }, body: { name: 'x', properties: { container_sid: known } } });
+    const upd = await kit.call('update', {
+      partnerSid: p,
+      params: { endpoint_sid: String(body(ok)!.endpoint_sid) },
+      body: { name: 'x', properties: { container_sid: known } },
+    });
     expect(upd.status).toBe(200);
     expect(asked).toHaveLength(n);
     await Promise.all(subs.map((s) => s.stop()));

@@ -5,19 +5,33 @@ import { ensureSystemGateway } from '../src/system-gateway';
 import { eventually, startKit, type ServiceKit } from './service-kit';
 
 let kit: ServiceKit | undefined;
-afterEach(async () => { await kit?.stop(); kit = undefined; });
+afterEach(async () => {
+  await kit?.stop();
+  kit = undefined;
+});
 
 /** `evt.partner.created` as identity publishes it (PartnerEventSchema). */
 const partnerEvent = (partnerSid: string) => ({
-  partner: { partner_sid: partnerSid, name: 'p', login: `p-${partnerSid.slice(0, 8)}`, status: 'active', available_scopes: [], attributes: {}, date_created: new Date().toISOString() },
+  partner: {
+    partner_sid: partnerSid,
+    name: 'p',
+    login: `p-${partnerSid.slice(0, 8)}`,
+    status: 'active',
+    available_scopes: [],
+    attributes: {},
+    date_created: new Date().toISOString(),
+  },
 });
 
 describe('System Gateway on evt.partner.created', () => {
   test('partners created before the service first ran get one (the durable replays the stream)', async () => {
     const early = [randomUUID(), randomUUID()];
-    kit = await startKit({}, async (bus) => { for (const p of early) await bus.publish(Subjects.events.partnerCreated, partnerEvent(p)); });
+    kit = await startKit({}, async (bus) => {
+      for (const p of early) await bus.publish(Subjects.events.partnerCreated, partnerEvent(p));
+    });
     await eventually(async () => {
-      for (const p of early) expect(await kit!.repo.endpoints.countDocuments({ partner_sid: p, type: 'system_gateway' })).toBe(1);
+      for (const p of early)
+        expect(await kit!.repo.endpoints.countDocuments({ partner_sid: p, type: 'system_gateway' })).toBe(1);
     });
   });
 
@@ -39,7 +53,9 @@ describe('System Gateway on evt.partner.created', () => {
     await kit.bus.publish(Subjects.events.partnerCreated, { partner_sid: p });
     await kit.bus.publish(Subjects.events.partnerCreated, partnerEvent(p));
     await eventually(async () => expect(await kit!.repo.endpoints.countDocuments({ partner_sid: p })).toBe(1));
-    expect(lines.filter((l) => l.msg === 'malformed internal message refused').map((l) => l.subject)).toEqual([Subjects.events.partnerCreated]);
+    expect(lines.filter((l) => l.msg === 'malformed internal message refused').map((l) => l.subject)).toEqual([
+      Subjects.events.partnerCreated,
+    ]);
   });
 
   test('it can be neither changed nor deleted, and none can be created', async () => {
@@ -49,9 +65,16 @@ describe('System Gateway on evt.partner.created', () => {
     await eventually(async () => expect(await kit!.repo.endpoints.countDocuments({ partner_sid: p })).toBe(1));
     const sg = await kit.repo.endpoints.findOne({ partner_sid: p });
     const params = { endpoint_sid: sg!.endpoint_sid };
-    for (const [action, body] of [['update', { name: 'x' }], ['replace', {}], ['delete', undefined]] as const) {
+    for (const [action, body] of [
+      ['update', { name: 'x' }],
+      ['replace', {}],
+      ['delete', undefined],
+    ] as const) {
       const r = await kit.call(action, { partnerSid: p, params, body });
-      expect(r).toMatchObject({ status: 422, error: { message: 'object validation error', errors: [{ field: 'type' }] } });
+      expect(r).toMatchObject({
+        status: 422,
+        error: { message: 'object validation error', errors: [{ field: 'type' }] },
+      });
     }
     const created = await kit.call('create', { partnerSid: p, body: { type: 'system_gateway' } });
     expect(created).toMatchObject({ status: 422, error: { errors: [{ field: 'type' }] } });

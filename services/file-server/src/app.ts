@@ -20,7 +20,8 @@ function sendJson(res: ServerResponse, status: number, body: string): void {
  * other path.
  */
 export function fileId(pathname: string): string | undefined {
-  if (pathname.length < 4 || pathname[0] !== '/' || (pathname[1] !== 'f' && pathname[1] !== 'F') || pathname[2] !== '/') return undefined;
+  if (pathname.length < 4 || pathname[0] !== '/' || (pathname[1] !== 'f' && pathname[1] !== 'F') || pathname[2] !== '/')
+    return undefined;
   const rest = pathname.endsWith('/') ? pathname.slice(3, -1) : pathname.slice(3);
   if (rest.length === 0 || rest.includes('/')) return undefined;
   return decodeURIComponent(rest);
@@ -32,14 +33,33 @@ export function fileId(pathname: string): string | undefined {
  * response never tells whether a file exists. A plain request listener: one route needs no router
  * (express's routing was about a tenth of a range reply's CPU; docs/decisions.md 32).
  */
-export function createFileServerApp(deps: ServeDeps & { logger: Logger; metrics: Registry; health: HealthState }): RequestListener {
-  const served = new Counter({ name: 'file_server_responses_total', help: 'Public file responses by status', labelNames: ['status'], registers: [deps.metrics] });
-  const bytes = new Counter({ name: 'file_server_bytes_total', help: 'Bytes promised in Content-Length', registers: [deps.metrics] });
-  const latency = new Histogram({ name: 'file_server_first_byte_seconds', help: 'Time to headers', buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers: [deps.metrics] });
+export function createFileServerApp(
+  deps: ServeDeps & { logger: Logger; metrics: Registry; health: HealthState },
+): RequestListener {
+  const served = new Counter({
+    name: 'file_server_responses_total',
+    help: 'Public file responses by status',
+    labelNames: ['status'],
+    registers: [deps.metrics],
+  });
+  const bytes = new Counter({
+    name: 'file_server_bytes_total',
+    help: 'Bytes promised in Content-Length',
+    registers: [deps.metrics],
+  });
+  const latency = new Histogram({
+    name: 'file_server_first_byte_seconds',
+    help: 'Time to headers',
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+    registers: [deps.metrics],
+  });
   const serve = serveFile(deps);
 
   const fail = (err: unknown, req: IncomingMessage, res: ServerResponse): void => {
-    if (res.headersSent) { res.destroy(); return; }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
     const mapped = clientError(err, req);
     if (mapped) {
       // Every "no such published file" looks the same, whatever the reason.
@@ -67,9 +87,17 @@ export function createFileServerApp(deps: ServeDeps & { logger: Logger; metrics:
       return;
     }
     if (id !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
-      serve(req, res, id, q < 0 ? {} : querystring.parse(url.slice(q + 1))).then((promised) => bytes.inc(promised), (err: unknown) => fail(err, req, res));
+      serve(req, res, id, q < 0 ? {} : querystring.parse(url.slice(q + 1))).then(
+        (promised) => bytes.inc(promised),
+        (err: unknown) => fail(err, req, res),
+      );
       return;
     }
-    handleOpsRequest(req, res, deps.metrics, deps.health).then((done) => { if (!done) sendJson(res, 404, NOT_FOUND); }, (err: unknown) => fail(err, req, res));
+    handleOpsRequest(req, res, deps.metrics, deps.health).then(
+      (done) => {
+        if (!done) sendJson(res, 404, NOT_FOUND);
+      },
+      (err: unknown) => fail(err, req, res),
+    );
   };
 }

@@ -23,5 +23,11 @@ export type FileServerConfigValues = Static<typeof fileServerSchema>;
 
 /** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */
 export function fileServerSettings(c: FileServerConfigValues): FileServerSettings {
-  return { port: c.STORAGE_PORT, cacheTtlMs: c.FILE_CACHE_MS, busTimeoutMs: c.BUS_TIMEOUT_MS, transcodeTimeoutMs: c.TRANSCODE_TIMEOUT_MS, accelRedirect: c.FILE_SERVER_ACCEL_REDIRECT };
+  return {
+    port: c.STORAGE_PORT,
+    cacheTtlMs: c.FILE_CACHE_MS,
+    busTimeoutMs: c.BUS_TIMEOUT_MS,
+    transcodeTimeoutMs: c.TRANSCODE_TIMEOUT_MS,
+    accelRedirect: c.FILE_SERVER_ACCEL_REDIRECT,
+  };
 }

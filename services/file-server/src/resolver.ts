@@ -16,7 +16,13 @@ export class Resolver {
   private readonly storage: StorageClient;
 
   /** `onForget(fileSid)`: also runs for every dropped file (the file server drops the blobs it keeps open). */
-  constructor(private readonly bus: Bus, private readonly ttlMs: number, timeoutMs: number, private readonly log: Logger, private readonly onForget?: (fileSid: string) => void) {
+  constructor(
+    private readonly bus: Bus,
+    private readonly ttlMs: number,
+    timeoutMs: number,
+    private readonly log: Logger,
+    private readonly onForget?: (fileSid: string) => void,
+  ) {
     this.storage = new StorageClient(bus, { timeoutMs });
   }
 
@@ -24,7 +30,11 @@ export class Resolver {
     const { listen } = this.bus;
     if (!listen) return;
     const drop = (subject: typeof Subjects.events.fileUpdated | typeof Subjects.events.fileDeleted) =>
-      listen.call(this.bus, subject, checkedEvent(subject, StorageEvents[subject].payload, this.log, async ({ file_sid: sid }) => this.forget(sid)));
+      listen.call(
+        this.bus,
+        subject,
+        checkedEvent(subject, StorageEvents[subject].payload, this.log, async ({ file_sid: sid }) => this.forget(sid)),
+      );
     this.subs = await Promise.all([drop(Subjects.events.fileUpdated), drop(Subjects.events.fileDeleted)]);
   }
 

@@ -1,7 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  BITRATE_FORMATS, cacheBlobKey, isExternalBlobKey, mimeOfFormat, NotFoundError, TranscoderClient, UnavailableError, UnprocessableError, safeContentType,
-  type TranscodeReply, type TranscodeRequest,
+  BITRATE_FORMATS,
+  cacheBlobKey,
+  isExternalBlobKey,
+  mimeOfFormat,
+  NotFoundError,
+  TranscoderClient,
+  UnavailableError,
+  UnprocessableError,
+  safeContentType,
+  type TranscodeReply,
+  type TranscodeRequest,
 } from '@patchbay/contracts';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
 import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
@@ -18,7 +27,6 @@ export interface ServeDeps {
   accelPrefix?: string;
 }
 
-
 /**
  * The copy to serve: the stored file, or a transcoded copy when `f`/`br` ask for a change. `br` is
  * ignored unless lower than the stored file's bitrate (interface.md), and for targets whose rate is
@@ -32,7 +40,10 @@ function target(file: PublicFile, opts: DownloadOptions): { format: string; bitr
   const bitrate = lowers && (BITRATE_FORMATS as readonly string[]).includes(format) ? opts.bitrate : null;
   if (format === file.content_format && bitrate === null) return null;
   if (file.content_format === 'mp4') {
-    throw UnprocessableError.field(format === 'mp4' ? 'br' : 'f', 'mp4 can be a transcoding target only: this file is mp4, so it cannot be transcoded');
+    throw UnprocessableError.field(
+      format === 'mp4' ? 'br' : 'f',
+      'mp4 can be a transcoding target only: this file is mp4, so it cannot be transcoded',
+    );
   }
   return { format, bitrate };
 }
@@ -63,7 +74,12 @@ async function transcodeCopy(deps: ServeDeps, req: TranscodeRequest, requestId: 
  * request without a cached copy gets the whole result with 200 (rule 7).
  */
 export function serveFile(deps: ServeDeps) {
-  return async (req: IncomingMessage, res: ServerResponse, id: string, query: Record<string, unknown>): Promise<number> => {
+  return async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    id: string,
+    query: Record<string, unknown>,
+  ): Promise<number> => {
     const opts = parseDownloadOptions(query);
     const requestId = String(req.headers['x-request-id'] ?? '');
     const file = await deps.resolver.resolve(id, requestId);
@@ -81,13 +97,28 @@ export function serveFile(deps: ServeDeps) {
       if (cached && cached.size > 0) size = cached.size;
       else {
         rangeAllowed = false;
-        size = (await transcodeCopy(deps, {
-          blob_key: file.blob_key, source_format: file.content_format, target: want.format, bitrate: want.bitrate, output_key: key,
-        }, requestId)).size;
+        size = (
+          await transcodeCopy(
+            deps,
+            {
+              blob_key: file.blob_key,
+              source_format: file.content_format,
+              target: want.format,
+              bitrate: want.bitrate,
+              output_key: key,
+            },
+            requestId,
+          )
+        ).size;
       }
     }
     return sendBlob(req, res, deps.blobs, {
-      key, size, contentType: opts.contentType ?? mime, lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(), ranges: rangeAllowed, keepOpenMs: deps.keepOpenMs,
+      key,
+      size,
+      contentType: opts.contentType ?? mime,
+      lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(),
+      ranges: rangeAllowed,
+      keepOpenMs: deps.keepOpenMs,
       // A file of an external container is not in the directory nginx reads: sent from here.
       accelRedirect: deps.accelPrefix && !isExternalBlobKey(key) ? `${deps.accelPrefix}${key}` : undefined,
       headers: {
@@ -98,7 +129,10 @@ export function serveFile(deps: ServeDeps) {
       },
     }).catch((err: unknown) => {
       // The blob went between resolve and read (deleted): same answer as an unknown id.
-      if (err instanceof NotFoundError) { deps.resolver.forget(file.file_sid); throw new NotFoundError('Not Found'); }
+      if (err instanceof NotFoundError) {
+        deps.resolver.forget(file.file_sid);
+        throw new NotFoundError('Not Found');
+      }
       throw err;
     });
   };

@@ -20,22 +20,40 @@ export interface FileServerSettings {
 }
 
 /** Starts the public file server; stopping lets in-flight downloads finish. */
-export async function startFileServer(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>, settings: FileServerSettings): Promise<Stoppable & { port: number }> {
+export async function startFileServer(
+  deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>,
+  settings: FileServerSettings,
+): Promise<Stoppable & { port: number }> {
   // Blob routing wraps Patchbay's own store: what nginx would read is the store under it.
   const own = deps.blobs instanceof RoutedBlobStore ? deps.blobs.platform : deps.blobs;
   if (settings.accelRedirect && !(own instanceof DirBlobStore)) {
-    throw new ConfigError(['FILE_SERVER_ACCEL_REDIRECT: only with the directory blob store (nginx reads its files); unset it with MONGODB_URL']);
+    throw new ConfigError([
+      'FILE_SERVER_ACCEL_REDIRECT: only with the directory blob store (nginx reads its files); unset it with MONGODB_URL',
+    ]);
   }
   let ready = false;
   const log = deps.logger.child({ mod: 'file-server' });
   // While storage or the transcoder (or the whole bus) does not answer, downloads fail fast with a 503.
   const bus = new CircuitBreakerBus(deps.bus, { logger: log });
   // A file event closes every blob of that file kept open (its data, its transcodings, its cached copies).
-  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs, log, (fileSid) => deps.blobs.forgetOpen?.((key) => fileSidOfBlobKey(key) === fileSid));
+  const resolver = new Resolver(bus, settings.cacheTtlMs, settings.busTimeoutMs, log, (fileSid) =>
+    deps.blobs.forgetOpen?.((key) => fileSidOfBlobKey(key) === fileSid),
+  );
   await resolver.start();
-  const app = createFileServerApp({ ...deps, bus, resolver, transcodeTimeoutMs: settings.transcodeTimeoutMs, keepOpenMs: settings.keepOpenMs ?? 2000, accelPrefix: settings.accelRedirect, health: { ready: () => ready } });
+  const app = createFileServerApp({
+    ...deps,
+    bus,
+    resolver,
+    transcodeTimeoutMs: settings.transcodeTimeoutMs,
+    keepOpenMs: settings.keepOpenMs ?? 2000,
+    accelPrefix: settings.accelRedirect,
+    health: { ready: () => ready },
+  });
   const server = http.createServer(app);
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(settings.port, '0.0.0.0', () => resolve()); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, '0.0.0.0', () => resolve());
+  });
   ready = true;
   const port = (server.address() as { port: number }).port;
   log.info({ port }, 'file server listening');
@@ -43,7 +61,10 @@ export async function startFileServer(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 
     port,
     stop: async () => {
       ready = false;
-      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); });
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
       await resolver.stop();
     },
   };

@@ -24,11 +24,23 @@ export function accelLocation(prefix: string, blobDir: string): string {
 }
 
 /** Starts nginx (one worker) on a free port: `/f/` proxied to the file server, `prefix` served from `blobDir`. */
-export async function startAccelNginx(root: string, fileServerPort: number, prefix: string, blobDir: string): Promise<{ port: number; stop(): Promise<void> }> {
-  const port = await new Promise<number>((resolve) => { const s = net.createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as net.AddressInfo).port; s.close(() => resolve(p)); }); });
+export async function startAccelNginx(
+  root: string,
+  fileServerPort: number,
+  prefix: string,
+  blobDir: string,
+): Promise<{ port: number; stop(): Promise<void> }> {
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
   fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
   const conf = path.join(root, 'nginx.conf');
-  fs.writeFileSync(conf, `worker_processes 1; daemon off; pid ${root}/nginx.pid; error_log ${root}/error.log;
+  fs.writeFileSync(
+    conf,
+    `worker_processes 1; daemon off; pid ${root}/nginx.pid; error_log ${root}/error.log;
 events { worker_connections 1024; }
 http { access_log off; keepalive_requests 100000;
   client_body_temp_path ${root}/tmp; proxy_temp_path ${root}/tmp; fastcgi_temp_path ${root}/tmp; uwsgi_temp_path ${root}/tmp; scgi_temp_path ${root}/tmp;
@@ -36,12 +48,27 @@ http { access_log off; keepalive_requests 100000;
   server { listen 127.0.0.1:${port};
     location /f/ { proxy_pass http://fs; proxy_http_version 1.1; proxy_set_header Connection ""; }
     ${accelLocation(prefix, blobDir)}
-  } }`);
+  } }`,
+  );
   const child: ChildProcess = spawn(NGINX, ['-c', conf, '-p', root], { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => { const s = net.connect(port, '127.0.0.1', () => { s.destroy(); resolve(true); }).on('error', () => resolve(false)); });
+    const up = await new Promise<boolean>((resolve) => {
+      const s = net
+        .connect(port, '127.0.0.1', () => {
+          s.destroy();
+          resolve(true);
+        })
+        .on('error', () => resolve(false));
+    });
     if (up) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { port, stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }) };
+  return {
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }

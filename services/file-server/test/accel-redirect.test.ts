@@ -22,21 +22,43 @@ const DATA = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz');
 const LAST_MODIFIED = new Date('2020-01-02T03:04:05Z');
 const hub = MemoryBus.hub();
 const buses: MemoryBus[] = [];
-const bus = () => { const b = new MemoryBus(hub); buses.push(b); return b; };
+const bus = () => {
+  const b = new MemoryBus(hub);
+  buses.push(b);
+  return b;
+};
 const blobs = new DirBlobStore({ dir: blobDir });
 const logger = createLogger({ name: 'accel-test', level: 'silent' });
 let server: Stoppable & { port: number };
 let nginx: { port: number; stop(): Promise<void> };
-const get = (id: string, headers: Record<string, string> = {}, method = 'GET') => fetch(`http://127.0.0.1:${nginx.port}/f/${id}`, { method, headers });
+const get = (id: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(`http://127.0.0.1:${nginx.port}/f/${id}`, { method, headers });
 
 beforeAll(async () => {
   await blobs.put('files/P1/FI1', Readable.from([DATA]));
   fs.chmodSync(path.join(blobDir, 'files'), 0o755);
-  await bus().serve(Subjects.storage.fileResolvePublic, 'storage', async (payload) => ((payload as { id: string }).id === 'FI1' ? {
-    status: 200,
-    body: { file_sid: 'FI1', blob_key: 'files/P1/FI1', file_bytes: DATA.length, mime_type: 'audio/x-wav', name: 'a.wav', file_access_name: 'FI1.wav', content_format: 'wav', content_bitrate: null, last_modified: LAST_MODIFIED.toISOString() },
-  } : { status: 404, error: { status: 404, code: 'not_found', message: 'Not Found', errors: [] } }));
-  server = await startFileServer({ bus: bus(), blobs, logger, metrics: new Registry() }, { port: 0, cacheTtlMs: 5000, busTimeoutMs: 5000, transcodeTimeoutMs: 5000, accelRedirect: '/_patchbay_blobs/' });
+  await bus().serve(Subjects.storage.fileResolvePublic, 'storage', async (payload) =>
+    (payload as { id: string }).id === 'FI1'
+      ? {
+          status: 200,
+          body: {
+            file_sid: 'FI1',
+            blob_key: 'files/P1/FI1',
+            file_bytes: DATA.length,
+            mime_type: 'audio/x-wav',
+            name: 'a.wav',
+            file_access_name: 'FI1.wav',
+            content_format: 'wav',
+            content_bitrate: null,
+            last_modified: LAST_MODIFIED.toISOString(),
+          },
+        }
+      : { status: 404, error: { status: 404, code: 'not_found', message: 'Not Found', errors: [] } },
+  );
+  server = await startFileServer(
+    { bus: bus(), blobs, logger, metrics: new Registry() },
+    { port: 0, cacheTtlMs: 5000, busTimeoutMs: 5000, transcodeTimeoutMs: 5000, accelRedirect: '/_patchbay_blobs/' },
+  );
   nginx = await startAccelNginx(root, server.port, '/_patchbay_blobs/', blobDir);
 });
 afterAll(async () => {
@@ -46,7 +68,7 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-test('the file server answers with X-Accel-Redirect and no body; through nginx the client gets the file with Patchbay\'s headers', async () => {
+test("the file server answers with X-Accel-Redirect and no body; through nginx the client gets the file with Patchbay's headers", async () => {
   const direct = await fetch(`http://127.0.0.1:${server.port}/f/FI1`);
   expect(direct.headers.get('x-accel-redirect')).toBe('/_patchbay_blobs/files/P1/FI1');
   // An empty body said so, not a chunked one nginx would have to read to its end.
@@ -55,9 +77,30 @@ test('the file server answers with X-Accel-Redirect and no body; through nginx t
   const res = await get('FI1');
   expect(res.status).toBe(200);
   expect(Buffer.from(await res.arrayBuffer()).equals(DATA)).toBe(true);
-  expect(Object.fromEntries(['content-type', 'content-length', 'cache-control', 'content-disposition', 'accept-ranges', 'access-control-allow-origin', 'access-control-allow-methods', 'last-modified', 'x-accel-redirect'].map((h) => [h, res.headers.get(h)]))).toEqual({
-    'content-type': 'audio/x-wav', 'content-length': String(DATA.length), 'cache-control': 'None', 'content-disposition': 'inline', 'accept-ranges': 'bytes',
-    'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET', 'last-modified': LAST_MODIFIED.toUTCString(), 'x-accel-redirect': null,
+  expect(
+    Object.fromEntries(
+      [
+        'content-type',
+        'content-length',
+        'cache-control',
+        'content-disposition',
+        'accept-ranges',
+        'access-control-allow-origin',
+        'access-control-allow-methods',
+        'last-modified',
+        'x-accel-redirect',
+      ].map((h) => [h, res.headers.get(h)]),
+    ),
+  ).toEqual({
+    'content-type': 'audio/x-wav',
+    'content-length': String(DATA.length),
+    'cache-control': 'None',
+    'content-disposition': 'inline',
+    'accept-ranges': 'bytes',
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': 'GET',
+    'last-modified': LAST_MODIFIED.toUTCString(),
+    'x-accel-redirect': null,
   });
 });
 
@@ -89,13 +132,35 @@ test('HEAD, unknown ids and other paths are answered by the file server as befor
 });
 
 test('refused with a blob store nginx cannot read', async () => {
-  const gridLike: BlobStore = { put: blobs.put.bind(blobs), get: blobs.get.bind(blobs), stat: blobs.stat.bind(blobs), delete: blobs.delete.bind(blobs) };
-  await expect(startFileServer({ bus: bus(), blobs: gridLike, logger, metrics: new Registry() }, { port: 0, cacheTtlMs: 0, busTimeoutMs: 1000, transcodeTimeoutMs: 1000, accelRedirect: '/_b/' }))
-    .rejects.toBeInstanceOf(ConfigError);
+  const gridLike: BlobStore = {
+    put: blobs.put.bind(blobs),
+    get: blobs.get.bind(blobs),
+    stat: blobs.stat.bind(blobs),
+    delete: blobs.delete.bind(blobs),
+  };
+  await expect(
+    startFileServer(
+      { bus: bus(), blobs: gridLike, logger, metrics: new Registry() },
+      { port: 0, cacheTtlMs: 0, busTimeoutMs: 1000, transcodeTimeoutMs: 1000, accelRedirect: '/_b/' },
+    ),
+  ).rejects.toBeInstanceOf(ConfigError);
   // Behind the blob routing every service gets (external containers), the store nginx reads is the one under it.
-  const directory = { open: async (): Promise<BlobStore> => { throw new Error('no external store here'); }, evict: () => undefined, close: async () => undefined };
-  await expect(startFileServer({ bus: bus(), blobs: new RoutedBlobStore(gridLike, directory), logger, metrics: new Registry() }, { port: 0, cacheTtlMs: 0, busTimeoutMs: 1000, transcodeTimeoutMs: 1000, accelRedirect: '/_b/' }))
-    .rejects.toBeInstanceOf(ConfigError);
-  const routed = await startFileServer({ bus: bus(), blobs: new RoutedBlobStore(blobs, directory), logger, metrics: new Registry() }, { port: 0, cacheTtlMs: 0, busTimeoutMs: 1000, transcodeTimeoutMs: 1000, accelRedirect: '/_b/' });
+  const directory = {
+    open: async (): Promise<BlobStore> => {
+      throw new Error('no external store here');
+    },
+    evict: () => undefined,
+    close: async () => undefined,
+  };
+  await expect(
+    startFileServer(
+      { bus: bus(), blobs: new RoutedBlobStore(gridLike, directory), logger, metrics: new Registry() },
+      { port: 0, cacheTtlMs: 0, busTimeoutMs: 1000, transcodeTimeoutMs: 1000, accelRedirect: '/_b/' },
+    ),
+  ).rejects.toBeInstanceOf(ConfigError);
+  const routed = await startFileServer(
+    { bus: bus(), blobs: new RoutedBlobStore(blobs, directory), logger, metrics: new Registry() },
+    { port: 0, cacheTtlMs: 0, busTimeoutMs: 1000, transcodeTimeoutMs: 1000, accelRedirect: '/_b/' },
+  );
   await routed.stop();
 });

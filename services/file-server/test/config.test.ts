@@ -2,16 +2,20 @@ import { Type } from '@sinclair/typebox';
 import { CommonConfig, loadConfig } from '@patchbay/platform';
 import { FileServerConfig, fileServerSettings } from '../src/config';
 
-const settingsOf = (env: NodeJS.ProcessEnv) => fileServerSettings(loadConfig(Type.Object({ ...CommonConfig, ...FileServerConfig }), env));
+const settingsOf = (env: NodeJS.ProcessEnv) =>
+  fileServerSettings(loadConfig(Type.Object({ ...CommonConfig, ...FileServerConfig }), env));
 
 test('fileServerSettings: port, cache and timeouts from their keys, with their defaults', () => {
   expect(settingsOf({})).toEqual({ port: 8081, cacheTtlMs: 5000, busTimeoutMs: 10000, transcodeTimeoutMs: 120000 });
-  expect(settingsOf({ STORAGE_PORT: '0', FILE_CACHE_MS: '0', BUS_TIMEOUT_MS: '2000', TRANSCODE_TIMEOUT_MS: '5000' })).toEqual({ port: 0, cacheTtlMs: 0, busTimeoutMs: 2000, transcodeTimeoutMs: 5000 });
+  expect(
+    settingsOf({ STORAGE_PORT: '0', FILE_CACHE_MS: '0', BUS_TIMEOUT_MS: '2000', TRANSCODE_TIMEOUT_MS: '5000' }),
+  ).toEqual({ port: 0, cacheTtlMs: 0, busTimeoutMs: 2000, transcodeTimeoutMs: 5000 });
   expect(() => settingsOf({ STORAGE_PORT: '70000' })).toThrow(/STORAGE_PORT/);
 });
 
 test('FILE_SERVER_ACCEL_REDIRECT: an internal location prefix, passed on; anything else refused naming the key', () => {
   expect(settingsOf({ FILE_SERVER_ACCEL_REDIRECT: '/_patchbay_blobs/' }).accelRedirect).toBe('/_patchbay_blobs/');
   expect(settingsOf({}).accelRedirect).toBeUndefined();
-  for (const bad of ['_blobs/', '/blobs', '/../x/', 'http://x/']) expect(() => settingsOf({ FILE_SERVER_ACCEL_REDIRECT: bad })).toThrow(/FILE_SERVER_ACCEL_REDIRECT/);
+  for (const bad of ['_blobs/', '/blobs', '/../x/', 'http://x/'])
+    expect(() => settingsOf({ FILE_SERVER_ACCEL_REDIRECT: bad })).toThrow(/FILE_SERVER_ACCEL_REDIRECT/);
 });

@@ -9,8 +9,15 @@ import { captureLogger } from '../../../packages/platform/src/testing/capture-lo
 import { Resolver } from '../src/resolver';
 
 const file = (sid: string) => ({
-  file_sid: sid, blob_key: `files/P/${sid}`, file_bytes: 3, mime_type: 'audio/x-wav', name: 'a.wav', file_access_name: `${sid}.wav`,
-  content_format: 'wav', content_bitrate: null, last_modified: new Date(0).toISOString(),
+  file_sid: sid,
+  blob_key: `files/P/${sid}`,
+  file_bytes: 3,
+  mime_type: 'audio/x-wav',
+  name: 'a.wav',
+  file_access_name: `${sid}.wav`,
+  content_format: 'wav',
+  content_bitrate: null,
+  last_modified: new Date(0).toISOString(),
 });
 
 test('cached answers go on a file event; a malformed event is refused and logged', async () => {
@@ -19,7 +26,10 @@ test('cached answers go on a file event; a malformed event is refused and logged
   const storageBus = new MemoryBus(hub);
   const bus = new MemoryBus(hub);
   let asked = 0;
-  const storage = await storageBus.serve(Subjects.storage.fileResolvePublic, 'storage', async () => { asked += 1; return ok(file('F1')); });
+  const storage = await storageBus.serve(Subjects.storage.fileResolvePublic, 'storage', async () => {
+    asked += 1;
+    return ok(file('F1'));
+  });
   const resolver = new Resolver(bus, 60_000, 5000, logger);
   await resolver.start();
   try {
@@ -35,7 +45,10 @@ test('cached answers go on a file event; a malformed event is refused and logged
     expect(asked).toBe(1);
 
     await storageBus.publish(Subjects.events.fileDeleted, { file_sid: 'F1', partner_sid: 'P' });
-    for (let i = 0; i < 100 && asked === 1; i++) { await resolver.resolve('F1'); await new Promise((r) => setTimeout(r, 20)); }
+    for (let i = 0; i < 100 && asked === 1; i++) {
+      await resolver.resolve('F1');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect(asked).toBe(2);
   } finally {
     await resolver.stop();

@@ -15,7 +15,11 @@ import { startFileServer } from '../src/start';
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'patchbay-fs-open-'));
 const hub = MemoryBus.hub();
 const buses: MemoryBus[] = [];
-const bus = () => { const b = new MemoryBus(hub); buses.push(b); return b; };
+const bus = () => {
+  const b = new MemoryBus(hub);
+  buses.push(b);
+  return b;
+};
 const served = new DirBlobStore({ dir: root });
 const storageSide = new DirBlobStore({ dir: root });
 let server: Stoppable & { port: number };
@@ -32,12 +36,31 @@ const range = async (spec: string) => {
 };
 
 beforeAll(async () => {
-  await storage.serve(Subjects.storage.fileResolvePublic, 'storage', async () => (current ? {
-    status: 200,
-    body: { file_sid: 'FI1', blob_key: 'files/P1/FI1', file_bytes: current.bytes, mime_type: 'audio/x-wav', name: 'a.wav', file_access_name: 'FI1.wav', content_format: 'wav', content_bitrate: null, last_modified: current.lastModified },
-  } : { status: 404, error: { status: 404, code: 'not_found', message: 'Not Found', errors: [] } }));
+  await storage.serve(Subjects.storage.fileResolvePublic, 'storage', async () =>
+    current
+      ? {
+          status: 200,
+          body: {
+            file_sid: 'FI1',
+            blob_key: 'files/P1/FI1',
+            file_bytes: current.bytes,
+            mime_type: 'audio/x-wav',
+            name: 'a.wav',
+            file_access_name: 'FI1.wav',
+            content_format: 'wav',
+            content_bitrate: null,
+            last_modified: current.lastModified,
+          },
+        }
+      : { status: 404, error: { status: 404, code: 'not_found', message: 'Not Found', errors: [] } },
+  );
   server = await startFileServer(
-    { bus: bus(), blobs: served, logger: createLogger({ name: 'file-server-test', level: 'silent' }), metrics: new Registry() },
+    {
+      bus: bus(),
+      blobs: served,
+      logger: createLogger({ name: 'file-server-test', level: 'silent' }),
+      metrics: new Registry(),
+    },
     { port: 0, cacheTtlMs: 60_000, busTimeoutMs: 5000, transcodeTimeoutMs: 5000, keepOpenMs: 60_000 },
   );
 });
@@ -53,12 +76,21 @@ test('a replaced or deleted blob is never served from a file kept open once its 
   expect(await range('0-3')).toEqual({ status: 206, text: '0123' });
   // Same size, same key, written by another process: the kept file still has the old bytes; the event drops it.
   await write('abcdefghij');
-  await storage.publish(Subjects.events.fileUpdated, { file_sid: 'FI1', partner_sid: 'P1', file_access_name: 'FI1.wav' });
+  await storage.publish(Subjects.events.fileUpdated, {
+    file_sid: 'FI1',
+    partner_sid: 'P1',
+    file_access_name: 'FI1.wav',
+  });
   await new Promise((r) => setTimeout(r, 50));
   expect(await range('0-3')).toEqual({ status: 206, text: 'abcd' });
   await storageSide.delete('files/P1/FI1');
   current = null;
-  await storage.publish(Subjects.events.fileDeleted, { file_sid: 'FI1', partner_sid: 'P1', container_sid: 'C1', file_access_name: 'FI1.wav' });
+  await storage.publish(Subjects.events.fileDeleted, {
+    file_sid: 'FI1',
+    partner_sid: 'P1',
+    container_sid: 'C1',
+    file_access_name: 'FI1.wav',
+  });
   await new Promise((r) => setTimeout(r, 50));
   expect((await range('0-3')).status).toBe(404);
 });
@@ -66,7 +98,11 @@ test('a replaced or deleted blob is never served from a file kept open once its 
 test('without the event, the kept file (and the cached answer) are what is served until their time is up', async () => {
   // What the test above relies on: the file server does keep the blob open (otherwise it proves nothing).
   await write('0123456789');
-  await storage.publish(Subjects.events.fileUpdated, { file_sid: 'FI1', partner_sid: 'P1', file_access_name: 'FI1.wav' });
+  await storage.publish(Subjects.events.fileUpdated, {
+    file_sid: 'FI1',
+    partner_sid: 'P1',
+    file_access_name: 'FI1.wav',
+  });
   await new Promise((r) => setTimeout(r, 50));
   expect(await range('0-3')).toEqual({ status: 206, text: '0123' });
   await write('abcdefghij');

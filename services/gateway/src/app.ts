@@ -34,28 +34,47 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
   app.set('query parser', 'simple');
   app.set('trust proxy', settings.trustProxy ?? 'loopback');
   app.use(observe(logger, metrics));
-  app.use((req, res, next) => { void handleOpsRequest(req, res, metrics, deps.health).then((done) => { if (!done) next(); }, next); });
+  app.use((req, res, next) => {
+    void handleOpsRequest(req, res, metrics, deps.health).then((done) => {
+      if (!done) next();
+    }, next);
+  });
 
   const cache = new CredentialCache(settings.authCacheMs);
   const api = express.Router({ strict: true, caseSensitive: true });
   const auth = authenticate(bus, cache, settings.busTimeoutMs);
   // A token revoked or a partner changed through this replica is forgotten here as soon as the
   // answer goes out (other replicas hear identity's event: see auth/cache-invalidation.ts).
-  const purge: express.RequestHandler = (_req, res, next) => { res.on('finish', () => cache.clear()); next(); };
-  const document = JSON.stringify(openApiDocument(ROUTES, { baseUrl: settings.baseUrl, storageUrl: settings.storageUrl, version }));
-  const streams = { bus, blobs: countUploadBytes(deps.blobs, metrics), logger, timeoutMs: settings.busTimeoutMs, openapi: () => document };
+  const purge: express.RequestHandler = (_req, res, next) => {
+    res.on('finish', () => cache.clear());
+    next();
+  };
+  const document = JSON.stringify(
+    openApiDocument(ROUTES, { baseUrl: settings.baseUrl, storageUrl: settings.storageUrl, version }),
+  );
+  const streams = {
+    bus,
+    blobs: countUploadBytes(deps.blobs, metrics),
+    logger,
+    timeoutMs: settings.busTimeoutMs,
+    openapi: () => document,
+  };
   // Every route the same way, from the one table: guards, the body as the route reads it (a route
   // that takes no body never parses one), then its own handler or the plain forward.
   for (const route of ROUTES) {
     const body = bodyKind(route);
-    const parsers = body === 'json' ? jsonBody(settings.jsonBodyLimit) : body === 'form' ? formBody(settings.jsonBodyLimit) : [];
+    const parsers =
+      body === 'json' ? jsonBody(settings.jsonBodyLimit) : body === 'form' ? formBody(settings.jsonBodyLimit) : [];
     const guards = route.auth === false ? [] : [auth, requireScopes(route.scopes)];
-    const handler = route.handler ? route.handler(streams, route) : forward(route, bus, settings.baseUrl, settings.busTimeoutMs);
+    const handler = route.handler
+      ? route.handler(streams, route)
+      : forward(route, bus, settings.baseUrl, settings.busTimeoutMs);
     api[route.method](route.path, ...guards, ...(route.purgesCredentials ? [purge] : []), ...parsers, handler);
   }
   app.use('/core/v2', api);
   app.use(referencePage({ documentPath: '/core/v2/openapi.json', apiUrls: [settings.baseUrl, settings.storageUrl] }));
-  if (settings.consoleDir) app.use(consoleSite({ dir: settings.consoleDir, apiUrl: settings.baseUrl, storageUrl: settings.storageUrl }));
+  if (settings.consoleDir)
+    app.use(consoleSite({ dir: settings.consoleDir, apiUrl: settings.baseUrl, storageUrl: settings.storageUrl }));
   app.use(notFound);
   app.use(errorHandler(logger));
   return { app, cache };

@@ -44,7 +44,10 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
   const v = value.trim();
   if (v === 'true' || v === 'false') return v === 'true';
   if (/^\d+$/.test(v)) return Number(v);
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 const gatewaySchema = Type.Object({ ...GatewayConfig, BUS_TIMEOUT_MS: Type.Integer() });

@@ -8,7 +8,11 @@ import type { GatewaySettings } from './config';
  * Starts the gateway's HTTP server on `port`. Stopping closes the listener, lets in-flight requests
  * finish, and closes idle keep-alive connections.
  */
-export async function startGateway(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>, settings: GatewaySettings, port: number): Promise<Stoppable & { server: http.Server; port: number }> {
+export async function startGateway(
+  deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>,
+  settings: GatewaySettings,
+  port: number,
+): Promise<Stoppable & { server: http.Server; port: number }> {
   let ready = false;
   const log = deps.logger.child({ mod: 'gateway' });
   // While a service (or the whole bus) does not answer, calls to it fail fast with a 503.
@@ -19,7 +23,10 @@ export async function startGateway(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'lo
   server.keepAliveTimeout = 65_000;
   // Uploads and bulk ingest stream large bodies: allow an hour per request (Node defaults to 5 min).
   server.requestTimeout = 3_600_000;
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, '0.0.0.0', () => resolve()); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '0.0.0.0', () => resolve());
+  });
   ready = true;
   const actual = (server.address() as { port: number }).port;
   log.info({ port: actual }, 'gateway listening');
@@ -28,7 +35,10 @@ export async function startGateway(deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'lo
     port: actual,
     stop: async () => {
       ready = false;
-      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); });
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
       await stopAll(invalidation);
     },
   };

@@ -28,13 +28,31 @@ export function identitySettings(c: IdentityConfigValues): IdentitySettings {
   const windowMs = c.LOGIN_FAILURE_WINDOW_SECONDS * 1000;
   return {
     throttle: {
-      login: { maxFailures: c.LOGIN_MAX_FAILURES, windowMs, lockMs: c.LOGIN_LOCK_SECONDS * 1000, maxLockMs: Math.max(c.LOGIN_LOCK_SECONDS * 1000, 900_000), slowMs: 250, maxSlowMs: 2000 },
-      address: { maxFailures: c.ADDRESS_MAX_FAILURES, windowMs, lockMs: c.ADDRESS_LOCK_SECONDS * 1000, maxLockMs: Math.max(c.ADDRESS_LOCK_SECONDS * 1000, 3_600_000), slowMs: 0, maxSlowMs: 0 },
+      login: {
+        maxFailures: c.LOGIN_MAX_FAILURES,
+        windowMs,
+        lockMs: c.LOGIN_LOCK_SECONDS * 1000,
+        maxLockMs: Math.max(c.LOGIN_LOCK_SECONDS * 1000, 900_000),
+        slowMs: 250,
+        maxSlowMs: 2000,
+      },
+      address: {
+        maxFailures: c.ADDRESS_MAX_FAILURES,
+        windowMs,
+        lockMs: c.ADDRESS_LOCK_SECONDS * 1000,
+        maxLockMs: Math.max(c.ADDRESS_LOCK_SECONDS * 1000, 3_600_000),
+        slowMs: 0,
+        maxSlowMs: 0,
+      },
     },
   };
 }
 
 /** The defaults, for tests and tools that start the service without an environment. */
 export const DEFAULT_IDENTITY_SETTINGS: IdentitySettings = identitySettings({
-  LOGIN_MAX_FAILURES: 5, LOGIN_LOCK_SECONDS: 60, ADDRESS_MAX_FAILURES: 30, ADDRESS_LOCK_SECONDS: 300, LOGIN_FAILURE_WINDOW_SECONDS: 900,
+  LOGIN_MAX_FAILURES: 5,
+  LOGIN_LOCK_SECONDS: 60,
+  ADDRESS_MAX_FAILURES: 30,
+  ADDRESS_LOCK_SECONDS: 300,
+  LOGIN_FAILURE_WINDOW_SECONDS: 900,
 });

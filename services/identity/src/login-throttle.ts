@@ -1,12 +1,21 @@
 import { TooManyRequestsError, UnauthorizedError, errorItem } from '@patchbay/contracts';
 import { compareAndSet, type Collection, type Logger } from '@patchbay/platform';
 import {
-  NO_ATTEMPTS, afterFailure, failureDelayMs, lockRemainingMs, retryAfterSeconds, type AttemptState, type ThrottlePolicy,
+  NO_ATTEMPTS,
+  afterFailure,
+  failureDelayMs,
+  lockRemainingMs,
+  retryAfterSeconds,
+  type AttemptState,
+  type ThrottlePolicy,
 } from './domain/login-throttle';
 import type { LoginAttemptDoc } from './repo';
 
 /** Who is trying: the login named, and the client address the gateway saw (null when unknown). */
-export interface LoginAttempt { login: string; address: string | null }
+export interface LoginAttempt {
+  login: string;
+  address: string | null;
+}
 
 /**
  * Throttles password checks (HTTP Basic and the password grant) by login and by client address,
@@ -16,7 +25,11 @@ export interface LoginAttempt { login: string; address: string | null }
 export class LoginThrottle {
   private readonly log: Logger;
 
-  constructor(private readonly attempts: Collection<LoginAttemptDoc>, private readonly policies: { login: ThrottlePolicy; address: ThrottlePolicy }, logger: Logger) {
+  constructor(
+    private readonly attempts: Collection<LoginAttemptDoc>,
+    private readonly policies: { login: ThrottlePolicy; address: ThrottlePolicy },
+    logger: Logger,
+  ) {
     this.log = logger.child({ mod: 'login-throttle' });
   }
 
@@ -28,10 +41,16 @@ export class LoginThrottle {
   async guard<T>(who: LoginAttempt, check: () => Promise<T | null>): Promise<T> {
     const keys = this.keysOf(who);
     const now = new Date();
-    const locked = Math.max(...await Promise.all(keys.map(async ([key]) => lockRemainingMs(stateOf(await this.attempts.findOne({ key })), now))));
+    const locked = Math.max(
+      ...(await Promise.all(
+        keys.map(async ([key]) => lockRemainingMs(stateOf(await this.attempts.findOne({ key })), now)),
+      )),
+    );
     if (locked > 0) {
       this.log.info({ login: who.login, address: who.address }, 'login refused: locked after repeated failures');
-      throw new TooManyRequestsError(retryAfterSeconds(locked), 'too many failed logins', [errorItem('too many failed logins; try again after the time in Retry-After', 'login')]);
+      throw new TooManyRequestsError(retryAfterSeconds(locked), 'too many failed logins', [
+        errorItem('too many failed logins; try again after the time in Retry-After', 'login'),
+      ]);
     }
     const result = await check();
     if (result !== null) {
@@ -39,8 +58,14 @@ export class LoginThrottle {
       return result;
     }
     const after = await Promise.all(keys.map(([key, policy]) => this.recordFailure(key, policy, now)));
-    const newlyLocked = keys.filter((_, i) => after[i].locked_until && after[i].locked_until!.getTime() > now.getTime() && after[i].failures === 0);
-    if (newlyLocked.length > 0) this.log.warn({ login: who.login, address: who.address, locked: newlyLocked.map(([k]) => k.split(':')[0]) }, 'repeated failed logins: locked');
+    const newlyLocked = keys.filter(
+      (_, i) => after[i].locked_until && after[i].locked_until!.getTime() > now.getTime() && after[i].failures === 0,
+    );
+    if (newlyLocked.length > 0)
+      this.log.warn(
+        { login: who.login, address: who.address, locked: newlyLocked.map(([k]) => k.split(':')[0]) },
+        'repeated failed logins: locked',
+      );
     const delay = failureDelayMs(after[0], this.policies.login);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     throw new UnauthorizedError('Bad credentials');
@@ -61,7 +86,10 @@ export class LoginThrottle {
     await this.attempts.findOneAndUpdate({ key }, { $inc: { failures: 0 } }, { upsert: true });
     const { after } = await compareAndSet(this.attempts, { key }, (doc) => {
       const next = afterFailure(stateOf(doc), now, policy);
-      const until = Math.max(next.window_start ? next.window_start.getTime() : 0, next.locked_until ? next.locked_until.getTime() : 0);
+      const until = Math.max(
+        next.window_start ? next.window_start.getTime() : 0,
+        next.locked_until ? next.locked_until.getTime() : 0,
+      );
       return { $set: { ...next, expires_at: new Date(until + policy.windowMs) } };
     });
     return stateOf(after);
@@ -71,5 +99,10 @@ export class LoginThrottle {
 function stateOf(doc: LoginAttemptDoc | null): AttemptState {
   if (!doc) return NO_ATTEMPTS;
   const date = (d: Date | string | null | undefined) => (d ? new Date(d) : null);
-  return { failures: doc.failures ?? 0, window_start: date(doc.window_start), locked_until: date(doc.locked_until), locks: doc.locks ?? 0 };
+  return {
+    failures: doc.failures ?? 0,
+    window_start: date(doc.window_start),
+    locked_until: date(doc.locked_until),
+    locks: doc.locks ?? 0,
+  };
 }

@@ -2,4 +2,9 @@ import { bootService } from '@patchbay/platform';
 import { IdentityConfig, identitySettings } from './config';
 import { startIdentityService } from './service';
 
-bootService({ name: 'identity', config: IdentityConfig, docs: true, start: (deps, config) => startIdentityService(deps, identitySettings(config)) });
+bootService({
+  name: 'identity',
+  config: IdentityConfig,
+  docs: true,
+  start: (deps, config) => startIdentityService(deps, identitySettings(config)),
+});

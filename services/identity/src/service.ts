@@ -16,18 +16,39 @@ const THROTTLE_SWEEP_MS = 60_000;
  * The identity service: owns partners and tokens, authenticates every gateway call. Tokens and
  * passwords are stored hashed; a token's secret is returned once, at creation.
  */
-export async function startIdentityService(deps: ServiceDeps, settings: IdentitySettings = DEFAULT_IDENTITY_SETTINGS): Promise<Stoppable> {
+export async function startIdentityService(
+  deps: ServiceDeps,
+  settings: IdentitySettings = DEFAULT_IDENTITY_SETTINGS,
+): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'identity' });
   const repo = await openIdentityRepo(deps.docs);
-  const ctx: IdentityContext = { repo, bus: deps.bus, log, throttle: new LoginThrottle(repo.loginAttempts, settings.throttle, log) };
-  const subs = await serveRequests(deps.bus, Queues.identity, IdentityRequests, {
-    ...authHandlers(ctx),
-    ...partnerHandlers(ctx),
-    ...tokenHandlers(ctx),
-    ...bootstrapHandlers(ctx),
-  }, log);
-  const sweep = setInterval(() => { void ctx.throttle.sweep().catch((err: unknown) => log.warn({ err }, 'login throttle sweep failed')); }, THROTTLE_SWEEP_MS);
+  const ctx: IdentityContext = {
+    repo,
+    bus: deps.bus,
+    log,
+    throttle: new LoginThrottle(repo.loginAttempts, settings.throttle, log),
+  };
+  const subs = await serveRequests(
+    deps.bus,
+    Queues.identity,
+    IdentityRequests,
+    {
+      ...authHandlers(ctx),
+      ...partnerHandlers(ctx),
+      ...tokenHandlers(ctx),
+      ...bootstrapHandlers(ctx),
+    },
+    log,
+  );
+  const sweep = setInterval(() => {
+    void ctx.throttle.sweep().catch((err: unknown) => log.warn({ err }, 'login throttle sweep failed'));
+  }, THROTTLE_SWEEP_MS);
   sweep.unref();
   log.info('identity service ready');
-  return { stop: async () => { clearInterval(sweep); await stopAll(subs); } };
+  return {
+    stop: async () => {
+      clearInterval(sweep);
+      await stopAll(subs);
+    },
+  };
 }

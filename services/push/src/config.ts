@@ -75,8 +75,10 @@ function hostPort(value: string | undefined): HostPort | undefined {
  */
 export function pushSettings(config: Readonly<PushConfigValues>): PushSettings {
   const problems: string[] = [];
-  if (config.APNS_INSECURE && !config.APNS_ENDPOINT) problems.push('APNS_INSECURE: only allowed together with APNS_ENDPOINT (a local APNs server)');
-  if (config.APNS_CA && !fs.existsSync(config.APNS_CA)) problems.push(`APNS_CA: no such file (got "${config.APNS_CA}")`);
+  if (config.APNS_INSECURE && !config.APNS_ENDPOINT)
+    problems.push('APNS_INSECURE: only allowed together with APNS_ENDPOINT (a local APNs server)');
+  if (config.APNS_CA && !fs.existsSync(config.APNS_CA))
+    problems.push(`APNS_CA: no such file (got "${config.APNS_CA}")`);
   const keys = credentialKeySettings(config);
   problems.push(...keys.problems);
   if (problems.length > 0) throw new ConfigError(problems);

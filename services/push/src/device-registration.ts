@@ -36,13 +36,19 @@ export async function registerDevice(repo: PushRepo, doc: DeviceDoc, reuse: bool
       const claimed = await claimedDevice(repo, claim.device_sid);
       if (claimed && sameRegistration(claimed, doc)) return claimed;
       // Gone, moved to another token, or never written: this registration takes the key over.
-      const taken = await repo.deviceKeys.findOneAndUpdate({ key, device_sid: claim.device_sid }, { $set: { device_sid: doc.device_sid, application_sid: doc.application_sid } });
+      const taken = await repo.deviceKeys.findOneAndUpdate(
+        { key, device_sid: claim.device_sid },
+        { $set: { device_sid: doc.device_sid, application_sid: doc.application_sid } },
+      );
       if (!taken) continue; // someone else took it over first: look again
       await repo.devices.insertOne(doc);
       return doc;
     }
     // No claim: a device registered before claims existed is adopted; else this one is made.
-    const legacy = await repo.devices.findOne({ partner_sid: doc.partner_sid, token: doc.token, type: doc.type, environment: doc.environment }, { sort: { date_created: 1 } });
+    const legacy = await repo.devices.findOne(
+      { partner_sid: doc.partner_sid, token: doc.token, type: doc.type, environment: doc.environment },
+      { sort: { date_created: 1 } },
+    );
     const mine = legacy ?? doc;
     try {
       await repo.deviceKeys.insertOne({ key, device_sid: mine.device_sid, application_sid: mine.application_sid });
@@ -70,6 +76,9 @@ async function claimedDevice(repo: PushRepo, deviceSid: string): Promise<DeviceD
  * Forgets the registrations of deleted devices, or of a device whose token, type or environment
  * changed, so the next registration of it does not wait for a device that will not come.
  */
-export async function releaseRegistrations(repo: PushRepo, filter: { device_sid: string } | { application_sid: string }): Promise<void> {
+export async function releaseRegistrations(
+  repo: PushRepo,
+  filter: { device_sid: string } | { application_sid: string },
+): Promise<void> {
   await repo.deviceKeys.deleteMany(filter);
 }

@@ -11,8 +11,15 @@ const PARTNER_PATHS = ['partner', ...Object.keys(PartnerSchema.properties).map((
  */
 export const APPLICATION_LIST_SPEC = defineListSpec({
   fields: {
-    application_sid: 'uuid', partner_sid: 'uuid', name: 'string', apns_id: 'string', apns_key_id: 'string', apns_team_id: 'string',
-    apns_topic: 'string', apns_p12_expiration: 'date', date_created: 'date',
+    application_sid: 'uuid',
+    partner_sid: 'uuid',
+    name: 'string',
+    apns_id: 'string',
+    apns_key_id: 'string',
+    apns_team_id: 'string',
+    apns_topic: 'string',
+    apns_p12_expiration: 'date',
+    date_created: 'date',
   },
   selectable: ['google_credentials', 'apns_p12', 'apns_p12_password', 'apns_p8', ...PARTNER_PATHS],
   defaultOrder: { field: 'date_created', dir: 'asc' },
@@ -21,8 +28,15 @@ export const APPLICATION_LIST_SPEC = defineListSpec({
 
 export const DEVICE_LIST_SPEC = defineListSpec({
   fields: {
-    device_sid: 'uuid', application_sid: 'uuid', partner_sid: 'uuid', token: 'string', type: 'string', environment: 'string',
-    application_version: 'string', os_version: 'string', date_created: 'date',
+    device_sid: 'uuid',
+    application_sid: 'uuid',
+    partner_sid: 'uuid',
+    token: 'string',
+    type: 'string',
+    environment: 'string',
+    application_version: 'string',
+    os_version: 'string',
+    date_created: 'date',
   },
   selectable: PARTNER_PATHS,
   defaultOrder: { field: 'date_created', dir: 'asc' },

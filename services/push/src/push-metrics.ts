@@ -4,7 +4,12 @@ import { Counter, type HandlerContext, type ServiceDeps } from '@patchbay/platfo
 type Registry = ServiceDeps['metrics'];
 
 /** The send handler: what it returns is the summary of `POST /push/notifications`. */
-type SendHandlers = { [Subjects.push.notificationSend]: (req: GatewayRequest, ctx: HandlerContext) => Promise<{ results: Record<string, string> }> };
+type SendHandlers = {
+  [Subjects.push.notificationSend]: (
+    req: GatewayRequest,
+    ctx: HandlerContext,
+  ) => Promise<{ results: Record<string, string> }>;
+};
 
 /**
  * Push sends by result, for operators: every recipient of every `POST /push/notifications` is
@@ -13,8 +18,17 @@ type SendHandlers = { [Subjects.push.notificationSend]: (req: GatewayRequest, ct
  * failing. Wraps the notification handlers without changing what they return.
  */
 export function countPushResults<H extends SendHandlers>(registry: Registry, handlers: H): H {
-  const results = new Counter({ name: 'push_recipient_results_total', help: 'Push notification recipients by result', labelNames: ['result'], registers: [registry] });
-  const sends = new Counter({ name: 'push_sends_total', help: 'Push notification requests handled', registers: [registry] });
+  const results = new Counter({
+    name: 'push_recipient_results_total',
+    help: 'Push notification recipients by result',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const sends = new Counter({
+    name: 'push_sends_total',
+    help: 'Push notification requests handled',
+    registers: [registry],
+  });
   const send = handlers[Subjects.push.notificationSend];
   const counted = async (req: GatewayRequest, ctx: HandlerContext) => {
     const summary = await send(req, ctx);

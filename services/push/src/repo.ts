@@ -21,7 +21,8 @@ export interface ApplicationMeta {
  * are stored sealed (secrets/application-secrets.ts); a plain string is a value written before
  * that, read as is and sealed on the next write or by the start-up migration.
  */
-export interface ApplicationDoc extends Omit<ApplicationFields, CredentialField>, ApplicationMeta, Record<string, unknown> {
+export interface ApplicationDoc
+  extends Omit<ApplicationFields, CredentialField>, ApplicationMeta, Record<string, unknown> {
   google_credentials: StoredSecret;
   apns_p12: StoredSecret;
   apns_p12_password: StoredSecret;

@@ -25,14 +25,31 @@ export async function startPushService(deps: ServiceDeps, settings: PushSettings
   const keys = openKeyRing(settings.credentialKeys, deps.logger.child({ mod: 'push-credentials' }), PUSH_KEYS);
   const repo = await openPushRepo(deps.docs);
   await migrateCredentials(repo.applications, keys, deps.logger.child({ mod: 'push-credentials' }));
-  const pool = new SenderPool(senderFactory(settings, deps.logger), settings.clientIdleMs, deps.logger.child({ mod: 'push-clients' }));
+  const pool = new SenderPool(
+    senderFactory(settings, deps.logger),
+    settings.clientIdleMs,
+    deps.logger.child({ mod: 'push-clients' }),
+  );
   const identity = new IdentityClient(deps.bus, { timeoutMs: settings.busTimeoutMs });
   const ctx: PushContext = { repo, bus: deps.bus, log, pool, settings, keys, identity };
-  const subs = await serveRequests(deps.bus, Queues.push, PushRequests, {
-    ...applicationHandlers(ctx),
-    ...deviceHandlers(ctx),
-    ...countPushResults(deps.metrics, notificationHandlers(ctx)),
-  }, log);
-  log.info({ fcm_endpoint: settings.fcmEndpoint ?? null, apns_endpoint: settings.apns.production ?? null, send_deadline_ms: settings.sendDeadlineMs }, 'push service ready');
+  const subs = await serveRequests(
+    deps.bus,
+    Queues.push,
+    PushRequests,
+    {
+      ...applicationHandlers(ctx),
+      ...deviceHandlers(ctx),
+      ...countPushResults(deps.metrics, notificationHandlers(ctx)),
+    },
+    log,
+  );
+  log.info(
+    {
+      fcm_endpoint: settings.fcmEndpoint ?? null,
+      apns_endpoint: settings.apns.production ?? null,
+      send_deadline_ms: settings.sendDeadlineMs,
+    },
+    'push service ready',
+  );
   return { stop: () => stopAll([...subs, { stop: () => pool.close() }]) };
 }

@@ -4,7 +4,12 @@ import { ConfigError } from '@patchbay/platform';
 import { loadPushSettings } from '../src/config';
 
 const problemsOf = (fn: () => unknown): string[] => {
-  try { fn(); } catch (err) { if (err instanceof ConfigError) return err.problems; throw err; }
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
   return [];
 };
 
@@ -18,9 +23,18 @@ describe('push configuration', () => {
   });
 
   test('local endpoints: the sandbox defaults to the production endpoint', () => {
-    const s = loadPushSettings({ FCM_ENDPOINT: '127.0.0.1:9001', APNS_ENDPOINT: 'localhost:9002', APNS_INSECURE: 'true', PUSH_SEND_DEADLINE_MS: '1500' });
+    const s = loadPushSettings({
+      FCM_ENDPOINT: '127.0.0.1:9001',
+      APNS_ENDPOINT: 'localhost:9002',
+      APNS_INSECURE: 'true',
+      PUSH_SEND_DEADLINE_MS: '1500',
+    });
     expect(s.fcmEndpoint).toEqual({ host: '127.0.0.1', port: 9001 });
-    expect(s.apns).toMatchObject({ production: { host: 'localhost', port: 9002 }, development: { host: 'localhost', port: 9002 }, insecure: true });
+    expect(s.apns).toMatchObject({
+      production: { host: 'localhost', port: 9002 },
+      development: { host: 'localhost', port: 9002 },
+      insecure: true,
+    });
     expect(s.sendDeadlineMs).toBe(1500);
   });
 
@@ -32,16 +46,28 @@ describe('push configuration', () => {
 
   test('credentials keys: Base64 of 32 bytes, old keys comma-separated; without one the embedded store uses a key file', () => {
     const [k1, k2, k3] = [randomBytes(32), randomBytes(32), randomBytes(32)];
-    const s = loadPushSettings({ PUSH_CREDENTIALS_KEY: k1.toString('base64'), PUSH_CREDENTIALS_OLD_KEYS: `${k2.toString('base64')}, ${k3.toString('base64url')}` });
+    const s = loadPushSettings({
+      PUSH_CREDENTIALS_KEY: k1.toString('base64'),
+      PUSH_CREDENTIALS_OLD_KEYS: `${k2.toString('base64')}, ${k3.toString('base64url')}`,
+    });
     expect(s.credentialKeys.current?.equals(k1)).toBe(true);
     expect(s.credentialKeys.old.map((k) => k.toString('hex'))).toEqual([k2.toString('hex'), k3.toString('hex')]);
     const embedded = loadPushSettings({ DATA_DIR: '/var/lib/patchbay' });
-    expect(embedded.credentialKeys).toEqual({ current: null, old: [], keyFile: path.resolve('/var/lib/patchbay/push/credentials.key') });
+    expect(embedded.credentialKeys).toEqual({
+      current: null,
+      old: [],
+      keyFile: path.resolve('/var/lib/patchbay/push/credentials.key'),
+    });
   });
 
   test('a credentials key that is not 32 bytes stops start-up naming the key, never echoing it', () => {
     const short = randomBytes(16).toString('base64');
-    const problems = problemsOf(() => loadPushSettings({ PUSH_CREDENTIALS_KEY: short, PUSH_CREDENTIALS_OLD_KEYS: `${randomBytes(32).toString('base64')},not base64!` }));
+    const problems = problemsOf(() =>
+      loadPushSettings({
+        PUSH_CREDENTIALS_KEY: short,
+        PUSH_CREDENTIALS_OLD_KEYS: `${randomBytes(32).toString('base64')},not base64!`,
+      }),
+    );
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/^PUSH_CREDENTIALS_KEY: .*exactly 32 bytes \(got 16 bytes\)/);
     expect(problems[1]).toMatch(/^PUSH_CREDENTIALS_OLD_KEYS \(key 2 of 2\): .*not Base64/);
@@ -51,6 +77,9 @@ describe('push configuration', () => {
   test('MongoDB without PUSH_CREDENTIALS_KEY is refused: replicas must share one key', () => {
     const problems = problemsOf(() => loadPushSettings({ MONGODB_URL: 'mongodb://db:27017/?replicaSet=rs0' }));
     expect(problems).toEqual([expect.stringMatching(/^PUSH_CREDENTIALS_KEY: required with MONGODB_URL/)]);
-    expect(loadPushSettings({ MONGODB_URL: 'mongodb://db:27017', PUSH_CREDENTIALS_KEY: randomBytes(32).toString('base64') }).credentialKeys.current).toHaveLength(32);
+    expect(
+      loadPushSettings({ MONGODB_URL: 'mongodb://db:27017', PUSH_CREDENTIALS_KEY: randomBytes(32).toString('base64') })
+        .credentialKeys.current,
+    ).toHaveLength(32);
   });
 });

@@ -9,7 +9,17 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Subjects, type BusReply } from '@patchbay/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type Collection, type Doc, type DocStore, type Stoppable } from '@patchbay/platform';
+import {
+  MemoryBus,
+  NedbDocStore,
+  createLogger,
+  createMetricsRegistry,
+  type BlobStore,
+  type Collection,
+  type Doc,
+  type DocStore,
+  type Stoppable,
+} from '@patchbay/platform';
 import { loadPushSettings } from '../src/config';
 import { openPushRepo, type PushRepo } from '../src/repo';
 import { startPushService } from '../src/service';
@@ -44,9 +54,23 @@ let bus: MemoryBus;
 const services: Stoppable[] = [];
 let appSid: string;
 
-const call = (subject: string, body: unknown, params: Record<string, string> = {}, query: Record<string, string> = {}): Promise<BusReply> => bus.request(subject, {
-  principal: { partner_sid: PARTNER, login: 'test', scopes: [], token_sid: null }, params, query, body, url: 'http://api.test/core/v2/push/devices',
-}, { timeoutMs: 5000 });
+const call = (
+  subject: string,
+  body: unknown,
+  params: Record<string, string> = {},
+  query: Record<string, string> = {},
+): Promise<BusReply> =>
+  bus.request(
+    subject,
+    {
+      principal: { partner_sid: PARTNER, login: 'test', scopes: [], token_sid: null },
+      params,
+      query,
+      body,
+      url: 'http://api.test/core/v2/push/devices',
+    },
+    { timeoutMs: 5000 },
+  );
 const body = (r: BusReply): Record<string, any> => {
   if (!('body' in r) || r.status >= 300) throw new Error(`expected success, got ${JSON.stringify(r)}`);
   return r.body as Record<string, any>;
@@ -58,9 +82,18 @@ beforeAll(async () => {
   docs = new NedbDocStore();
   repo = await openPushRepo(docs);
   for (let i = 0; i < 2; i++) {
-    services.push(await startPushService({
-      bus: new MemoryBus(hub), docs: withLatency(docs, 3), blobs: {} as BlobStore, logger: createLogger({ name: 'push-test', level: 'silent' }), metrics: createMetricsRegistry(`push-test-${i}`),
-    }, loadPushSettings({ PUSH_CREDENTIALS_KEY: KEY, BUS_TIMEOUT_MS: '5000' })));
+    services.push(
+      await startPushService(
+        {
+          bus: new MemoryBus(hub),
+          docs: withLatency(docs, 3),
+          blobs: {} as BlobStore,
+          logger: createLogger({ name: 'push-test', level: 'silent' }),
+          metrics: createMetricsRegistry(`push-test-${i}`),
+        },
+        loadPushSettings({ PUSH_CREDENTIALS_KEY: KEY, BUS_TIMEOUT_MS: '5000' }),
+      ),
+    );
   }
   appSid = body(await call(Subjects.push.applicationCreate, { name: 'registrations' })).application_sid;
 });
@@ -70,7 +103,8 @@ afterAll(async () => {
   await docs.close();
 });
 
-const register = (token: string, query: Record<string, string> = {}) => call(Subjects.push.deviceCreate, { application_sid: appSid, type: 'android', token }, {}, query);
+const register = (token: string, query: Record<string, string> = {}) =>
+  call(Subjects.push.deviceCreate, { application_sid: appSid, type: 'android', token }, {}, query);
 
 test('20 registrations of one token at once: one device, every answer names it', async () => {
   const token = `race-${randomUUID()}`;
@@ -99,7 +133,11 @@ test('a claim whose device was never written (its writer died) is taken over aft
   const token = `orphan-${randomUUID()}`;
   const ghost = randomUUID();
   // What a replica dying between claiming and writing would leave: a claim with no device.
-  await repo.deviceKeys.insertOne({ key: `${PARTNER}|android|production|${createHash('sha256').update(token).digest('hex')}`, device_sid: ghost, application_sid: appSid });
+  await repo.deviceKeys.insertOne({
+    key: `${PARTNER}|android|production|${createHash('sha256').update(token).digest('hex')}`,
+    device_sid: ghost,
+    application_sid: appSid,
+  });
   const started = Date.now();
   const answers = await Promise.all(Array.from({ length: 5 }, () => register(token)));
   expect(Date.now() - started).toBeLessThan(4000);

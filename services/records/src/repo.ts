@@ -34,7 +34,15 @@ export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
   await countries.createIndex({ iso_3166_alpha_3: 1 }, { unique: true });
   const data = buildCountries();
   if ((await countries.countDocuments({})) !== data.length) {
-    for (const c of data) await countries.replaceOne({ iso_3166_alpha_3: c.iso_3166_alpha_3 }, c).then(async (r) => { if (r.matchedCount === 0) await countries.insertOne(c); }).catch(async (err: unknown) => { if ((err as { status?: number }).status !== 409) throw err; });
+    for (const c of data)
+      await countries
+        .replaceOne({ iso_3166_alpha_3: c.iso_3166_alpha_3 }, c)
+        .then(async (r) => {
+          if (r.matchedCount === 0) await countries.insertOne(c);
+        })
+        .catch(async (err: unknown) => {
+          if ((err as { status?: number }).status !== 409) throw err;
+        });
   }
   const callDrs = docs.collection<RecordDoc>('call_drs');
   await indexDetailRecords(callDrs, ['date_stop']);
@@ -47,18 +55,27 @@ export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
  * Stores the records not stored yet, idempotently by (partner_sid, dr_sid): one already stored
  * counts as a duplicate, never an error, whatever its content.
  */
-export async function storeNewRecords(c: Collection<RecordDoc>, docs: readonly RecordDoc[]): Promise<{ stored: number; duplicates: number }> {
+export async function storeNewRecords(
+  c: Collection<RecordDoc>,
+  docs: readonly RecordDoc[],
+): Promise<{ stored: number; duplicates: number }> {
   const byPartner = new Map<string, RecordDoc[]>();
   for (const doc of docs) {
     const group = byPartner.get(doc.partner_sid);
-    if (group) group.push(doc); else byPartner.set(doc.partner_sid, [doc]);
+    if (group) group.push(doc);
+    else byPartner.set(doc.partner_sid, [doc]);
   }
   let duplicates = 0;
   const fresh: RecordDoc[] = [];
   for (const [partner, group] of byPartner) {
-    const found = await c.find({ partner_sid: partner, dr_sid: { $in: group.map((d) => d.dr_sid) } }, { projection: { dr_sid: 1 } });
+    const found = await c.find(
+      { partner_sid: partner, dr_sid: { $in: group.map((d) => d.dr_sid) } },
+      { projection: { dr_sid: 1 } },
+    );
     const stored = new Set(found.map((d) => d.dr_sid));
-    for (const doc of group) if (stored.has(doc.dr_sid)) duplicates++; else fresh.push(doc);
+    for (const doc of group)
+      if (stored.has(doc.dr_sid)) duplicates++;
+      else fresh.push(doc);
   }
   if (fresh.length === 0) return { stored: 0, duplicates };
   try {
@@ -70,7 +87,13 @@ export async function storeNewRecords(c: Collection<RecordDoc>, docs: readonly R
   // Stored meanwhile by a concurrent ingest or event (insertMany stored none or some): one by one.
   let stored = 0;
   for (const doc of fresh) {
-    try { await c.insertOne(doc); stored++; } catch (e) { if (e instanceof DuplicateKeyError) duplicates++; else throw e; }
+    try {
+      await c.insertOne(doc);
+      stored++;
+    } catch (e) {
+      if (e instanceof DuplicateKeyError) duplicates++;
+      else throw e;
+    }
   }
   return { stored, duplicates };
 }

@@ -19,18 +19,33 @@ export async function startRecordsService(deps: ServiceDeps, _settings: RecordsS
   const countries = countryHandlers(repo.countries);
   const calls = detailRecordHandlers(CALL_RECORDS, repo.callDrs, log);
   const messages = detailRecordHandlers(MESSAGE_RECORDS, repo.messageDrs, log);
-  const subs = await serveRequests(deps.bus, Queues.records, RecordsRequests, {
-    [Subjects.records.countryList]: countries.list,
-    [Subjects.records.countryGet]: countries.get,
-    [Subjects.records.callList]: calls.list,
-    [Subjects.records.callGet]: calls.get,
-    [Subjects.records.callIngest]: calls.ingest,
-    [Subjects.records.messageList]: messages.list,
-    [Subjects.records.messageGet]: messages.get,
-    [Subjects.records.messageIngest]: messages.ingest,
-  }, log);
-  for (const [subject, kind, records] of [[Subjects.events.callCompleted, CALL_RECORDS, repo.callDrs], [Subjects.events.messageRecorded, MESSAGE_RECORDS, repo.messageDrs]] as const) {
-    subs.push(await deps.bus.subscribe(subject, Queues.records, checkedEvent(subject, RecordEventSchema, log, recordEventHandler(kind, records, log))));
+  const subs = await serveRequests(
+    deps.bus,
+    Queues.records,
+    RecordsRequests,
+    {
+      [Subjects.records.countryList]: countries.list,
+      [Subjects.records.countryGet]: countries.get,
+      [Subjects.records.callList]: calls.list,
+      [Subjects.records.callGet]: calls.get,
+      [Subjects.records.callIngest]: calls.ingest,
+      [Subjects.records.messageList]: messages.list,
+      [Subjects.records.messageGet]: messages.get,
+      [Subjects.records.messageIngest]: messages.ingest,
+    },
+    log,
+  );
+  for (const [subject, kind, records] of [
+    [Subjects.events.callCompleted, CALL_RECORDS, repo.callDrs],
+    [Subjects.events.messageRecorded, MESSAGE_RECORDS, repo.messageDrs],
+  ] as const) {
+    subs.push(
+      await deps.bus.subscribe(
+        subject,
+        Queues.records,
+        checkedEvent(subject, RecordEventSchema, log, recordEventHandler(kind, records, log)),
+      ),
+    );
   }
   log.info('records service ready');
   return { stop: () => stopAll(subs) };

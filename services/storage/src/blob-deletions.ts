@@ -13,10 +13,15 @@ export async function deleteBlobOrRetryLater(ctx: StorageContext, blobs: BlobSto
     await blobs.delete(key);
   } catch (err) {
     if (!isExternalBlobKey(key)) throw err;
-    ctx.log.warn({ err, blob_key: key }, 'object of a deleted file not deleted from its external storage: retried by the sweep');
-    await ctx.repo.blobDeletions.insertOne({ blob_key: key, date_created: new Date(), attempts: 1 }).catch((e: unknown) => {
-      if (!(e instanceof DuplicateKeyError)) throw e;
-    });
+    ctx.log.warn(
+      { err, blob_key: key },
+      'object of a deleted file not deleted from its external storage: retried by the sweep',
+    );
+    await ctx.repo.blobDeletions
+      .insertOne({ blob_key: key, date_created: new Date(), attempts: 1 })
+      .catch((e: unknown) => {
+        if (!(e instanceof DuplicateKeyError)) throw e;
+      });
   }
 }
 
@@ -31,7 +36,10 @@ export async function retryBlobDeletions(ctx: StorageContext, blobs: BlobStore, 
         await ctx.repo.blobDeletions.updateOne({ blob_key: d.blob_key }, { $inc: { attempts: 1 } });
         continue;
       }
-      ctx.log.error({ err, blob_key: d.blob_key, attempts: d.attempts }, 'gave up deleting an object of a deleted file from its external storage');
+      ctx.log.error(
+        { err, blob_key: d.blob_key, attempts: d.attempts },
+        'gave up deleting an object of a deleted file from its external storage',
+      );
     }
     await ctx.repo.blobDeletions.deleteOne({ blob_key: d.blob_key });
     done += 1;

@@ -11,12 +11,22 @@ import type { RecordingOrigin } from './domain/recording-origin';
  */
 export async function scheduleVoicemailCallback(ctx: StorageContext, r: RecordingOrigin, f: StoredFile): Promise<void> {
   const schedule: VoicemailCallbackSchedule = {
-    endpoint_sid: r.endpoint_sid, partner_sid: f.partner_sid, file_sid: f.file_sid, container_sid: f.container_sid, publish_uri: f.publish_uri,
-    content_duration: f.content_duration, file_bytes: f.file_bytes, call_sid: r.call_sid, date_created: f.date_created,
+    endpoint_sid: r.endpoint_sid,
+    partner_sid: f.partner_sid,
+    file_sid: f.file_sid,
+    container_sid: f.container_sid,
+    publish_uri: f.publish_uri,
+    content_duration: f.content_duration,
+    file_bytes: f.file_bytes,
+    call_sid: r.call_sid,
+    date_created: f.date_created,
   };
   if (await handOver(ctx, schedule)) return;
   await ctx.repo.files.updateOne({ file_sid: f.file_sid }, { $set: { callback_pending: schedule } });
-  ctx.log.warn({ file_sid: f.file_sid, endpoint_sid: r.endpoint_sid }, 'voicemail callback not handed to the endpoint service yet; maintenance will retry');
+  ctx.log.warn(
+    { file_sid: f.file_sid, endpoint_sid: r.endpoint_sid },
+    'voicemail callback not handed to the endpoint service yet; maintenance will retry',
+  );
 }
 
 /** Hands over every callback still pending (stopping at the first refusal: the endpoint service is away); returns how many were. */
@@ -39,7 +49,10 @@ async function handOver(ctx: StorageContext, schedule: VoicemailCallbackSchedule
     await new EndpointClient(ctx.bus, { timeoutMs: ctx.busTimeoutMs }).scheduleCallback(schedule);
     return true;
   } catch (err) {
-    ctx.log.warn({ file_sid: schedule.file_sid, err: (err as Error).message }, 'endpoint service did not take the voicemail callback');
+    ctx.log.warn(
+      { file_sid: schedule.file_sid, err: (err as Error).message },
+      'endpoint service did not take the voicemail callback',
+    );
     return false;
   }
 }

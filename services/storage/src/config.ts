@@ -1,8 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonConfig, ConfigError, PublicFilesConfig, credentialKeySettings, publicFilesUrl, type CredentialKeySettings } from '@patchbay/platform';
+import {
+  CommonConfig,
+  ConfigError,
+  PublicFilesConfig,
+  credentialKeySettings,
+  publicFilesUrl,
+  type CredentialKeySettings,
+} from '@patchbay/platform';
 
 /** The keys external containers' credentials are sealed with at rest (ADR 28): the push scheme, storage's own keys. */
-export const STORAGE_KEYS = { purpose: 'storage', keyEnv: 'STORAGE_CREDENTIALS_KEY', oldKeysEnv: 'STORAGE_CREDENTIALS_OLD_KEYS', dataSubdir: 'storage' } as const;
+export const STORAGE_KEYS = {
+  purpose: 'storage',
+  keyEnv: 'STORAGE_CREDENTIALS_KEY',
+  oldKeysEnv: 'STORAGE_CREDENTIALS_OLD_KEYS',
+  dataSubdir: 'storage',
+} as const;
 
 /** The storage service's own environment keys (with CommonConfig). */
 export const StorageConfig = {
@@ -68,7 +80,12 @@ export function storageSettings(c: StorageConfigValues): StorageSettings {
 }
 
 /** STORAGE_CREDENTIALS_KEY and its old keys, checked; ConfigError naming the key, never its value. */
-export function storageCredentialKeys(config: { STORAGE_CREDENTIALS_KEY?: string; STORAGE_CREDENTIALS_OLD_KEYS?: string; MONGODB_URL?: string; DATA_DIR: string }): CredentialKeySettings {
+export function storageCredentialKeys(config: {
+  STORAGE_CREDENTIALS_KEY?: string;
+  STORAGE_CREDENTIALS_OLD_KEYS?: string;
+  MONGODB_URL?: string;
+  DATA_DIR: string;
+}): CredentialKeySettings {
   const { settings, problems } = credentialKeySettings(STORAGE_KEYS, config);
   if (problems.length > 0) throw new ConfigError(problems);
   return settings;

@@ -8,30 +8,46 @@ import type { ContainerDoc, StorageRepo } from './repo';
  * in both stores — whose filter carries every limit (quota, reject threshold with its grace period),
  * so concurrent uploads can never pass a limit together.
  */
-export async function addFile(repo: StorageRepo, c: ContainerDoc, size: number, countsForThreshold: boolean): Promise<void> {
+export async function addFile(
+  repo: StorageRepo,
+  c: ContainerDoc,
+  size: number,
+  countsForThreshold: boolean,
+): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = attempt === 0 ? c : await repo.containers.findOne({ container_sid: c.container_sid });
     if (!current) throw UnprocessableError.field('container_sid', 'container does not exist');
     if (current.type !== 'internal') {
       // External containers have no space limits (reference-facts "External containers"): counted only.
-      await repo.containers.updateOne({ container_sid: current.container_sid }, { $inc: { total_files: 1, total_bytes: size } });
+      await repo.containers.updateOne(
+        { container_sid: current.container_sid },
+        { $inc: { total_files: 1, total_bytes: size } },
+      );
       return;
     }
     refuseIfFull(current, size, countsForThreshold);
     const guard: Filter = {
       container_sid: current.container_sid,
-      quota_files: current.quota_files, quota_bytes: current.quota_bytes,
-      threshold_action: current.threshold_action, threshold_files: current.threshold_files, threshold_bytes: current.threshold_bytes,
+      quota_files: current.quota_files,
+      quota_bytes: current.quota_bytes,
+      threshold_action: current.threshold_action,
+      threshold_files: current.threshold_files,
+      threshold_bytes: current.threshold_bytes,
       threshold_grace_period: current.threshold_grace_period,
       total_files: { $lt: current.quota_files },
       total_bytes: { $lte: current.quota_bytes - size },
     };
     if (current.threshold_action === 'reject' && countsForThreshold) guard.$or = rejectGuard(current);
-    const inc: Record<string, number> = countsForThreshold ? { total_files: 1, total_bytes: size, threshold_total_files: 1, threshold_total_bytes: size } : { total_files: 1, total_bytes: size };
+    const inc: Record<string, number> = countsForThreshold
+      ? { total_files: 1, total_bytes: size, threshold_total_files: 1, threshold_total_bytes: size }
+      : { total_files: 1, total_bytes: size };
     const updated = await repo.containers.findOneAndUpdate(guard, { $inc: inc });
     if (updated) {
       if (thresholdReached(updated) && !updated.threshold_exceeded_at) {
-        await repo.containers.updateOne({ container_sid: c.container_sid, threshold_exceeded_at: null }, { $set: { threshold_exceeded_at: new Date() } });
+        await repo.containers.updateOne(
+          { container_sid: c.container_sid, threshold_exceeded_at: null },
+          { $set: { threshold_exceeded_at: new Date() } },
+        );
       }
       return;
     }
@@ -52,34 +68,61 @@ function rejectGuard(c: ContainerDoc): Filter[] {
 
 /** Throws the 422 naming the limit that refuses a file of `size` bytes (size 0: before the body is read). */
 export function refuseIfFull(c: ContainerDoc, size: number, countsForThreshold: boolean): void {
-  if (c.total_files >= c.quota_files) throw UnprocessableError.field('quota_files', `container reached its quota of ${c.quota_files} files`);
-  if (c.total_bytes + size > c.quota_bytes || (size === 0 && c.total_bytes >= c.quota_bytes)) throw UnprocessableError.field('quota_bytes', `container reached its quota of ${c.quota_bytes} bytes`);
+  if (c.total_files >= c.quota_files)
+    throw UnprocessableError.field('quota_files', `container reached its quota of ${c.quota_files} files`);
+  if (c.total_bytes + size > c.quota_bytes || (size === 0 && c.total_bytes >= c.quota_bytes))
+    throw UnprocessableError.field('quota_bytes', `container reached its quota of ${c.quota_bytes} bytes`);
   if (c.threshold_action === 'reject' && countsForThreshold && thresholdReached(c)) {
-    const graceOver = !c.threshold_exceeded_at || new Date(c.threshold_exceeded_at).getTime() + c.threshold_grace_period * 1000 <= Date.now();
+    const graceOver =
+      !c.threshold_exceeded_at ||
+      new Date(c.threshold_exceeded_at).getTime() + c.threshold_grace_period * 1000 <= Date.now();
     if (graceOver) {
-      const field = c.threshold_files !== null && c.threshold_total_files >= c.threshold_files ? 'threshold_files' : 'threshold_bytes';
+      const field =
+        c.threshold_files !== null && c.threshold_total_files >= c.threshold_files
+          ? 'threshold_files'
+          : 'threshold_bytes';
       throw UnprocessableError.field(field, `container is over its ${field} threshold`);
     }
   }
 }
 
 /** Takes a file's counts off its container and clears the grace period start once back under. */
-export async function removeFile(repo: StorageRepo, containerSid: string, size: number, countedForThreshold: boolean): Promise<void> {
-  const inc: Record<string, number> = countedForThreshold ? { total_files: -1, total_bytes: -size, threshold_total_files: -1, threshold_total_bytes: -size } : { total_files: -1, total_bytes: -size };
+export async function removeFile(
+  repo: StorageRepo,
+  containerSid: string,
+  size: number,
+  countedForThreshold: boolean,
+): Promise<void> {
+  const inc: Record<string, number> = countedForThreshold
+    ? { total_files: -1, total_bytes: -size, threshold_total_files: -1, threshold_total_bytes: -size }
+    : { total_files: -1, total_bytes: -size };
   const updated = await repo.containers.findOneAndUpdate({ container_sid: containerSid }, { $inc: inc });
   if (updated) await syncExceeded(repo, updated);
 }
 
 /** Moves a file in or out of the threshold counts (its `threshold_include` changed). */
-export async function setThresholdInclusion(repo: StorageRepo, containerSid: string, size: number, include: boolean): Promise<void> {
+export async function setThresholdInclusion(
+  repo: StorageRepo,
+  containerSid: string,
+  size: number,
+  include: boolean,
+): Promise<void> {
   const sign = include ? 1 : -1;
-  const updated = await repo.containers.findOneAndUpdate({ container_sid: containerSid }, { $inc: { threshold_total_files: sign, threshold_total_bytes: sign * size } });
+  const updated = await repo.containers.findOneAndUpdate(
+    { container_sid: containerSid },
+    { $inc: { threshold_total_files: sign, threshold_total_bytes: sign * size } },
+  );
   if (updated) await syncExceeded(repo, updated);
 }
 
 /** Starts or clears the grace period by whether a threshold is reached (idempotent). */
 export async function syncExceeded(repo: StorageRepo, c: ContainerDoc): Promise<void> {
   const reached = thresholdReached(c);
-  if (!reached && c.threshold_exceeded_at) await repo.containers.updateOne({ container_sid: c.container_sid }, { $set: { threshold_exceeded_at: null } });
-  if (reached && !c.threshold_exceeded_at) await repo.containers.updateOne({ container_sid: c.container_sid, threshold_exceeded_at: null }, { $set: { threshold_exceeded_at: new Date() } });
+  if (!reached && c.threshold_exceeded_at)
+    await repo.containers.updateOne({ container_sid: c.container_sid }, { $set: { threshold_exceeded_at: null } });
+  if (reached && !c.threshold_exceeded_at)
+    await repo.containers.updateOne(
+      { container_sid: c.container_sid, threshold_exceeded_at: null },
+      { $set: { threshold_exceeded_at: new Date() } },
+    );
 }

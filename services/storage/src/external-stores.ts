@@ -1,6 +1,11 @@
 import {
-  DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, errorItem,
-  type BlobStoreOpenReply, type ExternalStoreType,
+  DuplicateKeyError,
+  NotFoundError,
+  Subjects,
+  UnprocessableError,
+  errorItem,
+  type BlobStoreOpenReply,
+  type ExternalStoreType,
 } from '@patchbay/contracts';
 import { isSealedSecret, openSecret, probeBlobStore, sealSecret, type KeyRing } from '@patchbay/platform';
 import { openExternalStore } from '@patchbay/blob-routing';
@@ -8,15 +13,19 @@ import { checkExternalAttributes, locationOf, type PlainAttributes } from './dom
 import type { BlobStoreDoc, ContainerDoc } from './repo';
 import type { StorageContext } from './handlers/context';
 
-
 /** A probe that has not finished by then fails the create or update: never a hang. */
 export const PROBE_TIMEOUT_MS = 20_000;
 
 /** Sealed credentials are bound to their record and field (GCM additional data). */
-const containerContext = (containerSid: string, field: string) => `storage_containers/${containerSid}/credentials.${field}`;
+const containerContext = (containerSid: string, field: string) =>
+  `storage_containers/${containerSid}/credentials.${field}`;
 const storeContext = (storeId: string, field: string) => `storage_blob_stores/${storeId}/credentials.${field}`;
 
-function seal(keys: KeyRing, creds: Record<string, string> | null | undefined, context: (field: string) => string): Record<string, unknown> | null {
+function seal(
+  keys: KeyRing,
+  creds: Record<string, string> | null | undefined,
+  context: (field: string) => string,
+): Record<string, unknown> | null {
   if (!creds) return null;
   return Object.fromEntries(Object.entries(creds).map(([k, v]) => [k, sealSecret(keys, v, context(k))]));
 }
@@ -24,17 +33,31 @@ function seal(keys: KeyRing, creds: Record<string, string> | null | undefined, c
 /** Opens sealed credentials; a plain string (stored before they were sealed) is read as is. */
 function open(keys: KeyRing, stored: unknown, context: (field: string) => string): Record<string, string> | null {
   if (!stored || typeof stored !== 'object') return null;
-  return Object.fromEntries(Object.entries(stored as Record<string, unknown>).map(([k, v]) => [k, isSealedSecret(v) ? openSecret(keys, v, context(k)) : String(v)]));
+  return Object.fromEntries(
+    Object.entries(stored as Record<string, unknown>).map(([k, v]) => [
+      k,
+      isSealedSecret(v) ? openSecret(keys, v, context(k)) : String(v),
+    ]),
+  );
 }
 
 /** A container's attributes as stored: credentials sealed for that container. */
-export function sealContainerAttributes(keys: KeyRing, containerSid: string, attrs: PlainAttributes): Record<string, unknown> {
+export function sealContainerAttributes(
+  keys: KeyRing,
+  containerSid: string,
+  attrs: PlainAttributes,
+): Record<string, unknown> {
   const { credentials, ...location } = attrs;
-  return credentials ? { ...location, credentials: seal(keys, credentials, (f) => containerContext(containerSid, f)) } : { ...location };
+  return credentials
+    ? { ...location, credentials: seal(keys, credentials, (f) => containerContext(containerSid, f)) }
+    : { ...location };
 }
 
 /** A container's attributes in plaintext (for a probe, or to keep credentials a client sent back masked). */
-export function openContainerAttributes(keys: KeyRing, c: Pick<ContainerDoc, 'container_sid' | 'external_attributes'>): PlainAttributes | null {
+export function openContainerAttributes(
+  keys: KeyRing,
+  c: Pick<ContainerDoc, 'container_sid' | 'external_attributes'>,
+): PlainAttributes | null {
   if (!c.external_attributes) return null;
   const { credentials, ...location } = c.external_attributes;
   const opened = open(keys, credentials, (f) => containerContext(c.container_sid, f));
@@ -46,16 +69,29 @@ export function openContainerAttributes(keys: KeyRing, c: Pick<ContainerDoc, 'co
  * written, read back and deleted in the storage itself. Any failure is a 422 naming
  * `external_attributes` with the provider's reason in plain words (never a credential).
  */
-export async function checkExternalStorage(type: ExternalStoreType, attrs: PlainAttributes, timeoutMs = PROBE_TIMEOUT_MS): Promise<void> {
+export async function checkExternalStorage(
+  type: ExternalStoreType,
+  attrs: PlainAttributes,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<void> {
   const errors = checkExternalAttributes(type, attrs);
   if (errors.length > 0) throw new UnprocessableError(errors);
   let timer: NodeJS.Timeout | undefined;
   const { credentials, ...location } = attrs;
-  const store = await openExternalStore(type, { ...location, ...(credentials ? { credentials } : {}) }).catch((err: unknown) => { throw refused(err); });
+  const store = await openExternalStore(type, { ...location, ...(credentials ? { credentials } : {}) }).catch(
+    (err: unknown) => {
+      throw refused(err);
+    },
+  );
   try {
     await Promise.race([
       probeBlobStore(store),
-      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`the storage did not answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs); }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the storage did not answer within ${Math.round(timeoutMs / 1000)} s`)),
+          timeoutMs,
+        );
+      }),
     ]);
   } catch (err) {
     throw refused(err);
@@ -75,11 +111,21 @@ function refused(err: unknown): UnprocessableError {
  * gets a new store id; the same location keeps its id and takes the new credentials, so files
  * already there are read with them too.
  */
-export async function saveStore(ctx: StorageContext, container: Pick<ContainerDoc, 'container_sid' | 'partner_sid'>, storeId: string, type: ExternalStoreType, attrs: PlainAttributes): Promise<void> {
+export async function saveStore(
+  ctx: StorageContext,
+  container: Pick<ContainerDoc, 'container_sid' | 'partner_sid'>,
+  storeId: string,
+  type: ExternalStoreType,
+  attrs: PlainAttributes,
+): Promise<void> {
   const now = new Date();
   const fields = {
-    container_sid: container.container_sid, partner_sid: container.partner_sid, type, location: locationOf(attrs),
-    credentials: seal(ctx.keys, attrs.credentials, (f) => storeContext(storeId, f)), date_modified: now,
+    container_sid: container.container_sid,
+    partner_sid: container.partner_sid,
+    type,
+    location: locationOf(attrs),
+    credentials: seal(ctx.keys, attrs.credentials, (f) => storeContext(storeId, f)),
+    date_modified: now,
   };
   if (!(await ctx.repo.blobStores.findOneAndUpdate({ store_id: storeId }, { $set: fields }))) {
     try {
@@ -98,18 +144,29 @@ export async function currentStoreId(ctx: StorageContext, c: ContainerDoc): Prom
   const storeId = `${c.container_sid}.1`;
   const attrs = openContainerAttributes(ctx.keys, c) ?? {};
   await saveStore(ctx, c, storeId, c.type as ExternalStoreType, attrs);
-  await ctx.repo.containers.updateOne({ container_sid: c.container_sid }, { $set: { external_store_id: storeId, external_store_seq: 1 } });
+  await ctx.repo.containers.updateOne(
+    { container_sid: c.container_sid },
+    { $set: { external_store_id: storeId, external_store_seq: 1 } },
+  );
   return storeId;
 }
 
 /** Internal: the external store a blob key names, credentials opened, for the blob routing of every service. */
 export function externalStoreHandlers(ctx: StorageContext) {
   return {
-    [Subjects.storage.blobStoreOpen]: async ({ store_id: storeId }: { store_id: string }): Promise<BlobStoreOpenReply> => {
+    [Subjects.storage.blobStoreOpen]: async ({
+      store_id: storeId,
+    }: {
+      store_id: string;
+    }): Promise<BlobStoreOpenReply> => {
       const doc: BlobStoreDoc | null = await ctx.repo.blobStores.findOne({ store_id: storeId });
       if (!doc) throw new NotFoundError('no such blob store');
       const credentials = open(ctx.keys, doc.credentials, (f) => storeContext(storeId, f));
-      return { store_id: storeId, type: doc.type, attributes: { ...doc.location, ...(credentials ? { credentials } : {}) } };
+      return {
+        store_id: storeId,
+        type: doc.type,
+        attributes: { ...doc.location, ...(credentials ? { credentials } : {}) },
+      };
     },
   };
 }

@@ -3,4 +3,11 @@ import { openServiceBlobStore } from '@patchbay/blob-routing';
 import { StorageConfig, storageSettings } from './config';
 import { startStorageService } from './service';
 
-bootService({ name: 'storage', config: StorageConfig, docs: true, blobs: true, openBlobs: openServiceBlobStore, start: (deps, config) => startStorageService(deps, storageSettings(config)) });
+bootService({
+  name: 'storage',
+  config: StorageConfig,
+  docs: true,
+  blobs: true,
+  openBlobs: openServiceBlobStore,
+  start: (deps, config) => startStorageService(deps, storageSettings(config)),
+});

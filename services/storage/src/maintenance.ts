@@ -15,14 +15,29 @@ export async function reconcileCounters(ctx: StorageContext): Promise<void> {
   const perPartner = new Map<string, number>();
   for (const c of containers) {
     if (c.type === 'internal') perPartner.set(c.partner_sid, (perPartner.get(c.partner_sid) ?? 0) + 1);
-    const files = await repo.files.find({ container_sid: c.container_sid }, { projection: { file_bytes: 1, threshold_include: 1 } });
+    const files = await repo.files.find(
+      { container_sid: c.container_sid },
+      { projection: { file_bytes: 1, threshold_include: 1 } },
+    );
     const totals = { total_files: 0, total_bytes: 0, threshold_total_files: 0, threshold_total_bytes: 0 };
     for (const f of files) {
-      totals.total_files += 1; totals.total_bytes += f.file_bytes;
-      if (f.threshold_include) { totals.threshold_total_files += 1; totals.threshold_total_bytes += f.file_bytes; }
+      totals.total_files += 1;
+      totals.total_bytes += f.file_bytes;
+      if (f.threshold_include) {
+        totals.threshold_total_files += 1;
+        totals.threshold_total_bytes += f.file_bytes;
+      }
     }
-    if (totals.total_files !== c.total_files || totals.total_bytes !== c.total_bytes || totals.threshold_total_files !== c.threshold_total_files || totals.threshold_total_bytes !== c.threshold_total_bytes) {
-      ctx.log.warn({ container_sid: c.container_sid, was: { files: c.total_files, bytes: c.total_bytes }, now: totals }, 'container counters corrected');
+    if (
+      totals.total_files !== c.total_files ||
+      totals.total_bytes !== c.total_bytes ||
+      totals.threshold_total_files !== c.threshold_total_files ||
+      totals.threshold_total_bytes !== c.threshold_total_bytes
+    ) {
+      ctx.log.warn(
+        { container_sid: c.container_sid, was: { files: c.total_files, bytes: c.total_bytes }, now: totals },
+        'container counters corrected',
+      );
       await repo.containers.updateOne({ container_sid: c.container_sid }, { $set: totals });
     }
   }
@@ -38,16 +53,21 @@ export async function reconcileCounters(ctx: StorageContext): Promise<void> {
 export async function sweepOrphanBlobs(ctx: StorageContext, blobs: BlobStore, olderThanMs: number): Promise<number> {
   if (!blobs.list) return 0;
   let removed = 0;
-  for (const prefix of OWN_BLOB_PREFIXES) for await (const key of blobs.list(prefix)) {
-    const fileSid = fileSidOfBlobKey(key);
-    if (fileSid === undefined) continue; // not a key of this layout: not ours to remove
-    const file = await ctx.repo.files.findOne({ file_sid: fileSid }, { projection: { blob_key: 1 } });
-    if ((file && (prefix === 'cache/' || file.blob_key === key)) || (await ctx.repo.uploads.findOne({ file_sid: fileSid }))) continue;
-    const stat = await blobs.stat(key).catch(() => undefined);
-    if (!stat || Date.now() - stat.modified.getTime() < olderThanMs) continue;
-    await blobs.delete(key);
-    removed += 1;
-  }
+  for (const prefix of OWN_BLOB_PREFIXES)
+    for await (const key of blobs.list(prefix)) {
+      const fileSid = fileSidOfBlobKey(key);
+      if (fileSid === undefined) continue; // not a key of this layout: not ours to remove
+      const file = await ctx.repo.files.findOne({ file_sid: fileSid }, { projection: { blob_key: 1 } });
+      if (
+        (file && (prefix === 'cache/' || file.blob_key === key)) ||
+        (await ctx.repo.uploads.findOne({ file_sid: fileSid }))
+      )
+        continue;
+      const stat = await blobs.stat(key).catch(() => undefined);
+      if (!stat || Date.now() - stat.modified.getTime() < olderThanMs) continue;
+      await blobs.delete(key);
+      removed += 1;
+    }
   if (removed > 0) ctx.log.warn({ removed }, 'removed orphan blobs');
   return removed;
 }
@@ -69,14 +89,23 @@ export async function requeueUnfinishedTranscoding(ctx: StorageContext): Promise
       plan = planTranscoding(f, { format: f.content_format, bitrate: f.content_bitrate ?? null });
     } catch (err) {
       plan = null;
-      ctx.log.warn({ file_sid: f.file_sid, err: (err as Error).message }, 'unfinished transcoding cannot be planned again');
+      ctx.log.warn(
+        { file_sid: f.file_sid, err: (err as Error).message },
+        'unfinished transcoding cannot be planned again',
+      );
     }
     if (!plan) {
-      await ctx.repo.files.updateOne({ file_sid: f.file_sid, blob_key: f.blob_key }, { $set: { content_transcoding_progress: null } });
+      await ctx.repo.files.updateOne(
+        { file_sid: f.file_sid, blob_key: f.blob_key },
+        { $set: { content_transcoding_progress: null } },
+      );
       continue;
     }
     await ctx.bus.enqueue(Subjects.transcoder.uploadJob, transcodingJob(f, plan), { msgId: `transcode-${f.file_sid}` });
-    ctx.log.info({ file_sid: f.file_sid, target: plan.target, progress: f.content_transcoding_progress }, 'unfinished upload transcoding enqueued again');
+    ctx.log.info(
+      { file_sid: f.file_sid, target: plan.target, progress: f.content_transcoding_progress },
+      'unfinished upload transcoding enqueued again',
+    );
     queued += 1;
   }
   return queued;

@@ -15,8 +15,16 @@ export type Probed = ProbeReply;
  * `target`: the format the file is to be transcoded to. The transcoder then also checks that it can
  * write it, and answers 503 naming what it lacks (no ffmpeg, no encoder) before the upload is accepted.
  */
-export function probeMedia(ctx: StorageContext, f: Pick<FileDoc, 'blob_key' | 'content_format'>, target?: string): Promise<Probed> {
-  return new TranscoderClient(ctx.bus, { timeoutMs: PROBE_TIMEOUT_MS }).probe({ blob_key: f.blob_key, format: f.content_format, ...(target ? { target } : {}) });
+export function probeMedia(
+  ctx: StorageContext,
+  f: Pick<FileDoc, 'blob_key' | 'content_format'>,
+  target?: string,
+): Promise<Probed> {
+  return new TranscoderClient(ctx.bus, { timeoutMs: PROBE_TIMEOUT_MS }).probe({
+    blob_key: f.blob_key,
+    format: f.content_format,
+    ...(target ? { target } : {}),
+  });
 }
 
 /** Best effort for media files: a failure leaves the description as it is. */
@@ -24,7 +32,16 @@ export async function probeFile(ctx: StorageContext, f: FileDoc): Promise<void> 
   if (!f.mime_type.startsWith('audio/') && !f.mime_type.startsWith('video/')) return;
   try {
     const r = await probeMedia(ctx, f);
-    await ctx.repo.files.updateOne({ file_sid: f.file_sid }, { $set: { content_duration: r.duration, content_bitrate: r.bitrate, ...(r.format ? { content_format: r.format } : {}) } });
+    await ctx.repo.files.updateOne(
+      { file_sid: f.file_sid },
+      {
+        $set: {
+          content_duration: r.duration,
+          content_bitrate: r.bitrate,
+          ...(r.format ? { content_format: r.format } : {}),
+        },
+      },
+    );
   } catch (err) {
     ctx.log.warn({ file_sid: f.file_sid, err: (err as Error).message }, 'probe failed; content_duration left null');
   }

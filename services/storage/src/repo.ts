@@ -48,8 +48,12 @@ export interface FileDoc extends Record<string, unknown> {
   unique: boolean;
   unique_key?: string;
   parent_file_sid: string | null;
-  integer_key_1: number | null; integer_key_2: number | null;
-  string_key_1: string | null; string_key_2: string | null; string_key_3: string | null; string_key_4: string | null;
+  integer_key_1: number | null;
+  integer_key_2: number | null;
+  string_key_1: string | null;
+  string_key_2: string | null;
+  string_key_3: string | null;
+  string_key_4: string | null;
   date_created: Date;
   date_modified: Date;
   date_last_accessed: Date;

@@ -18,13 +18,17 @@ export function serializeContainer(c: ContainerDoc): Container {
     default_file_publish: c.default_file_publish as Container['default_file_publish'],
     default_file_threshold_include: c.default_file_threshold_include,
     default_file_unique: c.default_file_unique,
-    integer_key_1: c.integer_key_1, integer_key_2: c.integer_key_2,
+    integer_key_1: c.integer_key_1,
+    integer_key_2: c.integer_key_2,
     is_default: c.is_default,
     name: c.name,
     partner_sid: c.partner_sid,
     quota_bytes: c.quota_bytes,
     quota_files: c.quota_files,
-    string_key_1: c.string_key_1, string_key_2: c.string_key_2, string_key_3: c.string_key_3, string_key_4: c.string_key_4,
+    string_key_1: c.string_key_1,
+    string_key_2: c.string_key_2,
+    string_key_3: c.string_key_3,
+    string_key_4: c.string_key_4,
     threshold_action: c.threshold_action as Container['threshold_action'],
     threshold_bytes: c.threshold_bytes,
     threshold_bytes_target: c.threshold_bytes_target,
@@ -48,7 +52,11 @@ function maskCredentials(ext: Record<string, unknown>): Record<string, unknown> 
 }
 
 /** `publish_uri`: by `publish`, null for `no` or when the container forbids publishing. */
-export function publishUri(storageUrl: string, f: Pick<FileDoc, 'publish' | 'file_sid' | 'file_access_name'>, allowPublish: boolean): string | null {
+export function publishUri(
+  storageUrl: string,
+  f: Pick<FileDoc, 'publish' | 'file_sid' | 'file_access_name'>,
+  allowPublish: boolean,
+): string | null {
   if (!allowPublish || f.publish === 'no') return null;
   return `${storageUrl}/f/${encodeURIComponent(f.publish === 'file_sid' ? f.file_sid : f.file_access_name)}`;
 }
@@ -58,7 +66,9 @@ export function publishUri(storageUrl: string, f: Pick<FileDoc, 'publish' | 'fil
  * publish change keeps it, new data moves it. Records from before the field existed: their upload
  * time, or, once transcoded, the last change recorded (the best that is known).
  */
-export function contentModified(f: Pick<FileDoc, 'date_content_modified' | 'date_created' | 'date_modified' | 'content_transcoding_progress'>): Date {
+export function contentModified(
+  f: Pick<FileDoc, 'date_content_modified' | 'date_created' | 'date_modified' | 'content_transcoding_progress'>,
+): Date {
   if (f.date_content_modified) return new Date(f.date_content_modified);
   return new Date(f.content_transcoding_progress === 100 ? f.date_modified : f.date_created);
 }
@@ -78,7 +88,8 @@ export function serializeFile(f: FileDoc, storageUrl: string, allowPublish: bool
     file_access_name: f.file_access_name,
     file_bytes: f.file_bytes,
     file_sid: f.file_sid,
-    integer_key_1: f.integer_key_1, integer_key_2: f.integer_key_2,
+    integer_key_1: f.integer_key_1,
+    integer_key_2: f.integer_key_2,
     lifecycle_action: f.lifecycle_action,
     lifecycle_ttl: f.lifecycle_ttl,
     mime_type: f.mime_type,
@@ -87,7 +98,10 @@ export function serializeFile(f: FileDoc, storageUrl: string, allowPublish: bool
     partner_sid: f.partner_sid,
     publish: f.publish,
     publish_uri: publishUri(storageUrl, f, allowPublish),
-    string_key_1: f.string_key_1, string_key_2: f.string_key_2, string_key_3: f.string_key_3, string_key_4: f.string_key_4,
+    string_key_1: f.string_key_1,
+    string_key_2: f.string_key_2,
+    string_key_3: f.string_key_3,
+    string_key_4: f.string_key_4,
     threshold_include: f.threshold_include,
     type: f.type,
     unique: f.unique,

@@ -1,6 +1,15 @@
 import { PartnerEventSchema, Queues, StorageRequests, Subjects } from '@patchbay/contracts';
 import { randomBytes } from 'node:crypto';
-import { KeyRing, backfillPartners, checkedEvent, openKeyRing, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import {
+  KeyRing,
+  backfillPartners,
+  checkedEvent,
+  openKeyRing,
+  serveRequests,
+  stopAll,
+  type ServiceDeps,
+  type Stoppable,
+} from '@patchbay/platform';
 import { externalStoreHandlers } from './external-stores';
 import { retryBlobDeletions } from './blob-deletions';
 import { openStorageRepo } from './repo';
@@ -25,25 +34,50 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
   const log = deps.logger.child({ mod: 'storage' });
   const repo = await openStorageRepo(deps.docs);
   // Tests may leave the keys out: a key for this process only (nothing sealed with it outlives it).
-  const keys = settings.credentialKeys ? openKeyRing(settings.credentialKeys, log, STORAGE_KEYS) : new KeyRing(randomBytes(32), [], 'storage');
-  const ctx: StorageContext = { repo, bus: deps.bus, log, storageUrl: settings.storageUrl.replace(/\/$/, ''), busTimeoutMs: settings.busTimeoutMs, keys };
+  const keys = settings.credentialKeys
+    ? openKeyRing(settings.credentialKeys, log, STORAGE_KEYS)
+    : new KeyRing(randomBytes(32), [], 'storage');
+  const ctx: StorageContext = {
+    repo,
+    bus: deps.bus,
+    log,
+    storageUrl: settings.storageUrl.replace(/\/$/, ''),
+    busTimeoutMs: settings.busTimeoutMs,
+    keys,
+  };
   if (settings.reconcileOnStart ?? true) await reconcileCounters(ctx);
   await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
-  const subs = await serveRequests(deps.bus, Queues.storage, StorageRequests, {
-    ...containerHandlers(ctx),
-    ...uploadHandlers(ctx, deps.blobs),
-    ...fileHandlers(ctx, deps.blobs),
-    ...mediaHandlers(ctx),
-    ...externalStoreHandlers(ctx),
-    ...(await sweepHandlers(ctx, deps.blobs)),
-  }, log);
+  const subs = await serveRequests(
+    deps.bus,
+    Queues.storage,
+    StorageRequests,
+    {
+      ...containerHandlers(ctx),
+      ...uploadHandlers(ctx, deps.blobs),
+      ...fileHandlers(ctx, deps.blobs),
+      ...mediaHandlers(ctx),
+      ...externalStoreHandlers(ctx),
+      ...(await sweepHandlers(ctx, deps.blobs)),
+    },
+    log,
+  );
   // The transcoder's reports (events) are consumed before any job is enqueued again.
   subs.push(...(await subscribeTranscodingEvents(ctx, deps.blobs)));
   if (settings.requeueTranscodingOnStart ?? true) {
-    await requeueUnfinishedTranscoding(ctx).catch((err: unknown) => log.error({ err }, 'unfinished transcoding jobs could not be enqueued again'));
+    await requeueUnfinishedTranscoding(ctx).catch((err: unknown) =>
+      log.error({ err }, 'unfinished transcoding jobs could not be enqueued again'),
+    );
   }
   const partnerCreated = Subjects.events.partnerCreated;
-  subs.push(await deps.bus.subscribe(partnerCreated, Queues.storage, checkedEvent(partnerCreated, PartnerEventSchema, log, ({ partner }) => ensureDefaultContainer(ctx, partner.partner_sid).then(() => undefined))));
+  subs.push(
+    await deps.bus.subscribe(
+      partnerCreated,
+      Queues.storage,
+      checkedEvent(partnerCreated, PartnerEventSchema, log, ({ partner }) =>
+        ensureDefaultContainer(ctx, partner.partner_sid).then(() => undefined),
+      ),
+    ),
+  );
   const backfill = backfillPartners(deps.bus, (sid) => ensureDefaultContainer(ctx, sid), log);
   const sweep = async () => {
     await retryPendingCallbacks(ctx);
@@ -53,8 +87,16 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     await deps.blobs.sweepIncomplete?.(settings.uploadStaleMs);
   };
   await sweep().catch((err: unknown) => log.error({ err }, 'start-up sweep failed'));
-  const timer = setInterval(() => { sweep().catch((err: unknown) => log.error({ err }, 'sweep failed')); }, settings.sweepIntervalMs);
+  const timer = setInterval(() => {
+    sweep().catch((err: unknown) => log.error({ err }, 'sweep failed'));
+  }, settings.sweepIntervalMs);
   timer.unref();
   log.info('storage service ready');
-  return { stop: async () => { clearInterval(timer); backfill.stop(); await stopAll(subs); } };
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      backfill.stop();
+      await stopAll(subs);
+    },
+  };
 }

@@ -34,13 +34,26 @@ export async function runExpiry(deps: ExpiryDeps, window: number, ctx: JobContex
       deps.metrics.deleted(r.file.container_sid, 'lifecycle', r.file.file_bytes);
       const sum = perContainer.get(r.file.container_sid) ?? { files: 0, bytes: 0 };
       perContainer.set(r.file.container_sid, { files: sum.files + 1, bytes: sum.bytes + r.file.file_bytes });
-      log.info({ container_sid: r.file.container_sid, file_sid: f.file_sid, file_bytes: r.file.file_bytes, expires_at: f.expires_at, reason: 'lifecycle' }, 'deleted expired file');
+      log.info(
+        {
+          container_sid: r.file.container_sid,
+          file_sid: f.file_sid,
+          file_bytes: r.file.file_bytes,
+          expires_at: f.expires_at,
+          reason: 'lifecycle',
+        },
+        'deleted expired file',
+      );
       if (deps.stopping()) break;
     }
     if (!progressed) break;
   }
   if (perContainer.size === 0) return 'idle';
   const ms = Math.round(performance.now() - started);
-  for (const [containerSid, sum] of perContainer) log.info({ container_sid: containerSid, reason: 'lifecycle', deleted_files: sum.files, deleted_bytes: sum.bytes, ms }, 'lifecycle expiry deleted files');
+  for (const [containerSid, sum] of perContainer)
+    log.info(
+      { container_sid: containerSid, reason: 'lifecycle', deleted_files: sum.files, deleted_bytes: sum.bytes, ms },
+      'lifecycle expiry deleted files',
+    );
   return deps.stopping() ? 'partial' : 'done';
 }

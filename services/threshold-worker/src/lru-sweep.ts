@@ -37,7 +37,8 @@ export async function runLruSweep(deps: SweepDeps, job: SweepJob, ctx: JobContex
   const containerSid = job.container_sid;
   const owner = `${os.hostname()}:${process.pid}:${randomUUID()}`;
   const log = deps.log.child({ container_sid: containerSid, window: job.window, delivery: ctx.deliveryCount });
-  const ask = () => deps.storage.sweepCandidates({ container_sid: containerSid, owner, lease_ms: deps.leaseMs, limit: deps.batch });
+  const ask = () =>
+    deps.storage.sweepCandidates({ container_sid: containerSid, owner, lease_ms: deps.leaseMs, limit: deps.batch });
   const first = await ask();
   if (!first.claimed || !first.container) return first.container?.over_target ? 'busy' : 'idle';
   const started = performance.now();
@@ -57,7 +58,14 @@ export async function runLruSweep(deps: SweepDeps, job: SweepJob, ctx: JobContex
       let progressed = false;
       for (const f of files) {
         ctx.working();
-        const r = await deps.storage.sweepDelete({ file_sid: f.file_sid, reason: 'lru', container_sid: containerSid, owner, date_last_accessed: f.date_last_accessed, lease_ms: deps.leaseMs });
+        const r = await deps.storage.sweepDelete({
+          file_sid: f.file_sid,
+          reason: 'lru',
+          container_sid: containerSid,
+          owner,
+          date_last_accessed: f.date_last_accessed,
+          lease_ms: deps.leaseMs,
+        });
         if (r.container) state = r.container;
         holding = r.holds_lease;
         if (r.deleted && r.file) {
@@ -65,7 +73,16 @@ export async function runLruSweep(deps: SweepDeps, job: SweepJob, ctx: JobContex
           deleted += 1;
           bytes += r.file.file_bytes;
           deps.metrics.deleted(containerSid, 'lru', r.file.file_bytes);
-          log.info({ file_sid: f.file_sid, file_bytes: r.file.file_bytes, date_last_accessed: f.date_last_accessed, reason: 'lru', now: counts(state) }, 'deleted least recently used file');
+          log.info(
+            {
+              file_sid: f.file_sid,
+              file_bytes: r.file.file_bytes,
+              date_last_accessed: f.date_last_accessed,
+              reason: 'lru',
+              now: counts(state),
+            },
+            'deleted least recently used file',
+          );
         }
         if (!holding || !state.over_target || deps.stopping()) break;
       }
@@ -73,18 +90,35 @@ export async function runLruSweep(deps: SweepDeps, job: SweepJob, ctx: JobContex
       if (!holding || !state.over_target || deps.stopping()) break;
       ctx.working();
       const next = await ask();
-      if (!next.claimed || !next.container) { holding = false; break; }
+      if (!next.claimed || !next.container) {
+        holding = false;
+        break;
+      }
       state = next.container;
       files = next.files;
     }
   } finally {
     // Gives the lease back at once when the sweep stops early (storage already did when it finished).
-    if (holding) await deps.storage.sweepRelease({ container_sid: containerSid, owner }).catch((err: unknown) => log.warn({ err }, 'could not release the sweep lease; it expires'));
+    if (holding)
+      await deps.storage
+        .sweepRelease({ container_sid: containerSid, owner })
+        .catch((err: unknown) => log.warn({ err }, 'could not release the sweep lease; it expires'));
   }
   const done = !state.over_target;
-  log.info({
-    reason: 'lru', deleted_files: deleted, deleted_bytes: bytes, before, after: counts(state), ms: Math.round(performance.now() - started),
-    targets: { files: state.threshold_files_target, bytes: state.threshold_bytes_target }, finished: done,
-  }, done ? 'delete_lru sweep brought the container to its targets' : 'delete_lru sweep stopped early; the next tick continues it');
+  log.info(
+    {
+      reason: 'lru',
+      deleted_files: deleted,
+      deleted_bytes: bytes,
+      before,
+      after: counts(state),
+      ms: Math.round(performance.now() - started),
+      targets: { files: state.threshold_files_target, bytes: state.threshold_bytes_target },
+      finished: done,
+    },
+    done
+      ? 'delete_lru sweep brought the container to its targets'
+      : 'delete_lru sweep stopped early; the next tick continues it',
+  );
   return done ? 'done' : 'partial';
 }

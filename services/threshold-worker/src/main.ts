@@ -2,4 +2,8 @@ import { bootService } from '@patchbay/platform';
 import { ThresholdWorkerConfig, thresholdWorkerSettings } from './config';
 import { startThresholdWorker } from './service';
 
-bootService({ name: 'threshold-worker', config: ThresholdWorkerConfig, start: (deps, config) => startThresholdWorker(deps, thresholdWorkerSettings(config)) });
+bootService({
+  name: 'threshold-worker',
+  config: ThresholdWorkerConfig,
+  start: (deps, config) => startThresholdWorker(deps, thresholdWorkerSettings(config)),
+});

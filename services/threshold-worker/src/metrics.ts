@@ -20,14 +20,46 @@ export interface WorkerMetrics {
  * (and containers with expiring files): bounded by what this replica touched since it started.
  */
 export function workerMetrics(registry: Registry, bus: Bus): WorkerMetrics {
-  const files = new Counter({ name: 'threshold_worker_deleted_files_total', help: 'Files deleted, by container and reason (lru, lifecycle)', labelNames: ['container_sid', 'reason'], registers: [registry] });
-  const bytes = new Counter({ name: 'threshold_worker_deleted_bytes_total', help: 'Bytes deleted, by container and reason', labelNames: ['container_sid', 'reason'], registers: [registry] });
-  const seconds = new Histogram({ name: 'threshold_worker_sweep_seconds', help: 'Duration of sweeps that deleted or tried to (done, partial, failed), by kind', labelNames: ['kind'], buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800], registers: [registry] });
-  const sweeps = new Counter({ name: 'threshold_worker_sweeps_total', help: 'Sweep jobs by kind and result (done, partial, busy, idle, failed)', labelNames: ['kind', 'result'], registers: [registry] });
-  const ticks = new Counter({ name: 'threshold_worker_ticks_total', help: 'Ticks (containers listed, jobs enqueued) by result', labelNames: ['result'], registers: [registry] });
+  const files = new Counter({
+    name: 'threshold_worker_deleted_files_total',
+    help: 'Files deleted, by container and reason (lru, lifecycle)',
+    labelNames: ['container_sid', 'reason'],
+    registers: [registry],
+  });
+  const bytes = new Counter({
+    name: 'threshold_worker_deleted_bytes_total',
+    help: 'Bytes deleted, by container and reason',
+    labelNames: ['container_sid', 'reason'],
+    registers: [registry],
+  });
+  const seconds = new Histogram({
+    name: 'threshold_worker_sweep_seconds',
+    help: 'Duration of sweeps that deleted or tried to (done, partial, failed), by kind',
+    labelNames: ['kind'],
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800],
+    registers: [registry],
+  });
+  const sweeps = new Counter({
+    name: 'threshold_worker_sweeps_total',
+    help: 'Sweep jobs by kind and result (done, partial, busy, idle, failed)',
+    labelNames: ['kind', 'result'],
+    registers: [registry],
+  });
+  const ticks = new Counter({
+    name: 'threshold_worker_ticks_total',
+    help: 'Ticks (containers listed, jobs enqueued) by result',
+    labelNames: ['result'],
+    registers: [registry],
+  });
   new Gauge({
-    name: 'threshold_worker_queue_depth', help: 'Sweep jobs not yet acknowledged (all replicas)', registers: [registry],
-    async collect() { this.set(bus.pending ? await bus.pending(Subjects.thresholdWorker.sweepJob, Queues.thresholdWorker).catch(() => 0) : 0); },
+    name: 'threshold_worker_queue_depth',
+    help: 'Sweep jobs not yet acknowledged (all replicas)',
+    registers: [registry],
+    async collect() {
+      this.set(
+        bus.pending ? await bus.pending(Subjects.thresholdWorker.sweepJob, Queues.thresholdWorker).catch(() => 0) : 0,
+      );
+    },
   });
   return {
     deleted(containerSid, reason, n) {
@@ -45,6 +77,8 @@ export function workerMetrics(registry: Registry, bus: Bus): WorkerMetrics {
         if (result !== 'busy' && result !== 'idle') seconds.observe({ kind }, (performance.now() - started) / 1000);
       }
     },
-    tick(ok) { ticks.inc({ result: ok ? 'ok' : 'failed' }); },
+    tick(ok) {
+      ticks.inc({ result: ok ? 'ok' : 'failed' });
+    },
   };
 }

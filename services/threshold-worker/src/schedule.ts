@@ -12,18 +12,25 @@ const PAGE = 200;
  * same; the bus keeps the first copy of each message ID, and the work queue hands each job to one
  * replica. Returns how many containers were due.
  */
-export async function scheduleSweeps(deps: { bus: Bus; storage: StorageClient; log: Logger }, window: number): Promise<number> {
+export async function scheduleSweeps(
+  deps: { bus: Bus; storage: StorageClient; log: Logger },
+  window: number,
+): Promise<number> {
   let after: string | null = null;
   let due = 0;
   do {
     const page: SweepContainersReply = await deps.storage.sweepContainers(after, PAGE);
     for (const sid of page.container_sids) {
-      await deps.bus.enqueue(Subjects.thresholdWorker.sweepJob, { container_sid: sid, window } satisfies SweepJob, { msgId: sweepJobId(sid, window) });
+      await deps.bus.enqueue(Subjects.thresholdWorker.sweepJob, { container_sid: sid, window } satisfies SweepJob, {
+        msgId: sweepJobId(sid, window),
+      });
     }
     due += page.container_sids.length;
     after = page.next;
   } while (after);
-  await deps.bus.enqueue(Subjects.thresholdWorker.expireJob, { window } satisfies ExpireJob, { msgId: expireJobId(window) });
+  await deps.bus.enqueue(Subjects.thresholdWorker.expireJob, { window } satisfies ExpireJob, {
+    msgId: expireJobId(window),
+  });
   if (due > 0) deps.log.debug({ window, containers: due }, 'delete_lru sweeps enqueued');
   return due;
 }

@@ -33,26 +33,45 @@ export async function startThresholdWorker(deps: ServiceDeps, settings: Threshol
   const metrics = workerMetrics(deps.metrics, deps.bus);
   let stopping = false;
   const sweepDeps: SweepDeps = {
-    storage, log, metrics, batch: settings.batch ?? 200,
+    storage,
+    log,
+    metrics,
+    batch: settings.batch ?? 200,
     leaseMs: settings.leaseMs ?? Math.max(30_000, 3 * settings.busTimeoutMs),
     stopping: () => stopping,
   };
   const jobOpts = { ackWaitMs: ACK_WAIT_MS, maxDeliver: 5 };
   const subs = [
-    await deps.bus.work(Subjects.thresholdWorker.sweepJob, Queues.thresholdWorker, checkedJob(Subjects.thresholdWorker.sweepJob, SweepJobSchema, log,
-      (job, ctx) => metrics.measured('lru', () => runLruSweep(sweepDeps, job, ctx))), { ...jobOpts, concurrency: settings.concurrency ?? 2 }),
-    await deps.bus.work(Subjects.thresholdWorker.expireJob, Queues.thresholdWorker, checkedJob(Subjects.thresholdWorker.expireJob, ExpireJobSchema, log,
-      (job, ctx) => metrics.measured('lifecycle', () => runExpiry(sweepDeps, job.window, ctx))), { ...jobOpts, concurrency: 1 }),
+    await deps.bus.work(
+      Subjects.thresholdWorker.sweepJob,
+      Queues.thresholdWorker,
+      checkedJob(Subjects.thresholdWorker.sweepJob, SweepJobSchema, log, (job, ctx) =>
+        metrics.measured('lru', () => runLruSweep(sweepDeps, job, ctx)),
+      ),
+      { ...jobOpts, concurrency: settings.concurrency ?? 2 },
+    ),
+    await deps.bus.work(
+      Subjects.thresholdWorker.expireJob,
+      Queues.thresholdWorker,
+      checkedJob(Subjects.thresholdWorker.expireJob, ExpireJobSchema, log, (job, ctx) =>
+        metrics.measured('lifecycle', () => runExpiry(sweepDeps, job.window, ctx)),
+      ),
+      { ...jobOpts, concurrency: 1 },
+    ),
   ];
-  const ticker = startTicker(settings.intervalMs, async (window) => {
-    try {
-      await scheduleSweeps({ bus: deps.bus, storage, log }, window);
-      metrics.tick(true);
-    } catch (err) {
-      metrics.tick(false);
-      throw err;
-    }
-  }, log);
+  const ticker = startTicker(
+    settings.intervalMs,
+    async (window) => {
+      try {
+        await scheduleSweeps({ bus: deps.bus, storage, log }, window);
+        metrics.tick(true);
+      } catch (err) {
+        metrics.tick(false);
+        throw err;
+      }
+    },
+    log,
+  );
   log.info({ interval_ms: settings.intervalMs }, 'threshold-worker ready');
   return {
     stop: async () => {

@@ -11,14 +11,27 @@ export function startTicker(intervalMs: number, tick: (window: number) => Promis
   let running: Promise<void> | undefined;
   let stopped = false;
   const fire = (window: number) => {
-    if (running) { log.warn({ window }, 'previous tick still running; window skipped'); return; }
-    running = tick(window).catch((err: unknown) => log.warn({ err, window }, 'tick failed')).finally(() => { running = undefined; });
+    if (running) {
+      log.warn({ window }, 'previous tick still running; window skipped');
+      return;
+    }
+    running = tick(window)
+      .catch((err: unknown) => log.warn({ err, window }, 'tick failed'))
+      .finally(() => {
+        running = undefined;
+      });
   };
   const schedule = () => {
     if (stopped) return;
     const now = Date.now();
     const window = windowOf(now, intervalMs) + 1;
-    timer = setTimeout(() => { fire(window); schedule(); }, msToNextWindow(now, intervalMs));
+    timer = setTimeout(
+      () => {
+        fire(window);
+        schedule();
+      },
+      msToNextWindow(now, intervalMs),
+    );
     timer.unref();
   };
   fire(windowOf(Date.now(), intervalMs));

@@ -40,6 +40,11 @@ export function transcoderSettings(c: TranscoderConfigValues): TranscoderSetting
     concurrency: c.TRANSCODER_CONCURRENCY,
     timeoutMs: c.TRANSCODER_TIMEOUT_MS,
     drainMs: c.TRANSCODER_DRAIN_MS,
-    binaries: { ffmpegPath: c.FFMPEG_PATH, ffprobePath: c.FFPROBE_PATH, searchPath: c.PATH, npm: c.TRANSCODER_NPM_FFMPEG },
+    binaries: {
+      ffmpegPath: c.FFMPEG_PATH,
+      ffprobePath: c.FFPROBE_PATH,
+      searchPath: c.PATH,
+      npm: c.TRANSCODER_NPM_FFMPEG,
+    },
   };
 }

@@ -9,7 +9,14 @@ import { transcode } from './ffmpeg/transcode';
 import type { Limiter } from './limiter';
 import { fetchBlob, storeBlob, withScratch } from './workspace';
 
-export interface JobDeps { bus: Bus; blobs: BlobStore; log: Logger; limiter: Limiter; scratchDir: string; timeoutMs: number }
+export interface JobDeps {
+  bus: Bus;
+  blobs: BlobStore;
+  log: Logger;
+  limiter: Limiter;
+  scratchDir: string;
+  timeoutMs: number;
+}
 
 /** What to convert: the download-time request's shape (messages/transcoder.ts). */
 export type ConvertRequest = TranscodeRequest;
@@ -34,37 +41,77 @@ export interface ConvertOptions {
  * kills ffmpeg/ffprobe, and rejects with the abort reason; the scratch files go either way.
  * Errors are for people (UnprocessableError naming `data`); ffmpeg's words go to the log.
  */
-export async function convert(deps: JobDeps, req: ConvertRequest, opts: ConvertOptions = {}): Promise<{ size: number; probe: ProbeResult | null }> {
+export async function convert(
+  deps: JobDeps,
+  req: ConvertRequest,
+  opts: ConvertOptions = {},
+): Promise<{ size: number; probe: ProbeResult | null }> {
   const { signal } = opts;
   const spec = FORMATS[req.target];
   if (!spec) throw UnprocessableError.field('f', `${req.target} is not a format Patchbay can write`);
-  return deps.limiter.run(() => withScratch(deps.scratchDir, async (dir) => {
-    const input = path.join(dir, 'input');
-    const output = path.join(dir, `output.${spec.extension}`);
-    await fetchBlob(deps.blobs, req.blob_key, input, signal);
-    let result: ProbeResult | null = null;
-    try {
-      const source = opts.describe || (req.bitrate !== null && spec.bitrate) ? await probe(input, req.source_format, signal) : null;
-      if (source && source.duration === null) throw UnprocessableError.field('data', 'the file has no audio to transcode');
-      const plan = planOutput(req.target, req.bitrate, source ?? { sampleRate: null, channels: null });
-      logAdjusted(deps.log, req, plan, source, opts.subject);
-      await transcode({ input, sourceFormat: req.source_format, output, target: req.target, plan, duration: source?.duration ?? null, onProgress: opts.onProgress, timeoutMs: deps.timeoutMs, signal });
-      if (opts.describe) result = await probe(output, req.target, signal);
-    } catch (err) {
-      throw forPeople(deps.log, err, req, deps.timeoutMs, opts.subject);
-    }
-    const size = await storeBlob(deps.blobs, req.output_key, output, { durable: !opts.cacheCopy });
-    return { size, probe: result };
-  }), signal);
+  return deps.limiter.run(
+    () =>
+      withScratch(deps.scratchDir, async (dir) => {
+        const input = path.join(dir, 'input');
+        const output = path.join(dir, `output.${spec.extension}`);
+        await fetchBlob(deps.blobs, req.blob_key, input, signal);
+        let result: ProbeResult | null = null;
+        try {
+          const source =
+            opts.describe || (req.bitrate !== null && spec.bitrate)
+              ? await probe(input, req.source_format, signal)
+              : null;
+          if (source && source.duration === null)
+            throw UnprocessableError.field('data', 'the file has no audio to transcode');
+          const plan = planOutput(req.target, req.bitrate, source ?? { sampleRate: null, channels: null });
+          logAdjusted(deps.log, req, plan, source, opts.subject);
+          await transcode({
+            input,
+            sourceFormat: req.source_format,
+            output,
+            target: req.target,
+            plan,
+            duration: source?.duration ?? null,
+            onProgress: opts.onProgress,
+            timeoutMs: deps.timeoutMs,
+            signal,
+          });
+          if (opts.describe) result = await probe(output, req.target, signal);
+        } catch (err) {
+          throw forPeople(deps.log, err, req, deps.timeoutMs, opts.subject);
+        }
+        const size = await storeBlob(deps.blobs, req.output_key, output, { durable: !opts.cacheCopy });
+        return { size, probe: result };
+      }),
+    signal,
+  );
 }
 
 /** A bitrate the encoder cannot reach as asked is worth a line: the output differs from the request. */
-function logAdjusted(log: Logger, req: ConvertRequest, plan: OutputPlan, source: ProbeResult | null, subject?: string): void {
+function logAdjusted(
+  log: Logger,
+  req: ConvertRequest,
+  plan: OutputPlan,
+  source: ProbeResult | null,
+  subject?: string,
+): void {
   if (plan.bitrate === null || req.bitrate === null) return;
-  const resampled = source && (plan.sampleRate !== source.sampleRate || plan.channels !== Math.min(2, source.channels ?? 2));
+  const resampled =
+    source && (plan.sampleRate !== source.sampleRate || plan.channels !== Math.min(2, source.channels ?? 2));
   if (plan.bitrate === req.bitrate && !resampled) return;
-  log.info({ file: subject ?? req.blob_key, target: req.target, asked_kbps: req.bitrate, kbps: plan.bitrate, sample_rate: plan.sampleRate, channels: plan.channels, source_rate: source?.sampleRate, source_channels: source?.channels },
-    'bitrate fitted to what the encoder can do at this sample rate');
+  log.info(
+    {
+      file: subject ?? req.blob_key,
+      target: req.target,
+      asked_kbps: req.bitrate,
+      kbps: plan.bitrate,
+      sample_rate: plan.sampleRate,
+      channels: plan.channels,
+      source_rate: source?.sampleRate,
+      source_channels: source?.channels,
+    },
+    'bitrate fitted to what the encoder can do at this sample rate',
+  );
 }
 
 /**
@@ -74,8 +121,21 @@ function logAdjusted(log: Logger, req: ConvertRequest, plan: OutputPlan, source:
  */
 function forPeople(log: Logger, err: unknown, req: ConvertRequest, timeoutMs: number, subject?: string): unknown {
   if (!(err instanceof FfmpegError)) return err;
-  log.warn({ file: subject ?? req.blob_key, source_format: req.source_format, target: req.target, reason: err.reason, err: err.message }, 'ffmpeg failed');
+  log.warn(
+    {
+      file: subject ?? req.blob_key,
+      source_format: req.source_format,
+      target: req.target,
+      reason: err.reason,
+      err: err.message,
+    },
+    'ffmpeg failed',
+  );
   if (err.reason === 'spawn') return new UnavailableError('the transcoder cannot run ffmpeg');
-  if (err.reason === 'timeout') return UnprocessableError.field('data', `the file takes longer to transcode than the limit of ${Math.round(timeoutMs / 1000)} s`);
+  if (err.reason === 'timeout')
+    return UnprocessableError.field(
+      'data',
+      `the file takes longer to transcode than the limit of ${Math.round(timeoutMs / 1000)} s`,
+    );
   return UnprocessableError.field('data', 'the file is not decodable audio');
 }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
-  NotFoundError, Subjects, transcodedBlobKey, UnprocessableError,
-  type TranscodingDoneEvent, type TranscodingFailedEvent, type TranscodingProgressEvent, type UploadJob,
+  NotFoundError,
+  Subjects,
+  transcodedBlobKey,
+  UnprocessableError,
+  type TranscodingDoneEvent,
+  type TranscodingFailedEvent,
+  type TranscodingProgressEvent,
+  type UploadJob,
 } from '@patchbay/contracts';
 import type { JobContext } from '@patchbay/platform';
 import { convert, type JobDeps } from './convert';
@@ -27,27 +33,63 @@ export async function runUploadJob(deps: JobDeps, job: UploadJob, ctx: JobContex
     ctx.working();
     if (Date.now() - last < 500) return;
     last = Date.now();
-    const event: TranscodingProgressEvent = { file_sid: job.file_sid, source_blob_key: job.blob_key, progress: Math.max(0, Math.min(100, progress)) };
+    const event: TranscodingProgressEvent = {
+      file_sid: job.file_sid,
+      source_blob_key: job.blob_key,
+      progress: Math.max(0, Math.min(100, progress)),
+    };
     void deps.bus.publish(Subjects.events.fileTranscodingProgress, event).catch(() => undefined);
   };
   let result;
   try {
-    result = await convert(deps, { blob_key: job.blob_key, source_format: job.source_format, target: job.target, bitrate: job.bitrate, output_key: outputKey }, { describe: true, onProgress: report, signal: ctx.signal, subject: job.file_sid });
+    result = await convert(
+      deps,
+      {
+        blob_key: job.blob_key,
+        source_format: job.source_format,
+        target: job.target,
+        bitrate: job.bitrate,
+        output_key: outputKey,
+      },
+      { describe: true, onProgress: report, signal: ctx.signal, subject: job.file_sid },
+    );
   } catch (err) {
     if (err instanceof UnprocessableError || err instanceof NotFoundError) {
       // NotFound: the source blob is gone — the file was deleted, or this is a redo of a job already done.
-      if (err instanceof NotFoundError) deps.log.info({ file_sid: job.file_sid, blob_key: job.blob_key }, 'upload transcoding skipped: the source data is gone (file deleted or already transcoded)');
-      else deps.log.warn({ file_sid: job.file_sid, reason: err.errors[0]?.message ?? err.message }, 'upload transcoding failed; the file keeps its original data');
-      const failed: TranscodingFailedEvent = { file_sid: job.file_sid, source_blob_key: job.blob_key, reason: err.errors[0]?.message ?? err.message };
+      if (err instanceof NotFoundError)
+        deps.log.info(
+          { file_sid: job.file_sid, blob_key: job.blob_key },
+          'upload transcoding skipped: the source data is gone (file deleted or already transcoded)',
+        );
+      else
+        deps.log.warn(
+          { file_sid: job.file_sid, reason: err.errors[0]?.message ?? err.message },
+          'upload transcoding failed; the file keeps its original data',
+        );
+      const failed: TranscodingFailedEvent = {
+        file_sid: job.file_sid,
+        source_blob_key: job.blob_key,
+        reason: err.errors[0]?.message ?? err.message,
+      };
       await deps.bus.publish(Subjects.events.fileTranscodingFailed, failed);
       return;
     }
-    if (ctx.signal.aborted) deps.log.info({ file_sid: job.file_sid, deliveryCount: ctx.deliveryCount }, 'upload transcoding interrupted: this replica is stopping; the job goes back to the queue');
+    if (ctx.signal.aborted)
+      deps.log.info(
+        { file_sid: job.file_sid, deliveryCount: ctx.deliveryCount },
+        'upload transcoding interrupted: this replica is stopping; the job goes back to the queue',
+      );
     throw err;
   }
   const done: TranscodingDoneEvent = {
-    file_sid: job.file_sid, source_blob_key: job.blob_key, blob_key: outputKey, file_bytes: result.size, content_format: job.target, mime_type: FORMATS[job.target].mime,
-    content_duration: result.probe?.duration ?? null, content_bitrate: result.probe?.bitrate ?? null,
+    file_sid: job.file_sid,
+    source_blob_key: job.blob_key,
+    blob_key: outputKey,
+    file_bytes: result.size,
+    content_format: job.target,
+    mime_type: FORMATS[job.target].mime,
+    content_duration: result.probe?.duration ?? null,
+    content_bitrate: result.probe?.bitrate ?? null,
   };
   try {
     await deps.bus.publish(Subjects.events.fileTranscodingDone, done);
@@ -56,5 +98,8 @@ export async function runUploadJob(deps: JobDeps, job: UploadJob, ctx: JobContex
     await deps.blobs.delete(outputKey).catch(() => undefined);
     throw err;
   }
-  deps.log.info({ file_sid: job.file_sid, target: job.target, bytes: result.size }, 'upload transcoding done; reported to storage');
+  deps.log.info(
+    { file_sid: job.file_sid, target: job.target, bytes: result.size },
+    'upload transcoding done; reported to storage',
+  );
 }

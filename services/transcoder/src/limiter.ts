@@ -23,7 +23,10 @@ export class Limiter {
   private turn(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
-      const go = () => { signal?.removeEventListener('abort', leave); resolve(); };
+      const go = () => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
       const leave = () => {
         const i = this.waiting.indexOf(go);
         if (i >= 0) this.waiting.splice(i, 1);

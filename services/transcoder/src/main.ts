@@ -3,4 +3,10 @@ import { openServiceBlobStore } from '@patchbay/blob-routing';
 import { TranscoderConfig, transcoderSettings } from './config';
 import { startTranscoderService } from './service';
 
-bootService({ name: 'transcoder', config: TranscoderConfig, blobs: true, openBlobs: openServiceBlobStore, start: (deps, config) => startTranscoderService(deps, transcoderSettings(config)) });
+bootService({
+  name: 'transcoder',
+  config: TranscoderConfig,
+  blobs: true,
+  openBlobs: openServiceBlobStore,
+  start: (deps, config) => startTranscoderService(deps, transcoderSettings(config)),
+});

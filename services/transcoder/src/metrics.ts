@@ -11,13 +11,42 @@ export type RunKind = 'probe' | 'download' | 'upload';
  * signal).
  */
 export function transcoderMetrics(registry: Registry, bus: Bus, limiter: Limiter) {
-  const runs = new Counter({ name: 'transcoder_runs_total', help: 'ffmpeg/ffprobe runs by kind and result', labelNames: ['kind', 'result'], registers: [registry] });
-  const seconds = new Histogram({ name: 'transcoder_run_seconds', help: 'Duration of runs by kind', labelNames: ['kind'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300], registers: [registry] });
-  new Gauge({ name: 'transcoder_active', help: 'ffmpeg processes running in this replica', registers: [registry], collect() { this.set(limiter.active); } });
-  new Gauge({ name: 'transcoder_waiting', help: 'Runs waiting for a free ffmpeg slot in this replica', registers: [registry], collect() { this.set(limiter.queued); } });
+  const runs = new Counter({
+    name: 'transcoder_runs_total',
+    help: 'ffmpeg/ffprobe runs by kind and result',
+    labelNames: ['kind', 'result'],
+    registers: [registry],
+  });
+  const seconds = new Histogram({
+    name: 'transcoder_run_seconds',
+    help: 'Duration of runs by kind',
+    labelNames: ['kind'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [registry],
+  });
   new Gauge({
-    name: 'transcoder_queue_depth', help: 'Upload-time jobs not yet acknowledged (all replicas)', registers: [registry],
-    async collect() { this.set(bus.pending ? await bus.pending(Subjects.transcoder.uploadJob, Queues.transcoder).catch(() => 0) : 0); },
+    name: 'transcoder_active',
+    help: 'ffmpeg processes running in this replica',
+    registers: [registry],
+    collect() {
+      this.set(limiter.active);
+    },
+  });
+  new Gauge({
+    name: 'transcoder_waiting',
+    help: 'Runs waiting for a free ffmpeg slot in this replica',
+    registers: [registry],
+    collect() {
+      this.set(limiter.queued);
+    },
+  });
+  new Gauge({
+    name: 'transcoder_queue_depth',
+    help: 'Upload-time jobs not yet acknowledged (all replicas)',
+    registers: [registry],
+    async collect() {
+      this.set(bus.pending ? await bus.pending(Subjects.transcoder.uploadJob, Queues.transcoder).catch(() => 0) : 0);
+    },
   });
   /** Times `work` and counts its outcome: ok, failed, or aborted (a job interrupted by shutdown is no failure). */
   return async function measured<T>(kind: RunKind, work: () => Promise<T>): Promise<T> {

@@ -1,7 +1,22 @@
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
-import { Queues, Subjects, TranscoderJobs, TranscoderRequests, UnavailableError, UnprocessableError, errorItem } from '@patchbay/contracts';
-import { DEFAULT_DRAIN_MS, checkedJob, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import {
+  Queues,
+  Subjects,
+  TranscoderJobs,
+  TranscoderRequests,
+  UnavailableError,
+  UnprocessableError,
+  errorItem,
+} from '@patchbay/contracts';
+import {
+  DEFAULT_DRAIN_MS,
+  checkedJob,
+  serveRequests,
+  stopAll,
+  type ServiceDeps,
+  type Stoppable,
+} from '@patchbay/platform';
 import { useBinaries } from './ffmpeg/binaries';
 import type { BinarySettings } from './ffmpeg/candidates';
 import { Toolkit } from './ffmpeg/toolkit';
@@ -51,56 +66,98 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
   const toolkit = await Toolkit.resolve(settings.binaries);
   useBinaries({ ffmpeg: toolkit.ffmpeg.chosen?.path ?? null, ffprobe: toolkit.ffprobe.chosen?.path ?? null });
   if (toolkit.complete()) log.info({ ...toolkit.describe(), pdeathsig: parentDeathSignal() }, 'ffmpeg found');
-  else log.warn({ ...toolkit.describe(), ffmpeg_passed_over: toolkit.ffmpeg.passedOver, ffprobe_passed_over: toolkit.ffprobe.passedOver }, 'transcoding is limited or unavailable: install Debian\'s ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH');
+  else
+    log.warn(
+      {
+        ...toolkit.describe(),
+        ffmpeg_passed_over: toolkit.ffmpeg.passedOver,
+        ffprobe_passed_over: toolkit.ffprobe.passedOver,
+      },
+      "transcoding is limited or unavailable: install Debian's ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH",
+    );
   const scratch = await startScratch(settings.scratchDir, log, settings.timeoutMs);
   const limiter = new Limiter(settings.concurrency);
   const measured = transcoderMetrics(deps.metrics, deps.bus, limiter);
-  const jobDeps: JobDeps = { bus: deps.bus, blobs: deps.blobs, log, limiter, scratchDir: scratch.dir, timeoutMs: settings.timeoutMs };
+  const jobDeps: JobDeps = {
+    bus: deps.bus,
+    blobs: deps.blobs,
+    log,
+    limiter,
+    scratchDir: scratch.dir,
+    timeoutMs: settings.timeoutMs,
+  };
   // Aborted when a stop has waited the drain deadline: download-time transcodes still running are
   // given up and answered 503, which the file-server takes as "ask another replica".
   const stopping = new AbortController();
   // Every download-time run waiting or running listens on it: more than ten at once is normal.
   setMaxListeners(0, stopping.signal);
-  const subs = await serveRequests(deps.bus, Queues.transcoder, TranscoderRequests, {
-    [Subjects.transcoder.transcode]: async (req) => {
-      const missing = toolkit.cannotWrite(req.target);
-      if (missing) throw unavailable(missing, 'f');
-      try {
-        return { size: (await measured('download', () => convert(jobDeps, req, { cacheCopy: true, signal: stopping.signal }))).size };
-      } catch (err) {
-        if (!stopping.signal.aborted) throw err;
-        log.info({ output_key: req.output_key }, 'download-time transcode given up: this replica is stopping');
-        throw new UnavailableError('this transcoder is stopping; ask again');
-      }
-    },
-    [Subjects.transcoder.probe]: async ({ blob_key: key, format, target }) => {
-      // Storage names the target when the upload is to be transcoded: refused now, not after the 201.
-      const missing = target ? toolkit.cannotWrite(target) : toolkit.cannotProbe();
-      if (missing) throw unavailable(missing, target ? 'desired_format' : null);
-      return measured('probe', () => withScratch(scratch.dir, async (dir) => {
-        const file = path.join(dir, 'input');
-        await fetchBlob(deps.blobs, key, file);
+  const subs = await serveRequests(
+    deps.bus,
+    Queues.transcoder,
+    TranscoderRequests,
+    {
+      [Subjects.transcoder.transcode]: async (req) => {
+        const missing = toolkit.cannotWrite(req.target);
+        if (missing) throw unavailable(missing, 'f');
         try {
-          return await probe(file, format ?? null);
+          return {
+            size: (
+              await measured('download', () => convert(jobDeps, req, { cacheCopy: true, signal: stopping.signal }))
+            ).size,
+          };
         } catch (err) {
-          if (!(err instanceof FfmpegError)) throw err;
-          log.warn({ blob_key: key, format, err: err.message }, 'ffprobe failed');
-          throw UnprocessableError.field('data', 'the file is not decodable audio');
+          if (!stopping.signal.aborted) throw err;
+          log.info({ output_key: req.output_key }, 'download-time transcode given up: this replica is stopping');
+          throw new UnavailableError('this transcoder is stopping; ask again');
         }
-      }));
+      },
+      [Subjects.transcoder.probe]: async ({ blob_key: key, format, target }) => {
+        // Storage names the target when the upload is to be transcoded: refused now, not after the 201.
+        const missing = target ? toolkit.cannotWrite(target) : toolkit.cannotProbe();
+        if (missing) throw unavailable(missing, target ? 'desired_format' : null);
+        return measured('probe', () =>
+          withScratch(scratch.dir, async (dir) => {
+            const file = path.join(dir, 'input');
+            await fetchBlob(deps.blobs, key, file);
+            try {
+              return await probe(file, format ?? null);
+            } catch (err) {
+              if (!(err instanceof FfmpegError)) throw err;
+              log.warn({ blob_key: key, format, err: err.message }, 'ffprobe failed');
+              throw UnprocessableError.field('data', 'the file is not decodable audio');
+            }
+          }),
+        );
+      },
     },
-  }, log);
+    log,
+  );
   // A replica that cannot transcode leaves upload-time jobs in their queue for one that can (the
   // file keeps its original data meanwhile; storage re-queues waiting jobs when it starts).
   const uploadJob = Subjects.transcoder.uploadJob;
-  const jobs = !toolkit.canTranscode() ? { stop: async () => undefined } : await deps.bus.work(uploadJob, Queues.transcoder, checkedJob(uploadJob, TranscoderJobs[uploadJob].payload, log, (job, ctx) => measured('upload', () => runUploadJob(jobDeps, job, ctx))), {
-    concurrency: settings.concurrency, ackWaitMs: 30000, maxDeliver: 5, drainMs: settings.drainMs,
-  });
+  const jobs = !toolkit.canTranscode()
+    ? { stop: async () => undefined }
+    : await deps.bus.work(
+        uploadJob,
+        Queues.transcoder,
+        checkedJob(uploadJob, TranscoderJobs[uploadJob].payload, log, (job, ctx) =>
+          measured('upload', () => runUploadJob(jobDeps, job, ctx)),
+        ),
+        {
+          concurrency: settings.concurrency,
+          ackWaitMs: 30000,
+          maxDeliver: 5,
+          drainMs: settings.drainMs,
+        },
+      );
   return {
     // Side by side, so the jobs' drain deadline runs from the signal, not from the end of a long
     // download-time transcode still being answered.
     stop: async () => {
-      const drain = setTimeout(() => stopping.abort(new DOMException('the transcoder is stopping', 'AbortError')), settings.drainMs ?? DEFAULT_DRAIN_MS);
+      const drain = setTimeout(
+        () => stopping.abort(new DOMException('the transcoder is stopping', 'AbortError')),
+        settings.drainMs ?? DEFAULT_DRAIN_MS,
+      );
       try {
         const [requests, work] = await Promise.allSettled([stopAll(subs), jobs.stop()]);
         for (const r of [requests, work]) if (r.status === 'rejected') throw r.reason;

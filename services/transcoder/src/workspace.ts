@@ -35,7 +35,12 @@ export async function fetchBlob(blobs: BlobStore, key: string, file: string, sig
 const CHUNK = 1024 * 1024;
 
 /** Stores a local file as a blob (the blob store makes the write atomic). */
-export async function storeBlob(blobs: BlobStore, key: string, file: string, opts: { durable?: boolean } = {}): Promise<number> {
+export async function storeBlob(
+  blobs: BlobStore,
+  key: string,
+  file: string,
+  opts: { durable?: boolean } = {},
+): Promise<number> {
   if (blobs.putFile) return (await blobs.putFile(key, file, opts)).size;
   return (await blobs.put(key, fs.createReadStream(file, { highWaterMark: CHUNK }), opts)).size;
 }

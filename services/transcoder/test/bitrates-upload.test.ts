@@ -30,29 +30,53 @@ beforeAll(async () => {
     await kit.blobs.put(`files/P/${name}`, fs.createReadStream(file));
   }
 });
-afterAll(async () => { await kit?.stop(); });
+afterAll(async () => {
+  await kit?.stop();
+});
 
 const cases = Object.keys(SOURCES).flatMap((source) => TARGET_FORMATS.map((target) => [source, target] as const));
 
-test.each(cases)('%s stored as %s at every desired_bitrate', async (source, target) => {
-  const results = await Promise.all(BITRATES.map(async (br) => {
-    const fileSid = `${source}-${target}-${br}`;
-    blobKeys.set(fileSid, `files/P/${source}`);
-    const done = storage.next(fileSid);
-    await producer.enqueue(Subjects.transcoder.uploadJob, { file_sid: fileSid, partner_sid: 'P', blob_key: `files/P/${source}`, source_format: 'wav', target, bitrate: br });
-    const report = await done;
-    if (!report.blob_key) throw new Error(`${fileSid} failed: ${report.failed}`);
-    const file = kit.blobFile(report.blob_key);
-    // The stored blob is probed here only where the bitrate matters: the transcoder's own
-    // description (checked below) covers the rest, and the download-time test the formats.
-    return { br, report, bytes: fs.statSync(file).size, audio: FORMATS[target].bitrate ? await inspect(file, target) : null };
-  }));
-  for (const { br, report, bytes, audio } of results) {
-    expect(report).toMatchObject({ content_format: target, file_bytes: bytes });
-    expect(Math.abs((report.content_duration ?? 0) - 1)).toBeLessThan(0.2);
-    if (audio) {
-      expect(Math.abs(audio.duration - 1)).toBeLessThan(0.2);
-      expect({ br, kbps: Math.round(audio.payloadKbps), honoured: withinBitrate(audio.payloadKbps, br) }).toEqual({ br, kbps: Math.round(audio.payloadKbps), honoured: true });
+test.each(cases)(
+  '%s stored as %s at every desired_bitrate',
+  async (source, target) => {
+    const results = await Promise.all(
+      BITRATES.map(async (br) => {
+        const fileSid = `${source}-${target}-${br}`;
+        blobKeys.set(fileSid, `files/P/${source}`);
+        const done = storage.next(fileSid);
+        await producer.enqueue(Subjects.transcoder.uploadJob, {
+          file_sid: fileSid,
+          partner_sid: 'P',
+          blob_key: `files/P/${source}`,
+          source_format: 'wav',
+          target,
+          bitrate: br,
+        });
+        const report = await done;
+        if (!report.blob_key) throw new Error(`${fileSid} failed: ${report.failed}`);
+        const file = kit.blobFile(report.blob_key);
+        // The stored blob is probed here only where the bitrate matters: the transcoder's own
+        // description (checked below) covers the rest, and the download-time test the formats.
+        return {
+          br,
+          report,
+          bytes: fs.statSync(file).size,
+          audio: FORMATS[target].bitrate ? await inspect(file, target) : null,
+        };
+      }),
+    );
+    for (const { br, report, bytes, audio } of results) {
+      expect(report).toMatchObject({ content_format: target, file_bytes: bytes });
+      expect(Math.abs((report.content_duration ?? 0) - 1)).toBeLessThan(0.2);
+      if (audio) {
+        expect(Math.abs(audio.duration - 1)).toBeLessThan(0.2);
+        expect({ br, kbps: Math.round(audio.payloadKbps), honoured: withinBitrate(audio.payloadKbps, br) }).toEqual({
+          br,
+          kbps: Math.round(audio.payloadKbps),
+          honoured: true,
+        });
+      }
     }
-  }
-}, 120_000);
+  },
+  120_000,
+);

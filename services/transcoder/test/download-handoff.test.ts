@@ -25,7 +25,11 @@ function ffmpegChildren(): number[] {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
-    try { stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
     const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     if (ppid === process.pid && comm === 'ffmpeg') found.push(Number(entry));
@@ -41,22 +45,54 @@ describe('a transcoder stopped during a download-time transcode', () => {
   const buses: MemoryBus[] = [];
   const running: Stoppable[] = [];
   const logger = createLogger({ name: 'download-handoff-test', level: 'silent' });
-  const bus = () => { const b = new MemoryBus(hub); buses.push(b); return b; };
-  const transcoder = (drainMs: number) => startTranscoderService(
-    { bus: bus(), docs, blobs, logger, metrics: new Registry() },
-    { scratchDir: path.join(root, 'scratch'), concurrency: 1, timeoutMs: 120_000, drainMs, binaries: systemBinaries() },
-  );
+  const bus = () => {
+    const b = new MemoryBus(hub);
+    buses.push(b);
+    return b;
+  };
+  const transcoder = (drainMs: number) =>
+    startTranscoderService(
+      { bus: bus(), docs, blobs, logger, metrics: new Registry() },
+      {
+        scratchDir: path.join(root, 'scratch'),
+        concurrency: 1,
+        timeoutMs: 120_000,
+        drainMs,
+        binaries: systemBinaries(),
+      },
+    );
 
   beforeAll(async () => {
     const source = path.join(root, 'long.wav');
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=16000:duration=${SECONDS}`, '-c:a', 'pcm_s16le', '-f', 'wav', source]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:sample_rate=16000:duration=${SECONDS}`,
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      'wav',
+      source,
+    ]);
     await blobs.put('files/long', fs.createReadStream(source));
     // Storage's side of the resolve subject: the published file.
     await bus().serve(Subjects.storage.fileResolvePublic, 'storage', async () => ({
       status: 200,
       body: {
-        file_sid: 'FI-long', blob_key: 'files/long', file_bytes: fs.statSync(source).size, mime_type: 'audio/x-wav', name: 'long.wav',
-        file_access_name: 'FI-long.wav', content_format: 'wav', content_bitrate: 256000, last_modified: new Date().toISOString(),
+        file_sid: 'FI-long',
+        blob_key: 'files/long',
+        file_bytes: fs.statSync(source).size,
+        mime_type: 'audio/x-wav',
+        name: 'long.wav',
+        file_access_name: 'FI-long.wav',
+        content_format: 'wav',
+        content_bitrate: 256000,
+        last_modified: new Date().toISOString(),
       },
     }));
   }, 60_000);
@@ -68,10 +104,16 @@ describe('a transcoder stopped during a download-time transcode', () => {
   });
 
   test('the stop takes the drain deadline, not the run; the download is served whole by another replica', async () => {
-    const fileServer = await startFileServer({ bus: bus(), blobs, logger, metrics: new Registry() }, { port: 0, cacheTtlMs: 0, busTimeoutMs: 5000, transcodeTimeoutMs: 60_000 });
+    const fileServer = await startFileServer(
+      { bus: bus(), blobs, logger, metrics: new Registry() },
+      { port: 0, cacheTtlMs: 0, busTimeoutMs: 5000, transcodeTimeoutMs: 60_000 },
+    );
     running.push(fileServer);
     const first = await transcoder(300);
-    const download = fetch(`http://127.0.0.1:${fileServer.port}/f/FI-long?f=mp4`).then(async (res) => ({ status: res.status, body: Buffer.from(await res.arrayBuffer()) }));
+    const download = fetch(`http://127.0.0.1:${fileServer.port}/f/FI-long?f=mp4`).then(async (res) => ({
+      status: res.status,
+      body: Buffer.from(await res.arrayBuffer()),
+    }));
     const deadline = Date.now() + 20_000;
     while (ffmpegChildren().length === 0) {
       if (Date.now() > deadline) throw new Error('ffmpeg never started');
@@ -89,7 +131,11 @@ describe('a transcoder stopped during a download-time transcode', () => {
     expect(res.status).toBe(200);
     const out = path.join(root, 'out.mp4');
     fs.writeFileSync(out, res.body);
-    const duration = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', out], { encoding: 'utf8' }).trim());
+    const duration = Number(
+      execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', out], {
+        encoding: 'utf8',
+      }).trim(),
+    );
     expect(duration).toBeCloseTo(SECONDS, 0);
     expect(fs.statSync(path.join(root, 'blobs', 'cache', 'FI-long', 'mp4-src')).size).toBe(res.body.length);
   }, 120_000);

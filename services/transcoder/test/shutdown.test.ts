@@ -15,7 +15,11 @@ function ffmpegChildren(): number[] {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
-    try { stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; /* exited meanwhile */ }
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; /* exited meanwhile */
+    }
     // "pid (comm) state ppid ...": comm may itself hold spaces or parentheses.
     const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
@@ -24,7 +28,11 @@ function ffmpegChildren(): number[] {
   return found;
 }
 
-async function until<T>(what: string, timeoutMs: number, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+async function until<T>(
+  what: string,
+  timeoutMs: number,
+  check: () => T | undefined | Promise<T | undefined>,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -46,7 +54,21 @@ describe('transcoder stopped in the middle of an upload-time job', () => {
   beforeAll(async () => {
     // Ten minutes of audio: AAC encoding takes seconds, far longer than the drain below.
     const source = path.join(root, 'long.wav');
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=16000:duration=600', '-c:a', 'pcm_s16le', '-f', 'wav', source]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=16000:duration=600',
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      'wav',
+      source,
+    ]);
     await blobs.put('files/long', fs.createReadStream(source));
   });
   afterAll(async () => {
@@ -55,22 +77,41 @@ describe('transcoder stopped in the middle of an upload-time job', () => {
     await docs.close();
     fs.rmSync(root, { recursive: true, force: true });
   });
-  const bus = () => { const b = new MemoryBus(hub); buses.push(b); return b; };
+  const bus = () => {
+    const b = new MemoryBus(hub);
+    buses.push(b);
+    return b;
+  };
 
   test('ffmpeg is killed, scratch removed, and the job is at once back on the queue for another worker', async () => {
-    const job = { file_sid: 'FI-stop', partner_sid: 'PA-stop', blob_key: 'files/long', source_format: 'wav', target: 'mp4', bitrate: null };
+    const job = {
+      file_sid: 'FI-stop',
+      partner_sid: 'PA-stop',
+      blob_key: 'files/long',
+      source_format: 'wav',
+      target: 'mp4',
+      bitrate: null,
+    };
     const producer = bus();
     await producer.enqueue(Subjects.transcoder.uploadJob, job);
     const metrics = new Registry();
     const logger = createLogger({ name: 'transcoder-stop-test', level: 'silent' });
-    service = await startTranscoderService({ bus: bus(), docs, blobs, logger, metrics }, { scratchDir, concurrency: 1, timeoutMs: 120_000, drainMs: 300, binaries: systemBinaries() });
+    service = await startTranscoderService(
+      { bus: bus(), docs, blobs, logger, metrics },
+      { scratchDir, concurrency: 1, timeoutMs: 120_000, drainMs: 300, binaries: systemBinaries() },
+    );
     await until('ffmpeg to start transcoding', 20_000, () => (ffmpegChildren().length > 0 ? true : undefined));
 
     // Another replica, idle on the same queue: it must not wait out the 30 s ack wait.
     const seen: Array<{ payload: unknown; deliveryCount: number; at: number }> = [];
-    await bus().work(Subjects.transcoder.uploadJob, Queues.transcoder, async (payload, ctx) => {
-      seen.push({ payload, deliveryCount: ctx.deliveryCount, at: Date.now() });
-    }, { ackWaitMs: 30_000 });
+    await bus().work(
+      Subjects.transcoder.uploadJob,
+      Queues.transcoder,
+      async (payload, ctx) => {
+        seen.push({ payload, deliveryCount: ctx.deliveryCount, at: Date.now() });
+      },
+      { ackWaitMs: 30_000 },
+    );
     expect(ffmpegChildren()).not.toEqual([]);
     const stoppedAt = Date.now();
     await service.stop();
@@ -85,7 +126,9 @@ describe('transcoder stopped in the middle of an upload-time job', () => {
     expect(redelivered).toMatchObject({ payload: job, deliveryCount: 2 });
     // Drain (300 ms) plus the hand-back; the ack wait would be 30 s. Generous for a busy machine.
     expect(redelivered.at - stoppedAt).toBeLessThan(5000);
-    await until('the job to be acknowledged', 5000, async () => ((await producer.pending(Subjects.transcoder.uploadJob, Queues.transcoder)) === 0 ? true : undefined));
+    await until('the job to be acknowledged', 5000, async () =>
+      (await producer.pending(Subjects.transcoder.uploadJob, Queues.transcoder)) === 0 ? true : undefined,
+    );
     expect(seen).toHaveLength(1);
 
     const runs = (await metrics.getSingleMetric('transcoder_runs_total')!.get()).values;

@@ -28,9 +28,21 @@ async function withKit(name: string, binaries: BinarySettings, run: (kit: Kit) =
 }
 
 const transcode = (kit: Kit, target: string): Promise<BusReply> =>
-  kit.bus().request(Subjects.transcoder.transcode, { blob_key: 'files/P/tone', source_format: 'wav', target, bitrate: null, output_key: `cache/tone/${target}` }, { timeoutMs: 30_000 });
+  kit
+    .bus()
+    .request(
+      Subjects.transcoder.transcode,
+      { blob_key: 'files/P/tone', source_format: 'wav', target, bitrate: null, output_key: `cache/tone/${target}` },
+      { timeoutMs: 30_000 },
+    );
 const probe = (kit: Kit, target?: string): Promise<BusReply> =>
-  kit.bus().request(Subjects.transcoder.probe, { blob_key: 'files/P/tone', format: 'wav', ...(target ? { target } : {}) }, { timeoutMs: 30_000 });
+  kit
+    .bus()
+    .request(
+      Subjects.transcoder.probe,
+      { blob_key: 'files/P/tone', format: 'wav', ...(target ? { target } : {}) },
+      { timeoutMs: 30_000 },
+    );
 
 test('an ffmpeg without libmp3lame: mp3 is refused naming the encoder, wav still works', async () => {
   // Only the stand-in is on the search path: Debian's ffmpeg (every encoder) would be chosen over it.
@@ -39,12 +51,24 @@ test('an ffmpeg without libmp3lame: mp3 is refused naming the encoder, wav still
   fs.symlinkSync('/usr/bin/ffprobe', path.join(dir, 'bin', 'ffprobe'));
   await withKit('no-lame', { searchPath: path.join(dir, 'bin'), npm: false }, async (kit) => {
     const mp3 = await transcode(kit, 'mp3');
-    expect(mp3).toEqual({ status: 503, error: {
-      message: `transcoding is unavailable: the ffmpeg at ${partial} has no libmp3lame encoder, which mp3 needs`,
-      errors: [{ field: 'f', message: `the ffmpeg at ${partial} has no libmp3lame encoder, which mp3 needs`, reference_sid: null }],
-    } });
+    expect(mp3).toEqual({
+      status: 503,
+      error: {
+        message: `transcoding is unavailable: the ffmpeg at ${partial} has no libmp3lame encoder, which mp3 needs`,
+        errors: [
+          {
+            field: 'f',
+            message: `the ffmpeg at ${partial} has no libmp3lame encoder, which mp3 needs`,
+            reference_sid: null,
+          },
+        ],
+      },
+    });
     expect(await transcode(kit, 'wav')).toMatchObject({ status: 200, body: { size: expect.any(Number) } });
-    expect(await probe(kit, 'mp3')).toMatchObject({ status: 503, error: { errors: [{ field: 'desired_format', message: expect.stringContaining('libmp3lame') }] } });
+    expect(await probe(kit, 'mp3')).toMatchObject({
+      status: 503,
+      error: { errors: [{ field: 'desired_format', message: expect.stringContaining('libmp3lame') }] },
+    });
     expect(await probe(kit)).toMatchObject({ status: 200, body: { duration: 1, format: 'wav' } });
   });
   fs.rmSync(dir, { recursive: true, force: true });
@@ -53,7 +77,17 @@ test('an ffmpeg without libmp3lame: mp3 is refused naming the encoder, wav still
 test('no ffmpeg and no ffprobe at all: the transcoder starts, and every request says what is missing', async () => {
   await withKit('no-ffmpeg', { searchPath: '/nonexistent', npm: false }, async (kit) => {
     const reply = await transcode(kit, 'mp3');
-    expect(reply).toMatchObject({ status: 503, error: { message: expect.stringMatching(/^transcoding is unavailable: no working ffmpeg: FFMPEG_PATH is not set; no ffmpeg on PATH; /) } });
-    expect(await probe(kit)).toMatchObject({ status: 503, error: { message: expect.stringMatching(/no working ffprobe: FFPROBE_PATH is not set; no ffprobe on PATH/) } });
+    expect(reply).toMatchObject({
+      status: 503,
+      error: {
+        message: expect.stringMatching(
+          /^transcoding is unavailable: no working ffmpeg: FFMPEG_PATH is not set; no ffmpeg on PATH; /,
+        ),
+      },
+    });
+    expect(await probe(kit)).toMatchObject({
+      status: 503,
+      error: { message: expect.stringMatching(/no working ffprobe: FFPROBE_PATH is not set; no ffprobe on PATH/) },
+    });
   });
 }, 60_000);

@@ -12,7 +12,9 @@ import { storageStandIn } from './support/storage-stand-in';
 import { startTranscoderKit } from './support/transcoder-kit';
 
 let kit: Awaited<ReturnType<typeof startTranscoderKit>>;
-afterAll(async () => { await kit?.stop(); });
+afterAll(async () => {
+  await kit?.stop();
+});
 
 async function keys(prefix: string): Promise<string[]> {
   const found: string[] = [];
@@ -27,10 +29,20 @@ test('two runs of one job leave one result; a redo after the swap leaves none', 
   const file = path.join(kit.root, 'fixtures', 'source.wav');
   noiseWav(file, 44100, 2, 2);
   await kit.blobs.put('files/P/FI-redo', fs.createReadStream(file));
-  const job = { file_sid: 'FI-redo', partner_sid: 'P', blob_key: 'files/P/FI-redo', source_format: 'wav', target: 'mp3', bitrate: 64 };
+  const job = {
+    file_sid: 'FI-redo',
+    partner_sid: 'P',
+    blob_key: 'files/P/FI-redo',
+    source_format: 'wav',
+    target: 'mp3',
+    bitrate: 64,
+  };
   const producer = kit.bus();
 
-  await Promise.all([producer.enqueue(Subjects.transcoder.uploadJob, job), producer.enqueue(Subjects.transcoder.uploadJob, job)]);
+  await Promise.all([
+    producer.enqueue(Subjects.transcoder.uploadJob, job),
+    producer.enqueue(Subjects.transcoder.uploadJob, job),
+  ]);
   await until(() => storage.reports.length === 2);
   const [first, second] = storage.reports;
   expect(first.blob_key).toBeDefined();

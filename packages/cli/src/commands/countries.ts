@@ -5,12 +5,20 @@ import { apiClient, numberOption, type ClientOptions } from '../client';
 /** `patchbay countries list|get` */
 export function registerCountries(program: Command, opts: () => ClientOptions, print: (v: unknown) => void): void {
   const c = program.command('countries').description('the country list');
-  c.command('list').option('--limit <n>').option('--offset <n>').option('--order <order>').option('--filter <expr>')
+  c.command('list')
+    .option('--limit <n>')
+    .option('--offset <n>')
+    .option('--order <order>')
+    .option('--filter <expr>')
     .action(async (o: { limit?: string; offset?: string; order?: string; filter?: string }) => {
       const query = { limit: numberOption(o.limit), offset: numberOption(o.offset), order: o.order, filter: o.filter };
       print(await data(apiClient(opts()).api.GET('/countries', { params: { query } })));
     });
   c.command('get <iso_3166_alpha_3>').action(async (iso: string) => {
-    print(await data(apiClient(opts()).api.GET('/countries/{iso_3166_alpha_3}', { params: { path: { iso_3166_alpha_3: iso } } })));
+    print(
+      await data(
+        apiClient(opts()).api.GET('/countries/{iso_3166_alpha_3}', { params: { path: { iso_3166_alpha_3: iso } } }),
+      ),
+    );
   });
 }

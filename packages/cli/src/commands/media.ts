@@ -16,22 +16,36 @@ import { apiClient, numberOption, type ClientOptions } from '../client';
 export function registerMedia(program: Command, opts: () => ClientOptions, print: (v: unknown) => void): void {
   const m = program.command('media').description('the media plane: recordings in, playback out (operator only)');
 
-  m.command('record <file>').description('store <file> as a recording made by an endpoint; prints the File')
+  m.command('record <file>')
+    .description('store <file> as a recording made by an endpoint; prints the File')
     .requiredOption('--endpoint <sid>', 'the conference, flexml or voicemail endpoint that recorded it')
-    .option('--container <sid>', 'the FlexML Record verb\'s containerSid')
+    .option('--container <sid>', "the FlexML Record verb's containerSid")
     .option('--name <name>', 'the file name (default <call or file_sid>.<ext>)')
     .option('--call <call_sid>', 'the call it was recorded on')
     .option('--type <mime>', 'Content-Type of the file (default from its extension)')
-    .action(async (file: string, o: { endpoint: string; container?: string; name?: string; call?: string; type?: string }) => {
-      const query = { endpoint_sid: o.endpoint, container_sid: o.container, name: o.name, call_sid: o.call };
-      const type = o.type ?? mimeOfFormat(path.extname(file).slice(1).toLowerCase()) ?? 'application/octet-stream';
-      // Streamed from disk, never read whole.
-      const body = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
-      const size = String(fs.statSync(file).size);
-      print(await data(apiClient(opts()).api.POST('/media/recordings', { params: { query }, ...rawBody(body, type, { 'Content-Length': size }) })));
-    });
+    .action(
+      async (
+        file: string,
+        o: { endpoint: string; container?: string; name?: string; call?: string; type?: string },
+      ) => {
+        const query = { endpoint_sid: o.endpoint, container_sid: o.container, name: o.name, call_sid: o.call };
+        const type = o.type ?? mimeOfFormat(path.extname(file).slice(1).toLowerCase()) ?? 'application/octet-stream';
+        // Streamed from disk, never read whole.
+        const body = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
+        const size = String(fs.statSync(file).size);
+        print(
+          await data(
+            apiClient(opts()).api.POST('/media/recordings', {
+              params: { query },
+              ...rawBody(body, type, { 'Content-Length': size }),
+            }),
+          ),
+        );
+      },
+    );
 
-  m.command('play').description('fetch a file as the endpoint may play it, into -o <out> (- for stdout)')
+  m.command('play')
+    .description('fetch a file as the endpoint may play it, into -o <out> (- for stdout)')
     .requiredOption('--endpoint <sid>', 'the endpoint that plays it')
     .option('--file <sid>', 'by file_sid (a FlexML File noun)')
     .option('--uri <publish_uri>', 'by publish_uri (FlexML Play, a Voicemail greeting)')
@@ -40,16 +54,36 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
     .action(async (o: { endpoint: string; file?: string; uri?: string; range?: string; out: string }) => {
       const query = { endpoint_sid: o.endpoint, file_sid: o.file, uri: o.uri };
       const headers = o.range ? { Range: `bytes=${o.range}` } : {};
-      const { data: bytes, response } = await ok(apiClient(opts()).api.GET('/media/playback', { params: { query }, headers, parseAs: 'stream' }));
+      const { data: bytes, response } = await ok(
+        apiClient(opts()).api.GET('/media/playback', { params: { query }, headers, parseAs: 'stream' }),
+      );
       const out = o.out === '-' ? process.stdout : fs.createWriteStream(o.out);
       await pipeline(Readable.fromWeb(bytes as unknown as NodeReadableStream), out);
-      if (o.out !== '-') print({ status: response.status, content_type: response.headers.get('content-type'), content_range: response.headers.get('content-range'), bytes: fs.statSync(o.out).size, out: o.out });
+      if (o.out !== '-')
+        print({
+          status: response.status,
+          content_type: response.headers.get('content-type'),
+          content_range: response.headers.get('content-range'),
+          bytes: fs.statSync(o.out).size,
+          out: o.out,
+        });
     });
 
-  m.command('callbacks').description('the Voicemail callbacks sent, newest first')
-    .option('--endpoint <sid>').option('--state <state>', 'pending, delivered or failed').option('--limit <n>')
+  m.command('callbacks')
+    .description('the Voicemail callbacks sent, newest first')
+    .option('--endpoint <sid>')
+    .option('--state <state>', 'pending, delivered or failed')
+    .option('--limit <n>')
     .action(async (o: { endpoint?: string; state?: string; limit?: string }) => {
-      const filter = [o.endpoint ? `endpoint_sid eq "${o.endpoint}"` : '', o.state ? `state eq "${o.state}"` : ''].filter(Boolean).join(' and ');
-      print(await data(apiClient(opts()).api.GET('/media/callbacks', { params: { query: { filter: filter || undefined, limit: numberOption(o.limit) } } })));
+      const filter = [o.endpoint ? `endpoint_sid eq "${o.endpoint}"` : '', o.state ? `state eq "${o.state}"` : '']
+        .filter(Boolean)
+        .join(' and ');
+      print(
+        await data(
+          apiClient(opts()).api.GET('/media/callbacks', {
+            params: { query: { filter: filter || undefined, limit: numberOption(o.limit) } },
+          }),
+        ),
+      );
     });
 }

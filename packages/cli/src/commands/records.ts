@@ -9,7 +9,10 @@ import { data, rawBody, type Schemas } from '@patchbay/client';
 import { apiClient, type ClientOptions } from '../client';
 
 /** Where each kind of record is ingested. */
-const KINDS: Record<string, '/calls/call_drs' | '/sms/message_drs'> = { calls: '/calls/call_drs', messages: '/sms/message_drs' };
+const KINDS: Record<string, '/calls/call_drs' | '/sms/message_drs'> = {
+  calls: '/calls/call_drs',
+  messages: '/sms/message_drs',
+};
 
 /**
  * Records per request. One request per file would do, but a long upload may outlast the server's
@@ -25,9 +28,18 @@ const RECORDS_PER_REQUEST = 100_000;
 export type ImportReport = Schemas['RecordIngestReport'];
 
 /** POSTs a streamed NDJSON body; resolves with the report, rejects with PatchbayApiError. */
-async function postStream(opts: ClientOptions, path: '/calls/call_drs' | '/sms/message_drs', body: Readable): Promise<ImportReport> {
+async function postStream(
+  opts: ClientOptions,
+  path: '/calls/call_drs' | '/sms/message_drs',
+  body: Readable,
+): Promise<ImportReport> {
   // Both ingest routes take the same body and answer the same report: one call for either path.
-  return data(apiClient(opts).api.POST(path as '/calls/call_drs', rawBody(Readable.toWeb(body) as ReadableStream<Uint8Array>, 'application/x-ndjson')));
+  return data(
+    apiClient(opts).api.POST(
+      path as '/calls/call_drs',
+      rawBody(Readable.toWeb(body) as ReadableStream<Uint8Array>, 'application/x-ndjson'),
+    ),
+  );
 }
 
 /**
@@ -35,11 +47,20 @@ async function postStream(opts: ClientOptions, path: '/calls/call_drs' | '/sms/m
  * `perRequest` records, with a progress bar by bytes on stderr when asked. Resolves with the summed
  * report; stops at the first request the server could not read to its end.
  */
-export async function importRecords(opts: ClientOptions, kind: string, file: string, showProgress: boolean, perRequest = RECORDS_PER_REQUEST): Promise<ImportReport> {
+export async function importRecords(
+  opts: ClientOptions,
+  kind: string,
+  file: string,
+  showProgress: boolean,
+  perRequest = RECORDS_PER_REQUEST,
+): Promise<ImportReport> {
   const path = KINDS[kind];
   if (!path) throw new Error(`--kind must be one of: ${Object.keys(KINDS).join(', ')}`);
   const { size } = await stat(file);
-  const bar = new SingleBar({ format: 'importing {bar} {percentage}% | {value}/{total} bytes | ETA {eta}s', stream: process.stderr }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { format: 'importing {bar} {percentage}% | {value}/{total} bytes | ETA {eta}s', stream: process.stderr },
+    Presets.shades_classic,
+  );
   if (showProgress) bar.start(size, 0);
   let read = 0;
   const meter = new Transform({
@@ -50,7 +71,15 @@ export async function importRecords(opts: ClientOptions, kind: string, file: str
     },
   });
   const lines = createInterface({ input: createReadStream(file).pipe(meter), crlfDelay: Infinity });
-  const total: ImportReport = { complete: true, duplicates: 0, errors: [], ignored_fields: {}, received: 0, rejected: 0, stored: 0 };
+  const total: ImportReport = {
+    complete: true,
+    duplicates: 0,
+    errors: [],
+    ignored_fields: {},
+    received: 0,
+    rejected: 0,
+    stored: 0,
+  };
   const ignored = new Map<string, number>();
   let part: { body: PassThrough; answer: Promise<ImportReport>; settled: boolean; count: number } | undefined;
 
@@ -74,7 +103,14 @@ export async function importRecords(opts: ClientOptions, kind: string, file: str
       if (!part) {
         const body = new PassThrough();
         const p = { body, answer: postStream(opts, path, body), settled: false, count: 0 };
-        p.answer.then(() => { p.settled = true; }, () => { p.settled = true; });
+        p.answer.then(
+          () => {
+            p.settled = true;
+          },
+          () => {
+            p.settled = true;
+          },
+        );
         part = p;
       }
       // An answer before the body ended means the server stopped reading (an error, or a broken body).
@@ -102,12 +138,22 @@ export function registerRecords(program: Command, opts: () => ClientOptions, pri
     .option('--per-request <n>', `records per request (default ${RECORDS_PER_REQUEST})`, (v) => Number.parseInt(v, 10))
     .option('--no-progress', 'do not show the progress bar')
     .action(async (file: string, o: { kind: string; progress: boolean; perRequest?: number }) => {
-      if (o.perRequest !== undefined && !(o.perRequest > 0)) throw new Error('--per-request must be a positive integer');
-      const report = await importRecords(opts(), o.kind, file, o.progress && process.stderr.isTTY === true, o.perRequest);
+      if (o.perRequest !== undefined && !(o.perRequest > 0))
+        throw new Error('--per-request must be a positive integer');
+      const report = await importRecords(
+        opts(),
+        o.kind,
+        file,
+        o.progress && process.stderr.isTTY === true,
+        o.perRequest,
+      );
       print(report);
       const ignored = Object.keys(report.ignored_fields);
-      process.stderr.write(`received ${report.received}, stored ${report.stored}, duplicates ${report.duplicates}, rejected ${report.rejected}${report.complete ? '' : ', file not read to its end'}\n`);
-      if (ignored.length > 0) process.stderr.write(`fields the server does not know were dropped: ${ignored.join(', ')}\n`);
+      process.stderr.write(
+        `received ${report.received}, stored ${report.stored}, duplicates ${report.duplicates}, rejected ${report.rejected}${report.complete ? '' : ', file not read to its end'}\n`,
+      );
+      if (ignored.length > 0)
+        process.stderr.write(`fields the server does not know were dropped: ${ignored.join(', ')}\n`);
       // Partial success: the report says what was refused; exit 2 so scripts notice.
       if (report.rejected > 0 || !report.complete) process.exitCode = 2;
     });

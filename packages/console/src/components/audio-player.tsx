@@ -17,7 +17,11 @@ export function AudioPlayer(props: { uri: string; name: string }) {
       <label for="play-format">Format</label>
       <select id="play-format" value={format} onChange={(e) => setFormat(e.currentTarget.value)}>
         <option value="">as stored</option>
-        {PLAY_FORMATS.map((f) => <option key={f} value={f}>{f}</option>)}
+        {PLAY_FORMATS.map((f) => (
+          <option key={f} value={f}>
+            {f}
+          </option>
+        ))}
       </select>
     </div>
   );

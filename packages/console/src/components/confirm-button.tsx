@@ -5,7 +5,13 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
  * the "Yes, delete" button that appears (focused; Escape or "Cancel" backs out, focus returning to
  * the first button) does it.
  */
-export function ConfirmButton(props: { label: string; question: string; onConfirm: () => Promise<void> | void; disabled?: boolean; disabledReason?: string }) {
+export function ConfirmButton(props: {
+  label: string;
+  question: string;
+  onConfirm: () => Promise<void> | void;
+  disabled?: boolean;
+  disabledReason?: string;
+}) {
   const [asking, setAsking] = useState(false);
   const touched = useRef(false);
   const yes = useRef<HTMLButtonElement>(null);
@@ -14,15 +20,49 @@ export function ConfirmButton(props: { label: string; question: string; onConfir
     if (asking) yes.current?.focus();
     else if (touched.current) first.current?.focus();
   }, [asking]);
-  const ask = (on: boolean) => { touched.current = true; setAsking(on); };
+  const ask = (on: boolean) => {
+    touched.current = true;
+    setAsking(on);
+  };
   if (!asking) {
-    return <button type="button" ref={first} class="danger" disabled={props.disabled} title={props.disabled ? props.disabledReason : undefined} onClick={() => ask(true)}>{props.label}</button>;
+    return (
+      <button
+        type="button"
+        ref={first}
+        class="danger"
+        disabled={props.disabled}
+        title={props.disabled ? props.disabledReason : undefined}
+        onClick={() => ask(true)}
+      >
+        {props.label}
+      </button>
+    );
   }
   return (
-    <span class="confirm" role="group" aria-label={props.question} onKeyDown={(e) => { if (e.key === 'Escape') ask(false); }}>
+    <span
+      class="confirm"
+      role="group"
+      aria-label={props.question}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') ask(false);
+      }}
+    >
       <span>{props.question}</span>
-      <button type="button" ref={yes} class="danger" onClick={async () => { touched.current = false; setAsking(false); await props.onConfirm(); }}>Yes, {props.label.toLowerCase()}</button>
-      <button type="button" onClick={() => ask(false)}>Cancel</button>
+      <button
+        type="button"
+        ref={yes}
+        class="danger"
+        onClick={async () => {
+          touched.current = false;
+          setAsking(false);
+          await props.onConfirm();
+        }}
+      >
+        Yes, {props.label.toLowerCase()}
+      </button>
+      <button type="button" onClick={() => ask(false)}>
+        Cancel
+      </button>
     </span>
   );
 }

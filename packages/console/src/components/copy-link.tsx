@@ -14,9 +14,17 @@ export function CopyLink(props: { uri: string }) {
   };
   return (
     <>
-      <button type="button" onClick={copy} data-uri={props.uri}>Copy link</button>
-      {state === 'copied' && <span role="status" class="note">Copied</span>}
-      {state === 'manual' && <input class="manual-copy" readOnly value={props.uri} aria-label="Public link" ref={(el) => el?.select()} />}
+      <button type="button" onClick={copy} data-uri={props.uri}>
+        Copy link
+      </button>
+      {state === 'copied' && (
+        <span role="status" class="note">
+          Copied
+        </span>
+      )}
+      {state === 'manual' && (
+        <input class="manual-copy" readOnly value={props.uri} aria-label="Public link" ref={(el) => el?.select()} />
+      )}
     </>
   );
 }

@@ -5,7 +5,14 @@ import { fieldMessages, type Problem } from '../errors';
  * A labelled form control with the API's messages for its field right under it; the control is
  * rendered by `children(id, describedBy)` so it can be an input, a select or a textarea.
  */
-export function Field(props: { form: string; label: string; name: string; problem: Problem | null; hint?: string; children: (id: string, describedBy: string | undefined, invalid: boolean) => ComponentChildren }) {
+export function Field(props: {
+  form: string;
+  label: string;
+  name: string;
+  problem: Problem | null;
+  hint?: string;
+  children: (id: string, describedBy: string | undefined, invalid: boolean) => ComponentChildren;
+}) {
   const id = `${props.form}-${props.name.replace(/[^a-z0-9_]/gi, '-')}`;
   const messages = fieldMessages(props.problem, props.name, true);
   const errId = messages.length ? `${id}-error` : undefined;
@@ -14,7 +21,11 @@ export function Field(props: { form: string; label: string; name: string; proble
       <label for={id}>{props.label}</label>
       {props.children(id, errId, messages.length > 0)}
       {props.hint && <small class="hint">{props.hint}</small>}
-      {errId && <p class="field-error" id={errId} data-field={props.name} role="alert">{messages.join(' ')}</p>}
+      {errId && (
+        <p class="field-error" id={errId} data-field={props.name} role="alert">
+          {messages.join(' ')}
+        </p>
+      )}
     </div>
   );
 }
@@ -25,7 +36,9 @@ export function ProblemBanner(props: { messages: string[]; title?: string }) {
   return (
     <div class="problem" role="alert">
       {props.title && <strong>{props.title} </strong>}
-      {props.messages.map((m) => <span key={m}>{m} </span>)}
+      {props.messages.map((m) => (
+        <span key={m}>{m} </span>
+      ))}
     </div>
   );
 }

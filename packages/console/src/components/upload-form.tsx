@@ -12,7 +12,11 @@ const BITRATES = [8, 16, 24, 32, 40, 48, 64, 80, 96, 112, 128, 160, 192, 224, 25
 const SHOWN = ['name', 'publish', 'type', 'desired_format', 'desired_bitrate', 'data'];
 
 /** Upload to a container: a file picker or a file dropped on the zone, the fields that matter, a progress bar. */
-export function UploadForm(props: { session: Session; container: Schemas['Container']; onUploaded: (f: Schemas['File']) => void }) {
+export function UploadForm(props: {
+  session: Session;
+  container: Schemas['Container'];
+  onUploaded: (f: Schemas['File']) => void;
+}) {
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
   const [publish, setPublish] = useState<UploadFields['publish']>(props.container.default_file_publish);
@@ -24,17 +28,33 @@ export function UploadForm(props: { session: Session; container: Schemas['Contai
   const [done, setDone] = useState<string | null>(null);
   const [over, setOver] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
-  const choose = (f: File | undefined) => { if (f) { setFile(f); setName(f.name); setDone(null); } };
+  const choose = (f: File | undefined) => {
+    if (f) {
+      setFile(f);
+      setName(f.name);
+      setDone(null);
+    }
+  };
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!file) { setProblem({ message: 'choose a file', fields: { data: ['choose a file to upload'] } }); return; }
-    const fields: UploadFields = { container_sid: props.container.container_sid, name: name || file.name, publish, type };
+    if (!file) {
+      setProblem({ message: 'choose a file', fields: { data: ['choose a file to upload'] } });
+      return;
+    }
+    const fields: UploadFields = {
+      container_sid: props.container.container_sid,
+      name: name || file.name,
+      publish,
+      type,
+    };
     if (type === 'audio' && format) fields.desired_format = format;
     if (type === 'audio' && bitrate) fields.desired_bitrate = Number(bitrate);
     setProgress({ sent: 0, total: file.size });
     setProblem(null);
     try {
-      const uploaded = await uploadFile(API_ROOT, props.session.token, fields, file, (sent, total) => setProgress({ sent, total }));
+      const uploaded = await uploadFile(API_ROOT, props.session.token, fields, file, (sent, total) =>
+        setProgress({ sent, total }),
+      );
       setDone(`Uploaded ${uploaded.name} (${uploaded.file_sid}).`);
       setFile(null);
       setName('');
@@ -49,28 +69,77 @@ export function UploadForm(props: { session: Session; container: Schemas['Contai
   return (
     <form id="upload" class="upload" onSubmit={submit}>
       <h3>Upload</h3>
-      <div class={`drop-zone${over ? ' over' : ''}`} data-testid="drop-zone"
-        onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)}
-        onDrop={(e) => { e.preventDefault(); setOver(false); choose(e.dataTransfer?.files[0]); }}>
+      <div
+        class={`drop-zone${over ? ' over' : ''}`}
+        data-testid="drop-zone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          choose(e.dataTransfer?.files[0]);
+        }}
+      >
         <Field form="upload" label="File (choose one, or drop it here)" name="data" problem={problem}>
-          {(id, d) => <input id={id} ref={picker} type="file" name="data" aria-describedby={d} onChange={(e) => choose(e.currentTarget.files?.[0])} />}
+          {(id, d) => (
+            <input
+              id={id}
+              ref={picker}
+              type="file"
+              name="data"
+              aria-describedby={d}
+              onChange={(e) => choose(e.currentTarget.files?.[0])}
+            />
+          )}
         </Field>
-        {file && <p class="chosen">{file.name} · {bytes(file.size)}</p>}
+        {file && (
+          <p class="chosen">
+            {file.name} · {bytes(file.size)}
+          </p>
+        )}
       </div>
       <Field form="upload" label="Name" name="name" problem={problem}>
         {(id, d) => <input id={id} value={name} aria-describedby={d} onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
-      <Field form="upload" label="Publish" name="publish" problem={problem} hint="Public link by file SID or by name; “no” keeps it private.">
+      <Field
+        form="upload"
+        label="Publish"
+        name="publish"
+        problem={problem}
+        hint="Public link by file SID or by name; “no” keeps it private."
+      >
         {(id, d) => (
-          <select id={id} value={publish} aria-describedby={d} onChange={(e) => setPublish(e.currentTarget.value as UploadFields['publish'])}>
-            <option value="no">no</option><option value="file_sid">file_sid</option><option value="file_access_name">file_access_name</option>
+          <select
+            id={id}
+            value={publish}
+            aria-describedby={d}
+            onChange={(e) => setPublish(e.currentTarget.value as UploadFields['publish'])}
+          >
+            <option value="no">no</option>
+            <option value="file_sid">file_sid</option>
+            <option value="file_access_name">file_access_name</option>
           </select>
         )}
       </Field>
-      <Field form="upload" label="Type" name="type" problem={problem} hint="“audio” lets the file be transcoded on upload.">
+      <Field
+        form="upload"
+        label="Type"
+        name="type"
+        problem={problem}
+        hint="“audio” lets the file be transcoded on upload."
+      >
         {(id, d) => (
-          <select id={id} value={type} aria-describedby={d} onChange={(e) => setType(e.currentTarget.value as 'file' | 'audio')}>
-            <option value="file">file</option><option value="audio">audio</option>
+          <select
+            id={id}
+            value={type}
+            aria-describedby={d}
+            onChange={(e) => setType(e.currentTarget.value as 'file' | 'audio')}
+          >
+            <option value="file">file</option>
+            <option value="audio">audio</option>
           </select>
         )}
       </Field>
@@ -80,7 +149,11 @@ export function UploadForm(props: { session: Session; container: Schemas['Contai
             {(id, d) => (
               <select id={id} value={format} aria-describedby={d} onChange={(e) => setFormat(e.currentTarget.value)}>
                 <option value="">as uploaded</option>
-                {STORED_FORMATS.map((f) => <option key={f} value={f}>{f}</option>)}
+                {STORED_FORMATS.map((f) => (
+                  <option key={f} value={f}>
+                    {f}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
@@ -88,21 +161,35 @@ export function UploadForm(props: { session: Session; container: Schemas['Contai
             {(id, d) => (
               <select id={id} value={bitrate} aria-describedby={d} onChange={(e) => setBitrate(e.currentTarget.value)}>
                 <option value="">unchanged</option>
-                {BITRATES.map((b) => <option key={b} value={String(b)}>{b}</option>)}
+                {BITRATES.map((b) => (
+                  <option key={b} value={String(b)}>
+                    {b}
+                  </option>
+                ))}
               </select>
             )}
           </Field>
         </>
       )}
-      <button type="submit" disabled={progress !== null}>Upload</button>
+      <button type="submit" disabled={progress !== null}>
+        Upload
+      </button>
       {progress && (
         <div class="progress">
           <label for="upload-progress">Uploading</label>
-          <progress id="upload-progress" max={progress.total || 1} value={progress.sent}>{Math.round((100 * progress.sent) / (progress.total || 1))}%</progress>
-          <span>{bytes(progress.sent)} of {bytes(progress.total)}</span>
+          <progress id="upload-progress" max={progress.total || 1} value={progress.sent}>
+            {Math.round((100 * progress.sent) / (progress.total || 1))}%
+          </progress>
+          <span>
+            {bytes(progress.sent)} of {bytes(progress.total)}
+          </span>
         </div>
       )}
-      {done && <p role="status" class="note upload-done">{done}</p>}
+      {done && (
+        <p role="status" class="note upload-done">
+          {done}
+        </p>
+      )}
       <ProblemBanner messages={otherMessages(problem, SHOWN)} title="Upload refused:" />
     </form>
   );

@@ -14,7 +14,8 @@ import type { Session } from '../session';
 type File = Schemas['File'];
 const PAGE = 10;
 
-const playable = (f: File) => f.publish !== 'no' && !!f.publish_uri && (f.type === 'audio' || f.mime_type.startsWith('audio/'));
+const playable = (f: File) =>
+  f.publish !== 'no' && !!f.publish_uri && (f.type === 'audio' || f.mime_type.startsWith('audio/'));
 
 /** The files of one container, a page at a time, filtered by name; upload, play, copy link, delete. */
 export function FilesPanel(props: { session: Session; container: Schemas['Container']; onChanged: () => void }) {
@@ -24,54 +25,130 @@ export function FilesPanel(props: { session: Session; container: Schemas['Contai
   const [playing, setPlaying] = useState<string | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const filter = `container_sid eq "${container.container_sid}"${applied ? ` and name ilike "%${filterText(applied)}%"` : ''}`;
-  const list = usePagedList<File>(session.token, filter, async () =>
-    await data(session.client.api.GET('/storage/files', { params: { query: { filter, limit: PAGE, order: 'date_created desc' } } })) as Envelope<File>);
-  const changed = () => { void list.reload(); props.onChanged(); };
+  const list = usePagedList<File>(
+    session.token,
+    filter,
+    async () =>
+      (await data(
+        session.client.api.GET('/storage/files', {
+          params: { query: { filter, limit: PAGE, order: 'date_created desc' } },
+        }),
+      )) as Envelope<File>,
+  );
+  const changed = () => {
+    void list.reload();
+    props.onChanged();
+  };
   const remove = async (f: File) => {
     try {
-      await data(session.client.api.DELETE('/storage/files/{file_sid}', { params: { path: { file_sid: f.file_sid } } }));
+      await data(
+        session.client.api.DELETE('/storage/files/{file_sid}', { params: { path: { file_sid: f.file_sid } } }),
+      );
       setProblem(null);
       changed();
-    } catch (err) { setProblem(problemOf(err)); }
+    } catch (err) {
+      setProblem(problemOf(err));
+    }
   };
   const files = list.page?.items ?? [];
   return (
     <section class="files" aria-labelledby="files-title">
-      <h2 id="files-title">Files of <code>{container.container_sid}</code></h2>
+      <h2 id="files-title">
+        Files of <code>{container.container_sid}</code>
+      </h2>
       <UploadForm session={session} container={container} onUploaded={changed} />
-      <form class="filter" role="search" onSubmit={(e) => { e.preventDefault(); setApplied(nameFilter.trim()); }}>
+      <form
+        class="filter"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setApplied(nameFilter.trim());
+        }}
+      >
         <label for="file-name-filter">Name contains</label>
-        <input id="file-name-filter" type="search" value={nameFilter} onInput={(e) => setNameFilter(e.currentTarget.value)} />
+        <input
+          id="file-name-filter"
+          type="search"
+          value={nameFilter}
+          onInput={(e) => setNameFilter(e.currentTarget.value)}
+        />
         <button type="submit">Filter</button>
       </form>
       <ProblemBanner messages={[...otherMessages(list.problem, []), ...otherMessages(problem, [])]} />
       <table class="file-list">
         <caption>Files{applied && ` whose name contains “${applied}”`}</caption>
-        <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Published</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Type</th>
+            <th scope="col">Size</th>
+            <th scope="col">Published</th>
+            <th scope="col">Created</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
         <tbody>
-          {files.length === 0 && !list.busy && <tr><td colSpan={6}>No files.</td></tr>}
+          {files.length === 0 && !list.busy && (
+            <tr>
+              <td colSpan={6}>No files.</td>
+            </tr>
+          )}
           {files.map((f) => [
             <tr key={f.file_sid} data-file-sid={f.file_sid}>
-              <th scope="row" class="file-name">{f.name}<div><code class="sid">{f.file_sid}</code></div></th>
-              <td>{f.mime_type}{f.content_transcoding_progress !== null && f.content_transcoding_progress < 100 && <span class="tag">transcoding {f.content_transcoding_progress}%</span>}</td>
+              <th scope="row" class="file-name">
+                {f.name}
+                <div>
+                  <code class="sid">{f.file_sid}</code>
+                </div>
+              </th>
+              <td>
+                {f.mime_type}
+                {f.content_transcoding_progress !== null && f.content_transcoding_progress < 100 && (
+                  <span class="tag">transcoding {f.content_transcoding_progress}%</span>
+                )}
+              </td>
               <td>{bytes(f.file_bytes)}</td>
               <td>{f.publish}</td>
               <td>{when(f.date_created)}</td>
               <td class="actions">
-                {playable(f) && <button type="button" aria-expanded={playing === f.file_sid} onClick={() => setPlaying(playing === f.file_sid ? null : f.file_sid)}>{playing === f.file_sid ? 'Close player' : 'Play'}</button>}
+                {playable(f) && (
+                  <button
+                    type="button"
+                    aria-expanded={playing === f.file_sid}
+                    onClick={() => setPlaying(playing === f.file_sid ? null : f.file_sid)}
+                  >
+                    {playing === f.file_sid ? 'Close player' : 'Play'}
+                  </button>
+                )}
                 {f.publish_uri && <CopyLink uri={f.publish_uri} />}
                 <ConfirmButton label="Delete" question={`Delete ${f.name}?`} onConfirm={() => remove(f)} />
               </td>
             </tr>,
-            playing === f.file_sid && f.publish_uri
-              ? <tr key={`${f.file_sid}-player`} class="player-row"><td colSpan={6}><AudioPlayer uri={f.publish_uri} name={f.name} /></td></tr>
-              : null,
+            playing === f.file_sid && f.publish_uri ? (
+              <tr key={`${f.file_sid}-player`} class="player-row">
+                <td colSpan={6}>
+                  <AudioPlayer uri={f.publish_uri} name={f.name} />
+                </td>
+              </tr>
+            ) : null,
           ])}
         </tbody>
       </table>
-      <Pager label="Files pages" busy={list.busy} hasPrevious={!!list.page?.pagination.previous} hasNext={!!list.page?.pagination.next}
-        onPrevious={list.previous} onNext={list.next}
-        status={list.page ? (list.page.count ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}` : 'none') : 'Loading…'} />
+      <Pager
+        label="Files pages"
+        busy={list.busy}
+        hasPrevious={!!list.page?.pagination.previous}
+        hasNext={!!list.page?.pagination.next}
+        onPrevious={list.previous}
+        onNext={list.next}
+        status={
+          list.page
+            ? list.page.count
+              ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}`
+              : 'none'
+            : 'Loading…'
+        }
+      />
     </section>
   );
 }

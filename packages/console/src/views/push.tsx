@@ -27,44 +27,117 @@ export function PushView({ session }: { session: Session }) {
   const [editing, setEditing] = useState<Application | null>(null);
   const [chosen, setChosen] = useState<Application | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const list = usePagedList<Application>(session.token, 'applications', async () =>
-    await data(session.client.api.GET('/push/applications', { params: { query: { limit: PAGE } } })) as Envelope<Application>);
-  const saved = (a: Application) => { setCreating(false); setEditing(null); setChosen(a); void list.reload(); };
+  const list = usePagedList<Application>(
+    session.token,
+    'applications',
+    async () =>
+      (await data(
+        session.client.api.GET('/push/applications', { params: { query: { limit: PAGE } } }),
+      )) as Envelope<Application>,
+  );
+  const saved = (a: Application) => {
+    setCreating(false);
+    setEditing(null);
+    setChosen(a);
+    void list.reload();
+  };
   const remove = async (a: Application) => {
     try {
-      await data(session.client.api.DELETE('/push/applications/{application_sid}', { params: { path: { application_sid: a.application_sid } } }));
+      await data(
+        session.client.api.DELETE('/push/applications/{application_sid}', {
+          params: { path: { application_sid: a.application_sid } },
+        }),
+      );
       if (chosen?.application_sid === a.application_sid) setChosen(null);
       setProblem(null);
       void list.reload();
-    } catch (err) { setProblem(problemOf(err)); }
+    } catch (err) {
+      setProblem(problemOf(err));
+    }
   };
   return (
     <section aria-labelledby="push-title">
       <h1 id="push-title">Push</h1>
-      <button type="button" onClick={() => { setCreating(true); setEditing(null); }} disabled={creating}>New application</button>
+      <button
+        type="button"
+        onClick={() => {
+          setCreating(true);
+          setEditing(null);
+        }}
+        disabled={creating}
+      >
+        New application
+      </button>
       {creating && <ApplicationForm session={session} onSaved={saved} onCancel={() => setCreating(false)} />}
-      {editing && <ApplicationForm key={editing.application_sid} session={session} application={editing} onSaved={saved} onCancel={() => setEditing(null)} />}
+      {editing && (
+        <ApplicationForm
+          key={editing.application_sid}
+          session={session}
+          application={editing}
+          onSaved={saved}
+          onCancel={() => setEditing(null)}
+        />
+      )}
       <ProblemBanner messages={[...otherMessages(list.problem, []), ...otherMessages(problem, [])]} />
       <table class="application-list">
         <caption>Applications</caption>
-        <thead><tr><th scope="col">Name</th><th scope="col">Credentials for</th><th scope="col">Actions</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Credentials for</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
         <tbody>
           {(list.page?.items ?? []).map((a) => (
-            <tr key={a.application_sid} data-application-sid={a.application_sid} aria-selected={chosen?.application_sid === a.application_sid}>
-              <th scope="row">{a.name}<div><code class="sid">{a.application_sid}</code></div></th>
+            <tr
+              key={a.application_sid}
+              data-application-sid={a.application_sid}
+              aria-selected={chosen?.application_sid === a.application_sid}
+            >
+              <th scope="row">
+                {a.name}
+                <div>
+                  <code class="sid">{a.application_sid}</code>
+                </div>
+              </th>
               <td>{platforms(a)}</td>
               <td class="actions">
-                <button type="button" aria-pressed={chosen?.application_sid === a.application_sid} onClick={() => setChosen(a)}>Devices</button>
-                <button type="button" onClick={() => { setEditing(a); setCreating(false); }}>Edit</button>
+                <button
+                  type="button"
+                  aria-pressed={chosen?.application_sid === a.application_sid}
+                  onClick={() => setChosen(a)}
+                >
+                  Devices
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setEditing(a);
+                    setCreating(false);
+                  }}
+                >
+                  Edit
+                </button>
                 <ConfirmButton label="Delete" question={`Delete ${a.name}?`} onConfirm={() => remove(a)} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <Pager label="Applications pages" busy={list.busy} hasPrevious={!!list.page?.pagination.previous} hasNext={!!list.page?.pagination.next}
-        onPrevious={list.previous} onNext={list.next}
-        status={list.page ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}` : 'Loading…'} />
+      <Pager
+        label="Applications pages"
+        busy={list.busy}
+        hasPrevious={!!list.page?.pagination.previous}
+        hasNext={!!list.page?.pagination.next}
+        onPrevious={list.previous}
+        onNext={list.next}
+        status={
+          list.page
+            ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}`
+            : 'Loading…'
+        }
+      />
       {chosen && <DevicesPanel key={chosen.application_sid} session={session} application={chosen} />}
     </section>
   );

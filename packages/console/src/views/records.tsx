@@ -14,8 +14,36 @@ const PAGE = 20;
 
 /** What each kind shows: its order (and date) field, and the columns of the table. */
 const KINDS: Record<Kind, { label: string; date: 'date_stop' | 'date_insert'; columns: readonly string[] }> = {
-  calls: { label: 'Calls', date: 'date_stop', columns: ['dr_sid', 'date_start', 'date_stop', 'direction', 'number_src', 'number_dst', 'duration', 'sipcause', 'price'] },
-  messages: { label: 'Messages', date: 'date_insert', columns: ['dr_sid', 'date_insert', 'direction', 'type', 'number_src', 'number_dst', 'status', 'message_segments', 'price'] },
+  calls: {
+    label: 'Calls',
+    date: 'date_stop',
+    columns: [
+      'dr_sid',
+      'date_start',
+      'date_stop',
+      'direction',
+      'number_src',
+      'number_dst',
+      'duration',
+      'sipcause',
+      'price',
+    ],
+  },
+  messages: {
+    label: 'Messages',
+    date: 'date_insert',
+    columns: [
+      'dr_sid',
+      'date_insert',
+      'direction',
+      'type',
+      'number_src',
+      'number_dst',
+      'status',
+      'message_segments',
+      'price',
+    ],
+  },
 };
 
 /** The date-range filter on the kind's date field (whole days, UTC; the end day included). */
@@ -38,9 +66,15 @@ export function RecordsView({ session }: { session: Session }) {
   const spec = KINDS[kind];
   const filter = rangeFilter(spec.date, applied.from, applied.to);
   const query = { limit: PAGE, order: `${spec.date} desc`, ...(filter ? { filter } : {}) };
-  const list = usePagedList<Row>(session.token, `${kind}|${filter ?? ''}`, async () => (kind === 'calls'
-    ? await data(session.client.api.GET('/calls/call_drs', { params: { query } }))
-    : await data(session.client.api.GET('/sms/message_drs', { params: { query } }))) as Envelope<Row>, cursorLinks<Row>((r) => r.dr_sid));
+  const list = usePagedList<Row>(
+    session.token,
+    `${kind}|${filter ?? ''}`,
+    async () =>
+      (kind === 'calls'
+        ? await data(session.client.api.GET('/calls/call_drs', { params: { query } }))
+        : await data(session.client.api.GET('/sms/message_drs', { params: { query } }))) as Envelope<Row>,
+    cursorLinks<Row>((r) => r.dr_sid),
+  );
   const rows = (list.page?.items ?? []) as unknown as Array<Record<string, unknown>>;
   const exportCsv = () => {
     const columns = rows.length ? Object.keys(rows[0]) : [...spec.columns];
@@ -50,9 +84,20 @@ export function RecordsView({ session }: { session: Session }) {
     <section aria-labelledby="records-title">
       <h1 id="records-title">Records</h1>
       <div class="tabs sub" role="group" aria-label="Kind of record">
-        {(Object.keys(KINDS) as Kind[]).map((k) => <button key={k} type="button" data-kind={k} aria-pressed={kind === k} onClick={() => setKind(k)}>{KINDS[k].label}</button>)}
+        {(Object.keys(KINDS) as Kind[]).map((k) => (
+          <button key={k} type="button" data-kind={k} aria-pressed={kind === k} onClick={() => setKind(k)}>
+            {KINDS[k].label}
+          </button>
+        ))}
       </div>
-      <form id="records-range" class="inline-form" onSubmit={(e) => { e.preventDefault(); setApplied({ from, to }); }}>
+      <form
+        id="records-range"
+        class="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setApplied({ from, to });
+        }}
+      >
         <Field form="records-range" label={`From (${spec.date}, UTC)`} name="from" problem={null}>
           {(id) => <input id={id} type="date" value={from} onInput={(e) => setFrom(e.currentTarget.value)} />}
         </Field>
@@ -60,27 +105,60 @@ export function RecordsView({ session }: { session: Session }) {
           {(id) => <input id={id} type="date" value={to} onInput={(e) => setTo(e.currentTarget.value)} />}
         </Field>
         <button type="submit">Apply</button>
-        <button type="button" onClick={exportCsv} disabled={rows.length === 0}>Download CSV (this page)</button>
+        <button type="button" onClick={exportCsv} disabled={rows.length === 0}>
+          Download CSV (this page)
+        </button>
       </form>
       <ProblemBanner messages={otherMessages(list.problem, [])} />
       <div class="scroll">
         <table class="record-list" data-kind={kind}>
           <caption>{spec.label}, newest first</caption>
-          <thead><tr>{spec.columns.map((c) => <th key={c} scope="col">{c}</th>)}</tr></thead>
+          <thead>
+            <tr>
+              {spec.columns.map((c) => (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
           <tbody>
-            {rows.length === 0 && !list.busy && <tr><td colSpan={spec.columns.length}>No records.</td></tr>}
+            {rows.length === 0 && !list.busy && (
+              <tr>
+                <td colSpan={spec.columns.length}>No records.</td>
+              </tr>
+            )}
             {rows.map((r) => (
               <tr key={String(r.dr_sid)} data-dr-sid={String(r.dr_sid)}>
-                {spec.columns.map((c, i) => (i === 0
-                  ? <th key={c} scope="row"><code class="sid">{String(r[c])}</code></th>
-                  : <td key={c}>{c.startsWith('date_') ? when(r[c] as string | null) : r[c] === null || r[c] === undefined ? '—' : String(r[c])}</td>))}
+                {spec.columns.map((c, i) =>
+                  i === 0 ? (
+                    <th key={c} scope="row">
+                      <code class="sid">{String(r[c])}</code>
+                    </th>
+                  ) : (
+                    <td key={c}>
+                      {c.startsWith('date_')
+                        ? when(r[c] as string | null)
+                        : r[c] === null || r[c] === undefined
+                          ? '—'
+                          : String(r[c])}
+                    </td>
+                  ),
+                )}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
-      <Pager label="Records pages" busy={list.busy} hasPrevious={!!list.page?.pagination.previous} hasNext={!!list.page?.pagination.next}
-        onPrevious={list.previous} onNext={list.next} status={list.page ? `${list.page.count} shown` : 'Loading…'} />
+      <Pager
+        label="Records pages"
+        busy={list.busy}
+        hasPrevious={!!list.page?.pagination.previous}
+        hasNext={!!list.page?.pagination.next}
+        onPrevious={list.previous}
+        onNext={list.next}
+        status={list.page ? `${list.page.count} shown` : 'Loading…'}
+      />
     </section>
   );
 }

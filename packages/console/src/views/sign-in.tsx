@@ -30,19 +30,54 @@ export function SignIn(props: { onSession: (s: Session) => void }) {
       <form id="sign-in" onSubmit={(e) => attempt(e, () => signIn(login, password))}>
         <h2>Sign in</h2>
         <Field form="sign-in" label="Login" name="username" problem={problem}>
-          {(id, d) => <input id={id} name="username" autocomplete="username" required value={login} aria-describedby={d} onInput={(e) => setLogin(e.currentTarget.value)} />}
+          {(id, d) => (
+            <input
+              id={id}
+              name="username"
+              autocomplete="username"
+              required
+              value={login}
+              aria-describedby={d}
+              onInput={(e) => setLogin(e.currentTarget.value)}
+            />
+          )}
         </Field>
         <Field form="sign-in" label="Password" name="password" problem={problem}>
-          {(id, d) => <input id={id} name="password" type="password" autocomplete="current-password" required value={password} aria-describedby={d} onInput={(e) => setPassword(e.currentTarget.value)} />}
+          {(id, d) => (
+            <input
+              id={id}
+              name="password"
+              type="password"
+              autocomplete="current-password"
+              required
+              value={password}
+              aria-describedby={d}
+              onInput={(e) => setPassword(e.currentTarget.value)}
+            />
+          )}
         </Field>
-        <button type="submit" disabled={busy}>Sign in</button>
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
       </form>
       <form id="token-sign-in" onSubmit={(e) => attempt(e, () => sessionForToken(token.trim()))}>
         <h2>…or use an access token</h2>
         <Field form="token-sign-in" label="Access token" name="token" problem={null}>
-          {(id) => <input id={id} name="token" type="password" autocomplete="off" required value={token} onInput={(e) => setToken(e.currentTarget.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              name="token"
+              type="password"
+              autocomplete="off"
+              required
+              value={token}
+              onInput={(e) => setToken(e.currentTarget.value)}
+            />
+          )}
         </Field>
-        <button type="submit" disabled={busy}>Use token</button>
+        <button type="submit" disabled={busy}>
+          Use token
+        </button>
       </form>
       <ProblemBanner messages={otherMessages(problem, ['username', 'password'])} />
       <p class="hint">The token stays in this page's memory only: reloading the page signs you out.</p>

@@ -15,8 +15,14 @@ const PAGE = 10;
 /** Storage: the partner's containers with their usage, and the files of the one chosen. */
 export function StorageView({ session }: { session: Session }) {
   const [chosen, setChosen] = useState<string | null>(null);
-  const list = usePagedList<Container>(session.token, 'containers', async () =>
-    await data(session.client.api.GET('/storage/containers', { params: { query: { limit: PAGE } } })) as Envelope<Container>);
+  const list = usePagedList<Container>(
+    session.token,
+    'containers',
+    async () =>
+      (await data(
+        session.client.api.GET('/storage/containers', { params: { query: { limit: PAGE } } }),
+      )) as Envelope<Container>,
+  );
   const containers = list.page?.items ?? [];
   const selected = containers.find((c) => c.container_sid === chosen) ?? null;
   return (
@@ -25,23 +31,80 @@ export function StorageView({ session }: { session: Session }) {
       <ProblemBanner messages={otherMessages(list.problem, [])} />
       <table class="containers">
         <caption>Containers</caption>
-        <thead><tr><th scope="col">Container</th><th scope="col">Files</th><th scope="col">Bytes</th><th scope="col">Threshold action</th><th scope="col"><span class="sr-only">Open</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Container</th>
+            <th scope="col">Files</th>
+            <th scope="col">Bytes</th>
+            <th scope="col">Threshold action</th>
+            <th scope="col">
+              <span class="sr-only">Open</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {containers.map((c) => (
             <tr key={c.container_sid} data-container-sid={c.container_sid} aria-selected={c.container_sid === chosen}>
-              <th scope="row"><code class="sid">{c.container_sid}</code><div>{c.name}{c.is_default && <span class="tag">default</span>}</div></th>
-              <td><UsageMeter label="Files" value={c.total_files} quota={c.quota_files} threshold={c.threshold_files} format={(n) => String(n)} /></td>
-              <td><UsageMeter label="Bytes" value={c.total_bytes} quota={c.quota_bytes} threshold={c.threshold_bytes} format={bytes} /></td>
+              <th scope="row">
+                <code class="sid">{c.container_sid}</code>
+                <div>
+                  {c.name}
+                  {c.is_default && <span class="tag">default</span>}
+                </div>
+              </th>
+              <td>
+                <UsageMeter
+                  label="Files"
+                  value={c.total_files}
+                  quota={c.quota_files}
+                  threshold={c.threshold_files}
+                  format={(n) => String(n)}
+                />
+              </td>
+              <td>
+                <UsageMeter
+                  label="Bytes"
+                  value={c.total_bytes}
+                  quota={c.quota_bytes}
+                  threshold={c.threshold_bytes}
+                  format={bytes}
+                />
+              </td>
               <td>{c.threshold_action}</td>
-              <td><button type="button" onClick={() => setChosen(c.container_sid)} aria-pressed={c.container_sid === chosen}>Files</button></td>
+              <td>
+                <button
+                  type="button"
+                  onClick={() => setChosen(c.container_sid)}
+                  aria-pressed={c.container_sid === chosen}
+                >
+                  Files
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <Pager label="Containers pages" busy={list.busy} hasPrevious={!!list.page?.pagination.previous} hasNext={!!list.page?.pagination.next}
-        onPrevious={list.previous} onNext={list.next}
-        status={list.page ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}` : 'Loading…'} />
-      {selected && <FilesPanel key={selected.container_sid} session={session} container={selected} onChanged={() => void list.reload()} />}
+      <Pager
+        label="Containers pages"
+        busy={list.busy}
+        hasPrevious={!!list.page?.pagination.previous}
+        hasNext={!!list.page?.pagination.next}
+        onPrevious={list.previous}
+        onNext={list.next}
+        status={
+          list.page
+            ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}`
+            : 'Loading…'
+        }
+      />
+      {selected && (
+        <FilesPanel
+          key={selected.container_sid}
+          session={session}
+          container={selected}
+          onChanged={() => void list.reload()}
+        />
+      )}
     </section>
   );
 }

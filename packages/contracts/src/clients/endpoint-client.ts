@@ -5,7 +5,10 @@ import type { BusRequester, CallOptions } from './bus-requester';
 
 /** What the media plane asks of the endpoint service, typed (messages/endpoint.ts). */
 export class EndpointClient {
-  constructor(private readonly bus: BusRequester, private readonly defaults: CallOptions = {}) {}
+  constructor(
+    private readonly bus: BusRequester,
+    private readonly defaults: CallOptions = {},
+  ) {}
 
   /** An endpoint by SID, whatever its partner (404 when unknown). */
   lookup(endpointSid: string, opts?: CallOptions): Promise<EndpointLookupReply> {

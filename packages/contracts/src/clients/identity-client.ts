@@ -11,7 +11,10 @@ import type { BusRequester, CallOptions } from './bus-requester';
  * errors of the reply (401, 404…); identity down is an UnavailableError or a TimeoutError.
  */
 export class IdentityClient {
-  constructor(private readonly bus: BusRequester, private readonly defaults: CallOptions = {}) {}
+  constructor(
+    private readonly bus: BusRequester,
+    private readonly defaults: CallOptions = {},
+  ) {}
 
   /** The principal a bearer token stands for, and until when the answer may be cached. */
   authenticateToken(token: string, opts?: CallOptions): Promise<Authenticated> {

@@ -12,10 +12,17 @@ export function isRecordIngestSubject(subject: string | undefined): subject is R
 
 /** The records requests the gateway's ingest route makes, typed (messages/records.ts). */
 export class RecordsClient {
-  constructor(private readonly bus: BusRequester, private readonly defaults: CallOptions = {}) {}
+  constructor(
+    private readonly bus: BusRequester,
+    private readonly defaults: CallOptions = {},
+  ) {}
 
   /** Stores one batch of the kind `subject` names; the report of that batch. */
-  async ingest(subject: RecordIngestSubject, batch: RecordIngestBatch, opts?: CallOptions): Promise<RecordIngestBatchResult> {
+  async ingest(
+    subject: RecordIngestSubject,
+    batch: RecordIngestBatch,
+    opts?: CallOptions,
+  ): Promise<RecordIngestBatchResult> {
     return unwrapReply<RecordIngestBatchResult>(await this.bus.request(subject, batch, { ...this.defaults, ...opts }));
   }
 }

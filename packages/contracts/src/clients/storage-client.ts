@@ -1,10 +1,14 @@
 import type { GatewayRequest, Principal } from '../gateway-request';
 import type { PlaybackOpenReply, PlaybackOpenRequest, RecordingPrepareRequest } from '../schemas/media';
+import type { Opened, Prepared, PublicFile, UploadCommitRequest, UploadPrepareRequest } from '../messages/storage';
 import type {
-  Opened, Prepared, PublicFile, UploadCommitRequest, UploadPrepareRequest,
-} from '../messages/storage';
-import type {
-  SweepCandidatesReply, SweepCandidatesRequest, SweepContainersReply, SweepDeleteReply, SweepDeleteRequest, SweepExpiredReply, SweepReleaseRequest,
+  SweepCandidatesReply,
+  SweepCandidatesRequest,
+  SweepContainersReply,
+  SweepDeleteReply,
+  SweepDeleteRequest,
+  SweepExpiredReply,
+  SweepReleaseRequest,
 } from '../messages/sweep';
 import { unwrapReply, type BusReply } from '../reply';
 import { Subjects } from '../subjects';
@@ -17,7 +21,10 @@ import type { BusRequester, CallOptions } from './bus-requester';
  * an UnavailableError/TimeoutError. `commit` hands back the raw reply: the gateway answers with it.
  */
 export class StorageClient {
-  constructor(private readonly bus: BusRequester, private readonly defaults: CallOptions = {}) {}
+  constructor(
+    private readonly bus: BusRequester,
+    private readonly defaults: CallOptions = {},
+  ) {}
 
   prepare(req: UploadPrepareRequest, opts?: CallOptions): Promise<Prepared> {
     return this.call(Subjects.storage.uploadPrepare, req, opts);

@@ -5,7 +5,10 @@ import type { BusRequester, CallOptions } from './bus-requester';
 
 /** What storage and the file server ask of the transcoders, typed (messages/transcoder.ts). */
 export class TranscoderClient {
-  constructor(private readonly bus: BusRequester, private readonly defaults: CallOptions = {}) {}
+  constructor(
+    private readonly bus: BusRequester,
+    private readonly defaults: CallOptions = {},
+  ) {}
 
   /** ffprobe's description of a blob; 503 naming the missing piece when `target` cannot be written. */
   probe(req: ProbeRequest, opts?: CallOptions): Promise<ProbeReply> {

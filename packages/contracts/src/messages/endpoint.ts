@@ -3,7 +3,10 @@ import { GatewayRequestSchema } from '../gateway-request';
 import { EndpointSchema } from '../schemas/endpoint';
 import { AnyListEnvelopeSchema, ListEnvelopeSchema } from '../schemas/envelope';
 import {
-  EndpointLookupReplySchema, EndpointLookupRequestSchema, VoicemailCallbackDeliverySchema, VoicemailCallbackScheduleSchema,
+  EndpointLookupReplySchema,
+  EndpointLookupRequestSchema,
+  VoicemailCallbackDeliverySchema,
+  VoicemailCallbackScheduleSchema,
 } from '../schemas/media';
 import { Subjects } from '../subjects';
 import type { RequestSpec } from './message-spec';
@@ -26,5 +29,8 @@ export const EndpointRequests = {
   [Subjects.endpoint.delete]: { request: GatewayRequestSchema, reply: Type.Null() },
   [Subjects.endpoint.lookup]: { request: EndpointLookupRequestSchema, reply: EndpointLookupReplySchema },
   [Subjects.endpoint.callbackSchedule]: { request: VoicemailCallbackScheduleSchema, reply: CallbackScheduledSchema },
-  [Subjects.endpoint.callbackList]: { request: GatewayRequestSchema, reply: ListEnvelopeSchema(VoicemailCallbackDeliverySchema) },
+  [Subjects.endpoint.callbackList]: {
+    request: GatewayRequestSchema,
+    reply: ListEnvelopeSchema(VoicemailCallbackDeliverySchema),
+  },
 } as const satisfies Record<(typeof Subjects.endpoint)[keyof typeof Subjects.endpoint], RequestSpec>;

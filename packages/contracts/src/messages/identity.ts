@@ -16,7 +16,11 @@ import type { PayloadSpec, RequestSpec } from './message-spec';
 const ClientIp = Type.Optional(Type.String());
 
 export const AuthenticateTokenRequestSchema = Type.Object({ token: Type.String({ minLength: 1 }) });
-export const AuthenticateBasicRequestSchema = Type.Object({ login: Type.String({ minLength: 1 }), password: Type.String(), client_ip: ClientIp });
+export const AuthenticateBasicRequestSchema = Type.Object({
+  login: Type.String({ minLength: 1 }),
+  password: Type.String(),
+  client_ip: ClientIp,
+});
 /** The password grant: the form as posted (identity checks it against TokenRequestSchema: a 400 names the field). */
 export const TokenIssueRequestSchema = Type.Object({ form: Type.Optional(Type.Unknown()), client_ip: ClientIp });
 

@@ -25,7 +25,9 @@ const Selected = Type.Object({}, { additionalProperties: true });
 export const RecordIngestBatchSchema = Type.Object({
   principal: PrincipalSchema,
   first_position: Type.Integer({ minimum: 0 }),
-  records: Type.Array(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]), { maxItems: 2 * INGEST_BATCH_RECORDS }),
+  records: Type.Array(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]), {
+    maxItems: 2 * INGEST_BATCH_RECORDS,
+  }),
 });
 export type RecordIngestBatch = Static<typeof RecordIngestBatchSchema>;
 

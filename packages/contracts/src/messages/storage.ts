@@ -3,10 +3,19 @@ import { GatewayRequestSchema, PrincipalSchema } from '../gateway-request';
 import { BlobStoreOpenReplySchema, BlobStoreOpenRequestSchema, ContainerSchema } from '../schemas/container';
 import { AnyListEnvelopeSchema } from '../schemas/envelope';
 import { FileSchema } from '../schemas/file';
-import { PlaybackOpenReplySchema, PlaybackOpenRequestSchema, PublishedCheckRequestSchema, RecordingPrepareRequestSchema } from '../schemas/media';
+import {
+  PlaybackOpenReplySchema,
+  PlaybackOpenRequestSchema,
+  PublishedCheckRequestSchema,
+  RecordingPrepareRequestSchema,
+} from '../schemas/media';
 import { Subjects } from '../subjects';
 import {
-  SweepCandidatesRequestSchema, SweepContainersRequestSchema, SweepDeleteRequestSchema, SweepExpiredRequestSchema, SweepReleaseRequestSchema,
+  SweepCandidatesRequestSchema,
+  SweepContainersRequestSchema,
+  SweepDeleteRequestSchema,
+  SweepExpiredRequestSchema,
+  SweepReleaseRequestSchema,
 } from './sweep';
 import type { PayloadSpec, RequestSpec } from './message-spec';
 
@@ -33,19 +42,34 @@ export const UploadPrepareRequestSchema = Type.Object({
 });
 export type UploadPrepareRequest = Static<typeof UploadPrepareRequestSchema>;
 /** Where the bytes go, and how many the container still has room for. */
-export const PreparedSchema = Type.Object({ file_sid: Sid, blob_key: BlobKey, max_bytes: Type.Integer({ minimum: 0 }) });
+export const PreparedSchema = Type.Object({
+  file_sid: Sid,
+  blob_key: BlobKey,
+  max_bytes: Type.Integer({ minimum: 0 }),
+});
 export type Prepared = Static<typeof PreparedSchema>;
 export const UploadReserveRequestSchema = Type.Object({ principal: PrincipalSchema });
 export type UploadReserveRequest = Static<typeof UploadReserveRequestSchema>;
 /** `head`: the first bytes (base64), for content sniffing. */
-export const UploadCommitRequestSchema = Type.Object({ principal: PrincipalSchema, file_sid: Sid, size: Type.Integer({ minimum: 0 }), head: Type.String() });
+export const UploadCommitRequestSchema = Type.Object({
+  principal: PrincipalSchema,
+  file_sid: Sid,
+  size: Type.Integer({ minimum: 0 }),
+  head: Type.String(),
+});
 export type UploadCommitRequest = Static<typeof UploadCommitRequestSchema>;
 export const UploadAbortRequestSchema = Type.Object({ principal: PrincipalSchema, file_sid: Sid });
 export type UploadAbortRequest = Static<typeof UploadAbortRequestSchema>;
 export const UploadAbortReplySchema = Type.Object({ aborted: Type.Boolean() });
 
 /** Download by SID (`GET /storage/files/:file_sid/data`): what to stream. */
-export const OpenedSchema = Type.Object({ blob_key: BlobKey, file_bytes: Type.Integer({ minimum: 0 }), mime_type: Type.String(), name: Type.String(), file_access_name: Type.String() });
+export const OpenedSchema = Type.Object({
+  blob_key: BlobKey,
+  file_bytes: Type.Integer({ minimum: 0 }),
+  mime_type: Type.String(),
+  name: Type.String(),
+  file_access_name: Type.String(),
+});
 export type Opened = Static<typeof OpenedSchema>;
 
 /** The public file server's `/f/<id>`: a file_sid or a file_access_name. */
@@ -100,7 +124,10 @@ export const StorageRequests = {
   [Subjects.storage.sweepContainers]: { request: SweepContainersRequestSchema, reply: Loose },
   [Subjects.storage.sweepCandidates]: { request: SweepCandidatesRequestSchema, reply: Loose },
   [Subjects.storage.sweepDelete]: { request: SweepDeleteRequestSchema, reply: Loose },
-  [Subjects.storage.sweepRelease]: { request: SweepReleaseRequestSchema, reply: Type.Object({ released: Type.Boolean() }) },
+  [Subjects.storage.sweepRelease]: {
+    request: SweepReleaseRequestSchema,
+    reply: Type.Object({ released: Type.Boolean() }),
+  },
   [Subjects.storage.sweepExpired]: { request: SweepExpiredRequestSchema, reply: Loose },
 } as const satisfies Record<(typeof Subjects.storage)[keyof typeof Subjects.storage], RequestSpec>;
 

@@ -13,10 +13,13 @@ export const SWEEP_REASONS = ['lru', 'lifecycle'] as const;
 export type SweepReason = (typeof SWEEP_REASONS)[number];
 
 /** One page of the delete_lru containers due a sweep, after `after` in container_sid order. */
-export const SweepContainersRequestSchema = Type.Object({
-  after: Type.Union([Sid, Type.Null()]),
-  limit: Limit,
-}, { additionalProperties: false });
+export const SweepContainersRequestSchema = Type.Object(
+  {
+    after: Type.Union([Sid, Type.Null()]),
+    limit: Limit,
+  },
+  { additionalProperties: false },
+);
 export type SweepContainersRequest = Static<typeof SweepContainersRequestSchema>;
 export interface SweepContainersReply {
   container_sids: string[];
@@ -28,12 +31,15 @@ export interface SweepContainersReply {
  * Claims (or renews) the sweep lease of a container for `owner` and returns its counts and its
  * `limit` least recently used threshold_include files. Only the lease holder may delete by LRU.
  */
-export const SweepCandidatesRequestSchema = Type.Object({
-  container_sid: Sid,
-  owner: Type.String({ minLength: 1, maxLength: 200 }),
-  lease_ms: Type.Integer({ minimum: 1000, maximum: 3_600_000 }),
-  limit: Limit,
-}, { additionalProperties: false });
+export const SweepCandidatesRequestSchema = Type.Object(
+  {
+    container_sid: Sid,
+    owner: Type.String({ minLength: 1, maxLength: 200 }),
+    lease_ms: Type.Integer({ minimum: 1000, maximum: 3_600_000 }),
+    limit: Limit,
+  },
+  { additionalProperties: false },
+);
 export type SweepCandidatesRequest = Static<typeof SweepCandidatesRequestSchema>;
 
 /** A container's threshold counts and targets, and what they mean for a sweep. */
@@ -67,15 +73,18 @@ export interface SweepCandidatesReply {
 }
 
 /** `lru` needs container_sid, owner and date_last_accessed (the candidate as seen). */
-export const SweepDeleteRequestSchema = Type.Object({
-  file_sid: Sid,
-  reason: Type.Union(SWEEP_REASONS.map((r) => Type.Literal(r))),
-  container_sid: Type.Optional(Sid),
-  owner: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  date_last_accessed: Type.Optional(Type.String({ format: 'date-time' })),
-  /** For `lru`: how long the lease is renewed for. */
-  lease_ms: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000 })),
-}, { additionalProperties: false });
+export const SweepDeleteRequestSchema = Type.Object(
+  {
+    file_sid: Sid,
+    reason: Type.Union(SWEEP_REASONS.map((r) => Type.Literal(r))),
+    container_sid: Type.Optional(Sid),
+    owner: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    date_last_accessed: Type.Optional(Type.String({ format: 'date-time' })),
+    /** For `lru`: how long the lease is renewed for. */
+    lease_ms: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3_600_000 })),
+  },
+  { additionalProperties: false },
+);
 export type SweepDeleteRequest = Static<typeof SweepDeleteRequestSchema>;
 
 export interface SweepDeleteReply {
@@ -88,10 +97,13 @@ export interface SweepDeleteReply {
   holds_lease: boolean;
 }
 
-export const SweepReleaseRequestSchema = Type.Object({
-  container_sid: Sid,
-  owner: Type.String({ minLength: 1, maxLength: 200 }),
-}, { additionalProperties: false });
+export const SweepReleaseRequestSchema = Type.Object(
+  {
+    container_sid: Sid,
+    owner: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
 export type SweepReleaseRequest = Static<typeof SweepReleaseRequestSchema>;
 
 export const SweepExpiredRequestSchema = Type.Object({ limit: Limit }, { additionalProperties: false });

@@ -10,7 +10,10 @@ import type { PayloadSpec } from './message-spec';
 /** The tick a job belongs to: whole intervals since the epoch (domain/windows.ts). */
 const Window = Type.Integer({ minimum: 0 });
 
-export const SweepJobSchema = Type.Object({ container_sid: Type.String({ minLength: 1, maxLength: 64 }), window: Window });
+export const SweepJobSchema = Type.Object({
+  container_sid: Type.String({ minLength: 1, maxLength: 64 }),
+  window: Window,
+});
 export type SweepJob = Static<typeof SweepJobSchema>;
 export const ExpireJobSchema = Type.Object({ window: Window });
 export type ExpireJob = Static<typeof ExpireJobSchema>;

@@ -16,7 +16,11 @@ const NullableFormat = Type.Union([FormatName, Type.Null()]);
 const Kbits = Type.Union([Type.Integer({ minimum: 1, maximum: 100000 }), Type.Null()]);
 
 /** `target`: the format the file is to be transcoded to; the transcoder then also checks it can write it (503 naming what it lacks). */
-export const ProbeRequestSchema = Type.Object({ blob_key: BlobKey, format: Type.Optional(NullableFormat), target: Type.Optional(FormatName) });
+export const ProbeRequestSchema = Type.Object({
+  blob_key: BlobKey,
+  format: Type.Optional(NullableFormat),
+  target: Type.Optional(FormatName),
+});
 export type ProbeRequest = Static<typeof ProbeRequestSchema>;
 /** From ffprobe: seconds, the format in the table's names where it maps, bits per second. */
 export const ProbeReplySchema = Type.Object({
@@ -27,7 +31,13 @@ export const ProbeReplySchema = Type.Object({
 export type ProbeReply = Static<typeof ProbeReplySchema>;
 
 /** A download-time copy of `blob_key` in `target` (at `bitrate` kbit/s), stored at `output_key`. */
-export const TranscodeRequestSchema = Type.Object({ blob_key: BlobKey, source_format: NullableFormat, target: FormatName, bitrate: Kbits, output_key: BlobKey });
+export const TranscodeRequestSchema = Type.Object({
+  blob_key: BlobKey,
+  source_format: NullableFormat,
+  target: FormatName,
+  bitrate: Kbits,
+  output_key: BlobKey,
+});
 export type TranscodeRequest = Static<typeof TranscodeRequestSchema>;
 export const TranscodeReplySchema = Type.Object({ size: Type.Integer({ minimum: 0 }) });
 export type TranscodeReply = Static<typeof TranscodeReplySchema>;
@@ -49,7 +59,11 @@ export type UploadJob = Static<typeof UploadJobSchema>;
  * while storage is away waits in the stream. `source_blob_key` is the blob the job read: a report
  * about an older blob (a redelivered job) is ignored, and its result removed, by storage.
  */
-export const TranscodingProgressEventSchema = Type.Object({ file_sid: Sid, source_blob_key: BlobKey, progress: Type.Number({ minimum: 0, maximum: 100 }) });
+export const TranscodingProgressEventSchema = Type.Object({
+  file_sid: Sid,
+  source_blob_key: BlobKey,
+  progress: Type.Number({ minimum: 0, maximum: 100 }),
+});
 export type TranscodingProgressEvent = Static<typeof TranscodingProgressEventSchema>;
 /** The result, written at `blob_key` (next to the source), described. */
 export const TranscodingDoneEventSchema = Type.Object({
@@ -64,7 +78,11 @@ export const TranscodingDoneEventSchema = Type.Object({
 });
 export type TranscodingDoneEvent = Static<typeof TranscodingDoneEventSchema>;
 /** Why it could not be done (for the log: the file keeps its data). */
-export const TranscodingFailedEventSchema = Type.Object({ file_sid: Sid, source_blob_key: BlobKey, reason: Type.String() });
+export const TranscodingFailedEventSchema = Type.Object({
+  file_sid: Sid,
+  source_blob_key: BlobKey,
+  reason: Type.String(),
+});
 export type TranscodingFailedEvent = Static<typeof TranscodingFailedEventSchema>;
 
 export const TranscoderRequests = {

@@ -9,14 +9,17 @@ export const CONTAINER_TYPES = ['internal', 'aws_s3', 'gcp_storage', 'azure_blob
 export type ContainerType = (typeof CONTAINER_TYPES)[number];
 
 /** Where an external container lives. `credentials` are write-only: returned as "********". */
-export const ExternalAttributesSchema = Type.Object({
-  bucket: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  container: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  region: Type.Optional(Type.String({ maxLength: 64 })),
-  endpoint: Type.Optional(Type.String({ maxLength: 512 })),
-  prefix: Type.Optional(Type.String({ maxLength: 512 })),
-  credentials: Type.Optional(Type.Record(Type.String(), Type.String())),
-}, { additionalProperties: false });
+export const ExternalAttributesSchema = Type.Object(
+  {
+    bucket: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    container: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    region: Type.Optional(Type.String({ maxLength: 64 })),
+    endpoint: Type.Optional(Type.String({ maxLength: 512 })),
+    prefix: Type.Optional(Type.String({ maxLength: 512 })),
+    credentials: Type.Optional(Type.Record(Type.String(), Type.String())),
+  },
+  { additionalProperties: false },
+);
 
 /**
  * Internal (storage → blob routing): an external store as blobs are read and written in it. The
@@ -37,7 +40,8 @@ export const THRESHOLD_ACTIONS = ['no_action', 'reject', 'delete_lru'] as const;
 export const PUBLISH_VALUES = ['no', 'file_access_name', 'file_sid'] as const;
 export const LIFECYCLE_ACTIONS = ['no_action', 'delete'] as const;
 
-const Nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+const Nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) =>
+  Type.Union([t, Type.Null()]);
 const NonNegInt = Type.Integer({ minimum: 0 });
 const Literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -89,14 +93,20 @@ const containerReadOnly = {
 };
 
 /** POST /storage/containers and PATCH: every field optional. */
-export const ContainerPatchSchema = Type.Partial(Type.Object({ ...containerWritable, ...containerReadOnly }, { additionalProperties: false }), { additionalProperties: false, $id: 'ContainerPatch' });
+export const ContainerPatchSchema = Type.Partial(
+  Type.Object({ ...containerWritable, ...containerReadOnly }, { additionalProperties: false }),
+  { additionalProperties: false, $id: 'ContainerPatch' },
+);
 export type ContainerPatch = Static<typeof ContainerPatchSchema>;
 
 /** PUT /storage/containers/{sid}: the whole writable object. */
-export const ContainerPutSchema = Type.Object({
-  ...containerWritable,
-  ...Object.fromEntries(Object.entries(containerReadOnly).map(([k, v]) => [k, Type.Optional(v)])),
-}, { additionalProperties: false, $id: 'ContainerPut' });
+export const ContainerPutSchema = Type.Object(
+  {
+    ...containerWritable,
+    ...Object.fromEntries(Object.entries(containerReadOnly).map(([k, v]) => [k, Type.Optional(v)])),
+  },
+  { additionalProperties: false, $id: 'ContainerPut' },
+);
 
 const Percent = Type.Number({ minimum: 0, maximum: 100 });
 
@@ -105,24 +115,27 @@ const Percent = Type.Number({ minimum: 0, maximum: 100 });
  * `threshold_total_*` fields are status, derived from the counters; credentials in
  * `external_attributes` are returned as "********".
  */
-export const ContainerSchema = Type.Object({
-  ...containerWritable,
-  allowed_classifications: Type.Array(ClassificationSchema),
-  blocked_classifications: Type.Array(ClassificationSchema),
-  available_bytes_percent: Percent,
-  available_files_percent: Percent,
-  container_sid: Type.String({ format: 'uuid' }),
-  date_created: Type.String({ format: 'date-time' }),
-  date_modified: Type.String({ format: 'date-time' }),
-  external_attributes: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  is_default: Type.Boolean(),
-  name: Type.String(),
-  partner_sid: Type.String({ format: 'uuid' }),
-  threshold_available_bytes_percent: Type.Union([Percent, Type.Null()]),
-  threshold_available_files_percent: Type.Union([Percent, Type.Null()]),
-  threshold_total_bytes: NonNegInt,
-  threshold_total_files: NonNegInt,
-  total_bytes: NonNegInt,
-  total_files: NonNegInt,
-}, { additionalProperties: false, $id: 'Container' });
+export const ContainerSchema = Type.Object(
+  {
+    ...containerWritable,
+    allowed_classifications: Type.Array(ClassificationSchema),
+    blocked_classifications: Type.Array(ClassificationSchema),
+    available_bytes_percent: Percent,
+    available_files_percent: Percent,
+    container_sid: Type.String({ format: 'uuid' }),
+    date_created: Type.String({ format: 'date-time' }),
+    date_modified: Type.String({ format: 'date-time' }),
+    external_attributes: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    is_default: Type.Boolean(),
+    name: Type.String(),
+    partner_sid: Type.String({ format: 'uuid' }),
+    threshold_available_bytes_percent: Type.Union([Percent, Type.Null()]),
+    threshold_available_files_percent: Type.Union([Percent, Type.Null()]),
+    threshold_total_bytes: NonNegInt,
+    threshold_total_files: NonNegInt,
+    total_bytes: NonNegInt,
+    total_files: NonNegInt,
+  },
+  { additionalProperties: false, $id: 'Container' },
+);
 export type Container = Static<typeof ContainerSchema>;

@@ -22,7 +22,9 @@ import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/ty
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 /** A secure ID: a UUID in its plain 36-character form (no `urn:uuid:` prefix, unlike format 'uuid'). */
-export const SecureIdSchema = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
+export const SecureIdSchema = Type.String({
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+});
 /** An ISO 8601 date-time with a zone. */
 export const TimestampSchema = Type.String({ format: 'date-time' });
 /** An exact signed decimal, as a string (`"0.0025"`, `"-1.5"`). */
@@ -44,9 +46,12 @@ export const RecordDirectionSchema = Type.Union(RECORD_DIRECTIONS.map((d) => Typ
  * `Required` fields must be given; every other field may be omitted or null (its default, or
  * null, is stored).
  */
-export type RecordInput<T, Required extends keyof T> = { [K in Required]: T[K] } & { [K in Exclude<keyof T, Required>]?: T[K] | null };
+export type RecordInput<T, Required extends keyof T> = { [K in Required]: T[K] } & {
+  [K in Exclude<keyof T, Required>]?: T[K] | null;
+};
 
-const acceptsNull = (s: TSchema): boolean => s.type === 'null' || (Array.isArray(s.anyOf) && s.anyOf.some((b: TSchema) => b.type === 'null'));
+const acceptsNull = (s: TSchema): boolean =>
+  s.type === 'null' || (Array.isArray(s.anyOf) && s.anyOf.some((b: TSchema) => b.type === 'null'));
 
 /**
  * The ingest schema of a kind, derived from its API schema: `required` fields keep their type;

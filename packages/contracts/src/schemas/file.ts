@@ -13,11 +13,21 @@ const NullableStr = Type.Union([Type.String({ maxLength: 256 }), Type.Null()]);
 /** An access name is a path segment of the public URL. */
 const AccessName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9._~-]*$' });
 /** Becomes the Content-Type of every download: printable ASCII, anchored (mime-type.ts). */
-const MimeType = Type.String({ minLength: 3, maxLength: 255, pattern: MIME_TYPE_PATTERN, patternMessage: 'must be a media type such as audio/mpeg or text/plain; charset=utf-8 (printable ASCII, no line breaks)' });
+const MimeType = Type.String({
+  minLength: 3,
+  maxLength: 255,
+  pattern: MIME_TYPE_PATTERN,
+  patternMessage:
+    'must be a media type such as audio/mpeg or text/plain; charset=utf-8 (printable ASCII, no line breaks)',
+});
 
 const keys = {
-  integer_key_1: NullableInt, integer_key_2: NullableInt,
-  string_key_1: NullableStr, string_key_2: NullableStr, string_key_3: NullableStr, string_key_4: NullableStr,
+  integer_key_1: NullableInt,
+  integer_key_2: NullableInt,
+  string_key_1: NullableStr,
+  string_key_2: NullableStr,
+  string_key_3: NullableStr,
+  string_key_4: NullableStr,
 };
 
 /** Fields a client may change after upload. */
@@ -32,37 +42,60 @@ const fileMutable = {
 };
 
 /** The File fields of an upload (`file_object` JSON or query parameters). Only `container_sid` is required. */
-export const FileUploadSchema = Type.Object({
-  ...Object.fromEntries(Object.entries(fileMutable).map(([k, v]) => [k, Type.Optional(v)])),
-  container_sid: Type.String({ minLength: 1, maxLength: 64 }),
-  content_classification: Type.Optional(ClassificationSchema),
-  desired_bitrate: Type.Optional(Type.Union([Literals(BITRATES), Literals(BITRATES.map(String))])),
-  desired_format: Type.Optional(Literals(TARGET_FORMATS)),
-  mime_type: Type.Optional(MimeType),
-  type: Type.Optional(Literals(['file', 'audio'])),
-  unique: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false, $id: 'FileUpload' });
+export const FileUploadSchema = Type.Object(
+  {
+    ...Object.fromEntries(Object.entries(fileMutable).map(([k, v]) => [k, Type.Optional(v)])),
+    container_sid: Type.String({ minLength: 1, maxLength: 64 }),
+    content_classification: Type.Optional(ClassificationSchema),
+    desired_bitrate: Type.Optional(Type.Union([Literals(BITRATES), Literals(BITRATES.map(String))])),
+    desired_format: Type.Optional(Literals(TARGET_FORMATS)),
+    mime_type: Type.Optional(MimeType),
+    type: Type.Optional(Literals(['file', 'audio'])),
+    unique: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, $id: 'FileUpload' },
+);
 export type FileUpload = Static<typeof FileUploadSchema> & { [k: string]: unknown };
 
 /** Read-only file fields a client may send back on update (ignored). */
 export const FILE_READ_ONLY = [
-  'container_sid', 'content_classification', 'content_duration', 'content_format', 'content_transcoding_progress',
-  'date_created', 'date_last_accessed', 'date_modified', 'desired_bitrate', 'desired_format', 'file_bytes', 'file_sid',
-  'parent_file_sid', 'partner_sid', 'publish_uri', 'type', 'unique',
+  'container_sid',
+  'content_classification',
+  'content_duration',
+  'content_format',
+  'content_transcoding_progress',
+  'date_created',
+  'date_last_accessed',
+  'date_modified',
+  'desired_bitrate',
+  'desired_format',
+  'file_bytes',
+  'file_sid',
+  'parent_file_sid',
+  'partner_sid',
+  'publish_uri',
+  'type',
+  'unique',
 ] as const;
 
-export const FilePatchSchema = Type.Object({
-  ...Object.fromEntries(Object.entries(fileMutable).map(([k, v]) => [k, Type.Optional(v)])),
-  mime_type: Type.Optional(MimeType),
-  ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
-}, { additionalProperties: false, $id: 'FilePatch' });
+export const FilePatchSchema = Type.Object(
+  {
+    ...Object.fromEntries(Object.entries(fileMutable).map(([k, v]) => [k, Type.Optional(v)])),
+    mime_type: Type.Optional(MimeType),
+    ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
+  },
+  { additionalProperties: false, $id: 'FilePatch' },
+);
 export type FilePatch = Static<typeof FilePatchSchema> & { [k: string]: unknown };
 
-export const FilePutSchema = Type.Object({
-  ...fileMutable,
-  mime_type: Type.Optional(MimeType),
-  ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
-}, { additionalProperties: false, $id: 'FilePut' });
+export const FilePutSchema = Type.Object(
+  {
+    ...fileMutable,
+    mime_type: Type.Optional(MimeType),
+    ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
+  },
+  { additionalProperties: false, $id: 'FilePut' },
+);
 
 const Timestamp = Type.String({ format: 'date-time' });
 
@@ -72,31 +105,34 @@ const Timestamp = Type.String({ format: 'date-time' });
  * while it runs, null when none was asked); `publish_uri` is null when `publish` is `no` or the
  * container does not allow publishing.
  */
-export const FileSchema = Type.Object({
-  ...keys,
-  container_sid: Type.String({ format: 'uuid' }),
-  content_classification: ClassificationSchema,
-  content_duration: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
-  content_format: Type.Union([Type.String(), Type.Null()]),
-  content_transcoding_progress: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()]),
-  date_created: Timestamp,
-  date_last_accessed: Timestamp,
-  date_modified: Timestamp,
-  desired_bitrate: Type.Union([Type.Integer(), Type.Null()]),
-  desired_format: Type.Union([Type.String(), Type.Null()]),
-  file_access_name: Type.String(),
-  file_bytes: Type.Integer({ minimum: 0 }),
-  file_sid: Type.String({ format: 'uuid' }),
-  lifecycle_action: Literals(LIFECYCLE_ACTIONS),
-  lifecycle_ttl: Type.Integer({ minimum: -1 }),
-  mime_type: Type.String(),
-  name: Type.String(),
-  parent_file_sid: Type.Union([Type.String(), Type.Null()]),
-  partner_sid: Type.String({ format: 'uuid' }),
-  publish: Literals(PUBLISH_VALUES),
-  publish_uri: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
-  threshold_include: Type.Boolean(),
-  type: Literals(['file', 'audio']),
-  unique: Type.Boolean(),
-}, { additionalProperties: false, $id: 'File' });
+export const FileSchema = Type.Object(
+  {
+    ...keys,
+    container_sid: Type.String({ format: 'uuid' }),
+    content_classification: ClassificationSchema,
+    content_duration: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+    content_format: Type.Union([Type.String(), Type.Null()]),
+    content_transcoding_progress: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()]),
+    date_created: Timestamp,
+    date_last_accessed: Timestamp,
+    date_modified: Timestamp,
+    desired_bitrate: Type.Union([Type.Integer(), Type.Null()]),
+    desired_format: Type.Union([Type.String(), Type.Null()]),
+    file_access_name: Type.String(),
+    file_bytes: Type.Integer({ minimum: 0 }),
+    file_sid: Type.String({ format: 'uuid' }),
+    lifecycle_action: Literals(LIFECYCLE_ACTIONS),
+    lifecycle_ttl: Type.Integer({ minimum: -1 }),
+    mime_type: Type.String(),
+    name: Type.String(),
+    parent_file_sid: Type.Union([Type.String(), Type.Null()]),
+    partner_sid: Type.String({ format: 'uuid' }),
+    publish: Literals(PUBLISH_VALUES),
+    publish_uri: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    threshold_include: Type.Boolean(),
+    type: Literals(['file', 'audio']),
+    unique: Type.Boolean(),
+  },
+  { additionalProperties: false, $id: 'File' },
+);
 export type StoredFile = Static<typeof FileSchema>;

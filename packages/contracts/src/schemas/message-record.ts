@@ -17,8 +17,16 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import {
-  DecimalStringSchema, Nullable, RecordCountSchema, RecordDirectionSchema, RecordNumberSchema, RecordText, SecureIdSchema,
-  TimestampSchema, recordInputSchema, type RecordInput,
+  DecimalStringSchema,
+  Nullable,
+  RecordCountSchema,
+  RecordDirectionSchema,
+  RecordNumberSchema,
+  RecordText,
+  SecureIdSchema,
+  TimestampSchema,
+  recordInputSchema,
+  type RecordInput,
 } from './detail-record';
 
 export const MESSAGE_TYPES = ['sms', 'mms'] as const;
@@ -29,53 +37,62 @@ const Number_ = Nullable(RecordNumberSchema);
 const Date_ = Nullable(TimestampSchema);
 
 /** A message detail record as the API returns it (keys in alphabetical order). */
-export const MessageRecordSchema = Type.Object({
-  a2p_campaign: Nullable(RecordText(64)),
-  date_changed: Date_,
-  date_insert: TimestampSchema,
-  date_sent: Date_,
-  date_start: Date_,
-  date_stop: Date_,
-  delay_sent: Nullable(RecordCountSchema),
-  direction: Nullable(RecordDirectionSchema),
-  dr_sid: SecureIdSchema,
-  mcc: Nullable(NetworkCode),
-  mcc_mnc_price: Decimal,
-  mcc_mnc_rate: Decimal,
-  media_urls: Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 10 }),
-  message: Nullable(RecordText(16384)),
-  message_segments: Nullable(RecordCountSchema),
-  mnc: Nullable(NetworkCode),
-  number_billing: Number_,
-  number_dst: Number_,
-  number_external: Number_,
-  number_group_dst: Type.Array(RecordNumberSchema, { maxItems: 100 }),
-  number_src: Number_,
-  p2p_nnid: Nullable(RecordText(64)),
-  partner_sid: SecureIdSchema,
-  passthrough_price: Decimal,
-  passthrough_rate: Decimal,
-  price: Decimal,
-  provider: Nullable(RecordText(64)),
-  rate: Decimal,
-  registration_type: Nullable(RecordText(64)),
-  status: Nullable(RecordText(32)),
-  type: Nullable(MessageTypeSchema),
-  user_data: Nullable(RecordText(4096)),
-  vendor_error_code: Nullable(RecordText(64)),
-  version: Nullable(RecordText(32)),
-}, { additionalProperties: false, $id: 'MessageRecord' });
+export const MessageRecordSchema = Type.Object(
+  {
+    a2p_campaign: Nullable(RecordText(64)),
+    date_changed: Date_,
+    date_insert: TimestampSchema,
+    date_sent: Date_,
+    date_start: Date_,
+    date_stop: Date_,
+    delay_sent: Nullable(RecordCountSchema),
+    direction: Nullable(RecordDirectionSchema),
+    dr_sid: SecureIdSchema,
+    mcc: Nullable(NetworkCode),
+    mcc_mnc_price: Decimal,
+    mcc_mnc_rate: Decimal,
+    media_urls: Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 10 }),
+    message: Nullable(RecordText(16384)),
+    message_segments: Nullable(RecordCountSchema),
+    mnc: Nullable(NetworkCode),
+    number_billing: Number_,
+    number_dst: Number_,
+    number_external: Number_,
+    number_group_dst: Type.Array(RecordNumberSchema, { maxItems: 100 }),
+    number_src: Number_,
+    p2p_nnid: Nullable(RecordText(64)),
+    partner_sid: SecureIdSchema,
+    passthrough_price: Decimal,
+    passthrough_rate: Decimal,
+    price: Decimal,
+    provider: Nullable(RecordText(64)),
+    rate: Decimal,
+    registration_type: Nullable(RecordText(64)),
+    status: Nullable(RecordText(32)),
+    type: Nullable(MessageTypeSchema),
+    user_data: Nullable(RecordText(4096)),
+    vendor_error_code: Nullable(RecordText(64)),
+    version: Nullable(RecordText(32)),
+  },
+  { additionalProperties: false, $id: 'MessageRecord' },
+);
 export type MessageRecord = Static<typeof MessageRecordSchema>;
 
 /** Fields a message record must carry on ingest. */
 export const MESSAGE_RECORD_REQUIRED = ['dr_sid'] as const;
 
 /** One message record of a bulk ingest or a `evt.message.recorded` event (derived from MessageRecordSchema). */
-export const MessageRecordInputSchema = recordInputSchema(MessageRecordSchema, MESSAGE_RECORD_REQUIRED, 'MessageRecordInput');
+export const MessageRecordInputSchema = recordInputSchema(
+  MessageRecordSchema,
+  MESSAGE_RECORD_REQUIRED,
+  'MessageRecordInput',
+);
 export type MessageRecordInput = RecordInput<MessageRecord, (typeof MESSAGE_RECORD_REQUIRED)[number]>;
 
 /**
  * Payload of `evt.message.recorded` (durable): the message's record, naming its partner.
  * Consumed idempotently by (partner_sid, dr_sid); a record that fails validation is logged and dropped.
  */
-export interface MessageRecordedEvent { record: MessageRecordInput & { partner_sid: string } }
+export interface MessageRecordedEvent {
+  record: MessageRecordInput & { partner_sid: string };
+}

@@ -21,12 +21,15 @@ export const INGEST_MAX_IGNORED_FIELDS = 100;
 export const INGEST_IGNORED_NAME_MAX = 128;
 
 /** A record refused by bulk ingest: its 0-based position in the body, and why. */
-export const RecordIngestErrorSchema = Type.Object({
-  dr_sid: Nullable(Type.String()),
-  field: Nullable(Type.String()),
-  message: Type.String(),
-  position: Type.Integer({ minimum: 0 }),
-}, { additionalProperties: false });
+export const RecordIngestErrorSchema = Type.Object(
+  {
+    dr_sid: Nullable(Type.String()),
+    field: Nullable(Type.String()),
+    message: Type.String(),
+    position: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
 export type RecordIngestError = Static<typeof RecordIngestErrorSchema>;
 
 /** Unknown field name → how many records carried it (stored, duplicate or refused alike). */
@@ -42,15 +45,18 @@ export type IgnoredFields = Static<typeof IgnoredFieldsSchema>;
  * could not be read to its end (broken JSON): the records before that point were processed; send
  * the rest again (replays are harmless).
  */
-export const RecordIngestReportSchema = Type.Object({
-  complete: Type.Boolean(),
-  duplicates: Type.Integer({ minimum: 0 }),
-  errors: Type.Array(RecordIngestErrorSchema),
-  ignored_fields: IgnoredFieldsSchema,
-  received: Type.Integer({ minimum: 0 }),
-  rejected: Type.Integer({ minimum: 0 }),
-  stored: Type.Integer({ minimum: 0 }),
-}, { additionalProperties: false, $id: 'RecordIngestReport' });
+export const RecordIngestReportSchema = Type.Object(
+  {
+    complete: Type.Boolean(),
+    duplicates: Type.Integer({ minimum: 0 }),
+    errors: Type.Array(RecordIngestErrorSchema),
+    ignored_fields: IgnoredFieldsSchema,
+    received: Type.Integer({ minimum: 0 }),
+    rejected: Type.Integer({ minimum: 0 }),
+    stored: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false, $id: 'RecordIngestReport' },
+);
 export type RecordIngestReport = Static<typeof RecordIngestReportSchema>;
 
 /**

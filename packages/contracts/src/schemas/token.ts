@@ -6,33 +6,42 @@ const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
 /** A token as returned. `access_token` holds the secret only in the response that created it. */
-export const TokenSchema = Type.Object({
-  access_token: Type.Union([Type.String(), Type.Null()]),
-  date_created: Timestamp,
-  date_expiration_access_token: NullableTimestamp,
-  date_last_accessed: NullableTimestamp,
-  name: Type.Union([Type.String(), Type.Null()]),
-  partner: Type.Optional(PartnerSchema),
-  partner_sid: Type.String({ format: 'uuid' }),
-  scopes: Type.Array(ScopeSchema),
-  token_sid: Type.String({ format: 'uuid' }),
-  token_type: Type.Literal('bearer'),
-}, { additionalProperties: false, $id: 'Token' });
+export const TokenSchema = Type.Object(
+  {
+    access_token: Type.Union([Type.String(), Type.Null()]),
+    date_created: Timestamp,
+    date_expiration_access_token: NullableTimestamp,
+    date_last_accessed: NullableTimestamp,
+    name: Type.Union([Type.String(), Type.Null()]),
+    partner: Type.Optional(PartnerSchema),
+    partner_sid: Type.String({ format: 'uuid' }),
+    scopes: Type.Array(ScopeSchema),
+    token_sid: Type.String({ format: 'uuid' }),
+    token_type: Type.Literal('bearer'),
+  },
+  { additionalProperties: false, $id: 'Token' },
+);
 export type Token = Static<typeof TokenSchema>;
 
 /** `POST /oauth/token` form fields (password grant). */
-export const TokenRequestSchema = Type.Object({
-  access_token_expires_in: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 * 365 * 86400 })),
-  grant_type: Type.Literal('password'),
-  name: Type.Optional(Type.String({ maxLength: 256 })),
-  password: Type.String({ minLength: 1 }),
-  scopes: Type.Optional(Type.Array(ScopeSchema, { uniqueItems: true })),
-  username: Type.String({ minLength: 1 }),
-}, { additionalProperties: false, $id: 'TokenRequest' });
+export const TokenRequestSchema = Type.Object(
+  {
+    access_token_expires_in: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 * 365 * 86400 })),
+    grant_type: Type.Literal('password'),
+    name: Type.Optional(Type.String({ maxLength: 256 })),
+    password: Type.String({ minLength: 1 }),
+    scopes: Type.Optional(Type.Array(ScopeSchema, { uniqueItems: true })),
+    username: Type.String({ minLength: 1 }),
+  },
+  { additionalProperties: false, $id: 'TokenRequest' },
+);
 export type TokenRequest = Static<typeof TokenRequestSchema>;
 
-export const TokenUpdateSchema = Type.Object({
-  name: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])),
-  scopes: Type.Optional(Type.Array(ScopeSchema, { uniqueItems: true })),
-}, { additionalProperties: false, $id: 'TokenUpdate' });
+export const TokenUpdateSchema = Type.Object(
+  {
+    name: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])),
+    scopes: Type.Optional(Type.Array(ScopeSchema, { uniqueItems: true })),
+  },
+  { additionalProperties: false, $id: 'TokenUpdate' },
+);
 export type TokenUpdate = Static<typeof TokenUpdateSchema>;

@@ -14,8 +14,13 @@ const MAX_KEY_LENGTH = 1024;
  */
 export function assertKey(key: string): void {
   const bad =
-    typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH || key.includes('..') ||
-    key.split('/').some((s) => !SEGMENT.test(s) || s === '.') || key === '.tmp' || key.startsWith('.tmp/');
+    typeof key !== 'string' ||
+    key.length === 0 ||
+    key.length > MAX_KEY_LENGTH ||
+    key.includes('..') ||
+    key.split('/').some((s) => !SEGMENT.test(s) || s === '.') ||
+    key === '.tmp' ||
+    key.startsWith('.tmp/');
   if (bad) throw BadRequestError.field('key', `invalid blob key '${String(key).slice(0, 100)}'`);
 }
 

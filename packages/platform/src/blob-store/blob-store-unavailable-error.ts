@@ -11,7 +11,13 @@ import { UnavailableError } from '@patchbay/contracts';
  * - `provider_error`: the storage failed in some other way (its own 5xx, corrupted data).
  */
 export type BlobStoreFailure =
-  | 'unreachable' | 'timeout' | 'bucket_missing' | 'access_denied' | 'bad_credentials' | 'invalid_config' | 'provider_error';
+  | 'unreachable'
+  | 'timeout'
+  | 'bucket_missing'
+  | 'access_denied'
+  | 'bad_credentials'
+  | 'invalid_config'
+  | 'provider_error';
 
 /** Node's socket and TLS error codes, in plain words. */
 const NETWORK: Record<string, string> = {
@@ -42,7 +48,11 @@ const CODE_IN_MESSAGE = new RegExp(`\\b(${[...Object.keys(NETWORK), 'ETIMEDOUT',
  * for everything that is not a missing object, a bad range or a bad key.
  */
 export class BlobStoreUnavailableError extends UnavailableError {
-  constructor(readonly reason: BlobStoreFailure, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly reason: BlobStoreFailure,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, [], options);
   }
 
@@ -52,14 +62,23 @@ export class BlobStoreUnavailableError extends UnavailableError {
    * something else.
    */
   static network(err: unknown, endpoint: string): BlobStoreUnavailableError | undefined {
-    for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth += 1) {
+    for (
+      let e: unknown = err, depth = 0;
+      e && typeof e === 'object' && depth < 4;
+      e = (e as { cause?: unknown }).cause, depth += 1
+    ) {
       const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
       // Some SDKs keep only the message of the socket error: the AWS SDK wraps an error that is not
       // `instanceof Error` in its realm (under jest, Node's own errors) as "AWS SDK error wrapper for …",
       // Azure's says REQUEST_SEND_ERROR and quotes Node's message.
-      const codes = [code, typeof message === 'string' ? CODE_IN_MESSAGE.exec(message)?.[1] : undefined].filter((c): c is string => typeof c === 'string');
+      const codes = [code, typeof message === 'string' ? CODE_IN_MESSAGE.exec(message)?.[1] : undefined].filter(
+        (c): c is string => typeof c === 'string',
+      );
       const unreachable = codes.find((c) => NETWORK[c]);
-      if (unreachable) return new BlobStoreUnavailableError('unreachable', `cannot reach ${endpoint}: ${NETWORK[unreachable]}`, { cause: err });
+      if (unreachable)
+        return new BlobStoreUnavailableError('unreachable', `cannot reach ${endpoint}: ${NETWORK[unreachable]}`, {
+          cause: err,
+        });
       if (codes.some((c) => TIMEOUT.has(c)) || (typeof name === 'string' && TIMEOUT.has(name))) {
         return new BlobStoreUnavailableError('timeout', `${endpoint} did not answer in time`, { cause: err });
       }

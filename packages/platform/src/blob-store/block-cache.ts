@@ -13,8 +13,17 @@
  */
 export const BLOCK = 64 * 1024;
 
-interface Block { readonly buf: Buffer; used: boolean; readonly file: CachedFile; readonly index: number }
-interface CachedFile { readonly identity: string; readonly blocks: Array<Block | undefined>; held: number }
+interface Block {
+  readonly buf: Buffer;
+  used: boolean;
+  readonly file: CachedFile;
+  readonly index: number;
+}
+interface CachedFile {
+  readonly identity: string;
+  readonly blocks: Array<Block | undefined>;
+  held: number;
+}
 
 export class BlockCache {
   private readonly files = new Map<string, CachedFile>();
@@ -59,7 +68,8 @@ export class BlockCache {
   missing(identity: string, position: number, length: number): number[] {
     const blocks = this.files.get(identity)?.blocks;
     const out: number[] = [];
-    for (let i = Math.floor(position / BLOCK); i <= Math.floor((position + length - 1) / BLOCK); i++) if (!blocks?.[i]) out.push(i);
+    for (let i = Math.floor(position / BLOCK); i <= Math.floor((position + length - 1) / BLOCK); i++)
+      if (!blocks?.[i]) out.push(i);
     return out;
   }
 
@@ -74,7 +84,10 @@ export class BlockCache {
     this.ring.push(block);
     this.bytes += buf.length;
     while (this.bytes > this.budgetBytes && this.hand < this.ring.length) this.evictOne();
-    if (this.hand > 4096 && this.hand * 2 > this.ring.length) { this.ring.splice(0, this.hand); this.hand = 0; }
+    if (this.hand > 4096 && this.hand * 2 > this.ring.length) {
+      this.ring.splice(0, this.hand);
+      this.hand = 0;
+    }
   }
 
   /**
@@ -84,7 +97,11 @@ export class BlockCache {
   private evictOne(): void {
     for (;;) {
       const block = this.ring[this.hand++];
-      if (block.used) { block.used = false; this.ring.push(block); continue; }
+      if (block.used) {
+        block.used = false;
+        this.ring.push(block);
+        continue;
+      }
       block.file.blocks[block.index] = undefined;
       block.file.held -= 1;
       if (block.file.held === 0) this.files.delete(block.file.identity);

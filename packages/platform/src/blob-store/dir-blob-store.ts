@@ -56,7 +56,11 @@ export class DirBlobStore implements BlobStore {
   }
 
   /** Writes a temp file with `fill`, then renames it over the key's path (fsyncs when durable). */
-  private async write(key: string, fill: (tmp: string, durable: boolean) => Promise<number>, opts: PutOptions): Promise<{ size: number }> {
+  private async write(
+    key: string,
+    fill: (tmp: string, durable: boolean) => Promise<number>,
+    opts: PutOptions,
+  ): Promise<{ size: number }> {
     const durable = opts.durable !== false;
     const file = this.pathFor(key);
     const tmp = path.join(this.tmp, randomUUID());
@@ -190,7 +194,8 @@ export class DirBlobStore implements BlobStore {
     for (const e of entries) {
       const key = rel ? `${rel}/${e.name}` : e.name;
       if (!rel && e.name === TMP) continue;
-      if (e.isDirectory() && (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`))) yield* this.walk(key, prefix);
+      if (e.isDirectory() && (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`)))
+        yield* this.walk(key, prefix);
       else if (e.isFile() && key.startsWith(prefix)) yield key;
     }
   }
@@ -267,7 +272,11 @@ function translate(err: unknown, key: string, op: 'read' | 'write' = 'read'): un
   const code = errno(err) ?? '';
   if (op === 'read' && ['ENOENT', 'ENOTDIR', 'EISDIR'].includes(code)) return notFound(key, err);
   if (op === 'write' && ['EEXIST', 'ENOTDIR', 'EISDIR'].includes(code)) {
-    return new ConflictError([errorItem(`blob key '${key}' clashes with another key's path`, 'key')], { cause: err }, 'blob key conflict');
+    return new ConflictError(
+      [errorItem(`blob key '${key}' clashes with another key's path`, 'key')],
+      { cause: err },
+      'blob key conflict',
+    );
   }
   return new ApiError(500, 'blob_store_error', 'blob store error', [], { cause: err });
 }

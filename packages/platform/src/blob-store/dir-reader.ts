@@ -10,7 +10,9 @@ import { BLOCK, type BlockCache } from './block-cache';
 
 /** fs.read with a callback: no FileHandle, AbortSignal or promise wrapper per read. */
 export function readAt(fd: number, into: Buffer, offset: number, length: number, position: number): Promise<number> {
-  return new Promise((resolve, reject) => fsRead(fd, into, offset, length, position, (err, n) => (err ? reject(err) : resolve(n))));
+  return new Promise((resolve, reject) =>
+    fsRead(fd, into, offset, length, position, (err, n) => (err ? reject(err) : resolve(n))),
+  );
 }
 
 /** Reads `length` bytes at `position` into `into`, fewer only where the file ends. */
@@ -28,7 +30,12 @@ export class FileReader implements BlobReader {
   private open = true;
 
   /** `translate` turns a filesystem error into the store's error for `key`. */
-  constructor(protected readonly file: OpenFile, private readonly files: OpenFiles, private readonly key: string, private readonly translate: (err: unknown, key: string) => unknown) {}
+  constructor(
+    protected readonly file: OpenFile,
+    private readonly files: OpenFiles,
+    private readonly key: string,
+    private readonly translate: (err: unknown, key: string) => unknown,
+  ) {}
 
   get size(): number {
     return this.file.size;
@@ -36,7 +43,9 @@ export class FileReader implements BlobReader {
 
   async read(into: Buffer, position: number, length: number): Promise<number> {
     this.assertOpen();
-    return readFully(this.file.fd, into, length, position).catch((err: unknown) => { throw this.failed(err); });
+    return readFully(this.file.fd, into, length, position).catch((err: unknown) => {
+      throw this.failed(err);
+    });
   }
 
   close(): void {
@@ -56,7 +65,13 @@ export class FileReader implements BlobReader {
 
 /** A kept file's reader: bytes from the block cache, the missing blocks read first (a positioned read each). */
 export class CachedFileReader extends FileReader {
-  constructor(file: OpenFile, files: OpenFiles, key: string, translate: (err: unknown, key: string) => unknown, private readonly blocks: BlockCache) {
+  constructor(
+    file: OpenFile,
+    files: OpenFiles,
+    key: string,
+    translate: (err: unknown, key: string) => unknown,
+    private readonly blocks: BlockCache,
+  ) {
     super(file, files, key, translate);
   }
 
@@ -74,11 +89,14 @@ export class CachedFileReader extends FileReader {
     const hit = this.blocks.slices(identity, position, n);
     if (hit) return hit;
     try {
-      await Promise.all(this.blocks.missing(identity, position, n).map(async (i) => {
-        const block = Buffer.allocUnsafeSlow(Math.min(BLOCK, size - i * BLOCK));
-        if (await readFully(fd, block, block.length, i * BLOCK) !== block.length) throw new Error(`file ended before byte ${i * BLOCK + block.length} of ${size}`);
-        this.blocks.put(identity, i, block);
-      }));
+      await Promise.all(
+        this.blocks.missing(identity, position, n).map(async (i) => {
+          const block = Buffer.allocUnsafeSlow(Math.min(BLOCK, size - i * BLOCK));
+          if ((await readFully(fd, block, block.length, i * BLOCK)) !== block.length)
+            throw new Error(`file ended before byte ${i * BLOCK + block.length} of ${size}`);
+          this.blocks.put(identity, i, block);
+        }),
+      );
       // A budget smaller than this read evicts part of it at once: then it is read on its own.
       const again = this.blocks.slices(identity, position, n);
       if (again) return again;

@@ -9,7 +9,17 @@
  */
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import { GridFSBucket, MongoError, ObjectId, type Collection, type Db, type Document, type Filter, type GridFSBucketWriteStream, type GridFSFile } from 'mongodb';
+import {
+  GridFSBucket,
+  MongoError,
+  ObjectId,
+  type Collection,
+  type Db,
+  type Document,
+  type Filter,
+  type GridFSBucketWriteStream,
+  type GridFSFile,
+} from 'mongodb';
 import { NotFoundError, errorItem } from '@patchbay/contracts';
 import type { BlobStat, BlobStore, ByteRange } from './port';
 import { assertKey, resolveRange } from './blob-checks';
@@ -108,13 +118,15 @@ export class GridfsBlobStore implements BlobStore {
   async sweepOrphans(maxAgeMs: number): Promise<number> {
     return guard(async () => {
       const cutoff = ObjectId.createFromTime(Math.floor((Date.now() - maxAgeMs) / 1000));
-      const orphans = await this.chunks.aggregate<{ _id: ObjectId }>([
-        { $match: { files_id: { $lt: cutoff } } },
-        { $group: { _id: '$files_id' } },
-        { $lookup: { from: this.files.collectionName, localField: '_id', foreignField: '_id', as: 'file' } },
-        { $match: { file: { $size: 0 } } },
-        { $project: { _id: 1 } },
-      ]).toArray();
+      const orphans = await this.chunks
+        .aggregate<{ _id: ObjectId }>([
+          { $match: { files_id: { $lt: cutoff } } },
+          { $group: { _id: '$files_id' } },
+          { $lookup: { from: this.files.collectionName, localField: '_id', foreignField: '_id', as: 'file' } },
+          { $match: { file: { $size: 0 } } },
+          { $project: { _id: 1 } },
+        ])
+        .toArray();
       if (orphans.length > 0) await this.chunks.deleteMany({ files_id: { $in: orphans.map((o) => o._id) } });
       return orphans.length;
     });

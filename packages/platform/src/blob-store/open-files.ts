@@ -22,7 +22,11 @@ export interface OpenFile {
   readonly identity: string;
 }
 
-interface Entry extends OpenFile { expires: number; users: number; dropped: boolean }
+interface Entry extends OpenFile {
+  expires: number;
+  users: number;
+  dropped: boolean;
+}
 
 /** At most this many files are kept open; past it the oldest entry is dropped. */
 const MAX_OPEN = 512;
@@ -52,7 +56,15 @@ export class OpenFiles {
       throw err;
     }
     const identity = `${st.dev}.${st.ino}.${st.size}.${st.mtimeMs}.${st.ctimeMs}`;
-    const entry: Entry = { fd, size: st.size, isFile: st.isFile(), identity, expires: Date.now() + keepMs, users: 1, dropped: keepMs <= 0 };
+    const entry: Entry = {
+      fd,
+      size: st.size,
+      isFile: st.isFile(),
+      identity,
+      expires: Date.now() + keepMs,
+      users: 1,
+      dropped: keepMs <= 0,
+    };
     if (keepMs > 0) {
       // Another reader may have opened the same file meanwhile: the newer open wins.
       if (this.entries.has(file)) this.drop(file);
@@ -94,6 +106,9 @@ export class OpenFiles {
   private sweep(): void {
     const now = Date.now();
     for (const [file, e] of [...this.entries]) if (e.expires <= now) this.drop(file);
-    if (this.entries.size === 0 && this.sweeper) { clearInterval(this.sweeper); this.sweeper = undefined; }
+    if (this.entries.size === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
   }
 }

@@ -28,7 +28,11 @@ export async function probeBlobStore(store: BlobStore): Promise<void> {
     }
   } catch (err) {
     await store.delete(key).catch(() => undefined);
-    throw err instanceof ApiError ? err : new BlobStoreUnavailableError('provider_error', 'the storage failed to return the probe object', { cause: err });
+    throw err instanceof ApiError
+      ? err
+      : new BlobStoreUnavailableError('provider_error', 'the storage failed to return the probe object', {
+          cause: err,
+        });
   }
   await store.delete(key);
 }

@@ -32,7 +32,9 @@ export function checkEndpointUrl(endpoint: string, opts: { query?: boolean; quer
   } catch {
     throw invalid(`endpoint '${endpoint.slice(0, 200)}' is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`endpoint '${url.origin}' is not an http or https URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalid(`endpoint '${url.origin}' is not an http or https URL`);
   if (url.username || url.password) throw invalid('endpoint must not contain credentials');
-  if (url.search && !opts.query) throw invalid(`endpoint must not contain a query${opts.queryHint ? ` (${opts.queryHint})` : ''}`);
+  if (url.search && !opts.query)
+    throw invalid(`endpoint must not contain a query${opts.queryHint ? ` (${opts.queryHint})` : ''}`);
 }

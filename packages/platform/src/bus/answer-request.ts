@@ -8,11 +8,17 @@ import type { MessageContext, RequestHandler } from './port';
  * becomes its status and error body; anything else is logged here (the caller only sees a
  * generic 500). A malformed payload is a 400.
  */
-export async function answerRequest(handler: RequestHandler, data: Uint8Array, ctx: MessageContext, logger: Logger): Promise<BusReply> {
+export async function answerRequest(
+  handler: RequestHandler,
+  data: Uint8Array,
+  ctx: MessageContext,
+  logger: Logger,
+): Promise<BusReply> {
   try {
     return await handler(decodePayload(data), ctx);
   } catch (err) {
-    if (!(err instanceof ApiError)) logger.error({ err, subject: ctx.subject, requestId: ctx.requestId }, 'request handler failed');
+    if (!(err instanceof ApiError))
+      logger.error({ err, subject: ctx.subject, requestId: ctx.requestId }, 'request handler failed');
     return replyForError(err);
   }
 }

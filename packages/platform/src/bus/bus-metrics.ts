@@ -25,13 +25,51 @@ export function busMetrics(registry: Registry): BusMetrics {
   if (!m) {
     const registers = [registry];
     m = {
-      requests: new Counter({ name: 'bus_requests_total', help: 'Bus requests sent, by subject and outcome (reply status, timeout, unavailable)', labelNames: ['subject', 'outcome'], registers }),
-      requestSeconds: new Histogram({ name: 'bus_request_duration_seconds', help: 'Bus request round trip as seen by the caller', labelNames: ['subject'], buckets: SECONDS, registers }),
-      served: new Counter({ name: 'bus_served_total', help: 'Bus requests answered by this process, by subject and reply status', labelNames: ['subject', 'status'], registers }),
-      servedSeconds: new Histogram({ name: 'bus_serve_duration_seconds', help: 'Time this process took to answer a bus request', labelNames: ['subject'], buckets: SECONDS, registers }),
-      published: new Counter({ name: 'bus_published_total', help: 'Durable events and jobs sent, by subject, kind and result', labelNames: ['subject', 'kind', 'result'], registers }),
-      handled: new Counter({ name: 'bus_handled_total', help: 'Events, jobs and fan-out messages handled here, by subject, kind and result', labelNames: ['subject', 'kind', 'result'], registers }),
-      handledSeconds: new Histogram({ name: 'bus_handle_duration_seconds', help: 'Time spent handling an event or a job', labelNames: ['subject', 'kind'], buckets: SECONDS, registers }),
+      requests: new Counter({
+        name: 'bus_requests_total',
+        help: 'Bus requests sent, by subject and outcome (reply status, timeout, unavailable)',
+        labelNames: ['subject', 'outcome'],
+        registers,
+      }),
+      requestSeconds: new Histogram({
+        name: 'bus_request_duration_seconds',
+        help: 'Bus request round trip as seen by the caller',
+        labelNames: ['subject'],
+        buckets: SECONDS,
+        registers,
+      }),
+      served: new Counter({
+        name: 'bus_served_total',
+        help: 'Bus requests answered by this process, by subject and reply status',
+        labelNames: ['subject', 'status'],
+        registers,
+      }),
+      servedSeconds: new Histogram({
+        name: 'bus_serve_duration_seconds',
+        help: 'Time this process took to answer a bus request',
+        labelNames: ['subject'],
+        buckets: SECONDS,
+        registers,
+      }),
+      published: new Counter({
+        name: 'bus_published_total',
+        help: 'Durable events and jobs sent, by subject, kind and result',
+        labelNames: ['subject', 'kind', 'result'],
+        registers,
+      }),
+      handled: new Counter({
+        name: 'bus_handled_total',
+        help: 'Events, jobs and fan-out messages handled here, by subject, kind and result',
+        labelNames: ['subject', 'kind', 'result'],
+        registers,
+      }),
+      handledSeconds: new Histogram({
+        name: 'bus_handle_duration_seconds',
+        help: 'Time spent handling an event or a job',
+        labelNames: ['subject', 'kind'],
+        buckets: SECONDS,
+        registers,
+      }),
     };
     byRegistry.set(registry, m);
   }

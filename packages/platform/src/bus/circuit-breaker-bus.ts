@@ -17,15 +17,25 @@ class Circuit {
   private openUntil = 0;
   private trial = false;
 
-  constructor(private readonly service: string, private readonly opts: Required<Omit<CircuitOptions, 'logger'>> & CircuitOptions) {}
+  constructor(
+    private readonly service: string,
+    private readonly opts: Required<Omit<CircuitOptions, 'logger'>> & CircuitOptions,
+  ) {}
 
   /** Throws a 503 while open (or while the one trial of a half-open circuit is out). */
   admit(): void {
     if (this.openUntil === 0) return;
     const now = Date.now();
-    if (now >= this.openUntil && !this.trial) { this.trial = true; return; }
+    if (now >= this.openUntil && !this.trial) {
+      this.trial = true;
+      return;
+    }
     const wait = Math.max(this.openUntil - now, 1000);
-    throw new UnavailableError(`${this.service} is not answering (the message bus or the service is down); try again shortly`, [], { retryAfterSeconds: wait / 1000 });
+    throw new UnavailableError(
+      `${this.service} is not answering (the message bus or the service is down); try again shortly`,
+      [],
+      { retryAfterSeconds: wait / 1000 },
+    );
   }
 
   succeeded(): void {
@@ -42,7 +52,11 @@ class Circuit {
     const wasOpen = this.openUntil !== 0;
     this.trial = false;
     this.openUntil = Date.now() + this.opts.openMs;
-    if (!wasOpen) this.opts.logger?.warn({ service: this.service, open_ms: this.opts.openMs }, 'circuit open: calls to the service fail fast with 503 until it answers again');
+    if (!wasOpen)
+      this.opts.logger?.warn(
+        { service: this.service, open_ms: this.opts.openMs },
+        'circuit open: calls to the service fail fast with 503 until it answers again',
+      );
   }
 
   /** A call that failed for another reason (a 503 from the adapter, say): the trial is over, the count stays. */
@@ -63,7 +77,10 @@ export class CircuitBreakerBus implements Bus {
   private readonly circuits = new Map<string, Circuit>();
   private readonly opts: Required<Omit<CircuitOptions, 'logger'>> & CircuitOptions;
 
-  constructor(private readonly inner: Bus, opts: CircuitOptions = {}) {
+  constructor(
+    private readonly inner: Bus,
+    opts: CircuitOptions = {},
+  ) {
     this.opts = { failures: 2, openMs: 2000, ...opts };
   }
 

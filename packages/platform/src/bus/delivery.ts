@@ -50,10 +50,17 @@ export interface SettleOptions {
  * failure log; only the medium's delivery count records it. A delivery already past `maxDeliver`
  * (its last attempt timed out or was handed back) is dropped unrun. Never throws.
  */
-export async function settle(d: Delivery, run: (payload: unknown) => Promise<void>, opts: SettleOptions): Promise<void> {
+export async function settle(
+  d: Delivery,
+  run: (payload: unknown) => Promise<void>,
+  opts: SettleOptions,
+): Promise<void> {
   const where = { subject: d.subject, requestId: d.requestId, deliveryCount: d.deliveryCount };
   if (d.deliveryCount > opts.maxDeliver) {
-    opts.logger.error(where, `${opts.kind} dropped: its last allowed delivery was never settled (ack wait expired or handed back)`);
+    opts.logger.error(
+      where,
+      `${opts.kind} dropped: its last allowed delivery was never settled (ack wait expired or handed back)`,
+    );
     d.term();
     return;
   }
@@ -69,7 +76,10 @@ export async function settle(d: Delivery, run: (payload: unknown) => Promise<voi
     await run(payload);
   } catch (err) {
     if (opts.signal?.aborted) {
-      opts.logger.info({ ...where, reason: String(opts.signal.reason) }, `${opts.kind} handed back unfinished: its subscription is stopping`);
+      opts.logger.info(
+        { ...where, reason: String(opts.signal.reason) },
+        `${opts.kind} handed back unfinished: its subscription is stopping`,
+      );
       d.nak(0);
     } else if (d.deliveryCount >= opts.maxDeliver) {
       opts.logger.error({ ...where, err }, `${opts.kind} dropped after ${d.deliveryCount} failed deliveries`);
@@ -87,8 +97,21 @@ export async function settle(d: Delivery, run: (payload: unknown) => Promise<voi
  * What a work subscription runs for each delivery (both adapters): the handler gets the job's
  * context, `signal` included, and the delivery is settled as a job.
  */
-export function jobRunner(handler: JobHandler, opts: { maxDeliver: number; logger: Logger }): (d: Delivery, signal: AbortSignal) => Promise<void> {
-  return (d, signal) => settle(d, (payload) => handler(payload, {
-    subject: d.subject, requestId: d.requestId, deliveryCount: d.deliveryCount, working: () => d.working(), signal,
-  }), { ...opts, kind: 'job', signal });
+export function jobRunner(
+  handler: JobHandler,
+  opts: { maxDeliver: number; logger: Logger },
+): (d: Delivery, signal: AbortSignal) => Promise<void> {
+  return (d, signal) =>
+    settle(
+      d,
+      (payload) =>
+        handler(payload, {
+          subject: d.subject,
+          requestId: d.requestId,
+          deliveryCount: d.deliveryCount,
+          working: () => d.working(),
+          signal,
+        }),
+      { ...opts, kind: 'job', signal },
+    );
 }

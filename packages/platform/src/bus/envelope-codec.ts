@@ -38,7 +38,11 @@ export function decodePayload(data: Uint8Array): unknown {
 /** Reads a reply off the wire; anything but a BusReply envelope is a 502 from the serving side. */
 export function decodeReply(data: Uint8Array, subject: string): BusReply {
   let reply: unknown;
-  try { reply = decodePayload(data); } catch { reply = undefined; }
+  try {
+    reply = decodePayload(data);
+  } catch {
+    reply = undefined;
+  }
   if (!isBusReply(reply)) throw new ApiError(502, 'bad_reply', `malformed reply on ${subject}`);
   return reply;
 }

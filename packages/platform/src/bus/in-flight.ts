@@ -4,7 +4,14 @@ export class InFlight {
 
   /** Tracks `work` until it settles; its outcome is the caller's to handle. */
   track<T>(work: Promise<T>): Promise<T> {
-    const p: Promise<void> = work.then(() => undefined, () => undefined).then(() => { this.running.delete(p); });
+    const p: Promise<void> = work
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        this.running.delete(p);
+      });
     this.running.add(p);
     return work;
   }

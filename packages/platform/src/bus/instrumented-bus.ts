@@ -1,6 +1,15 @@
 import type { Registry } from 'prom-client';
 import { TimeoutError, UnavailableError, type BusReply } from '@patchbay/contracts';
-import type { Bus, EventHandler, JobHandler, PublishOptions, RequestHandler, RequestOptions, Subscription, WorkOptions } from './port';
+import type {
+  Bus,
+  EventHandler,
+  JobHandler,
+  PublishOptions,
+  RequestHandler,
+  RequestOptions,
+  Subscription,
+  WorkOptions,
+} from './port';
 import { busMetrics, type BusMetrics } from './bus-metrics';
 import { currentRequestId, withRequestId } from './request-context';
 
@@ -21,7 +30,10 @@ export class InstrumentedBus implements Bus {
   readonly listen?: Bus['listen'];
   readonly pending?: Bus['pending'];
 
-  constructor(private readonly inner: Bus, registry: Registry) {
+  constructor(
+    private readonly inner: Bus,
+    registry: Registry,
+  ) {
     this.m = busMetrics(registry);
     const { listen, pending } = inner;
     if (listen) this.listen = (subject, handler) => listen.call(inner, subject, this.handled('listen', handler));
@@ -32,7 +44,10 @@ export class InstrumentedBus implements Bus {
     const end = this.m.requestSeconds.startTimer({ subject });
     let outcome = 'error';
     try {
-      const reply = await this.inner.request(subject, payload, { ...opts, requestId: opts.requestId || currentRequestId() });
+      const reply = await this.inner.request(subject, payload, {
+        ...opts,
+        requestId: opts.requestId || currentRequestId(),
+      });
       outcome = String(reply.status);
       return reply;
     } catch (err) {
@@ -46,18 +61,20 @@ export class InstrumentedBus implements Bus {
   }
 
   serve(subject: string, queue: string, handler: RequestHandler): Promise<Subscription> {
-    return this.inner.serve(subject, queue, (payload, ctx) => withRequestId(ctx.requestId, async () => {
-      const end = this.m.servedSeconds.startTimer({ subject: ctx.subject });
-      let status = '500';
-      try {
-        const reply = await handler(payload, ctx);
-        status = String(reply.status);
-        return reply;
-      } finally {
-        end();
-        this.m.served.inc({ subject: ctx.subject, status });
-      }
-    }));
+    return this.inner.serve(subject, queue, (payload, ctx) =>
+      withRequestId(ctx.requestId, async () => {
+        const end = this.m.servedSeconds.startTimer({ subject: ctx.subject });
+        let status = '500';
+        try {
+          const reply = await handler(payload, ctx);
+          status = String(reply.status);
+          return reply;
+        } finally {
+          end();
+          this.m.served.inc({ subject: ctx.subject, status });
+        }
+      }),
+    );
   }
 
   publish(subject: string, payload: unknown, opts: PublishOptions = {}): Promise<void> {
@@ -95,17 +112,21 @@ export class InstrumentedBus implements Bus {
   }
 
   /** Wraps an event, job or listen handler: current request ID, duration and result. */
-  private handled<C extends { subject: string; requestId?: string }>(kind: Kind, handler: (payload: unknown, ctx: C) => Promise<void>) {
-    return (payload: unknown, ctx: C): Promise<void> => withRequestId(ctx.requestId, async () => {
-      const end = this.m.handledSeconds.startTimer({ subject: ctx.subject, kind });
-      let result = 'failed';
-      try {
-        await handler(payload, ctx);
-        result = 'ok';
-      } finally {
-        end();
-        this.m.handled.inc({ subject: ctx.subject, kind, result });
-      }
-    });
+  private handled<C extends { subject: string; requestId?: string }>(
+    kind: Kind,
+    handler: (payload: unknown, ctx: C) => Promise<void>,
+  ) {
+    return (payload: unknown, ctx: C): Promise<void> =>
+      withRequestId(ctx.requestId, async () => {
+        const end = this.m.handledSeconds.startTimer({ subject: ctx.subject, kind });
+        let result = 'failed';
+        try {
+          await handler(payload, ctx);
+          result = 'ok';
+        } finally {
+          end();
+          this.m.handled.inc({ subject: ctx.subject, kind, result });
+        }
+      });
   }
 }

@@ -1,6 +1,16 @@
 import pino, { type Logger } from 'pino';
 import { TimeoutError, UnavailableError, type BusReply } from '@patchbay/contracts';
-import type { Bus, EventHandler, JobHandler, MessageContext, PublishOptions, RequestHandler, RequestOptions, Subscription, WorkOptions } from './port';
+import type {
+  Bus,
+  EventHandler,
+  JobHandler,
+  MessageContext,
+  PublishOptions,
+  RequestHandler,
+  RequestOptions,
+  Subscription,
+  WorkOptions,
+} from './port';
 import { answerRequest } from './answer-request';
 import { jobRunner, settle, type Delivery, type DeliverySource } from './delivery';
 import { decodePayload, decodeReply, encodePayload } from './envelope-codec';
@@ -36,7 +46,10 @@ export class MemoryBus implements Bus {
     return new MemoryHub();
   }
 
-  constructor(readonly hub: MemoryHub = new MemoryHub(), opts: { logger?: Logger } = {}) {
+  constructor(
+    readonly hub: MemoryHub = new MemoryHub(),
+    opts: { logger?: Logger } = {},
+  ) {
     this.logger = (opts.logger ?? pino({ enabled: false })).child({ mod: 'memory-bus' });
   }
 
@@ -44,15 +57,25 @@ export class MemoryBus implements Bus {
     this.assertOpen();
     const data = encodePayload(payload);
     const ctx: MessageContext = { subject, requestId: opts.requestId };
-    const answers = this.hub.route(subject).map((r) => r.answer(data, ctx)).filter((a) => a !== null);
+    const answers = this.hub
+      .route(subject)
+      .map((r) => r.answer(data, ctx))
+      .filter((a) => a !== null);
     if (answers.length === 0) throw new UnavailableError(`no service answers ${subject}`);
     const timeoutMs = opts.timeoutMs ?? 5000;
     return new Promise<BusReply>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new TimeoutError(`${subject} did not answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new TimeoutError(`${subject} did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       for (const a of answers) {
         void a.then((reply) => {
           clearTimeout(timer);
-          try { resolve(decodeReply(encodePayload(reply), subject)); } catch (err) { reject(err); }
+          try {
+            resolve(decodeReply(encodePayload(reply), subject));
+          } catch (err) {
+            reject(err);
+          }
         });
       }
     });
@@ -66,9 +89,14 @@ export class MemoryBus implements Bus {
       subject,
       queue,
       // Deferred a tick, as a network hop would be; the handler gets its own decoded copy.
-      answer: (data, ctx) => serving
-        ? inFlight.track(new Promise<void>((r) => setImmediate(r)).then(() => answerRequest(handler, data, { ...ctx }, this.logger)))
-        : null,
+      answer: (data, ctx) =>
+        serving
+          ? inFlight.track(
+              new Promise<void>((r) => setImmediate(r)).then(() =>
+                answerRequest(handler, data, { ...ctx }, this.logger),
+              ),
+            )
+          : null,
     };
     this.hub.addResponder(responder);
     return this.keep({
@@ -95,18 +123,31 @@ export class MemoryBus implements Bus {
     const listener = {
       subject,
       deliver: (s: string, data: Uint8Array, ctx: MessageContext) => {
-        void inFlight.track(new Promise<void>((r) => setImmediate(r)).then(() => handler(decodePayload(data), { ...ctx, subject: s }))
-          .catch((err: unknown) => this.logger.warn({ err, subject: s }, 'listener failed')));
+        void inFlight.track(
+          new Promise<void>((r) => setImmediate(r))
+            .then(() => handler(decodePayload(data), { ...ctx, subject: s }))
+            .catch((err: unknown) => this.logger.warn({ err, subject: s }, 'listener failed')),
+        );
       },
     };
     this.hub.listeners.add(listener);
-    return this.keep({ stop: async () => { this.hub.listeners.delete(listener); await inFlight.idle(); } });
+    return this.keep({
+      stop: async () => {
+        this.hub.listeners.delete(listener);
+        await inFlight.idle();
+      },
+    });
   }
 
   async subscribe(subject: string, durable: string, handler: EventHandler): Promise<Subscription> {
     this.assertOpen();
     const consumer = this.hub.events.consumer(consumerName(durable, subject), subject, EVENT_ACK_WAIT_MS);
-    const run = (d: Delivery) => settle(d, (p) => handler(p, { subject: d.subject, requestId: d.requestId }), { maxDeliver: Infinity, kind: 'event', logger: this.logger });
+    const run = (d: Delivery) =>
+      settle(d, (p) => handler(p, { subject: d.subject, requestId: d.requestId }), {
+        maxDeliver: Infinity,
+        kind: 'event',
+        logger: this.logger,
+      });
     return this.keep(new PullWorker(new MemorySource(consumer), 1, run, this.logger));
   }
 
@@ -118,7 +159,11 @@ export class MemoryBus implements Bus {
     this.assertOpen();
     const consumer = this.hub.jobs.consumer(consumerName(queue, subject), subject, opts.ackWaitMs ?? 30_000);
     const run = jobRunner(handler, { maxDeliver: opts.maxDeliver ?? 5, logger: this.logger });
-    return this.keep(new PullWorker(new MemorySource(consumer), opts.concurrency ?? 1, run, this.logger, { drainMs: opts.drainMs ?? DEFAULT_DRAIN_MS }));
+    return this.keep(
+      new PullWorker(new MemorySource(consumer), opts.concurrency ?? 1, run, this.logger, {
+        drainMs: opts.drainMs ?? DEFAULT_DRAIN_MS,
+      }),
+    );
   }
 
   async pending(subject: string, _queue: string): Promise<number> {
@@ -132,7 +177,12 @@ export class MemoryBus implements Bus {
   }
 
   private keep(sub: Subscription): Subscription {
-    const kept: Subscription = { stop: async () => { this.subs.delete(kept); await sub.stop(); } };
+    const kept: Subscription = {
+      stop: async () => {
+        this.subs.delete(kept);
+        await sub.stop();
+      },
+    };
     this.subs.add(kept);
     return kept;
   }
@@ -153,9 +203,15 @@ class MemorySource implements DeliverySource {
     if (this.closed) return Promise.resolve(null);
     return new Promise<Delivery | null>((resolve) => {
       let cancel = () => {};
-      const withdraw = () => { cancel(); resolve(null); };
+      const withdraw = () => {
+        cancel();
+        resolve(null);
+      };
       this.pulls.add(withdraw);
-      cancel = this.consumer.pull((d) => { this.pulls.delete(withdraw); resolve(d); });
+      cancel = this.consumer.pull((d) => {
+        this.pulls.delete(withdraw);
+        resolve(d);
+      });
     });
   }
 

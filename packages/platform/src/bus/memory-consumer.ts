@@ -18,7 +18,12 @@ export class MemoryConsumer {
   private readonly delayed = new Map<number, NodeJS.Timeout>();
   private readonly waiters: Waiter[] = [];
 
-  constructor(readonly name: string, readonly filter: string, private readonly stream: MessageLog, public ackWaitMs: number) {}
+  constructor(
+    readonly name: string,
+    readonly filter: string,
+    private readonly stream: MessageLog,
+    public ackWaitMs: number,
+  ) {}
 
   /**
    * Asks for the next message: `deliver` is called once (possibly at once) with it. The returned
@@ -29,7 +34,10 @@ export class MemoryConsumer {
     const waiter: Waiter = (d) => deliver(d);
     this.waiters.push(waiter);
     this.notify();
-    return () => { const i = this.waiters.indexOf(waiter); if (i >= 0) this.waiters.splice(i, 1); };
+    return () => {
+      const i = this.waiters.indexOf(waiter);
+      if (i >= 0) this.waiters.splice(i, 1);
+    };
   }
 
   /** Hands available messages to waiting pulls (called when the stream grows or a message comes back). */
@@ -111,10 +119,13 @@ export class MemoryConsumer {
       this.notify();
       return;
     }
-    this.delayed.set(seq, setTimeout(() => {
-      this.delayed.delete(seq);
-      this.ready.push(seq);
-      this.notify();
-    }, delayMs).unref());
+    this.delayed.set(
+      seq,
+      setTimeout(() => {
+        this.delayed.delete(seq);
+        this.ready.push(seq);
+        this.notify();
+      }, delayMs).unref(),
+    );
   }
 }

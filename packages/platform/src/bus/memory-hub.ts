@@ -22,7 +22,10 @@ export class MemoryHub {
   readonly jobs = new MemoryStream(Streams.jobs.name, Streams.jobs.subjects, true);
   private readonly responders = new Set<MemoryResponder>();
   /** Live `listen` handlers: every published message matching their subject, no history. */
-  readonly listeners = new Set<{ subject: string; deliver(subject: string, data: Uint8Array, ctx: MessageContext): void }>();
+  readonly listeners = new Set<{
+    subject: string;
+    deliver(subject: string, data: Uint8Array, ctx: MessageContext): void;
+  }>();
   private readonly turns = new Map<string, number>();
 
   addResponder(r: MemoryResponder): void {

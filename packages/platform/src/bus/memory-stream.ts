@@ -82,7 +82,9 @@ export class MemoryStream implements MessageLog {
     }
     let c = this.consumers.get(name);
     if (!c) {
-      const other = this.workQueue ? [...this.consumers.values()].find((o) => subjectsOverlap(o.filter, filter)) : undefined;
+      const other = this.workQueue
+        ? [...this.consumers.values()].find((o) => subjectsOverlap(o.filter, filter))
+        : undefined;
       if (other) throw new Error(`work-queue stream ${this.name}: subject ${filter} overlaps consumer ${other.name}`);
       c = new MemoryConsumer(name, filter, this, ackWaitMs);
       this.consumers.set(name, c);

@@ -1,8 +1,28 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino, { type Logger } from 'pino';
-import { connect, Events, headers, type Consumer, type JetStreamClient, type JetStreamManager, type Msg, type MsgHdrs, type NatsConnection, type Subscription as NatsSubscription } from 'nats';
+import {
+  connect,
+  Events,
+  headers,
+  type Consumer,
+  type JetStreamClient,
+  type JetStreamManager,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription as NatsSubscription,
+} from 'nats';
 import { Streams, UnavailableError, type BusReply } from '@patchbay/contracts';
-import type { Bus, EventHandler, JobHandler, PublishOptions, RequestHandler, RequestOptions, Subscription, WorkOptions } from './port';
+import type {
+  Bus,
+  EventHandler,
+  JobHandler,
+  PublishOptions,
+  RequestHandler,
+  RequestOptions,
+  Subscription,
+  WorkOptions,
+} from './port';
 import { answerRequest } from './answer-request';
 import { jobRunner, settle, type Delivery } from './delivery';
 import { decodePayload, decodeReply, encodePayload, REQUEST_ID_HEADER } from './envelope-codec';
@@ -50,7 +70,12 @@ export class NatsBus implements Bus {
     const logger = (opts.logger ?? pino({ enabled: false })).child({ mod: 'nats-bus' });
     let nc: NatsConnection;
     try {
-      nc = await connect({ servers: opts.url.split(','), name: opts.name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+      nc = await connect({
+        servers: opts.url.split(','),
+        name: opts.name,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 500,
+      });
     } catch (err) {
       throw new UnavailableError(`cannot connect to NATS at ${opts.url}`, [], { cause: err });
     }
@@ -69,7 +94,10 @@ export class NatsBus implements Bus {
   async request(subject: string, payload: unknown, opts: RequestOptions = {}): Promise<BusReply> {
     let msg: Msg;
     try {
-      msg = await this.nc.request(subject, encodePayload(payload), { timeout: opts.timeoutMs ?? 5000, headers: withRequestId(opts.requestId) });
+      msg = await this.nc.request(subject, encodePayload(payload), {
+        timeout: opts.timeoutMs ?? 5000,
+        headers: withRequestId(opts.requestId),
+      });
     } catch (err) {
       throw fromNatsError(err, `request ${subject}`);
     }
@@ -82,7 +110,8 @@ export class NatsBus implements Bus {
       const ctx = { subject: msg.subject, requestId: msg.headers?.get(REQUEST_ID_HEADER) || undefined };
       const reply = await answerRequest(handler, msg.data, ctx, this.logger);
       try {
-        if (!msg.respond(encodePayload(reply))) this.logger.warn({ subject: msg.subject }, 'reply not sent: the request had no reply subject');
+        if (!msg.respond(encodePayload(reply)))
+          this.logger.warn({ subject: msg.subject }, 'reply not sent: the request had no reply subject');
       } catch (err) {
         this.logger.warn({ err, subject: msg.subject }, 'reply not sent: connection closed');
       }
@@ -105,7 +134,10 @@ export class NatsBus implements Bus {
     return this.keep({
       stop: async () => {
         // Drain: the server confirms the unsubscribe, so requests routed to us meanwhile are still answered.
-        await withLimit(Promise.resolve().then(() => sub.drain()), DRAIN_LIMIT_MS).catch(() => quietly(() => sub.unsubscribe()));
+        await withLimit(
+          Promise.resolve().then(() => sub.drain()),
+          DRAIN_LIMIT_MS,
+        ).catch(() => quietly(() => sub.unsubscribe()));
         await inFlight.idle();
       },
     });
@@ -113,7 +145,10 @@ export class NatsBus implements Bus {
 
   async publish(subject: string, payload: unknown, opts: PublishOptions = {}): Promise<void> {
     try {
-      await this.js.publish(subject, encodePayload(payload), { msgID: opts.msgId, headers: withRequestId(opts.requestId) });
+      await this.js.publish(subject, encodePayload(payload), {
+        msgID: opts.msgId,
+        headers: withRequestId(opts.requestId),
+      });
     } catch (err) {
       throw fromNatsError(err, `publish ${subject}`);
     }
@@ -126,21 +161,43 @@ export class NatsBus implements Bus {
     try {
       sub = this.nc.subscribe(subject, {
         callback: (err, msg) => {
-          if (err) { this.logger.error({ err, subject }, 'listen subscription failed'); return; }
+          if (err) {
+            this.logger.error({ err, subject }, 'listen subscription failed');
+            return;
+          }
           const ctx = { subject: msg.subject, requestId: msg.headers?.get(REQUEST_ID_HEADER) || undefined };
-          void inFlight.track(Promise.resolve().then(() => handler(decodePayload(msg.data), ctx)).catch((e: unknown) => this.logger.warn({ err: e, subject: msg.subject }, 'listener failed')));
+          void inFlight.track(
+            Promise.resolve()
+              .then(() => handler(decodePayload(msg.data), ctx))
+              .catch((e: unknown) => this.logger.warn({ err: e, subject: msg.subject }, 'listener failed')),
+          );
         },
       });
       await this.nc.flush();
     } catch (err) {
       throw fromNatsError(err, `listen ${subject}`);
     }
-    return this.keep({ stop: async () => { quietly(() => sub.unsubscribe()); await inFlight.idle(); } });
+    return this.keep({
+      stop: async () => {
+        quietly(() => sub.unsubscribe());
+        await inFlight.idle();
+      },
+    });
   }
 
   async subscribe(subject: string, durable: string, handler: EventHandler): Promise<Subscription> {
-    const spec = { stream: Streams.events.name, name: consumerName(durable, subject), filter: subject, ackWaitMs: EVENT_ACK_WAIT_MS };
-    const run = (d: Delivery) => settle(d, (p) => handler(p, { subject: d.subject, requestId: d.requestId }), { maxDeliver: Infinity, kind: 'event', logger: this.logger });
+    const spec = {
+      stream: Streams.events.name,
+      name: consumerName(durable, subject),
+      filter: subject,
+      ackWaitMs: EVENT_ACK_WAIT_MS,
+    };
+    const run = (d: Delivery) =>
+      settle(d, (p) => handler(p, { subject: d.subject, requestId: d.requestId }), {
+        maxDeliver: Infinity,
+        kind: 'event',
+        logger: this.logger,
+      });
     return this.pull(spec, 1, run);
   }
 
@@ -149,7 +206,12 @@ export class NatsBus implements Bus {
   }
 
   async work(subject: string, queue: string, handler: JobHandler, opts: WorkOptions = {}): Promise<Subscription> {
-    const spec = { stream: Streams.jobs.name, name: consumerName(queue, subject), filter: subject, ackWaitMs: opts.ackWaitMs ?? 30_000 };
+    const spec = {
+      stream: Streams.jobs.name,
+      name: consumerName(queue, subject),
+      filter: subject,
+      ackWaitMs: opts.ackWaitMs ?? 30_000,
+    };
     const run = jobRunner(handler, { maxDeliver: opts.maxDeliver ?? 5, logger: this.logger });
     return this.pull(spec, opts.concurrency ?? 1, run, opts.drainMs ?? DEFAULT_DRAIN_MS);
   }
@@ -166,25 +228,41 @@ export class NatsBus implements Bus {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.subs].map((s) => s.stop()));
-    await withLimit(Promise.resolve().then(() => this.nc.drain()), DRAIN_LIMIT_MS).catch(() => this.nc.close());
+    await withLimit(
+      Promise.resolve().then(() => this.nc.drain()),
+      DRAIN_LIMIT_MS,
+    ).catch(() => this.nc.close());
   }
 
   /** Binds the consumer now (so a bad subject fails here, not later), then pulls in the background. */
-  private async pull(spec: Parameters<typeof ensureConsumer>[2], concurrency: number, run: (d: Delivery, signal: AbortSignal) => Promise<void>, drainMs?: number): Promise<Subscription> {
+  private async pull(
+    spec: Parameters<typeof ensureConsumer>[2],
+    concurrency: number,
+    run: (d: Delivery, signal: AbortSignal) => Promise<void>,
+    drainMs?: number,
+  ): Promise<Subscription> {
     const bind = () => ensureConsumer(this.jsm, this.js, spec);
     let first: Consumer;
     try {
       first = await bind();
     } catch (err) {
       // A JetStream API refusal is a configuration error (subject outside the stream, overlapping work queues).
-      if (jsErrorCode(err) !== undefined) throw new Error(`cannot bind consumer ${spec.name} on stream ${spec.stream}: ${(err as Error).message}`, { cause: err });
+      if (jsErrorCode(err) !== undefined)
+        throw new Error(`cannot bind consumer ${spec.name} on stream ${spec.stream}: ${(err as Error).message}`, {
+          cause: err,
+        });
       throw fromNatsError(err, `binding consumer ${spec.name}`);
     }
     return this.keep(new PullWorker(new NatsSource(first, bind), concurrency, run, this.logger, { drainMs }));
   }
 
   private keep(sub: Subscription): Subscription {
-    const kept: Subscription = { stop: async () => { this.subs.delete(kept); await sub.stop(); } };
+    const kept: Subscription = {
+      stop: async () => {
+        this.subs.delete(kept);
+        await sub.stop();
+      },
+    };
     this.subs.add(kept);
     return kept;
   }
@@ -208,14 +286,23 @@ function withRequestId(requestId: string | undefined): MsgHdrs | undefined {
 }
 
 function quietly(fn: () => void): void {
-  try { fn(); } catch { /* already closed: nothing left to undo */ }
+  try {
+    fn();
+  } catch {
+    /* already closed: nothing left to undo */
+  }
 }
 
 /** Rejects if `p` takes longer than `ms`. */
 async function withLimit<T>(p: Promise<T>, ms: number): Promise<T> {
   const ac = new AbortController();
   try {
-    return await Promise.race([p, sleep(ms, undefined, { signal: ac.signal }).then(() => { throw new Error(`gave up after ${ms} ms`); })]);
+    return await Promise.race([
+      p,
+      sleep(ms, undefined, { signal: ac.signal }).then(() => {
+        throw new Error(`gave up after ${ms} ms`);
+      }),
+    ]);
   } finally {
     ac.abort();
   }

@@ -20,7 +20,10 @@ export class NatsSource implements DeliverySource {
   private readonly open = new Set<ConsumerMessages>();
   private closed = false;
 
-  constructor(first: Consumer, private readonly rebind: () => Promise<Consumer>) {
+  constructor(
+    first: Consumer,
+    private readonly rebind: () => Promise<Consumer>,
+  ) {
     this.consumer = Promise.resolve(first);
   }
 
@@ -40,7 +43,8 @@ export class NatsSource implements DeliverySource {
     try {
       // Iterate to the end (not `break`), so the fetch tidies up its inbox and timers itself.
       for await (const m of batch) {
-        if (got || this.closed) quietly(() => m.nak()); else got = m;
+        if (got || this.closed) quietly(() => m.nak());
+        else got = m;
       }
     } catch (err) {
       this.consumer = undefined;
@@ -69,10 +73,18 @@ const DRAIN_LIMIT_MS = 2000;
  */
 function drainFetch(batch: ConsumerMessages): void {
   const sub = (batch as unknown as { sub?: NatsSubscription }).sub;
-  const close = () => { void batch.close().catch(() => undefined); };
+  const close = () => {
+    void batch.close().catch(() => undefined);
+  };
   if (!sub || sub.isClosed()) return close();
   const timer = setTimeout(close, DRAIN_LIMIT_MS);
-  Promise.resolve().then(() => sub.drain()).catch(() => undefined).finally(() => { clearTimeout(timer); close(); });
+  Promise.resolve()
+    .then(() => sub.drain())
+    .catch(() => undefined)
+    .finally(() => {
+      clearTimeout(timer);
+      close();
+    });
 }
 
 function toDelivery(m: JsMsg): Delivery {
@@ -83,7 +95,11 @@ function toDelivery(m: JsMsg): Delivery {
     deliveryCount: m.info.deliveryCount,
     // At-least-once: a settle that cannot be sent (connection gone) only means the message comes
     // back after its ack wait, so these never throw.
-    ack: () => m.ackAck().then(() => undefined, () => undefined),
+    ack: () =>
+      m.ackAck().then(
+        () => undefined,
+        () => undefined,
+      ),
     nak: (delayMs) => quietly(() => m.nak(delayMs)),
     term: () => quietly(() => m.term()),
     working: () => quietly(() => m.working()),
@@ -91,5 +107,9 @@ function toDelivery(m: JsMsg): Delivery {
 }
 
 function quietly(send: () => void): void {
-  try { send(); } catch { /* see toDelivery */ }
+  try {
+    send();
+  } catch {
+    /* see toDelivery */
+  }
 }

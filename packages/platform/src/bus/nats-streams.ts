@@ -1,4 +1,14 @@
-import { AckPolicy, DeliverPolicy, nanos, RetentionPolicy, StorageType, type Consumer, type JetStreamClient, type JetStreamManager, type StreamConfig } from 'nats';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+  type Consumer,
+  type JetStreamClient,
+  type JetStreamManager,
+  type StreamConfig,
+} from 'nats';
 import { Streams } from '@patchbay/contracts';
 import { JsErr, jsErrorCode } from './nats-errors';
 
@@ -26,18 +36,31 @@ export interface StreamLimits {
 export async function ensureStreams(jsm: JetStreamManager, limits: StreamLimits = {}): Promise<void> {
   await ensureStream(jsm, Streams.events, RetentionPolicy.Limits, {
     ...(limits.eventsMaxAgeS !== undefined ? { max_age: nanos(limits.eventsMaxAgeS * 1000) } : {}),
-    ...(limits.eventsMaxBytes !== undefined ? { max_bytes: limits.eventsMaxBytes === 0 ? -1 : limits.eventsMaxBytes } : {}),
+    ...(limits.eventsMaxBytes !== undefined
+      ? { max_bytes: limits.eventsMaxBytes === 0 ? -1 : limits.eventsMaxBytes }
+      : {}),
     ...(limits.replicas !== undefined ? { num_replicas: limits.replicas } : {}),
   });
-  await ensureStream(jsm, Streams.jobs, RetentionPolicy.Workqueue, limits.replicas !== undefined ? { num_replicas: limits.replicas } : {});
+  await ensureStream(
+    jsm,
+    Streams.jobs,
+    RetentionPolicy.Workqueue,
+    limits.replicas !== undefined ? { num_replicas: limits.replicas } : {},
+  );
 }
 
-async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, retention: RetentionPolicy, managed: Partial<StreamConfig>): Promise<void> {
+async function ensureStream(
+  jsm: JetStreamManager,
+  spec: StreamSpec,
+  retention: RetentionPolicy,
+  managed: Partial<StreamConfig>,
+): Promise<void> {
   const subjects = [...spec.subjects];
   try {
     const info = await jsm.streams.info(spec.name);
     const stale = Object.entries(managed).some(([k, v]) => info.config[k as keyof StreamConfig] !== v);
-    if (info.config.subjects.join() !== subjects.join() || stale) await jsm.streams.update(spec.name, { ...info.config, ...managed, subjects });
+    if (info.config.subjects.join() !== subjects.join() || stale)
+      await jsm.streams.update(spec.name, { ...info.config, ...managed, subjects });
     return;
   } catch (err) {
     if (jsErrorCode(err) !== JsErr.streamNotFound) throw err;

@@ -48,15 +48,25 @@ export class PullWorker implements Subscription {
       this.abort.abort();
       this.source.close();
       const deadline = this.drainMs === undefined ? undefined : setTimeout(() => this.abortInFlight(), this.drainMs);
-      this.stopped = Promise.all(this.slots).then(() => undefined).finally(() => clearTimeout(deadline));
+      this.stopped = Promise.all(this.slots)
+        .then(() => undefined)
+        .finally(() => clearTimeout(deadline));
     }
     return this.stopped;
   }
 
   private abortInFlight(): void {
     if (this.running === 0) return;
-    this.logger.warn({ running: this.running, drainMs: this.drainMs }, 'stopping: handlers still running after the drain deadline; aborting them');
-    this.drain.abort(new DOMException(`the subscription is stopping and the handler did not finish within ${this.drainMs} ms`, 'AbortError'));
+    this.logger.warn(
+      { running: this.running, drainMs: this.drainMs },
+      'stopping: handlers still running after the drain deadline; aborting them',
+    );
+    this.drain.abort(
+      new DOMException(
+        `the subscription is stopping and the handler did not finish within ${this.drainMs} ms`,
+        'AbortError',
+      ),
+    );
   }
 
   private async slot(): Promise<void> {
@@ -97,7 +107,9 @@ export class PullWorker implements Subscription {
     this.drain.signal.addEventListener('abort', follow, { once: true });
     this.running++;
     try {
-      await this.run(d, job.signal).catch((err: unknown) => this.logger.error({ err, subject: d.subject }, 'message handling failed'));
+      await this.run(d, job.signal).catch((err: unknown) =>
+        this.logger.error({ err, subject: d.subject }, 'message handling failed'),
+      );
     } finally {
       this.running--;
       this.drain.signal.removeEventListener('abort', follow);

@@ -31,9 +31,15 @@ export const CommonConfig = {
    * ranges fill it, so other processes hold nothing.
    */
   BLOB_CACHE_MB: Type.Integer({ minimum: 0, maximum: 65536, default: 128 }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
   /** `auto`: one readable line per event on a terminal, JSON otherwise; `json` or `pretty` to choose. */
-  LOG_FORMAT: Type.Union(LOG_FORMATS.map((f) => Type.Literal(f)), { default: 'auto' }),
+  LOG_FORMAT: Type.Union(
+    LOG_FORMATS.map((f) => Type.Literal(f)),
+    { default: 'auto' },
+  ),
   /**
    * Port of the /health + /metrics server (0 = off; `auto` = a free port the OS picks, logged at
    * start and reported to the distributed launcher).

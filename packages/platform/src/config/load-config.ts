@@ -25,7 +25,8 @@ export function loadConfig<S extends TObject>(schema: S, env: NodeJS.ProcessEnv 
   const check = ajv.compile(schema);
   if (!check(raw)) {
     const problems = (check.errors ?? []).map((e) => {
-      const key = e.instancePath.replace(/^\//, '') || String((e.params as { missingProperty?: string }).missingProperty ?? '');
+      const key =
+        e.instancePath.replace(/^\//, '') || String((e.params as { missingProperty?: string }).missingProperty ?? '');
       return `${key}: ${e.message ?? 'invalid'}${key && env[key] !== undefined ? ` (got "${env[key]}")` : ''}`;
     });
     throw new ConfigError([...new Set(problems)]);

@@ -31,7 +31,10 @@ export type Decision = Update | null;
  * ConflictError after `attempts` lost races.
  */
 export async function compareAndSet<T extends Doc>(
-  coll: Collection<T>, filter: Filter, decide: (current: T) => Decision | Promise<Decision>, opts: CompareAndSetOptions = {},
+  coll: Collection<T>,
+  filter: Filter,
+  decide: (current: T) => Decision | Promise<Decision>,
+  opts: CompareAndSetOptions = {},
 ): Promise<{ before: T; after: T }> {
   const attempts = opts.attempts ?? 40;
   for (let attempt = 1; ; attempt++) {
@@ -43,7 +46,8 @@ export async function compareAndSet<T extends Doc>(
     const guard = { ...filter, [REVISION_FIELD]: current[REVISION_FIELD] ?? null };
     const after = await coll.findOneAndUpdate(guard, { ...decision, $inc: { ...decision.$inc, [REVISION_FIELD]: 1 } });
     if (after) return { before: current, after };
-    if (attempt >= attempts) throw new ConflictError([errorItem('the object is being changed by other requests at the same time; try again')]);
+    if (attempt >= attempts)
+      throw new ConflictError([errorItem('the object is being changed by other requests at the same time; try again')]);
     // Spread the losers out a little so they do not collide again in lockstep.
     await new Promise((r) => setTimeout(r, Math.random() * Math.min(attempt, 10)));
   }

@@ -7,7 +7,19 @@
  * lost connections → UnavailableError, anything else → a generic 500 with the driver error as cause).
  */
 import { MongoClient, MongoServerError, type Collection as MongoCollection, type Db, type Document } from 'mongodb';
-import type { Collection, Doc, DocStore, Filter, FindOneAndUpdateOptions, FindOptions, IndexOptions, Projection, Sort, Update, UpdateResult } from './port';
+import type {
+  Collection,
+  Doc,
+  DocStore,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexOptions,
+  Projection,
+  Sort,
+  Update,
+  UpdateResult,
+} from './port';
 import { translateMongoError } from './mongo-errors';
 
 /** Server error codes dropIndex reads as "already gone". */
@@ -22,7 +34,10 @@ export interface MongoDocStoreOptions {
 }
 
 export class MongoDocStore implements DocStore {
-  private constructor(private readonly client: MongoClient, private readonly database: Db) {}
+  private constructor(
+    private readonly client: MongoClient,
+    private readonly database: Db,
+  ) {}
 
   /** Connects (and verifies the connection) before resolving; UnavailableError when it cannot. */
   static async connect(opts: MongoDocStoreOptions): Promise<MongoDocStore> {
@@ -51,12 +66,16 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
   constructor(private readonly c: MongoCollection<Document>) {}
 
   insertOne(doc: T): Promise<void> {
-    return guard(async () => { await this.c.insertOne({ ...doc }); });
+    return guard(async () => {
+      await this.c.insertOne({ ...doc });
+    });
   }
 
   insertMany(docs: T[]): Promise<void> {
     // The driver refuses an empty batch; the port treats it as nothing to do.
-    return guard(async () => { if (docs.length > 0) await this.c.insertMany(docs.map((d) => ({ ...d }))); });
+    return guard(async () => {
+      if (docs.length > 0) await this.c.insertMany(docs.map((d) => ({ ...d })));
+    });
   }
 
   findOne(filter: Filter, opts: Pick<FindOptions, 'projection' | 'sort'> = {}): Promise<T | null> {
@@ -81,7 +100,11 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
   }
 
   findOneAndUpdate(filter: Filter, update: Update, opts: FindOneAndUpdateOptions = {}): Promise<T | null> {
-    const options = { returnDocument: opts.returnDocument ?? 'after', upsert: opts.upsert ?? false, projection: { _id: 0 } } as const;
+    const options = {
+      returnDocument: opts.returnDocument ?? 'after',
+      upsert: opts.upsert ?? false,
+      projection: { _id: 0 },
+    } as const;
     return guard(async () => (await this.c.findOneAndUpdate(filter, update, options)) as T | null);
   }
 
@@ -100,7 +123,9 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
   createIndex(keys: Sort, opts: IndexOptions = {}): Promise<void> {
     // Only the options that are set, so a repeated call sends the identical spec and stays a no-op.
     const options = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined && v !== false));
-    return guard(async () => { await this.c.createIndex(keys, options); });
+    return guard(async () => {
+      await this.c.createIndex(keys, options);
+    });
   }
 
   dropIndex(keys: Sort): Promise<void> {
@@ -111,14 +136,19 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
     };
     return guard(async () => {
       let indexes: Document[];
-      try { indexes = await this.c.indexes(); } catch (err) {
+      try {
+        indexes = await this.c.indexes();
+      } catch (err) {
         if (err instanceof MongoServerError && err.code === NAMESPACE_NOT_FOUND) return; // no collection, no index
         throw err;
       }
       for (const index of indexes.filter((i) => same(i.key as Document))) {
-        try { await this.c.dropIndex(String(index.name)); } catch (err) {
+        try {
+          await this.c.dropIndex(String(index.name));
+        } catch (err) {
           // Dropped meanwhile by another replica starting at the same time.
-          if (!(err instanceof MongoServerError && (err.code === INDEX_NOT_FOUND || err.code === NAMESPACE_NOT_FOUND))) throw err;
+          if (!(err instanceof MongoServerError && (err.code === INDEX_NOT_FOUND || err.code === NAMESPACE_NOT_FOUND)))
+            throw err;
         }
       }
     });

@@ -4,8 +4,13 @@
  */
 import { ApiError, DuplicateKeyError, UnavailableError } from '@patchbay/contracts';
 import {
-  MongoError, MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerSelectionError,
-  MongoTopologyClosedError, MongoClientClosedError,
+  MongoError,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoOperationTimeoutError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+  MongoClientClosedError,
 } from 'mongodb';
 
 /** E11000 (and the legacy 11001) is a unique index refusing a write, from any command or bulk write. */
@@ -16,8 +21,12 @@ export function translateMongoError(err: unknown, what = 'document store'): ApiE
   if (err instanceof ApiError) return err;
   if (isDuplicateKey(err)) return new DuplicateKeyError(indexName(err), { cause: err });
   if (
-    err instanceof MongoNetworkError || err instanceof MongoServerSelectionError || err instanceof MongoNotConnectedError ||
-    err instanceof MongoTopologyClosedError || err instanceof MongoClientClosedError || err instanceof MongoOperationTimeoutError
+    err instanceof MongoNetworkError ||
+    err instanceof MongoServerSelectionError ||
+    err instanceof MongoNotConnectedError ||
+    err instanceof MongoTopologyClosedError ||
+    err instanceof MongoClientClosedError ||
+    err instanceof MongoOperationTimeoutError
   ) {
     return new UnavailableError(`${what} unavailable`, [], { cause: err });
   }
@@ -37,6 +46,9 @@ function isDuplicateKey(err: unknown): err is MongoError {
 function indexName(err: MongoError): string | undefined {
   const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
   const first = Array.isArray(writeErrors) ? writeErrors[0] : writeErrors;
-  const message = typeof (first as { errmsg?: unknown } | undefined)?.errmsg === 'string' ? (first as { errmsg: string }).errmsg : err.message;
+  const message =
+    typeof (first as { errmsg?: unknown } | undefined)?.errmsg === 'string'
+      ? (first as { errmsg: string }).errmsg
+      : err.message;
   return /index: (\S+) dup key/.exec(message)?.[1];
 }

@@ -9,7 +9,17 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { ApiError, DuplicateKeyError } from '@patchbay/contracts';
-import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexOptions, Sort, Update, UpdateResult } from './port';
+import type {
+  Collection,
+  Doc,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexOptions,
+  Sort,
+  Update,
+  UpdateResult,
+} from './port';
 import { isUniqueViolation, nedbModify, type NedbFile, type NedbQuery } from './nedb-internals';
 import { compoundInCandidates, findAmong, hasInList } from './nedb-compound-in';
 import { orderedScan } from './nedb-ordered-scan';
@@ -50,12 +60,15 @@ export class NedbCollection<T extends Doc = Doc> implements Collection<T> {
   find(filter: Filter, opts: FindOptions = {}): Promise<T[]> {
     return this.read(async (f) => {
       const query = toNedbQuery(filter);
-      const planned = opts.limit || hasInList(query) ? await f.exclusive(() => {
-        const candidates = compoundInCandidates(f, query);
-        if (candidates) return findAmong(candidates, query, opts);
-        return opts.limit ? orderedScan(f, filter, query, opts)?.docs : undefined;
-      }) : undefined;
-      const docs = planned ?? await f.find(query, opts);
+      const planned =
+        opts.limit || hasInList(query)
+          ? await f.exclusive(() => {
+              const candidates = compoundInCandidates(f, query);
+              if (candidates) return findAmong(candidates, query, opts);
+              return opts.limit ? orderedScan(f, filter, query, opts)?.docs : undefined;
+            })
+          : undefined;
+      const docs = planned ?? (await f.find(query, opts));
       return docs.map((d) => applyProjection(d, opts.projection) as T);
     });
   }
@@ -89,7 +102,8 @@ export class NedbCollection<T extends Doc = Doc> implements Collection<T> {
 
   replaceOne(filter: Filter, doc: T): Promise<UpdateResult> {
     return this.write(async (f) => {
-      if (Object.keys(doc).some((k) => k.startsWith('$'))) throw new Error('a replacement document cannot hold update operators');
+      if (Object.keys(doc).some((k) => k.startsWith('$')))
+        throw new Error('a replacement document cannot hold update operators');
       const [before] = await f.find(toNedbQuery(filter), { limit: 1 });
       if (!before) return { matchedCount: 0, modifiedCount: 0 };
       const [after] = await f.update({ _id: before._id }, undefinedToNull(doc));
@@ -127,7 +141,9 @@ export class NedbCollection<T extends Doc = Doc> implements Collection<T> {
   /** Compacts the datafile (no-op in memory or when never loaded), after every queued write. */
   compact(): Promise<void> {
     if (!this.loading) return Promise.resolve();
-    return this.write(async (f) => { if (f.persistent) await f.compact(); });
+    return this.write(async (f) => {
+      if (f.persistent) await f.compact();
+    });
   }
 
   /** Waits for queued writes, compacts, and refuses every later operation. */
@@ -204,12 +220,14 @@ export class NedbCollection<T extends Doc = Doc> implements Collection<T> {
 function undefinedToNull<D>(value: D): D {
   if (value === undefined) return null as D;
   if (Array.isArray(value)) return value.map(undefinedToNull) as D;
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, undefinedToNull(v)])) as D;
+  if (isPlainObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, undefinedToNull(v)])) as D;
   return value;
 }
 
 /** The port's updates are operator documents; a plain document would silently replace in NeDB. */
 function assertOperators(update: Update): void {
   const keys = Object.keys(update);
-  if (keys.length === 0 || !keys.every((k) => k.startsWith('$'))) throw new Error('an update needs update operators ($set, $unset, $inc)');
+  if (keys.length === 0 || !keys.every((k) => k.startsWith('$')))
+    throw new Error('an update needs update operators ($set, $unset, $inc)');
 }

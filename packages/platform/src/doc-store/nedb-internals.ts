@@ -92,25 +92,35 @@ export function openNedbFile(filename: string | undefined): NedbFile {
       return (res.affectedDocuments ?? []) as NedbDoc[];
     },
     remove: (query, multi) => ds.removeAsync(query, { multi }),
-    ensureIndex: (fields, opts) => ds.ensureIndexAsync({ fieldName: fields.length === 1 ? fields[0] : fields, ...opts }),
+    ensureIndex: (fields, opts) =>
+      ds.ensureIndexAsync({ fieldName: fields.length === 1 ? fields[0] : fields, ...opts }),
     async removeIndex(fields) {
       // NeDB names an index by its fields, sorted and joined by ','; removing writes a line to the datafile.
       const name = [...fields].sort().join(',');
-      if (Object.hasOwn((ds as unknown as { indexes: Record<string, unknown> }).indexes, name)) await ds.removeIndexAsync(name);
+      if (Object.hasOwn((ds as unknown as { indexes: Record<string, unknown> }).indexes, name))
+        await ds.removeIndexAsync(name);
     },
     compact: () => ds.compactDatafileAsync(),
     indexes() {
       // NeDB's typings do not declare `indexes`; every Datastore has it (name → Index).
       const raw = (ds as unknown as { indexes: Record<string, RawIndex> }).indexes;
-      return new Map(Object.entries(raw).map(([name, index]) => [name, {
-        fields: index.fieldName.split(','),
-        sparse: index.sparse,
-        root: () => index.tree.tree,
-        matching: (key: unknown) => index.getMatching(key),
-      }]));
+      return new Map(
+        Object.entries(raw).map(([name, index]) => [
+          name,
+          {
+            fields: index.fieldName.split(','),
+            sparse: index.sparse,
+            root: () => index.tree.tree,
+            matching: (key: unknown) => index.getMatching(key),
+          },
+        ]),
+      );
     },
     // The executor's queue expects a function returning a promise.
-    exclusive: (task) => (ds as unknown as { executor: { pushAsync<R>(t: () => Promise<R>): Promise<R> } }).executor.pushAsync(async () => task()),
+    exclusive: (task) =>
+      (ds as unknown as { executor: { pushAsync<R>(t: () => Promise<R>): Promise<R> } }).executor.pushAsync(async () =>
+        task(),
+      ),
   };
 }
 
@@ -122,7 +132,9 @@ export function isUniqueViolation(err: unknown): err is Error & { key: unknown }
 // NeDB bug: a range on an indexed field that holds arrays yields a document once per element in
 // range (its `$in` look-up de-duplicates, its range look-up does not), so finds returned duplicates.
 // Patched once, on NeDB's Index class, which only this adapter uses.
-const IndexClass = require('@seald-io/nedb/lib/indexes.js') as { prototype: { getBetweenBounds(this: unknown, query: unknown): NedbDoc[] } };
+const IndexClass = require('@seald-io/nedb/lib/indexes.js') as {
+  prototype: { getBetweenBounds(this: unknown, query: unknown): NedbDoc[] };
+};
 const betweenBounds = IndexClass.prototype.getBetweenBounds;
 IndexClass.prototype.getBetweenBounds = function dedupedBetweenBounds(query) {
   const docs = betweenBounds.call(this, query);

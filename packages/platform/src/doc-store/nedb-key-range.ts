@@ -16,9 +16,15 @@ import type { Filter } from './port';
 import { nedbCompare } from './nedb-internals';
 import { isPlainObject } from './nedb-query';
 
-export interface Bound { value: unknown; inclusive: boolean }
+export interface Bound {
+  value: unknown;
+  inclusive: boolean;
+}
 /** A missing bound is unbounded on that side. */
-export interface KeyRange { lower?: Bound; upper?: Bound }
+export interface KeyRange {
+  lower?: Bound;
+  upper?: Bound;
+}
 /** 1: the walk goes up from `lower`; -1: down from `upper`. */
 export type Direction = 1 | -1;
 
@@ -63,7 +69,9 @@ export function belowUpper(r: KeyRange, key: unknown): boolean {
 
 /** Values an index key can be compared with meaningfully (NaN compares equal to everything). */
 function isScalar(v: unknown): boolean {
-  return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v)) || types.isDate(v);
+  return (
+    typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v)) || types.isDate(v)
+  );
 }
 
 /**
@@ -120,8 +128,9 @@ function hull(a: KeyRange, b: KeyRange): KeyRange {
 
 /** `a` serves a walk in `dir` better than `b`: a tighter starting bound, then a tighter far bound. */
 function better(a: KeyRange, b: KeyRange, dir: Direction): boolean {
-  const [start, far] = dir === 1 ? [higherLower, lowerUpper] as const : [lowerUpper, higherLower] as const;
-  const [aStart, bStart, aFar, bFar] = dir === 1 ? [a.lower, b.lower, a.upper, b.upper] : [a.upper, b.upper, a.lower, b.lower];
+  const [start, far] = dir === 1 ? ([higherLower, lowerUpper] as const) : ([lowerUpper, higherLower] as const);
+  const [aStart, bStart, aFar, bFar] =
+    dir === 1 ? [a.lower, b.lower, a.upper, b.upper] : [a.upper, b.upper, a.lower, b.lower];
   if (start(aStart, bStart)) return true;
   if (start(bStart, aStart)) return false;
   return far(aFar, bFar);

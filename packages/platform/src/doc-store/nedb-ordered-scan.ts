@@ -25,8 +25,15 @@
 import { types } from 'node:util';
 import type { Filter, FindOptions } from './port';
 import {
-  nedbCompare, nedbDeepCopy, nedbDotValue, nedbMatch,
-  type NedbDoc, type NedbFile, type NedbIndexNode, type NedbIndexView, type NedbQuery,
+  nedbCompare,
+  nedbDeepCopy,
+  nedbDotValue,
+  nedbMatch,
+  type NedbDoc,
+  type NedbFile,
+  type NedbIndexNode,
+  type NedbIndexView,
+  type NedbQuery,
 } from './nedb-internals';
 import { aboveLower, belowUpper, isEmptyRange, keyRange, type Direction, type KeyRange } from './nedb-key-range';
 
@@ -40,14 +47,24 @@ export interface ScanResult {
   visited: number;
 }
 
-interface Plan { field: string; dir: Direction; range: KeyRange; index: NedbIndexView }
+interface Plan {
+  field: string;
+  dir: Direction;
+  range: KeyRange;
+  index: NedbIndexView;
+}
 
 /**
  * Runs `find` as an ordered index scan, or returns undefined when NeDB's own plan should run.
  * Synchronous: call it inside `NedbFile.exclusive` so no write changes the trees meanwhile.
  * `filter` is the MongoDB filter (for the key range); `query` its NeDB translation (for matching).
  */
-export function orderedScan(file: NedbFile, filter: Filter, query: NedbQuery, opts: FindOptions): ScanResult | undefined {
+export function orderedScan(
+  file: NedbFile,
+  filter: Filter,
+  query: NedbQuery,
+  opts: FindOptions,
+): ScanResult | undefined {
   if (!opts.limit || opts.limit <= 0) return undefined;
   const need = (opts.skip ?? 0) + opts.limit;
   const indexes = file.indexes();
@@ -59,7 +76,8 @@ export function orderedScan(file: NedbFile, filter: Filter, query: NedbQuery, op
 
   const found: NedbDoc[] = [];
   let visited = 0;
-  const keyOf = plan.index.fields.length === 1 ? (k: unknown) => k : (k: unknown) => (k as Record<string, unknown>)[plan.field];
+  const keyOf =
+    plan.index.fields.length === 1 ? (k: unknown) => k : (k: unknown) => (k as Record<string, unknown>)[plan.field];
   // The sort value at which enough documents had matched: later ones sort after all collected,
   // except those sharing it (a compound index spreads one value over several nodes).
   let boundary: { value: unknown } | undefined;
@@ -79,7 +97,9 @@ export function orderedScan(file: NedbFile, filter: Filter, query: NedbQuery, op
 }
 
 function choosePlan(indexes: ReadonlyMap<string, NedbIndexView>, filter: Filter, opts: FindOptions): Plan | undefined {
-  const usable = [...indexes.entries()].filter(([name, i]) => name !== '_id' && !i.sparse).map(([, i]) => i)
+  const usable = [...indexes.entries()]
+    .filter(([name, i]) => name !== '_id' && !i.sparse)
+    .map(([, i]) => i)
     // A single-field index has the smaller keys; prefer it when both fit.
     .sort((a, b) => a.fields.length - b.fields.length);
   const [first] = Object.keys(opts.sort ?? {});
@@ -108,7 +128,11 @@ export const isBasic = (v: unknown): boolean =>
  * Infinity for the whole collection, undefined when that needs a walk to know (a range on an
  * index other than `scanField`: then NeDB's plan is left alone).
  */
-function nedbCandidateCount(indexes: ReadonlyMap<string, NedbIndexView>, query: NedbQuery, scanField: string): number | undefined {
+function nedbCandidateCount(
+  indexes: ReadonlyMap<string, NedbIndexView>,
+  query: NedbQuery,
+  scanField: string,
+): number | undefined {
   const entries = Object.entries(query);
   const basic = entries.filter(([k, v]) => isBasic(v) && indexes.has(k)).pop();
   if (basic) return indexes.get(basic[0])?.matching(basic[1]).length;
@@ -116,11 +140,14 @@ function nedbCandidateCount(indexes: ReadonlyMap<string, NedbIndexView>, query: 
     if (!name.includes(',') || !index.fields.every((f) => Object.hasOwn(query, f) && isBasic(query[f]))) continue;
     return index.matching(Object.fromEntries(index.fields.map((f) => [f, query[f]]))).length;
   }
-  const has = (v: unknown, ops: string[]) => typeof v === 'object' && v !== null && ops.some((op) => Object.hasOwn(v, op));
+  const has = (v: unknown, ops: string[]) =>
+    typeof v === 'object' && v !== null && ops.some((op) => Object.hasOwn(v, op));
   const inQuery = entries.filter(([k, v]) => has(v, ['$in']) && indexes.has(k)).pop();
   if (inQuery) {
     const values = (inQuery[1] as { $in: unknown }).$in;
-    return Array.isArray(values) ? values.reduce<number>((n, v) => n + (indexes.get(inQuery[0])?.matching(v).length ?? 0), 0) : undefined;
+    return Array.isArray(values)
+      ? values.reduce<number>((n, v) => n + (indexes.get(inQuery[0])?.matching(v).length ?? 0), 0)
+      : undefined;
   }
   const range = entries.filter(([k, v]) => has(v, ['$lt', '$lte', '$gt', '$gte']) && indexes.has(k)).pop();
   if (range) return range[0] === scanField ? Infinity : undefined;
@@ -143,7 +170,12 @@ export function comparator(sort: Record<string, 1 | -1>): (a: NedbDoc, b: NedbDo
  * The tree's nodes in key order (`dir` 1) or reverse order (-1), restricted to `range`, without
  * materialising them: subtrees wholly outside the range are never entered.
  */
-function* walk(root: NedbIndexNode, range: KeyRange, dir: Direction, keyOf: (k: unknown) => unknown): Generator<NedbIndexNode> {
+function* walk(
+  root: NedbIndexNode,
+  range: KeyRange,
+  dir: Direction,
+  keyOf: (k: unknown) => unknown,
+): Generator<NedbIndexNode> {
   if (!Object.hasOwn(root, 'key')) return; // an empty tree
   const startOk = (n: NedbIndexNode) => (dir === 1 ? aboveLower(range, keyOf(n.key)) : belowUpper(range, keyOf(n.key)));
   const endOk = (n: NedbIndexNode) => (dir === 1 ? belowUpper(range, keyOf(n.key)) : aboveLower(range, keyOf(n.key)));
@@ -153,7 +185,10 @@ function* walk(root: NedbIndexNode, range: KeyRange, dir: Direction, keyOf: (k: 
   let cur: NedbIndexNode | null = root;
   while (cur || stack.length > 0) {
     while (cur) {
-      if (startOk(cur)) { stack.push(cur); cur = near(cur); } else cur = far(cur);
+      if (startOk(cur)) {
+        stack.push(cur);
+        cur = near(cur);
+      } else cur = far(cur);
     }
     const node = stack.pop();
     if (!node || !endOk(node)) return;

@@ -16,7 +16,8 @@ export function applyProjection(doc: Doc, projection: Projection | undefined): D
   const spec = Object.entries(projection ?? {}).filter(([path]) => path !== '_id');
   if (spec.length === 0) return rest;
   const inclusive = Boolean(spec[0][1]);
-  if (spec.some(([, v]) => Boolean(v) !== inclusive)) throw new Error('a projection cannot mix inclusion and exclusion');
+  if (spec.some(([, v]) => Boolean(v) !== inclusive))
+    throw new Error('a projection cannot mix inclusion and exclusion');
   if (!inclusive) {
     for (const [path] of spec) exclude(rest, path.split('.'));
     return rest;

@@ -65,7 +65,10 @@ export function upsertSeed(filter: Filter): Doc {
  * (and a numeric part may index them); a missing branch yields nothing.
  */
 export function reach(value: unknown, parts: readonly string[], out: unknown[] = []): unknown[] {
-  if (parts.length === 0) { out.push(value); return out; }
+  if (parts.length === 0) {
+    out.push(value);
+    return out;
+  }
   const [head, ...rest] = parts;
   if (Array.isArray(value)) {
     if (/^\d+$/.test(head) && Number(head) < value.length) reach(value[Number(head)], rest, out);
@@ -91,16 +94,36 @@ function operatorClauses(path: string, ops: Record<string, unknown>): Query[] {
   const clauses: Query[] = [];
   for (const [op, arg] of Object.entries(ops)) {
     switch (op) {
-      case '$eq': clauses.push(arg === null || arg === undefined ? nullClause(path) : { [path]: arg }); break;
-      case '$ne': clauses.push({ $not: all(fieldClauses(path, arg ?? null)) }); break;
-      case '$in': clauses.push(inClause(path, asArray(op, arg))); break;
-      case '$nin': clauses.push({ $not: inClause(path, asArray(op, arg)) }); break;
-      case '$not': clauses.push({ $not: all(types.isRegExp(arg) ? [{ [path]: arg }] : fieldClauses(path, arg)) }); break;
-      case '$regex': native.$regex = toRegExp(arg, ops.$options); break;
-      case '$options': if (!('$regex' in ops)) throw new Error('$options without $regex'); break;
-      case '$exists': clauses.push(where((doc) => reach(doc, path.split('.')).length > 0 === Boolean(arg))); break;
-      case '$bitsAnySet': clauses.push(bitsAnySet(path, arg)); break;
-      case '$elemMatch': clauses.push(elemMatch(path, arg)); break;
+      case '$eq':
+        clauses.push(arg === null || arg === undefined ? nullClause(path) : { [path]: arg });
+        break;
+      case '$ne':
+        clauses.push({ $not: all(fieldClauses(path, arg ?? null)) });
+        break;
+      case '$in':
+        clauses.push(inClause(path, asArray(op, arg)));
+        break;
+      case '$nin':
+        clauses.push({ $not: inClause(path, asArray(op, arg)) });
+        break;
+      case '$not':
+        clauses.push({ $not: all(types.isRegExp(arg) ? [{ [path]: arg }] : fieldClauses(path, arg)) });
+        break;
+      case '$regex':
+        native.$regex = toRegExp(arg, ops.$options);
+        break;
+      case '$options':
+        if (!('$regex' in ops)) throw new Error('$options without $regex');
+        break;
+      case '$exists':
+        clauses.push(where((doc) => reach(doc, path.split('.')).length > 0 === Boolean(arg)));
+        break;
+      case '$bitsAnySet':
+        clauses.push(bitsAnySet(path, arg));
+        break;
+      case '$elemMatch':
+        clauses.push(elemMatch(path, arg));
+        break;
       default:
         native[op] = arg; // $lt $lte $gt $gte $size: NeDB's own meaning is MongoDB's, except for Dates:
         if (types.isDate(arg) && op in DATE_COMPARISONS) clauses.push(dateComparison(path, DATE_COMPARISONS[op], arg));
@@ -127,24 +150,32 @@ function inClause(path: string, values: unknown[]): Query {
 function elemMatch(path: string, arg: unknown): Query {
   if (!isPlainObject(arg)) throw new Error('$elemMatch needs an object');
   const keys = Object.keys(arg);
-  const operatorForm = keys.length > 0 && keys.every((k) => k.startsWith('$') && !['$and', '$or', '$nor', '$where'].includes(k));
+  const operatorForm =
+    keys.length > 0 && keys.every((k) => k.startsWith('$') && !['$and', '$or', '$nor', '$where'].includes(k));
   if (!operatorForm) return { [path]: { $elemMatch: toNedbQuery(arg) } };
   // `{scores: {$elemMatch: {$gte: 80}}}`: each element is tested as a value, through a wrapper document.
   const query = toNedbQuery({ v: arg });
-  return where((doc) => reach(doc, path.split('.')).some((v) => Array.isArray(v) && v.some((el) => nedbMatch({ v: el }, query))));
+  return where((doc) =>
+    reach(doc, path.split('.')).some((v) => Array.isArray(v) && v.some((el) => nedbMatch({ v: el }, query))),
+  );
 }
 
 function bitsAnySet(path: string, arg: unknown): Query {
   const mask = Array.isArray(arg)
     ? arg.reduce<bigint>((m, bit) => m | (1n << BigInt(bit as number)), 0n)
-    : typeof arg === 'number' && Number.isInteger(arg) ? BigInt(arg) : undefined;
+    : typeof arg === 'number' && Number.isInteger(arg)
+      ? BigInt(arg)
+      : undefined;
   if (mask === undefined) throw new Error('$bitsAnySet needs an integer bitmask or an array of bit positions');
   const test = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && (BigInt(v) & mask) !== 0n;
   return where((doc) => reach(doc, path.split('.')).some((v) => (Array.isArray(v) ? v.some(test) : test(v))));
 }
 
 const DATE_COMPARISONS: Record<string, (a: number, b: number) => boolean> = {
-  $lt: (a, b) => a < b, $lte: (a, b) => a <= b, $gt: (a, b) => a > b, $gte: (a, b) => a >= b,
+  $lt: (a, b) => a < b,
+  $lte: (a, b) => a <= b,
+  $gt: (a, b) => a > b,
+  $gte: (a, b) => a >= b,
 };
 
 /** Some Date the path reaches (an array's elements included) satisfies `test` against `arg`. */
@@ -163,7 +194,11 @@ function toRegExp(pattern: unknown, options: unknown): RegExp {
 
 /** NeDB calls `$where` with the document (or array element) as `this`; it must return a boolean. */
 function where(predicate: (doc: unknown) => boolean): Query {
-  return { $where: function (this: unknown): boolean { return predicate(this); } };
+  return {
+    $where: function (this: unknown): boolean {
+      return predicate(this);
+    },
+  };
 }
 
 /** Adds a clause to the top-level query, keeping simple field conditions there so NeDB can use indexes. */

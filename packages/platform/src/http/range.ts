@@ -1,16 +1,19 @@
 import parseRange from 'range-parser';
 
 export type RangeDecision =
-  | { kind: 'full' }
-  | { kind: 'partial'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+  { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 /**
  * What to send for a `Range` header on an object of `size` bytes: one range → 206; unsatisfiable
  * → 416; several ranges, a malformed header, or an `If-Range` that does not match `lastModified`
  * → the whole object with 200 (RFC 9110 lets a server ignore Range).
  */
-export function decideRange(size: number, range: string | undefined, ifRange: string | undefined, lastModified: string): RangeDecision {
+export function decideRange(
+  size: number,
+  range: string | undefined,
+  ifRange: string | undefined,
+  lastModified: string,
+): RangeDecision {
   if (!range) return { kind: 'full' };
   if (ifRange !== undefined && ifRange.trim() !== lastModified) return { kind: 'full' };
   const parsed = parseRange(size, range, { combine: true });

@@ -39,7 +39,9 @@ export const CHUNK = 512 * 1024;
 const pool: Buffer[] = [];
 const POOL_MAX = 32;
 const take = (): Buffer => pool.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
-const giveBack = (buf: Buffer): void => { if (pool.length < POOL_MAX) pool.push(buf); };
+const giveBack = (buf: Buffer): void => {
+  if (pool.length < POOL_MAX) pool.push(buf);
+};
 
 /**
  * Sends a blob the way the public file server does (interface.md rules 4–6): `Range: bytes=a-b` →
@@ -50,13 +52,20 @@ const giveBack = (buf: Buffer): void => { if (pool.length < POOL_MAX) pool.push(
  * the media plane's playback. Resolves with the bytes promised in Content-Length (0 for HEAD and
  * an X-Accel-Redirect answer).
  */
-export async function sendBlob(req: IncomingMessage, res: ServerResponse, blobs: BlobStore, r: BlobReply): Promise<number> {
+export async function sendBlob(
+  req: IncomingMessage,
+  res: ServerResponse,
+  blobs: BlobStore,
+  r: BlobReply,
+): Promise<number> {
   // Names and values in one flat list, given to writeHead at once (setHeader per header costs more).
   const headers: string[] = [];
   for (const [name, value] of Object.entries(r.headers ?? {})) headers.push(name, value);
   headers.push('Content-Type', r.contentType, 'Last-Modified', r.lastModified);
   const ifRange = req.headers['if-range'];
-  const decision = r.ranges ? decideRange(r.size, req.headers.range, typeof ifRange === 'string' ? ifRange : undefined, r.lastModified) : { kind: 'full' as const };
+  const decision = r.ranges
+    ? decideRange(r.size, req.headers.range, typeof ifRange === 'string' ? ifRange : undefined, r.lastModified)
+    : { kind: 'full' as const };
   if (decision.kind === 'unsatisfiable') unsatisfiable(res, headers, r.size);
   if (r.accelRedirect && req.method === 'GET' && r.ranges) {
     // No Accept-Ranges: nginx adds its own to the file it serves. An explicit empty body: without
@@ -72,7 +81,11 @@ export async function sendBlob(req: IncomingMessage, res: ServerResponse, blobs:
   headers.push('Accept-Ranges', 'bytes', 'Content-Length', String(length));
   if (range) headers.push('Content-Range', `bytes ${range.start}-${range.end}/${r.size}`);
   const status = range ? 206 : 200;
-  if (req.method === 'HEAD' || r.size === 0) { res.writeHead(status, headers); res.end(); return 0; }
+  if (req.method === 'HEAD' || r.size === 0) {
+    res.writeHead(status, headers);
+    res.end();
+    return 0;
+  }
   const reader = await blobs.openReader?.(r.key, { keepOpenMs: length <= CHUNK ? r.keepOpenMs : 0, size: r.size });
   if (!reader) {
     const body = await blobs.get(r.key, range);
@@ -106,7 +119,13 @@ function unsatisfiable(res: ServerResponse, headers: string[], size: number): ne
  * writes the status and headers: only once the bytes are in hand, so a failed read can still be
  * answered with an error.
  */
-async function sendOne(res: ServerResponse, head: () => void, reader: BlobReader, start: number, length: number): Promise<void> {
+async function sendOne(
+  res: ServerResponse,
+  head: () => void,
+  reader: BlobReader,
+  start: number,
+  length: number,
+): Promise<void> {
   if (reader.slices) {
     const parts = await reader.slices(start, length);
     if (parts.reduce((n, p) => n + p.length, 0) !== length) throw new Error(`blob ended before ${length} bytes`);
@@ -124,7 +143,10 @@ async function sendOne(res: ServerResponse, head: () => void, reader: BlobReader
     giveBack(buf);
     throw err;
   }
-  if (n !== length) { giveBack(buf); throw new Error(`blob ended after ${n} of ${length} bytes`); }
+  if (n !== length) {
+    giveBack(buf);
+    throw new Error(`blob ended after ${n} of ${length} bytes`);
+  }
   head();
   res.end(buf.subarray(0, n), () => giveBack(buf));
 }
@@ -136,7 +158,8 @@ function write(res: ServerResponse, chunk: Buffer): Promise<void> {
     res.once('close', gone);
     res.write(chunk, (err) => {
       res.off('close', gone);
-      if (err) reject(err); else resolve();
+      if (err) reject(err);
+      else resolve();
     });
   });
 }
@@ -146,7 +169,13 @@ function write(res: ServerResponse, chunk: Buffer): Promise<void> {
  * failure or a client gone mid-way the buffers are left to the garbage collector (the socket may
  * still hold one), never put back in the pool.
  */
-async function sendChunks(res: ServerResponse, head: () => void, reader: BlobReader, start: number, length: number): Promise<void> {
+async function sendChunks(
+  res: ServerResponse,
+  head: () => void,
+  reader: BlobReader,
+  start: number,
+  length: number,
+): Promise<void> {
   const bufs = [take(), take()];
   const end = start + length;
   let written: Promise<void> = Promise.resolve();

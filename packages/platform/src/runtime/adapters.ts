@@ -20,14 +20,31 @@ const gridfsBlobStore = async () => (await import('../blob-store/gridfs-blob-sto
  * Picks the bus adapter: NATS when a URL is configured, else the in-process hub. With `metrics`,
  * the bus is wrapped in an InstrumentedBus (per-subject metrics, request ID carried on).
  */
-export async function openBus(opts: { natsUrl?: string; hub?: MemoryHub; name: string; logger: Logger; metrics?: Registry; streams?: StreamLimits }): Promise<Bus> {
+export async function openBus(opts: {
+  natsUrl?: string;
+  hub?: MemoryHub;
+  name: string;
+  logger: Logger;
+  metrics?: Registry;
+  streams?: StreamLimits;
+}): Promise<Bus> {
   const bus = await openRawBus(opts);
   return opts.metrics ? new InstrumentedBus(bus, opts.metrics) : bus;
 }
 
-async function openRawBus(opts: { natsUrl?: string; hub?: MemoryHub; name: string; logger: Logger; streams?: StreamLimits }): Promise<Bus> {
-  if (opts.natsUrl) return NatsBus.connect({ url: opts.natsUrl, name: opts.name, logger: opts.logger, streams: opts.streams });
-  if (!opts.hub) throw new Error('NATS_URL is not set and no in-process hub was given: only the all-in-one process can run without NATS');
+async function openRawBus(opts: {
+  natsUrl?: string;
+  hub?: MemoryHub;
+  name: string;
+  logger: Logger;
+  streams?: StreamLimits;
+}): Promise<Bus> {
+  if (opts.natsUrl)
+    return NatsBus.connect({ url: opts.natsUrl, name: opts.name, logger: opts.logger, streams: opts.streams });
+  if (!opts.hub)
+    throw new Error(
+      'NATS_URL is not set and no in-process hub was given: only the all-in-one process can run without NATS',
+    );
   return new MemoryBus(opts.hub, { logger: opts.logger });
 }
 
@@ -46,7 +63,8 @@ export interface StoreLocation {
  * each service owns its own database), else NeDB files under `<dataDir>/<service>/`.
  */
 export async function openDocStore(opts: StoreLocation & { service: string }): Promise<DocStore> {
-  if (opts.mongodbUrl) return (await mongoDocStore()).connect({ url: opts.mongodbUrl, dbName: mongoDbName(opts, opts.service) });
+  if (opts.mongodbUrl)
+    return (await mongoDocStore()).connect({ url: opts.mongodbUrl, dbName: mongoDbName(opts, opts.service) });
   return new NedbDocStore({ dir: path.resolve(opts.dataDir, opts.service) });
 }
 
@@ -57,7 +75,10 @@ export async function openBlobStore(opts: StoreLocation): Promise<BlobStore> {
     const store = new (await gridfsBlobStore())({ db: mongo.db });
     // The store does not own the connection; close both together.
     const closeStore = store.close?.bind(store);
-    store.close = async () => { await closeStore?.(); await mongo.close(); };
+    store.close = async () => {
+      await closeStore?.();
+      await mongo.close();
+    };
     return store;
   }
   return new DirBlobStore({ dir: path.resolve(opts.dataDir, 'blobs'), blockCacheBytes: opts.blockCacheBytes });

@@ -42,7 +42,11 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
   // The composed schema is typed loosely on purpose: TypeBox cannot compute the static type of a
   // generic property spread; the result is typed through BootOptions instead.
   const schema = Type.Object({ ...CommonConfig, ...(opts.config ?? {}) } as TProperties);
-  const early = createLogger({ name: opts.name, level: process.env.LOG_LEVEL || 'info', format: resolveLogFormat(process.env.LOG_FORMAT) });
+  const early = createLogger({
+    name: opts.name,
+    level: process.env.LOG_LEVEL || 'info',
+    format: resolveLogFormat(process.env.LOG_FORMAT),
+  });
   runProcess({
     name: opts.name,
     logger: early,
@@ -50,18 +54,38 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
     exitWith: Number(process.env.PATCHBAY_LAUNCHER_PID) || undefined,
     start: async () => {
       const config = loadConfig(schema) as Readonly<CommonConfigValues & Static<TObject<P>>>;
-      if (!config.NATS_URL) throw new Error('NATS_URL is required when a service runs on its own (use `pnpm start` for the all-in-one process)');
-      const logger = createLogger({ name: opts.name, level: config.LOG_LEVEL, format: resolveLogFormat(config.LOG_FORMAT) }).child({ svc: opts.name });
+      if (!config.NATS_URL)
+        throw new Error(
+          'NATS_URL is required when a service runs on its own (use `pnpm start` for the all-in-one process)',
+        );
+      const logger = createLogger({
+        name: opts.name,
+        level: config.LOG_LEVEL,
+        format: resolveLogFormat(config.LOG_FORMAT),
+      }).child({ svc: opts.name });
       const metrics = createMetricsRegistry(opts.name);
-      const streams = { eventsMaxAgeS: config.NATS_EVENTS_MAX_AGE, eventsMaxBytes: config.NATS_EVENTS_MAX_BYTES, replicas: config.NATS_STREAM_REPLICAS };
+      const streams = {
+        eventsMaxAgeS: config.NATS_EVENTS_MAX_AGE,
+        eventsMaxBytes: config.NATS_EVENTS_MAX_BYTES,
+        replicas: config.NATS_STREAM_REPLICAS,
+      };
       const bus = await openBus({ natsUrl: config.NATS_URL, name: opts.name, logger, metrics, streams });
-      const where = { mongodbUrl: config.MONGODB_URL, mongodbDbPrefix: config.MONGODB_DB_PREFIX, dataDir: config.DATA_DIR };
+      const where = {
+        mongodbUrl: config.MONGODB_URL,
+        mongodbDbPrefix: config.MONGODB_DB_PREFIX,
+        dataDir: config.DATA_DIR,
+      };
       const docs = opts.docs ? await openDocStore({ ...where, service: opts.name }) : unusedDocStore(opts.name);
-      const blobs = !opts.blobs ? unusedBlobStore(opts.name) : opts.openBlobs ? await opts.openBlobs({ config, bus, logger }) : await openBlobStore(where);
+      const blobs = !opts.blobs
+        ? unusedBlobStore(opts.name)
+        : opts.openBlobs
+          ? await opts.openBlobs({ config, bus, logger })
+          : await openBlobStore(where);
       let ready = false;
       const service = await opts.start({ bus, docs, blobs, logger, metrics }, config);
       let ops: Server | undefined;
-      if (config.OPS_PORT) ops = await startOpsServer(config.OPS_PORT === 'auto' ? 0 : config.OPS_PORT, metrics, { ready: () => ready });
+      if (config.OPS_PORT)
+        ops = await startOpsServer(config.OPS_PORT === 'auto' ? 0 : config.OPS_PORT, metrics, { ready: () => ready });
       ready = true;
       const opsPort = ops ? serverPort(ops) : null;
       logger.info({ nats: config.NATS_URL, ops_port: opsPort }, `${opts.name} started`);
@@ -69,7 +93,12 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
       return {
         stop: async () => {
           ready = false;
-          await stopAll([service, { stop: () => bus.close() }, { stop: () => docs.close() }, { stop: async () => blobs.close?.() }]);
+          await stopAll([
+            service,
+            { stop: () => bus.close() },
+            { stop: () => docs.close() },
+            { stop: async () => blobs.close?.() },
+          ]);
           if (ops) await new Promise<void>((r) => ops!.close(() => r()));
         },
       };
@@ -80,11 +109,15 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
 /** Stands in for a store the service said it does not use: any use is a programming error. */
 function unusedDocStore(name: string): DocStore {
   return {
-    collection: () => { throw new Error(`${name} declared that it owns no document store`); },
+    collection: () => {
+      throw new Error(`${name} declared that it owns no document store`);
+    },
     close: async () => undefined,
   };
 }
 function unusedBlobStore(name: string): BlobStore {
-  const fail = async (): Promise<never> => { throw new Error(`${name} declared that it uses no blob store`); };
+  const fail = async (): Promise<never> => {
+    throw new Error(`${name} declared that it uses no blob store`);
+  };
   return { put: fail, get: fail, stat: fail, delete: fail };
 }

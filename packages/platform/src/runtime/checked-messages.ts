@@ -14,13 +14,19 @@ import { serveAll, type HandlerContext, type RouteHandlers } from './serve-all';
  */
 
 /** The handler of one request subject: the request as its schema says; the reply body (or a `reply()`). */
-export type CheckedHandler<S extends RequestSpec> = (input: Static<S['request']>, ctx: HandlerContext) => Promise<unknown>;
+export type CheckedHandler<S extends RequestSpec> = (
+  input: Static<S['request']>,
+  ctx: HandlerContext,
+) => Promise<unknown>;
 
 /** One handler per subject of a table: a subject left out does not compile. */
 export type CheckedHandlers<T extends RequestTable> = { [K in keyof T]: CheckedHandler<T[K]> };
 
 /** A check of one subject's payloads, compiled once: the payload typed, or the 400 thrown after logging it. */
-export function messageCheck<S extends TSchema>(subject: string, schema: S): (payload: unknown, log: Logger) => Static<S> {
+export function messageCheck<S extends TSchema>(
+  subject: string,
+  schema: S,
+): (payload: unknown, log: Logger) => Static<S> {
   const validate = compileValidator(schema);
   return (payload, log) => {
     try {
@@ -37,7 +43,13 @@ export function messageCheck<S extends TSchema>(subject: string, schema: S): (pa
  * Serves every request subject of `table` in the service's queue group (serveAll), each payload
  * checked against its request schema before its handler sees it.
  */
-export async function serveRequests<T extends RequestTable>(bus: Bus, queue: string, table: T, handlers: CheckedHandlers<T>, logger: Logger): Promise<Subscription[]> {
+export async function serveRequests<T extends RequestTable>(
+  bus: Bus,
+  queue: string,
+  table: T,
+  handlers: CheckedHandlers<T>,
+  logger: Logger,
+): Promise<Subscription[]> {
   const routes: RouteHandlers = {};
   for (const [subject, spec] of Object.entries(table)) {
     const check = messageCheck(subject, spec.request);
@@ -49,17 +61,32 @@ export async function serveRequests<T extends RequestTable>(bus: Bus, queue: str
 }
 
 /** An event handler that receives only events its schema accepts; a malformed one is logged and acknowledged. */
-export function checkedEvent<S extends TSchema>(subject: string, schema: S, logger: Logger, handle: (event: Static<S>, ctx: MessageContext) => Promise<void>): EventHandler {
+export function checkedEvent<S extends TSchema>(
+  subject: string,
+  schema: S,
+  logger: Logger,
+  handle: (event: Static<S>, ctx: MessageContext) => Promise<void>,
+): EventHandler {
   return checkedDelivery(subject, schema, logger, handle);
 }
 
 /** A job handler that runs only jobs its schema accepts; a malformed one is logged and acknowledged. */
-export function checkedJob<S extends TSchema>(subject: string, schema: S, logger: Logger, handle: (job: Static<S>, ctx: JobContext) => Promise<void>): JobHandler {
+export function checkedJob<S extends TSchema>(
+  subject: string,
+  schema: S,
+  logger: Logger,
+  handle: (job: Static<S>, ctx: JobContext) => Promise<void>,
+): JobHandler {
   return checkedDelivery(subject, schema, logger, handle);
 }
 
 /** A delivery (event or job) checked before `handle` sees it; a malformed one was logged by the check and is dropped. */
-function checkedDelivery<S extends TSchema, C>(subject: string, schema: S, logger: Logger, handle: (message: Static<S>, ctx: C) => Promise<void>): (payload: unknown, ctx: C) => Promise<void> {
+function checkedDelivery<S extends TSchema, C>(
+  subject: string,
+  schema: S,
+  logger: Logger,
+  handle: (message: Static<S>, ctx: C) => Promise<void>,
+): (payload: unknown, ctx: C) => Promise<void> {
   const check = messageCheck(subject, schema);
   return async (payload, ctx) => {
     let message: Static<S>;

@@ -1,6 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import {
-  ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, errorItem,
+  ApiError,
+  BadRequestError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  errorItem,
 } from '@patchbay/contracts';
 
 /** zlib's codes for data that does not decompress (Z_DATA_ERROR, Z_BUF_ERROR, brotli's ERR__ERROR_*). */
@@ -22,14 +26,23 @@ export function clientError(err: unknown, req: { headers: IncomingHttpHeaders })
   if (err instanceof ApiError) return err;
   const e = (err ?? {}) as { type?: string; status?: number; statusCode?: number; code?: unknown; message?: string };
   switch (e.type) {
-    case 'entity.parse.failed': return new BadRequestError('No JSON object could be decoded');
-    case 'entity.too.large': return new PayloadTooLargeError();
-    case 'encoding.unsupported': return new UnsupportedMediaTypeError(`Content-Encoding ${String(req.headers['content-encoding'])} is not supported`);
-    case 'charset.unsupported': return new UnsupportedMediaTypeError();
-    case 'request.aborted': return new BadRequestError('request aborted');
-    default: break;
+    case 'entity.parse.failed':
+      return new BadRequestError('No JSON object could be decoded');
+    case 'entity.too.large':
+      return new PayloadTooLargeError();
+    case 'encoding.unsupported':
+      return new UnsupportedMediaTypeError(
+        `Content-Encoding ${String(req.headers['content-encoding'])} is not supported`,
+      );
+    case 'charset.unsupported':
+      return new UnsupportedMediaTypeError();
+    case 'request.aborted':
+      return new BadRequestError('request aborted');
+    default:
+      break;
   }
-  if (err instanceof URIError) return new BadRequestError('validation error', [errorItem('the path is not valid percent-encoded UTF-8', 'path')]);
+  if (err instanceof URIError)
+    return new BadRequestError('validation error', [errorItem('the path is not valid percent-encoded UTF-8', 'path')]);
   if (isDecompressionError(err)) return notEncodedAsSaid(req);
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -41,5 +54,7 @@ export function clientError(err: unknown, req: { headers: IncomingHttpHeaders })
 }
 
 function notEncodedAsSaid(req: { headers: IncomingHttpHeaders }): BadRequestError {
-  return new BadRequestError('validation error', [errorItem(`the body is not valid ${String(req.headers['content-encoding'])} data`, 'Content-Encoding')]);
+  return new BadRequestError('validation error', [
+    errorItem(`the body is not valid ${String(req.headers['content-encoding'])} data`, 'Content-Encoding'),
+  ]);
 }

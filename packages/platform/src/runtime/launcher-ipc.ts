@@ -17,5 +17,10 @@ export function reportReady(service: string, opsPort: number | null): void {
 
 export function isReadyMessage(value: unknown): value is ReadyMessage {
   const m = value as Partial<ReadyMessage> | null;
-  return !!m && m.type === 'patchbay.ready' && typeof m.service === 'string' && (m.opsPort === null || typeof m.opsPort === 'number');
+  return (
+    !!m &&
+    m.type === 'patchbay.ready' &&
+    typeof m.service === 'string' &&
+    (m.opsPort === null || typeof m.opsPort === 'number')
+  );
 }

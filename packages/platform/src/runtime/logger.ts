@@ -21,14 +21,35 @@ export function resolveLogFormat(setting: string | undefined, out: { isTTY?: boo
 }
 
 /** Keys that may carry a credential; their values are replaced before any format sees them. */
-const REDACT = ['password', '*.password', 'access_token', '*.access_token', 'token', '*.token', 'req.headers.authorization', '*.google_credentials', '*.apns_p12', '*.apns_p8', '*.apns_p12_password',
+const REDACT = [
+  'password',
+  '*.password',
+  'access_token',
+  '*.access_token',
+  'token',
+  '*.token',
+  'req.headers.authorization',
+  '*.google_credentials',
+  '*.apns_p12',
+  '*.apns_p8',
+  '*.apns_p12_password',
   // External containers' and Patchbay's own object storage credentials (ADR 28).
-  'credentials', '*.credentials', '*.*.credentials', '*.secret_access_key', '*.account_key', '*.sas_token', '*.service_account_json',
-  'AWS_SECRET_ACCESS_KEY', '*.AWS_SECRET_ACCESS_KEY',
+  'credentials',
+  '*.credentials',
+  '*.*.credentials',
+  '*.secret_access_key',
+  '*.account_key',
+  '*.sas_token',
+  '*.service_account_json',
+  'AWS_SECRET_ACCESS_KEY',
+  '*.AWS_SECRET_ACCESS_KEY',
   // An object storage SDK's error logged as is carries its request: Azure's URL holds a SAS token,
   // Google's config an access token. Message and code stay. (pino writes a `cause` as its message
   // and stack only.)
-  'err.request', 'err.response', 'err.config'];
+  'err.request',
+  'err.response',
+  'err.config',
+];
 
 /** `Error: disk full (at file.ts:11:18)`: pino's serialized error in one line. */
 function oneLineError(value: unknown): string {

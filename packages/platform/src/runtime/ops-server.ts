@@ -11,7 +11,12 @@ export interface HealthState {
  * Handles `/health` (200 when ready, 503 otherwise) and `/metrics` (Prometheus text). Returns
  * false for any other path so an express app or the ops server can fall through.
  */
-export async function handleOpsRequest(req: http.IncomingMessage, res: http.ServerResponse, registry: Registry, health: HealthState): Promise<boolean> {
+export async function handleOpsRequest(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  registry: Registry,
+  health: HealthState,
+): Promise<boolean> {
   const path = (req.url ?? '').split('?')[0];
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (path === '/health') {
@@ -32,12 +37,22 @@ export async function handleOpsRequest(req: http.IncomingMessage, res: http.Serv
 /** A small server with only /health and /metrics, for services that have no public HTTP port. */
 export async function startOpsServer(port: number, registry: Registry, health: HealthState): Promise<http.Server> {
   const server = http.createServer((req, res) => {
-    handleOpsRequest(req, res, registry, health).then((handled) => {
-      if (!handled) { res.writeHead(404, { 'content-type': 'application/json' }); res.end('{"errors":[],"message":"Not Found"}'); }
-    }).catch(() => { res.writeHead(500); res.end(); });
+    handleOpsRequest(req, res, registry, health)
+      .then((handled) => {
+        if (!handled) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end('{"errors":[],"message":"Not Found"}');
+        }
+      })
+      .catch(() => {
+        res.writeHead(500);
+        res.end();
+      });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => reject(new Error(`the /health and /metrics server cannot listen on port ${port}: ${err.code ?? err.message}`)));
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new Error(`the /health and /metrics server cannot listen on port ${port}: ${err.code ?? err.message}`)),
+    );
     server.listen(port, '0.0.0.0', resolve);
   });
   return server;

@@ -9,7 +9,12 @@ import type { Bus } from '../bus/port';
  * whose event history does not survive a restart). `ensure` must be idempotent. While identity does
  * not answer it retries every `retryMs`; `stop()` ends it.
  */
-export function backfillPartners(bus: Bus, ensure: (partnerSid: string) => Promise<unknown>, log: Logger, retryMs = 5000): { stop(): void; done: Promise<void> } {
+export function backfillPartners(
+  bus: Bus,
+  ensure: (partnerSid: string) => Promise<unknown>,
+  log: Logger,
+  retryMs = 5000,
+): { stop(): void; done: Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const identity = new IdentityClient(bus, { timeoutMs: 10000 });
@@ -18,7 +23,11 @@ export function backfillPartners(bus: Bus, ensure: (partnerSid: string) => Promi
     let count = 0;
     for (;;) {
       const { partner_sids: sids } = await identity.partnerSids(after, 500);
-      for (const sid of sids) { if (stopped) return count; await ensure(sid); count += 1; }
+      for (const sid of sids) {
+        if (stopped) return count;
+        await ensure(sid);
+        count += 1;
+      }
       if (sids.length < 500) return count;
       after = sids[sids.length - 1];
     }
@@ -26,13 +35,25 @@ export function backfillPartners(bus: Bus, ensure: (partnerSid: string) => Promi
   const done = new Promise<void>((resolve) => {
     const attempt = () => {
       if (stopped) return resolve();
-      pass().then((n) => { log.info({ partners: n }, 'partner backfill done'); resolve(); }, (err: unknown) => {
-        log.warn({ err: (err as Error).message }, 'partner backfill: identity not reachable yet, retrying');
-        timer = setTimeout(attempt, retryMs);
-        timer.unref();
-      });
+      pass().then(
+        (n) => {
+          log.info({ partners: n }, 'partner backfill done');
+          resolve();
+        },
+        (err: unknown) => {
+          log.warn({ err: (err as Error).message }, 'partner backfill: identity not reachable yet, retrying');
+          timer = setTimeout(attempt, retryMs);
+          timer.unref();
+        },
+      );
     };
     attempt();
   });
-  return { stop: () => { stopped = true; if (timer) clearTimeout(timer); }, done };
+  return {
+    stop: () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+    done,
+  };
 }

@@ -20,23 +20,30 @@ export type RouteHandlers = Record<string, (payload: unknown, ctx: HandlerContex
  * Every answer is logged (JSON, at info) with the request ID the gateway set, the subject, status
  * and duration, so one call can be followed through every service it touched.
  */
-export async function serveAll(bus: Bus, queue: string, handlers: RouteHandlers, logger: Logger): Promise<Subscription[]> {
+export async function serveAll(
+  bus: Bus,
+  queue: string,
+  handlers: RouteHandlers,
+  logger: Logger,
+): Promise<Subscription[]> {
   const subs: Subscription[] = [];
   for (const [subject, handle] of Object.entries(handlers)) {
-    subs.push(await bus.serve(subject, queue, async (payload, ctx): Promise<BusReply> => {
-      const log = ctx.requestId ? logger.child({ requestId: ctx.requestId }) : logger;
-      const started = performance.now();
-      let answer: BusReply;
-      try {
-        const result = await handle(payload, { ...ctx, log });
-        answer = isReply(result) ? result : ok(result);
-      } catch (err) {
-        if (!(err instanceof ApiError)) log.error({ err, subject }, 'handler failed');
-        answer = replyForError(err);
-      }
-      log.info({ subject, status: answer.status, ms: Math.round(performance.now() - started) }, 'handled');
-      return answer;
-    }));
+    subs.push(
+      await bus.serve(subject, queue, async (payload, ctx): Promise<BusReply> => {
+        const log = ctx.requestId ? logger.child({ requestId: ctx.requestId }) : logger;
+        const started = performance.now();
+        let answer: BusReply;
+        try {
+          const result = await handle(payload, { ...ctx, log });
+          answer = isReply(result) ? result : ok(result);
+        } catch (err) {
+          if (!(err instanceof ApiError)) log.error({ err, subject }, 'handler failed');
+          answer = replyForError(err);
+        }
+        log.info({ subject, status: answer.status, ms: Math.round(performance.now() - started) }, 'handled');
+        return answer;
+      }),
+    );
   }
   return subs;
 }

@@ -20,28 +20,53 @@ export interface Stoppable {
  * With `exitWith`, the same graceful stop starts when that process disappears (a launcher killed
  * with SIGKILL takes its services with it instead of leaving them orphaned).
  */
-export function runProcess(opts: { name: string; logger: Logger; start: () => Promise<Stoppable>; graceMs?: number; exitWith?: number }): void {
+export function runProcess(opts: {
+  name: string;
+  logger: Logger;
+  start: () => Promise<Stoppable>;
+  graceMs?: number;
+  exitWith?: number;
+}): void {
   const { logger } = opts;
   let running: Stoppable | undefined;
   let stopping = false;
   const shutdown = (signal: string) => {
-    if (stopping) { logger.warn({ signal }, 'second signal: exiting now'); process.exit(1); }
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight work');
-    const timer = setTimeout(() => { logger.error('graceful shutdown timed out'); process.exit(1); }, opts.graceMs ?? SHUTDOWN_GRACE_MS);
+    const timer = setTimeout(() => {
+      logger.error('graceful shutdown timed out');
+      process.exit(1);
+    }, opts.graceMs ?? SHUTDOWN_GRACE_MS);
     timer.unref();
     (running ? running.stop() : Promise.resolve())
-      .then(() => { logger.info('stopped'); process.exit(0); })
-      .catch((err: unknown) => { logger.error({ err }, 'error while stopping'); process.exit(1); });
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        logger.error({ err }, 'error while stopping');
+        process.exit(1);
+      });
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   if (opts.exitWith && opts.exitWith > 1) {
     const pid = opts.exitWith;
-    watchProcess(pid, () => { logger.warn({ pid }, 'the process that started this one is gone'); shutdown('parent gone'); });
+    watchProcess(pid, () => {
+      logger.warn({ pid }, 'the process that started this one is gone');
+      shutdown('parent gone');
+    });
   }
-  opts.start()
-    .then((s) => { running = s; if (stopping) void s.stop().then(() => process.exit(0)); })
+  opts
+    .start()
+    .then((s) => {
+      running = s;
+      if (stopping) void s.stop().then(() => process.exit(0));
+    })
     .catch((err: unknown) => {
       // Config errors carry their own readable list; print it plainly as well.
       if (err instanceof Error && err.name === 'ConfigError') process.stderr.write(`${err.message}\n`);
@@ -54,7 +79,11 @@ export function runProcess(opts: { name: string; logger: Logger; start: () => Pr
 export async function stopAll(items: Array<Stoppable | undefined>): Promise<void> {
   let first: unknown;
   for (const item of items) {
-    try { await item?.stop(); } catch (err) { first ??= err; }
+    try {
+      await item?.stop();
+    } catch (err) {
+      first ??= err;
+    }
   }
   if (first) throw first;
 }

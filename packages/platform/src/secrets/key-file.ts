@@ -20,7 +20,8 @@ function readKeyFile(file: string, log: Logger, keyEnv: string): Buffer {
   }
   const text = fs.readFileSync(file, 'utf8').trim();
   const key = Buffer.from(text, 'base64');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.length !== KEY_BYTES) throw new KeyFileError(file, `does not hold Base64 of ${KEY_BYTES} bytes`, keyEnv);
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.length !== KEY_BYTES)
+    throw new KeyFileError(file, `does not hold Base64 of ${KEY_BYTES} bytes`, keyEnv);
   return key;
 }
 
@@ -29,7 +30,11 @@ function readKeyFile(file: string, log: Logger, keyEnv: string): Buffer {
  * (32 random bytes, Base64, mode 0600) and reused by every later start. The file is written
  * aside and linked into place, so a crash never leaves half a key and two starts never make two.
  */
-export function readOrCreateKeyFile(file: string, log: Logger, opts: { purpose: string; keyEnv: string } = { purpose: 'push', keyEnv: 'PUSH_CREDENTIALS_KEY' }): Buffer {
+export function readOrCreateKeyFile(
+  file: string,
+  log: Logger,
+  opts: { purpose: string; keyEnv: string } = { purpose: 'push', keyEnv: 'PUSH_CREDENTIALS_KEY' },
+): Buffer {
   if (fs.existsSync(file)) return readKeyFile(file, log, opts.keyEnv);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;

@@ -25,16 +25,23 @@ export class KeyRing {
   private readonly byKid = new Map<string, Buffer>();
 
   /** `purpose` names what the ring protects (`push`, `storage`): it keys `revision`, so two purposes never share revisions. */
-  constructor(current: Buffer, old: readonly Buffer[] = [], readonly purpose = 'push') {
+  constructor(
+    current: Buffer,
+    old: readonly Buffer[] = [],
+    readonly purpose = 'push',
+  ) {
     for (const key of [current, ...old]) {
       if (key.length !== KEY_BYTES) throw new Error(`a credentials key must be ${KEY_BYTES} bytes (got ${key.length})`);
       const kid = keyId(key);
       const known = this.byKid.get(kid);
-      if (known && !known.equals(key)) throw new Error(`two different credentials keys share the id ${kid}; replace one of them`);
+      if (known && !known.equals(key))
+        throw new Error(`two different credentials keys share the id ${kid}; replace one of them`);
       this.byKid.set(kid, Buffer.from(key));
     }
     this.current = { kid: keyId(current), key: this.byKid.get(keyId(current)) as Buffer };
-    this.revisionKey = createHmac('sha256', this.current.key).update(`patchbay ${purpose} credentials_revision v1`).digest();
+    this.revisionKey = createHmac('sha256', this.current.key)
+      .update(`patchbay ${purpose} credentials_revision v1`)
+      .digest();
   }
 
   /**

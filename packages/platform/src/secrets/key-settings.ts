@@ -33,7 +33,8 @@ function decodeKey(value: string, name: string): Buffer | string {
   const compact = value.trim();
   if (!BASE64.test(compact)) return `${name}: must be Base64 of ${KEY_BYTES} random bytes (it is not Base64); ${HOW}`;
   const key = Buffer.from(compact, /[-_]/.test(compact) ? 'base64url' : 'base64');
-  if (key.length !== KEY_BYTES) return `${name}: must be Base64 of exactly ${KEY_BYTES} bytes (got ${key.length} bytes); ${HOW}`;
+  if (key.length !== KEY_BYTES)
+    return `${name}: must be Base64 of exactly ${KEY_BYTES} bytes (got ${key.length} bytes); ${HOW}`;
   return key;
 }
 
@@ -43,23 +44,32 @@ function decodeKey(value: string, name: string): Buffer | string {
  * embedded installation generates a key file; with MONGODB_URL that is refused, because every
  * replica must seal and open with the same key.
  */
-export function credentialKeySettings(spec: CredentialKeySpec, env: Readonly<Record<string, unknown>> & { MONGODB_URL?: string; DATA_DIR: string }):
-  { settings: CredentialKeySettings; problems: string[] } {
+export function credentialKeySettings(
+  spec: CredentialKeySpec,
+  env: Readonly<Record<string, unknown>> & { MONGODB_URL?: string; DATA_DIR: string },
+): { settings: CredentialKeySettings; problems: string[] } {
   const problems: string[] = [];
   let current: Buffer | null = null;
   const currentValue = env[spec.keyEnv];
   if (typeof currentValue === 'string' && currentValue) {
     const key = decodeKey(currentValue, spec.keyEnv);
-    if (typeof key === 'string') problems.push(key); else current = key;
+    if (typeof key === 'string') problems.push(key);
+    else current = key;
   } else if (env.MONGODB_URL) {
-    problems.push(`${spec.keyEnv}: required with MONGODB_URL (every ${spec.purpose} replica must share one key to encrypt ${spec.purpose} credentials); ${HOW}`);
+    problems.push(
+      `${spec.keyEnv}: required with MONGODB_URL (every ${spec.purpose} replica must share one key to encrypt ${spec.purpose} credentials); ${HOW}`,
+    );
   }
   const old: Buffer[] = [];
   const oldValue = env[spec.oldKeysEnv];
-  const items = (typeof oldValue === 'string' ? oldValue : '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const items = (typeof oldValue === 'string' ? oldValue : '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   items.forEach((item, i) => {
     const key = decodeKey(item, `${spec.oldKeysEnv} (key ${i + 1} of ${items.length})`);
-    if (typeof key === 'string') problems.push(key); else old.push(key);
+    if (typeof key === 'string') problems.push(key);
+    else old.push(key);
   });
   // The owning service's own data directory, as openDocStore names it in both run modes.
   const keyFile = path.resolve(env.DATA_DIR, spec.dataSubdir, 'credentials.key');

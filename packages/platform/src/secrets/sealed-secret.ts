@@ -22,5 +22,11 @@ export type StoredSecret = SealedSecret | string | null;
 export function isSealedSecret(value: unknown): value is SealedSecret {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
-  return v.v === 1 && typeof v.kid === 'string' && typeof v.iv === 'string' && typeof v.tag === 'string' && typeof v.data === 'string';
+  return (
+    v.v === 1 &&
+    typeof v.kid === 'string' &&
+    typeof v.iv === 'string' &&
+    typeof v.tag === 'string' &&
+    typeof v.data === 'string'
+  );
 }

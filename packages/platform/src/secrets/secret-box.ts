@@ -19,7 +19,13 @@ export function sealSecret(ring: KeyRing, plaintext: string, context: string): S
   const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(context, 'utf8'));
   const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return { v: 1, kid, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+  return {
+    v: 1,
+    kid,
+    iv: iv.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+    data: data.toString('base64'),
+  };
 }
 
 /**
@@ -33,7 +39,8 @@ export function openSecret(ring: KeyRing, sealed: SealedSecret, context: string)
   const iv = Buffer.from(sealed.iv, 'base64');
   const tag = Buffer.from(sealed.tag, 'base64');
   if (sealed.v !== 1) throw new TamperedSecretError(`unknown version ${String(sealed.v)}`, sealed.kid);
-  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new TamperedSecretError('malformed IV or tag', sealed.kid);
+  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
+    throw new TamperedSecretError('malformed IV or tag', sealed.kid);
   try {
     const decipher = createDecipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(context, 'utf8'));

@@ -1,6 +1,10 @@
 /** A stored credential that cannot be opened; the message never carries key or plaintext. */
 export class SecretError extends Error {
-  constructor(message: string, readonly kid: string | null, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly kid: string | null,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'SecretError';
   }

@@ -4,6 +4,13 @@ import type { Logger } from '../runtime/logger';
 /** A logger whose lines a test reads back (parsed JSON), for "it was logged" checks. */
 export function captureLogger(level = 'info'): { logger: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = pino({ level }, { write: (line: string) => { lines.push(JSON.parse(line) as Record<string, unknown>); } });
+  const logger = pino(
+    { level },
+    {
+      write: (line: string) => {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    },
+  );
   return { logger, lines };
 }

@@ -34,7 +34,8 @@ export interface NatsServerHandle {
  */
 export async function startNatsServer(opts: { jetstream?: boolean } = {}): Promise<NatsServerHandle> {
   const bin = process.env.NATS_SERVER_BIN ?? DEFAULT_BIN;
-  if (!existsSync(bin)) throw new Error(`nats-server not found at ${bin}: install the Debian package nats-server (or set NATS_SERVER_BIN)`);
+  if (!existsSync(bin))
+    throw new Error(`nats-server not found at ${bin}: install the Debian package nats-server (or set NATS_SERVER_BIN)`);
   // Reserved rather than merely free: `restart` binds the same port again after a pause.
   const port = await reservePorts(1);
   const storeDir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-nats-'));
@@ -61,10 +62,14 @@ async function launch(bin: string, args: string[], port: number): Promise<ChildP
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   // Keep the tail of the log for error messages; reading it also stops a full pipe from blocking the server.
   let log = '';
-  child.stderr!.on('data', (chunk: Buffer) => { log = (log + chunk.toString()).slice(-4000); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000);
+  });
   const exited = new Promise<never>((_, reject) => {
     child.once('error', reject);
-    child.once('exit', (code, signal) => reject(new Error(`nats-server exited (code ${code}, signal ${signal}):\n${log}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`nats-server exited (code ${code}, signal ${signal}):\n${log}`)),
+    );
   });
   exited.catch(() => undefined);
   const killOnExit = () => child.kill('SIGKILL');
@@ -95,7 +100,10 @@ async function terminate(child: ChildProcess): Promise<void> {
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
-    const done = (ok: boolean) => { socket.destroy(); resolve(ok); };
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
     socket.setTimeout(1000, () => done(false));
     socket.once('data', (d) => done(d.toString().startsWith('INFO')));
     socket.once('error', () => done(false));

@@ -23,12 +23,19 @@ function ephemeralLow(): number {
   try {
     const [low] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
     if (low && low > RANGE_LOW + 1000) return low;
-  } catch { /* not Linux */ }
+  } catch {
+    /* not Linux */
+  }
   return 32768;
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Takes the lock of `port` for this process, or reports that someone alive holds it. */
@@ -39,14 +46,26 @@ function lock(port: number): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     let owner = 0;
-    try { owner = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8')); } catch { /* being written, or abandoned mid-write */ }
+    try {
+      owner = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));
+    } catch {
+      /* being written, or abandoned mid-write */
+    }
     if (owner && alive(owner)) return false;
     if (!owner) {
       // A lock without a pid file older than a few seconds was abandoned mid-write.
-      try { if (Date.now() - fs.statSync(dir).mtimeMs < 5000) return false; } catch { return false; }
+      try {
+        if (Date.now() - fs.statSync(dir).mtimeMs < 5000) return false;
+      } catch {
+        return false;
+      }
     }
     fs.rmSync(dir, { recursive: true, force: true });
-    try { fs.mkdirSync(dir); } catch { return false; }
+    try {
+      fs.mkdirSync(dir);
+    } catch {
+      return false;
+    }
   }
   fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
   held.add(port);
@@ -70,7 +89,9 @@ let cleanupInstalled = false;
 function installCleanup(): void {
   if (cleanupInstalled) return;
   cleanupInstalled = true;
-  process.once('exit', () => { for (const port of [...held]) unlock(port); });
+  process.once('exit', () => {
+    for (const port of [...held]) unlock(port);
+  });
 }
 
 /**
@@ -86,9 +107,15 @@ export async function reservePorts(count = 1): Promise<number> {
     const taken: number[] = [];
     let ok = true;
     for (let p = base; p < base + count; p++) {
-      if (!lock(p)) { ok = false; break; }
+      if (!lock(p)) {
+        ok = false;
+        break;
+      }
       taken.push(p);
-      if (!(await bindable(p))) { ok = false; break; }
+      if (!(await bindable(p))) {
+        ok = false;
+        break;
+      }
     }
     if (ok) return base;
     for (const p of taken) unlock(p);

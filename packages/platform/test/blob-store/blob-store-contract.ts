@@ -20,15 +20,24 @@ export interface BlobStoreContractOptions {
 
 const MiB = 1024 * 1024;
 
-export function describeBlobStoreContract(name: string, makeStore: () => Promise<BlobStore>, opts: BlobStoreContractOptions = {}): void {
-
+export function describeBlobStoreContract(
+  name: string,
+  makeStore: () => Promise<BlobStore>,
+  opts: BlobStoreContractOptions = {},
+): void {
   describe(`BlobStore contract: ${name}`, () => {
     let store: BlobStore;
     let p: string;
 
-    beforeAll(async () => { store = await makeStore(); });
-    afterAll(async () => { await store?.close?.(); });
-    beforeEach(() => { p = `c${randomUUID().slice(0, 8)}/`; });
+    beforeAll(async () => {
+      store = await makeStore();
+    });
+    afterAll(async () => {
+      await store?.close?.();
+    });
+    beforeEach(() => {
+      p = `c${randomUUID().slice(0, 8)}/`;
+    });
 
     it('round-trips a multi-MiB stream generated on the fly', async () => {
       const content = generated(5 * MiB + 123, 42);
@@ -49,24 +58,25 @@ export function describeBlobStoreContract(name: string, makeStore: () => Promise
 
     // Optional in the port: the adapters that offer a file copy must store exactly what put would.
     // Registered only for them: an adapter without the capability has nothing to skip.
-    if (opts.offersPutFile) it('putFile stores a local file exactly, atomically, durable or not, and a missing file is an error that leaves nothing', async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blob-putfile-'));
-      try {
-        const content = generated(3 * MiB + 17, 9);
-        const local = path.join(dir, 'local.bin');
-        await pipeline(content.stream(), fs.createWriteStream(local));
-        await store.put(`${p}f`, bufferStream('older'));
-        await expect(store.putFile!(`${p}f`, local)).resolves.toEqual({ size: 3 * MiB + 17 });
-        expect(await sha256Of(await store.get(`${p}f`))).toBe(content.sha256);
-        await expect(store.putFile!(`${p}g`, local, { durable: false })).resolves.toEqual({ size: 3 * MiB + 17 });
-        expect((await store.stat(`${p}g`)).size).toBe(3 * MiB + 17);
-        await expect(store.putFile!(`${p}h`, path.join(dir, 'missing'))).rejects.toThrow();
-        await expect(store.stat(`${p}h`)).rejects.toBeInstanceOf(NotFoundError);
-        if (opts.leftovers) expect(await opts.leftovers()).toEqual([]);
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    });
+    if (opts.offersPutFile)
+      it('putFile stores a local file exactly, atomically, durable or not, and a missing file is an error that leaves nothing', async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blob-putfile-'));
+        try {
+          const content = generated(3 * MiB + 17, 9);
+          const local = path.join(dir, 'local.bin');
+          await pipeline(content.stream(), fs.createWriteStream(local));
+          await store.put(`${p}f`, bufferStream('older'));
+          await expect(store.putFile!(`${p}f`, local)).resolves.toEqual({ size: 3 * MiB + 17 });
+          expect(await sha256Of(await store.get(`${p}f`))).toBe(content.sha256);
+          await expect(store.putFile!(`${p}g`, local, { durable: false })).resolves.toEqual({ size: 3 * MiB + 17 });
+          expect((await store.stat(`${p}g`)).size).toBe(3 * MiB + 17);
+          await expect(store.putFile!(`${p}h`, path.join(dir, 'missing'))).rejects.toThrow();
+          await expect(store.stat(`${p}h`)).rejects.toBeInstanceOf(NotFoundError);
+          if (opts.leftovers) expect(await opts.leftovers()).toEqual([]);
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      });
 
     it('stores an empty object', async () => {
       await expect(store.put(`${p}empty`, bufferStream(''))).resolves.toEqual({ size: 0 });
@@ -126,7 +136,8 @@ export function describeBlobStoreContract(name: string, makeStore: () => Promise
 
     it('lists keys by prefix', async () => {
       if (!store.list) return;
-      for (const k of ['list/a/1', 'list/a/2', 'list/b/1', 'listx/1', 'other']) await store.put(`${p}${k}`, bufferStream(k));
+      for (const k of ['list/a/1', 'list/a/2', 'list/b/1', 'listx/1', 'other'])
+        await store.put(`${p}${k}`, bufferStream(k));
       const list = async (prefix: string) => {
         const keys: string[] = [];
         for await (const k of store.list!(prefix)) keys.push(k);
@@ -160,7 +171,9 @@ export function describeBlobStoreContract(name: string, makeStore: () => Promise
       const b = generated(2 * MiB, 12);
       await store.put(`${p}swap`, a.stream());
       let done = false;
-      const writing = store.put(`${p}swap`, slowStream(2 * MiB, 12)).finally(() => { done = true; });
+      const writing = store.put(`${p}swap`, slowStream(2 * MiB, 12)).finally(() => {
+        done = true;
+      });
       const reads: Promise<string>[] = [];
       while (!done) {
         reads.push(store.get(`${p}swap`).then(sha256Of));
@@ -175,7 +188,21 @@ export function describeBlobStoreContract(name: string, makeStore: () => Promise
     });
 
     it('rejects bad keys with BadRequestError before any I/O', async () => {
-      const bad = ['', '/abs', '../up', 'a/../b', '..', 'a//b', 'a/', 'a b', 'a\\b', 'a/./b', 'é', '.tmp/x', 'x'.repeat(2000)];
+      const bad = [
+        '',
+        '/abs',
+        '../up',
+        'a/../b',
+        '..',
+        'a//b',
+        'a/',
+        'a b',
+        'a\\b',
+        'a/./b',
+        'é',
+        '.tmp/x',
+        'x'.repeat(2000),
+      ];
       for (const key of bad) {
         await expect(store.put(key, bufferStream('x'))).rejects.toBeInstanceOf(BadRequestError);
         await expect(store.get(key)).rejects.toBeInstanceOf(BadRequestError);

@@ -11,9 +11,11 @@ export function* generatedChunks(size: number, seed: number, chunk = CHUNK): Gen
   for (let offset = 0; offset < size; offset += chunk) {
     const b = Buffer.allocUnsafe(Math.min(chunk, size - offset));
     for (let i = 0; i < b.length; i += 1) {
-      x ^= x << 13; x >>>= 0;
+      x ^= x << 13;
+      x >>>= 0;
       x ^= x >>> 17;
-      x ^= x << 5; x >>>= 0;
+      x ^= x << 5;
+      x >>>= 0;
       b[i] = x & 0xff;
     }
     yield b;
@@ -29,21 +31,25 @@ export function generated(size: number, seed: number): { stream: () => Readable;
 
 /** The same content, but yielding to the event loop between chunks so others can run mid-upload. */
 export function slowStream(size: number, seed: number): Readable {
-  return Readable.from((async function* () {
-    for (const b of generatedChunks(size, seed, 16 * 1024)) {
-      await new Promise((r) => setTimeout(r, 1));
-      yield b;
-    }
-  })());
+  return Readable.from(
+    (async function* () {
+      for (const b of generatedChunks(size, seed, 16 * 1024)) {
+        await new Promise((r) => setTimeout(r, 1));
+        yield b;
+      }
+    })(),
+  );
 }
 
 /** Yields `goodBytes` of content and then fails, like a client that disconnects mid-upload. */
 export function failingStream(goodBytes: number, message = 'source failed'): Readable {
-  return Readable.from((async function* () {
-    yield* generatedChunks(goodBytes, 7);
-    await new Promise((r) => setTimeout(r, 5));
-    throw new Error(message);
-  })());
+  return Readable.from(
+    (async function* () {
+      yield* generatedChunks(goodBytes, 7);
+      await new Promise((r) => setTimeout(r, 5));
+      throw new Error(message);
+    })(),
+  );
 }
 
 export async function sha256Of(stream: Readable): Promise<string> {

@@ -10,7 +10,10 @@ it('answers only when every block of the bytes is held, as slices of them', () =
   expect(cache.slices('f', BLOCK - 5, 10)).toBeUndefined();
   expect(cache.missing('f', BLOCK - 5, 10)).toEqual([1]);
   cache.put('f', 1, block(2, 100)); // the last, short block of the file
-  expect(cache.slices('f', BLOCK - 5, 10)?.map((b) => [b[0], b.length])).toEqual([[1, 5], [2, 5]]);
+  expect(cache.slices('f', BLOCK - 5, 10)?.map((b) => [b[0], b.length])).toEqual([
+    [1, 5],
+    [2, 5],
+  ]);
   expect(cache.slices('g', 0, 1)).toBeUndefined();
 });
 

@@ -59,7 +59,7 @@ it('without keepOpenMs leaves no file open and sees every change', async () => {
   await expect(readText('files/p/F1', 0, 3, {})).rejects.toBeInstanceOf(NotFoundError);
 });
 
-it('a kept file is dropped by the same store\'s put and delete at once', async () => {
+it("a kept file is dropped by the same store's put and delete at once", async () => {
   expect(await readText('files/p/F1', 0, 3)).toBe('0123');
   await store.put('files/p/F1', bufferStream('abcdefghij'));
   expect(await readText('files/p/F1', 0, 3)).toBe('abcd');

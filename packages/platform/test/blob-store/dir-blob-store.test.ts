@@ -7,8 +7,12 @@ import { describeBlobStoreContract } from './blob-store-contract';
 import { bufferStream, readAll } from './blob-test-kit';
 
 let root: string;
-beforeAll(async () => { root = await mkdtemp(path.join(os.tmpdir(), 'patchbay-blobs-')); });
-afterAll(async () => { await rm(root, { recursive: true, force: true }); });
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'patchbay-blobs-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 const tempFiles = async (dir: string): Promise<string[]> => readdir(path.join(dir, '.tmp')).catch(() => []);
 
@@ -51,7 +55,7 @@ describe('DirBlobStore specifics', () => {
     await expect(new DirBlobStore({ dir: path.join(dir, 'nothing-yet') }).sweepTemp(0)).resolves.toBe(0);
   });
 
-  it('treats a key that is another key\'s directory as missing, and refuses to write through a file', async () => {
+  it("treats a key that is another key's directory as missing, and refuses to write through a file", async () => {
     await store.put('x/y', bufferStream('1'));
     await expect(store.get('x')).rejects.toBeInstanceOf(NotFoundError);
     await expect(store.stat('x')).rejects.toBeInstanceOf(NotFoundError);
@@ -63,7 +67,9 @@ describe('DirBlobStore specifics', () => {
   });
 
   it('rejects a list prefix that would leave the directory', async () => {
-    const keys = async () => { for await (const _ of store.list('../')) void _; };
+    const keys = async () => {
+      for await (const _ of store.list('../')) void _;
+    };
     await expect(keys()).rejects.toBeInstanceOf(BadRequestError);
   });
 });

@@ -14,11 +14,14 @@ const url = process.env.MONGODB_URL;
 
 /** Chunks whose files-document does not exist: what a failed put must never leave. */
 async function orphanChunks(db: Db, bucket: string): Promise<string[]> {
-  const rows = await db.collection(`${bucket}.chunks`).aggregate<{ _id: unknown }>([
-    { $group: { _id: '$files_id' } },
-    { $lookup: { from: `${bucket}.files`, localField: '_id', foreignField: '_id', as: 'file' } },
-    { $match: { file: { $size: 0 } } },
-  ]).toArray();
+  const rows = await db
+    .collection(`${bucket}.chunks`)
+    .aggregate<{ _id: unknown }>([
+      { $group: { _id: '$files_id' } },
+      { $lookup: { from: `${bucket}.files`, localField: '_id', foreignField: '_id', as: 'file' } },
+      { $match: { file: { $size: 0 } } },
+    ])
+    .toArray();
   return rows.map((r) => String(r._id));
 }
 
@@ -58,14 +61,20 @@ if (url) {
     it('sweeps chunks of uploads that never finished', async () => {
       const store = new GridfsBlobStore({ db, bucketName: 'sweep', revisionGraceMs: 0 });
       await store.put('k', bufferStream('kept'));
-      await db.collection('sweep.chunks').insertOne({ files_id: ObjectId.createFromTime(Math.floor(Date.now() / 1000) - 3600), n: 0, data: Buffer.from('x') });
+      await db.collection('sweep.chunks').insertOne({
+        files_id: ObjectId.createFromTime(Math.floor(Date.now() / 1000) - 3600),
+        n: 0,
+        data: Buffer.from('x'),
+      });
       await expect(store.sweepOrphans(10 * 60_000)).resolves.toBe(1);
       expect(await orphanChunks(db, 'sweep')).toEqual([]);
       expect((await store.stat('k')).size).toBe(4);
     });
   });
 } else {
-  console.warn('GridfsBlobStore contract suite skipped: MONGODB_URL is not set (no MongoDB server reachable here). Run `pnpm test:mongo` (or set MONGODB_URL=mongodb://…) to run it.');
+  console.warn(
+    'GridfsBlobStore contract suite skipped: MONGODB_URL is not set (no MongoDB server reachable here). Run `pnpm test:mongo` (or set MONGODB_URL=mongodb://…) to run it.',
+  );
   describe.skip('BlobStore contract: GridfsBlobStore (needs MONGODB_URL)', () => {
     it('runs against a real MongoDB', () => undefined);
   });

@@ -14,11 +14,18 @@ export function describeEventContract(kit: BusKit): void {
     const evt = family();
     for (let i = 0; i < 3; i++) await pub.publish(`${evt}.created`, { i, at: new Date(0) }, { requestId: `req-${i}` });
     const [alpha, beta]: Seen[][] = [[], []];
-    await sub.subscribe(`${evt}.*`, 'alpha', async (payload, ctx) => { alpha.push({ payload, ctx }); });
-    await sub.subscribe(`${evt}.*`, 'beta', async (payload, ctx) => { beta.push({ payload, ctx }); });
+    await sub.subscribe(`${evt}.*`, 'alpha', async (payload, ctx) => {
+      alpha.push({ payload, ctx });
+    });
+    await sub.subscribe(`${evt}.*`, 'beta', async (payload, ctx) => {
+      beta.push({ payload, ctx });
+    });
     await pub.publish(`${evt}.updated`, { i: 3 });
     await pub.publish(`evt.${kit.id()}.created`, { i: 99 });
-    await eventually(() => { expect(ids(alpha)).toEqual([0, 1, 2, 3]); expect(ids(beta)).toEqual([0, 1, 2, 3]); });
+    await eventually(() => {
+      expect(ids(alpha)).toEqual([0, 1, 2, 3]);
+      expect(ids(beta)).toEqual([0, 1, 2, 3]);
+    });
     const first = alpha.find((s) => (s.payload as { i: number }).i === 0)!;
     expect(first.payload).toStrictEqual({ i: 0, at: '1970-01-01T00:00:00.000Z' });
     expect(first.ctx).toEqual({ subject: `${evt}.created`, requestId: 'req-0' });
@@ -30,8 +37,14 @@ export function describeEventContract(kit: BusKit): void {
     const [pub, a, b] = [await kit.bus(), await kit.bus(), await kit.bus()];
     const evt = family();
     const [seenA, seenB]: Seen[][] = [[], []];
-    await a.subscribe(`${evt}.>`, 'shared', async (payload, ctx) => { seenA.push({ payload, ctx }); await sleep(20); });
-    await b.subscribe(`${evt}.>`, 'shared', async (payload, ctx) => { seenB.push({ payload, ctx }); await sleep(20); });
+    await a.subscribe(`${evt}.>`, 'shared', async (payload, ctx) => {
+      seenA.push({ payload, ctx });
+      await sleep(20);
+    });
+    await b.subscribe(`${evt}.>`, 'shared', async (payload, ctx) => {
+      seenB.push({ payload, ctx });
+      await sleep(20);
+    });
     for (let i = 0; i < 20; i++) await pub.publish(`${evt}.ping`, { i });
     await eventually(() => expect(ids([...seenA, ...seenB])).toEqual(Array.from({ length: 20 }, (_, i) => i)));
     expect(seenA.length).toBeGreaterThan(0);
@@ -42,7 +55,9 @@ export function describeEventContract(kit: BusKit): void {
     const [pub, first, second] = [await kit.bus(), await kit.bus(), await kit.bus()];
     const evt = family();
     const [before, after]: Seen[][] = [[], []];
-    const sub = await first.subscribe(`${evt}.*`, 'resumer', async (payload, ctx) => { before.push({ payload, ctx }); });
+    const sub = await first.subscribe(`${evt}.*`, 'resumer', async (payload, ctx) => {
+      before.push({ payload, ctx });
+    });
     await pub.publish(`${evt}.one`, { i: 1 });
     await eventually(() => expect(ids(before)).toEqual([1]));
     await sub.stop();
@@ -50,7 +65,9 @@ export function describeEventContract(kit: BusKit): void {
     await pub.publish(`${evt}.three`, { i: 3 });
     await sleep(100);
     expect(ids(before)).toEqual([1]);
-    await second.subscribe(`${evt}.*`, 'resumer', async (payload, ctx) => { after.push({ payload, ctx }); });
+    await second.subscribe(`${evt}.*`, 'resumer', async (payload, ctx) => {
+      after.push({ payload, ctx });
+    });
     await eventually(() => expect(ids(after)).toEqual([2, 3]));
     await sleep(150);
     expect(ids(after)).toEqual([2, 3]);
@@ -61,9 +78,13 @@ export function describeEventContract(kit: BusKit): void {
     for (let i = 0; i < 10; i++) {
       const evt = family();
       const seen: Seen[] = [];
-      const sub = await first.subscribe(`${evt}.*`, 'handover', async (payload, ctx) => { seen.push({ payload, ctx }); });
+      const sub = await first.subscribe(`${evt}.*`, 'handover', async (payload, ctx) => {
+        seen.push({ payload, ctx });
+      });
       await Promise.all([pub.publish(`${evt}.racing`, { i }), sub.stop()]);
-      const next = await second.subscribe(`${evt}.*`, 'handover', async (payload, ctx) => { seen.push({ payload, ctx }); });
+      const next = await second.subscribe(`${evt}.*`, 'handover', async (payload, ctx) => {
+        seen.push({ payload, ctx });
+      });
       // Well inside the 30 s ack wait: nothing may be parked on the stopped subscriber.
       await eventually(() => expect(ids(seen)).toEqual([i]), 2000);
       await next.stop();
@@ -91,7 +112,9 @@ export function describeEventContract(kit: BusKit): void {
     await pub.publish(`${evt}.once`, { i: 1 }, { msgId: `${evt}-1` });
     await pub.publish(`${evt}.once`, { i: 2 });
     const seen: Seen[] = [];
-    await sub.subscribe(`${evt}.*`, 'dedupe', async (payload, ctx) => { seen.push({ payload, ctx }); });
+    await sub.subscribe(`${evt}.*`, 'dedupe', async (payload, ctx) => {
+      seen.push({ payload, ctx });
+    });
     await eventually(() => expect(ids(seen)).toEqual([1, 2]));
     await sleep(150);
     expect(seen).toHaveLength(2);
@@ -102,10 +125,17 @@ export function describeEventContract(kit: BusKit): void {
     const evt = family();
     await pub.publish(`${evt}.before`, { i: 0 });
     const [seenA, seenB]: Seen[][] = [[], []];
-    const sub = await a.listen!(`${evt}.*`, async (payload, ctx) => { seenA.push({ payload, ctx }); });
-    await b.listen!(`${evt}.*`, async (payload, ctx) => { seenB.push({ payload, ctx }); });
+    const sub = await a.listen!(`${evt}.*`, async (payload, ctx) => {
+      seenA.push({ payload, ctx });
+    });
+    await b.listen!(`${evt}.*`, async (payload, ctx) => {
+      seenB.push({ payload, ctx });
+    });
     await pub.publish(`${evt}.after`, { i: 1 }, { requestId: 'req-listen' });
-    await eventually(() => { expect(ids(seenA)).toEqual([1]); expect(ids(seenB)).toEqual([1]); });
+    await eventually(() => {
+      expect(ids(seenA)).toEqual([1]);
+      expect(ids(seenB)).toEqual([1]);
+    });
     expect(seenA[0].ctx).toEqual({ subject: `${evt}.after`, requestId: 'req-listen' });
     await sub.stop();
     await pub.publish(`${evt}.later`, { i: 2 });

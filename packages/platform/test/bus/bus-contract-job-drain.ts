@@ -3,7 +3,9 @@ import { captureLogger, deferred, eventually, sleep, stopWhileJobRuns, type BusK
 
 /** Resolves never; rejects with the signal's reason once it is aborted. */
 function untilAborted(signal: AbortSignal): Promise<never> {
-  return new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  return new Promise<never>((_, reject) =>
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+  );
 }
 
 /**
@@ -20,20 +22,32 @@ export function describeJobDrainContract(kit: BusKit): void {
     const s = subject();
     const started = deferred();
     const first: { aborted?: boolean; settled?: boolean } = {};
-    const sub = await stopping.work(s, 'runners', async (_p, ctx) => {
-      started.resolve();
-      try {
-        await untilAborted(ctx.signal);
-      } finally {
-        first.aborted = ctx.signal.aborted;
-        first.settled = true;
-      }
-    }, { ackWaitMs: 20_000, drainMs: 300 });
+    const sub = await stopping.work(
+      s,
+      'runners',
+      async (_p, ctx) => {
+        started.resolve();
+        try {
+          await untilAborted(ctx.signal);
+        } finally {
+          first.aborted = ctx.signal.aborted;
+          first.settled = true;
+        }
+      },
+      { ackWaitMs: 20_000, drainMs: 300 },
+    );
     await stopping.enqueue(s, { n: 1 });
     await started.promise;
 
     const seen: Array<{ payload: unknown; deliveryCount: number; at: number }> = [];
-    await other.work(s, 'runners', async (payload, ctx: JobContext) => { seen.push({ payload, deliveryCount: ctx.deliveryCount, at: Date.now() }); }, { ackWaitMs: 20_000 });
+    await other.work(
+      s,
+      'runners',
+      async (payload, ctx: JobContext) => {
+        seen.push({ payload, deliveryCount: ctx.deliveryCount, at: Date.now() });
+      },
+      { ackWaitMs: 20_000 },
+    );
     const stoppedAt = Date.now();
     await sub.stop();
     // stop() resolved only once the aborted handler had settled.
@@ -56,13 +70,26 @@ export function describeJobDrainContract(kit: BusKit): void {
     const [started, release] = [deferred(), deferred()];
     let aborted = false;
     let done = 0;
-    const sub = await w.work(s, 'runners', async (_p, ctx) => {
-      started.resolve();
-      ctx.signal.addEventListener('abort', () => { aborted = true; }, { once: true });
-      await release.promise;
-      done++;
-    }, { drainMs: 100 });
-    await stopWhileJobRuns(w, s, sub, { started, release, done: () => done }, () => eventually(() => expect(aborted).toBe(true)));
+    const sub = await w.work(
+      s,
+      'runners',
+      async (_p, ctx) => {
+        started.resolve();
+        ctx.signal.addEventListener(
+          'abort',
+          () => {
+            aborted = true;
+          },
+          { once: true },
+        );
+        await release.promise;
+        done++;
+      },
+      { drainMs: 100 },
+    );
+    await stopWhileJobRuns(w, s, sub, { started, release, done: () => done }, () =>
+      eventually(() => expect(aborted).toBe(true)),
+    );
   });
 
   test('a job that finishes within drainMs never sees its signal aborted', async () => {
@@ -70,7 +97,16 @@ export function describeJobDrainContract(kit: BusKit): void {
     const s = subject();
     const started = deferred();
     let signal: AbortSignal | undefined;
-    const sub = await w.work(s, 'runners', async (_p, ctx) => { signal = ctx.signal; started.resolve(); await sleep(100); }, { drainMs: 2000 });
+    const sub = await w.work(
+      s,
+      'runners',
+      async (_p, ctx) => {
+        signal = ctx.signal;
+        started.resolve();
+        await sleep(100);
+      },
+      { drainMs: 2000 },
+    );
     await w.enqueue(s, { n: 1 });
     await started.promise;
     await sub.stop();

@@ -20,7 +20,10 @@ export function describeJobContract(kit: BusKit): void {
       seen.push({ payload, ctx: { subject: sub, requestId, deliveryCount } });
     });
     await eventually(() => expect(seen).toHaveLength(1));
-    expect(seen[0]).toEqual({ payload: { n: 1, at: '1970-01-01T00:00:00.000Z' }, ctx: { subject: s, requestId: 'req-job', deliveryCount: 1 } });
+    expect(seen[0]).toEqual({
+      payload: { n: 1, at: '1970-01-01T00:00:00.000Z' },
+      ctx: { subject: s, requestId: 'req-job', deliveryCount: 1 },
+    });
     await eventually(async () => expect(await w.pending!(s, 'runners')).toBe(0));
     await sleep(150);
     expect(seen).toHaveLength(1);
@@ -30,11 +33,18 @@ export function describeJobContract(kit: BusKit): void {
     const [producer, a, b] = [await kit.bus(), await kit.bus(), await kit.bus()];
     const s = subject();
     const seen: Seen[] = [];
-    const slow = (worker: string) => async (payload: unknown, ctx: JobContext) => { await record(seen, worker)(payload, ctx); await sleep(20); };
+    const slow = (worker: string) => async (payload: unknown, ctx: JobContext) => {
+      await record(seen, worker)(payload, ctx);
+      await sleep(20);
+    };
     await a.work(s, 'runners', slow('a'));
     await b.work(s, 'runners', slow('b'));
     for (let i = 0; i < 20; i++) await producer.enqueue(s, i);
-    await eventually(() => expect(seen.map((x) => x.payload).sort((x, y) => Number(x) - Number(y))).toEqual(Array.from({ length: 20 }, (_, i) => i)));
+    await eventually(() =>
+      expect(seen.map((x) => x.payload).sort((x, y) => Number(x) - Number(y))).toEqual(
+        Array.from({ length: 20 }, (_, i) => i),
+      ),
+    );
     expect(seen.filter((x) => x.worker === 'a').length).toBeGreaterThan(0);
     expect(seen.filter((x) => x.worker === 'b').length).toBeGreaterThan(0);
   });
@@ -44,7 +54,15 @@ export function describeJobContract(kit: BusKit): void {
     const w = await kit.bus({ logger });
     const s = subject();
     const counts: number[] = [];
-    await w.work(s, 'runners', async (_p, ctx) => { counts.push(ctx.deliveryCount); throw new Error('always fails'); }, { maxDeliver: 3 });
+    await w.work(
+      s,
+      'runners',
+      async (_p, ctx) => {
+        counts.push(ctx.deliveryCount);
+        throw new Error('always fails');
+      },
+      { maxDeliver: 3 },
+    );
     await w.enqueue(s, { n: 1 });
     await eventually(() => expect(counts).toEqual([1, 2, 3]));
     await eventually(async () => expect(await w.pending!(s, 'runners')).toBe(0));
@@ -59,14 +77,24 @@ export function describeJobContract(kit: BusKit): void {
     const release = deferred();
     const seen: Seen[] = [];
     try {
-      await stuck.work(s, 'runners', async (p, ctx) => { await record(seen, 'stuck')(p, ctx); await release.promise; }, { ackWaitMs: 1000 });
+      await stuck.work(
+        s,
+        'runners',
+        async (p, ctx) => {
+          await record(seen, 'stuck')(p, ctx);
+          await release.promise;
+        },
+        { ackWaitMs: 1000 },
+      );
       await stuck.enqueue(s, { n: 1 });
       await eventually(() => expect(seen).toHaveLength(1));
       await healthy.work(s, 'runners', record(seen, 'healthy'), { ackWaitMs: 1000 });
-      await eventually(() => expect(seen).toEqual([
-        { worker: 'stuck', payload: { n: 1 }, deliveryCount: 1 },
-        { worker: 'healthy', payload: { n: 1 }, deliveryCount: 2 },
-      ]));
+      await eventually(() =>
+        expect(seen).toEqual([
+          { worker: 'stuck', payload: { n: 1 }, deliveryCount: 1 },
+          { worker: 'healthy', payload: { n: 1 }, deliveryCount: 2 },
+        ]),
+      );
       await eventually(async () => expect(await healthy.pending!(s, 'runners')).toBe(0));
     } finally {
       release.resolve();
@@ -80,7 +108,10 @@ export function describeJobContract(kit: BusKit): void {
     let finished = 0;
     const long = (worker: string) => async (payload: unknown, ctx: JobContext) => {
       await record(seen, worker)(payload, ctx);
-      for (let i = 0; i < 9; i++) { await sleep(200); ctx.working(); }
+      for (let i = 0; i < 9; i++) {
+        await sleep(200);
+        ctx.working();
+      }
       finished++;
     };
     await a.work(s, 'runners', long('a'), { ackWaitMs: 1000 });
@@ -99,12 +130,17 @@ export function describeJobContract(kit: BusKit): void {
     let inFlight = 0;
     let most = 0;
     let done = 0;
-    await w.work(s, 'runners', async () => {
-      most = Math.max(most, ++inFlight);
-      await sleep(100);
-      inFlight--;
-      done++;
-    }, { concurrency: 3 });
+    await w.work(
+      s,
+      'runners',
+      async () => {
+        most = Math.max(most, ++inFlight);
+        await sleep(100);
+        inFlight--;
+        done++;
+      },
+      { concurrency: 3 },
+    );
     for (let i = 0; i < 9; i++) await w.enqueue(s, i);
     await eventually(() => expect(done).toBe(9));
     expect(most).toBe(3);
@@ -123,7 +159,11 @@ export function describeJobContract(kit: BusKit): void {
     const s = subject();
     const [started, release] = [deferred(), deferred()];
     let done = 0;
-    const sub = await w.work(s, 'runners', async () => { started.resolve(); await release.promise; done++; });
+    const sub = await w.work(s, 'runners', async () => {
+      started.resolve();
+      await release.promise;
+      done++;
+    });
     await stopWhileJobRuns(w, s, sub, { started, release, done: () => done });
     await w.enqueue(s, { n: 2 });
     await sleep(300);

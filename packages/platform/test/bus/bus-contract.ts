@@ -47,12 +47,20 @@ function describeRequestContract(kit: BusKit): void {
     const [a, b, client] = [await kit.bus(), await kit.bus(), await kit.bus()];
     const s = subject();
     const served = { a: [] as unknown[], b: [] as unknown[] };
-    await a.serve(s, 'things', async (p) => { served.a.push(p); return ok('a'); });
-    await b.serve(s, 'things', async (p) => { served.b.push(p); return ok('b'); });
+    await a.serve(s, 'things', async (p) => {
+      served.a.push(p);
+      return ok('a');
+    });
+    await b.serve(s, 'things', async (p) => {
+      served.b.push(p);
+      return ok('b');
+    });
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => client.request(s, i)));
     expect(served.a.length).toBeGreaterThan(0);
     expect(served.b.length).toBeGreaterThan(0);
-    expect([...served.a, ...served.b].sort((x, y) => Number(x) - Number(y))).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect([...served.a, ...served.b].sort((x, y) => Number(x) - Number(y))).toEqual(
+      Array.from({ length: 20 }, (_, i) => i),
+    );
     expect(replies.filter((r) => 'body' in r && r.body === 'a')).toHaveLength(served.a.length);
   });
 
@@ -60,8 +68,14 @@ function describeRequestContract(kit: BusKit): void {
     const [a, b, client] = [await kit.bus(), await kit.bus(), await kit.bus()];
     const s = subject();
     const served: string[] = [];
-    await a.serve(s, 'one', async () => { served.push('one'); return ok(1); });
-    await b.serve(s, 'two', async () => { served.push('two'); return ok(2); });
+    await a.serve(s, 'one', async () => {
+      served.push('one');
+      return ok(1);
+    });
+    await b.serve(s, 'two', async () => {
+      served.push('two');
+      return ok(2);
+    });
     expect([1, 2]).toContain(((await client.request(s, {})) as { body: unknown }).body);
     await eventually(() => expect(served.sort()).toEqual(['one', 'two']));
   });
@@ -70,7 +84,10 @@ function describeRequestContract(kit: BusKit): void {
     const [server, client] = [await kit.bus(), await kit.bus()];
     const s = subject();
     const release = deferred();
-    await server.serve(s, 'things', async () => { await release.promise; return ok(null); });
+    await server.serve(s, 'things', async () => {
+      await release.promise;
+      return ok(null);
+    });
     const started = Date.now();
     const err = await client.request(s, {}, { timeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
@@ -92,9 +109,16 @@ function describeRequestContract(kit: BusKit): void {
     const { logger, lines } = captureLogger();
     const [server, client] = [await kit.bus({ logger }), await kit.bus()];
     const [missing, broken] = [subject(), subject()];
-    await server.serve(missing, 'things', async () => { throw new NotFoundError('no such thing'); });
-    await server.serve(broken, 'things', async () => { throw new Error('database password leaked'); });
-    expect(await client.request(missing, {})).toStrictEqual({ status: 404, error: { message: 'no such thing', errors: [] } });
+    await server.serve(missing, 'things', async () => {
+      throw new NotFoundError('no such thing');
+    });
+    await server.serve(broken, 'things', async () => {
+      throw new Error('database password leaked');
+    });
+    expect(await client.request(missing, {})).toStrictEqual({
+      status: 404,
+      error: { message: 'no such thing', errors: [] },
+    });
     const reply: BusReply = await client.request(broken, {}, { requestId: 'req-500' });
     expect(reply).toStrictEqual({ status: 500, error: { message: 'internal server error', errors: [] } });
     const logged = lines.find((l) => l.level === 50 && JSON.stringify(l.err).includes('database password leaked'));
@@ -112,11 +136,17 @@ function describeRequestContract(kit: BusKit): void {
     const [server, client] = [await kit.bus(), await kit.bus()];
     const s = subject();
     const [started, release] = [deferred(), deferred()];
-    const sub = await server.serve(s, 'things', async () => { started.resolve(); await release.promise; return ok('done'); });
+    const sub = await server.serve(s, 'things', async () => {
+      started.resolve();
+      await release.promise;
+      return ok('done');
+    });
     const inFlight = client.request(s, {});
     await started.promise;
     let stopped = false;
-    const stopping = sub.stop().then(() => { stopped = true; });
+    const stopping = sub.stop().then(() => {
+      stopped = true;
+    });
     await sleep(100);
     expect(stopped).toBe(false);
     release.resolve();
@@ -129,11 +159,17 @@ function describeRequestContract(kit: BusKit): void {
     const [server, client] = [await kit.bus(), await kit.bus()];
     const s = subject();
     const [started, release] = [deferred(), deferred()];
-    await server.serve(s, 'things', async () => { started.resolve(); await release.promise; return ok('late'); });
+    await server.serve(s, 'things', async () => {
+      started.resolve();
+      await release.promise;
+      return ok('late');
+    });
     const inFlight = client.request(s, {});
     await started.promise;
     let closed = false;
-    const closing = server.close().then(() => { closed = true; });
+    const closing = server.close().then(() => {
+      closed = true;
+    });
     await sleep(100);
     expect(closed).toBe(false);
     release.resolve();

@@ -25,9 +25,15 @@ export function useBusMedium(setup: () => Promise<BusMedium>): BusKit {
   let medium: BusMedium | undefined;
   const open: Bus[] = [];
   let n = 0;
-  beforeAll(async () => { medium = await setup(); });
-  afterEach(async () => { await Promise.all(open.splice(0).map((b) => b.close())); });
-  afterAll(async () => { await medium?.teardown(); });
+  beforeAll(async () => {
+    medium = await setup();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((b) => b.close()));
+  });
+  afterAll(async () => {
+    await medium?.teardown();
+  });
   return {
     async bus(opts) {
       if (!medium) throw new Error('bus medium was not set up');
@@ -60,14 +66,23 @@ export interface Deferred<T = void> {
 
 export function deferred<T = void>(): Deferred<T> {
   let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => { resolve = r; });
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
 /** A logger whose JSON lines are kept in memory, to assert what an adapter logged. */
 export function captureLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = pino({ level: 'debug' }, { write: (line: string) => { lines.push(JSON.parse(line) as Record<string, unknown>); } });
+  const logger = pino(
+    { level: 'debug' },
+    {
+      write: (line: string) => {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    },
+  );
   return { logger, lines };
 }
 
@@ -80,14 +95,18 @@ export { sleep };
  * checks the stop resolves with the job run once and acknowledged.
  */
 export async function stopWhileJobRuns(
-  w: Bus, subject: string, sub: Subscription,
+  w: Bus,
+  subject: string,
+  sub: Subscription,
   job: { started: Deferred; release: Deferred; done: () => number },
   whileStopping?: () => Promise<void>,
 ): Promise<void> {
   await w.enqueue(subject, { n: 1 });
   await job.started.promise;
   let stopped = false;
-  const stopping = sub.stop().then(() => { stopped = true; });
+  const stopping = sub.stop().then(() => {
+    stopped = true;
+  });
   await whileStopping?.();
   await sleep(100);
   expect(stopped).toBe(false);

@@ -13,15 +13,27 @@ beforeEach(async () => {
   bus = new CircuitBreakerBus(inner, { failures: 2, openMs: 300 });
   answering = false;
   // A service that does not answer until told to (as when the bus or the service is down).
-  await inner.serve('svc.slow.thing.get', 'slow', () => (answering ? Promise.resolve(ok({ fine: true })) : new Promise((r) => hanging.push(() => r(ok({ late: true }))))));
+  await inner.serve('svc.slow.thing.get', 'slow', () =>
+    answering ? Promise.resolve(ok({ fine: true })) : new Promise((r) => hanging.push(() => r(ok({ late: true })))),
+  );
   await inner.serve('svc.other.thing.get', 'other', async () => ok({ other: true }));
 });
-afterEach(async () => { for (const release of hanging.splice(0)) release(); await inner.close(); });
+afterEach(async () => {
+  for (const release of hanging.splice(0)) release();
+  await inner.close();
+});
 
 const ask = (subject = 'svc.slow.thing.get') => bus.request(subject, {}, { timeoutMs: 100 });
-const timed = async (p: Promise<unknown>) => { const t = Date.now(); const err = await p.then(() => null, (e: unknown) => e); return { err, ms: Date.now() - t }; };
+const timed = async (p: Promise<unknown>) => {
+  const t = Date.now();
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  return { err, ms: Date.now() - t };
+};
 
-test('after two timeouts in a row the service\'s calls fail fast with a 503 and Retry-After; other services are untouched', async () => {
+test("after two timeouts in a row the service's calls fail fast with a 503 and Retry-After; other services are untouched", async () => {
   for (let i = 0; i < 2; i++) expect((await timed(ask())).err).toBeInstanceOf(TimeoutError);
   const fast = await timed(ask());
   expect(fast.err).toBeInstanceOf(UnavailableError);

@@ -19,8 +19,17 @@ describeBusContract('InstrumentedBus over MemoryBus', async () => {
 async function sample(registry: Registry, name: string, labels: Record<string, string>): Promise<number> {
   const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
   const want = Object.entries(labels);
-  const values = (metric?.values ?? []) as Array<{ value: number; labels: Record<string, unknown>; metricName?: string }>;
-  return values.filter((v) => (!v.metricName || v.metricName === name || v.metricName === `${name}_count`) && want.every(([k, val]) => String(v.labels[k]) === val))
+  const values = (metric?.values ?? []) as Array<{
+    value: number;
+    labels: Record<string, unknown>;
+    metricName?: string;
+  }>;
+  return values
+    .filter(
+      (v) =>
+        (!v.metricName || v.metricName === name || v.metricName === `${name}_count`) &&
+        want.every(([k, val]) => String(v.labels[k]) === val),
+    )
     .reduce((n, v) => n + v.value, 0);
 }
 
@@ -35,7 +44,10 @@ describe('InstrumentedBus', () => {
   test('counts requests per subject and outcome on both sides, timeouts included', async () => {
     const { registry, server, client } = setup();
     const release = deferred();
-    await server.serve('svc.m.thing.get', 'm', async (p) => { if (p === 'slow') await release.promise; return ok(p, p === 'x' ? 201 : 200); });
+    await server.serve('svc.m.thing.get', 'm', async (p) => {
+      if (p === 'slow') await release.promise;
+      return ok(p, p === 'x' ? 201 : 200);
+    });
     await client.request('svc.m.thing.get', 'a');
     await client.request('svc.m.thing.get', 'x');
     await expect(client.request('svc.m.thing.get', 'slow', { timeoutMs: 50 })).rejects.toBeInstanceOf(TimeoutError);
@@ -54,9 +66,17 @@ describe('InstrumentedBus', () => {
   test('carries the request ID of the message being handled to every request, event and job sent meanwhile', async () => {
     const { registry, server, client } = setup();
     const seen: Record<string, string | undefined> = {};
-    await server.serve('svc.m.inner.get', 'm', async (_p, ctx) => { seen.inner = ctx.requestId; return ok(null); });
-    await server.subscribe('evt.m.happened', 'm-events', async (_p, ctx) => { seen.event = ctx.requestId; });
-    await server.work('job.m.task', 'm', async (_p, ctx) => { seen.job = ctx.requestId; await client.request('svc.m.inner.get', null); });
+    await server.serve('svc.m.inner.get', 'm', async (_p, ctx) => {
+      seen.inner = ctx.requestId;
+      return ok(null);
+    });
+    await server.subscribe('evt.m.happened', 'm-events', async (_p, ctx) => {
+      seen.event = ctx.requestId;
+    });
+    await server.work('job.m.task', 'm', async (_p, ctx) => {
+      seen.job = ctx.requestId;
+      await client.request('svc.m.inner.get', null);
+    });
     await server.serve('svc.m.outer.get', 'm', async () => {
       await new Promise((r) => setTimeout(r, 5));
       await client.request('svc.m.inner.get', null);
@@ -68,14 +88,21 @@ describe('InstrumentedBus', () => {
     await eventually(() => expect(seen.event).toBe('req-42'));
     await client.request('svc.m.inner.get', null);
     expect(seen.inner).toBeUndefined();
-    await server.serve('svc.m.enqueue', 'm', async () => { await client.enqueue('job.m.task', {}); return ok(null); });
+    await server.serve('svc.m.enqueue', 'm', async () => {
+      await client.enqueue('job.m.task', {});
+      return ok(null);
+    });
     seen.inner = 'none';
     await client.request('svc.m.enqueue', null, { requestId: 'req-43' });
     await eventually(() => expect(seen.job).toBe('req-43'));
     await eventually(() => expect(seen.inner).toBe('req-43'));
     expect(await sample(registry, 'bus_published_total', { subject: 'job.m.task', kind: 'job', result: 'ok' })).toBe(1);
-    await eventually(async () => expect(await sample(registry, 'bus_handled_total', { subject: 'job.m.task', kind: 'job', result: 'ok' })).toBe(1));
-    expect(await sample(registry, 'bus_handled_total', { subject: 'evt.m.happened', kind: 'event', result: 'ok' })).toBe(1);
+    await eventually(async () =>
+      expect(await sample(registry, 'bus_handled_total', { subject: 'job.m.task', kind: 'job', result: 'ok' })).toBe(1),
+    );
+    expect(
+      await sample(registry, 'bus_handled_total', { subject: 'evt.m.happened', kind: 'event', result: 'ok' }),
+    ).toBe(1);
     await Promise.all([server.close(), client.close()]);
   });
 
@@ -83,7 +110,10 @@ describe('InstrumentedBus', () => {
     const { server } = setup();
     expect(typeof server.listen).toBe('function');
     expect(typeof server.pending).toBe('function');
-    const bare = new InstrumentedBus({ ...new MemoryBus(MemoryBus.hub()), listen: undefined, pending: undefined } as never, new Registry());
+    const bare = new InstrumentedBus(
+      { ...new MemoryBus(MemoryBus.hub()), listen: undefined, pending: undefined } as never,
+      new Registry(),
+    );
     expect(bare.listen).toBeUndefined();
     await server.close();
   });

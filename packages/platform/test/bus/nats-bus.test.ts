@@ -16,7 +16,9 @@ describeBusContract('NatsBus', async () => {
 describe('NatsBus across a nats-server restart', () => {
   let server: NatsServerHandle;
   const buses: NatsBus[] = [];
-  beforeAll(async () => { server = await startNatsServer(); });
+  beforeAll(async () => {
+    server = await startNatsServer();
+  });
   afterAll(async () => {
     await Promise.all(buses.map((b) => b.close()));
     await server.stop();
@@ -27,14 +29,21 @@ describe('NatsBus across a nats-server restart', () => {
     buses.push(svc, client);
     const [events, jobs]: unknown[][] = [[], []];
     await svc.serve('svc.restart.echo.get', 'echo', async (p) => ok(p));
-    await svc.subscribe('evt.restart.*', 'restart', async (p) => { events.push(p); });
-    await svc.work('job.restart.run', 'runners', async (p) => { jobs.push(p); });
+    await svc.subscribe('evt.restart.*', 'restart', async (p) => {
+      events.push(p);
+    });
+    await svc.work('job.restart.run', 'runners', async (p) => {
+      jobs.push(p);
+    });
     await client.publish('evt.restart.before', 1);
     await eventually(() => expect(events).toEqual([1]));
 
     await server.restart({ downMs: 300 });
 
-    await eventually(async () => expect(await client.request('svc.restart.echo.get', 'hi', { timeoutMs: 500 })).toEqual(ok('hi')), 15_000);
+    await eventually(
+      async () => expect(await client.request('svc.restart.echo.get', 'hi', { timeoutMs: 500 })).toEqual(ok('hi')),
+      15_000,
+    );
     // Retried publishes carry a msgId, so a retry after a lost ack cannot duplicate.
     await eventually(() => client.publish('evt.restart.after', 2, { msgId: 'after-2' }), 10_000);
     await eventually(() => client.enqueue('job.restart.run', 3, { msgId: 'job-3' }), 10_000);

@@ -26,7 +26,9 @@ export function describeConcurrencyContract(kit: DocStoreKit): void {
     const c = kit.coll();
     await c.insertMany(Array.from({ length: 10 }, (_, i) => ({ job: i, claimed: false })));
     const claims = await Promise.all(
-      Array.from({ length: 50 }, (_, worker) => c.findOneAndUpdate({ claimed: false }, { $set: { claimed: true, by: worker } })),
+      Array.from({ length: 50 }, (_, worker) =>
+        c.findOneAndUpdate({ claimed: false }, { $set: { claimed: true, by: worker } }),
+      ),
     );
     const won = claims.filter((d): d is NonNullable<typeof d> => d !== null);
     expect(won).toHaveLength(10);
@@ -41,7 +43,9 @@ export function describeConcurrencyContract(kit: DocStoreKit): void {
     const c = kit.coll();
     await c.insertMany(Array.from({ length: 5 }, (_, i) => ({ job: i, claimed: false })));
     const before = await Promise.all(
-      Array.from({ length: 20 }, () => c.findOneAndUpdate({ claimed: false }, { $set: { claimed: true } }, { returnDocument: 'before' })),
+      Array.from({ length: 20 }, () =>
+        c.findOneAndUpdate({ claimed: false }, { $set: { claimed: true } }, { returnDocument: 'before' }),
+      ),
     );
     const won = before.filter((d) => d !== null);
     expect(won).toHaveLength(5);
@@ -67,11 +71,15 @@ export function describeConcurrencyContract(kit: DocStoreKit): void {
     const fields = Array.from({ length: 20 }, (_, i) => `f${i}`);
     // Each writer sets its own field and a derived total that spans every field: a lost update
     // or a decision on a stale read would leave the total out of step with the fields.
-    await Promise.all(fields.map((f, i) => compareAndSet(c, { k: 'doc' }, (cur) => {
-      const next = { ...cur, [f]: i + 1 };
-      next.total = fields.reduce((sum, g) => sum + Number(next[g] ?? 0), 0);
-      return changedFields(cur, next);
-    })));
+    await Promise.all(
+      fields.map((f, i) =>
+        compareAndSet(c, { k: 'doc' }, (cur) => {
+          const next = { ...cur, [f]: i + 1 };
+          next.total = fields.reduce((sum, g) => sum + Number(next[g] ?? 0), 0);
+          return changedFields(cur, next);
+        }),
+      ),
+    );
     const doc = await c.findOne({ k: 'doc' });
     for (const [i, f] of fields.entries()) expect(doc?.[f]).toBe(i + 1);
     expect(doc?.total).toBe((20 * 21) / 2);
@@ -84,19 +92,30 @@ export function describeConcurrencyContract(kit: DocStoreKit): void {
     const same = await compareAndSet(c, { k: 'old' }, (cur) => changedFields(cur, { ...cur, a: 1 }));
     expect(same.after).toBe(same.before);
     expect(await c.findOne({ k: 'old' })).toEqual({ k: 'old', a: 1 });
-    const { before, after } = await compareAndSet(c, { k: 'old' }, (cur) => changedFields(cur, { ...cur, a: 2, b: undefined, gone: undefined }));
+    const { before, after } = await compareAndSet(c, { k: 'old' }, (cur) =>
+      changedFields(cur, { ...cur, a: 2, b: undefined, gone: undefined }),
+    );
     expect(before).toEqual({ k: 'old', a: 1 });
     expect(after).toEqual({ k: 'old', a: 2, revision: 1 });
   });
 
-  test('compareAndSet: unset fields, NotFoundError for no document, the decision\'s error as is, ConflictError after its attempts', async () => {
+  test("compareAndSet: unset fields, NotFoundError for no document, the decision's error as is, ConflictError after its attempts", async () => {
     const c = kit.coll();
     await c.insertOne({ k: 'x', a: 1, b: 2 });
-    expect((await compareAndSet(c, { k: 'x' }, (cur) => changedFields(cur, { ...cur, b: undefined }, ['b']))).after).toEqual({ k: 'x', a: 1, revision: 1 });
+    expect(
+      (await compareAndSet(c, { k: 'x' }, (cur) => changedFields(cur, { ...cur, b: undefined }, ['b']))).after,
+    ).toEqual({ k: 'x', a: 1, revision: 1 });
     await expect(compareAndSet(c, { k: 'missing' }, () => ({ $set: { a: 1 } }))).rejects.toBeInstanceOf(NotFoundError);
-    await expect(compareAndSet(c, { k: 'x' }, () => { throw UnprocessableError.field('a', 'no'); })).rejects.toBeInstanceOf(UnprocessableError);
+    await expect(
+      compareAndSet(c, { k: 'x' }, () => {
+        throw UnprocessableError.field('a', 'no');
+      }),
+    ).rejects.toBeInstanceOf(UnprocessableError);
     // A rival that always writes in between: the caller gives up with a 409, never overwrites it.
-    const rival = async () => { await c.updateOne({ k: 'x' }, { $inc: { revision: 1 } }); return { $set: { a: 99 } }; };
+    const rival = async () => {
+      await c.updateOne({ k: 'x' }, { $inc: { revision: 1 } });
+      return { $set: { a: 99 } };
+    };
     await expect(compareAndSet(c, { k: 'x' }, rival, { attempts: 3 })).rejects.toBeInstanceOf(ConflictError);
     expect((await c.findOne({ k: 'x' }))?.a).toBe(1);
   });

@@ -17,7 +17,12 @@ export function describeCrudContract(kit: DocStoreKit): void {
     await c.insertOne({ k: 1, gone: undefined, nested: { gone: undefined } });
     expect(await c.findOne({ k: 1 })).toStrictEqual({ k: 1, gone: null, nested: { gone: null } });
     await c.updateOne({ k: 1 }, { $set: { later: undefined } });
-    expect(await c.findOne({ later: null, gone: { $exists: true } })).toStrictEqual({ k: 1, gone: null, nested: { gone: null }, later: null });
+    expect(await c.findOne({ later: null, gone: { $exists: true } })).toStrictEqual({
+      k: 1,
+      gone: null,
+      nested: { gone: null },
+      later: null,
+    });
   });
 
   test('insertMany stores all; an empty batch is a no-op', async () => {
@@ -51,7 +56,14 @@ export function describeCrudContract(kit: DocStoreKit): void {
     const c = kit.coll();
     await c.insertOne(person('p1'));
     const at = new Date('2025-05-05T05:05:05Z');
-    const res = await c.updateOne({ sid: 'p1' }, { $set: { 'address.city': 'Lyon', 'meta.seen': at, active: false }, $unset: { note: '', 'address.zip': '' }, $inc: { age: 2, visits: 1 } });
+    const res = await c.updateOne(
+      { sid: 'p1' },
+      {
+        $set: { 'address.city': 'Lyon', 'meta.seen': at, active: false },
+        $unset: { note: '', 'address.zip': '' },
+        $inc: { age: 2, visits: 1 },
+      },
+    );
     expect(res).toEqual({ matchedCount: 1, modifiedCount: 1 });
     const doc = await c.findOne({ sid: 'p1' });
     expect(doc).toMatchObject({ address: { city: 'Lyon' }, meta: { seen: at }, active: false, age: 32, visits: 1 });
@@ -71,10 +83,18 @@ export function describeCrudContract(kit: DocStoreKit): void {
   test('updateOne changes only one of several matches; updateMany changes all', async () => {
     const c = kit.coll();
     // Which match updateOne picks is unspecified (natural order differs between stores): nothing below depends on it.
-    await c.insertMany([{ g: 'a', n: 1 }, { g: 'a', n: 1 }, { g: 'a', n: 1 }, { g: 'b', n: 1 }]);
+    await c.insertMany([
+      { g: 'a', n: 1 },
+      { g: 'a', n: 1 },
+      { g: 'a', n: 1 },
+      { g: 'b', n: 1 },
+    ]);
     expect(await c.updateOne({ g: 'a' }, { $inc: { n: 10 } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
     expect(await c.countDocuments({ n: 11 })).toBe(1);
-    expect(await c.updateMany({ g: 'a', n: { $lt: 11 } }, { $set: { n: 1 } })).toEqual({ matchedCount: 2, modifiedCount: 0 });
+    expect(await c.updateMany({ g: 'a', n: { $lt: 11 } }, { $set: { n: 1 } })).toEqual({
+      matchedCount: 2,
+      modifiedCount: 0,
+    });
     expect(await c.updateMany({ g: 'a' }, { $set: { n: 1 } })).toEqual({ matchedCount: 3, modifiedCount: 1 });
     expect(await c.updateMany({ g: 'a' }, { $set: { done: true } })).toEqual({ matchedCount: 3, modifiedCount: 3 });
     expect(await c.countDocuments({ done: true })).toBe(3);
@@ -84,13 +104,20 @@ export function describeCrudContract(kit: DocStoreKit): void {
     const c = kit.coll();
     await c.insertOne({ k: 'x', n: 1 });
     expect(await c.findOneAndUpdate({ k: 'x' }, { $inc: { n: 1 } })).toEqual({ k: 'x', n: 2 });
-    expect(await c.findOneAndUpdate({ k: 'x' }, { $inc: { n: 1 } }, { returnDocument: 'before' })).toEqual({ k: 'x', n: 2 });
-    expect(await c.findOneAndUpdate({ k: 'x' }, { $set: { s: 'v' } }, { returnDocument: 'after' })).toEqual({ k: 'x', n: 3, s: 'v' });
+    expect(await c.findOneAndUpdate({ k: 'x' }, { $inc: { n: 1 } }, { returnDocument: 'before' })).toEqual({
+      k: 'x',
+      n: 2,
+    });
+    expect(await c.findOneAndUpdate({ k: 'x' }, { $set: { s: 'v' } }, { returnDocument: 'after' })).toEqual({
+      k: 'x',
+      n: 3,
+      s: 'v',
+    });
     expect(await c.findOneAndUpdate({ k: 'nope' }, { $set: { s: 'v' } })).toBeNull();
     expect(await c.countDocuments({})).toBe(1);
   });
 
-  test('findOneAndUpdate with upsert inserts the filter\'s equality fields plus the update', async () => {
+  test("findOneAndUpdate with upsert inserts the filter's equality fields plus the update", async () => {
     const c = kit.coll();
     const after = await c.findOneAndUpdate(
       { sid: 'u1', kind: 'x', 'meta.owner': 'o1', n: { $gt: 5 }, $and: [{ tier: { $eq: 2 } }] },
@@ -100,16 +127,23 @@ export function describeCrudContract(kit: DocStoreKit): void {
     const expected = { sid: 'u1', kind: 'x', meta: { owner: 'o1' }, tier: 2, v: 1, count: 2 };
     expect(after).toEqual(expected);
     expect(await c.findOne({ sid: 'u1' })).toEqual(expected);
-    expect(await c.findOneAndUpdate({ sid: 'u2' }, { $set: { v: 2 } }, { upsert: true, returnDocument: 'before' })).toBeNull();
+    expect(
+      await c.findOneAndUpdate({ sid: 'u2' }, { $set: { v: 2 } }, { upsert: true, returnDocument: 'before' }),
+    ).toBeNull();
     expect(await c.findOne({ sid: 'u2' })).toEqual({ sid: 'u2', v: 2 });
     // An existing match is updated, not duplicated.
-    expect(await c.findOneAndUpdate({ sid: 'u1' }, { $inc: { count: 1 } }, { upsert: true })).toMatchObject({ count: 3 });
+    expect(await c.findOneAndUpdate({ sid: 'u1' }, { $inc: { count: 1 } }, { upsert: true })).toMatchObject({
+      count: 3,
+    });
     expect(await c.countDocuments({})).toBe(2);
   });
 
   test('replaceOne replaces the whole first match', async () => {
     const c = kit.coll();
-    await c.insertMany([{ k: 1, a: 1, b: 2 }, { k: 2, a: 1 }]);
+    await c.insertMany([
+      { k: 1, a: 1, b: 2 },
+      { k: 2, a: 1 },
+    ]);
     expect(await c.replaceOne({ k: 1 }, { k: 1, c: 3 })).toEqual({ matchedCount: 1, modifiedCount: 1 });
     expect(await c.findOne({ k: 1 })).toEqual({ k: 1, c: 3 });
     expect(await c.replaceOne({ k: 1 }, { k: 1, c: 3 })).toEqual({ matchedCount: 1, modifiedCount: 0 });
@@ -120,7 +154,10 @@ export function describeCrudContract(kit: DocStoreKit): void {
   test('a malformed update is refused with a contract error, not a raw driver error', async () => {
     const c = kit.coll();
     await c.insertOne({ k: 1, s: 'text' });
-    await expect(c.updateOne({ k: 1 }, { $inc: { s: 1 } })).rejects.toMatchObject({ status: expect.any(Number), code: expect.any(String) });
+    await expect(c.updateOne({ k: 1 }, { $inc: { s: 1 } })).rejects.toMatchObject({
+      status: expect.any(Number),
+      code: expect.any(String),
+    });
     await expect(c.updateOne({ k: 1 }, { k: 2 } as never)).rejects.toMatchObject({ status: expect.any(Number) });
     expect(await c.findOne({ k: 1 })).toEqual({ k: 1, s: 'text' });
   });

@@ -7,7 +7,9 @@ type Case = [string, Filter, string[]];
 /** Every filter operator the port lists, on every value kind, with MongoDB's answers. */
 export function describeFilterContract(kit: DocStoreKit): void {
   let sids: (filter: Filter) => Promise<string[]>;
-  beforeAll(async () => { sids = await withPeople(kit.coll()); });
+  beforeAll(async () => {
+    sids = await withPeople(kit.coll());
+  });
 
   const table = (title: string, cases: Case[]) => {
     test.each(cases)(`${title}: %s`, async (_label, filter, expected) => {
@@ -47,7 +49,11 @@ export function describeFilterContract(kit: DocStoreKit): void {
     ['null is not a number', { score: { $gt: 8 } }, ['p1']],
     ['$lt skips missing and null', { score: { $lt: 100 } }, ['p1', 'p2']],
     ['strings compare by code unit', { name: { $gt: 'C' } }, ['p2', 'p3', 'p4']],
-    ['Dates', { created: { $gte: new Date('2024-01-01T00:00:00Z'), $lt: new Date('2024-03-01T00:00:00Z') } }, ['p1', 'p2']],
+    [
+      'Dates',
+      { created: { $gte: new Date('2024-01-01T00:00:00Z'), $lt: new Date('2024-03-01T00:00:00Z') } },
+      ['p1', 'p2'],
+    ],
     ['through an array of objects', { 'addresses.port': { $gt: 5060 } }, ['p1']],
     ['a Date never matches null, missing or another type', { note: { $lt: new Date('2100-01-01T00:00:00Z') } }, []],
     ['a Date bound from below skips null too', { score: { $gte: new Date(0) } }, []],
@@ -95,7 +101,11 @@ export function describeFilterContract(kit: DocStoreKit): void {
 
   table('$elemMatch', [
     ['all conditions on one element', { addresses: { $elemMatch: { ip: '1.1.2.13', port: 5060 } } }, ['p1']],
-    ['conditions split over two elements do not match', { addresses: { $elemMatch: { ip: '1.1.2.13', port: 5061 } } }, []],
+    [
+      'conditions split over two elements do not match',
+      { addresses: { $elemMatch: { ip: '1.1.2.13', port: 5061 } } },
+      [],
+    ],
     ['…while dot paths match any element each', { 'addresses.ip': '1.1.2.13', 'addresses.port': 5061 }, ['p1']],
     ['operators inside', { addresses: { $elemMatch: { port: { $gte: 5061 }, ip: { $regex: '^10\\.' } } } }, ['p1']],
     ['on scalars', { tags: { $elemMatch: { $gte: 'c' } } }, ['p2']],

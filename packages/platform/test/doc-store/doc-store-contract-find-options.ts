@@ -5,7 +5,9 @@ import { withPeople } from './doc-store-fixtures';
 /** find/findOne options: sort (multi-key, directions, Dates, nested paths), skip, limit, projection. */
 export function describeFindOptionsContract(kit: DocStoreKit): void {
   let coll: Collection;
-  beforeAll(async () => { await withPeople((coll = kit.coll())); });
+  beforeAll(async () => {
+    await withPeople((coll = kit.coll()));
+  });
   const order = async (opts: FindOptions, filter = {}) => (await coll.find(filter, opts)).map((d) => d.sid);
 
   test('sorts ascending and descending on numbers', async () => {
@@ -21,7 +23,10 @@ export function describeFindOptionsContract(kit: DocStoreKit): void {
   test('sorts on several keys, in the order given', async () => {
     const c = kit.coll();
     await c.insertMany([
-      { id: 1, g: 'x', n: 2 }, { id: 2, g: 'y', n: 1 }, { id: 3, g: 'x', n: 1 }, { id: 4, g: 'y', n: 3 },
+      { id: 1, g: 'x', n: 2 },
+      { id: 2, g: 'y', n: 1 },
+      { id: 3, g: 'x', n: 1 },
+      { id: 4, g: 'y', n: 3 },
     ]);
     expect((await c.find({}, { sort: { g: 1, n: -1 } })).map((d) => d.id)).toEqual([1, 3, 4, 2]);
     expect((await c.find({}, { sort: { n: 1, g: -1 } })).map((d) => d.id)).toEqual([2, 3, 1, 4]);
@@ -55,10 +60,18 @@ export function describeFindOptionsContract(kit: DocStoreKit): void {
   });
 
   test('exclusion projection with dot paths removes only those fields', async () => {
-    const doc = await coll.findOne({ sid: 'p2' }, { projection: { 'address.zip': 0, addresses: 0, tags: 0, flags: 0 } });
+    const doc = await coll.findOne(
+      { sid: 'p2' },
+      { projection: { 'address.zip': 0, addresses: 0, tags: 0, flags: 0 } },
+    );
     expect(doc).toEqual({
-      sid: 'p2', name: 'bob', age: 25, active: false, score: 7,
-      created: new Date('2024-02-01T00:00:00Z'), address: { city: 'Berlin' },
+      sid: 'p2',
+      name: 'bob',
+      age: 25,
+      active: false,
+      score: 7,
+      created: new Date('2024-02-01T00:00:00Z'),
+      address: { city: 'Berlin' },
     });
   });
 

@@ -2,7 +2,10 @@ import { ConflictError, DuplicateKeyError } from '@patchbay/contracts';
 import type { DocStoreKit } from './doc-store-contract';
 
 async function duplicate(p: Promise<unknown>): Promise<DuplicateKeyError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(DuplicateKeyError);
   expect(err).toBeInstanceOf(ConflictError);
   expect((err as DuplicateKeyError).status).toBe(409);
@@ -32,12 +35,20 @@ export function describeIndexContract(kit: DocStoreKit): void {
   test('updates, find-and-modify, upserts, replacements and batches are refused too; a refused single write changes nothing', async () => {
     const c = kit.coll();
     await c.createIndex({ email: 1 }, { unique: true });
-    await c.insertMany([{ email: 'a', k: 1 }, { email: 'b', k: 2 }]);
+    await c.insertMany([
+      { email: 'a', k: 1 },
+      { email: 'b', k: 2 },
+    ]);
     await duplicate(c.updateOne({ k: 2 }, { $set: { email: 'a' } }));
     await duplicate(c.findOneAndUpdate({ k: 2 }, { $set: { email: 'a' } }));
     await duplicate(c.findOneAndUpdate({ k: 3 }, { $set: { email: 'a' } }, { upsert: true }));
     await duplicate(c.replaceOne({ k: 2 }, { email: 'a', k: 2 }));
-    await duplicate(c.insertMany([{ email: 'c', k: 3 }, { email: 'c', k: 4 }]));
+    await duplicate(
+      c.insertMany([
+        { email: 'c', k: 3 },
+        { email: 'c', k: 4 },
+      ]),
+    );
     expect(await c.findOne({ k: 2 })).toEqual({ email: 'b', k: 2 });
     expect(await c.countDocuments({ email: 'a' })).toBe(1);
     // A multi-document write is not atomic in MongoDB: only the refusal itself is part of the contract.
@@ -47,7 +58,11 @@ export function describeIndexContract(kit: DocStoreKit): void {
   test('a compound unique index constrains the combination only', async () => {
     const c = kit.coll();
     await c.createIndex({ container: 1, name: 1 }, { unique: true });
-    await c.insertMany([{ container: 'c1', name: 'a' }, { container: 'c1', name: 'b' }, { container: 'c2', name: 'a' }]);
+    await c.insertMany([
+      { container: 'c1', name: 'a' },
+      { container: 'c1', name: 'b' },
+      { container: 'c2', name: 'a' },
+    ]);
     expect((await duplicate(c.insertOne({ container: 'c1', name: 'a' }))).index).toBe('container_1_name_1');
     expect(await c.countDocuments({})).toBe(3);
   });

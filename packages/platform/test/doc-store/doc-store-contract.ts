@@ -22,14 +22,22 @@ export interface DocStoreContractOptions {
  * the store is closed at the end. Expectations are MongoDB's own, so the suite is also the check
  * that the embedded store speaks the same language.
  */
-export function describeDocStoreContract(name: string, makeStore: () => Promise<DocStore>, opts: DocStoreContractOptions = {}): void {
+export function describeDocStoreContract(
+  name: string,
+  makeStore: () => Promise<DocStore>,
+  opts: DocStoreContractOptions = {},
+): void {
   describe(`DocStore contract: ${name}`, () => {
     let store: DocStore | undefined;
     const prefix = `t${randomUUID().replace(/-/g, '').slice(0, 8)}`;
     let n = 0;
     if (opts.timeoutMs) jest.setTimeout(opts.timeoutMs);
-    beforeAll(async () => { store = await makeStore(); });
-    afterAll(async () => { await store?.close(); });
+    beforeAll(async () => {
+      store = await makeStore();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
 
     const kit: DocStoreKit = {
       coll: <T extends Doc = Doc>() => {

@@ -12,18 +12,27 @@ import { describeDocStoreContract } from './doc-store-contract';
 const url = process.env.MONGODB_URL;
 
 if (url) {
-  describeDocStoreContract('MongoDocStore', async (): Promise<DocStore> => {
-    const store = await MongoDocStore.connect({ url, dbName: `patchbay_test_${randomUUID().replace(/-/g, '').slice(0, 12)}` });
-    return {
-      collection: (name) => store.collection(name),
-      close: async () => {
-        await store.db.dropDatabase();
-        await store.close();
-      },
-    };
-  }, { timeoutMs: 60_000 });
+  describeDocStoreContract(
+    'MongoDocStore',
+    async (): Promise<DocStore> => {
+      const store = await MongoDocStore.connect({
+        url,
+        dbName: `patchbay_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+      });
+      return {
+        collection: (name) => store.collection(name),
+        close: async () => {
+          await store.db.dropDatabase();
+          await store.close();
+        },
+      };
+    },
+    { timeoutMs: 60_000 },
+  );
 } else {
-  console.warn('MongoDocStore contract suite skipped: MONGODB_URL is not set (no MongoDB server reachable here). Run `pnpm test:mongo` (or set MONGODB_URL=mongodb://…) to run it.');
+  console.warn(
+    'MongoDocStore contract suite skipped: MONGODB_URL is not set (no MongoDB server reachable here). Run `pnpm test:mongo` (or set MONGODB_URL=mongodb://…) to run it.',
+  );
   describe.skip('DocStore contract: MongoDocStore (needs MONGODB_URL)', () => {
     test('runs against a real MongoDB', () => undefined);
   });
@@ -32,6 +41,8 @@ if (url) {
 describe('MongoDocStore without a server', () => {
   test('connect fails with UnavailableError, never a raw driver error', async () => {
     // Port 9 (discard) is closed; server selection gives up after 300 ms.
-    await expect(MongoDocStore.connect({ url: 'mongodb://127.0.0.1:9/?serverSelectionTimeoutMS=300' })).rejects.toBeInstanceOf(UnavailableError);
+    await expect(
+      MongoDocStore.connect({ url: 'mongodb://127.0.0.1:9/?serverSelectionTimeoutMS=300' }),
+    ).rejects.toBeInstanceOf(UnavailableError);
   });
 });

@@ -6,8 +6,12 @@ import { NedbDocStore } from '../../src/doc-store/nedb-doc-store';
 import { describeDocStoreContract } from './doc-store-contract';
 
 let root: string;
-beforeAll(async () => { root = await mkdtemp(path.join(os.tmpdir(), 'patchbay-nedb-')); });
-afterAll(async () => { await rm(root, { recursive: true, force: true }); });
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'patchbay-nedb-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 describeDocStoreContract('NedbDocStore in memory', async () => new NedbDocStore({}));
 describeDocStoreContract('NedbDocStore on disk', async () => new NedbDocStore({ dir: path.join(root, 'contract') }));
@@ -49,7 +53,9 @@ describe('NedbDocStore persistence', () => {
     await first.collection('records').insertOne({ sid: 's', owner: 'a' });
     await first.close();
     const second = new NedbDocStore({ dir });
-    await expect(second.collection('records').insertOne({ sid: 's', owner: 'b' })).rejects.toBeInstanceOf(DuplicateKeyError);
+    await expect(second.collection('records').insertOne({ sid: 's', owner: 'b' })).rejects.toBeInstanceOf(
+      DuplicateKeyError,
+    );
     await second.collection('records').dropIndex({ sid: 1 });
     await second.close();
     const third = new NedbDocStore({ dir });

@@ -28,11 +28,17 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'patchbay-send-blob-'));
   store = new DirBlobStore({ dir, blockCacheBytes: 4 * BLOCK }); // small: eviction happens too
   server = http.createServer((req, res) => {
-    sendBlob(req, res, store, { key: 'files/p/F', size: Number(req.headers['x-size']), contentType: 'application/octet-stream', lastModified, ranges: true, keepOpenMs: 60_000 })
-      .catch((err: unknown) => {
-        res.statusCode = err instanceof ApiError ? err.status : 500;
-        res.end();
-      });
+    sendBlob(req, res, store, {
+      key: 'files/p/F',
+      size: Number(req.headers['x-size']),
+      contentType: 'application/octet-stream',
+      lastModified,
+      ranges: true,
+      keepOpenMs: 60_000,
+    }).catch((err: unknown) => {
+      res.statusCode = err instanceof ApiError ? err.status : 500;
+      res.end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -50,13 +56,21 @@ async function put(content: Buffer): Promise<void> {
 }
 
 async function get(range?: [number, number]): Promise<{ status: number; body: Buffer; headers: Headers }> {
-  const res = await fetch(base, { headers: { 'x-size': String(bytes.length), ...(range ? { range: `bytes=${range[0]}-${range[1]}` } : {}) } });
+  const res = await fetch(base, {
+    headers: { 'x-size': String(bytes.length), ...(range ? { range: `bytes=${range[0]}-${range[1]}` } : {}) },
+  });
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()), headers: res.headers };
 }
 
 it('sends small ranges (within a block, across blocks, at the end) from the cache and the disk alike', async () => {
   await put(randomBytes(SIZE));
-  const ranges: Array<[number, number]> = [[0, 99], [BLOCK - 10, BLOCK + 10], [5, 3 * BLOCK + 7], [SIZE - 100, SIZE - 1], [BLOCK, 2 * BLOCK - 1]];
+  const ranges: Array<[number, number]> = [
+    [0, 99],
+    [BLOCK - 10, BLOCK + 10],
+    [5, 3 * BLOCK + 7],
+    [SIZE - 100, SIZE - 1],
+    [BLOCK, 2 * BLOCK - 1],
+  ];
   for (let round = 0; round < 3; round++) {
     for (const [a, b] of [...ranges, [round * 1000, round * 1000 + CHUNK - 1] as [number, number]]) {
       const { status, body, headers } = await get([a, b]);

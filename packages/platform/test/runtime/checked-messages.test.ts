@@ -11,7 +11,13 @@ import { checkedEvent, checkedJob, serveRequests } from '../../src/runtime/check
 import { captureLogger } from '../../src/testing/capture-logger';
 
 const TABLE = {
-  'svc.test.things.get': { request: Type.Object({ thing_sid: Type.String({ minLength: 1 }), limit: Type.Optional(Type.Integer({ minimum: 1 })) }), reply: Type.Object({ thing_sid: Type.String() }) },
+  'svc.test.things.get': {
+    request: Type.Object({
+      thing_sid: Type.String({ minLength: 1 }),
+      limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    }),
+    reply: Type.Object({ thing_sid: Type.String() }),
+  },
 } as const satisfies RequestTable;
 
 const REFUSED = 'malformed internal message refused';
@@ -19,8 +25,15 @@ const REFUSED = 'malformed internal message refused';
 let hub: ReturnType<typeof MemoryBus.hub>;
 let server: MemoryBus;
 let caller: MemoryBus;
-beforeEach(() => { hub = MemoryBus.hub(); server = new MemoryBus(hub); caller = new MemoryBus(hub); });
-afterEach(async () => { await server.close(); await caller.close(); });
+beforeEach(() => {
+  hub = MemoryBus.hub();
+  server = new MemoryBus(hub);
+  caller = new MemoryBus(hub);
+});
+afterEach(async () => {
+  await server.close();
+  await caller.close();
+});
 
 async function until(check: () => boolean): Promise<void> {
   const deadline = Date.now() + 2000;
@@ -33,11 +46,22 @@ async function until(check: () => boolean): Promise<void> {
 test('a request that fits reaches its handler; one that does not is a logged 400 naming the fields', async () => {
   const { logger, lines } = captureLogger('info');
   const seen: unknown[] = [];
-  await serveRequests(server, 'test', TABLE, {
-    'svc.test.things.get': async (req) => { seen.push(req); return { thing_sid: req.thing_sid }; },
-  }, logger);
+  await serveRequests(
+    server,
+    'test',
+    TABLE,
+    {
+      'svc.test.things.get': async (req) => {
+        seen.push(req);
+        return { thing_sid: req.thing_sid };
+      },
+    },
+    logger,
+  );
 
-  expect(unwrapReply(await caller.request('svc.test.things.get', { thing_sid: 't1', limit: '5' }))).toEqual({ thing_sid: 't1' });
+  expect(unwrapReply(await caller.request('svc.test.things.get', { thing_sid: 't1', limit: '5' }))).toEqual({
+    thing_sid: 't1',
+  });
   expect(seen).toEqual([{ thing_sid: 't1', limit: 5 }]);
 
   for (const bad of [{ limit: 0 }, null, 'text', [1], undefined]) {
@@ -58,7 +82,13 @@ test('a request that fits reaches its handler; one that does not is a logged 400
 test('a malformed event is logged and acknowledged (not redelivered); the next one is handled', async () => {
   const { logger, lines } = captureLogger('info');
   const handled: string[] = [];
-  await server.subscribe('evt.thing.made', 'test', checkedEvent('evt.thing.made', Type.Object({ thing_sid: Type.String() }), logger, async (e) => { handled.push(e.thing_sid); }));
+  await server.subscribe(
+    'evt.thing.made',
+    'test',
+    checkedEvent('evt.thing.made', Type.Object({ thing_sid: Type.String() }), logger, async (e) => {
+      handled.push(e.thing_sid);
+    }),
+  );
   await caller.publish('evt.thing.made', { thing_sid: 7 });
   await caller.publish('evt.thing.made', { thing_sid: 'ok' });
   await until(() => handled.length === 1);
@@ -70,7 +100,13 @@ test('a malformed event is logged and acknowledged (not redelivered); the next o
 test('a malformed job is logged and acknowledged, never run; the next one runs', async () => {
   const { logger, lines } = captureLogger('info');
   const ran: number[] = [];
-  await server.work('job.test.run', 'test', checkedJob('job.test.run', Type.Object({ n: Type.Integer() }), logger, async (j) => { ran.push(j.n); }));
+  await server.work(
+    'job.test.run',
+    'test',
+    checkedJob('job.test.run', Type.Object({ n: Type.Integer() }), logger, async (j) => {
+      ran.push(j.n);
+    }),
+  );
   await caller.enqueue('job.test.run', { n: 'x' });
   await caller.enqueue('job.test.run', { n: 3 });
   await until(() => ran.length === 1);

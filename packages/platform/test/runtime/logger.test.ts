@@ -17,9 +17,10 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 async function logLines(where: 'tty' | 'pipe', logFormat?: string): Promise<{ raw: string; lines: string[] }> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_FORMAT: logFormat ?? '' };
   delete env.FORCE_COLOR;
-  const { stdout } = where === 'tty'
-    ? await run('script', ['-qfec', `${TSX} ${FIXTURE}`, '/dev/null'], { env })
-    : await run(TSX, [FIXTURE], { env });
+  const { stdout } =
+    where === 'tty'
+      ? await run('script', ['-qfec', `${TSX} ${FIXTURE}`, '/dev/null'], { env })
+      : await run(TSX, [FIXTURE], { env });
   return { raw: stdout, lines: stdout.replace(ANSI, '').split(/\r?\n/).filter(Boolean) };
 }
 
@@ -29,9 +30,13 @@ test('on a terminal: one readable line per event, with its service and module, s
   const { raw, lines } = await logLines('tty');
   expect(lines).toHaveLength(4);
   for (const line of lines) expect(line).toMatch(READABLE);
-  expect(lines[0]).toMatch(/INFO: \[storage\/uploads\] file stored \{"file_sid":"f-1","bytes":42,"password":"\[redacted\]"\}$/);
+  expect(lines[0]).toMatch(
+    /INFO: \[storage\/uploads\] file stored \{"file_sid":"f-1","bytes":42,"password":"\[redacted\]"\}$/,
+  );
   expect(lines[1]).toMatch(/WARN: \[storage\/uploads\] something odd \{"partner":\{"token":"\[redacted\]"\}\}$/);
-  expect(lines[2]).toMatch(/ERROR: \[storage\/uploads\] upload failed — Error: disk full \(at .*log-lines\.ts:\d+:\d+\)$/);
+  expect(lines[2]).toMatch(
+    /ERROR: \[storage\/uploads\] upload failed — Error: disk full \(at .*log-lines\.ts:\d+:\d+\)$/,
+  );
   expect(lines[3]).toMatch(/INFO: plain line$/);
   expect(raw).not.toMatch(/hunter2|tok-secret/);
   expect(raw).toMatch(ANSI); // coloured, since it is a terminal
@@ -45,8 +50,18 @@ test('on a terminal with LOG_FORMAT=json: JSON lines', async () => {
 test('through a pipe: JSON lines by default, with the whole error and secrets redacted', async () => {
   const { raw, lines } = await logLines('pipe');
   const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  expect(events[0]).toMatchObject({ level: 30, svc: 'storage', mod: 'uploads', file_sid: 'f-1', password: '[redacted]', msg: 'file stored' });
-  expect(events[2]).toMatchObject({ level: 50, err: { type: 'Error', message: 'disk full', stack: expect.stringContaining('log-lines.ts') } });
+  expect(events[0]).toMatchObject({
+    level: 30,
+    svc: 'storage',
+    mod: 'uploads',
+    file_sid: 'f-1',
+    password: '[redacted]',
+    msg: 'file stored',
+  });
+  expect(events[2]).toMatchObject({
+    level: 50,
+    err: { type: 'Error', message: 'disk full', stack: expect.stringContaining('log-lines.ts') },
+  });
   expect(raw).not.toMatch(/hunter2|tok-secret/);
 });
 

@@ -10,13 +10,28 @@ describe('serveAll', () => {
     const hub = MemoryBus.hub();
     const { logger, lines } = captureLogger();
     const bus = new InstrumentedBus(new MemoryBus(hub), new Registry());
-    await serveAll(bus, 'things', {
-      'svc.things.a.get': async (_p, ctx) => { ctx.log?.info({ thing: 1 }, 'working on it'); return { ok: true }; },
-      'svc.things.a.create': async () => reply(201, { made: true }),
-      'svc.things.a.missing': async () => { throw new NotFoundError('Cannot find item by SID'); },
-      'svc.things.a.broken': async () => { throw new Error('boom'); },
-    }, logger.child({ svc: 'things' }));
-    expect(await bus.request('svc.things.a.get', null, { requestId: 'rid-1' })).toEqual({ status: 200, body: { ok: true } });
+    await serveAll(
+      bus,
+      'things',
+      {
+        'svc.things.a.get': async (_p, ctx) => {
+          ctx.log?.info({ thing: 1 }, 'working on it');
+          return { ok: true };
+        },
+        'svc.things.a.create': async () => reply(201, { made: true }),
+        'svc.things.a.missing': async () => {
+          throw new NotFoundError('Cannot find item by SID');
+        },
+        'svc.things.a.broken': async () => {
+          throw new Error('boom');
+        },
+      },
+      logger.child({ svc: 'things' }),
+    );
+    expect(await bus.request('svc.things.a.get', null, { requestId: 'rid-1' })).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
     expect((await bus.request('svc.things.a.create', null, { requestId: 'rid-2' })).status).toBe(201);
     expect((await bus.request('svc.things.a.missing', null, { requestId: 'rid-3' })).status).toBe(404);
     expect((await bus.request('svc.things.a.broken', null, { requestId: 'rid-4' })).status).toBe(500);

@@ -8,7 +8,9 @@ const log = createLogger({ name: 'key-file-test', level: 'silent' });
 
 describe('the generated credentials key file (embedded installations)', () => {
   let dir: string;
-  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'push-key-file-')); });
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'push-key-file-'));
+  });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('made once with mode 0600 (in a directory made for it), then reused', () => {

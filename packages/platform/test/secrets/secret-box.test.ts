@@ -4,7 +4,8 @@ import { openSecret, sealSecret } from '../../src/secrets/secret-box';
 import { isSealedSecret, type SealedSecret } from '../../src/secrets/sealed-secret';
 import { TamperedSecretError, UnknownKeyError } from '../../src/secrets/secret-errors';
 
-const PEM = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg…\n-----END PRIVATE KEY-----\n';
+const PEM =
+  '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg…\n-----END PRIVATE KEY-----\n';
 const CTX = 'push_applications/app-1/apns_p8';
 const b64 = (b: Buffer) => b.toString('base64');
 /** The same sealed value with one Base64 field's first byte flipped. */
@@ -65,7 +66,9 @@ describe('credential encryption (AES-256-GCM envelopes)', () => {
     const sealed = sealSecret(ringA, PEM, CTX);
     const ringB = new KeyRing(keyB);
     expect(() => openSecret(ringB, sealed, CTX)).toThrow(UnknownKeyError);
-    try { openSecret(ringB, sealed, CTX); } catch (err) {
+    try {
+      openSecret(ringB, sealed, CTX);
+    } catch (err) {
       expect((err as UnknownKeyError).kid).toBe(keyId(keyA));
       expect((err as Error).message).toContain(keyId(keyA));
       expect((err as Error).message).not.toContain(b64(keyA));

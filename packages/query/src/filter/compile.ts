@@ -7,7 +7,14 @@ import { fieldType, storeField, type FieldType, type ListSpec, type StoreFilter 
 import { filterError } from './lexer';
 import { parseFilter, type Condition, type FilterAst, type Literal, type Operator } from './parser';
 
-const COMPARISON: Partial<Record<Operator, string>> = { eq: '$eq', ne: '$ne', lt: '$lt', le: '$lte', gt: '$gt', ge: '$gte' };
+const COMPARISON: Partial<Record<Operator, string>> = {
+  eq: '$eq',
+  ne: '$ne',
+  lt: '$lt',
+  le: '$lte',
+  gt: '$gt',
+  ge: '$gte',
+};
 const NULL_OPS: ReadonlySet<Operator> = new Set(['eq', 'ne', 'in', 'notin']);
 const TEXT_TYPES: ReadonlySet<FieldType> = new Set(['string', 'uuid']);
 /** MongoDB takes a numeric `$bitsAnySet` mask only as a non-negative 32-bit signed integer. */
@@ -39,7 +46,9 @@ function compileCondition(c: Condition, spec: ListSpec): StoreFilter {
     if (!TEXT_TYPES.has(type)) throw filterError(`'${c.op}' needs a text attribute; '${c.attr}' is ${type}`);
     const [v] = c.values;
     if (isNull(v)) throw filterError(`null cannot be used with '${c.op}' ${where}`);
-    return { [path]: c.op === 'like' ? { $regex: likeToRegex(v.text) } : { $regex: likeToRegex(v.text), $options: 'i' } };
+    return {
+      [path]: c.op === 'like' ? { $regex: likeToRegex(v.text) } : { $regex: likeToRegex(v.text), $options: 'i' },
+    };
   }
   if (c.op === 'bit') {
     if (type !== 'integer') throw filterError(`'bit' needs an integer attribute; '${c.attr}' is ${type}`);
@@ -63,9 +72,13 @@ const isNull = (v: Literal): boolean => !v.quoted && v.text.toLowerCase() === 'n
 /** Reads one literal as the attribute's type; an unreadable value is a 400 naming `filter`. */
 function coerce(v: Literal, type: FieldType, where: string): unknown {
   if (isNull(v)) return null;
-  const bad = (what: string): never => { throw filterError(`'${v.text}' is not ${what} ${where}`); };
+  const bad = (what: string): never => {
+    throw filterError(`'${v.text}' is not ${what} ${where}`);
+  };
   switch (type) {
-    case 'string': case 'uuid': return v.text;
+    case 'string':
+    case 'uuid':
+      return v.text;
     case 'integer': {
       const n = /^[+-]?\d+$/.test(v.text) ? Number(v.text) : NaN;
       return Number.isSafeInteger(n) ? n : bad('an integer');
@@ -74,12 +87,15 @@ function coerce(v: Literal, type: FieldType, where: string): unknown {
       const n = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(v.text) ? Number(v.text) : NaN;
       return Number.isFinite(n) ? n : bad('a number');
     }
-    case 'boolean': return /^(true|false)$/i.test(v.text) ? v.text.toLowerCase() === 'true' : bad('true or false');
-    case 'date': return parseInstant(v.text) ?? bad('a date (ISO 8601, e.g. 2019-03-01 or 2019-03-01T02:12:30.250Z)');
+    case 'boolean':
+      return /^(true|false)$/i.test(v.text) ? v.text.toLowerCase() === 'true' : bad('true or false');
+    case 'date':
+      return parseInstant(v.text) ?? bad('a date (ISO 8601, e.g. 2019-03-01 or 2019-03-01T02:12:30.250Z)');
   }
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 /**
  * An ISO 8601 date or date-time as an instant: a bare date is midnight UTC, no zone means UTC,
@@ -89,7 +105,9 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{
 export function parseInstant(text: string): Date | null {
   const m = DATE.exec(text);
   if (!m) return null;
-  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1, 7).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const [y, mo, d, h = 0, mi = 0, s = 0] = m
+    .slice(1, 7)
+    .map((x) => (x === undefined ? undefined : Number(x))) as number[];
   const ms = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
   const daysInMonth = new Date(Date.UTC(2000, mo, 0)).getUTCDate() - (mo === 2 && !isLeap(y) ? 1 : 0);
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth || h > 23 || mi > 59 || s > 59) return null;

@@ -6,8 +6,7 @@ import { BadRequestError } from '@patchbay/contracts';
  * `pos` is the 1-based character where the token starts, for error messages.
  */
 export type Token =
-  | { kind: 'word' | 'string'; text: string; pos: number }
-  | { kind: '(' | ')' | ','; text: string; pos: number };
+  { kind: 'word' | 'string'; text: string; pos: number } | { kind: '(' | ')' | ','; text: string; pos: number };
 
 /** Characters that end a bare word. */
 const DELIMITERS = new Set(['(', ')', ',', '"', "'"]);
@@ -31,8 +30,15 @@ export function tokenize(input: string): Token[] {
   let i = 0;
   while (i < input.length) {
     const c = input[i];
-    if (isSpace(c)) { i++; continue; }
-    if (c === '(' || c === ')' || c === ',') { tokens.push({ kind: c, text: c, pos: i + 1 }); i++; continue; }
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
+    if (c === '(' || c === ')' || c === ',') {
+      tokens.push({ kind: c, text: c, pos: i + 1 });
+      i++;
+      continue;
+    }
     if (c === '"' || c === "'") {
       const [text, end] = readQuoted(input, i);
       tokens.push({ kind: 'string', text, pos: i + 1 });

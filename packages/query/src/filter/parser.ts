@@ -8,10 +8,19 @@ export type Operator = (typeof OPERATORS)[number];
  * `number_dst eq 4915112345` compares a string, `mcc eq 262` an integer. Only a bare (unquoted)
  * `null` is the null value; `"null"` is the four-letter string.
  */
-export interface Literal { text: string; quoted: boolean; pos: number }
+export interface Literal {
+  text: string;
+  quoted: boolean;
+  pos: number;
+}
 
 /** One `<attr> <op> <value>`; `values` has one element except for a parenthesised `in`/`notin` list. */
-export interface Condition { attr: string; op: Operator; values: Literal[]; pos: number }
+export interface Condition {
+  attr: string;
+  op: Operator;
+  values: Literal[];
+  pos: number;
+}
 
 /** A filter is a conjunction: every condition must hold. The empty filter matches everything. */
 export type FilterAst = Condition[];
@@ -38,8 +47,13 @@ export function parseFilter(input: string): FilterAst {
     if (!t || (t.kind !== 'word' && t.kind !== 'string')) throw filterError(`expected a value, found ${describe(t)}`);
     i++;
     const next = tokens[i];
-    if (t.kind === 'word' && ZONELESS_DATETIME.test(t.text) && next?.kind === 'word'
-      && BARE_OFFSET.test(next.text) && next.pos === t.pos + t.text.length + 1) {
+    if (
+      t.kind === 'word' &&
+      ZONELESS_DATETIME.test(t.text) &&
+      next?.kind === 'word' &&
+      BARE_OFFSET.test(next.text) &&
+      next.pos === t.pos + t.text.length + 1
+    ) {
       i++;
       return { text: `${t.text}+${next.text}`, quoted: false, pos: t.pos };
     }
@@ -49,7 +63,10 @@ export function parseFilter(input: string): FilterAst {
   const list = (): Literal[] => {
     i++; // '('
     const values = [literal()];
-    while (tokens[i]?.kind === ',') { i++; values.push(literal()); }
+    while (tokens[i]?.kind === ',') {
+      i++;
+      values.push(literal());
+    }
     if (tokens[i]?.kind !== ')') throw filterError(`expected ',' or ')', found ${describe(tokens[i])}`);
     i++;
     return values;
@@ -60,10 +77,13 @@ export function parseFilter(input: string): FilterAst {
     if (!attr || attr.kind !== 'word') throw filterError(`expected an attribute name, found ${describe(attr)}`);
     i++;
     const opTok = tokens[i];
-    if (!opTok || opTok.kind !== 'word') throw filterError(`expected an operator after '${attr.text}', found ${describe(opTok)}`);
+    if (!opTok || opTok.kind !== 'word')
+      throw filterError(`expected an operator after '${attr.text}', found ${describe(opTok)}`);
     const op = opTok.text.toLowerCase();
     if (!(OPERATORS as readonly string[]).includes(op)) {
-      throw filterError(`unknown operator '${opTok.text}' at character ${opTok.pos}; expected one of ${OPERATORS.join(', ')}`);
+      throw filterError(
+        `unknown operator '${opTok.text}' at character ${opTok.pos}; expected one of ${OPERATORS.join(', ')}`,
+      );
     }
     i++;
     const isList = op === 'in' || op === 'notin';
@@ -71,8 +91,10 @@ export function parseFilter(input: string): FilterAst {
     conditions.push({ attr: attr.text, op: op as Operator, values, pos: attr.pos });
     const sep = tokens[i];
     if (!sep) return conditions;
-    if (sep.kind === 'word' && sep.text.toLowerCase() === 'or') throw filterError(`'or' is not supported (character ${sep.pos}); conditions can only be joined by 'and'`);
-    if (sep.kind !== 'word' || sep.text.toLowerCase() !== 'and') throw filterError(`expected 'and', found ${describe(sep)}`);
+    if (sep.kind === 'word' && sep.text.toLowerCase() === 'or')
+      throw filterError(`'or' is not supported (character ${sep.pos}); conditions can only be joined by 'and'`);
+    if (sep.kind !== 'word' || sep.text.toLowerCase() !== 'and')
+      throw filterError(`expected 'and', found ${describe(sep)}`);
     i++;
     if (!tokens[i]) throw filterError(`expected a condition after 'and' at character ${sep.pos}`);
   }

@@ -26,9 +26,19 @@ export class CallbackDeliverer {
   private stopped = false;
   private readonly idle = new Set<() => void>();
 
-  constructor(private readonly repo: EndpointRepo, private readonly settings: CallbackSettings, logger: Logger, metrics: ServiceDeps['metrics']) {
+  constructor(
+    private readonly repo: EndpointRepo,
+    private readonly settings: CallbackSettings,
+    logger: Logger,
+    metrics: ServiceDeps['metrics'],
+  ) {
     this.log = logger.child({ mod: 'voicemail-callbacks' });
-    this.attempts = new Counter({ name: 'voicemail_callback_attempts_total', help: 'Voicemail callback attempts by outcome', labelNames: ['outcome'], registers: [metrics] });
+    this.attempts = new Counter({
+      name: 'voicemail_callback_attempts_total',
+      help: 'Voicemail callback attempts by outcome',
+      labelNames: ['outcome'],
+      registers: [metrics],
+    });
   }
 
   start(): void {
@@ -45,10 +55,12 @@ export class CallbackDeliverer {
   kick(): void {
     if (this.stopped || this.running >= CONCURRENCY) return;
     this.running += 1;
-    void this.drain().catch((err: unknown) => this.log.error({ err }, 'callback delivery failed; retrying on the next poll')).finally(() => {
-      this.running -= 1;
-      this.settled();
-    });
+    void this.drain()
+      .catch((err: unknown) => this.log.error({ err }, 'callback delivery failed; retrying on the next poll'))
+      .finally(() => {
+        this.running -= 1;
+        this.settled();
+      });
   }
 
   /** Claims and attempts due deliveries until none is left. */
@@ -93,7 +105,10 @@ export class CallbackDeliverer {
     const attempts = d.attempts + 1;
     const base = { attempts, lease_until: null };
     if (outcome.kind === 'delivered') {
-      await this.repo.callbacks.updateOne({ file_sid: d.file_sid }, { $set: { ...base, state: 'delivered', date_delivered: new Date(), next_attempt_at: null, last_error: null } });
+      await this.repo.callbacks.updateOne(
+        { file_sid: d.file_sid },
+        { $set: { ...base, state: 'delivered', date_delivered: new Date(), next_attempt_at: null, last_error: null } },
+      );
       this.attempts.inc({ outcome: 'delivered' });
       this.log.info({ ...where, status: outcome.status, url: redact(d.callback_url) }, 'voicemail callback delivered');
       return;
@@ -101,19 +116,36 @@ export class CallbackDeliverer {
     const nextAt = Date.now() + nextAttemptDelayMs(attempts, this.settings.retryBaseMs);
     const giveUp = outcome.kind === 'refused' || nextAt - new Date(d.date_created).getTime() > this.settings.retryForMs;
     if (giveUp) {
-      const reason = outcome.kind === 'refused' ? `refused: ${outcome.reason}` : `gave up after ${attempts} attempts: ${outcome.reason}`;
-      await this.repo.callbacks.updateOne({ file_sid: d.file_sid }, { $set: { ...base, state: 'failed', next_attempt_at: null, last_error: reason } });
+      const reason =
+        outcome.kind === 'refused'
+          ? `refused: ${outcome.reason}`
+          : `gave up after ${attempts} attempts: ${outcome.reason}`;
+      await this.repo.callbacks.updateOne(
+        { file_sid: d.file_sid },
+        { $set: { ...base, state: 'failed', next_attempt_at: null, last_error: reason } },
+      );
       this.attempts.inc({ outcome: outcome.kind === 'refused' ? 'refused' : 'gave_up' });
       this.log.warn({ ...where, reason, url: redact(d.callback_url) }, 'voicemail callback not delivered');
       return;
     }
-    await this.repo.callbacks.updateOne({ file_sid: d.file_sid }, { $set: { ...base, next_attempt_at: new Date(nextAt), last_error: outcome.reason } });
+    await this.repo.callbacks.updateOne(
+      { file_sid: d.file_sid },
+      { $set: { ...base, next_attempt_at: new Date(nextAt), last_error: outcome.reason } },
+    );
     this.attempts.inc({ outcome: 'failed' });
-    this.log.warn({ ...where, reason: outcome.reason, retry_in_ms: nextAt - Date.now(), url: redact(d.callback_url) }, 'voicemail callback failed; will retry');
+    this.log.warn(
+      { ...where, reason: outcome.reason, retry_in_ms: nextAt - Date.now(), url: redact(d.callback_url) },
+      'voicemail callback failed; will retry',
+    );
   }
 }
 
 /** A URL for the log: without credentials or query (they may hold secrets of the receiver). */
 function redact(url: string): string {
-  try { const u = new URL(url); return `${u.protocol}//${u.host}${u.pathname}`; } catch { return '(not a URL)'; }
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(not a URL)';
+  }
 }

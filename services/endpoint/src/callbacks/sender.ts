@@ -15,9 +15,7 @@ export interface CallbackRequest {
 
 /** How an attempt went: delivered, failed (try again later), or refused (never try again). */
 export type SendOutcome =
-  | { kind: 'delivered'; status: number }
-  | { kind: 'failed'; reason: string }
-  | { kind: 'refused'; reason: string };
+  { kind: 'delivered'; status: number } | { kind: 'failed'; reason: string } | { kind: 'refused'; reason: string };
 
 class Refused extends Error {}
 
@@ -28,29 +26,46 @@ class Refused extends Error {}
  * address actually connected to (the name is resolved once, in the connection's own lookup), so a
  * name that resolves differently the second time cannot slip past.
  */
-export async function sendCallback(req: CallbackRequest, opts: { timeoutMs: number; allowPrivate: boolean }): Promise<SendOutcome> {
+export async function sendCallback(
+  req: CallbackRequest,
+  opts: { timeoutMs: number; allowPrivate: boolean },
+): Promise<SendOutcome> {
   let url: URL;
-  try { url = new URL(req.url); } catch { return { kind: 'refused', reason: 'callback_url is not a URL' }; }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'refused', reason: `callback_url must be http or https (got ${url.protocol})` };
+  try {
+    url = new URL(req.url);
+  } catch {
+    return { kind: 'refused', reason: 'callback_url is not a URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { kind: 'refused', reason: `callback_url must be http or https (got ${url.protocol})` };
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) return { kind: 'refused', reason: `${host} is a private, loopback or link-local address` };
+  if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host))
+    return { kind: 'refused', reason: `${host} is a private, loopback or link-local address` };
   const unix = Math.floor(Date.now() / 1000);
   let body = '';
   if (req.method === 'GET') {
-    for (const [k, v] of Object.entries(req.fields)) url.searchParams.set(k, v === null || v === undefined ? '' : String(v));
+    for (const [k, v] of Object.entries(req.fields))
+      url.searchParams.set(k, v === null || v === undefined ? '' : String(v));
   } else {
     body = JSON.stringify(req.fields);
   }
   const signed = req.method === 'GET' ? url.search.replace(/^\?/, '') : body;
   const headers: Record<string, string> = {
-    'User-Agent': 'Patchbay-Callbacks/1', 'X-Patchbay-Event': 'voicemail.recording', [SIGNATURE_HEADER]: signCallback(req.key, signed, unix),
-    ...(req.method === 'POST' ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}),
+    'User-Agent': 'Patchbay-Callbacks/1',
+    'X-Patchbay-Event': 'voicemail.recording',
+    [SIGNATURE_HEADER]: signCallback(req.key, signed, unix),
+    ...(req.method === 'POST'
+      ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }
+      : {}),
   };
   const lookup: LookupFunction | undefined = opts.allowPrivate ? undefined : guardedLookup;
   try {
     const status = await exchange(url, req.method, headers, body, opts.timeoutMs, lookup);
     if (status >= 200 && status < 300) return { kind: 'delivered', status };
-    return { kind: 'failed', reason: status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}` };
+    return {
+      kind: 'failed',
+      reason: status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`,
+    };
   } catch (err) {
     if (err instanceof Refused) return { kind: 'refused', reason: err.message };
     return { kind: 'failed', reason: describe(err) };
@@ -63,13 +78,25 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (err) return callback(err, '', 0);
     const list = addresses as dns.LookupAddress[];
     const bad = list.find((a) => isPrivateAddress(a.address));
-    if (bad) return callback(new Refused(`${hostname} resolves to ${bad.address}, a private, loopback or link-local address`), '', 0);
+    if (bad)
+      return callback(
+        new Refused(`${hostname} resolves to ${bad.address}, a private, loopback or link-local address`),
+        '',
+        0,
+      );
     if (options.all) return callback(null, list);
     callback(null, list[0].address, list[0].family);
   });
 };
 
-function exchange(url: URL, method: string, headers: Record<string, string>, body: string, timeoutMs: number, lookup?: LookupFunction): Promise<number> {
+function exchange(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  lookup?: LookupFunction,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(url, { method, headers, lookup, timeout: timeoutMs, agent: false }, (res) => {

@@ -1,5 +1,11 @@
 import { isIP } from 'node:net';
-import { BadRequestError, errorItem, type EndpointAddress, type EndpointAddressInput, type ErrorItem } from '@patchbay/contracts';
+import {
+  BadRequestError,
+  errorItem,
+  type EndpointAddress,
+  type EndpointAddressInput,
+  type ErrorItem,
+} from '@patchbay/contracts';
 
 /** The platform's SIP port: default of `port` and of `dst_port`. */
 export const SIP_PORT = 5060;
@@ -7,7 +13,8 @@ const DEFAULT_SUBNET_MASK = 32;
 const OUTBOUND_MIN_SUBNET_MASK = 29;
 
 /** A host name as DNS allows it: dot-separated labels of letters, digits and inner hyphens. */
-const HOSTNAME = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+const HOSTNAME =
+  /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 
 /** An address with every default applied (reference-facts "Endpoints": Address defaults). */
 export function normalizeAddress(a: EndpointAddressInput): EndpointAddress {
@@ -28,9 +35,11 @@ export function normalizeAddress(a: EndpointAddressInput): EndpointAddress {
 
 /** `ip` must be an IPv4 or IPv6 address or a host name: anything else is a malformed body (400). */
 export function assertAddressFormat(addresses: readonly EndpointAddressInput[] | undefined): void {
-  const bad = (addresses ?? []).flatMap((a, i) => (isIP(a.ip.trim()) !== 0 || HOSTNAME.test(a.ip.trim())
-    ? []
-    : [errorItem('must be an IPv4 or IPv6 address or a host name', `addresses.${i}.ip`)]));
+  const bad = (addresses ?? []).flatMap((a, i) =>
+    isIP(a.ip.trim()) !== 0 || HOSTNAME.test(a.ip.trim())
+      ? []
+      : [errorItem('must be an IPv4 or IPv6 address or a host name', `addresses.${i}.ip`)],
+  );
   if (bad.length > 0) throw new BadRequestError('validation error', bad);
 }
 
@@ -43,7 +52,12 @@ export function addressViolations(addresses: readonly EndpointAddress[]): ErrorI
   addresses.forEach((a, i) => {
     const field = `addresses.${i}.subnet_mask`;
     if (a.direction !== 'outbound' && a.subnet_mask !== DEFAULT_SUBNET_MASK) {
-      out.push(errorItem(`subnet_mask can be changed only when direction is outbound (it is ${DEFAULT_SUBNET_MASK} otherwise)`, field));
+      out.push(
+        errorItem(
+          `subnet_mask can be changed only when direction is outbound (it is ${DEFAULT_SUBNET_MASK} otherwise)`,
+          field,
+        ),
+      );
     } else if (a.direction === 'outbound' && a.subnet_mask < OUTBOUND_MIN_SUBNET_MASK) {
       out.push(errorItem(`subnet_mask of an outbound address must be from ${OUTBOUND_MIN_SUBNET_MASK} to 32`, field));
     }
@@ -63,7 +77,10 @@ export function ipPortKey(ip: string, port: number): string {
  * absent and the sparse index leaves the endpoint out (an empty array would still be indexed by
  * MongoDB, as one `undefined` key that two endpoints would then share).
  */
-export function openIpKeys(endpoint: { auth_required: boolean; addresses: readonly EndpointAddress[] }): string[] | undefined {
+export function openIpKeys(endpoint: {
+  auth_required: boolean;
+  addresses: readonly EndpointAddress[];
+}): string[] | undefined {
   if (endpoint.auth_required || endpoint.addresses.length === 0) return undefined;
   return [...new Set(endpoint.addresses.map((a) => ipPortKey(a.ip, a.port)))];
 }

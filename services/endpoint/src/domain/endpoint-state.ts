@@ -1,5 +1,12 @@
 import type {
-  EndpointAddress, EndpointAttributes, EndpointCreate, EndpointProperties, EndpointPropertiesInput, EndpointReplace, EndpointType, EndpointUpdate,
+  EndpointAddress,
+  EndpointAttributes,
+  EndpointCreate,
+  EndpointProperties,
+  EndpointPropertiesInput,
+  EndpointReplace,
+  EndpointType,
+  EndpointUpdate,
 } from '@patchbay/contracts';
 import { WRITABLE_PROPERTIES, type WritableProperty } from '@patchbay/contracts';
 import { normalizeAddress } from './addresses';
@@ -55,7 +62,11 @@ export function buildEndpoint(input: EndpointCreate, generated: GeneratedValues)
  * with `nested_objects=replace`), which replaces them whole. Generated properties never change, and
  * properties that do not apply to the type are left out (the rules report them).
  */
-export function applyUpdate(current: EndpointState, input: EndpointUpdate | EndpointReplace, replaceNested: boolean): EndpointState {
+export function applyUpdate(
+  current: EndpointState,
+  input: EndpointUpdate | EndpointReplace,
+  replaceNested: boolean,
+): EndpointState {
   const next: EndpointState = { ...current };
   if (input.type !== undefined) next.type = input.type;
   if (input.name !== undefined) next.name = input.name;
@@ -65,27 +76,40 @@ export function applyUpdate(current: EndpointState, input: EndpointUpdate | Endp
   if (input.out_sip_password !== undefined) next.out_sip_password = input.out_sip_password;
   if (input.addresses !== undefined) next.addresses = input.addresses.map(normalizeAddress);
   if (input.transformations !== undefined) next.transformations = input.transformations;
-  if (input.attributes !== undefined) next.attributes = compact(replaceNested ? input.attributes : { ...current.attributes, ...input.attributes });
+  if (input.attributes !== undefined)
+    next.attributes = compact(replaceNested ? input.attributes : { ...current.attributes, ...input.attributes });
   if (input.properties !== undefined) {
     const base = replaceNested ? {} : current.properties;
-    const generated = Object.fromEntries(generatedProperties(current.type).map((k) => [k, current.properties[k]])) as Record<GeneratedProperty, string>;
+    const generated = Object.fromEntries(
+      generatedProperties(current.type).map((k) => [k, current.properties[k]]),
+    ) as Record<GeneratedProperty, string>;
     next.properties = buildProperties(current.type, base, input.properties, generated);
   }
   return next;
 }
 
 /** Writable properties given that the type does not have (each one is a 422). */
-export function inapplicableProperties(type: EndpointType, given: EndpointPropertiesInput | undefined): WritableProperty[] {
+export function inapplicableProperties(
+  type: EndpointType,
+  given: EndpointPropertiesInput | undefined,
+): WritableProperty[] {
   if (!given) return [];
   const allowed = WRITABLE_PROPERTIES[type];
-  return (Object.keys(PROPERTY_DEFAULTS) as WritableProperty[]).filter((k) => given[k] !== undefined && !allowed.includes(k));
+  return (Object.keys(PROPERTY_DEFAULTS) as WritableProperty[]).filter(
+    (k) => given[k] !== undefined && !allowed.includes(k),
+  );
 }
 
 /**
  * Properties of `type`: its generated ones, then each writable one from `given`, else `base`, else
  * its default. Read-only keys in `given` are ignored; keys the type lacks are dropped.
  */
-function buildProperties(type: EndpointType, base: EndpointProperties, given: EndpointPropertiesInput, generated: Partial<Record<GeneratedProperty, string>>): EndpointProperties {
+function buildProperties(
+  type: EndpointType,
+  base: EndpointProperties,
+  given: EndpointPropertiesInput,
+  generated: Partial<Record<GeneratedProperty, string>>,
+): EndpointProperties {
   const out: Record<string, unknown> = {};
   for (const k of generatedProperties(type)) out[k] = generated[k];
   for (const k of WRITABLE_PROPERTIES[type]) {
@@ -100,5 +124,9 @@ function compact<T extends object>(obj: T): T {
 }
 
 function sortKeys(obj: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, obj[k]]));
+  return Object.fromEntries(
+    Object.keys(obj)
+      .sort()
+      .map((k) => [k, obj[k]]),
+  );
 }

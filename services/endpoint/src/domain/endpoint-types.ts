@@ -1,4 +1,11 @@
-import { HOSTED_ENDPOINT_TYPES, WRITABLE_PROPERTIES, type EndpointProperties, type EndpointType, type HostedEndpointType, type WritableProperty } from '@patchbay/contracts';
+import {
+  HOSTED_ENDPOINT_TYPES,
+  WRITABLE_PROPERTIES,
+  type EndpointProperties,
+  type EndpointType,
+  type HostedEndpointType,
+  type WritableProperty,
+} from '@patchbay/contracts';
 
 /**
  * What each endpoint type is (interface.md "Properties object" and Rules 2–3 of "Voice endpoints";
@@ -15,7 +22,9 @@ export function isHosted(type: EndpointType): type is HostedEndpointType {
 /** The generated, read-only properties each type has. */
 export function generatedProperties(type: EndpointType): readonly GeneratedProperty[] {
   if (!isHosted(type)) return [];
-  return type === 'conference' ? ['account_sid', 'api_url', 'login', 'password', 'subscriber_sid'] : ['account_sid', 'api_url', 'login', 'password'];
+  return type === 'conference'
+    ? ['account_sid', 'api_url', 'login', 'password', 'subscriber_sid']
+    : ['account_sid', 'api_url', 'login', 'password'];
 }
 
 /** Defaults of the writable properties (interface.md: callback_method POST, the rest null). */
@@ -47,9 +56,13 @@ const NAME_AND_CAPACITY = ['name', 'capacity'];
 export function changeableAfterCreation(type: EndpointType, path: string): boolean {
   if (path === 'type') return false;
   switch (type) {
-    case 'third_party': return true;
-    case 'system_gateway': return false;
-    case 'voicemail': return NAME_AND_CAPACITY.includes(path) || WRITABLE_PROPERTIES.voicemail.some((p) => path === `properties.${p}`);
-    default: return NAME_AND_CAPACITY.includes(path);
+    case 'third_party':
+      return true;
+    case 'system_gateway':
+      return false;
+    case 'voicemail':
+      return NAME_AND_CAPACITY.includes(path) || WRITABLE_PROPERTIES.voicemail.some((p) => path === `properties.${p}`);
+    default:
+      return NAME_AND_CAPACITY.includes(path);
   }
 }

@@ -12,12 +12,12 @@ import type { GeneratedValues } from './endpoint-state';
 export function generateValues(type: EndpointType, hostedApiUrl: string): GeneratedValues {
   const properties = isHosted(type)
     ? {
-      account_sid: randomUUID(),
-      api_url: `${hostedApiUrl}/${HOSTED_API_SEGMENT[type]}/v1`,
-      login: `${type.replace(/_/g, '')}-${randomBytes(6).toString('hex')}`,
-      password: randomBytes(18).toString('base64url'),
-      subscriber_sid: randomUUID(),
-    }
+        account_sid: randomUUID(),
+        api_url: `${hostedApiUrl}/${HOSTED_API_SEGMENT[type]}/v1`,
+        login: `${type.replace(/_/g, '')}-${randomBytes(6).toString('hex')}`,
+        password: randomBytes(18).toString('base64url'),
+        subscriber_sid: randomUUID(),
+      }
     : { account_sid: '', api_url: '', login: '', password: '', subscriber_sid: '' };
   return { voipToken: randomUUID(), properties };
 }

@@ -1,20 +1,46 @@
 import { defineListSpec } from '@patchbay/query';
 
 const ADDRESS_FIELDS = {
-  'addresses.direction': 'string', 'addresses.dst_port': 'integer', 'addresses.ip': 'string', 'addresses.location_sid': 'string',
-  'addresses.port': 'integer', 'addresses.priority': 'integer', 'addresses.srtp': 'boolean', 'addresses.subnet_mask': 'integer',
-  'addresses.transport': 'string', 'addresses.sip_username': 'string',
+  'addresses.direction': 'string',
+  'addresses.dst_port': 'integer',
+  'addresses.ip': 'string',
+  'addresses.location_sid': 'string',
+  'addresses.port': 'integer',
+  'addresses.priority': 'integer',
+  'addresses.srtp': 'boolean',
+  'addresses.subnet_mask': 'integer',
+  'addresses.transport': 'string',
+  'addresses.sip_username': 'string',
 } as const;
 const ATTRIBUTE_FIELDS = {
-  'attributes.account_sid': 'string', 'attributes.api_url': 'string', 'attributes.did_group_id': 'string', 'attributes.key': 'string',
-  'attributes.subscriber_sid': 'string', 'attributes.value': 'string',
+  'attributes.account_sid': 'string',
+  'attributes.api_url': 'string',
+  'attributes.did_group_id': 'string',
+  'attributes.key': 'string',
+  'attributes.subscriber_sid': 'string',
+  'attributes.value': 'string',
 } as const;
 const PROPERTY_FIELDS = {
-  'properties.account_sid': 'string', 'properties.api_url': 'string', 'properties.callback_method': 'string', 'properties.callback_url': 'string',
-  'properties.conference_endpoint_sid': 'uuid', 'properties.container_sid': 'uuid', 'properties.greeting': 'string', 'properties.login': 'string',
-  'properties.max_duration': 'number', 'properties.subscriber_sid': 'string',
+  'properties.account_sid': 'string',
+  'properties.api_url': 'string',
+  'properties.callback_method': 'string',
+  'properties.callback_url': 'string',
+  'properties.conference_endpoint_sid': 'uuid',
+  'properties.container_sid': 'uuid',
+  'properties.greeting': 'string',
+  'properties.login': 'string',
+  'properties.max_duration': 'number',
+  'properties.subscriber_sid': 'string',
 } as const;
-const PARTNER_PATHS = ['partner.attributes', 'partner.available_scopes', 'partner.date_created', 'partner.login', 'partner.name', 'partner.partner_sid', 'partner.status'];
+const PARTNER_PATHS = [
+  'partner.attributes',
+  'partner.available_scopes',
+  'partner.date_created',
+  'partner.login',
+  'partner.name',
+  'partner.partner_sid',
+  'partner.status',
+];
 
 /**
  * GET /endpoints: filter on every scalar field and on nested paths (`addresses.ip eq "…"` matches
@@ -24,13 +50,30 @@ const PARTNER_PATHS = ['partner.attributes', 'partner.available_scopes', 'partne
  */
 export const ENDPOINT_LIST_SPEC = defineListSpec({
   fields: {
-    endpoint_sid: 'uuid', partner_sid: 'uuid', type: 'string', name: 'string', capacity: 'integer', cps_limit: 'integer',
-    auth_required: 'boolean', voip_token: 'string', out_sip_username: 'string', date_created: 'date',
-    ...ADDRESS_FIELDS, ...ATTRIBUTE_FIELDS, ...PROPERTY_FIELDS,
+    endpoint_sid: 'uuid',
+    partner_sid: 'uuid',
+    type: 'string',
+    name: 'string',
+    capacity: 'integer',
+    cps_limit: 'integer',
+    auth_required: 'boolean',
+    voip_token: 'string',
+    out_sip_username: 'string',
+    date_created: 'date',
+    ...ADDRESS_FIELDS,
+    ...ATTRIBUTE_FIELDS,
+    ...PROPERTY_FIELDS,
   },
   selectable: [
-    'addresses', 'addresses.sip_password', 'attributes', 'properties', 'properties.password', 'transformations', 'out_sip_password',
-    'partner', ...PARTNER_PATHS,
+    'addresses',
+    'addresses.sip_password',
+    'attributes',
+    'properties',
+    'properties.password',
+    'transformations',
+    'out_sip_password',
+    'partner',
+    ...PARTNER_PATHS,
   ],
   sortable: ['endpoint_sid', 'partner_sid', 'type', 'name', 'capacity', 'cps_limit', 'auth_required', 'date_created'],
   defaultOrder: { field: 'date_created', dir: 'asc' },

@@ -7,7 +7,8 @@ import { inapplicableProperties, type EndpointState } from './endpoint-state';
 /** The scope that lets a partner set `auth_required` (interface.md "Authentication"). */
 export const AUTH_REQUIRED_SCOPE = 'endpoints.manage_auth_required';
 /** The exact error item of interface.md "Errors" for `auth_required` without its scope. */
-export const AUTH_REQUIRED_DENIED = (): ErrorItem => errorItem('partner does not have permissions to set this value', 'auth_required');
+export const AUTH_REQUIRED_DENIED = (): ErrorItem =>
+  errorItem('partner does not have permissions to set this value', 'auth_required');
 
 /**
  * Object rules of a new endpoint (each broken rule is one 422 item, naming its field):
@@ -15,12 +16,23 @@ export const AUTH_REQUIRED_DENIED = (): ErrorItem => errorItem('partner does not
  * hosted types have no addresses; `third_party` needs an address; address rules; and `auth_required`
  * other than its default (true) needs the scope.
  */
-export function createViolations(next: EndpointState, givenProperties: EndpointPropertiesInput | undefined, scopes: readonly string[]): ErrorItem[] {
-  if (next.type === 'system_gateway') return [errorItem('system_gateway endpoints are created with their partner and cannot be created through the API', 'type')];
+export function createViolations(
+  next: EndpointState,
+  givenProperties: EndpointPropertiesInput | undefined,
+  scopes: readonly string[],
+): ErrorItem[] {
+  if (next.type === 'system_gateway')
+    return [
+      errorItem(
+        'system_gateway endpoints are created with their partner and cannot be created through the API',
+        'type',
+      ),
+    ];
   const out: ErrorItem[] = [];
   if (!next.auth_required && !scopes.includes(AUTH_REQUIRED_SCOPE)) out.push(AUTH_REQUIRED_DENIED());
   out.push(...inapplicable(next, givenProperties));
-  if (isHosted(next.type) && next.addresses.length > 0) out.push(errorItem(`${next.type} endpoints are hosted applications and have no addresses`, 'addresses'));
+  if (isHosted(next.type) && next.addresses.length > 0)
+    out.push(errorItem(`${next.type} endpoints are hosted applications and have no addresses`, 'addresses'));
   out.push(...thirdPartyViolations(next));
   out.push(...addressViolations(next.addresses));
   return out;
@@ -31,12 +43,25 @@ export function createViolations(next: EndpointState, givenProperties: EndpointP
  * that changed must be changeable for the type after creation (Rule 2); a changed `auth_required`
  * needs the scope; writable properties must apply; `third_party` keeps an address; address rules.
  */
-export function updateViolations(current: EndpointState, next: EndpointState, givenProperties: EndpointPropertiesInput | undefined, scopes: readonly string[]): ErrorItem[] {
-  if (current.type === 'system_gateway') return [errorItem('the System Gateway endpoint cannot be changed through the API', 'type')];
+export function updateViolations(
+  current: EndpointState,
+  next: EndpointState,
+  givenProperties: EndpointPropertiesInput | undefined,
+  scopes: readonly string[],
+): ErrorItem[] {
+  if (current.type === 'system_gateway')
+    return [errorItem('the System Gateway endpoint cannot be changed through the API', 'type')];
   const out: ErrorItem[] = [];
   for (const path of changedPaths(current, next)) {
     if (!changeableAfterCreation(current.type, path)) {
-      out.push(errorItem(path === 'type' ? 'type cannot be changed after creation' : `cannot be changed after creation of a ${current.type} endpoint`, path));
+      out.push(
+        errorItem(
+          path === 'type'
+            ? 'type cannot be changed after creation'
+            : `cannot be changed after creation of a ${current.type} endpoint`,
+          path,
+        ),
+      );
     } else if (path === 'auth_required' && !scopes.includes(AUTH_REQUIRED_SCOPE)) {
       out.unshift(AUTH_REQUIRED_DENIED());
     }
@@ -68,7 +93,9 @@ export function changedPaths(a: EndpointState, b: EndpointState): string[] {
 }
 
 function inapplicable(state: EndpointState, given: EndpointPropertiesInput | undefined): ErrorItem[] {
-  return inapplicableProperties(state.type, given).map((k) => errorItem(`${state.type} endpoints have no ${k} property`, `properties.${k}`));
+  return inapplicableProperties(state.type, given).map((k) =>
+    errorItem(`${state.type} endpoints have no ${k} property`, `properties.${k}`),
+  );
 }
 
 function thirdPartyViolations(next: EndpointState): ErrorItem[] {

@@ -8,8 +8,17 @@ import type { EndpointDoc } from '../repo';
 export function serializeEndpoint(d: EndpointDoc, partner?: Partner): Endpoint {
   return {
     addresses: d.addresses.map((a) => ({
-      direction: a.direction, dst_port: a.dst_port ?? null, ip: a.ip, location_sid: a.location_sid ?? null, port: a.port, priority: a.priority,
-      sip_password: a.sip_password ?? null, sip_username: a.sip_username ?? null, srtp: a.srtp, subnet_mask: a.subnet_mask, transport: a.transport,
+      direction: a.direction,
+      dst_port: a.dst_port ?? null,
+      ip: a.ip,
+      location_sid: a.location_sid ?? null,
+      port: a.port,
+      priority: a.priority,
+      sip_password: a.sip_password ?? null,
+      sip_username: a.sip_username ?? null,
+      srtp: a.srtp,
+      subnet_mask: a.subnet_mask,
+      transport: a.transport,
     })),
     attributes: { ...d.attributes },
     auth_required: d.auth_required,

@@ -1,8 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import {
-  BadRequestError, ConflictError, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, errorItem, parseWithRelated,
-  EndpointCreateSchema, EndpointReplaceSchema, EndpointUpdateSchema,
-  type Endpoint, type GatewayRequest, type ListEnvelope,
+  BadRequestError,
+  ConflictError,
+  DuplicateKeyError,
+  NotFoundError,
+  Subjects,
+  UnprocessableError,
+  compileValidator,
+  errorItem,
+  parseWithRelated,
+  EndpointCreateSchema,
+  EndpointReplaceSchema,
+  EndpointUpdateSchema,
+  type Endpoint,
+  type GatewayRequest,
+  type ListEnvelope,
 } from '@patchbay/contracts';
 import { changedFields, compareAndSet, reply, type HandlerContext } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
@@ -23,7 +35,8 @@ const validateUpdate = compileValidator(EndpointUpdateSchema);
 const validateReplace = compileValidator(EndpointReplaceSchema);
 
 /** The exact 409 of interface.md "Errors". */
-export const duplicateIpConflict = (): ConflictError => new ConflictError([errorItem('duplicate ip for auth_required=false')]);
+export const duplicateIpConflict = (): ConflictError =>
+  new ConflictError([errorItem('duplicate ip for auth_required=false')]);
 
 /**
  * The operations behind `/endpoints`. Each checks, in order: the caller's own endpoint (404
@@ -37,7 +50,10 @@ export function endpointHandlers(ctx: EndpointContext) {
 
   /** The caller's endpoint named by the path; another partner's is as unknown as a missing one. */
   async function load(req: GatewayRequest): Promise<EndpointDoc> {
-    const doc = await repo.endpoints.findOne({ endpoint_sid: String(req.params.endpoint_sid ?? ''), partner_sid: req.principal.partner_sid });
+    const doc = await repo.endpoints.findOne({
+      endpoint_sid: String(req.params.endpoint_sid ?? ''),
+      partner_sid: req.principal.partner_sid,
+    });
     if (!doc) throw new NotFoundError();
     return doc;
   }
@@ -50,9 +66,17 @@ export function endpointHandlers(ctx: EndpointContext) {
     if (violations.length > 0) throw new UnprocessableError(violations);
     const partnerSid = req.principal.partner_sid;
     await links.check(partnerSid, state, null, requestId);
-    const doc = toDoc(state, { endpoint_sid: randomUUID(), partner_sid: partnerSid, date_created: new Date(), revision: 0 });
+    const doc = toDoc(state, {
+      endpoint_sid: randomUUID(),
+      partner_sid: partnerSid,
+      date_created: new Date(),
+      revision: 0,
+    });
     await write(() => repo.endpoints.insertOne(doc));
-    log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: partnerSid, type: doc.type, requestId }, 'endpoint created');
+    log.info(
+      { endpoint_sid: doc.endpoint_sid, partner_sid: partnerSid, type: doc.type, requestId },
+      'endpoint created',
+    );
     return serializeEndpoint(doc);
   }
 
@@ -64,18 +88,26 @@ export function endpointHandlers(ctx: EndpointContext) {
   async function update(req: GatewayRequest, replace: boolean, requestId?: string): Promise<Endpoint> {
     const replaceNested = parseNestedObjects(req.query) || replace;
     const filter = { endpoint_sid: String(req.params.endpoint_sid ?? ''), partner_sid: req.principal.partner_sid };
-    const { after } = await write(() => compareAndSet(repo.endpoints, filter, async (current) => {
-      if (current.type === 'system_gateway') throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be changed through the API');
-      const input = (replace ? validateReplace : validateUpdate)(req.body ?? {});
-      assertAddressFormat(input.addresses);
-      const before = stateOf(current);
-      const next = applyUpdate(before, input, replaceNested);
-      const violations = updateViolations(before, next, input.properties, req.principal.scopes);
-      if (violations.length > 0) throw new UnprocessableError(violations);
-      await links.check(current.partner_sid, next, before, requestId);
-      const doc = toDoc(next, { endpoint_sid: current.endpoint_sid, partner_sid: current.partner_sid, date_created: current.date_created, revision: current.revision });
-      return changedFields(current, doc, [...new Set([...Object.keys(current), ...Object.keys(doc)])]);
-    }));
+    const { after } = await write(() =>
+      compareAndSet(repo.endpoints, filter, async (current) => {
+        if (current.type === 'system_gateway')
+          throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be changed through the API');
+        const input = (replace ? validateReplace : validateUpdate)(req.body ?? {});
+        assertAddressFormat(input.addresses);
+        const before = stateOf(current);
+        const next = applyUpdate(before, input, replaceNested);
+        const violations = updateViolations(before, next, input.properties, req.principal.scopes);
+        if (violations.length > 0) throw new UnprocessableError(violations);
+        await links.check(current.partner_sid, next, before, requestId);
+        const doc = toDoc(next, {
+          endpoint_sid: current.endpoint_sid,
+          partner_sid: current.partner_sid,
+          date_created: current.date_created,
+          revision: current.revision,
+        });
+        return changedFields(current, doc, [...new Set([...Object.keys(current), ...Object.keys(doc)])]);
+      }),
+    );
     log.info({ endpoint_sid: after.endpoint_sid, partner_sid: after.partner_sid, requestId }, 'endpoint updated');
     return serializeEndpoint(after);
   }
@@ -88,7 +120,10 @@ export function endpointHandlers(ctx: EndpointContext) {
     return applyFieldFilter(serializeEndpoint(doc, partner), selection.include, selection.exclude);
   }
 
-  async function list(req: GatewayRequest, { requestId }: HandlerContext): Promise<ListEnvelope<Record<string, unknown>>> {
+  async function list(
+    req: GatewayRequest,
+    { requestId }: HandlerContext,
+  ): Promise<ListEnvelope<Record<string, unknown>>> {
     const withRelated = parseWithRelated(req.query);
     const partners = new PartnerLookup(ctx.identity, requestId);
     return runList({
@@ -96,13 +131,15 @@ export function endpointHandlers(ctx: EndpointContext) {
       query: req.query,
       spec: ENDPOINT_LIST_SPEC,
       url: req.url,
-      serialize: async (d: EndpointDoc) => serializeEndpoint(d, withRelated ? await partners.get(d.partner_sid) : undefined),
+      serialize: async (d: EndpointDoc) =>
+        serializeEndpoint(d, withRelated ? await partners.get(d.partner_sid) : undefined),
     });
   }
 
   async function remove(req: GatewayRequest, { requestId }: HandlerContext) {
     const doc = await load(req);
-    if (doc.type === 'system_gateway') throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be deleted');
+    if (doc.type === 'system_gateway')
+      throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be deleted');
     await repo.endpoints.deleteOne({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid });
     log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid, requestId }, 'endpoint deleted');
     return reply(204, null);
@@ -123,7 +160,8 @@ async function write<R>(op: () => Promise<R>): Promise<R> {
   try {
     return await op();
   } catch (err) {
-    if (err instanceof DuplicateKeyError && (err.index === OPEN_IP_INDEX || err.index === undefined)) throw duplicateIpConflict();
+    if (err instanceof DuplicateKeyError && (err.index === OPEN_IP_INDEX || err.index === undefined))
+      throw duplicateIpConflict();
     throw err;
   }
 }

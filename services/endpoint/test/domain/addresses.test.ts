@@ -1,17 +1,50 @@
 import { BadRequestError } from '@patchbay/contracts';
-import { addressViolations, assertAddressFormat, ipPortKey, normalizeAddress, openIpKeys } from '../../src/domain/addresses';
+import {
+  addressViolations,
+  assertAddressFormat,
+  ipPortKey,
+  normalizeAddress,
+  openIpKeys,
+} from '../../src/domain/addresses';
 
 describe('normalizeAddress', () => {
   test('applies every default of reference-facts', () => {
     expect(normalizeAddress({ ip: '10.0.0.1' })).toEqual({
-      direction: 'any', dst_port: 5060, ip: '10.0.0.1', location_sid: null, port: 5060, priority: 0,
-      sip_password: null, sip_username: null, srtp: false, subnet_mask: 32, transport: 'udp',
+      direction: 'any',
+      dst_port: 5060,
+      ip: '10.0.0.1',
+      location_sid: null,
+      port: 5060,
+      priority: 0,
+      sip_password: null,
+      sip_username: null,
+      srtp: false,
+      subnet_mask: 32,
+      transport: 'udp',
     });
   });
 
   test('keeps given values, including an explicit null dst_port', () => {
-    const a = normalizeAddress({ ip: ' sip.example.com ', port: 5080, dst_port: null, direction: 'outbound', subnet_mask: 30, transport: 'tls', srtp: true, priority: 3 });
-    expect(a).toMatchObject({ ip: 'sip.example.com', port: 5080, dst_port: null, direction: 'outbound', subnet_mask: 30, transport: 'tls', srtp: true, priority: 3 });
+    const a = normalizeAddress({
+      ip: ' sip.example.com ',
+      port: 5080,
+      dst_port: null,
+      direction: 'outbound',
+      subnet_mask: 30,
+      transport: 'tls',
+      srtp: true,
+      priority: 3,
+    });
+    expect(a).toMatchObject({
+      ip: 'sip.example.com',
+      port: 5080,
+      dst_port: null,
+      direction: 'outbound',
+      subnet_mask: 30,
+      transport: 'tls',
+      srtp: true,
+      priority: 3,
+    });
   });
 });
 
@@ -20,19 +53,25 @@ describe('assertAddressFormat', () => {
     expect(() => assertAddressFormat([{ ip }])).not.toThrow();
   });
 
-  test.each(['not an ip', 'http://x', '-bad.example.com', 'a..b', '  '])('refuses %j with a 400 naming the address', (ip) => {
-    try {
-      assertAddressFormat([{ ip: '10.0.0.1' }, { ip }]);
-      throw new Error('expected a 400');
-    } catch (err) {
-      expect(err).toBeInstanceOf(BadRequestError);
-      expect((err as BadRequestError).errors[0].field).toBe('addresses.1.ip');
-    }
-  });
+  test.each(['not an ip', 'http://x', '-bad.example.com', 'a..b', '  '])(
+    'refuses %j with a 400 naming the address',
+    (ip) => {
+      try {
+        assertAddressFormat([{ ip: '10.0.0.1' }, { ip }]);
+        throw new Error('expected a 400');
+      } catch (err) {
+        expect(err).toBeInstanceOf(BadRequestError);
+        expect((err as BadRequestError).errors[0].field).toBe('addresses.1.ip');
+      }
+    },
+  );
 });
 
 describe('addressViolations', () => {
-  const addr = (over: Partial<ReturnType<typeof normalizeAddress>>) => ({ ...normalizeAddress({ ip: '10.0.0.1' }), ...over });
+  const addr = (over: Partial<ReturnType<typeof normalizeAddress>>) => ({
+    ...normalizeAddress({ ip: '10.0.0.1' }),
+    ...over,
+  });
 
   test('subnet_mask other than 32 only on outbound addresses', () => {
     expect(addressViolations([addr({ direction: 'inbound', subnet_mask: 30 })])).toEqual([
@@ -43,9 +82,12 @@ describe('addressViolations', () => {
 
   test('outbound subnet_mask must be 29 to 32', () => {
     expect(addressViolations([29, 30, 31, 32].map((m) => addr({ direction: 'outbound', subnet_mask: m })))).toEqual([]);
-    expect(addressViolations([addr({ direction: 'outbound', subnet_mask: 30 }), addr({ direction: 'outbound', subnet_mask: 28 })])).toEqual([
-      expect.objectContaining({ field: 'addresses.1.subnet_mask' }),
-    ]);
+    expect(
+      addressViolations([
+        addr({ direction: 'outbound', subnet_mask: 30 }),
+        addr({ direction: 'outbound', subnet_mask: 28 }),
+      ]),
+    ).toEqual([expect.objectContaining({ field: 'addresses.1.subnet_mask' })]);
   });
 });
 
@@ -53,8 +95,12 @@ describe('open IP keys', () => {
   const a = (ip: string, port = 5060) => normalizeAddress({ ip, port });
 
   test('one key per distinct IP and port while auth_required is false', () => {
-    expect(openIpKeys({ auth_required: false, addresses: [a('10.0.0.1'), a('10.0.0.1'), a('10.0.0.1', 5080), a('SIP.Example.com')] }))
-      .toEqual(['10.0.0.1:5060', '10.0.0.1:5080', 'sip.example.com:5060']);
+    expect(
+      openIpKeys({
+        auth_required: false,
+        addresses: [a('10.0.0.1'), a('10.0.0.1'), a('10.0.0.1', 5080), a('SIP.Example.com')],
+      }),
+    ).toEqual(['10.0.0.1:5060', '10.0.0.1:5080', 'sip.example.com:5060']);
   });
 
   test('none (undefined, so the field is absent) with auth_required or no address', () => {

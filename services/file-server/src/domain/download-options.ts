@@ -1,4 +1,12 @@
-import { BadRequestError, BITRATES, CACHE_CONTROL_PATTERN, CACHE_HEADERS_PATTERN, isTargetFormat, mimeOfFormat, TARGET_FORMATS } from '@patchbay/contracts';
+import {
+  BadRequestError,
+  BITRATES,
+  CACHE_CONTROL_PATTERN,
+  CACHE_HEADERS_PATTERN,
+  isTargetFormat,
+  mimeOfFormat,
+  TARGET_FORMATS,
+} from '@patchbay/contracts';
 
 const CACHE_CONTROL = new RegExp(CACHE_CONTROL_PATTERN);
 const CACHE_HEADERS = new RegExp(CACHE_HEADERS_PATTERN);
@@ -26,17 +34,21 @@ function single(query: Record<string, unknown>, name: string): string | undefine
  */
 export function parseDownloadOptions(query: Record<string, unknown>): DownloadOptions {
   const disposition = single(query, 'disposition') ?? 'inline';
-  if (disposition !== 'inline' && disposition !== 'attachment') throw BadRequestError.field('disposition', 'disposition must be inline or attachment');
+  if (disposition !== 'inline' && disposition !== 'attachment')
+    throw BadRequestError.field('disposition', 'disposition must be inline or attachment');
   const dispositionName = single(query, 'disposition_name') ?? null;
-  if (dispositionName !== null && dispositionName.length === 0) throw BadRequestError.field('disposition_name', 'disposition_name must not be empty');
+  if (dispositionName !== null && dispositionName.length === 0)
+    throw BadRequestError.field('disposition_name', 'disposition_name must not be empty');
   const ct = single(query, 'content_type');
   // `content_type` names a format and sets its mime type (interface.md, public file server rule 3).
-  if (ct !== undefined && !isTargetFormat(ct)) throw BadRequestError.field('content_type', `content_type must be one of ${TARGET_FORMATS.join(', ')}`);
+  if (ct !== undefined && !isTargetFormat(ct))
+    throw BadRequestError.field('content_type', `content_type must be one of ${TARGET_FORMATS.join(', ')}`);
   const cacheHeaders = single(query, 'cache_headers');
   const cacheControl = single(query, 'cache_control');
   let cache = 'None';
   if (cacheControl !== undefined) {
-    if (!CACHE_CONTROL.test(cacheControl)) throw BadRequestError.field('cache_control', 'cache_control is not one of the accepted directives');
+    if (!CACHE_CONTROL.test(cacheControl))
+      throw BadRequestError.field('cache_control', 'cache_control is not one of the accepted directives');
     cache = cacheControl;
   }
   if (cacheHeaders !== undefined) {
@@ -45,12 +57,18 @@ export function parseDownloadOptions(query: Record<string, unknown>): DownloadOp
     else throw BadRequestError.field('cache_headers', 'cache_headers must be no or a number of seconds');
   }
   const f = single(query, 'f');
-  if (f !== undefined && !isTargetFormat(f)) throw BadRequestError.field('f', `f must be one of ${TARGET_FORMATS.join(', ')}`);
+  if (f !== undefined && !isTargetFormat(f))
+    throw BadRequestError.field('f', `f must be one of ${TARGET_FORMATS.join(', ')}`);
   const br = single(query, 'br');
-  if (br !== undefined && !(BITRATES as readonly number[]).includes(Number(br))) throw BadRequestError.field('br', `br must be one of ${BITRATES.join(', ')}`);
+  if (br !== undefined && !(BITRATES as readonly number[]).includes(Number(br)))
+    throw BadRequestError.field('br', `br must be one of ${BITRATES.join(', ')}`);
   return {
-    disposition, dispositionName, contentType: mimeOfFormat(ct) ?? null, cacheControl: cache,
-    format: f ?? null, bitrate: br !== undefined ? Number(br) : null,
+    disposition,
+    dispositionName,
+    contentType: mimeOfFormat(ct) ?? null,
+    cacheControl: cache,
+    format: f ?? null,
+    bitrate: br !== undefined ? Number(br) : null,
   };
 }
 

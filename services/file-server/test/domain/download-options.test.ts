@@ -2,17 +2,42 @@ import { BadRequestError } from '@patchbay/contracts';
 import { contentDisposition, parseDownloadOptions } from '../../src/domain/download-options';
 
 const fieldOf = (query: Record<string, unknown>): string | null | undefined => {
-  try { parseDownloadOptions(query); return undefined; } catch (err) { return err instanceof BadRequestError ? err.errors[0]?.field : 'not a 400'; }
+  try {
+    parseDownloadOptions(query);
+    return undefined;
+  } catch (err) {
+    return err instanceof BadRequestError ? err.errors[0]?.field : 'not a 400';
+  }
 };
 
 describe('public file server query parameters', () => {
   test('defaults: inline, no name, the stored type, Cache-Control literally None, no conversion', () => {
-    expect(parseDownloadOptions({})).toEqual({ disposition: 'inline', dispositionName: null, contentType: null, cacheControl: 'None', format: null, bitrate: null });
+    expect(parseDownloadOptions({})).toEqual({
+      disposition: 'inline',
+      dispositionName: null,
+      contentType: null,
+      cacheControl: 'None',
+      format: null,
+      bitrate: null,
+    });
   });
 
   test('content_type maps to its header; f and br ask a conversion', () => {
-    expect(parseDownloadOptions({ content_type: 'ulaw', f: 'mp3', br: '32', disposition: 'attachment', disposition_name: 'a b.mp3' })).toEqual({
-      disposition: 'attachment', dispositionName: 'a b.mp3', contentType: 'audio/basic', cacheControl: 'None', format: 'mp3', bitrate: 32,
+    expect(
+      parseDownloadOptions({
+        content_type: 'ulaw',
+        f: 'mp3',
+        br: '32',
+        disposition: 'attachment',
+        disposition_name: 'a b.mp3',
+      }),
+    ).toEqual({
+      disposition: 'attachment',
+      dispositionName: 'a b.mp3',
+      contentType: 'audio/basic',
+      cacheControl: 'None',
+      format: 'mp3',
+      bitrate: 32,
     });
     expect(parseDownloadOptions({ content_type: 'g722' }).contentType).toBe('audio/G722');
   });
@@ -37,5 +62,7 @@ describe('public file server query parameters', () => {
 
 test('Content-Disposition: the type alone, or the name percent-encoded as RFC 5987 asks', () => {
   expect(contentDisposition('inline', null)).toBe('inline');
-  expect(contentDisposition('attachment', "Grüße (1)'s.wav")).toBe("attachment; filename*=UTF-8''Gr%C3%BC%C3%9Fe%20%281%29%27s.wav");
+  expect(contentDisposition('attachment', "Grüße (1)'s.wav")).toBe(
+    "attachment; filename*=UTF-8''Gr%C3%BC%C3%9Fe%20%281%29%27s.wav",
+  );
 });

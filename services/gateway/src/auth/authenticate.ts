@@ -7,7 +7,9 @@ import { CredentialCache } from './credential-cache';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Parses `Authorization`: Bearer token or HTTP Basic login:password. */
-function parseAuthorization(header: string | undefined): { kind: 'bearer'; token: string } | { kind: 'basic'; login: string; password: string } | undefined {
+function parseAuthorization(
+  header: string | undefined,
+): { kind: 'bearer'; token: string } | { kind: 'basic'; login: string; password: string } | undefined {
   if (!header) return undefined;
   const [scheme, ...rest] = header.trim().split(/\s+/);
   const value = rest.join(' ');
@@ -34,9 +36,13 @@ export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number
     let principal = cache.get(key);
     if (!principal) {
       const requestId = String(req.headers['x-request-id'] ?? '');
-      const checked = creds.kind === 'bearer'
-        ? await identity.authenticateToken(creds.token, { requestId })
-        : await identity.authenticateBasic({ login: creds.login, password: creds.password, client_ip: req.ip }, { requestId });
+      const checked =
+        creds.kind === 'bearer'
+          ? await identity.authenticateToken(creds.token, { requestId })
+          : await identity.authenticateBasic(
+              { login: creds.login, password: creds.password, client_ip: req.ip },
+              { requestId },
+            );
       principal = checked.principal;
       cache.set(key, principal, checked.expires_at ? Date.parse(checked.expires_at) : undefined);
     }
@@ -49,7 +55,8 @@ export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number
 export function requireScopes(scopes: readonly string[]): RequestHandler {
   return (_req, res, next) => {
     const principal = res.locals.principal as Principal;
-    if (scopes.length > 0 && !scopes.some((s) => (principal.scopes as string[]).includes(s))) throw new ForbiddenError();
+    if (scopes.length > 0 && !scopes.some((s) => (principal.scopes as string[]).includes(s)))
+      throw new ForbiddenError();
     next();
   };
 }

@@ -9,7 +9,11 @@ import type { CredentialCache } from './credential-cache';
  * bound only if such an announcement is lost (NATS down at that moment). An announcement that
  * cannot be read is logged and forgets everything: the safe side.
  */
-export async function invalidateOnIdentityEvents(bus: Bus, cache: CredentialCache, logger: Logger): Promise<Subscription[]> {
+export async function invalidateOnIdentityEvents(
+  bus: Bus,
+  cache: CredentialCache,
+  logger: Logger,
+): Promise<Subscription[]> {
   if (!bus.listen) {
     logger.warn('this bus cannot fan out; cached credentials of other replicas expire after AUTH_CACHE_MS');
     return [];
@@ -18,10 +22,18 @@ export async function invalidateOnIdentityEvents(bus: Bus, cache: CredentialCach
   const partnerUpdated = messageCheck(Subjects.events.partnerUpdated, PartnerEventSchema);
   return Promise.all([
     bus.listen(Subjects.events.tokenRevoked, async (payload) => {
-      try { cache.dropToken(tokenRevoked(payload, logger).token_sid); } catch { cache.clear(); }
+      try {
+        cache.dropToken(tokenRevoked(payload, logger).token_sid);
+      } catch {
+        cache.clear();
+      }
     }),
     bus.listen(Subjects.events.partnerUpdated, async (payload) => {
-      try { cache.dropPartner(partnerUpdated(payload, logger).partner.partner_sid); } catch { cache.clear(); }
+      try {
+        cache.dropPartner(partnerUpdated(payload, logger).partner.partner_sid);
+      } catch {
+        cache.clear();
+      }
     }),
   ]);
 }

@@ -1,6 +1,9 @@
 import type { Principal } from '@patchbay/contracts';
 
-interface Entry { principal: Principal; expires: number }
+interface Entry {
+  principal: Principal;
+  expires: number;
+}
 
 /**
  * Authenticated credentials kept for a few seconds, keyed by a hash of the credential. Entries of
@@ -10,12 +13,18 @@ interface Entry { principal: Principal; expires: number }
 export class CredentialCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries = 10000) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10000,
+  ) {}
 
   get(key: string): Principal | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
-    if (e.expires <= Date.now()) { this.entries.delete(key); return undefined; }
+    if (e.expires <= Date.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
     return e.principal;
   }
 

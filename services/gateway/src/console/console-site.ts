@@ -14,7 +14,10 @@ export interface ConsoleSiteOptions {
 /** Hashed asset names as esbuild writes them (`app-<hash>.js`): their content never changes under a name. */
 const HASHED = /^[a-z]+-[A-Z0-9]{8}\.(js|css)(\.map)?$|^[a-z]+-[A-Z0-9]{8}\.(js|css)\.LEGAL\.txt$/;
 const TYPES: Readonly<Record<string, string>> = {
-  js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', map: 'application/json; charset=utf-8', txt: 'text/plain; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  map: 'application/json; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
 };
 
 /**
@@ -26,8 +29,16 @@ export function consolePolicy(opts: Pick<ConsoleSiteOptions, 'apiUrl' | 'storage
   const files = new URL(opts.storageUrl).origin;
   const extra = (...origins: string[]) => [...new Set(origins)].join(' ');
   return [
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", `media-src 'self' ${extra(files)}`,
-    `connect-src 'self' ${extra(api)}`, "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `media-src 'self' ${extra(files)}`,
+    `connect-src 'self' ${extra(api)}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
   ].join('; ');
 }
 
@@ -51,10 +62,29 @@ export function consoleSite(opts: ConsoleSiteOptions): Router {
   router.get('/console', (_req, res, next) => {
     const index = path.join(opts.dir, 'index.html');
     if (!fs.existsSync(index)) {
-      res.status(503).json({ message: 'the console is not built', errors: [{ field: null, message: `no ${index}: run \`pnpm build:console\` (pnpm start does it first)`, reference_sid: null }] });
+      res.status(503).json({
+        message: 'the console is not built',
+        errors: [
+          {
+            field: null,
+            message: `no ${index}: run \`pnpm build:console\` (pnpm start does it first)`,
+            reference_sid: null,
+          },
+        ],
+      });
       return;
     }
-    res.sendFile('index.html', { root: opts.dir, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' }, lastModified: true }, (err) => { if (err) next(err); });
+    res.sendFile(
+      'index.html',
+      {
+        root: opts.dir,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' },
+        lastModified: true,
+      },
+      (err) => {
+        if (err) next(err);
+      },
+    );
   });
   router.get('/console/assets/:name', (req, res, next) => {
     const name = req.params.name;

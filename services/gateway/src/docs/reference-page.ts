@@ -54,8 +54,15 @@ const script = (documentPath: string) => `window.addEventListener('load', functi
 function contentSecurityPolicy(apiUrls: readonly string[]): string {
   const origins = [...new Set(apiUrls.map((u) => new URL(u).origin))].join(' ');
   return [
-    "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "font-src 'self'",
-    `connect-src 'self' ${origins}`.trim(), "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${origins}`.trim(),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
   ].join('; ');
 }
 
@@ -70,14 +77,26 @@ export function referencePage(opts: ReferencePageOptions): Router {
   const csp = contentSecurityPolicy(opts.apiUrls);
   const initScript = script(opts.documentPath);
   const router = express.Router({ strict: true, caseSensitive: true });
-  router.use('/docs', (_req, res, next) => { res.setHeader('Content-Security-Policy', csp); res.setHeader('X-Content-Type-Options', 'nosniff'); next(); });
-  router.get('/docs', (_req, res) => { res.status(200).type('text/html; charset=utf-8').setHeader('Cache-Control', 'no-cache'); res.send(PAGE); });
-  router.get('/docs/assets/reference.js', (_req, res) => { res.status(200).type('text/javascript; charset=utf-8').setHeader('Cache-Control', 'no-cache'); res.send(initScript); });
+  router.use('/docs', (_req, res, next) => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  router.get('/docs', (_req, res) => {
+    res.status(200).type('text/html; charset=utf-8').setHeader('Cache-Control', 'no-cache');
+    res.send(PAGE);
+  });
+  router.get('/docs/assets/reference.js', (_req, res) => {
+    res.status(200).type('text/javascript; charset=utf-8').setHeader('Cache-Control', 'no-cache');
+    res.send(initScript);
+  });
   router.get('/docs/assets/:name', (req, res, next) => {
     const type = Object.hasOwn(ASSETS, req.params.name) ? ASSETS[req.params.name] : undefined;
     if (!type) return next();
     // `root`: the dot-directories above it (pnpm's node_modules/.pnpm) are not the asset's own path.
-    res.sendFile(req.params.name, { root: dist, maxAge: '1d', headers: { 'Content-Type': type } }, (err) => { if (err) next(err); });
+    res.sendFile(req.params.name, { root: dist, maxAge: '1d', headers: { 'Content-Type': type } }, (err) => {
+      if (err) next(err);
+    });
   });
   return router;
 }

@@ -20,7 +20,8 @@ const settled: RequestHandler = (req, _res, next) => {
 export function jsonBody(limit: number): RequestHandler[] {
   return [
     (req, _res, next) => {
-      if (hasBody(req) && !req.is('application/json') && !req.is('application/*+json')) return next(new UnsupportedMediaTypeError('Content-Type must be application/json'));
+      if (hasBody(req) && !req.is('application/json') && !req.is('application/*+json'))
+        return next(new UnsupportedMediaTypeError('Content-Type must be application/json'));
       next();
     },
     express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }),
@@ -32,7 +33,8 @@ export function jsonBody(limit: number): RequestHandler[] {
 export function formBody(limit: number): RequestHandler[] {
   return [
     (req, _res, next) => {
-      if (hasBody(req) && !req.is('application/x-www-form-urlencoded') && !req.is('application/json')) return next(new UnsupportedMediaTypeError('Content-Type must be application/x-www-form-urlencoded'));
+      if (hasBody(req) && !req.is('application/x-www-form-urlencoded') && !req.is('application/json'))
+        return next(new UnsupportedMediaTypeError('Content-Type must be application/x-www-form-urlencoded'));
       next();
     },
     express.urlencoded({ extended: false, limit }),

@@ -12,7 +12,9 @@ const DECODERS: Record<string, () => Transform> = {
 
 /** The request's Content-Encoding, lower-cased; '' when absent or `identity`. */
 export function contentCoding(req: IncomingMessage): string {
-  const coding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const coding = String(req.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   return coding === 'identity' ? '' : coding;
 }
 
@@ -33,6 +35,7 @@ export function decoderFor(req: IncomingMessage): (() => Transform) | null {
   const coding = contentCoding(req);
   if (!coding) return null;
   const decoder = DECODERS[coding];
-  if (!decoder) throw new UnsupportedMediaTypeError(`Content-Encoding ${coding} is not supported (use gzip, deflate or br)`);
+  if (!decoder)
+    throw new UnsupportedMediaTypeError(`Content-Encoding ${coding} is not supported (use gzip, deflate or br)`);
   return decoder;
 }

@@ -14,13 +14,22 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // A client that hung up mid-request (an aborted upload) is ordinary: nothing to answer, nothing
     // broken. (Not `readableAborted`: that is also true when a route stopped reading a bad body.)
     if (req.socket?.destroyed) {
-      logger.info({ requestId: req.headers['x-request-id'], method: req.method, path: req.path }, 'client aborted the request');
+      logger.info(
+        { requestId: req.headers['x-request-id'], method: req.method, path: req.path },
+        'client aborted the request',
+      );
       res.destroy();
       return;
     }
     const mapped = clientError(err, req);
-    if (res.headersSent) { res.destroy(); return; }
-    if (mapped) { sendError(res, mapped); return; }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (mapped) {
+      sendError(res, mapped);
+      return;
+    }
     logger.error({ err, requestId: req.headers['x-request-id'], path: req.path }, 'unhandled error');
     sendJson(res, 500, { errors: [], message: 'internal server error' });
   };

@@ -8,8 +8,19 @@ import type { Logger } from '@patchbay/platform';
  * and Prometheus request counts and latencies per route template.
  */
 export function observe(logger: Logger, registry: Registry): RequestHandler {
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
-  const latency = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request latency by route', labelNames: ['method', 'route'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route',
+    labelNames: ['method', 'route'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
   const log = logger.child({ mod: 'http' });
   return (req, res, next) => {
     const given = req.headers['x-request-id'];
@@ -22,7 +33,17 @@ export function observe(logger: Logger, registry: Registry): RequestHandler {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       requests.inc({ method: req.method, route, status: String(res.statusCode) });
       latency.observe({ method: req.method, route }, seconds);
-      log.info({ requestId, method: req.method, path: req.path, route, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+      log.info(
+        {
+          requestId,
+          method: req.method,
+          path: req.path,
+          route,
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+        },
+        'request',
+      );
     });
     next();
   };

@@ -14,13 +14,22 @@ export function sortKeysDeep(value: unknown): unknown {
 
 /** Sends a status and JSON body (keys sorted); 204 sends nothing. */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  if (status === 204) { res.status(204).end(); return; }
-  res.status(status).type('application/json').send(JSON.stringify(sortKeysDeep(body)));
+  if (status === 204) {
+    res.status(204).end();
+    return;
+  }
+  res
+    .status(status)
+    .type('application/json')
+    .send(JSON.stringify(sortKeysDeep(body)));
 }
 
 /** Sends a service's reply as-is: its body, or its error body with Retry-After when it says when to retry. */
 export function sendReply(res: Response, reply: BusReply): void {
-  if (!('error' in reply)) { sendJson(res, reply.status, reply.body); return; }
+  if (!('error' in reply)) {
+    sendJson(res, reply.status, reply.body);
+    return;
+  }
   if (reply.retry_after) res.setHeader('Retry-After', String(reply.retry_after));
   sendJson(res, reply.status, reply.error);
 }

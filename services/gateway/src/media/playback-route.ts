@@ -17,9 +17,15 @@ export function playbackRoute(deps: StreamDeps): RequestHandler {
     const query = { ...(req.query as Record<string, unknown>) };
     const file = await storageOf(deps, requestId).playbackOpen({ principal, query });
     await sendBlob(req, res, deps.blobs, {
-      key: file.blob_key, size: file.file_bytes, contentType: safeContentType(file.mime_type), ranges: true,
+      key: file.blob_key,
+      size: file.file_bytes,
+      contentType: safeContentType(file.mime_type),
+      ranges: true,
       lastModified: new Date(file.date_modified).toUTCString(),
-      headers: { 'Content-Disposition': contentDisposition(file.name, { type: 'inline' }), 'Cache-Control': 'no-store' },
+      headers: {
+        'Content-Disposition': contentDisposition(file.name, { type: 'inline' }),
+        'Cache-Control': 'no-store',
+      },
     });
   };
 }

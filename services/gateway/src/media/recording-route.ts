@@ -17,7 +17,9 @@ export function recordingRoute(deps: StreamDeps): RequestHandler {
     res.setHeader('Connection', 'close');
     if (!req.is(['audio/*', 'application/octet-stream'])) {
       req.resume();
-      throw new UnsupportedMediaTypeError('send the recording as the raw body, with an audio/* or application/octet-stream Content-Type');
+      throw new UnsupportedMediaTypeError(
+        'send the recording as the raw body, with an audio/* or application/octet-stream Content-Type',
+      );
     }
     const query = { ...(req.query as Record<string, unknown>) };
     await streamedUpload(deps, req, res, () => storageOf(deps, requestId).recordingPrepare({ principal, query }));

@@ -55,7 +55,12 @@ function asEnum(node: Record<string, unknown>): Record<string, unknown> {
   const branches = node.anyOf;
   if (!Array.isArray(branches) || branches.length < 2) return node;
   const type = (branches[0] as { type?: unknown }).type;
-  const literal = (b: unknown) => typeof b === 'object' && b !== null && 'const' in b && (b as { type?: unknown }).type === type && Object.keys(b).length === 2;
+  const literal = (b: unknown) =>
+    typeof b === 'object' &&
+    b !== null &&
+    'const' in b &&
+    (b as { type?: unknown }).type === type &&
+    Object.keys(b).length === 2;
   if (typeof type !== 'string' || !branches.every(literal)) return node;
   const { anyOf: _branches, ...rest } = node;
   return { ...rest, type, enum: branches.map((b) => (b as { const: unknown }).const) };

@@ -15,7 +15,7 @@ export interface DocumentOptions {
 
 const DESCRIPTION = [
   'Patchbay is the core API of a telephony platform: file storage (containers, files, transcoding, a public file server with ranges), voice endpoints, push notifications and paginated lists.',
-  'Authenticate with `Authorization: Bearer <access_token>` (`POST /oauth/token`) or HTTP Basic with the partner\'s login. Every error has the body `{message, errors: [{field, message, reference_sid}]}`.',
+  "Authenticate with `Authorization: Bearer <access_token>` (`POST /oauth/token`) or HTTP Basic with the partner's login. Every error has the body `{message, errors: [{field, message, reference_sid}]}`.",
   'Lists answer `{count, has_more, items, limit, offset, pagination: {next?, previous?}, total}`; follow `pagination.next` for the next page.',
 ].join('\n\n');
 
@@ -39,6 +39,10 @@ export function openApiDocument(routes: readonly RouteDef[], opts: DocumentOptio
     info: { title: 'Patchbay core API', version: opts.version, description: DESCRIPTION },
     servers: [{ url: opts.baseUrl, description: 'The core API (BASE_URL)' }],
     paths,
-    components: { responses: errorResponses(components), schemas: components.schemas(), securitySchemes: SECURITY_SCHEMES },
+    components: {
+      responses: errorResponses(components),
+      schemas: components.schemas(),
+      securitySchemes: SECURITY_SCHEMES,
+    },
   };
 }

@@ -4,10 +4,26 @@ import { queryParameters } from './parameters';
 import { errorResponse } from './responses';
 
 const parameters = (components: SchemaComponents) => [
-  { name: 'file_identifier', in: 'path', required: true, description: 'The file\'s `file_sid` or `file_access_name`, as its `publish_uri` has it.', schema: { type: 'string' } },
+  {
+    name: 'file_identifier',
+    in: 'path',
+    required: true,
+    description: "The file's `file_sid` or `file_access_name`, as its `publish_uri` has it.",
+    schema: { type: 'string' },
+  },
   ...queryParameters(PublicFileQuerySchema, components),
-  { name: 'Range', in: 'header', description: '`bytes=<start>-<end>`: 206 with Content-Range.', schema: { type: 'string' } },
-  { name: 'If-Range', in: 'header', description: 'The file\'s Last-Modified: the range if unchanged, else the whole file with 200.', schema: { type: 'string' } },
+  {
+    name: 'Range',
+    in: 'header',
+    description: '`bytes=<start>-<end>`: 206 with Content-Range.',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'If-Range',
+    in: 'header',
+    description: "The file's Last-Modified: the range if unchanged, else the whole file with 200.",
+    schema: { type: 'string' },
+  },
 ];
 
 const HEADERS = {
@@ -26,18 +42,31 @@ const bytes = { '*/*': { schema: { type: 'string', contentMediaType: 'applicatio
  */
 export function fileServerPath(storageUrl: string, components: SchemaComponents): Record<string, unknown> {
   const responses = (method: 'get' | 'head') => ({
-    200: { description: 'The file (or its transcoded copy).', headers: HEADERS, ...(method === 'get' ? { content: bytes } : {}) },
-    206: { description: 'The range asked for.', headers: { ...HEADERS, 'Content-Range': { schema: { type: 'string' } } }, ...(method === 'get' ? { content: bytes } : {}) },
+    200: {
+      description: 'The file (or its transcoded copy).',
+      headers: HEADERS,
+      ...(method === 'get' ? { content: bytes } : {}),
+    },
+    206: {
+      description: 'The range asked for.',
+      headers: { ...HEADERS, 'Content-Range': { schema: { type: 'string' } } },
+      ...(method === 'get' ? { content: bytes } : {}),
+    },
     ...Object.fromEntries([400, 404, 416, 422, 500, 503, 504].map((s) => [String(s), errorResponse(s)])),
   });
   const op = (method: 'get' | 'head') => ({
     operationId: method === 'get' ? 'getPublicFile' : 'headPublicFile',
     summary: method === 'get' ? 'Download a published file (public link)' : 'The headers of a published file',
-    description: 'The file\'s `publish_uri`. No Authorization. Ranges and If-Range; transcoding on the way with `f`/`br` (mp4 is a target only: transcoding an mp4 file is a 422).',
+    description:
+      "The file's `publish_uri`. No Authorization. Ranges and If-Range; transcoding on the way with `f`/`br` (mp4 is a target only: transcoding an mp4 file is a 422).",
     tags: ['public file server'],
     parameters: parameters(components),
     responses: responses(method),
     security: [],
   });
-  return { servers: [{ url: storageUrl, description: 'The public file server (STORAGE_URL)' }], get: op('get'), head: op('head') };
+  return {
+    servers: [{ url: storageUrl, description: 'The public file server (STORAGE_URL)' }],
+    get: op('get'),
+    head: op('head'),
+  };
 }

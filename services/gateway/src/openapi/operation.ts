@@ -5,8 +5,16 @@ import { routeResponses } from './responses';
 
 /** The two ways to authenticate (reference-facts "Authentication"): a token, or the partner's login. */
 export const SECURITY_SCHEMES = {
-  bearer: { type: 'http', scheme: 'bearer', description: 'An access token from `POST /oauth/token` (or the one printed at first start).' },
-  basic: { type: 'http', scheme: 'basic', description: 'The partner\'s login and password. Failed attempts are throttled (429).' },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An access token from `POST /oauth/token` (or the one printed at first start).',
+  },
+  basic: {
+    type: 'http',
+    scheme: 'basic',
+    description: "The partner's login and password. Failed attempts are throttled (429).",
+  },
 } as const;
 
 /** `GET /storage/files/:file_sid/data` → `/storage/files/{file_sid}/data`. */
@@ -16,8 +24,16 @@ export function openApiPath(path: string): string {
 
 /** `get` + `/storage/files/:file_sid/data` → `getStorageFilesByFileSidData`: stable, unique, readable in generated clients. */
 export function operationId(route: RouteDef): string {
-  const camel = (s: string) => s.split(/[_.-]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
-  const parts = route.path.split('/').filter(Boolean).map((seg) => (seg.startsWith(':') ? `By${camel(seg.slice(1))}` : camel(seg)));
+  const camel = (s: string) =>
+    s
+      .split(/[_.-]/)
+      .filter(Boolean)
+      .map((w) => w[0].toUpperCase() + w.slice(1))
+      .join('');
+  const parts = route.path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith(':') ? `By${camel(seg.slice(1))}` : camel(seg)));
   return `${route.method}${parts.join('')}`;
 }
 
@@ -37,19 +53,30 @@ function requestBody(route: RouteDef, components: SchemaComponents): Record<stri
   const { request } = route.doc;
   if (!request) return undefined;
   if (isStreamed(request)) {
-    const content = Object.fromEntries(Object.entries(request.content).map(([type, schema]) => [type, schema ? { schema: components.use(schema) } : {}]));
+    const content = Object.fromEntries(
+      Object.entries(request.content).map(([type, schema]) => [type, schema ? { schema: components.use(schema) } : {}]),
+    );
     return { required: true, content };
   }
-  const types = bodyKind(route) === 'form' ? ['application/x-www-form-urlencoded', 'application/json'] : ['application/json'];
+  const types =
+    bodyKind(route) === 'form' ? ['application/x-www-form-urlencoded', 'application/json'] : ['application/json'];
   const schema = components.use(request);
   // An empty body reads as `{}`: the body is required only when the schema requires a field.
-  return { required: (request.required?.length ?? 0) > 0, content: Object.fromEntries(types.map((t) => [t, { schema }])) };
+  return {
+    required: (request.required?.length ?? 0) > 0,
+    content: Object.fromEntries(types.map((t) => [t, { schema }])),
+  };
 }
 
 /** The Operation Object of a route (its path item's `<method>` entry). */
 export function operation(route: RouteDef, components: SchemaComponents): Record<string, unknown> {
   const { doc } = route;
-  const scopes = route.scopes.length > 0 ? `Scopes (any one): ${route.scopes.map((s) => `\`${s}\``).join(', ')}.` : route.auth === false ? 'No credentials.' : 'Any authenticated partner.';
+  const scopes =
+    route.scopes.length > 0
+      ? `Scopes (any one): ${route.scopes.map((s) => `\`${s}\``).join(', ')}.`
+      : route.auth === false
+        ? 'No credentials.'
+        : 'Any authenticated partner.';
   const parameters = routeParameters(route, components);
   const body = requestBody(route, components);
   return {

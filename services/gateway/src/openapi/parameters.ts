@@ -4,13 +4,28 @@ import type { RouteDef } from '../routes/route-def';
 import type { JsonSchema, SchemaComponents } from './components';
 
 /** An OpenAPI Parameter Object. */
-export interface Parameter { name: string; in: 'path' | 'query' | 'header'; required?: boolean; description?: string; schema: JsonSchema }
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  description?: string;
+  schema: JsonSchema;
+}
 
-const q = (name: string, schema: JsonSchema, description: string): Parameter => ({ name, in: 'query', description, schema });
+const q = (name: string, schema: JsonSchema, description: string): Parameter => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
 
 /** Field filtering, on lists and on a GET by SID (reference-facts "Lists"). */
 const FIELD_PARAMETERS: Parameter[] = [
-  q('include_fields', { type: 'string' }, 'Comma-separated fields (dot paths allowed) to return; the others are left out.'),
+  q(
+    'include_fields',
+    { type: 'string' },
+    'Comma-separated fields (dot paths allowed) to return; the others are left out.',
+  ),
   q('exclude_fields', { type: 'string' }, 'Comma-separated fields (dot paths allowed) to leave out.'),
 ];
 
@@ -18,15 +33,41 @@ const FIELD_PARAMETERS: Parameter[] = [
 function listParameters(mode: 'offset' | 'cursor'): Parameter[] {
   const cursor = mode === 'cursor';
   return [
-    q('limit', { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, `Items per page (at most ${MAX_LIMIT}).`),
-    q('offset', { type: 'integer', minimum: 0, default: 0 }, cursor ? 'Items skipped. Not with `after`/`before` (only 0 is accepted there).' : 'Items skipped.'),
+    q(
+      'limit',
+      { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+      `Items per page (at most ${MAX_LIMIT}).`,
+    ),
+    q(
+      'offset',
+      { type: 'integer', minimum: 0, default: 0 },
+      cursor ? 'Items skipped. Not with `after`/`before` (only 0 is accepted there).' : 'Items skipped.',
+    ),
     q('order', { type: 'string' }, '`<field>`, `<field> asc` or `<field> desc` (the space may be `+`), or `shuffle`.'),
-    q('seed', { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' }, 'With `order=shuffle`: the same seed gives the same order.'),
-    q('filter', { type: 'string' }, '`<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields.'),
-    ...(cursor ? [
-      q('after', { type: 'string', format: 'uuid' }, 'Only the records after this one (a secure ID); `pagination.next` carries it.'),
-      q('before', { type: 'string', format: 'uuid' }, 'Only the records before this one; `pagination.previous` carries it.'),
-    ] : []),
+    q(
+      'seed',
+      { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      'With `order=shuffle`: the same seed gives the same order.',
+    ),
+    q(
+      'filter',
+      { type: 'string' },
+      '`<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields.',
+    ),
+    ...(cursor
+      ? [
+          q(
+            'after',
+            { type: 'string', format: 'uuid' },
+            'Only the records after this one (a secure ID); `pagination.next` carries it.',
+          ),
+          q(
+            'before',
+            { type: 'string', format: 'uuid' },
+            'Only the records before this one; `pagination.previous` carries it.',
+          ),
+        ]
+      : []),
     ...FIELD_PARAMETERS,
   ];
 }
@@ -42,7 +83,13 @@ export function queryParameters(object: TObject, components: SchemaComponents): 
   return Object.entries(object.properties).map(([name, schema]) => {
     const json = components.use(schema);
     const { description, ...rest } = json as { description?: string };
-    return { name, in: 'query' as const, ...(required.has(name) ? { required: true } : {}), ...(description ? { description } : {}), schema: rest };
+    return {
+      name,
+      in: 'query' as const,
+      ...(required.has(name) ? { required: true } : {}),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
   });
 }
 
@@ -50,9 +97,19 @@ export function queryParameters(object: TObject, components: SchemaComponents): 
 export function routeParameters(route: RouteDef, components: SchemaComponents): Parameter[] {
   const { doc } = route;
   return [
-    ...pathParamNames(route.path).map((name): Parameter => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+    ...pathParamNames(route.path).map((name): Parameter => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    })),
     ...(doc.list ? listParameters(doc.list) : doc.fields ? FIELD_PARAMETERS : []),
     ...(doc.query ? queryParameters(doc.query, components) : []),
-    ...Object.entries(doc.headers ?? {}).map(([name, description]): Parameter => ({ name, in: 'header', description, schema: { type: 'string' } })),
+    ...Object.entries(doc.headers ?? {}).map(([name, description]): Parameter => ({
+      name,
+      in: 'header',
+      description,
+      schema: { type: 'string' },
+    })),
   ];
 }

@@ -20,7 +20,9 @@ export const ERROR_STATUSES: Readonly<Record<number, string>> = {
   504: 'A service did not answer in time.',
 };
 
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } };
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+};
 
 /**
  * The error statuses a route can answer, from what it is: every route can fail behind the API
@@ -37,27 +39,56 @@ export function errorStatuses(route: RouteDef): number[] {
   if (route.auth !== false && route.scopes.length > 0) set.add(403);
   if (pathParamNames(route.path).length > 0) set.add(404);
   // A malformed path parameter (bad percent-encoding) is a 400 too.
-  if (route.doc.list || route.doc.fields || route.doc.query || body !== 'none' || pathParamNames(route.path).length > 0) set.add(400);
+  if (route.doc.list || route.doc.fields || route.doc.query || body !== 'none' || pathParamNames(route.path).length > 0)
+    set.add(400);
   if (body === 'json' || body === 'form') [413, 415].forEach((s) => set.add(s));
   if (write && route.subject && route.auth !== false) [409, 422].forEach((s) => set.add(s));
   return [...set].sort((a, b) => a - b);
 }
 
 /** One success response: JSON (a schema), no content (null), or bytes. */
-export function successResponse(status: number, body: ResponseBody, components: SchemaComponents): Record<string, unknown> {
-  const description = status === 204 ? 'Done; no body.' : status === 201 ? 'Created.' : status === 206 ? 'Partial content.' : 'OK.';
+export function successResponse(
+  status: number,
+  body: ResponseBody,
+  components: SchemaComponents,
+): Record<string, unknown> {
+  const description =
+    status === 204 ? 'Done; no body.' : status === 201 ? 'Created.' : status === 206 ? 'Partial content.' : 'OK.';
   if (body === null) return { description };
   if (isBinary(body)) {
-    const headers = status === 206 ? { 'Content-Range': { description: 'bytes <start>-<end>/<size>', schema: { type: 'string' } } } : undefined;
-    return { description: body.description ?? description, ...(headers ? { headers } : {}), content: Object.fromEntries(body.binary.map((t) => [t, { schema: { type: 'string', contentMediaType: t === '*/*' ? 'application/octet-stream' : t } }])) };
+    const headers =
+      status === 206
+        ? { 'Content-Range': { description: 'bytes <start>-<end>/<size>', schema: { type: 'string' } } }
+        : undefined;
+    return {
+      description: body.description ?? description,
+      ...(headers ? { headers } : {}),
+      content: Object.fromEntries(
+        body.binary.map((t) => [
+          t,
+          { schema: { type: 'string', contentMediaType: t === '*/*' ? 'application/octet-stream' : t } },
+        ]),
+      ),
+    };
   }
   return { description, content: { 'application/json': { schema: components.use(body) } } };
 }
 
 /** The names of the shared error responses (`components.responses`), by status. */
 const ERROR_NAMES: Readonly<Record<number, string>> = {
-  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 413: 'PayloadTooLarge', 415: 'UnsupportedMediaType',
-  416: 'RangeNotSatisfiable', 422: 'UnprocessableEntity', 429: 'TooManyRequests', 500: 'InternalServerError', 503: 'ServiceUnavailable', 504: 'GatewayTimeout',
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  416: 'RangeNotSatisfiable',
+  422: 'UnprocessableEntity',
+  429: 'TooManyRequests',
+  500: 'InternalServerError',
+  503: 'ServiceUnavailable',
+  504: 'GatewayTimeout',
 };
 
 /** A reference to the shared response of an error status (each is described once, in `components.responses`). */
@@ -70,17 +101,23 @@ export function errorResponse(status: number): Record<string, unknown> {
 /** `components.responses`: every error status, its meaning and the error body (with Retry-After where it applies). */
 export function errorResponses(components: SchemaComponents): Record<string, unknown> {
   const schema: JsonSchema = components.use(ErrorBodySchema);
-  return Object.fromEntries(Object.entries(ERROR_NAMES).map(([status, name]) => [name, {
-    description: ERROR_STATUSES[Number(status)],
-    ...(status === '429' || status === '503' ? { headers: RETRY_AFTER } : {}),
-    content: { 'application/json': { schema } },
-  }]));
+  return Object.fromEntries(
+    Object.entries(ERROR_NAMES).map(([status, name]) => [
+      name,
+      {
+        description: ERROR_STATUSES[Number(status)],
+        ...(status === '429' || status === '503' ? { headers: RETRY_AFTER } : {}),
+        content: { 'application/json': { schema } },
+      },
+    ]),
+  );
 }
 
 /** Every response of a route: its successes, then each error status it can answer. */
 export function routeResponses(route: RouteDef, components: SchemaComponents): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [status, body] of Object.entries(route.doc.responses)) out[status] = successResponse(Number(status), body as ResponseBody, components);
+  for (const [status, body] of Object.entries(route.doc.responses))
+    out[status] = successResponse(Number(status), body as ResponseBody, components);
   for (const status of errorStatuses(route)) out[String(status)] = errorResponse(status);
   return out;
 }

@@ -13,11 +13,21 @@ function documentRoute(deps: StreamDeps): RequestHandler {
 /** The API's description of itself: needs no credentials, like the reference page at /docs that reads it. */
 export const DOCUMENT_ROUTES: RouteDef[] = [
   {
-    method: 'get', path: '/openapi.json', scopes: [], auth: false, handler: documentRoute,
+    method: 'get',
+    path: '/openapi.json',
+    scopes: [],
+    auth: false,
+    handler: documentRoute,
     doc: {
       summary: 'This document (OpenAPI 3.1)',
-      description: 'The whole public API, generated from the same route table and schemas the API runs on. Rendered at `/docs`.',
-      responses: { 200: Type.Object({ openapi: Type.Literal('3.1.0'), info: Type.Object({}), paths: Type.Object({}) }, { additionalProperties: true }) },
+      description:
+        'The whole public API, generated from the same route table and schemas the API runs on. Rendered at `/docs`.',
+      responses: {
+        200: Type.Object(
+          { openapi: Type.Literal('3.1.0'), info: Type.Object({}), paths: Type.Object({}) },
+          { additionalProperties: true },
+        ),
+      },
     },
   },
 ];

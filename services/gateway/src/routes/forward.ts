@@ -28,10 +28,14 @@ export function toGatewayRequest(req: Request, res: Response, baseUrl: string, b
  */
 export function forward(route: RouteDef, bus: Bus, baseUrl: string, timeoutMs: number): RequestHandler {
   const subject = route.subject;
-  if (!subject) throw new Error(`route ${route.method.toUpperCase()} ${route.path} has neither a subject nor a handler`);
+  if (!subject)
+    throw new Error(`route ${route.method.toUpperCase()} ${route.path} has neither a subject nor a handler`);
   return async (req, res) => {
     const body = bodyKind(route) === 'none' ? undefined : req.body;
-    const reply = await bus.request(subject, payloadOf(route, req, res, baseUrl, body), { timeoutMs, requestId: String(req.headers['x-request-id']) });
+    const reply = await bus.request(subject, payloadOf(route, req, res, baseUrl, body), {
+      timeoutMs,
+      requestId: String(req.headers['x-request-id']),
+    });
     sendReply(res, reply);
   };
 }
@@ -40,7 +44,13 @@ export function forward(route: RouteDef, bus: Bus, baseUrl: string, timeoutMs: n
  * What the service receives: a GatewayRequest (with the caller's own SID as `callerParam`), or
  * for the password grant the form and the client address (identity throttles failures by both).
  */
-function payloadOf(route: RouteDef, req: Request, res: Response, baseUrl: string, body: unknown): GatewayRequest | { form: unknown; client_ip?: string } {
+function payloadOf(
+  route: RouteDef,
+  req: Request,
+  res: Response,
+  baseUrl: string,
+  body: unknown,
+): GatewayRequest | { form: unknown; client_ip?: string } {
   if (route.passwordGrant) return { form: body, client_ip: req.ip };
   const request = toGatewayRequest(req, res, baseUrl, body);
   if (route.callerParam) request.params[route.callerParam] = request.principal.partner_sid;

@@ -1,31 +1,118 @@
 import { Type } from '@sinclair/typebox';
 import {
-  ListEnvelopeSchema, PartnerCreateSchema, PartnerSchema, PartnerUpdateSchema, Subjects as S, TokenRequestSchema, TokenSchema, TokenUpdateSchema,
+  ListEnvelopeSchema,
+  PartnerCreateSchema,
+  PartnerSchema,
+  PartnerUpdateSchema,
+  Subjects as S,
+  TokenRequestSchema,
+  TokenSchema,
+  TokenUpdateSchema,
 } from '@patchbay/contracts';
 import type { RouteDef } from './route-def';
 import { WITH_RELATED } from './route-params';
 
 /** `POST /oauth/revoke`: the token secret to revoke (form field); without it, the calling token. */
-const RevokeForm = Type.Object({ token: Type.Optional(Type.String({ description: 'The access token to revoke; the calling one when omitted.' })) }, { additionalProperties: false });
+const RevokeForm = Type.Object(
+  { token: Type.Optional(Type.String({ description: 'The access token to revoke; the calling one when omitted.' })) },
+  { additionalProperties: false },
+);
 
 /** Tokens, whoami and partners (reference-facts "Authentication, partners, scopes"). */
 export const IDENTITY_ROUTES: RouteDef[] = [
   {
-    method: 'post', path: '/oauth/token', subject: S.identity.tokenIssue, scopes: [], body: 'form', auth: false, passwordGrant: true,
+    method: 'post',
+    path: '/oauth/token',
+    subject: S.identity.tokenIssue,
+    scopes: [],
+    body: 'form',
+    auth: false,
+    passwordGrant: true,
     doc: {
       summary: 'Get an access token (password grant)',
-      description: 'Form fields `grant_type=password`, `username`, `password`. The secret (`access_token`) is shown once, in this answer. Repeated failures for one login or client address are throttled: 429 with `Retry-After`.',
-      request: TokenRequestSchema, responses: { 200: TokenSchema }, errors: [401, 422, 429],
+      description:
+        'Form fields `grant_type=password`, `username`, `password`. The secret (`access_token`) is shown once, in this answer. Repeated failures for one login or client address are throttled: 429 with `Retry-After`.',
+      request: TokenRequestSchema,
+      responses: { 200: TokenSchema },
+      errors: [401, 422, 429],
     },
   },
-  { method: 'get', path: '/oauth/whoami', subject: S.identity.partnerGet, scopes: [], callerParam: 'partner_sid', doc: { summary: 'The partner the credentials belong to', responses: { 200: PartnerSchema } } },
-  { method: 'get', path: '/oauth/tokens', subject: S.identity.tokenList, scopes: ['oauth.manage', 'oauth.read'], doc: { summary: 'List tokens', list: 'offset', responses: { 200: ListEnvelopeSchema(TokenSchema) } } },
-  { method: 'get', path: '/oauth/tokens/:token_sid', subject: S.identity.tokenGet, scopes: ['oauth.manage', 'oauth.read'], doc: { summary: 'Get a token', query: WITH_RELATED, responses: { 200: TokenSchema } } },
-  { method: 'patch', path: '/oauth/tokens/:token_sid', subject: S.identity.tokenUpdate, scopes: ['oauth.manage'], purgesCredentials: true, doc: { summary: 'Rename a token or narrow its scopes', request: TokenUpdateSchema, responses: { 200: TokenSchema } } },
-  { method: 'post', path: '/oauth/revoke', subject: S.identity.tokenRevoke, scopes: [], body: 'form', purgesCredentials: true, doc: { summary: 'Revoke a token', request: RevokeForm, responses: { 204: null } } },
+  {
+    method: 'get',
+    path: '/oauth/whoami',
+    subject: S.identity.partnerGet,
+    scopes: [],
+    callerParam: 'partner_sid',
+    doc: { summary: 'The partner the credentials belong to', responses: { 200: PartnerSchema } },
+  },
+  {
+    method: 'get',
+    path: '/oauth/tokens',
+    subject: S.identity.tokenList,
+    scopes: ['oauth.manage', 'oauth.read'],
+    doc: { summary: 'List tokens', list: 'offset', responses: { 200: ListEnvelopeSchema(TokenSchema) } },
+  },
+  {
+    method: 'get',
+    path: '/oauth/tokens/:token_sid',
+    subject: S.identity.tokenGet,
+    scopes: ['oauth.manage', 'oauth.read'],
+    doc: { summary: 'Get a token', query: WITH_RELATED, responses: { 200: TokenSchema } },
+  },
+  {
+    method: 'patch',
+    path: '/oauth/tokens/:token_sid',
+    subject: S.identity.tokenUpdate,
+    scopes: ['oauth.manage'],
+    purgesCredentials: true,
+    doc: {
+      summary: 'Rename a token or narrow its scopes',
+      request: TokenUpdateSchema,
+      responses: { 200: TokenSchema },
+    },
+  },
+  {
+    method: 'post',
+    path: '/oauth/revoke',
+    subject: S.identity.tokenRevoke,
+    scopes: [],
+    body: 'form',
+    purgesCredentials: true,
+    doc: { summary: 'Revoke a token', request: RevokeForm, responses: { 204: null } },
+  },
   // Partners.
-  { method: 'post', path: '/partners', subject: S.identity.partnerCreate, scopes: ['partners.manage'], doc: { summary: 'Create a partner', description: 'Also creates its System Gateway endpoint and its default container.', request: PartnerCreateSchema, responses: { 200: PartnerSchema } } },
-  { method: 'get', path: '/partners', subject: S.identity.partnerList, scopes: ['partners.manage', 'partners.read'], doc: { summary: 'List partners', list: 'offset', responses: { 200: ListEnvelopeSchema(PartnerSchema) } } },
-  { method: 'get', path: '/partners/:partner_sid', subject: S.identity.partnerGet, scopes: ['partners.manage', 'partners.read'], doc: { summary: 'Get a partner', responses: { 200: PartnerSchema } } },
-  { method: 'patch', path: '/partners/:partner_sid', subject: S.identity.partnerUpdate, scopes: ['partners.manage'], purgesCredentials: true, doc: { summary: 'Update a partner', request: PartnerUpdateSchema, responses: { 200: PartnerSchema } } },
+  {
+    method: 'post',
+    path: '/partners',
+    subject: S.identity.partnerCreate,
+    scopes: ['partners.manage'],
+    doc: {
+      summary: 'Create a partner',
+      description: 'Also creates its System Gateway endpoint and its default container.',
+      request: PartnerCreateSchema,
+      responses: { 200: PartnerSchema },
+    },
+  },
+  {
+    method: 'get',
+    path: '/partners',
+    subject: S.identity.partnerList,
+    scopes: ['partners.manage', 'partners.read'],
+    doc: { summary: 'List partners', list: 'offset', responses: { 200: ListEnvelopeSchema(PartnerSchema) } },
+  },
+  {
+    method: 'get',
+    path: '/partners/:partner_sid',
+    subject: S.identity.partnerGet,
+    scopes: ['partners.manage', 'partners.read'],
+    doc: { summary: 'Get a partner', responses: { 200: PartnerSchema } },
+  },
+  {
+    method: 'patch',
+    path: '/partners/:partner_sid',
+    subject: S.identity.partnerUpdate,
+    scopes: ['partners.manage'],
+    purgesCredentials: true,
+    doc: { summary: 'Update a partner', request: PartnerUpdateSchema, responses: { 200: PartnerSchema } },
+  },
 ];

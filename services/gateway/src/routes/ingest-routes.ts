@@ -1,9 +1,23 @@
 import type { Readable } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
 import {
-  BadRequestError, MAX_JSON_DEPTH, jsonDepth, INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS, INGEST_MAX_ERRORS, INGEST_RECORD_MAX_BYTES,
-  RecordsClient, UnsupportedMediaTypeError, ignoredFieldsObject, isRecordIngestSubject, tallyIgnoredFields,
-  type Principal, type RecordIngestBatch, type RecordIngestBatchResult, type RecordIngestError, type RecordIngestReport,
+  BadRequestError,
+  MAX_JSON_DEPTH,
+  jsonDepth,
+  INGEST_BATCH_BYTES,
+  INGEST_BATCH_RECORDS,
+  INGEST_MAX_ERRORS,
+  INGEST_RECORD_MAX_BYTES,
+  RecordsClient,
+  UnsupportedMediaTypeError,
+  ignoredFieldsObject,
+  isRecordIngestSubject,
+  tallyIgnoredFields,
+  type Principal,
+  type RecordIngestBatch,
+  type RecordIngestBatchResult,
+  type RecordIngestError,
+  type RecordIngestReport,
 } from '@patchbay/contracts';
 import type { RouteDef, StreamDeps } from './route-def';
 import { sendJson } from '../http/respond';
@@ -12,12 +26,20 @@ import { BodyStopped, readBodyItems, type BodyItem, type IngestFormat } from './
 
 export type IngestDeps = Pick<StreamDeps, 'bus' | 'logger' | 'timeoutMs'>;
 
-const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines'];
+const NDJSON_TYPES = [
+  'application/x-ndjson',
+  'application/ndjson',
+  'application/jsonl',
+  'application/x-jsonlines',
+  'application/jsonlines',
+];
 
 function formatOf(req: Request): IngestFormat {
   if (req.is(NDJSON_TYPES)) return 'ndjson';
   if (req.is(['application/json', 'application/*+json'])) return 'json-array';
-  throw new UnsupportedMediaTypeError('send a JSON array (application/json) or one record per line (application/x-ndjson)');
+  throw new UnsupportedMediaTypeError(
+    'send a JSON array (application/json) or one record per line (application/x-ndjson)',
+  );
 }
 
 /**
@@ -36,12 +58,33 @@ export function ingestRoute(deps: IngestDeps, route: RouteDef): RequestHandler {
   return async (req: Request, res: Response) => {
     let format: IngestFormat;
     let body: Readable;
-    try { format = formatOf(req); body = decodedBody(req); } catch (err) { req.resume(); throw err; }
+    try {
+      format = formatOf(req);
+      body = decodedBody(req);
+    } catch (err) {
+      req.resume();
+      throw err;
+    }
     const principal = res.locals.principal as Principal;
     const requestId = String(req.headers['x-request-id'] ?? '');
-    const report = await ingestBody(readBodyItems(body, format), (batch) => records.ingest(subject, { principal, ...batch }, { requestId }))
-      .catch((err: unknown) => { res.setHeader('Connection', 'close'); throw err; });
-    log.info({ partner_sid: principal.partner_sid, path: route.path, received: report.received, stored: report.stored, duplicates: report.duplicates, rejected: report.rejected, complete: report.complete }, 'bulk ingest');
+    const report = await ingestBody(readBodyItems(body, format), (batch) =>
+      records.ingest(subject, { principal, ...batch }, { requestId }),
+    ).catch((err: unknown) => {
+      res.setHeader('Connection', 'close');
+      throw err;
+    });
+    log.info(
+      {
+        partner_sid: principal.partner_sid,
+        path: route.path,
+        received: report.received,
+        stored: report.stored,
+        duplicates: report.duplicates,
+        rejected: report.rejected,
+        complete: report.complete,
+      },
+      'bulk ingest',
+    );
     if (!report.complete) res.setHeader('Connection', 'close'); // the rest of the body is not read
     sendJson(res, 200, report);
   };
@@ -56,11 +99,20 @@ type Send = (batch: Pick<RecordIngestBatch, 'first_position' | 'records'>) => Pr
  * body is harmless.
  */
 export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Promise<RecordIngestReport> {
-  const report: RecordIngestReport = { complete: true, duplicates: 0, errors: [], ignored_fields: {}, received: 0, rejected: 0, stored: 0 };
+  const report: RecordIngestReport = {
+    complete: true,
+    duplicates: 0,
+    errors: [],
+    ignored_fields: {},
+    received: 0,
+    rejected: 0,
+    stored: 0,
+  };
   const ignored = new Map<string, number>();
   const addErrors = (errors: RecordIngestError[]) => {
     report.errors.push(...errors);
-    if (report.errors.length > 2 * INGEST_MAX_ERRORS) report.errors = report.errors.sort((a, b) => a.position - b.position).slice(0, INGEST_MAX_ERRORS);
+    if (report.errors.length > 2 * INGEST_MAX_ERRORS)
+      report.errors = report.errors.sort((a, b) => a.position - b.position).slice(0, INGEST_MAX_ERRORS);
   };
   const refuse = (position: number, message: string, value?: unknown) => {
     report.rejected++;
@@ -94,20 +146,36 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
       report.received++;
       // Positions are consecutive (NDJSON counts broken lines too), so a batch is one run of them.
       if (batch.length === 0) first = item.position;
-      if ('error' in item) { refuse(item.position, item.error); batch.push(null); continue; }
+      if ('error' in item) {
+        refuse(item.position, item.error);
+        batch.push(null);
+        continue;
+      }
       const { value } = item;
       const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
       const tooDeep = isObject && jsonDepth(value) > MAX_JSON_DEPTH;
       const size = isObject && !tooDeep ? Buffer.byteLength(JSON.stringify(value)) : -1;
-      if (!isObject) { refuse(item.position, 'a record must be a JSON object'); batch.push(null); }
-      else if (tooDeep) { refuse(item.position, `a record must not nest more than ${MAX_JSON_DEPTH} levels deep`); batch.push(null); }
-      else if (size > INGEST_RECORD_MAX_BYTES) { refuse(item.position, `a record must not exceed ${INGEST_RECORD_MAX_BYTES} bytes of JSON`, value); batch.push(null); }
-      else { batch.push(value as Record<string, unknown>); bytes += size; }
+      if (!isObject) {
+        refuse(item.position, 'a record must be a JSON object');
+        batch.push(null);
+      } else if (tooDeep) {
+        refuse(item.position, `a record must not nest more than ${MAX_JSON_DEPTH} levels deep`);
+        batch.push(null);
+      } else if (size > INGEST_RECORD_MAX_BYTES) {
+        refuse(item.position, `a record must not exceed ${INGEST_RECORD_MAX_BYTES} bytes of JSON`, value);
+        batch.push(null);
+      } else {
+        batch.push(value as Record<string, unknown>);
+        bytes += size;
+      }
       if (batch.length >= INGEST_BATCH_RECORDS || bytes >= INGEST_BATCH_BYTES) await flush();
     }
   } catch (err) {
     if (!(err instanceof BodyStopped)) throw err;
-    if (report.received === 0) throw new BadRequestError('No JSON object could be decoded', [{ field: 'body', message: err.message, reference_sid: null }]);
+    if (report.received === 0)
+      throw new BadRequestError('No JSON object could be decoded', [
+        { field: 'body', message: err.message, reference_sid: null },
+      ]);
     report.complete = false;
     refuse(report.received, `${err.message}; reading stopped here, the records before were processed`);
   }

@@ -42,10 +42,11 @@ export async function* readBodyItems(body: Readable, format: IngestFormat): Asyn
       else done(null, chunk);
     },
   });
-  const records = format === 'ndjson'
-    // `errorIndicator` is missing from @types/stream-json; stream-json 1.9 documents it.
-    ? new JsonlParser({ errorIndicator: (e: Error) => new BadLine(e.message) } as JsonlParser.JsonlParserOptions)
-    : [parser(), streamArray()] as const;
+  const records =
+    format === 'ndjson'
+      ? // `errorIndicator` is missing from @types/stream-json; stream-json 1.9 documents it.
+        new JsonlParser({ errorIndicator: (e: Error) => new BadLine(e.message) } as JsonlParser.JsonlParserOptions)
+      : ([parser(), streamArray()] as const);
   const stages = Array.isArray(records) ? records : [records];
   pipeline([body, meter, ...stages], () => undefined);
   // The last stage (stream-json's streamArray, or the JSONL parser) yields `{key, value}` objects.
@@ -53,12 +54,16 @@ export async function* readBodyItems(body: Readable, format: IngestFormat): Asyn
   try {
     for await (const { key, value } of out) {
       ahead = 0;
-      yield value instanceof BadLine ? { position: key, error: `invalid JSON: ${value.message}` } : { position: key, value };
+      yield value instanceof BadLine
+        ? { position: key, error: `invalid JSON: ${value.message}` }
+        : { position: key, value };
     }
   } catch (err) {
     if (err instanceof BodyStopped) throw err;
     const message = (err as Error).message ?? String(err);
     if (isDecompressionError(err)) throw new BodyStopped('the body is not valid data of its Content-Encoding');
-    throw new BodyStopped(/aborted|premature close/i.test(message) ? 'the request was aborted' : `invalid JSON: ${message}`);
+    throw new BodyStopped(
+      /aborted|premature close/i.test(message) ? 'the request was aborted' : `invalid JSON: ${message}`,
+    );
   }
 }

@@ -21,7 +21,9 @@ export interface BinaryBody {
 }
 
 /** A streamed request body: the media types it may have, each with the schema of its parts (multipart) or null (bytes). */
-export interface StreamedRequest { content: Readonly<Record<string, TSchema | null>> }
+export interface StreamedRequest {
+  content: Readonly<Record<string, TSchema | null>>;
+}
 
 /**
  * A response of a route: a JSON schema (application/json), `null` for no body (204), or bytes.
@@ -92,7 +94,9 @@ export interface RouteDef {
 
 /** How a route reads its body: as declared, else JSON for POST/PATCH/PUT and none for GET/DELETE. */
 export function bodyKind(route: RouteDef): 'json' | 'form' | 'none' | 'stream' {
-  return route.body ?? (route.method === 'post' || route.method === 'patch' || route.method === 'put' ? 'json' : 'none');
+  return (
+    route.body ?? (route.method === 'post' || route.method === 'patch' || route.method === 'put' ? 'json' : 'none')
+  );
 }
 
 /** Whether a response body is bytes rather than JSON. */

@@ -8,10 +8,16 @@ import { Type } from '@sinclair/typebox';
 
 /** `with_related=true` nests the owning partner (endpoints, applications, devices, tokens). */
 export const WITH_RELATED = Type.Object({
-  with_related: Type.Optional(Type.Boolean({ default: false, description: 'Add the owning partner as a nested `partner` object.' })),
+  with_related: Type.Optional(
+    Type.Boolean({ default: false, description: 'Add the owning partner as a nested `partner` object.' }),
+  ),
 });
 
 /** PUT/PATCH of an endpoint: `replace` makes nested objects be replaced whole instead of merged. */
 export const NESTED_OBJECTS = Type.Object({
-  nested_objects: Type.Optional(Type.Literal('replace', { description: 'Replace nested objects (properties, attributes) whole; without it they are merged key by key.' })),
+  nested_objects: Type.Optional(
+    Type.Literal('replace', {
+      description: 'Replace nested objects (properties, attributes) whole; without it they are merged key by key.',
+    }),
+  ),
 });

@@ -1,6 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import {
-  ContainerPatchSchema, ContainerPutSchema, ContainerSchema, FilePatchSchema, FilePutSchema, FileSchema, FileUploadSchema, ListEnvelopeSchema,
+  ContainerPatchSchema,
+  ContainerPutSchema,
+  ContainerSchema,
+  FilePatchSchema,
+  FilePutSchema,
+  FileSchema,
+  FileUploadSchema,
+  ListEnvelopeSchema,
   Subjects as S,
 } from '@patchbay/contracts';
 import { downloadRoute } from '../upload/download-route';
@@ -10,10 +17,19 @@ import type { RouteDef } from './route-def';
 const MANAGE = 'storage.manage';
 
 /** The multipart form of an upload: `file_object` (the File fields as JSON), then `data` (the bytes). */
-const UploadForm = Type.Object({
-  file_object: Type.String({ contentMediaType: 'application/json', description: 'The File fields as JSON (FileUpload); only `container_sid` is required.' }),
-  data: Type.String({ contentMediaType: 'application/octet-stream', description: 'The file content (the last part).' }),
-}, { required: ['file_object', 'data'] });
+const UploadForm = Type.Object(
+  {
+    file_object: Type.String({
+      contentMediaType: 'application/json',
+      description: 'The File fields as JSON (FileUpload); only `container_sid` is required.',
+    }),
+    data: Type.String({
+      contentMediaType: 'application/octet-stream',
+      description: 'The file content (the last part).',
+    }),
+  },
+  { required: ['file_object', 'data'] },
+);
 
 /** With `application/octet-stream` the File fields come as query parameters (`container_sid` then required). */
 const UploadQuery = Type.Partial(FileUploadSchema, { additionalProperties: false });
@@ -27,27 +43,135 @@ const UPLOAD = [
 
 /** Containers and file metadata (JSON); upload and download, which stream (upload/). */
 export const STORAGE_ROUTES: RouteDef[] = [
-  { method: 'post', path: '/storage/containers', subject: S.storage.containerCreate, scopes: [MANAGE, 'storage.create'], doc: { summary: 'Create a container', description: 'No field is required. Two containers per partner by default (external ones do not count).', request: ContainerPatchSchema, responses: { 200: ContainerSchema } } },
-  { method: 'get', path: '/storage/containers', subject: S.storage.containerList, scopes: [MANAGE, 'storage.read'], doc: { summary: 'List containers', list: 'offset', responses: { 200: ListEnvelopeSchema(ContainerSchema) } } },
-  { method: 'get', path: '/storage/containers/:container_sid', subject: S.storage.containerGet, scopes: [MANAGE, 'storage.read'], doc: { summary: 'Get a container', responses: { 200: ContainerSchema } } },
-  { method: 'patch', path: '/storage/containers/:container_sid', subject: S.storage.containerUpdate, scopes: [MANAGE, 'storage.update'], doc: { summary: 'Update a container (only the fields given)', request: ContainerPatchSchema, responses: { 200: ContainerSchema } } },
-  { method: 'put', path: '/storage/containers/:container_sid', subject: S.storage.containerReplace, scopes: [MANAGE, 'storage.update'], doc: { summary: 'Replace a container\'s settings', request: ContainerPutSchema, responses: { 200: ContainerSchema } } },
-  { method: 'delete', path: '/storage/containers/:container_sid', subject: S.storage.containerDelete, scopes: [MANAGE, 'storage.delete'], doc: { summary: 'Delete an empty container', description: 'A container that still holds files: 409. The default container: 422.', responses: { 204: null } } },
-  { method: 'get', path: '/storage/files', subject: S.storage.fileList, scopes: [MANAGE, 'storage.read'], doc: { summary: 'List files', description: 'Filter example: `container_sid eq <sid> and name like "%.wav"`.', list: 'offset', responses: { 200: ListEnvelopeSchema(FileSchema) } } },
-  { method: 'get', path: '/storage/files/:file_sid', subject: S.storage.fileGet, scopes: [MANAGE, 'storage.read'], doc: { summary: 'Get a file', fields: true, responses: { 200: FileSchema } } },
-  { method: 'patch', path: '/storage/files/:file_sid', subject: S.storage.fileUpdate, scopes: [MANAGE, 'storage.update'], doc: { summary: 'Update a file (only the fields given)', request: FilePatchSchema, responses: { 200: FileSchema } } },
-  { method: 'put', path: '/storage/files/:file_sid', subject: S.storage.fileReplace, scopes: [MANAGE, 'storage.update'], doc: { summary: 'Replace a file\'s writable fields', request: FilePutSchema, responses: { 200: FileSchema } } },
-  { method: 'delete', path: '/storage/files/:file_sid', subject: S.storage.fileDelete, scopes: [MANAGE, 'storage.delete'], doc: { summary: 'Delete a file (its data and cached copies too)', responses: { 204: null } } },
   {
-    method: 'post', path: '/storage/files', scopes: [MANAGE, 'storage.create'], body: 'stream', handler: uploadRoute,
+    method: 'post',
+    path: '/storage/containers',
+    subject: S.storage.containerCreate,
+    scopes: [MANAGE, 'storage.create'],
     doc: {
-      summary: 'Upload a file', description: UPLOAD, query: UploadQuery,
-      request: { content: { 'multipart/form-data': UploadForm, 'application/octet-stream': null } },
-      responses: { 201: FileSchema }, errors: [413, 415, 422],
+      summary: 'Create a container',
+      description: 'No field is required. Two containers per partner by default (external ones do not count).',
+      request: ContainerPatchSchema,
+      responses: { 200: ContainerSchema },
     },
   },
   {
-    method: 'get', path: '/storage/files/:file_sid/data', subject: S.storage.fileOpen, scopes: [MANAGE, 'storage.read'], handler: downloadRoute,
-    doc: { summary: 'Download the data of a file', description: 'No ranges (use the public link for those). Updates `date_last_accessed`, which nothing else does.', responses: { 200: { binary: ['*/*'], description: 'The file, with Content-Type, Content-Length and Content-Disposition: attachment.' } } },
+    method: 'get',
+    path: '/storage/containers',
+    subject: S.storage.containerList,
+    scopes: [MANAGE, 'storage.read'],
+    doc: { summary: 'List containers', list: 'offset', responses: { 200: ListEnvelopeSchema(ContainerSchema) } },
+  },
+  {
+    method: 'get',
+    path: '/storage/containers/:container_sid',
+    subject: S.storage.containerGet,
+    scopes: [MANAGE, 'storage.read'],
+    doc: { summary: 'Get a container', responses: { 200: ContainerSchema } },
+  },
+  {
+    method: 'patch',
+    path: '/storage/containers/:container_sid',
+    subject: S.storage.containerUpdate,
+    scopes: [MANAGE, 'storage.update'],
+    doc: {
+      summary: 'Update a container (only the fields given)',
+      request: ContainerPatchSchema,
+      responses: { 200: ContainerSchema },
+    },
+  },
+  {
+    method: 'put',
+    path: '/storage/containers/:container_sid',
+    subject: S.storage.containerReplace,
+    scopes: [MANAGE, 'storage.update'],
+    doc: {
+      summary: "Replace a container's settings",
+      request: ContainerPutSchema,
+      responses: { 200: ContainerSchema },
+    },
+  },
+  {
+    method: 'delete',
+    path: '/storage/containers/:container_sid',
+    subject: S.storage.containerDelete,
+    scopes: [MANAGE, 'storage.delete'],
+    doc: {
+      summary: 'Delete an empty container',
+      description: 'A container that still holds files: 409. The default container: 422.',
+      responses: { 204: null },
+    },
+  },
+  {
+    method: 'get',
+    path: '/storage/files',
+    subject: S.storage.fileList,
+    scopes: [MANAGE, 'storage.read'],
+    doc: {
+      summary: 'List files',
+      description: 'Filter example: `container_sid eq <sid> and name like "%.wav"`.',
+      list: 'offset',
+      responses: { 200: ListEnvelopeSchema(FileSchema) },
+    },
+  },
+  {
+    method: 'get',
+    path: '/storage/files/:file_sid',
+    subject: S.storage.fileGet,
+    scopes: [MANAGE, 'storage.read'],
+    doc: { summary: 'Get a file', fields: true, responses: { 200: FileSchema } },
+  },
+  {
+    method: 'patch',
+    path: '/storage/files/:file_sid',
+    subject: S.storage.fileUpdate,
+    scopes: [MANAGE, 'storage.update'],
+    doc: { summary: 'Update a file (only the fields given)', request: FilePatchSchema, responses: { 200: FileSchema } },
+  },
+  {
+    method: 'put',
+    path: '/storage/files/:file_sid',
+    subject: S.storage.fileReplace,
+    scopes: [MANAGE, 'storage.update'],
+    doc: { summary: "Replace a file's writable fields", request: FilePutSchema, responses: { 200: FileSchema } },
+  },
+  {
+    method: 'delete',
+    path: '/storage/files/:file_sid',
+    subject: S.storage.fileDelete,
+    scopes: [MANAGE, 'storage.delete'],
+    doc: { summary: 'Delete a file (its data and cached copies too)', responses: { 204: null } },
+  },
+  {
+    method: 'post',
+    path: '/storage/files',
+    scopes: [MANAGE, 'storage.create'],
+    body: 'stream',
+    handler: uploadRoute,
+    doc: {
+      summary: 'Upload a file',
+      description: UPLOAD,
+      query: UploadQuery,
+      request: { content: { 'multipart/form-data': UploadForm, 'application/octet-stream': null } },
+      responses: { 201: FileSchema },
+      errors: [413, 415, 422],
+    },
+  },
+  {
+    method: 'get',
+    path: '/storage/files/:file_sid/data',
+    subject: S.storage.fileOpen,
+    scopes: [MANAGE, 'storage.read'],
+    handler: downloadRoute,
+    doc: {
+      summary: 'Download the data of a file',
+      description: 'No ranges (use the public link for those). Updates `date_last_accessed`, which nothing else does.',
+      responses: {
+        200: {
+          binary: ['*/*'],
+          description: 'The file, with Content-Type, Content-Length and Content-Disposition: attachment.',
+        },
+      },
+    },
   },
 ];

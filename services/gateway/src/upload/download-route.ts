@@ -13,7 +13,10 @@ import { storageOf } from './upload-flow';
 export function downloadRoute(deps: StreamDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const principal = res.locals.principal as Principal;
-    const opened = await storageOf(deps, String(req.headers['x-request-id'] ?? '')).open(principal, String(req.params.file_sid));
+    const opened = await storageOf(deps, String(req.headers['x-request-id'] ?? '')).open(
+      principal,
+      String(req.params.file_sid),
+    );
     const body = await deps.blobs.get(opened.blob_key);
     const filename = opened.name && opened.name !== 'N/A' ? opened.name : opened.file_access_name;
     // setHeader for the type: express's res.set would append a charset the file never declared.

@@ -7,13 +7,22 @@ import { abortUpload, prepareUpload, reserveUpload, streamToBlob, type UploadDep
  * What the engine hands back to the route for the `data` part. `deferred`: the part came before
  * `file_object`, so its upload is only reserved and the route prepares it once the form is read.
  */
-export interface StreamedPart { file_sid: string; size: number; head: Buffer; deferred: boolean }
+export interface StreamedPart {
+  file_sid: string;
+  size: number;
+  head: Buffer;
+  deferred: boolean;
+}
 
 declare global {
   namespace Express {
     namespace Multer {
       /** What this engine hands multer for the `data` part (multer's own fields stay unset): see StreamedPart. */
-      interface File { file_sid?: string; head?: Buffer; deferred?: boolean }
+      interface File {
+        file_sid?: string;
+        head?: Buffer;
+        deferred?: boolean;
+      }
     }
   }
 }
@@ -26,7 +35,8 @@ export function streamedPart(file: Partial<Express.Multer.File> | undefined): St
 
 /** The `file_object` form field as the File fields; 400 naming it when missing or not a JSON object. */
 export function parseFileObject(raw: unknown): Record<string, unknown> {
-  if (typeof raw !== 'string') throw BadRequestError.field('file_object', 'file_object (the File fields as JSON) is required');
+  if (typeof raw !== 'string')
+    throw BadRequestError.field('file_object', 'file_object (the File fields as JSON) is required');
   try {
     const value: unknown = JSON.parse(raw);
     if (value && typeof value === 'object' && !Array.isArray(value)) {
@@ -54,14 +64,19 @@ export function blobStorageEngine(deps: UploadDeps): StorageEngine {
       (async () => {
         const raw = (req.body as Record<string, unknown> | undefined)?.file_object;
         const deferred = raw === undefined;
-        const prepared = deferred ? await reserveUpload(deps, principal, requestId) : await prepareUpload(deps, principal, parseFileObject(raw), 'json', requestId);
+        const prepared = deferred
+          ? await reserveUpload(deps, principal, requestId)
+          : await prepareUpload(deps, principal, parseFileObject(raw), 'json', requestId);
         const { size, head } = await streamToBlob(deps, principal, prepared, file.stream, requestId);
         const part: StreamedPart = { file_sid: prepared.file_sid, size, head, deferred };
         return part;
-      })().then((part) => cb(null, part), (err: unknown) => {
-        file.stream.resume();
-        cb(err as Error);
-      });
+      })().then(
+        (part) => cb(null, part),
+        (err: unknown) => {
+          file.stream.resume();
+          cb(err as Error);
+        },
+      );
     },
     _removeFile(req: Request, file, cb) {
       const part = streamedPart(file);

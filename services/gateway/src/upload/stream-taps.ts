@@ -20,7 +20,8 @@ export class UploadTap extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.size += chunk.length;
-    if (this.size > this.maxBytes) return cb(UnprocessableError.field('quota_bytes', 'the file does not fit in the container quota'));
+    if (this.size > this.maxBytes)
+      return cb(UnprocessableError.field('quota_bytes', 'the file does not fit in the container quota'));
     if (this.headLength < HEAD_BYTES) {
       const part = chunk.subarray(0, HEAD_BYTES - this.headLength);
       this.headChunks.push(Buffer.from(part));

@@ -21,14 +21,22 @@ export function storageOf(deps: Pick<UploadDeps, 'bus' | 'timeoutMs'>, requestId
  * (storage refuses before a byte moves), the body into the blob store (decoded as its
  * Content-Encoding says), commit; the answer is the commit's. Any failure leaves nothing behind.
  */
-export async function streamedUpload(deps: UploadDeps, req: Request, res: Response, prepare: () => Promise<Prepared>): Promise<void> {
+export async function streamedUpload(
+  deps: UploadDeps,
+  req: Request,
+  res: Response,
+  prepare: () => Promise<Prepared>,
+): Promise<void> {
   const principal = res.locals.principal as Principal;
   const requestId = String(req.headers['x-request-id'] ?? '');
   let prepared: Prepared;
   try {
     decoderFor(req);
     prepared = await prepare();
-  } catch (err) { req.resume(); throw err; }
+  } catch (err) {
+    req.resume();
+    throw err;
+  }
   let streamed;
   try {
     streamed = await streamToBlob(deps, principal, prepared, decodedBody(req), requestId);
@@ -36,8 +44,12 @@ export async function streamedUpload(deps: UploadDeps, req: Request, res: Respon
     req.resume();
     throw err;
   }
-  const reply = await commitUpload(deps, principal, prepared.file_sid, streamed.size, streamed.head, requestId)
-    .catch(async (err: unknown) => { await abortUpload(deps, principal, prepared.file_sid, requestId); throw err; });
+  const reply = await commitUpload(deps, principal, prepared.file_sid, streamed.size, streamed.head, requestId).catch(
+    async (err: unknown) => {
+      await abortUpload(deps, principal, prepared.file_sid, requestId);
+      throw err;
+    },
+  );
   sendReply(res, reply);
 }
 
@@ -45,7 +57,14 @@ export async function streamedUpload(deps: UploadDeps, req: Request, res: Respon
  * Step 1: storage refuses what the request alone breaks, before any byte moves — or, for bytes that
  * came before their fields (`reserved`: multipart with `data` first), right after, before commit.
  */
-export async function prepareUpload(deps: UploadDeps, principal: Principal, fields: Record<string, unknown>, source: 'json' | 'query', requestId: string, reserved?: { file_sid: string; size: number }): Promise<Prepared> {
+export async function prepareUpload(
+  deps: UploadDeps,
+  principal: Principal,
+  fields: Record<string, unknown>,
+  source: 'json' | 'query',
+  requestId: string,
+  reserved?: { file_sid: string; size: number },
+): Promise<Prepared> {
   return storageOf(deps, requestId).prepare({ principal, fields, source, ...(reserved ? { reserved } : {}) });
 }
 
@@ -58,11 +77,23 @@ export async function reserveUpload(deps: UploadDeps, principal: Principal, requ
  * Step 2: the body streams straight into the blob store (never buffered whole), counted and capped
  * at the room left in the container. On any failure the pending upload is aborted (blob removed).
  */
-export async function streamToBlob(deps: UploadDeps, principal: Principal, prepared: Prepared, body: Readable, requestId: string): Promise<{ size: number; head: Buffer }> {
+export async function streamToBlob(
+  deps: UploadDeps,
+  principal: Principal,
+  prepared: Prepared,
+  body: Readable,
+  requestId: string,
+): Promise<{ size: number; head: Buffer }> {
   const tap = new UploadTap(prepared.max_bytes);
   try {
     const done = deps.blobs.put(prepared.blob_key, tap);
-    await Promise.all([pipeline(body, tap).catch((err: unknown) => { tap.destroy(err as Error); throw err; }), done]);
+    await Promise.all([
+      pipeline(body, tap).catch((err: unknown) => {
+        tap.destroy(err as Error);
+        throw err;
+      }),
+      done,
+    ]);
     return { size: tap.size, head: tap.head() };
   } catch (err) {
     await abortUpload(deps, principal, prepared.file_sid, requestId);
@@ -71,11 +102,32 @@ export async function streamToBlob(deps: UploadDeps, principal: Principal, prepa
 }
 
 /** Step 3: storage re-checks atomically and records the File (201) or removes the blob. */
-export async function commitUpload(deps: UploadDeps, principal: Principal, fileSid: string, size: number, head: Buffer, requestId: string): Promise<BusReply> {
-  return storageOf(deps, requestId).commit({ principal, file_sid: fileSid, size, head: head.toString('base64') }, { timeoutMs: Math.max(deps.timeoutMs, 30000) });
+export async function commitUpload(
+  deps: UploadDeps,
+  principal: Principal,
+  fileSid: string,
+  size: number,
+  head: Buffer,
+  requestId: string,
+): Promise<BusReply> {
+  return storageOf(deps, requestId).commit(
+    { principal, file_sid: fileSid, size, head: head.toString('base64') },
+    { timeoutMs: Math.max(deps.timeoutMs, 30000) },
+  );
 }
 
-export async function abortUpload(deps: UploadDeps, principal: Principal, fileSid: string, requestId: string): Promise<void> {
-  await storageOf(deps, requestId).abort(principal, fileSid)
-    .catch((err: unknown) => deps.logger.warn({ file_sid: fileSid, err: (err as Error).message }, 'abort failed; the stale-upload sweep will remove it'));
+export async function abortUpload(
+  deps: UploadDeps,
+  principal: Principal,
+  fileSid: string,
+  requestId: string,
+): Promise<void> {
+  await storageOf(deps, requestId)
+    .abort(principal, fileSid)
+    .catch((err: unknown) =>
+      deps.logger.warn(
+        { file_sid: fileSid, err: (err as Error).message },
+        'abort failed; the stale-upload sweep will remove it',
+      ),
+    );
 }

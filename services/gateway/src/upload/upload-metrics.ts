@@ -8,10 +8,21 @@ import type { BlobStore } from '@patchbay/platform';
  * A write that fails (client gone, quota exceeded mid-stream) counts under result="failed".
  */
 export function countUploadBytes(blobs: BlobStore, registry: Registry): BlobStore {
-  const bytes = new Counter({ name: 'gateway_upload_bytes_total', help: 'Bytes of uploads written to the blob store', registers: [registry] });
-  const uploads = new Counter({ name: 'gateway_uploads_total', help: 'Upload bodies streamed into the blob store, by result', labelNames: ['result'], registers: [registry] });
+  const bytes = new Counter({
+    name: 'gateway_upload_bytes_total',
+    help: 'Bytes of uploads written to the blob store',
+    registers: [registry],
+  });
+  const uploads = new Counter({
+    name: 'gateway_uploads_total',
+    help: 'Upload bodies streamed into the blob store, by result',
+    labelNames: ['result'],
+    registers: [registry],
+  });
   const sizes = new Histogram({
-    name: 'gateway_upload_size_bytes', help: 'Size of each upload', registers: [registry],
+    name: 'gateway_upload_size_bytes',
+    help: 'Size of each upload',
+    registers: [registry],
     buckets: [1024, 16384, 131072, 1048576, 8388608, 67108864, 268435456, 1073741824],
   });
   const counted: BlobStore = {

@@ -1,6 +1,12 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { ApiError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, type Principal } from '@patchbay/contracts';
+import {
+  ApiError,
+  BadRequestError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  type Principal,
+} from '@patchbay/contracts';
 import { sendReply } from '../http/respond';
 import { contentCoding } from '../http/content-encoding';
 import type { StreamDeps } from '../routes/route-def';
@@ -8,7 +14,8 @@ import { blobStorageEngine, parseFileObject, streamedPart, type StreamedPart } f
 import { abortUpload, commitUpload, prepareUpload, streamedUpload } from './upload-flow';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
-const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed (part header|content type)|Missing Content-Type)$/;
+const MALFORMED_MULTIPART =
+  /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed (part header|content type)|Missing Content-Type)$/;
 
 /**
  * Multer's own errors (too many parts, a field too large) as 400/413 naming the part, and a body
@@ -16,8 +23,10 @@ const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of (
  */
 function multerError(err: unknown): unknown {
   if (err instanceof multer.MulterError) {
-    if (err.code === 'LIMIT_FIELD_VALUE' || err.code === 'LIMIT_FIELD_KEY') return new PayloadTooLargeError(`form field ${err.field ?? ''} is too large`);
-    if (err.code === 'LIMIT_UNEXPECTED_FILE') return BadRequestError.field(err.field ?? 'data', 'the only file part accepted is data');
+    if (err.code === 'LIMIT_FIELD_VALUE' || err.code === 'LIMIT_FIELD_KEY')
+      return new PayloadTooLargeError(`form field ${err.field ?? ''} is too large`);
+    if (err.code === 'LIMIT_UNEXPECTED_FILE')
+      return BadRequestError.field(err.field ?? 'data', 'the only file part accepted is data');
     return BadRequestError.field(err.field ?? 'data', err.message);
   }
   if (!(err instanceof ApiError) && err instanceof Error && MALFORMED_MULTIPART.test(err.message)) {
@@ -30,7 +39,13 @@ function multerError(err: unknown): unknown {
  * Prepares a part whose bytes came before `file_object` (now read), then commits; a refusal at
  * either step removes the bytes and the pending upload.
  */
-async function completeMultipart(deps: StreamDeps, req: Request, principal: Principal, part: StreamedPart, requestId: string) {
+async function completeMultipart(
+  deps: StreamDeps,
+  req: Request,
+  principal: Principal,
+  part: StreamedPart,
+  requestId: string,
+) {
   try {
     if (part.deferred) {
       const fields = parseFileObject((req.body as Record<string, unknown> | undefined)?.file_object);
@@ -49,23 +64,39 @@ async function completeMultipart(deps: StreamDeps, req: Request, principal: Prin
  * prepares before and commits after, so a refused upload leaves no byte and no record.
  */
 export function uploadRoute(deps: StreamDeps): RequestHandler {
-  const multipart = multer({ storage: blobStorageEngine(deps), limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 21, headerPairs: 200 } }).single('data');
+  const multipart = multer({
+    storage: blobStorageEngine(deps),
+    limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 21, headerPairs: 200 },
+  }).single('data');
   return async (req: Request, res: Response, next: NextFunction) => {
     const principal = res.locals.principal as Principal;
     const requestId = String(req.headers['x-request-id'] ?? '');
     res.setHeader('Connection', 'close');
     if (req.is('multipart/form-data')) {
       // multer reads the request itself: a compressed multipart body cannot be decoded on the way.
-      if (contentCoding(req)) { req.resume(); throw new UnsupportedMediaTypeError('a multipart/form-data upload cannot have a Content-Encoding; send the file as is or use application/octet-stream'); }
+      if (contentCoding(req)) {
+        req.resume();
+        throw new UnsupportedMediaTypeError(
+          'a multipart/form-data upload cannot have a Content-Encoding; send the file as is or use application/octet-stream',
+        );
+      }
       multipart(req, res, (err?: unknown) => {
-        if (err) { req.resume(); return next(multerError(err)); }
+        if (err) {
+          req.resume();
+          return next(multerError(err));
+        }
         const part = streamedPart(req.file);
         if (!part) return next(BadRequestError.field('data', 'the data part (file content) is required'));
         completeMultipart(deps, req, principal, part, requestId).then((reply) => sendReply(res, reply), next);
       });
       return;
     }
-    if (!req.is('application/octet-stream')) { req.resume(); throw new UnsupportedMediaTypeError('upload with multipart/form-data or application/octet-stream'); }
-    await streamedUpload(deps, req, res, () => prepareUpload(deps, principal, { ...(req.query as Record<string, unknown>) }, 'query', requestId));
+    if (!req.is('application/octet-stream')) {
+      req.resume();
+      throw new UnsupportedMediaTypeError('upload with multipart/form-data or application/octet-stream');
+    }
+    await streamedUpload(deps, req, res, () =>
+      prepareUpload(deps, principal, { ...(req.query as Record<string, unknown>) }, 'query', requestId),
+    );
   };
 }

@@ -4,7 +4,14 @@
  * and ends: then the right password works again. Short lock settings keep the test quick.
  */
 import { Subjects, unwrapReply } from '@patchbay/contracts';
-import { MemoryBus, NedbDocStore, createLogger, createMetricsRegistry, type BlobStore, type Stoppable } from '@patchbay/platform';
+import {
+  MemoryBus,
+  NedbDocStore,
+  createLogger,
+  createMetricsRegistry,
+  type BlobStore,
+  type Stoppable,
+} from '@patchbay/platform';
 import { identitySettings, startIdentityService } from '@patchbay/identity';
 import { startGateway } from '../../src/start';
 
@@ -16,23 +23,59 @@ let docs: NedbDocStore;
 const gateways: Array<Stoppable & { port: number }> = [];
 const buses: MemoryBus[] = [];
 
-const bus = () => { const b = new MemoryBus(hub); buses.push(b); return b; };
+const bus = () => {
+  const b = new MemoryBus(hub);
+  buses.push(b);
+  return b;
+};
 // This test's own client address, so the address counter (5 here) is not what locks it.
-const basic = (login: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`, 'x-forwarded-for': '192.0.2.1' });
-const whoami = (replica: number, headers: Record<string, string>) => fetch(`http://127.0.0.1:${gateways[replica].port}/core/v2/oauth/whoami`, { headers });
-const grant = (replica: number, username: string, password: string, headers: Record<string, string> = { 'x-forwarded-for': '192.0.2.1' }) => fetch(`http://127.0.0.1:${gateways[replica].port}/core/v2/oauth/token`, {
-  method: 'POST', headers, body: new URLSearchParams({ grant_type: 'password', username, password }),
+const basic = (login: string, password: string) => ({
+  authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`,
+  'x-forwarded-for': '192.0.2.1',
 });
+const whoami = (replica: number, headers: Record<string, string>) =>
+  fetch(`http://127.0.0.1:${gateways[replica].port}/core/v2/oauth/whoami`, { headers });
+const grant = (
+  replica: number,
+  username: string,
+  password: string,
+  headers: Record<string, string> = { 'x-forwarded-for': '192.0.2.1' },
+) =>
+  fetch(`http://127.0.0.1:${gateways[replica].port}/core/v2/oauth/token`, {
+    method: 'POST',
+    headers,
+    body: new URLSearchParams({ grant_type: 'password', username, password }),
+  });
 
 beforeAll(async () => {
   hub = MemoryBus.hub();
   docs = new NedbDocStore();
-  const settings = identitySettings({ LOGIN_MAX_FAILURES: 3, LOGIN_LOCK_SECONDS: LOCK_S, ADDRESS_MAX_FAILURES: 5, ADDRESS_LOCK_SECONDS: LOCK_S, LOGIN_FAILURE_WINDOW_SECONDS: 60 });
-  identity = await startIdentityService({ bus: bus(), docs, blobs: {} as BlobStore, logger, metrics: createMetricsRegistry('identity-throttle') }, settings);
+  const settings = identitySettings({
+    LOGIN_MAX_FAILURES: 3,
+    LOGIN_LOCK_SECONDS: LOCK_S,
+    ADDRESS_MAX_FAILURES: 5,
+    ADDRESS_LOCK_SECONDS: LOCK_S,
+    LOGIN_FAILURE_WINDOW_SECONDS: 60,
+  });
+  identity = await startIdentityService(
+    { bus: bus(), docs, blobs: {} as BlobStore, logger, metrics: createMetricsRegistry('identity-throttle') },
+    settings,
+  );
   for (let i = 0; i < 2; i++) {
-    gateways.push(await startGateway({ bus: bus(), blobs: {} as BlobStore, logger, metrics: createMetricsRegistry(`gateway-throttle-${i}`) }, {
-      baseUrl: 'http://api.test/core/v2', storageUrl: 'http://files.test', jsonBodyLimit: 1_048_576, authCacheMs: 0, busTimeoutMs: 5000, trustProxy: ['loopback'],
-    }, 0));
+    gateways.push(
+      await startGateway(
+        { bus: bus(), blobs: {} as BlobStore, logger, metrics: createMetricsRegistry(`gateway-throttle-${i}`) },
+        {
+          baseUrl: 'http://api.test/core/v2',
+          storageUrl: 'http://files.test',
+          jsonBodyLimit: 1_048_576,
+          authCacheMs: 0,
+          busTimeoutMs: 5000,
+          trustProxy: ['loopback'],
+        },
+        0,
+      ),
+    );
   }
   unwrapReply(await buses[0].request(Subjects.identity.bootstrap, { login: 'admin', password: 'admin-password-1' }));
 });
@@ -51,7 +94,11 @@ test('failures over two replicas lock the login on both: 429 with Retry-After, t
   expect((await grant(1, 'admin', 'wrong-2')).status).toBe(401);
   expect(Date.now() - started).toBeGreaterThanOrEqual(250);
   expect((await whoami(1, basic('admin', 'wrong-3'))).status).toBe(401);
-  for (const res of [await whoami(0, basic('admin', 'admin-password-1')), await grant(1, 'admin', 'admin-password-1'), await whoami(1, basic('admin', 'wrong-4'))]) {
+  for (const res of [
+    await whoami(0, basic('admin', 'admin-password-1')),
+    await grant(1, 'admin', 'admin-password-1'),
+    await whoami(1, basic('admin', 'wrong-4')),
+  ]) {
     expect(res.status).toBe(429);
     const retryAfter = Number(res.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);

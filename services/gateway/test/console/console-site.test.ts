@@ -6,8 +6,10 @@ import request from 'supertest';
 import { consolePolicy, consoleSite } from '../../src/console/console-site';
 import { gatewaySettings } from '../../src/config';
 
-const site = (dir: string, urls = { apiUrl: 'https://api.example.net/core/v2', storageUrl: 'https://files.example.net:8443' }) =>
-  express().use(consoleSite({ dir, ...urls }));
+const site = (
+  dir: string,
+  urls = { apiUrl: 'https://api.example.net/core/v2', storageUrl: 'https://files.example.net:8443' },
+) => express().use(consoleSite({ dir, ...urls }));
 
 describe('the console site', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-console-site-'));
@@ -20,12 +22,24 @@ describe('the console site', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('the policy names the public API and file-server origins from the settings, and nothing else', () => {
-    expect(consolePolicy({ apiUrl: 'https://api.example.net/core/v2', storageUrl: 'https://files.example.net:8443' })).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' https://files.example.net:8443; "
-      + "connect-src 'self' https://api.example.net; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(
+      consolePolicy({ apiUrl: 'https://api.example.net/core/v2', storageUrl: 'https://files.example.net:8443' }),
+    ).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' https://files.example.net:8443; " +
+        "connect-src 'self' https://api.example.net; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     // With the defaults (no BASE_URL, STORAGE_URL): the API's port and the file server's.
-    const s = gatewaySettings({ PORT: 9000, STORAGE_PORT: 9001, JSON_BODY_LIMIT: 1024, AUTH_CACHE_MS: 0, TRUST_PROXY: 'loopback', BUS_TIMEOUT_MS: 1000 });
-    expect(consolePolicy({ apiUrl: s.baseUrl, storageUrl: s.storageUrl })).toContain("media-src 'self' http://127.0.0.1:9001;");
+    const s = gatewaySettings({
+      PORT: 9000,
+      STORAGE_PORT: 9001,
+      JSON_BODY_LIMIT: 1024,
+      AUTH_CACHE_MS: 0,
+      TRUST_PROXY: 'loopback',
+      BUS_TIMEOUT_MS: 1000,
+    });
+    expect(consolePolicy({ apiUrl: s.baseUrl, storageUrl: s.storageUrl })).toContain(
+      "media-src 'self' http://127.0.0.1:9001;",
+    );
     expect(s.consoleDir).toBe(path.resolve(__dirname, '../../../../packages/console/dist'));
   });
 

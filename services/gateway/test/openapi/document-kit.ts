@@ -9,7 +9,11 @@ export interface Doc {
   openapi: string;
   servers: Array<{ url: string }>;
   paths: Record<string, Record<string, Operation & { servers?: Array<{ url: string }> }>>;
-  components: { schemas: Record<string, unknown>; responses: Record<string, unknown>; securitySchemes: Record<string, { type: string; scheme: string }> };
+  components: {
+    schemas: Record<string, unknown>;
+    responses: Record<string, unknown>;
+    securitySchemes: Record<string, { type: string; scheme: string }>;
+  };
 }
 export interface Operation {
   operationId: string;

@@ -15,7 +15,15 @@ import { startStorageService } from '@patchbay/storage';
 import { startGateway } from '../../src/start';
 
 const lines: Array<{ level: number; msg: string; svc?: string }> = [];
-const logger = pino({ level: 'info' }, new Writable({ write(chunk: Buffer, _enc, done) { for (const l of chunk.toString().split('\n')) if (l) lines.push(JSON.parse(l)); done(); } }));
+const logger = pino(
+  { level: 'info' },
+  new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString().split('\n')) if (l) lines.push(JSON.parse(l));
+      done();
+    },
+  }),
+);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-abort-'));
 const stores: NedbDocStore[] = [];
 const buses: MemoryBus[] = [];
@@ -26,18 +34,45 @@ let containerSid = '';
 
 beforeAll(async () => {
   const hub = MemoryBus.hub();
-  const bus = () => { const b = new MemoryBus(hub); buses.push(b); return b; };
-  const docs = () => { const d = new NedbDocStore(); stores.push(d); return d; };
+  const bus = () => {
+    const b = new MemoryBus(hub);
+    buses.push(b);
+    return b;
+  };
+  const docs = () => {
+    const d = new NedbDocStore();
+    stores.push(d);
+    return d;
+  };
   const blobs = new DirBlobStore({ dir: path.join(dir, 'blobs') });
   const metrics = createMetricsRegistry('upload-abort');
   running.push(await startIdentityService({ bus: bus(), docs: docs(), blobs, logger, metrics }));
-  running.push(await startStorageService({ bus: bus(), docs: docs(), blobs, logger: logger.child({ svc: 'storage' }), metrics }, { storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 5000 }));
-  const gateway = await startGateway({ bus: bus(), blobs, logger: logger.child({ svc: 'gateway' }), metrics }, { baseUrl: 'http://api.test/core/v2', storageUrl: 'http://files.test', jsonBodyLimit: 1_048_576, authCacheMs: 5000, busTimeoutMs: 5000 }, 0);
+  running.push(
+    await startStorageService(
+      { bus: bus(), docs: docs(), blobs, logger: logger.child({ svc: 'storage' }), metrics },
+      { storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 5000 },
+    ),
+  );
+  const gateway = await startGateway(
+    { bus: bus(), blobs, logger: logger.child({ svc: 'gateway' }), metrics },
+    {
+      baseUrl: 'http://api.test/core/v2',
+      storageUrl: 'http://files.test',
+      jsonBodyLimit: 1_048_576,
+      authCacheMs: 5000,
+      busTimeoutMs: 5000,
+    },
+    0,
+  );
   running.push(gateway);
   port = gateway.port;
-  const boot = unwrapReply<{ access_token: string; partner: { partner_sid: string } }>(await buses[0].request(Subjects.identity.bootstrap, {}));
+  const boot = unwrapReply<{ access_token: string; partner: { partner_sid: string } }>(
+    await buses[0].request(Subjects.identity.bootstrap, {}),
+  );
   token = boot.access_token;
-  const container = unwrapReply<{ container_sid: string }>(await buses[0].request(Subjects.storage.containerDefault, { partner_sid: boot.partner.partner_sid }));
+  const container = unwrapReply<{ container_sid: string }>(
+    await buses[0].request(Subjects.storage.containerDefault, { partner_sid: boot.partner.partner_sid }),
+  );
   containerSid = container.container_sid;
 });
 
@@ -51,17 +86,33 @@ afterAll(async () => {
 /** Starts an upload of a declared 50 MB, sends ~1 MB, and hangs up. */
 async function abandon(pathAndQuery: string, contentType: string, preamble = ''): Promise<void> {
   await new Promise<void>((resolve) => {
-    const req = http.request({ port, path: `/core/v2${pathAndQuery}`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': String(50e6) } });
+    const req = http.request({
+      port,
+      path: `/core/v2${pathAndQuery}`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': String(50e6) },
+    });
     req.on('error', () => resolve());
     req.write(preamble);
     let n = 0;
-    const t = setInterval(() => { req.write(Buffer.alloc(65536)); if (++n > 16) { clearInterval(t); req.destroy(); setTimeout(resolve, 50); } }, 5);
+    const t = setInterval(() => {
+      req.write(Buffer.alloc(65536));
+      if (++n > 16) {
+        clearInterval(t);
+        req.destroy();
+        setTimeout(resolve, 50);
+      }
+    }, 5);
   });
 }
 
 async function blobFiles(): Promise<string[]> {
   const out: string[] = [];
-  const walk = (d: string) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) walk(path.join(d, e.name)); else out.push(e.name); };
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }))
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else out.push(e.name);
+  };
   if (fs.existsSync(path.join(dir, 'blobs'))) walk(path.join(dir, 'blobs'));
   return out;
 }
@@ -69,10 +120,14 @@ async function blobFiles(): Promise<string[]> {
 test('an aborted raw and an aborted multipart upload are logged at info, leave nothing behind', async () => {
   await abandon(`/storage/files?container_sid=${containerSid}&name=big.bin`, 'application/octet-stream');
   const boundary = 'XXBOUNDARY';
-  await abandon('/storage/files', `multipart/form-data; boundary=${boundary}`,
-    `--${boundary}\r\nContent-Disposition: form-data; name="file_object"\r\n\r\n{"container_sid":"${containerSid}"}\r\n--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  await abandon(
+    '/storage/files',
+    `multipart/form-data; boundary=${boundary}`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="file_object"\r\n\r\n{"container_sid":"${containerSid}"}\r\n--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const deadline = Date.now() + 5000;
-  while (lines.filter((l) => l.msg === 'client aborted the request').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (lines.filter((l) => l.msg === 'client aborted the request').length < 2 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   expect(lines.filter((l) => l.msg === 'client aborted the request')).toHaveLength(2);
   expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   // Both pending uploads were aborted: no blob remains (temp files included).

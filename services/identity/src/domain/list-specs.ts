@@ -7,7 +7,14 @@ export const PARTNER_LIST_SPEC = defineListSpec({
 });
 
 export const TOKEN_LIST_SPEC = defineListSpec({
-  fields: { token_sid: 'uuid', name: 'string', date_created: 'date', date_expiration_access_token: 'date', date_last_accessed: 'date', partner_sid: 'uuid' },
+  fields: {
+    token_sid: 'uuid',
+    name: 'string',
+    date_created: 'date',
+    date_expiration_access_token: 'date',
+    date_last_accessed: 'date',
+    partner_sid: 'uuid',
+  },
   defaultOrder: { field: 'date_created', dir: 'asc' },
   sidField: 'token_sid',
 });

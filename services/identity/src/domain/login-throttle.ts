@@ -28,7 +28,12 @@ export interface AttemptState {
   locks: number;
 }
 
-export const NO_ATTEMPTS: Readonly<AttemptState> = Object.freeze({ failures: 0, window_start: null, locked_until: null, locks: 0 });
+export const NO_ATTEMPTS: Readonly<AttemptState> = Object.freeze({
+  failures: 0,
+  window_start: null,
+  locked_until: null,
+  locks: 0,
+});
 
 /** Milliseconds the key stays locked from `now` (0: not locked). */
 export function lockRemainingMs(state: AttemptState, now: Date): number {
@@ -43,7 +48,8 @@ export function afterFailure(state: AttemptState, now: Date, policy: ThrottlePol
   const locks = state.locked_until && t - state.locked_until.getTime() > policy.windowMs ? 0 : state.locks;
   const failures = (fresh ? 0 : state.failures) + 1;
   const windowStart = fresh ? now : state.window_start;
-  if (failures < policy.maxFailures) return { failures, window_start: windowStart, locked_until: state.locked_until, locks };
+  if (failures < policy.maxFailures)
+    return { failures, window_start: windowStart, locked_until: state.locked_until, locks };
   const lockMs = Math.min(policy.lockMs * 2 ** locks, policy.maxLockMs);
   return { failures: 0, window_start: null, locked_until: new Date(t + lockMs), locks: locks + 1 };
 }

@@ -4,7 +4,9 @@ const KEYLEN = 32;
 const COST = { N: 16384, r: 8, p: 1 } as const;
 
 function scryptAsync(password: BinaryLike, salt: BinaryLike, keylen: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64url parts), so the cost can be raised later without breaking old hashes. */
@@ -18,7 +20,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [kind, n, r, p, salt, hash] = stored.split('$');
   if (kind !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
   return timingSafeEqual(key, expected);
 }
 
@@ -44,6 +50,6 @@ let decoy: Promise<string> | undefined;
  */
 export async function verifyPasswordOrDecoy(password: string, stored: string | null): Promise<boolean> {
   decoy ??= hashPassword(randomBytes(16).toString('hex'));
-  const ok = await verifyPassword(password, stored ?? await decoy);
+  const ok = await verifyPassword(password, stored ?? (await decoy));
   return stored !== null && ok;
 }

@@ -20,7 +20,16 @@ export function bootstrapHandlers(ctx: IdentityContext) {
       let created = false;
       if (!partner) {
         generatedPassword = input.password ? null : newPassword();
-        partner = await createPartner(ctx, { name: 'Bootstrap partner', login, password: input.password ?? generatedPassword!, available_scopes: [...ALL_SCOPES] }, null);
+        partner = await createPartner(
+          ctx,
+          {
+            name: 'Bootstrap partner',
+            login,
+            password: input.password ?? generatedPassword!,
+            available_scopes: [...ALL_SCOPES],
+          },
+          null,
+        );
         created = true;
       } else {
         if (input.password && !(await verifyPassword(input.password, partner.password_hash))) {
@@ -28,17 +37,26 @@ export function bootstrapHandlers(ctx: IdentityContext) {
         }
         // Scopes added by a later release (media.manage) reach the operator on its next start.
         const missing = ALL_SCOPES.filter((s) => !partner!.available_scopes.includes(s));
-        if (missing.length > 0) partner = (await repo.partners.findOneAndUpdate({ login }, { $set: { available_scopes: [...ALL_SCOPES] } })) ?? partner;
+        if (missing.length > 0)
+          partner =
+            (await repo.partners.findOneAndUpdate({ login }, { $set: { available_scopes: [...ALL_SCOPES] } })) ??
+            partner;
       }
       let generatedToken: string | null = null;
       if (input.token) {
-        if (!(await repo.tokens.findOne({ token_hash: hashToken(input.token) }))) await issueToken(ctx, partner, { name: 'bootstrap', secret: input.token });
+        if (!(await repo.tokens.findOne({ token_hash: hashToken(input.token) })))
+          await issueToken(ctx, partner, { name: 'bootstrap', secret: input.token });
       } else if (created) {
         generatedToken = (await issueToken(ctx, partner, { name: 'bootstrap' })).access_token;
       }
       return {
-        created, login, partner: serializePartner(partner), password: generatedPassword, access_token: generatedToken,
-        password_from_env: Boolean(input.password), token_from_env: Boolean(input.token),
+        created,
+        login,
+        partner: serializePartner(partner),
+        password: generatedPassword,
+        access_token: generatedToken,
+        password_from_env: Boolean(input.password),
+        token_from_env: Boolean(input.token),
       };
     },
   };

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, Subjects, TokenUpdateSchema, UnauthorizedError, compileValidator, parseWithRelated, type GatewayRequest, type Scope } from '@patchbay/contracts';
+import {
+  NotFoundError,
+  Subjects,
+  TokenUpdateSchema,
+  UnauthorizedError,
+  compileValidator,
+  parseWithRelated,
+  type GatewayRequest,
+  type Scope,
+} from '@patchbay/contracts';
 import { reply } from '@patchbay/platform';
 import { runList } from '@patchbay/query';
 import { checkGrantable } from '../domain/scope-rules';
@@ -17,7 +26,12 @@ function revokedSecret(form: unknown): string | undefined {
   return token ? String(token) : undefined;
 }
 
-export interface TokenOptions { scopes?: Scope[]; name?: string | null; expiresIn?: number; secret?: string }
+export interface TokenOptions {
+  scopes?: Scope[];
+  name?: string | null;
+  expiresIn?: number;
+  secret?: string;
+}
 
 /** Issues a token for `p`; its secret is in the answer once and stored only hashed. */
 export async function issueToken(ctx: IdentityContext, p: PartnerDoc, opts: TokenOptions) {
@@ -25,9 +39,14 @@ export async function issueToken(ctx: IdentityContext, p: PartnerDoc, opts: Toke
   const secret = opts.secret ?? newTokenSecret();
   const now = new Date();
   const doc: TokenDoc = {
-    token_sid: randomUUID(), token_hash: hashToken(secret), partner_sid: p.partner_sid, name: opts.name ?? null,
-    scopes: opts.scopes ?? p.available_scopes, date_created: now,
-    date_expiration_access_token: opts.expiresIn ? new Date(now.getTime() + opts.expiresIn * 1000) : null, date_last_accessed: null,
+    token_sid: randomUUID(),
+    token_hash: hashToken(secret),
+    partner_sid: p.partner_sid,
+    name: opts.name ?? null,
+    scopes: opts.scopes ?? p.available_scopes,
+    date_created: now,
+    date_expiration_access_token: opts.expiresIn ? new Date(now.getTime() + opts.expiresIn * 1000) : null,
+    date_last_accessed: null,
   };
   await ctx.repo.tokens.insertOne(doc);
   return serializeToken(doc, secret);
@@ -45,13 +64,27 @@ export function tokenHandlers(ctx: IdentityContext) {
 
   return {
     [Subjects.identity.tokenList]: async (req: GatewayRequest) => {
-      return runList({ collection: repo.tokens, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: TOKEN_LIST_SPEC, url: req.url, serialize: (t: TokenDoc) => serializeToken(t) });
+      return runList({
+        collection: repo.tokens,
+        baseFilter: { partner_sid: req.principal.partner_sid },
+        query: req.query,
+        spec: TOKEN_LIST_SPEC,
+        url: req.url,
+        serialize: (t: TokenDoc) => serializeToken(t),
+      });
     },
     [Subjects.identity.tokenGet]: async (req: GatewayRequest) => {
-      const t = await repo.tokens.findOne({ token_sid: String(req.params.token_sid), partner_sid: req.principal.partner_sid });
+      const t = await repo.tokens.findOne({
+        token_sid: String(req.params.token_sid),
+        partner_sid: req.principal.partner_sid,
+      });
       if (!t) throw new NotFoundError();
       const withRelated = parseWithRelated(req.query);
-      return serializeToken(t, null, withRelated ? (await repo.partners.findOne({ partner_sid: t.partner_sid })) ?? undefined : undefined);
+      return serializeToken(
+        t,
+        null,
+        withRelated ? ((await repo.partners.findOne({ partner_sid: t.partner_sid })) ?? undefined) : undefined,
+      );
     },
     [Subjects.identity.tokenUpdate]: async (req: GatewayRequest) => {
       const input = validateUpdate(req.body ?? {});
@@ -61,14 +94,18 @@ export function tokenHandlers(ctx: IdentityContext) {
       if (input.name !== undefined) $set.name = input.name;
       if (input.scopes) $set.scopes = input.scopes;
       const filter = { token_sid: String(req.params.token_sid), partner_sid: req.principal.partner_sid };
-      const t = Object.keys($set).length ? await repo.tokens.findOneAndUpdate(filter, { $set }) : await repo.tokens.findOne(filter);
+      const t = Object.keys($set).length
+        ? await repo.tokens.findOneAndUpdate(filter, { $set })
+        : await repo.tokens.findOne(filter);
       if (!t) throw new NotFoundError();
       await bus.publish(Subjects.events.tokenRevoked, { token_sid: t.token_sid });
       return serializeToken(t);
     },
     [Subjects.identity.tokenRevoke]: async (req: GatewayRequest) => {
       const secret = revokedSecret(req.body);
-      const filter = secret ? { token_hash: hashToken(secret), partner_sid: req.principal.partner_sid } : { token_sid: req.principal.token_sid ?? '' };
+      const filter = secret
+        ? { token_hash: hashToken(secret), partner_sid: req.principal.partner_sid }
+        : { token_sid: req.principal.token_sid ?? '' };
       const t = await repo.tokens.findOne(filter);
       if (t) {
         await repo.tokens.deleteOne({ token_sid: t.token_sid });

@@ -1,6 +1,21 @@
-import { NO_ATTEMPTS, afterFailure, failureDelayMs, lockRemainingMs, retryAfterSeconds, type AttemptState, type ThrottlePolicy } from '../../src/domain/login-throttle';
+import {
+  NO_ATTEMPTS,
+  afterFailure,
+  failureDelayMs,
+  lockRemainingMs,
+  retryAfterSeconds,
+  type AttemptState,
+  type ThrottlePolicy,
+} from '../../src/domain/login-throttle';
 
-const policy: ThrottlePolicy = { maxFailures: 3, windowMs: 60_000, lockMs: 10_000, maxLockMs: 35_000, slowMs: 100, maxSlowMs: 150 };
+const policy: ThrottlePolicy = {
+  maxFailures: 3,
+  windowMs: 60_000,
+  lockMs: 10_000,
+  maxLockMs: 35_000,
+  slowMs: 100,
+  maxSlowMs: 150,
+};
 const at = (ms: number) => new Date(1_700_000_000_000 + ms);
 const fail = (s: AttemptState, ms: number) => afterFailure(s, at(ms), policy);
 
@@ -26,7 +41,12 @@ test('failures further apart than the window do not add up', () => {
 test('locks that follow one another double, up to maxLockMs; a lock long over resets the doubling', () => {
   let s: AttemptState = NO_ATTEMPTS;
   let t = 0;
-  const lockAgain = () => { for (let i = 0; i < 3; i++) s = fail(s, (t += 1)); const d = lockRemainingMs(s, at(t)); t += d; return d; };
+  const lockAgain = () => {
+    for (let i = 0; i < 3; i++) s = fail(s, (t += 1));
+    const d = lockRemainingMs(s, at(t));
+    t += d;
+    return d;
+  };
   expect(lockAgain()).toBe(10_000);
   expect(lockAgain()).toBe(20_000);
   expect(lockAgain()).toBe(35_000);

@@ -2,7 +2,13 @@ import { ALL_SCOPES, UnprocessableError, type Scope } from '@patchbay/contracts'
 import { DEFAULT_PARTNER_SCOPES, checkGrantable, effectiveScopes } from '../../src/domain/scope-rules';
 
 const refusal = (fn: () => void): { field: string | null; message: string } | null => {
-  try { fn(); return null; } catch (err) { const e = (err as UnprocessableError).errors[0]; return { field: e.field, message: e.message }; }
+  try {
+    fn();
+    return null;
+  } catch (err) {
+    const e = (err as UnprocessableError).errors[0];
+    return { field: e.field, message: e.message };
+  }
 };
 
 test('a new partner gets everything but partner administration and the operator-only scopes', () => {
@@ -16,8 +22,14 @@ test('only held scopes can be handed on, and the operator-only ones never to ano
   const held: Scope[] = ['endpoints.read', 'media.manage'];
   expect(refusal(() => checkGrantable(['endpoints.read'], held, 'scopes'))).toBeNull();
   expect(refusal(() => checkGrantable(['media.manage'], held, 'scopes', 'token'))).toBeNull();
-  expect(refusal(() => checkGrantable(['media.manage'], held, 'available_scopes', 'partner'))).toEqual({ field: 'available_scopes', message: expect.stringContaining('operator') });
-  expect(refusal(() => checkGrantable(['push.read', 'endpoints.read'], held, 'scopes'))).toEqual({ field: 'scopes', message: expect.stringContaining('push.read') });
+  expect(refusal(() => checkGrantable(['media.manage'], held, 'available_scopes', 'partner'))).toEqual({
+    field: 'available_scopes',
+    message: expect.stringContaining('operator'),
+  });
+  expect(refusal(() => checkGrantable(['push.read', 'endpoints.read'], held, 'scopes'))).toEqual({
+    field: 'scopes',
+    message: expect.stringContaining('push.read'),
+  });
 });
 
 test('a token acts with what it was given, cut down to what its partner holds now', () => {

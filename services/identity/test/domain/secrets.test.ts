@@ -1,4 +1,11 @@
-import { hashPassword, hashToken, newPassword, newTokenSecret, verifyPassword, verifyPasswordOrDecoy } from '../../src/domain/secrets';
+import {
+  hashPassword,
+  hashToken,
+  newPassword,
+  newTokenSecret,
+  verifyPassword,
+  verifyPasswordOrDecoy,
+} from '../../src/domain/secrets';
 
 test('a password hash names its cost and salt, verifies only its password, and differs each time', async () => {
   const a = await hashPassword('correct horse');

@@ -36,7 +36,9 @@ export function apnsRequest(m: PushMessage, topic: string | undefined, now = Dat
     pushType,
     priority,
     expiry: m.ttl === undefined ? undefined : m.ttl === 0 ? 0 : Math.floor(now / 1000) + m.ttl,
-    collapseId: m.ios.collapseId ?? (m.collapseKey !== undefined && Buffer.byteLength(m.collapseKey) <= 64 ? m.collapseKey : undefined),
+    collapseId:
+      m.ios.collapseId ??
+      (m.collapseKey !== undefined && Buffer.byteLength(m.collapseKey) <= 64 ? m.collapseKey : undefined),
     topic,
   }) as ApnsRequest;
 }

@@ -37,11 +37,14 @@ export function decodeGoogleCredentials(value: string): ServiceAccount {
     if (err instanceof CredentialError) throw err;
     throw new CredentialError('google_credentials does not decode to JSON');
   }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new CredentialError('google_credentials does not decode to a JSON object');
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw new CredentialError('google_credentials does not decode to a JSON object');
   const sa = json as Record<string, unknown>;
-  if (sa.type !== undefined && sa.type !== 'service_account') throw new CredentialError('google_credentials is not a service account key (type must be "service_account")');
+  if (sa.type !== undefined && sa.type !== 'service_account')
+    throw new CredentialError('google_credentials is not a service account key (type must be "service_account")');
   for (const key of ['project_id', 'client_email', 'private_key']) {
-    if (typeof sa[key] !== 'string' || (sa[key] as string).length === 0) throw new CredentialError(`google_credentials lacks "${key}"`);
+    if (typeof sa[key] !== 'string' || (sa[key] as string).length === 0)
+      throw new CredentialError(`google_credentials lacks "${key}"`);
   }
   try {
     createPrivateKey(sa.private_key as string);
@@ -71,9 +74,13 @@ export function openP12(value: string, password: string): OpenedP12 {
     p12 = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(der.toString('binary')), password);
   } catch (err) {
     const wrongPassword = /MAC could not be verified|Invalid password/i.test(String((err as Error).message));
-    throw new CredentialError(wrongPassword ? 'apns_p12 does not open with apns_p12_password' : 'apns_p12 is not a PKCS#12 file');
+    throw new CredentialError(
+      wrongPassword ? 'apns_p12 does not open with apns_p12_password' : 'apns_p12 is not a PKCS#12 file',
+    );
   }
-  const certs = (p12.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? []).map((b) => b.cert).filter((c): c is forge.pki.Certificate => !!c);
+  const certs = (p12.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [])
+    .map((b) => b.cert)
+    .filter((c): c is forge.pki.Certificate => !!c);
   const keyBags = [
     ...(p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? []),
     ...(p12.getBags({ bagType: forge.pki.oids.keyBag })[forge.pki.oids.keyBag] ?? []),
@@ -82,11 +89,16 @@ export function openP12(value: string, password: string): OpenedP12 {
   if (!key || certs.length === 0) throw new CredentialError('apns_p12 holds no certificate with its private key');
   const rsaKey = key as forge.pki.rsa.PrivateKey;
   // The client certificate is the one whose public key matches the private key (a file may carry the chain too).
-  const cert = certs.find((c) => {
-    const pub = c.publicKey as forge.pki.rsa.PublicKey;
-    return pub.n !== undefined && rsaKey.n !== undefined && pub.n.equals(rsaKey.n);
-  }) ?? certs[0];
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(key), expiration: cert.validity.notAfter };
+  const cert =
+    certs.find((c) => {
+      const pub = c.publicKey as forge.pki.rsa.PublicKey;
+      return pub.n !== undefined && rsaKey.n !== undefined && pub.n.equals(rsaKey.n);
+    }) ?? certs[0];
+  return {
+    certPem: forge.pki.certificateToPem(cert),
+    keyPem: forge.pki.privateKeyToPem(key),
+    expiration: cert.validity.notAfter,
+  };
 }
 
 /**
@@ -100,7 +112,9 @@ export function readP8(value: string): string {
   } else {
     const raw = decodeBase64(value, 'apns_p8');
     const text = raw.toString('utf8');
-    pem = text.includes('-----BEGIN') ? text : `-----BEGIN PRIVATE KEY-----\n${raw.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----\n`;
+    pem = text.includes('-----BEGIN')
+      ? text
+      : `-----BEGIN PRIVATE KEY-----\n${raw.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----\n`;
   }
   try {
     const key = createPrivateKey(pem);

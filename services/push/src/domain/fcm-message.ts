@@ -19,10 +19,16 @@ const WEBPUSH_TOPIC = /^[A-Za-z0-9_-]{1,32}$/;
  * and `Topic`. With nothing set, the message is empty — FCM still accepts it.
  */
 export function fcmMessage(m: PushMessage, platform: FcmPlatform): Omit<MulticastMessage, 'tokens'> {
-  const notification = m.title !== undefined || m.body !== undefined ? strip({ title: m.title, body: m.body }) : undefined;
+  const notification =
+    m.title !== undefined || m.body !== undefined ? strip({ title: m.title, body: m.body }) : undefined;
   const base = strip({ notification, data: fcmData(m.data) });
   if (platform === 'android') {
-    const androidNotification = strip({ clickAction: m.android.clickAction, icon: m.android.icon, sound: m.android.sound, tag: m.android.tag });
+    const androidNotification = strip({
+      clickAction: m.android.clickAction,
+      icon: m.android.icon,
+      sound: m.android.sound,
+      tag: m.android.tag,
+    });
     const android: AndroidConfig = strip({
       priority: m.priority,
       ttl: m.ttl !== undefined ? m.ttl * 1000 : undefined,

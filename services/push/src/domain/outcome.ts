@@ -6,7 +6,11 @@ import type { PushResult } from '@patchbay/contracts';
  */
 export type AttemptOutcome = { retry: false; result: PushResult; detail?: string } | { retry: true; detail: string };
 
-export const done = (result: PushResult, detail?: string): AttemptOutcome => ({ retry: false, result, ...(detail ? { detail } : {}) });
+export const done = (result: PushResult, detail?: string): AttemptOutcome => ({
+  retry: false,
+  result,
+  ...(detail ? { detail } : {}),
+});
 export const again = (detail: string): AttemptOutcome => ({ retry: true, detail });
 
 const FCM_FINAL: Record<string, PushResult> = {
@@ -16,8 +20,12 @@ const FCM_FINAL: Record<string, PushResult> = {
   'messaging/invalid-argument': 'invalid_token',
 };
 const FCM_TRANSIENT = new Set([
-  'messaging/server-unavailable', 'messaging/internal-error', 'messaging/message-rate-exceeded',
-  'messaging/device-message-rate-exceeded', 'messaging/unknown-error', 'app/network-error',
+  'messaging/server-unavailable',
+  'messaging/internal-error',
+  'messaging/message-rate-exceeded',
+  'messaging/device-message-rate-exceeded',
+  'messaging/unknown-error',
+  'app/network-error',
 ]);
 
 /**
@@ -32,7 +40,11 @@ export function fcmOutcome(code: string | undefined, message?: string): AttemptO
 }
 
 /** A failure as @parse/node-apn reports it: an HTTP status and reason, or a transport error. */
-export interface ApnsFailure { status?: number | string; response?: { reason?: string }; error?: { message?: string } }
+export interface ApnsFailure {
+  status?: number | string;
+  response?: { reason?: string };
+  error?: { message?: string };
+}
 
 const APNS_INVALID = new Set(['BadDeviceToken', 'DeviceTokenNotForTopic', 'MissingDeviceToken']);
 const APNS_TRANSIENT_STATUS = new Set([429, 500, 502, 503, 504]);
@@ -44,7 +56,8 @@ const APNS_TRANSIENT_STATUS = new Set([429, 500, 502, 503, 504]);
 export function apnsOutcome(f: ApnsFailure): AttemptOutcome {
   const status = typeof f.status === 'number' ? f.status : Number(f.status);
   const reason = f.response?.reason;
-  if (status === 410 || reason === 'Unregistered' || reason === 'ExpiredToken') return done('unregistered', reason ?? '410');
+  if (status === 410 || reason === 'Unregistered' || reason === 'ExpiredToken')
+    return done('unregistered', reason ?? '410');
   if (reason && APNS_INVALID.has(reason)) return done('invalid_token', reason);
   if (APNS_TRANSIENT_STATUS.has(status)) return again(`${status} ${reason ?? ''}`.trim());
   if (Number.isFinite(status)) return done('provider_error', `${status} ${reason ?? ''}`.trim());

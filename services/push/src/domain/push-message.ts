@@ -14,7 +14,14 @@ export interface PushMessage {
   ttl?: number;
   collapseKey?: string;
   android: { clickAction?: string; icon?: string; sound?: string; tag?: string };
-  ios: { badge?: number; category?: string; collapseId?: string; contentAvailable?: boolean; mutableContent?: boolean; sound?: string };
+  ios: {
+    badge?: number;
+    category?: string;
+    collapseId?: string;
+    contentAvailable?: boolean;
+    mutableContent?: boolean;
+    sound?: string;
+  };
 }
 
 /**
@@ -31,7 +38,13 @@ export function toPushMessage(n: PushNotification): PushMessage {
   const data = n.data ?? undefined;
   if (data) {
     const bad = Object.keys(data).filter((k) => RESERVED_DATA_KEY.test(k) || k === '');
-    if (bad.length > 0) throw new BadRequestError('validation error', bad.map((k) => BadRequestError.field(`data.${k}`, 'reserved key (from, message_type, aps, google*, gcm*)').errors[0]));
+    if (bad.length > 0)
+      throw new BadRequestError(
+        'validation error',
+        bad.map(
+          (k) => BadRequestError.field(`data.${k}`, 'reserved key (from, message_type, aps, google*, gcm*)').errors[0],
+        ),
+      );
   }
   return strip({
     title: opt(n.title),
@@ -40,10 +53,19 @@ export function toPushMessage(n: PushNotification): PushMessage {
     priority: opt(n.priority),
     ttl: opt(n.ttl),
     collapseKey: opt(n.collapse_key),
-    android: strip({ clickAction: opt(n.android_click_action), icon: opt(n.android_icon), sound: opt(n.android_sound), tag: opt(n.android_tag) }),
+    android: strip({
+      clickAction: opt(n.android_click_action),
+      icon: opt(n.android_icon),
+      sound: opt(n.android_sound),
+      tag: opt(n.android_tag),
+    }),
     ios: strip({
-      badge: opt(n.ios_badge), category: opt(n.ios_category), collapseId: opt(n.ios_collapse_id),
-      contentAvailable: opt(n.ios_content_available), mutableContent: opt(n.ios_mutable_content), sound: opt(n.ios_sound),
+      badge: opt(n.ios_badge),
+      category: opt(n.ios_category),
+      collapseId: opt(n.ios_collapse_id),
+      contentAvailable: opt(n.ios_content_available),
+      mutableContent: opt(n.ios_mutable_content),
+      sound: opt(n.ios_sound),
     }),
   });
 }

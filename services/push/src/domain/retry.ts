@@ -54,17 +54,30 @@ export async function deliverWithRetries<T extends { device_sid: string }>(
       const o = outcomes.get(t.device_sid);
       if (o && !o.retry) {
         results.set(t.device_sid, o.result);
-        if (o.result === 'provider_error') { failed.push(t.device_sid); failure ||= o.detail ?? 'provider error'; }
-      } else { retry.push(t); detail ||= o?.detail ?? 'no answer'; }
+        if (o.result === 'provider_error') {
+          failed.push(t.device_sid);
+          failure ||= o.detail ?? 'provider error';
+        }
+      } else {
+        retry.push(t);
+        detail ||= o?.detail ?? 'no answer';
+      }
     }
     if (retry.length === 0) break;
     const delay = backoffDelay(policy, n + 1, opts.random);
     if (n >= policy.maxRetries || now() + delay >= deadline) {
-      for (const t of retry) { results.set(t.device_sid, 'provider_error'); failed.push(t.device_sid); }
+      for (const t of retry) {
+        results.set(t.device_sid, 'provider_error');
+        failed.push(t.device_sid);
+      }
       failure ||= `${detail} (gave up after ${n + 1} attempt${n === 0 ? '' : 's'})`;
       break;
     }
-    opts.onRetry?.(n + 1, retry.map((t) => t.device_sid), detail);
+    opts.onRetry?.(
+      n + 1,
+      retry.map((t) => t.device_sid),
+      detail,
+    );
     await sleep(delay);
     pending = retry;
   }
@@ -76,6 +89,15 @@ export async function deliverWithRetries<T extends { device_sid: string }>(
 export function withTimeout<T>(promise: Promise<T>, ms: number, fallback: () => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => resolve(fallback()), Math.max(0, ms));
-    promise.then((v) => { clearTimeout(timer); resolve(v); }, (e: unknown) => { clearTimeout(timer); reject(e); });
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
   });
 }

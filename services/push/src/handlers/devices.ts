@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
   parseFlag,
-  NotFoundError, PushDeviceCreateSchema, PushDevicePatchSchema, Subjects, UnprocessableError, compileValidator,
-  type GatewayRequest, type PushDeviceCreate,
+  NotFoundError,
+  PushDeviceCreateSchema,
+  PushDevicePatchSchema,
+  Subjects,
+  UnprocessableError,
+  compileValidator,
+  type GatewayRequest,
+  type PushDeviceCreate,
 } from '@patchbay/contracts';
 import { changedFields, compareAndSet, reply } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
@@ -39,7 +45,8 @@ export function deviceHandlers(ctx: PushContext) {
   async function update(req: GatewayRequest, body: Partial<PushDeviceCreate>, whole: boolean) {
     const filter = { device_sid: String(req.params.device_sid), partner_sid: req.principal.partner_sid };
     const { before, after } = await compareAndSet(repo.devices, filter, async (current) => {
-      if (body.application_sid !== undefined && body.application_sid !== current.application_sid) await checkApplicationRef(ctx, current.partner_sid, body.application_sid);
+      if (body.application_sid !== undefined && body.application_sid !== current.application_sid)
+        await checkApplicationRef(ctx, current.partner_sid, body.application_sid);
       const defaults = whole ? { environment: 'production', application_version: '', os_version: '' } : {};
       return changedFields(current, { ...current, ...defaults, ...stripUndefined(body) }, DEVICE_FIELDS);
     });
@@ -56,24 +63,43 @@ export function deviceHandlers(ctx: PushContext) {
       const partnerSid = req.principal.partner_sid;
       await checkApplicationRef(ctx, partnerSid, input.application_sid);
       const doc: DeviceDoc = {
-        device_sid: randomUUID(), partner_sid: partnerSid, application_sid: input.application_sid, token: input.token, type: input.type,
-        environment: input.environment ?? 'production', application_version: input.application_version ?? '', os_version: input.os_version ?? '', date_created: new Date(),
+        device_sid: randomUUID(),
+        partner_sid: partnerSid,
+        application_sid: input.application_sid,
+        token: input.token,
+        type: input.type,
+        environment: input.environment ?? 'production',
+        application_version: input.application_version ?? '',
+        os_version: input.os_version ?? '',
+        date_created: new Date(),
       };
       const device = await registerDevice(repo, doc, reuse);
-      if (device === doc) log.info({ device_sid: doc.device_sid, application_sid: doc.application_sid, partner_sid: partnerSid, type: doc.type }, 'device registered');
+      if (device === doc)
+        log.info(
+          { device_sid: doc.device_sid, application_sid: doc.application_sid, partner_sid: partnerSid, type: doc.type },
+          'device registered',
+        );
       return serializeDevice(device);
     },
     [Subjects.push.deviceList]: async (req: GatewayRequest) => {
       const partner = await relatedPartner(ctx, req);
       return runList({
-        collection: repo.devices, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query,
-        spec: DEVICE_LIST_SPEC, url: req.url, serialize: (d: DeviceDoc) => serializeDevice(d, partner),
+        collection: repo.devices,
+        baseFilter: { partner_sid: req.principal.partner_sid },
+        query: req.query,
+        spec: DEVICE_LIST_SPEC,
+        url: req.url,
+        serialize: (d: DeviceDoc) => serializeDevice(d, partner),
       });
     },
     [Subjects.push.deviceGet]: async (req: GatewayRequest) => {
       const selection = parseFieldParams(req.query, DEVICE_LIST_SPEC);
       const device = await ownedDevice(ctx, req.principal.partner_sid, req.params.device_sid);
-      return applyFieldFilter(serializeDevice(device, await relatedPartner(ctx, req)), selection.include, selection.exclude);
+      return applyFieldFilter(
+        serializeDevice(device, await relatedPartner(ctx, req)),
+        selection.include,
+        selection.exclude,
+      );
     },
     [Subjects.push.deviceUpdate]: async (req: GatewayRequest) => {
       return update(req, validatePatch(req.body ?? {}), false);

@@ -1,4 +1,10 @@
-import { PushNotificationSchema, Subjects, compileValidator, type GatewayRequest, type PushResult } from '@patchbay/contracts';
+import {
+  PushNotificationSchema,
+  Subjects,
+  compileValidator,
+  type GatewayRequest,
+  type PushResult,
+} from '@patchbay/contracts';
 import { toPushMessage, type PushMessage } from '../domain/push-message';
 import { planSend, summarize, type SendGroup } from '../domain/send-plan';
 import { withTimeout } from '../domain/retry';
@@ -24,20 +30,45 @@ export function notificationHandlers(ctx: PushContext) {
   function open(doc: ApplicationDoc): OpenedApplication {
     const { app, unreadable } = credentials.open(doc);
     for (const u of unreadable) {
-      log.error({ application_sid: doc.application_sid, partner_sid: doc.partner_sid, field: u.field, kid: u.kid, reason: u.reason }, 'push credential cannot be decrypted: its platform has no credentials');
+      log.error(
+        {
+          application_sid: doc.application_sid,
+          partner_sid: doc.partner_sid,
+          field: u.field,
+          kid: u.kid,
+          reason: u.reason,
+        },
+        'push credential cannot be decrypted: its platform has no credentials',
+      );
     }
     return app;
   }
 
-  async function sendGroup(app: OpenedApplication, group: SendGroup<DeviceDoc>, message: PushMessage, deadline: number): Promise<Map<string, PushResult>> {
+  async function sendGroup(
+    app: OpenedApplication,
+    group: SendGroup<DeviceDoc>,
+    message: PushMessage,
+    deadline: number,
+  ): Promise<Map<string, PushResult>> {
     try {
       const sender = pool.get(app, group.route);
-      const results = await withTimeout(sender.send(message, group.devices, deadline), deadline - Date.now(), () => new Map<string, PushResult>());
+      const results = await withTimeout(
+        sender.send(message, group.devices, deadline),
+        deadline - Date.now(),
+        () => new Map<string, PushResult>(),
+      );
       const failed = group.devices.filter((d) => results.get(d.device_sid) !== 'success').length;
-      log.info({ application_sid: app.application_sid, route: group.route, devices: group.devices.length, failed }, 'push sent');
+      log.info(
+        { application_sid: app.application_sid, route: group.route, devices: group.devices.length, failed },
+        'push sent',
+      );
       return results;
     } catch (err) {
-      if (err instanceof SenderConfigError) log.error({ application_sid: app.application_sid, route: group.route, reason: err.message }, 'application credentials do not work');
+      if (err instanceof SenderConfigError)
+        log.error(
+          { application_sid: app.application_sid, route: group.route, reason: err.message },
+          'application credentials do not work',
+        );
       else log.error({ application_sid: app.application_sid, route: group.route, err }, 'push send failed');
       return new Map();
     }
@@ -50,16 +81,27 @@ export function notificationHandlers(ctx: PushContext) {
       const message = toPushMessage(notification);
       const partnerSid = req.principal.partner_sid;
       const sids = [...new Set(notification.recipients)].filter((s) => SID.test(s));
-      const devices = sids.length > 0 ? await repo.devices.find({ partner_sid: partnerSid, device_sid: { $in: sids } }) : [];
+      const devices =
+        sids.length > 0 ? await repo.devices.find({ partner_sid: partnerSid, device_sid: { $in: sids } }) : [];
       const appSids = [...new Set(devices.map((d) => d.application_sid))];
-      const apps = appSids.length > 0 ? await repo.applications.find({ partner_sid: partnerSid, application_sid: { $in: appSids } }) : [];
+      const apps =
+        appSids.length > 0
+          ? await repo.applications.find({ partner_sid: partnerSid, application_sid: { $in: appSids } })
+          : [];
       const appBySid = new Map(apps.map((a) => [a.application_sid, open(a)]));
       const { groups, settled } = planSend(notification.recipients, devices, appBySid);
       const results = new Map<string, PushResult>(settled);
-      await Promise.all(groups.map(async (group) => {
-        const sent = await sendGroup(appBySid.get(group.application_sid) as OpenedApplication, group, message, deadline);
-        for (const d of group.devices) results.set(d.device_sid, sent.get(d.device_sid) ?? 'provider_error');
-      }));
+      await Promise.all(
+        groups.map(async (group) => {
+          const sent = await sendGroup(
+            appBySid.get(group.application_sid) as OpenedApplication,
+            group,
+            message,
+            deadline,
+          );
+          for (const d of group.devices) results.set(d.device_sid, sent.get(d.device_sid) ?? 'provider_error');
+        }),
+      );
       // Results in the order of the request (the gateway sorts keys anyway; this keeps logs readable).
       const ordered = new Map<string, PushResult>();
       for (const sid of notification.recipients) ordered.set(sid, results.get(sid) ?? 'not_found');

@@ -22,13 +22,19 @@ const APNS_FIELDS: readonly CredentialField[] = ['apns_p12', 'apns_p12_password'
  * What a sealed value is bound to (GCM additional data): its application and field, so a value
  * copied into another application's document, or into another field, does not open.
  */
-export const secretContext = (applicationSid: string, field: CredentialField): string => `push_applications/${applicationSid}/${field}`;
+export const secretContext = (applicationSid: string, field: CredentialField): string =>
+  `push_applications/${applicationSid}/${field}`;
 
 /**
  * One stored field in plaintext: null stays null, a plain string (stored before encryption) is
  * returned as is, a sealed value is opened. Throws SecretError when it does not open.
  */
-export function openStoredField(ring: KeyRing, applicationSid: string, field: CredentialField, stored: StoredSecret | undefined): string | null {
+export function openStoredField(
+  ring: KeyRing,
+  applicationSid: string,
+  field: CredentialField,
+  stored: StoredSecret | undefined,
+): string | null {
   if (stored === null || stored === undefined) return null;
   if (typeof stored === 'string') return stored;
   if (!isSealedSecret(stored)) throw new TamperedSecretError('not a sealed value', null);
@@ -36,22 +42,35 @@ export function openStoredField(ring: KeyRing, applicationSid: string, field: Cr
 }
 
 /** Whether `field` is one of the write-only, sealed credential fields. */
-export const isCredentialField = (field: string): field is CredentialField => (CREDENTIAL_FIELDS as readonly string[]).includes(field);
+export const isCredentialField = (field: string): field is CredentialField =>
+  (CREDENTIAL_FIELDS as readonly string[]).includes(field);
 
 /** One credential field sealed with the current key, bound to its application and field (null stays null). */
-export function sealField(ring: KeyRing, applicationSid: string, field: CredentialField, value: string | null): StoredSecret {
+export function sealField(
+  ring: KeyRing,
+  applicationSid: string,
+  field: CredentialField,
+  value: string | null,
+): StoredSecret {
   return value === null ? null : sealSecret(ring, value, secretContext(applicationSid, field));
 }
 
 /** Seals every credential field that is set with the current key (null stays null). */
-export function sealCredentials(ring: KeyRing, applicationSid: string, fields: Pick<ApplicationFields, CredentialField>): StoredCredentials {
+export function sealCredentials(
+  ring: KeyRing,
+  applicationSid: string,
+  fields: Pick<ApplicationFields, CredentialField>,
+): StoredCredentials {
   const out = {} as StoredCredentials;
   for (const field of CREDENTIAL_FIELDS) out[field] = sealField(ring, applicationSid, field, fields[field]);
   return out;
 }
 
 /** Every credential field opened; the ones that do not open are listed and left null. */
-export function openCredentials(ring: KeyRing, doc: ApplicationDoc): { values: Pick<ApplicationFields, CredentialField>; unreadable: UnreadableSecret[] } {
+export function openCredentials(
+  ring: KeyRing,
+  doc: ApplicationDoc,
+): { values: Pick<ApplicationFields, CredentialField>; unreadable: UnreadableSecret[] } {
   const values = {} as Pick<ApplicationFields, CredentialField>;
   const unreadable: UnreadableSecret[] = [];
   for (const field of CREDENTIAL_FIELDS) {
@@ -71,7 +90,10 @@ export function openCredentials(ring: KeyRing, doc: ApplicationDoc): { values: P
  * open (all of APNs when any APNs secret does not) is left without credentials, so its devices
  * get `no_credentials` while the other platform keeps working.
  */
-export function openApplication(ring: KeyRing, doc: ApplicationDoc): { app: OpenedApplication; unreadable: UnreadableSecret[] } {
+export function openApplication(
+  ring: KeyRing,
+  doc: ApplicationDoc,
+): { app: OpenedApplication; unreadable: UnreadableSecret[] } {
   const { values, unreadable } = openCredentials(ring, doc);
   if (unreadable.some((u) => APNS_FIELDS.includes(u.field))) for (const field of APNS_FIELDS) values[field] = null;
   return { app: { ...doc, ...values }, unreadable };

@@ -6,7 +6,9 @@ import type { KeyRing } from '@patchbay/platform';
 import { isSealedSecret } from '@patchbay/platform';
 import { isCredentialField, openCredentials, sealField, type UnreadableSecret } from './application-secrets';
 
-interface Kept extends UnreadableSecret { placeholder: string }
+interface Kept extends UnreadableSecret {
+  placeholder: string;
+}
 
 /**
  * An application's fields opened for an update. A credential that does not open (its key is
@@ -19,7 +21,10 @@ export class EditableCredentials {
   readonly unreadable: UnreadableSecret[];
   private readonly kept = new Map<CredentialField, Kept>();
 
-  constructor(private readonly ring: KeyRing, private readonly doc: ApplicationDoc) {
+  constructor(
+    private readonly ring: KeyRing,
+    private readonly doc: ApplicationDoc,
+  ) {
     const { values, unreadable } = openCredentials(ring, doc);
     this.unreadable = unreadable;
     for (const u of unreadable) {
@@ -29,7 +34,14 @@ export class EditableCredentials {
       this.kept.set(u.field, { ...u, placeholder });
       values[u.field] = placeholder;
     }
-    this.fields = { name: doc.name, apns_id: doc.apns_id, apns_key_id: doc.apns_key_id, apns_team_id: doc.apns_team_id, apns_topic: doc.apns_topic, ...values };
+    this.fields = {
+      name: doc.name,
+      apns_id: doc.apns_id,
+      apns_key_id: doc.apns_key_id,
+      apns_team_id: doc.apns_team_id,
+      apns_topic: doc.apns_topic,
+      ...values,
+    };
   }
 
   /**
@@ -37,11 +49,17 @@ export class EditableCredentials {
    * while keeping the other half that does not open: the pair could not be checked.
    */
   assertWritable(next: ApplicationFields): void {
-    const pair: Array<[CredentialField, CredentialField]> = [['apns_p12', 'apns_p12_password'], ['apns_p12_password', 'apns_p12']];
+    const pair: Array<[CredentialField, CredentialField]> = [
+      ['apns_p12', 'apns_p12_password'],
+      ['apns_p12_password', 'apns_p12'],
+    ];
     for (const [field, other] of pair) {
       const kept = this.kept.get(field);
       if (kept && next[field] === kept.placeholder && next[other] !== this.fields[other]) {
-        throw UnprocessableError.field(field, `${field} was encrypted with a key this server does not have (key id ${kept.kid ?? 'unknown'}): send it again together with ${other}`);
+        throw UnprocessableError.field(
+          field,
+          `${field} was encrypted with a key this server does not have (key id ${kept.kid ?? 'unknown'}): send it again together with ${other}`,
+        );
       }
     }
   }

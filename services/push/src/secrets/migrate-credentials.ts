@@ -28,31 +28,44 @@ export interface MigrationCounts {
  * PUSH_CREDENTIALS_OLD_KEYS and restarting migrates it. An update racing the migration wins: the
  * write only applies to the credentials version it read.
  */
-export async function migrateCredentials(applications: Collection<ApplicationDoc>, ring: KeyRing, log: Logger): Promise<MigrationCounts> {
+export async function migrateCredentials(
+  applications: Collection<ApplicationDoc>,
+  ring: KeyRing,
+  log: Logger,
+): Promise<MigrationCounts> {
   const counts: MigrationCounts = { applications: 0, reencrypted: 0, fields: 0, unreadable: 0 };
   let after: string | null = null;
   for (;;) {
-    const page: ApplicationDoc[] = await applications.find(after === null ? {} : { application_sid: { $gt: after } }, { sort: { application_sid: 1 }, limit: PAGE });
+    const page: ApplicationDoc[] = await applications.find(after === null ? {} : { application_sid: { $gt: after } }, {
+      sort: { application_sid: 1 },
+      limit: PAGE,
+    });
     for (const doc of page) {
       counts.applications++;
       const sid = doc.application_sid;
       const $set: Record<string, unknown> = {};
       for (const field of CREDENTIAL_FIELDS) {
         const stored = doc[field];
-        if (stored === null || stored === undefined || (isSealedSecret(stored) && stored.kid === ring.current.kid)) continue;
+        if (stored === null || stored === undefined || (isSealedSecret(stored) && stored.kid === ring.current.kid))
+          continue;
         try {
           const plain = openStoredField(ring, sid, field, stored) as string;
           $set[field] = sealSecret(ring, plain, secretContext(sid, field));
         } catch (err) {
           if (!(err instanceof SecretError)) throw err;
           counts.unreadable++;
-          log.error({ application_sid: sid, partner_sid: doc.partner_sid, field, kid: err.kid, reason: err.message },
-            'push credential cannot be decrypted: add its key to PUSH_CREDENTIALS_OLD_KEYS and restart');
+          log.error(
+            { application_sid: sid, partner_sid: doc.partner_sid, field, kid: err.kid, reason: err.message },
+            'push credential cannot be decrypted: add its key to PUSH_CREDENTIALS_OLD_KEYS and restart',
+          );
         }
       }
       const n = Object.keys($set).length;
       if (n === 0) continue;
-      const result = await applications.updateOne({ application_sid: sid, credentials_version: doc.credentials_version }, { $set });
+      const result = await applications.updateOne(
+        { application_sid: sid, credentials_version: doc.credentials_version },
+        { $set },
+      );
       if (result.matchedCount > 0) {
         counts.reencrypted++;
         counts.fields += n;

@@ -3,7 +3,12 @@ import type { KeyRing } from '@patchbay/platform';
 import { openApplication, type UnreadableSecret } from './application-secrets';
 
 type Opened = Pick<OpenedApplication, 'google_credentials' | 'apns_p12' | 'apns_p12_password' | 'apns_p8'>;
-interface Entry { version: number; revision: string; values: Opened; unreadable: UnreadableSecret[] }
+interface Entry {
+  version: number;
+  revision: string;
+  values: Opened;
+  unreadable: UnreadableSecret[];
+}
 
 /** Applications whose opened credentials are kept; past it the least recently opened is dropped. */
 const MAX_KEPT = 1000;
@@ -29,10 +34,20 @@ export class OpenedCredentials {
       return { app: { ...doc, ...hit.values }, unreadable: hit.unreadable };
     }
     const { app, unreadable } = openApplication(this.ring, doc);
-    const values: Opened = { google_credentials: app.google_credentials, apns_p12: app.apns_p12, apns_p12_password: app.apns_p12_password, apns_p8: app.apns_p8 };
+    const values: Opened = {
+      google_credentials: app.google_credentials,
+      apns_p12: app.apns_p12,
+      apns_p12_password: app.apns_p12_password,
+      apns_p8: app.apns_p8,
+    };
     this.kept.delete(doc.application_sid);
     if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value as string);
-    this.kept.set(doc.application_sid, { version: doc.credentials_version, revision: doc.credentials_revision, values, unreadable });
+    this.kept.set(doc.application_sid, {
+      version: doc.credentials_version,
+      revision: doc.credentials_revision,
+      values,
+      unreadable,
+    });
     return { app, unreadable };
   }
 }

@@ -9,8 +9,7 @@ import { InFlight } from './in-flight';
 import { SenderConfigError, type DeviceTarget, type HostPort, type PushSender } from './sender';
 
 export type ApnsAuth =
-  | { kind: 'token'; key: string; keyId: string; teamId: string }
-  | { kind: 'certificate'; cert: string; key: string };
+  { kind: 'token'; key: string; keyId: string; teamId: string } | { kind: 'certificate'; cert: string; key: string };
 
 export interface ApnsSenderOptions {
   applicationSid: string;
@@ -38,9 +37,10 @@ export class ApnsSender implements PushSender {
   private readonly inFlight = new InFlight();
 
   constructor(private readonly opts: ApnsSenderOptions) {
-    const auth = opts.auth.kind === 'token'
-      ? { token: { key: opts.auth.key, keyId: opts.auth.keyId, teamId: opts.auth.teamId } }
-      : { cert: opts.auth.cert, key: opts.auth.key };
+    const auth =
+      opts.auth.kind === 'token'
+        ? { token: { key: opts.auth.key, keyId: opts.auth.keyId, teamId: opts.auth.teamId } }
+        : { cert: opts.auth.cert, key: opts.auth.key };
     try {
       this.provider = new Provider({
         ...auth,
@@ -52,19 +52,46 @@ export class ApnsSender implements PushSender {
         connectionRetryLimit: 0,
       });
     } catch (err) {
-      throw new SenderConfigError(`cannot build the APNs client (${opts.environment}): ${(err as Error).message}`, { cause: err });
+      throw new SenderConfigError(`cannot build the APNs client (${opts.environment}): ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   }
 
   send(message: PushMessage, devices: DeviceTarget[], deadline: number): Promise<Map<string, PushResult>> {
     const request = apnsRequest(message, this.opts.topic);
-    return this.inFlight.track(deliverWithRetries(devices, (pending) => this.attempt(request, pending), this.opts.retry, deadline, {
-      onRetry: (n, sids, detail) => this.opts.log.warn({ application_sid: this.opts.applicationSid, environment: this.opts.environment, retry: n, devices: sids.length, detail }, 'APNs transient failure, retrying'),
-      onProviderError: (sids, detail) => this.opts.log.warn({ application_sid: this.opts.applicationSid, environment: this.opts.environment, devices: sids.length, device_sids: sids.slice(0, 10), detail }, 'APNs delivery failed'),
-    }));
+    return this.inFlight.track(
+      deliverWithRetries(devices, (pending) => this.attempt(request, pending), this.opts.retry, deadline, {
+        onRetry: (n, sids, detail) =>
+          this.opts.log.warn(
+            {
+              application_sid: this.opts.applicationSid,
+              environment: this.opts.environment,
+              retry: n,
+              devices: sids.length,
+              detail,
+            },
+            'APNs transient failure, retrying',
+          ),
+        onProviderError: (sids, detail) =>
+          this.opts.log.warn(
+            {
+              application_sid: this.opts.applicationSid,
+              environment: this.opts.environment,
+              devices: sids.length,
+              device_sids: sids.slice(0, 10),
+              detail,
+            },
+            'APNs delivery failed',
+          ),
+      }),
+    );
   }
 
-  private async attempt(request: ReturnType<typeof apnsRequest>, pending: DeviceTarget[]): Promise<Map<string, AttemptOutcome>> {
+  private async attempt(
+    request: ReturnType<typeof apnsRequest>,
+    pending: DeviceTarget[],
+  ): Promise<Map<string, AttemptOutcome>> {
     const note = new Notification();
     note.rawPayload = request.payload;
     note.pushType = request.pushType;

@@ -54,9 +54,18 @@ export class FcmSender implements PushSender {
       if (opts.endpoint) {
         this.agent = localEndpointAgent(opts.endpoint, 64);
         this.keyFile = writeKeyFile(name, sa);
-        this.app = initializeApp({ credential: cert(this.keyFile, this.agent), httpAgent: this.agent, projectId: sa.project_id }, name);
+        this.app = initializeApp(
+          { credential: cert(this.keyFile, this.agent), httpAgent: this.agent, projectId: sa.project_id },
+          name,
+        );
       } else {
-        this.app = initializeApp({ credential: cert({ projectId: sa.project_id, clientEmail: sa.client_email, privateKey: sa.private_key }), projectId: sa.project_id }, name);
+        this.app = initializeApp(
+          {
+            credential: cert({ projectId: sa.project_id, clientEmail: sa.client_email, privateKey: sa.private_key }),
+            projectId: sa.project_id,
+          },
+          name,
+        );
       }
       this.messaging = getMessaging(this.app);
       if (opts.endpoint) this.messaging.enableLegacyHttpTransport();
@@ -71,7 +80,11 @@ export class FcmSender implements PushSender {
     return this.inFlight.track(this.deliver(message, devices, deadline));
   }
 
-  private async deliver(message: PushMessage, devices: DeviceTarget[], deadline: number): Promise<Map<string, PushResult>> {
+  private async deliver(
+    message: PushMessage,
+    devices: DeviceTarget[],
+    deadline: number,
+  ): Promise<Map<string, PushResult>> {
     const results = new Map<string, PushResult>();
     const runs: Promise<void>[] = [];
     for (const platform of ['android', 'web'] as const) {
@@ -79,10 +92,28 @@ export class FcmSender implements PushSender {
       const payload = fcmMessage(message, platform);
       for (let i = 0; i < targets.length; i += FCM_BATCH) {
         const chunk = targets.slice(i, i + FCM_BATCH);
-        runs.push(deliverWithRetries(chunk, (pending) => this.attempt(payload, pending), this.opts.retry, deadline, {
-          onRetry: (n, sids, detail) => this.opts.log.warn({ application_sid: this.opts.applicationSid, platform, retry: n, devices: sids.length, detail }, 'FCM transient failure, retrying'),
-          onProviderError: (sids, detail) => this.opts.log.warn({ application_sid: this.opts.applicationSid, platform, devices: sids.length, device_sids: sids.slice(0, 10), detail }, 'FCM delivery failed'),
-        }).then((r) => { for (const [sid, result] of r) results.set(sid, result); }));
+        runs.push(
+          deliverWithRetries(chunk, (pending) => this.attempt(payload, pending), this.opts.retry, deadline, {
+            onRetry: (n, sids, detail) =>
+              this.opts.log.warn(
+                { application_sid: this.opts.applicationSid, platform, retry: n, devices: sids.length, detail },
+                'FCM transient failure, retrying',
+              ),
+            onProviderError: (sids, detail) =>
+              this.opts.log.warn(
+                {
+                  application_sid: this.opts.applicationSid,
+                  platform,
+                  devices: sids.length,
+                  device_sids: sids.slice(0, 10),
+                  detail,
+                },
+                'FCM delivery failed',
+              ),
+          }).then((r) => {
+            for (const [sid, result] of r) results.set(sid, result);
+          }),
+        );
       }
     }
     await Promise.all(runs);
@@ -90,16 +121,23 @@ export class FcmSender implements PushSender {
   }
 
   /** One batch call; every device gets an outcome (a timeout is final: the batch may have been delivered). */
-  private async attempt(payload: ReturnType<typeof fcmMessage>, pending: DeviceTarget[]): Promise<Map<string, AttemptOutcome>> {
+  private async attempt(
+    payload: ReturnType<typeof fcmMessage>,
+    pending: DeviceTarget[],
+  ): Promise<Map<string, AttemptOutcome>> {
     const all = (o: AttemptOutcome) => new Map(pending.map((d) => [d.device_sid, o]));
     let response: BatchResponse | 'timeout';
     try {
       response = await withTimeout<BatchResponse | 'timeout'>(
-        this.messaging.sendEachForMulticast({ ...payload, tokens: pending.map((d) => d.token) }), this.opts.attemptTimeoutMs, () => 'timeout');
+        this.messaging.sendEachForMulticast({ ...payload, tokens: pending.map((d) => d.token) }),
+        this.opts.attemptTimeoutMs,
+        () => 'timeout',
+      );
     } catch (err) {
       // A whole-batch rejection: the HTTP/2 session failed (transient), or the SDK refused the message.
       // (firebase-admin does not export FirebaseMessagingSessionError; it is the one carrying pendingBatchResponse.)
-      if (err && typeof err === 'object' && 'pendingBatchResponse' in err) return all(again(`HTTP/2 session error: ${String((err as { message?: unknown }).message)}`));
+      if (err && typeof err === 'object' && 'pendingBatchResponse' in err)
+        return all(again(`HTTP/2 session error: ${String((err as { message?: unknown }).message)}`));
       return all(done('provider_error', `${(err as { code?: string }).code ?? 'error'}: ${(err as Error).message}`));
     }
     if (response === 'timeout') return all(done('provider_error', `no answer within ${this.opts.attemptTimeoutMs} ms`));

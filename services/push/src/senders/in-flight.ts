@@ -4,7 +4,9 @@ export class InFlight {
 
   track<T>(p: Promise<T>): Promise<T> {
     this.running.add(p);
-    const forget = () => { this.running.delete(p); };
+    const forget = () => {
+      this.running.delete(p);
+    };
     p.then(forget, forget);
     return p;
   }

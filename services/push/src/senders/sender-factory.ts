@@ -18,8 +18,11 @@ export function senderFactory(settings: PushSettings, log: Logger): SenderFactor
       if (route === 'fcm') {
         if (!app.google_credentials) throw new SenderConfigError('no google_credentials');
         return new FcmSender({
-          ...common, applicationSid: app.application_sid, serviceAccount: decodeGoogleCredentials(app.google_credentials),
-          endpoint: settings.fcmEndpoint, log: log.child({ mod: 'fcm' }),
+          ...common,
+          applicationSid: app.application_sid,
+          serviceAccount: decodeGoogleCredentials(app.google_credentials),
+          endpoint: settings.fcmEndpoint,
+          log: log.child({ mod: 'fcm' }),
         });
       }
       const environment = route === 'apns:production' ? 'production' : 'development';
@@ -33,8 +36,15 @@ export function senderFactory(settings: PushSettings, log: Logger): SenderFactor
         throw new SenderConfigError('no APNs certificate or token key');
       }
       return new ApnsSender({
-        ...common, applicationSid: app.application_sid, environment, auth, topic: app.apns_topic || undefined,
-        endpoint: settings.apns[environment], ca: settings.apns.ca, insecure: settings.apns.insecure, log: log.child({ mod: 'apns' }),
+        ...common,
+        applicationSid: app.application_sid,
+        environment,
+        auth,
+        topic: app.apns_topic || undefined,
+        endpoint: settings.apns[environment],
+        ca: settings.apns.ca,
+        insecure: settings.apns.insecure,
+        log: log.child({ mod: 'apns' }),
       });
     } catch (err) {
       if (err instanceof CredentialError) throw new SenderConfigError(err.message, { cause: err });

@@ -4,7 +4,11 @@ import type { OpenedApplication } from '../repo';
 import type { SenderFactory } from './sender-factory';
 import type { PushSender } from './sender';
 
-interface Entry { version: number; senders: Map<Route, PushSender>; lastUsed: number }
+interface Entry {
+  version: number;
+  senders: Map<Route, PushSender>;
+  lastUsed: number;
+}
 
 /**
  * The open provider clients, per application: one FCM client and one APNs client per
@@ -17,7 +21,11 @@ export class SenderPool {
   private readonly entries = new Map<string, Entry>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly build: SenderFactory, private readonly idleMs: number, private readonly log: Logger) {
+  constructor(
+    private readonly build: SenderFactory,
+    private readonly idleMs: number,
+    private readonly log: Logger,
+  ) {
     this.sweeper = setInterval(() => this.sweep(), Math.min(idleMs, 60_000));
     this.sweeper.unref();
   }
@@ -60,14 +68,16 @@ export class SenderPool {
 
   private retire(applicationSid: string, entry: Entry, why: string): Promise<void> {
     if (this.entries.get(applicationSid) === entry) this.entries.delete(applicationSid);
-    return Promise.all([...entry.senders].map(async ([route, sender]) => {
-      try {
-        await sender.close();
-        this.log.info({ application_sid: applicationSid, route, why }, 'provider client closed');
-      } catch (err) {
-        this.log.warn({ application_sid: applicationSid, route, err }, 'closing a provider client failed');
-      }
-    })).then(() => undefined);
+    return Promise.all(
+      [...entry.senders].map(async ([route, sender]) => {
+        try {
+          await sender.close();
+          this.log.info({ application_sid: applicationSid, route, why }, 'provider client closed');
+        } catch (err) {
+          this.log.warn({ application_sid: applicationSid, route, err }, 'closing a provider client failed');
+        }
+      }),
+    ).then(() => undefined);
   }
 
   private sweep(): void {

@@ -2,7 +2,10 @@ import type { DeviceEnvironment, DeviceType, PushResult } from '@patchbay/contra
 import type { PushMessage } from '../domain/push-message';
 
 /** A provider address (`FCM_ENDPOINT`, `APNS_ENDPOINT`). */
-export interface HostPort { host: string; port: number }
+export interface HostPort {
+  host: string;
+  port: number;
+}
 
 /** One device to deliver to: its SID names the result, its token the provider's recipient. */
 export interface DeviceTarget {

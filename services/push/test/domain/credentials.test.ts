@@ -17,26 +17,40 @@ describe('decodeGoogleCredentials', () => {
     ['raw JSON', JSON.stringify({ a: 1 })],
     ['Base64 of text', Buffer.from('hello').toString('base64')],
     ['no client_email', Buffer.from(JSON.stringify({ project_id: 'p', private_key: 'k' })).toString('base64')],
-    ['a key that does not open', Buffer.from(JSON.stringify({ project_id: 'p', client_email: 'e', private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' })).toString('base64')],
+    [
+      'a key that does not open',
+      Buffer.from(
+        JSON.stringify({
+          project_id: 'p',
+          client_email: 'e',
+          private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----',
+        }),
+      ).toString('base64'),
+    ],
   ])('%s is refused', (_what, value) => {
     expect(() => decodeGoogleCredentials(value)).toThrow(CredentialError);
   });
 
   test('the message never echoes the credential', () => {
-    try { decodeGoogleCredentials(Buffer.from('{"private_key": "SECRET"}').toString('base64')); } catch (err) {
+    try {
+      decodeGoogleCredentials(Buffer.from('{"private_key": "SECRET"}').toString('base64'));
+    } catch (err) {
       expect((err as Error).message).not.toContain('SECRET');
     }
   });
 });
 
 describe('openP12', () => {
-  test.each([false, true])('opens a .p12 (legacy RC2: %s) into PEM certificate and key with its expiration', (legacy) => {
-    const p12 = fakeApnsP12({ password: 'pw', bundleId: 'com.example.unit', days: 10, legacy });
-    const opened = openP12(p12.base64, 'pw');
-    expect(opened.expiration.toISOString()).toBe(p12.notAfter.toISOString());
-    expect(new X509Certificate(opened.certPem).subject).toContain('com.example.unit');
-    expect(opened.keyPem).toContain('PRIVATE KEY');
-  });
+  test.each([false, true])(
+    'opens a .p12 (legacy RC2: %s) into PEM certificate and key with its expiration',
+    (legacy) => {
+      const p12 = fakeApnsP12({ password: 'pw', bundleId: 'com.example.unit', days: 10, legacy });
+      const opened = openP12(p12.base64, 'pw');
+      expect(opened.expiration.toISOString()).toBe(p12.notAfter.toISOString());
+      expect(new X509Certificate(opened.certPem).subject).toContain('com.example.unit');
+      expect(opened.keyPem).toContain('PRIVATE KEY');
+    },
+  );
 
   test('a wrong password or a file that is not PKCS#12 is refused', () => {
     const p12 = fakeApnsP12({ password: 'pw', bundleId: 'com.example.unit' });

@@ -7,7 +7,11 @@ const n = (extra: Partial<PushNotification>): PushNotification => ({ recipients:
 
 describe('toPushMessage', () => {
   test('nulls are the same as absent fields', () => {
-    expect(toPushMessage(n({ title: null, body: 'b', ios_badge: null, data: null }))).toEqual({ body: 'b', android: {}, ios: {} });
+    expect(toPushMessage(n({ title: null, body: 'b', ios_badge: null, data: null }))).toEqual({
+      body: 'b',
+      android: {},
+      ios: {},
+    });
   });
 
   test('reserved data keys are a 400 naming each', () => {
@@ -22,17 +26,30 @@ describe('toPushMessage', () => {
 });
 
 describe('fcmMessage', () => {
-  const full = toPushMessage(n({ title: 'T', body: 'B', data: { n: 1, s: 's' }, priority: 'normal', ttl: 0, collapse_key: 'k', android_tag: 'tag' }));
+  const full = toPushMessage(
+    n({
+      title: 'T',
+      body: 'B',
+      data: { n: 1, s: 's' },
+      priority: 'normal',
+      ttl: 0,
+      collapse_key: 'k',
+      android_tag: 'tag',
+    }),
+  );
 
   test('android: notification, string data, android block with ttl in ms', () => {
     expect(fcmMessage(full, 'android')).toEqual({
-      notification: { title: 'T', body: 'B' }, data: { n: '1', s: 's' },
+      notification: { title: 'T', body: 'B' },
+      data: { n: '1', s: 's' },
       android: { priority: 'normal', ttl: 0, collapseKey: 'k', notification: { tag: 'tag' } },
     });
   });
 
   test('web: Web Push headers; a collapse key that is not a valid Topic is left out', () => {
-    expect(fcmMessage(full, 'web')).toMatchObject({ webpush: { headers: { TTL: '0', Urgency: 'normal', Topic: 'k' } } });
+    expect(fcmMessage(full, 'web')).toMatchObject({
+      webpush: { headers: { TTL: '0', Urgency: 'normal', Topic: 'k' } },
+    });
     const long = toPushMessage(n({ collapse_key: 'has spaces and is far too long for a topic' }));
     expect(fcmMessage(long, 'web')).toEqual({});
   });
@@ -49,20 +66,33 @@ describe('apnsRequest', () => {
   test('alert push at priority 10 by default, expiry from ttl, data beside aps', () => {
     const m = toPushMessage(n({ title: 'T', ttl: 60, data: { k: 'v' }, ios_sound: 'a.caf', collapse_key: 'c' }));
     expect(apnsRequest(m, 'com.x', now)).toEqual({
-      payload: { k: 'v', aps: { alert: { title: 'T' }, sound: 'a.caf' } }, pushType: 'alert', priority: 10,
-      expiry: now / 1000 + 60, collapseId: 'c', topic: 'com.x',
+      payload: { k: 'v', aps: { alert: { title: 'T' }, sound: 'a.caf' } },
+      pushType: 'alert',
+      priority: 10,
+      expiry: now / 1000 + 60,
+      collapseId: 'c',
+      topic: 'com.x',
     });
   });
 
   test('background pushes (content-available only, or empty) go at priority 5 even when high is asked', () => {
-    expect(apnsRequest(toPushMessage(n({ ios_content_available: true, priority: 'high' })), undefined, now))
-      .toEqual({ payload: { aps: { 'content-available': 1 } }, pushType: 'background', priority: 5 });
-    expect(apnsRequest(toPushMessage(n({})), undefined, now)).toEqual({ payload: { aps: {} }, pushType: 'background', priority: 5 });
+    expect(apnsRequest(toPushMessage(n({ ios_content_available: true, priority: 'high' })), undefined, now)).toEqual({
+      payload: { aps: { 'content-available': 1 } },
+      pushType: 'background',
+      priority: 5,
+    });
+    expect(apnsRequest(toPushMessage(n({})), undefined, now)).toEqual({
+      payload: { aps: {} },
+      pushType: 'background',
+      priority: 5,
+    });
   });
 
   test('ttl 0 means "now or never"; ios_collapse_id wins over collapse_key, which must fit 64 bytes', () => {
     expect(apnsRequest(toPushMessage(n({ ttl: 0, ios_badge: 1 })), undefined, now).expiry).toBe(0);
-    expect(apnsRequest(toPushMessage(n({ collapse_key: 'a', ios_collapse_id: 'b' })), undefined, now).collapseId).toBe('b');
+    expect(apnsRequest(toPushMessage(n({ collapse_key: 'a', ios_collapse_id: 'b' })), undefined, now).collapseId).toBe(
+      'b',
+    );
     expect(apnsRequest(toPushMessage(n({ collapse_key: 'x'.repeat(65) })), undefined, now).collapseId).toBeUndefined();
   });
 });

@@ -17,12 +17,24 @@ describe('fcmOutcome', () => {
 
 describe('apnsOutcome', () => {
   test.each([
-    [{ status: 410, response: { reason: 'Unregistered' } }, { retry: false, result: 'unregistered' }],
-    [{ status: 400, response: { reason: 'BadDeviceToken' } }, { retry: false, result: 'invalid_token' }],
-    [{ status: 400, response: { reason: 'DeviceTokenNotForTopic' } }, { retry: false, result: 'invalid_token' }],
+    [
+      { status: 410, response: { reason: 'Unregistered' } },
+      { retry: false, result: 'unregistered' },
+    ],
+    [
+      { status: 400, response: { reason: 'BadDeviceToken' } },
+      { retry: false, result: 'invalid_token' },
+    ],
+    [
+      { status: 400, response: { reason: 'DeviceTokenNotForTopic' } },
+      { retry: false, result: 'invalid_token' },
+    ],
     [{ status: 503, response: { reason: 'ServiceUnavailable' } }, { retry: true }],
     [{ status: 429, response: { reason: 'TooManyRequests' } }, { retry: true }],
-    [{ status: 403, response: { reason: 'InvalidProviderToken' } }, { retry: false, result: 'provider_error' }],
+    [
+      { status: 403, response: { reason: 'InvalidProviderToken' } },
+      { retry: false, result: 'provider_error' },
+    ],
     [{ error: { message: 'apn write failed: connect ECONNREFUSED' } }, { retry: true }],
     [{ error: { message: 'apn write timeout' } }, { retry: false, result: 'provider_error' }],
   ])('%j', (failure, expected) => {

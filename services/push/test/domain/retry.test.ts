@@ -15,18 +15,41 @@ describe('backoffDelay', () => {
 
 describe('deliverWithRetries', () => {
   const sleeps: number[] = [];
-  const opts = { sleep: async (ms: number) => { sleeps.push(ms); }, random: () => 1 };
-  beforeEach(() => { sleeps.length = 0; });
+  const opts = {
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+    },
+    random: () => 1,
+  };
+  beforeEach(() => {
+    sleeps.length = 0;
+  });
 
   test('retries only the transient devices, with growing delays, until they succeed', async () => {
     const seen: string[][] = [];
     let round = 0;
-    const result = await deliverWithRetries(targets, async (pending) => {
-      seen.push(pending.map((t) => t.device_sid));
-      round++;
-      return new Map<string, AttemptOutcome>(pending.map((t) => [t.device_sid,
-        t.device_sid === 'a' ? done('success') : t.device_sid === 'b' ? done('unregistered') : round < 3 ? again('503') : done('success')]));
-    }, { maxRetries: 3, baseMs: 10 }, Date.now() + 60_000, opts);
+    const result = await deliverWithRetries(
+      targets,
+      async (pending) => {
+        seen.push(pending.map((t) => t.device_sid));
+        round++;
+        return new Map<string, AttemptOutcome>(
+          pending.map((t) => [
+            t.device_sid,
+            t.device_sid === 'a'
+              ? done('success')
+              : t.device_sid === 'b'
+                ? done('unregistered')
+                : round < 3
+                  ? again('503')
+                  : done('success'),
+          ]),
+        );
+      },
+      { maxRetries: 3, baseMs: 10 },
+      Date.now() + 60_000,
+      opts,
+    );
     expect(seen).toEqual([['a', 'b', 'c'], ['c'], ['c']]);
     expect(sleeps).toEqual([10, 20]);
     expect(Object.fromEntries(result)).toEqual({ a: 'success', b: 'unregistered', c: 'success' });
@@ -34,9 +57,15 @@ describe('deliverWithRetries', () => {
 
   test('gives up as provider_error when retries run out or the deadline would pass; unanswered devices count as transient', async () => {
     let calls = 0;
-    const always = async () => { calls++; return new Map<string, AttemptOutcome>([['a', again('500')]]); };
+    const always = async () => {
+      calls++;
+      return new Map<string, AttemptOutcome>([['a', again('500')]]);
+    };
     const reported: Array<[string[], string]> = [];
-    const out = await deliverWithRetries(targets, always, { maxRetries: 2, baseMs: 1 }, Date.now() + 60_000, { ...opts, onProviderError: (sids, detail) => reported.push([sids, detail]) });
+    const out = await deliverWithRetries(targets, always, { maxRetries: 2, baseMs: 1 }, Date.now() + 60_000, {
+      ...opts,
+      onProviderError: (sids, detail) => reported.push([sids, detail]),
+    });
     expect(calls).toBe(3);
     expect(Object.fromEntries(out)).toEqual({ a: 'provider_error', b: 'provider_error', c: 'provider_error' });
     expect(reported).toEqual([[['a', 'b', 'c'], '500 (gave up after 3 attempts)']]);
@@ -48,7 +77,9 @@ describe('deliverWithRetries', () => {
 
 describe('withTimeout', () => {
   test('the fallback when the promise is late; the value when it is not', async () => {
-    expect(await withTimeout(new Promise((r) => setTimeout(() => r('late'), 200)), 10, () => 'fallback')).toBe('fallback');
+    expect(await withTimeout(new Promise((r) => setTimeout(() => r('late'), 200)), 10, () => 'fallback')).toBe(
+      'fallback',
+    );
     expect(await withTimeout(Promise.resolve('on time'), 1000, () => 'fallback')).toBe('on time');
   });
 });

@@ -9,9 +9,19 @@ const other = new KeyRing(randomBytes(32));
 
 function doc(google: string, version: number, extra: Partial<ApplicationDoc> = {}, sealWith = ring): ApplicationDoc {
   return {
-    application_sid: 'app-1', partner_sid: 'p-1', date_created: new Date(0), apns_p12_expiration: null, name: 'n',
-    credentials_revision: `rev-${version}`, credentials_version: version,
-    ...sealCredentials(sealWith, 'app-1', { google_credentials: google, apns_p12: null, apns_p12_password: null, apns_p8: null }),
+    application_sid: 'app-1',
+    partner_sid: 'p-1',
+    date_created: new Date(0),
+    apns_p12_expiration: null,
+    name: 'n',
+    credentials_revision: `rev-${version}`,
+    credentials_version: version,
+    ...sealCredentials(sealWith, 'app-1', {
+      google_credentials: google,
+      apns_p12: null,
+      apns_p12_password: null,
+      apns_p8: null,
+    }),
     ...extra,
   } as ApplicationDoc;
 }

@@ -10,7 +10,12 @@ const ROOT = path.resolve(__dirname, '../../../..');
 describe('FcmSender against a fake FCM', () => {
   test('batches of at most 500, per-platform messages, one named app (and token) per application', async () => {
     const out = await new Promise<string>((resolve, reject) => {
-      execFile(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(__dirname, 'fcm-sender-script.ts')], { cwd: ROOT, timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)));
+      execFile(
+        path.join(ROOT, 'node_modules/.bin/tsx'),
+        [path.join(__dirname, 'fcm-sender-script.ts')],
+        { cwd: ROOT, timeout: 60_000 },
+        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
+      );
     });
     const report = JSON.parse(out.trim().split('\n').pop() as string);
     // 1,080 devices need three batch calls; a batch over 500 would have failed every device.

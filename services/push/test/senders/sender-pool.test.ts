@@ -7,14 +7,27 @@ import type { PushSender } from '../../src/senders/sender';
 
 class StubSender implements PushSender {
   closed = false;
-  constructor(readonly app: string, readonly version: number, readonly route: string) {}
-  async send(): Promise<Map<string, PushResult>> { return new Map(); }
-  async close(): Promise<void> { this.closed = true; }
+  constructor(
+    readonly app: string,
+    readonly version: number,
+    readonly route: string,
+  ) {}
+  async send(): Promise<Map<string, PushResult>> {
+    return new Map();
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
 }
 
 const app = (sid: string, version: number): OpenedApplication => ({
-  ...APPLICATION_DEFAULTS, application_sid: sid, partner_sid: 'p', date_created: new Date(), apns_p12_expiration: null,
-  credentials_revision: `r${version}`, credentials_version: version,
+  ...APPLICATION_DEFAULTS,
+  application_sid: sid,
+  partner_sid: 'p',
+  date_created: new Date(),
+  apns_p12_expiration: null,
+  credentials_revision: `r${version}`,
+  credentials_version: version,
 });
 
 describe('SenderPool', () => {
@@ -23,7 +36,15 @@ describe('SenderPool', () => {
   let pool: SenderPool;
   beforeEach(() => {
     built = [];
-    pool = new SenderPool((a, route) => { const s = new StubSender(a.application_sid, a.credentials_version, route); built.push(s); return s; }, 60_000, log);
+    pool = new SenderPool(
+      (a, route) => {
+        const s = new StubSender(a.application_sid, a.credentials_version, route);
+        built.push(s);
+        return s;
+      },
+      60_000,
+      log,
+    );
   });
   afterEach(() => pool.close());
 
@@ -44,7 +65,7 @@ describe('SenderPool', () => {
     expect(pool.get(app('A', 1), 'fcm')).toBe(v2);
   });
 
-  test('invalidate closes an application\'s clients; the next use builds new ones', async () => {
+  test("invalidate closes an application's clients; the next use builds new ones", async () => {
     const first = pool.get(app('A', 1), 'apns:development') as StubSender;
     await pool.invalidate('A', 'deleted');
     expect(first.closed).toBe(true);
@@ -52,7 +73,13 @@ describe('SenderPool', () => {
   });
 
   test('a factory that throws (bad configuration) throws from get and caches nothing', () => {
-    const failing = new SenderPool(() => { throw new Error('bad credentials'); }, 60_000, log);
+    const failing = new SenderPool(
+      () => {
+        throw new Error('bad credentials');
+      },
+      60_000,
+      log,
+    );
     expect(() => failing.get(app('A', 1), 'fcm')).toThrow('bad credentials');
     void failing.close();
   });

@@ -8,7 +8,10 @@ import { RecordRuleError, type RecordDoc } from './record-docs';
 import { recordDocFrom, type RecordKind } from './record-kinds';
 
 /** One record of a batch: its position in the body (or 0 for an event) and its JSON value. */
-export interface IngestItem { position: number; raw: unknown }
+export interface IngestItem {
+  position: number;
+  raw: unknown;
+}
 
 export interface IngestPlan {
   /** Records to store, one per (partner_sid, dr_sid): a repeat within the batch is a duplicate. */
@@ -40,7 +43,10 @@ function hint(kind: RecordKind, field: string | null, message: string): string {
 }
 
 /** Splits a record into its known fields and the names of the unknown ones. */
-export function knownFields(kind: RecordKind, raw: Readonly<Record<string, unknown>>): { known: Record<string, unknown>; unknown: string[] } {
+export function knownFields(
+  kind: RecordKind,
+  raw: Readonly<Record<string, unknown>>,
+): { known: Record<string, unknown>; unknown: string[] } {
   const known: Record<string, unknown> = {};
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(raw)) {
@@ -56,7 +62,12 @@ export function knownFields(kind: RecordKind, raw: Readonly<Record<string, unkno
  * broken rule refuses the record. `owner` resolves the partner from the record's `partner_sid`
  * (the caller's, or the event's) and throws RecordRuleError when it may not be used.
  */
-export function planIngest(kind: RecordKind, items: readonly IngestItem[], owner: (given: string | null | undefined) => string, now: Date): IngestPlan {
+export function planIngest(
+  kind: RecordKind,
+  items: readonly IngestItem[],
+  owner: (given: string | null | undefined) => string,
+  now: Date,
+): IngestPlan {
   const plan: IngestPlan = { docs: [], duplicates: 0, errors: [], ignored: new Map() };
   const seen = new Set<string>();
   for (const { position, raw } of items) {
@@ -73,10 +84,16 @@ export function planIngest(kind: RecordKind, items: readonly IngestItem[], owner
       const doc = recordDocFrom(kind, input, owner(input.partner_sid as string | null | undefined), now);
       const key = `${doc.partner_sid} ${doc.dr_sid}`;
       if (seen.has(key)) plan.duplicates++;
-      else { seen.add(key); plan.docs.push(doc); }
+      else {
+        seen.add(key);
+        plan.docs.push(doc);
+      }
     } catch (err) {
-      if (err instanceof BadRequestError) for (const e of err.errors) plan.errors.push({ position, dr_sid: drSid, field: e.field, message: hint(kind, e.field, e.message) });
-      else if (err instanceof RecordRuleError) plan.errors.push({ position, dr_sid: drSid, field: err.field, message: err.message });
+      if (err instanceof BadRequestError)
+        for (const e of err.errors)
+          plan.errors.push({ position, dr_sid: drSid, field: e.field, message: hint(kind, e.field, e.message) });
+      else if (err instanceof RecordRuleError)
+        plan.errors.push({ position, dr_sid: drSid, field: err.field, message: err.message });
       else throw err;
     }
   }

@@ -20,7 +20,10 @@ export interface RecordDoc extends Record<string, unknown> {
 
 /** A record that fits its schema but breaks a rule; reported at its position, naming the field. */
 export class RecordRuleError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -31,7 +34,10 @@ export class RecordRuleError extends Error {
  */
 export function ownerOf(given: string | null | undefined, caller: string): string {
   if (given != null && given.toLowerCase() !== caller.toLowerCase()) {
-    throw new RecordRuleError('partner_sid', 'a partner can ingest only its own records (omit partner_sid or give your own)');
+    throw new RecordRuleError(
+      'partner_sid',
+      'a partner can ingest only its own records (omit partner_sid or give your own)',
+    );
   }
   return caller.toLowerCase();
 }
@@ -40,7 +46,9 @@ export function ownerOf(given: string | null | undefined, caller: string): strin
 export function secondsBetween(start: Date, stop: Date): string {
   const ms = stop.getTime() - start.getTime();
   const whole = Math.floor(ms / 1000);
-  const frac = String(ms % 1000).padStart(3, '0').replace(/0+$/, '');
+  const frac = String(ms % 1000)
+    .padStart(3, '0')
+    .replace(/0+$/, '');
   return frac ? `${whole}.${frac}` : String(whole);
 }
 
@@ -59,7 +67,12 @@ export const decimal = (s: unknown): number | null => (typeof s === 'string' ? N
  * `date_insert` is `now` unless the input gives one. Kind-specific rules and defaults run after
  * (record-kinds.ts).
  */
-export function toRecordDoc(fields: RecordFields, input: Readonly<Record<string, unknown>>, partnerSid: string, now: Date): RecordDoc {
+export function toRecordDoc(
+  fields: RecordFields,
+  input: Readonly<Record<string, unknown>>,
+  partnerSid: string,
+  now: Date,
+): RecordDoc {
   const doc: Record<string, unknown> = {};
   const numeric: Record<string, number | null> = {};
   for (const name of fields.names) {

@@ -27,7 +27,8 @@ export interface RecordFields {
 
 /** The leaves of a union, without `null`; and whether `null` was one of them. */
 function leaves(s: TSchema): { types: TSchema[]; nullable: boolean } {
-  if (!Array.isArray(s.anyOf)) return s.type === 'null' ? { types: [], nullable: true } : { types: [s], nullable: false };
+  if (!Array.isArray(s.anyOf))
+    return s.type === 'null' ? { types: [], nullable: true } : { types: [s], nullable: false };
   const parts = (s.anyOf as TSchema[]).map(leaves);
   return { types: parts.flatMap((p) => p.types), nullable: parts.some((p) => p.nullable) };
 }

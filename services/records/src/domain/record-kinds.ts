@@ -4,7 +4,12 @@
  * at module load.
  */
 import {
-  CallRecordInputSchema, CallRecordSchema, MessageRecordInputSchema, MessageRecordSchema, compileValidator, type Validator,
+  CallRecordInputSchema,
+  CallRecordSchema,
+  MessageRecordInputSchema,
+  MessageRecordSchema,
+  compileValidator,
+  type Validator,
 } from '@patchbay/contracts';
 import type { ListSpec } from '@patchbay/query';
 import { decimal, RecordRuleError, secondsBetween, toRecordDoc, type RecordDoc } from './record-docs';
@@ -36,7 +41,8 @@ function completeCall(doc: RecordDoc): void {
   if (!start || !stop) throw new Error('call record without date_start/date_stop passed validation');
   if (stop < start) throw new RecordRuleError('date_stop', 'date_stop must not precede date_start');
   const talk = date(doc, 'date_talk');
-  if (talk && (talk < start || talk > stop)) throw new RecordRuleError('date_talk', 'date_talk must lie between date_start and date_stop');
+  if (talk && (talk < start || talk > stop))
+    throw new RecordRuleError('date_talk', 'date_talk must lie between date_start and date_stop');
   if (doc.duration === null) {
     doc.duration = secondsBetween(start, stop);
     doc.numeric.duration = decimal(doc.duration);
@@ -77,7 +83,12 @@ export const MESSAGE_RECORDS: RecordKind = {
  * A validated input record of `kind` as stored, owned by `partnerSid`, its rules checked and its
  * defaults applied; throws RecordRuleError for a broken rule.
  */
-export function recordDocFrom(kind: RecordKind, input: Readonly<Record<string, unknown>>, partnerSid: string, now: Date): RecordDoc {
+export function recordDocFrom(
+  kind: RecordKind,
+  input: Readonly<Record<string, unknown>>,
+  partnerSid: string,
+  now: Date,
+): RecordDoc {
   const doc = toRecordDoc(kind.fields, input, partnerSid, now);
   kind.complete(doc);
   return doc;

@@ -2,7 +2,8 @@ import type { RecordDoc } from './record-docs';
 import type { RecordFields } from './record-fields';
 
 /** ISO 8601 UTC with milliseconds; stores hand back Date objects. */
-const iso = (d: unknown): string | null => (d instanceof Date || typeof d === 'string' ? new Date(d).toISOString() : null);
+const iso = (d: unknown): string | null =>
+  d instanceof Date || typeof d === 'string' ? new Date(d).toISOString() : null;
 
 /** Strips the store's own keys so a stored country is exactly the API object. */
 export function serializeCountry(c: Record<string, unknown>): Record<string, unknown> {

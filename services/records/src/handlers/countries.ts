@@ -8,7 +8,14 @@ import { serializeCountry } from '../domain/serialize';
 export function countryHandlers(countries: Collection<Country & Record<string, unknown>>) {
   return {
     list: async (req: GatewayRequest) => {
-      return runList({ collection: countries, baseFilter: {}, query: req.query, spec: COUNTRY_LIST_SPEC, url: req.url, serialize: serializeCountry });
+      return runList({
+        collection: countries,
+        baseFilter: {},
+        query: req.query,
+        spec: COUNTRY_LIST_SPEC,
+        url: req.url,
+        serialize: serializeCountry,
+      });
     },
     get: async (req: GatewayRequest) => {
       const selection = parseFieldParams(req.query, COUNTRY_LIST_SPEC);

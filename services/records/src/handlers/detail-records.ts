@@ -1,6 +1,10 @@
 import {
-  NotFoundError, ignoredFieldsObject, tallyIgnoredFields,
-  type GatewayRequest, type RecordIngestBatch, type RecordIngestBatchResult,
+  NotFoundError,
+  ignoredFieldsObject,
+  tallyIgnoredFields,
+  type GatewayRequest,
+  type RecordIngestBatch,
+  type RecordIngestBatchResult,
 } from '@patchbay/contracts';
 import type { Collection, Logger } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
@@ -16,13 +20,24 @@ const SECURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  * Validates, stores and reports a batch of one kind: the caller-facing part of ingest, shared by
  * the bulk-ingest handler and the record events.
  */
-export async function ingestItems(kind: RecordKind, records: Collection<RecordDoc>, items: readonly IngestItem[], owner: (given: string | null | undefined) => string): Promise<RecordIngestBatchResult> {
+export async function ingestItems(
+  kind: RecordKind,
+  records: Collection<RecordDoc>,
+  items: readonly IngestItem[],
+  owner: (given: string | null | undefined) => string,
+): Promise<RecordIngestBatchResult> {
   const plan = planIngest(kind, items, owner, new Date());
-  const { stored, duplicates } = plan.docs.length > 0 ? await storeNewRecords(records, plan.docs) : { stored: 0, duplicates: 0 };
+  const { stored, duplicates } =
+    plan.docs.length > 0 ? await storeNewRecords(records, plan.docs) : { stored: 0, duplicates: 0 };
   const tally = new Map<string, number>();
   tallyIgnoredFields(tally, plan.ignored);
   plan.errors.sort((a, b) => a.position - b.position);
-  return { stored, duplicates: plan.duplicates + duplicates, errors: plan.errors, ignored_fields: ignoredFieldsObject(tally) };
+  return {
+    stored,
+    duplicates: plan.duplicates + duplicates,
+    errors: plan.errors,
+    ignored_fields: ignoredFieldsObject(tally),
+  };
 }
 
 /**
@@ -35,12 +50,21 @@ export function detailRecordHandlers(kind: RecordKind, records: Collection<Recor
   const serialize = (doc: RecordDoc) => serializeRecord(kind.fields, doc);
   return {
     list: async (req: GatewayRequest) => {
-      return runList({ collection: records, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: kind.spec, url: req.url, serialize });
+      return runList({
+        collection: records,
+        baseFilter: { partner_sid: req.principal.partner_sid },
+        query: req.query,
+        spec: kind.spec,
+        url: req.url,
+        serialize,
+      });
     },
     get: async (req: GatewayRequest) => {
       const selection = parseFieldParams(req.query, kind.spec);
       const sid = String(req.params.dr_sid ?? '');
-      const doc = SECURE_ID.test(sid) ? await records.findOne({ partner_sid: req.principal.partner_sid, dr_sid: sid.toLowerCase() }) : null;
+      const doc = SECURE_ID.test(sid)
+        ? await records.findOne({ partner_sid: req.principal.partner_sid, dr_sid: sid.toLowerCase() })
+        : null;
       if (!doc) throw new NotFoundError();
       return applyFieldFilter(serialize(doc), selection.include, selection.exclude);
     },
@@ -48,7 +72,18 @@ export function detailRecordHandlers(kind: RecordKind, records: Collection<Recor
       const caller = batch.principal.partner_sid;
       const items = batch.records.map((raw, i) => ({ position: batch.first_position + i, raw }));
       const result = await ingestItems(kind, records, items, (given) => ownerOf(given, caller));
-      log.debug({ kind: kind.name, partner_sid: caller, first_position: batch.first_position, stored: result.stored, duplicates: result.duplicates, rejected: result.errors.length, ignored_fields: result.ignored_fields }, 'ingest batch');
+      log.debug(
+        {
+          kind: kind.name,
+          partner_sid: caller,
+          first_position: batch.first_position,
+          stored: result.stored,
+          duplicates: result.duplicates,
+          rejected: result.errors.length,
+          ignored_fields: result.ignored_fields,
+        },
+        'ingest batch',
+      );
       return result;
     },
   };

@@ -18,7 +18,17 @@ export function recordEventHandler(kind: RecordKind, records: Collection<RecordD
   };
   return async ({ record }: RecordEvent): Promise<void> => {
     const result = await ingestItems(kind, records, [{ position: 0, raw: record }], owner);
-    if (result.errors.length > 0) log.warn({ kind: kind.name, dr_sid: result.errors[0].dr_sid, errors: result.errors }, 'event record refused');
-    else log.debug({ kind: kind.name, stored: result.stored, duplicates: result.duplicates, ignored_fields: result.ignored_fields }, 'event record');
+    if (result.errors.length > 0)
+      log.warn({ kind: kind.name, dr_sid: result.errors[0].dr_sid, errors: result.errors }, 'event record refused');
+    else
+      log.debug(
+        {
+          kind: kind.name,
+          stored: result.stored,
+          duplicates: result.duplicates,
+          ignored_fields: result.ignored_fields,
+        },
+        'event record',
+      );
   };
 }

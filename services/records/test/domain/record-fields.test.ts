@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CallRecordSchema, MessageRecordSchema } from '@patchbay/contracts';
 import { recordFields } from '../../src/domain/record-fields';
 
-describe('recordFields reads a kind\'s fields from its API schema', () => {
+describe("recordFields reads a kind's fields from its API schema", () => {
   const calls = recordFields(CallRecordSchema);
   const messages = recordFields(MessageRecordSchema);
 
@@ -16,11 +16,26 @@ describe('recordFields reads a kind\'s fields from its API schema', () => {
 
   test('the kind of each type', () => {
     expect(calls.kinds).toMatchObject({
-      dr_sid: 'secure_id', trunk_group_sid_dst: 'secure_id', date_talk: 'timestamp', price: 'money', rate_lcr_src: 'money',
-      duration: 'seconds', transcoded: 'boolean', version: 'integer', direction: 'text', sipcause: 'text', ip_src: 'text',
+      dr_sid: 'secure_id',
+      trunk_group_sid_dst: 'secure_id',
+      date_talk: 'timestamp',
+      price: 'money',
+      rate_lcr_src: 'money',
+      duration: 'seconds',
+      transcoded: 'boolean',
+      version: 'integer',
+      direction: 'text',
+      sipcause: 'text',
+      ip_src: 'text',
     });
     expect(messages.kinds).toMatchObject({
-      media_urls: 'list', number_group_dst: 'list', mcc: 'integer', type: 'text', date_changed: 'timestamp', passthrough_rate: 'money', version: 'text',
+      media_urls: 'list',
+      number_group_dst: 'list',
+      mcc: 'integer',
+      type: 'text',
+      date_changed: 'timestamp',
+      passthrough_rate: 'money',
+      version: 'text',
     });
   });
 

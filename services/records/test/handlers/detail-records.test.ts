@@ -12,8 +12,17 @@ import { openRecordsRepo } from '../../src/repo';
 const A = randomUUID();
 const B = randomUUID();
 const principal = (partner: string) => ({ partner_sid: partner, login: 't', scopes: [], token_sid: null });
-const request = (partner: string, params: Record<string, string>, query: Record<string, string> = {}): GatewayRequest =>
-  ({ principal: principal(partner), params, query, body: undefined, url: `http://x/core/v2/sms/message_drs?${new URLSearchParams(query)}` });
+const request = (
+  partner: string,
+  params: Record<string, string>,
+  query: Record<string, string> = {},
+): GatewayRequest => ({
+  principal: principal(partner),
+  params,
+  query,
+  body: undefined,
+  url: `http://x/core/v2/sms/message_drs?${new URLSearchParams(query)}`,
+});
 
 let docs: NedbDocStore;
 let handlers: ReturnType<typeof detailRecordHandlers>;
@@ -21,20 +30,36 @@ const sid = randomUUID();
 beforeAll(async () => {
   docs = new NedbDocStore();
   const repo = await openRecordsRepo(docs);
-  handlers = detailRecordHandlers(MESSAGE_RECORDS, repo.messageDrs, createLogger({ name: 'records-test', level: 'silent' }));
-  for (const [partner, text] of [[A, 'from A'], [B, 'from B']]) {
-    await handlers.ingest({ principal: principal(partner), first_position: 0, records: [{ dr_sid: sid, message: text }, { dr_sid: randomUUID(), message: `${text}, again` }] });
+  handlers = detailRecordHandlers(
+    MESSAGE_RECORDS,
+    repo.messageDrs,
+    createLogger({ name: 'records-test', level: 'silent' }),
+  );
+  for (const [partner, text] of [
+    [A, 'from A'],
+    [B, 'from B'],
+  ]) {
+    await handlers.ingest({
+      principal: principal(partner),
+      first_position: 0,
+      records: [
+        { dr_sid: sid, message: text },
+        { dr_sid: randomUUID(), message: `${text}, again` },
+      ],
+    });
   }
 });
 afterAll(() => docs.close());
 
-test('get: the caller\'s record by dr_sid (any case), field filtering; anything else is a 404', async () => {
-  expect(await handlers.get(request(B, { dr_sid: sid.toUpperCase() }, { include_fields: 'message,partner_sid' }))).toEqual({ message: 'from B', partner_sid: B });
+test("get: the caller's record by dr_sid (any case), field filtering; anything else is a 404", async () => {
+  expect(
+    await handlers.get(request(B, { dr_sid: sid.toUpperCase() }, { include_fields: 'message,partner_sid' })),
+  ).toEqual({ message: 'from B', partner_sid: B });
   await expect(handlers.get(request(randomUUID(), { dr_sid: sid }))).rejects.toBeInstanceOf(NotFoundError);
   await expect(handlers.get(request(A, { dr_sid: 'not-a-sid' }))).rejects.toBeInstanceOf(NotFoundError);
 });
 
-test('list: the caller\'s records only; a cursor is looked up among them', async () => {
+test("list: the caller's records only; a cursor is looked up among them", async () => {
   const page = await handlers.list(request(A, {}, { limit: '10' }));
   expect(page.items.map((i) => i.message).sort()).toEqual(['from A', 'from A, again']);
   const after = await handlers.list(request(A, {}, { after: sid, include_fields: 'partner_sid' }));

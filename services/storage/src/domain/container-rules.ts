@@ -10,11 +10,15 @@ export const CONTAINER_DEFAULTS = {
   default_file_publish: 'file_sid',
   default_file_threshold_include: true,
   default_file_unique: false,
-  integer_key_1: null, integer_key_2: null,
+  integer_key_1: null,
+  integer_key_2: null,
   name: 'N/A',
   quota_bytes: 1073741824,
   quota_files: 100,
-  string_key_1: null, string_key_2: null, string_key_3: null, string_key_4: null,
+  string_key_1: null,
+  string_key_2: null,
+  string_key_3: null,
+  string_key_4: null,
   threshold_action: 'no_action',
   threshold_bytes: null as number | null,
   threshold_bytes_target: null as number | null,
@@ -41,52 +45,105 @@ export const DEFAULT_MAX_CONTAINERS = 2;
  */
 export function checkContainerRules(c: ContainerSettings): void {
   const errors: ErrorItem[] = [];
-  if (c.threshold_files !== null && c.threshold_files > c.quota_files) errors.push(errorItem('must be less than or equal to quota_files', 'threshold_files'));
-  if (c.threshold_bytes !== null && c.threshold_bytes > c.quota_bytes) errors.push(errorItem('must be less than or equal to quota_bytes', 'threshold_bytes'));
+  if (c.threshold_files !== null && c.threshold_files > c.quota_files)
+    errors.push(errorItem('must be less than or equal to quota_files', 'threshold_files'));
+  if (c.threshold_bytes !== null && c.threshold_bytes > c.quota_bytes)
+    errors.push(errorItem('must be less than or equal to quota_bytes', 'threshold_bytes'));
   if (c.threshold_files_target !== null) {
     if (c.threshold_files === null) errors.push(errorItem('needs threshold_files', 'threshold_files_target'));
-    else if (c.threshold_files_target >= c.threshold_files) errors.push(errorItem('must be less than threshold_files', 'threshold_files_target'));
+    else if (c.threshold_files_target >= c.threshold_files)
+      errors.push(errorItem('must be less than threshold_files', 'threshold_files_target'));
   }
   if (c.threshold_bytes_target !== null) {
     if (c.threshold_bytes === null) errors.push(errorItem('needs threshold_bytes', 'threshold_bytes_target'));
-    else if (c.threshold_bytes_target >= c.threshold_bytes) errors.push(errorItem('must be less than threshold_bytes', 'threshold_bytes_target'));
+    else if (c.threshold_bytes_target >= c.threshold_bytes)
+      errors.push(errorItem('must be less than threshold_bytes', 'threshold_bytes_target'));
   }
   if (c.threshold_action !== 'no_action' && c.threshold_files === null && c.threshold_bytes === null) {
-    errors.push(errorItem(`threshold_action ${c.threshold_action} needs threshold_files or threshold_bytes`, 'threshold_action'));
+    errors.push(
+      errorItem(`threshold_action ${c.threshold_action} needs threshold_files or threshold_bytes`, 'threshold_action'),
+    );
   }
   if (c.threshold_action === 'delete_lru') {
-    if (c.threshold_files !== null && c.threshold_files_target === null) errors.push(errorItem('delete_lru needs threshold_files_target', 'threshold_files_target'));
-    if (c.threshold_bytes !== null && c.threshold_bytes_target === null) errors.push(errorItem('delete_lru needs threshold_bytes_target', 'threshold_bytes_target'));
+    if (c.threshold_files !== null && c.threshold_files_target === null)
+      errors.push(errorItem('delete_lru needs threshold_files_target', 'threshold_files_target'));
+    if (c.threshold_bytes !== null && c.threshold_bytes_target === null)
+      errors.push(errorItem('delete_lru needs threshold_bytes_target', 'threshold_bytes_target'));
   }
   if (c.type !== 'internal') {
     const ext = c.external_attributes as { bucket?: string; container?: string } | null;
-    if (!ext || !(ext.bucket || ext.container)) errors.push(errorItem(`a ${c.type} container needs external_attributes with its bucket or container`, 'external_attributes'));
+    if (!ext || !(ext.bucket || ext.container))
+      errors.push(
+        errorItem(
+          `a ${c.type} container needs external_attributes with its bucket or container`,
+          'external_attributes',
+        ),
+      );
   } else if (c.external_attributes) {
     errors.push(errorItem('only external containers take external_attributes', 'external_attributes'));
   }
   const overlap = c.allowed_classifications.filter((x) => c.blocked_classifications.includes(x));
-  if (overlap.length > 0) errors.push(errorItem(`classifications both allowed and blocked: ${overlap.join(', ')}`, 'blocked_classifications'));
+  if (overlap.length > 0)
+    errors.push(
+      errorItem(`classifications both allowed and blocked: ${overlap.join(', ')}`, 'blocked_classifications'),
+    );
   if (errors.length > 0) throw new UnprocessableError(errors);
 }
 
-const pct = (free: number, of: number): number => (of <= 0 ? 0 : Math.max(0, Math.round(((of - free) / of) * 10000) / 100));
+const pct = (free: number, of: number): number =>
+  of <= 0 ? 0 : Math.max(0, Math.round(((of - free) / of) * 10000) / 100);
 
 /** Derived status fields, always computed from the counters, never stored. */
-export function containerStatus(c: ContainerSettings & { total_files: number; total_bytes: number; threshold_total_files: number; threshold_total_bytes: number }) {
+export function containerStatus(
+  c: ContainerSettings & {
+    total_files: number;
+    total_bytes: number;
+    threshold_total_files: number;
+    threshold_total_bytes: number;
+  },
+) {
   return {
     available_bytes_percent: pct(c.total_bytes, c.quota_bytes),
     available_files_percent: pct(c.total_files, c.quota_files),
-    threshold_available_bytes_percent: c.threshold_bytes === null ? null : pct(c.threshold_total_bytes, c.threshold_bytes),
-    threshold_available_files_percent: c.threshold_files === null ? null : pct(c.threshold_total_files, c.threshold_files),
+    threshold_available_bytes_percent:
+      c.threshold_bytes === null ? null : pct(c.threshold_total_bytes, c.threshold_bytes),
+    threshold_available_files_percent:
+      c.threshold_files === null ? null : pct(c.threshold_total_files, c.threshold_files),
   };
 }
 
 /** True when either threshold that is set is reached ("exceeded when either set value is reached"). */
-export function thresholdReached(c: { threshold_files: number | null; threshold_bytes: number | null; threshold_total_files: number; threshold_total_bytes: number }): boolean {
-  return (c.threshold_files !== null && c.threshold_total_files >= c.threshold_files) || (c.threshold_bytes !== null && c.threshold_total_bytes >= c.threshold_bytes);
+export function thresholdReached(c: {
+  threshold_files: number | null;
+  threshold_bytes: number | null;
+  threshold_total_files: number;
+  threshold_total_bytes: number;
+}): boolean {
+  return (
+    (c.threshold_files !== null && c.threshold_total_files >= c.threshold_files) ||
+    (c.threshold_bytes !== null && c.threshold_total_bytes >= c.threshold_bytes)
+  );
 }
 
 /** The key set of a container or file as one comparable string (null when unique is off). */
-export function uniqueKey(scope: string, k: { integer_key_1: number | null; integer_key_2: number | null; string_key_1: string | null; string_key_2: string | null; string_key_3: string | null; string_key_4: string | null }): string {
-  return JSON.stringify([scope, k.integer_key_1, k.integer_key_2, k.string_key_1, k.string_key_2, k.string_key_3, k.string_key_4]);
+export function uniqueKey(
+  scope: string,
+  k: {
+    integer_key_1: number | null;
+    integer_key_2: number | null;
+    string_key_1: string | null;
+    string_key_2: string | null;
+    string_key_3: string | null;
+    string_key_4: string | null;
+  },
+): string {
+  return JSON.stringify([
+    scope,
+    k.integer_key_1,
+    k.integer_key_2,
+    k.string_key_1,
+    k.string_key_2,
+    k.string_key_3,
+    k.string_key_4,
+  ]);
 }

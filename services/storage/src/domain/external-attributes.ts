@@ -2,9 +2,17 @@ import { errorItem, type ErrorItem, type ExternalStoreType } from '@patchbay/con
 
 /** The `external_attributes` fields of each type (reference-facts "External containers"). */
 const FIELDS: Record<ExternalStoreType, { required: string; optional: string[]; credentials: string[][] }> = {
-  aws_s3: { required: 'bucket', optional: ['region', 'endpoint', 'prefix'], credentials: [['access_key_id', 'secret_access_key']] },
+  aws_s3: {
+    required: 'bucket',
+    optional: ['region', 'endpoint', 'prefix'],
+    credentials: [['access_key_id', 'secret_access_key']],
+  },
   gcp_storage: { required: 'bucket', optional: ['endpoint', 'prefix'], credentials: [['service_account_json']] },
-  azure_blob: { required: 'container', optional: ['endpoint', 'prefix'], credentials: [['account_name', 'account_key'], ['sas_token']] },
+  azure_blob: {
+    required: 'container',
+    optional: ['endpoint', 'prefix'],
+    credentials: [['account_name', 'account_key'], ['sas_token']],
+  },
 };
 
 export const MASK = '********';
@@ -21,15 +29,22 @@ export function checkExternalAttributes(type: ExternalStoreType, attrs: PlainAtt
   const spec = FIELDS[type];
   const errors: ErrorItem[] = [];
   const say = (msg: string) => errors.push(errorItem(msg, 'external_attributes'));
-  if (typeof attrs[spec.required] !== 'string' || attrs[spec.required] === '') say(`${spec.required} is required for a container of type ${type}`);
+  if (typeof attrs[spec.required] !== 'string' || attrs[spec.required] === '')
+    say(`${spec.required} is required for a container of type ${type}`);
   for (const key of Object.keys(attrs)) {
-    if (key !== spec.required && key !== 'credentials' && !spec.optional.includes(key)) say(`${key} is not a field of a container of type ${type} (fields: ${[spec.required, ...spec.optional, 'credentials'].join(', ')})`);
+    if (key !== spec.required && key !== 'credentials' && !spec.optional.includes(key))
+      say(
+        `${key} is not a field of a container of type ${type} (fields: ${[spec.required, ...spec.optional, 'credentials'].join(', ')})`,
+      );
   }
   const creds = attrs.credentials;
   if (creds) {
     const given = Object.keys(creds).sort();
     const shape = spec.credentials.find((s) => [...s].sort().join() === given.join());
-    if (!shape) say(`credentials of a container of type ${type} are ${spec.credentials.map((s) => `{${s.join(', ')}}`).join(' or ')}`);
+    if (!shape)
+      say(
+        `credentials of a container of type ${type} are ${spec.credentials.map((s) => `{${s.join(', ')}}`).join(' or ')}`,
+      );
     for (const [k, v] of Object.entries(creds)) if (v === '' || v === MASK) say(`credentials.${k} must be given`);
   }
   return errors;
@@ -52,9 +67,16 @@ export function sameLocation(a: Record<string, string>, b: Record<string, string
  * The attributes a client sent, with `"********"` (what it read back) replaced by the credential
  * stored under that key: a client that sends the container back as it got it keeps its credentials.
  */
-export function keepMaskedCredentials(next: PlainAttributes | null, stored: Record<string, string> | null): PlainAttributes | null {
+export function keepMaskedCredentials(
+  next: PlainAttributes | null,
+  stored: Record<string, string> | null,
+): PlainAttributes | null {
   const creds = next?.credentials;
   if (!next || !creds) return next;
-  const merged = Object.fromEntries(Object.entries(creds).map(([k, v]) => [k, v === MASK ? stored?.[k] : v]).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  const merged = Object.fromEntries(
+    Object.entries(creds)
+      .map(([k, v]) => [k, v === MASK ? stored?.[k] : v])
+      .filter(([, v]) => v !== undefined),
+  ) as Record<string, string>;
   return { ...next, credentials: merged };
 }

@@ -18,8 +18,12 @@ export interface UploadFields {
   lifecycle_ttl: number;
   unique: boolean;
   file_access_name: string | null;
-  integer_key_1: number | null; integer_key_2: number | null;
-  string_key_1: string | null; string_key_2: string | null; string_key_3: string | null; string_key_4: string | null;
+  integer_key_1: number | null;
+  integer_key_2: number | null;
+  string_key_1: string | null;
+  string_key_2: string | null;
+  string_key_3: string | null;
+  string_key_4: string | null;
 }
 
 /** Applies the container's `default_file_*` values and the File defaults to what the upload said. */
@@ -32,9 +36,12 @@ export function uploadFields(input: FileUpload, c: ContainerDoc): UploadFields {
     content_classification: (input.content_classification as Classification | undefined) ?? null,
     desired_format: (input.desired_format as string | undefined) ?? null,
     desired_bitrate: input.desired_bitrate !== undefined ? Number(input.desired_bitrate) : null,
-    publish: (input.publish as UploadFields['publish'] | undefined) ?? (c.default_file_publish as UploadFields['publish']),
+    publish:
+      (input.publish as UploadFields['publish'] | undefined) ?? (c.default_file_publish as UploadFields['publish']),
     threshold_include: (input.threshold_include as boolean | undefined) ?? c.default_file_threshold_include,
-    lifecycle_action: (input.lifecycle_action as UploadFields['lifecycle_action'] | undefined) ?? (c.default_file_lifecycle_action as UploadFields['lifecycle_action']),
+    lifecycle_action:
+      (input.lifecycle_action as UploadFields['lifecycle_action'] | undefined) ??
+      (c.default_file_lifecycle_action as UploadFields['lifecycle_action']),
     lifecycle_ttl: (input.lifecycle_ttl as number | undefined) ?? c.default_file_lifecycle_ttl,
     unique: input.unique ?? c.default_file_unique,
     file_access_name: (input.file_access_name as string | undefined) ?? null,
@@ -57,8 +64,16 @@ export function declaredClassification(f: UploadFields): Classification | null {
 
 /** Refuses a classification the container blocks or does not allow (422). */
 export function checkClassification(c: ContainerDoc, classification: Classification): void {
-  if (c.blocked_classifications.includes(classification)) throw UnprocessableError.field('content_classification', `classification ${classification} is blocked by the container`);
-  if (c.allowed_classifications.length > 0 && !c.allowed_classifications.includes(classification)) throw UnprocessableError.field('content_classification', `classification ${classification} is not allowed by the container`);
+  if (c.blocked_classifications.includes(classification))
+    throw UnprocessableError.field(
+      'content_classification',
+      `classification ${classification} is blocked by the container`,
+    );
+  if (c.allowed_classifications.length > 0 && !c.allowed_classifications.includes(classification))
+    throw UnprocessableError.field(
+      'content_classification',
+      `classification ${classification} is not allowed by the container`,
+    );
 }
 
 /** What the content itself tells, combined with the request: mime type, classification, format. */
@@ -67,7 +82,11 @@ export function describeContent(f: UploadFields, head: Buffer) {
   const name = f.given_name ? f.name : undefined;
   const mimeType = f.mime_type ?? mimeFromName(name) ?? sniffed?.mime ?? 'application/octet-stream';
   const classification = f.content_classification ?? classify({ sniffedMime: sniffed?.mime, name, mimeType });
-  const format = contentFormat({ sniffedFormat: sniffed?.format, name, mimeType: mimeType === 'application/octet-stream' ? undefined : mimeType });
+  const format = contentFormat({
+    sniffedFormat: sniffed?.format,
+    name,
+    mimeType: mimeType === 'application/octet-stream' ? undefined : mimeType,
+  });
   return { mimeType, classification, format };
 }
 

@@ -1,4 +1,10 @@
-import { ForbiddenError, RECORDING_ENDPOINT_TYPES, UnprocessableError, errorItem, type EndpointLookupReply } from '@patchbay/contracts';
+import {
+  ForbiddenError,
+  RECORDING_ENDPOINT_TYPES,
+  UnprocessableError,
+  errorItem,
+  type EndpointLookupReply,
+} from '@patchbay/contracts';
 
 /**
  * The rules of interface.md "How endpoints use containers" for the media plane, as pure functions
@@ -6,7 +12,10 @@ import { ForbiddenError, RECORDING_ENDPOINT_TYPES, UnprocessableError, errorItem
  */
 
 /** Which container a recording goes to: the one named, or the partner's default (null). */
-export interface RecordingTarget { container_sid: string | null; chosen_by: 'record_verb' | 'endpoint_property' | 'partner_default' }
+export interface RecordingTarget {
+  container_sid: string | null;
+  chosen_by: 'record_verb' | 'endpoint_property' | 'partner_default';
+}
 
 /**
  * Conference, FlexML and Voicemail endpoints record; any other type is a 422 naming `endpoint_sid`.
@@ -16,10 +25,17 @@ export interface RecordingTarget { container_sid: string | null; chosen_by: 'rec
  */
 export function recordingTarget(e: EndpointLookupReply, override: string | undefined): RecordingTarget {
   if (!(RECORDING_ENDPOINT_TYPES as readonly string[]).includes(e.type)) {
-    throw UnprocessableError.field('endpoint_sid', `a ${e.type} endpoint does not record; recordings come from conference, flexml and voicemail endpoints`);
+    throw UnprocessableError.field(
+      'endpoint_sid',
+      `a ${e.type} endpoint does not record; recordings come from conference, flexml and voicemail endpoints`,
+    );
   }
   if (override !== undefined) {
-    if (e.type !== 'flexml') throw UnprocessableError.field('container_sid', 'only a FlexML endpoint chooses a container per recording (the Record verb\'s containerSid)');
+    if (e.type !== 'flexml')
+      throw UnprocessableError.field(
+        'container_sid',
+        "only a FlexML endpoint chooses a container per recording (the Record verb's containerSid)",
+      );
     return { container_sid: override, chosen_by: 'record_verb' };
   }
   if (e.container_sid) return { container_sid: e.container_sid, chosen_by: 'endpoint_property' };
@@ -53,18 +69,29 @@ const forbid = (message: string, field: string) => new ForbiddenError('Forbidden
  */
 export function checkPlayback(e: EndpointLookupReply, f: PlayableFile, ctx: PlaybackContext): void {
   const field = ctx.by === 'uri' ? 'uri' : 'file_sid';
-  if (ctx.by === 'uri' && !f.published) throw forbid('the file is not published (publish must be file_access_name or file_sid) under this uri', 'uri');
+  if (ctx.by === 'uri' && !f.published)
+    throw forbid('the file is not published (publish must be file_access_name or file_sid) under this uri', 'uri');
   switch (e.type) {
     case 'flexml':
-      if (ctx.by === 'file_sid' && f.partner_sid !== e.partner_sid) throw forbid('a FlexML endpoint plays by file_sid only files of its own partner', field);
+      if (ctx.by === 'file_sid' && f.partner_sid !== e.partner_sid)
+        throw forbid('a FlexML endpoint plays by file_sid only files of its own partner', field);
       return;
     case 'voicemail':
-      if (ctx.by === 'file_sid') throw forbid('a Voicemail endpoint plays a stored file by its publish_uri (its greeting), not by file_sid', field);
+      if (ctx.by === 'file_sid')
+        throw forbid(
+          'a Voicemail endpoint plays a stored file by its publish_uri (its greeting), not by file_sid',
+          field,
+        );
       return;
     case 'conference':
     case 'conference_playback':
       if (f.partner_sid !== e.partner_sid || f.container_sid !== ctx.container_sid) {
-        throw forbid(e.type === 'conference' ? 'a Conference endpoint plays only files of its own container' : 'a Conference Playback endpoint plays only files of its conference\'s container', field);
+        throw forbid(
+          e.type === 'conference'
+            ? 'a Conference endpoint plays only files of its own container'
+            : "a Conference Playback endpoint plays only files of its conference's container",
+          field,
+        );
       }
       return;
     default:

@@ -25,8 +25,10 @@ export interface SweepFields {
 
 /** A count is above its target. A target without a count limit set is ignored. */
 export function overTarget(c: SweepFields): boolean {
-  return (c.threshold_files_target !== null && c.threshold_total_files > c.threshold_files_target)
-    || (c.threshold_bytes_target !== null && c.threshold_total_bytes > c.threshold_bytes_target);
+  return (
+    (c.threshold_files_target !== null && c.threshold_total_files > c.threshold_files_target) ||
+    (c.threshold_bytes_target !== null && c.threshold_total_bytes > c.threshold_bytes_target)
+  );
 }
 
 /** The next least recently used file should be deleted: a delete_lru sweep started (or starts now) and a count is over target. */
@@ -36,7 +38,12 @@ export function sweepDue(c: SweepFields): boolean {
 
 /** Whether `owner` may take (or keep) the container's lease at `now`. */
 export function leaseAvailable(c: SweepFields, owner: string, now: Date): boolean {
-  return !c.sweep_owner || c.sweep_owner === owner || !c.sweep_lease_until || new Date(c.sweep_lease_until).getTime() <= now.getTime();
+  return (
+    !c.sweep_owner ||
+    c.sweep_owner === owner ||
+    !c.sweep_lease_until ||
+    new Date(c.sweep_lease_until).getTime() <= now.getTime()
+  );
 }
 
 /** Whether `owner` holds a live lease at `now`. */
@@ -47,10 +54,14 @@ export function holdsLease(c: SweepFields, owner: string, now: Date): boolean {
 /** What the worker is told about a container. */
 export function sweepState(c: SweepFields & { container_sid: string; partner_sid: string }): SweepContainerState {
   return {
-    container_sid: c.container_sid, partner_sid: c.partner_sid,
-    threshold_files: c.threshold_files, threshold_bytes: c.threshold_bytes,
-    threshold_files_target: c.threshold_files_target, threshold_bytes_target: c.threshold_bytes_target,
-    threshold_total_files: c.threshold_total_files, threshold_total_bytes: c.threshold_total_bytes,
+    container_sid: c.container_sid,
+    partner_sid: c.partner_sid,
+    threshold_files: c.threshold_files,
+    threshold_bytes: c.threshold_bytes,
+    threshold_files_target: c.threshold_files_target,
+    threshold_bytes_target: c.threshold_bytes_target,
+    threshold_total_files: c.threshold_total_files,
+    threshold_total_bytes: c.threshold_total_bytes,
     over_target: sweepDue(c),
   };
 }

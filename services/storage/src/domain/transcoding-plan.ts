@@ -35,12 +35,16 @@ export function planTranscoding(ask: TranscodingAsk, source: SourceMedia): Trans
   if (ask.type !== 'audio') return null;
   const target = ask.desired_format ?? (ask.desired_bitrate !== null && source.format === 'mp3' ? 'mp3' : null);
   if (!target) return null;
-  const lowers = ask.desired_bitrate !== null && (source.bitrate === null || ask.desired_bitrate * 1000 < source.bitrate);
+  const lowers =
+    ask.desired_bitrate !== null && (source.bitrate === null || ask.desired_bitrate * 1000 < source.bitrate);
   const bitrate = takesBitrate(target) && lowers ? ask.desired_bitrate : null;
   if (target === source.format && bitrate === null) return null;
   if (source.format === 'mp4') {
     const field = target === 'mp4' ? 'desired_bitrate' : 'desired_format';
-    throw UnprocessableError.field(field, 'mp4 can be a transcoding target only: this file is mp4, so it cannot be transcoded (upload it without desired_format and desired_bitrate to store it as it is)');
+    throw UnprocessableError.field(
+      field,
+      'mp4 can be a transcoding target only: this file is mp4, so it cannot be transcoded (upload it without desired_format and desired_bitrate to store it as it is)',
+    );
   }
   return { target, bitrate };
 }

@@ -1,11 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import {
-  ConflictError, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, unwrapReply,
-  ContainerPatchSchema, ContainerPutSchema, errorItem, type ExternalStoreType, type GatewayRequest, type Partner,
+  ConflictError,
+  DuplicateKeyError,
+  NotFoundError,
+  Subjects,
+  UnprocessableError,
+  compileValidator,
+  unwrapReply,
+  ContainerPatchSchema,
+  ContainerPutSchema,
+  errorItem,
+  type ExternalStoreType,
+  type GatewayRequest,
+  type Partner,
 } from '@patchbay/contracts';
 import { changedFields, compareAndSet, reply } from '@patchbay/platform';
 import { runList } from '@patchbay/query';
-import { CONTAINER_CREATE_ONLY, CONTAINER_DEFAULTS, DEFAULT_MAX_CONTAINERS, checkContainerRules, uniqueKey, type ContainerSettings } from '../domain/container-rules';
+import {
+  CONTAINER_CREATE_ONLY,
+  CONTAINER_DEFAULTS,
+  DEFAULT_MAX_CONTAINERS,
+  checkContainerRules,
+  uniqueKey,
+  type ContainerSettings,
+} from '../domain/container-rules';
 import { syncExceeded } from '../counters';
 import type { ContainerDoc } from '../repo';
 import { serializeContainer } from '../serialize';
@@ -30,14 +48,24 @@ export function uniqueConflict(referenceSid: string, what: 'file' | 'container')
 }
 
 /** A container of the caller's partner, or 404 (another partner's is a 404 too). */
-export async function ownedContainer(ctx: StorageContext, partnerSid: string, containerSid: string): Promise<ContainerDoc> {
+export async function ownedContainer(
+  ctx: StorageContext,
+  partnerSid: string,
+  containerSid: string,
+): Promise<ContainerDoc> {
   const c = await ctx.repo.containers.findOne({ container_sid: String(containerSid), partner_sid: partnerSid });
   if (!c) throw new NotFoundError();
   return c;
 }
 
 async function maxContainers(ctx: StorageContext, partnerSid: string): Promise<number> {
-  const partner = unwrapReply<Partner>(await ctx.bus.request(Subjects.identity.partnerLookup, { partner_sid: partnerSid }, { timeoutMs: ctx.busTimeoutMs }));
+  const partner = unwrapReply<Partner>(
+    await ctx.bus.request(
+      Subjects.identity.partnerLookup,
+      { partner_sid: partnerSid },
+      { timeoutMs: ctx.busTimeoutMs },
+    ),
+  );
   const raised = Number(partner.attributes?.max_containers);
   return Number.isInteger(raised) && raised > 0 ? raised : DEFAULT_MAX_CONTAINERS;
 }
@@ -45,7 +73,12 @@ async function maxContainers(ctx: StorageContext, partnerSid: string): Promise<n
 /** Takes one container slot of the partner atomically; false when the limit is reached. */
 async function takeSlot(ctx: StorageContext, partnerSid: string, max: number): Promise<boolean> {
   await ctx.repo.limits.findOneAndUpdate({ partner_sid: partnerSid }, { $inc: { containers: 0 } }, { upsert: true });
-  return (await ctx.repo.limits.findOneAndUpdate({ partner_sid: partnerSid, containers: { $lt: max } }, { $inc: { containers: 1 } })) !== null;
+  return (
+    (await ctx.repo.limits.findOneAndUpdate(
+      { partner_sid: partnerSid, containers: { $lt: max } },
+      { $inc: { containers: 1 } },
+    )) !== null
+  );
 }
 
 async function insertContainer(ctx: StorageContext, doc: ContainerDoc): Promise<void> {
@@ -63,11 +96,19 @@ async function insertContainer(ctx: StorageContext, doc: ContainerDoc): Promise<
 function newContainerDoc(partnerSid: string, settings: ContainerSettings, isDefault: boolean): ContainerDoc {
   const now = new Date();
   return {
-    ...settings, container_sid: randomUUID(), partner_sid: partnerSid, is_default: isDefault,
+    ...settings,
+    container_sid: randomUUID(),
+    partner_sid: partnerSid,
+    is_default: isDefault,
     ...(isDefault ? { default_for: partnerSid } : {}),
     ...(settings.unique ? { unique_key: uniqueKey(partnerSid, settings) } : {}),
-    total_files: 0, total_bytes: 0, threshold_total_files: 0, threshold_total_bytes: 0, threshold_exceeded_at: null,
-    date_created: now, date_modified: now,
+    total_files: 0,
+    total_bytes: 0,
+    threshold_total_files: 0,
+    threshold_total_bytes: 0,
+    threshold_exceeded_at: null,
+    date_created: now,
+    date_modified: now,
   };
 }
 
@@ -103,12 +144,16 @@ export function containerHandlers(ctx: StorageContext) {
     try {
       const { after } = await compareAndSet(repo.containers, filter, async (current) => {
         for (const field of CONTAINER_CREATE_ONLY) {
-          if (body[field] !== undefined && body[field] !== current[field]) throw UnprocessableError.field(field, `${field} cannot be changed after creation`);
+          if (body[field] !== undefined && body[field] !== current[field])
+            throw UnprocessableError.field(field, `${field} cannot be changed after creation`);
         }
         const base = whole ? { ...CONTAINER_DEFAULTS, unique: current.unique, type: current.type } : current;
         const next = { ...pickSettingsFrom(base), ...body } as ContainerSettings;
         const stored = openContainerAttributes(ctx.keys, current);
-        const sent = keepMaskedCredentials(next.external_attributes as PlainAttributes | null, stored?.credentials ?? null);
+        const sent = keepMaskedCredentials(
+          next.external_attributes as PlainAttributes | null,
+          stored?.credentials ?? null,
+        );
         next.external_attributes = sent;
         checkContainerRules(next);
         let store: Record<string, unknown> = {};
@@ -118,7 +163,10 @@ export function containerHandlers(ctx: StorageContext) {
           } else {
             const type = current.type as ExternalStoreType;
             const key = JSON.stringify(sortedAttributes(sent));
-            if (probed !== key) { await checkExternalStorage(type, sent); probed = key; }
+            if (probed !== key) {
+              await checkExternalStorage(type, sent);
+              probed = key;
+            }
             const moved = !current.external_store_id || !sameLocation(locationOf(sent), locationOf(stored ?? {}));
             const seq = (current.external_store_seq ?? 1) + (moved && current.external_store_id ? 1 : 0);
             const storeId = moved ? `${current.container_sid}.${seq}` : current.external_store_id!;
@@ -138,7 +186,10 @@ export function containerHandlers(ctx: StorageContext) {
       return serializeContainer(after);
     } catch (err) {
       if (err instanceof DuplicateKeyError && uniqueKeyWritten !== undefined) {
-        const other = await repo.containers.findOne({ unique_key: uniqueKeyWritten, container_sid: { $ne: filter.container_sid } });
+        const other = await repo.containers.findOne({
+          unique_key: uniqueKeyWritten,
+          container_sid: { $ne: filter.container_sid },
+        });
         if (other) throw uniqueConflict(other.container_sid, 'container');
       }
       throw err;
@@ -155,7 +206,8 @@ export function containerHandlers(ctx: StorageContext) {
       // External containers do not count toward the container limit (interface.md, Limits).
       const counted = settings.type === 'internal';
       const max = counted ? await maxContainers(ctx, partnerSid) : 0;
-      if (counted && !(await takeSlot(ctx, partnerSid, max))) throw new UnprocessableError([errorItem(`partner has reached its limit of ${max} containers`)]);
+      if (counted && !(await takeSlot(ctx, partnerSid, max)))
+        throw new UnprocessableError([errorItem(`partner has reached its limit of ${max} containers`)]);
       const doc = newContainerDoc(partnerSid, settings, false);
       if (plain) {
         // Credentials sealed before anything is written; blobs go to store `<container_sid>.1`.
@@ -173,7 +225,14 @@ export function containerHandlers(ctx: StorageContext) {
       return serializeContainer(doc);
     },
     [Subjects.storage.containerList]: async (req: GatewayRequest) => {
-      return runList({ collection: repo.containers, baseFilter: { partner_sid: req.principal.partner_sid }, query: req.query, spec: CONTAINER_LIST_SPEC, url: req.url, serialize: serializeContainer });
+      return runList({
+        collection: repo.containers,
+        baseFilter: { partner_sid: req.principal.partner_sid },
+        query: req.query,
+        spec: CONTAINER_LIST_SPEC,
+        url: req.url,
+        serialize: serializeContainer,
+      });
     },
     [Subjects.storage.containerGet]: async (req: GatewayRequest) => {
       return serializeContainer(await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid));
@@ -187,15 +246,27 @@ export function containerHandlers(ctx: StorageContext) {
     [Subjects.storage.containerDelete]: async (req: GatewayRequest) => {
       const c = await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid);
       if (c.is_default) throw UnprocessableError.field('container_sid', 'the default container cannot be deleted');
-      if ((await repo.files.countDocuments({ container_sid: c.container_sid })) > 0 || (await repo.uploads.countDocuments({ container_sid: c.container_sid })) > 0) {
+      if (
+        (await repo.files.countDocuments({ container_sid: c.container_sid })) > 0 ||
+        (await repo.uploads.countDocuments({ container_sid: c.container_sid })) > 0
+      ) {
         throw new ConflictError([errorItem('container still holds files', 'container_sid')]);
       }
-      if ((await repo.containers.deleteOne({ container_sid: c.container_sid, total_files: 0 })) === 1 && c.type === 'internal') {
+      if (
+        (await repo.containers.deleteOne({ container_sid: c.container_sid, total_files: 0 })) === 1 &&
+        c.type === 'internal'
+      ) {
         await repo.limits.updateOne({ partner_sid: c.partner_sid }, { $inc: { containers: -1 } });
       }
       return reply(204, null);
     },
-    [Subjects.storage.containerCheck]: async ({ partner_sid: partnerSid, container_sid: containerSid }: { partner_sid: string; container_sid: string }) => {
+    [Subjects.storage.containerCheck]: async ({
+      partner_sid: partnerSid,
+      container_sid: containerSid,
+    }: {
+      partner_sid: string;
+      container_sid: string;
+    }) => {
       return serializeContainer(await ownedContainer(ctx, partnerSid, containerSid));
     },
     [Subjects.storage.containerDefault]: async ({ partner_sid: partnerSid }: { partner_sid: string }) => {
@@ -206,7 +277,12 @@ export function containerHandlers(ctx: StorageContext) {
 
 /** Attributes with keys sorted at every level, for comparing. */
 function sortedAttributes(a: PlainAttributes): unknown {
-  const sort = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k] && typeof o[k] === 'object' ? sort(o[k] as Record<string, unknown>) : o[k]]));
+  const sort = (o: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, o[k] && typeof o[k] === 'object' ? sort(o[k] as Record<string, unknown>) : o[k]]),
+    );
   return sort(a);
 }
 

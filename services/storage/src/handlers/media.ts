@@ -1,8 +1,21 @@
 import {
-  ApiError, EndpointLookupReplySchema, ForbiddenError, NotFoundError, PlaybackQuerySchema,
-  RecordingQuerySchema, Subjects, UnavailableError, UnprocessableError, compileValidator, errorItem, unwrapReply,
-  type EndpointLookupReply, type PlaybackOpenReply,
-  type RecordingPrepareRequest, type PlaybackOpenRequest, type PublishedCheckRequest,
+  ApiError,
+  EndpointLookupReplySchema,
+  ForbiddenError,
+  NotFoundError,
+  PlaybackQuerySchema,
+  RecordingQuerySchema,
+  Subjects,
+  UnavailableError,
+  UnprocessableError,
+  compileValidator,
+  errorItem,
+  unwrapReply,
+  type EndpointLookupReply,
+  type PlaybackOpenReply,
+  type RecordingPrepareRequest,
+  type PlaybackOpenRequest,
+  type PublishedCheckRequest,
 } from '@patchbay/contracts';
 import { checkPlayback, recordingTarget } from '../domain/media-rules';
 import { uploadFields } from '../domain/file-fields';
@@ -32,17 +45,35 @@ export function mediaHandlers(ctx: StorageContext) {
 
   async function endpointOf(endpointSid: string): Promise<EndpointLookupReply> {
     try {
-      return validateEndpoint(unwrapReply(await ctx.bus.request(Subjects.endpoint.lookup, { endpoint_sid: endpointSid }, { timeoutMs: ctx.busTimeoutMs })));
+      return validateEndpoint(
+        unwrapReply(
+          await ctx.bus.request(
+            Subjects.endpoint.lookup,
+            { endpoint_sid: endpointSid },
+            { timeoutMs: ctx.busTimeoutMs },
+          ),
+        ),
+      );
     } catch (err) {
-      if (err instanceof ApiError && err.status < 500) throw new NotFoundError('Cannot find item by SID', [errorItem('cannot find an endpoint with this SID', 'endpoint_sid')]);
-      throw err instanceof ApiError ? err : new UnavailableError('the endpoint service did not answer', [], { cause: err });
+      if (err instanceof ApiError && err.status < 500)
+        throw new NotFoundError('Cannot find item by SID', [
+          errorItem('cannot find an endpoint with this SID', 'endpoint_sid'),
+        ]);
+      throw err instanceof ApiError
+        ? err
+        : new UnavailableError('the endpoint service did not answer', [], { cause: err });
     }
   }
 
   /** The container `sid` of the partner, or that partner's default when `sid` is null; 404 otherwise. */
   async function containerOf(partnerSid: string, sid: string | null, field: string) {
-    const c = sid ? await repo.containers.findOne({ container_sid: sid, partner_sid: partnerSid }) : await ensureDefaultContainer(ctx, partnerSid);
-    if (!c) throw new NotFoundError('Cannot find item by SID', [errorItem('cannot find a container of the endpoint\'s partner with this SID', field)]);
+    const c = sid
+      ? await repo.containers.findOne({ container_sid: sid, partner_sid: partnerSid })
+      : await ensureDefaultContainer(ctx, partnerSid);
+    if (!c)
+      throw new NotFoundError('Cannot find item by SID', [
+        errorItem("cannot find a container of the endpoint's partner with this SID", field),
+      ]);
     return c;
   }
 
@@ -51,7 +82,11 @@ export function mediaHandlers(ctx: StorageContext) {
     const prefix = `${ctx.storageUrl}/f/`;
     if (!uri.startsWith(prefix)) return null;
     let id: string;
-    try { id = decodeURIComponent(uri.slice(prefix.length).split(/[?#]/)[0]); } catch { return null; }
+    try {
+      id = decodeURIComponent(uri.slice(prefix.length).split(/[?#]/)[0]);
+    } catch {
+      return null;
+    }
     const bySid = await repo.files.findOne({ file_sid: id });
     const file = bySid ?? (await repo.files.findOne({ file_access_name: id }));
     if (!file) return null;
@@ -66,30 +101,76 @@ export function mediaHandlers(ctx: StorageContext) {
       const q = validateRecordingQuery(req.query);
       const endpoint = await endpointOf(q.endpoint_sid);
       const target = recordingTarget(endpoint, q.container_sid);
-      const c = await containerOf(endpoint.partner_sid, target.container_sid, target.chosen_by === 'record_verb' ? 'container_sid' : 'endpoint_sid');
-      const fields = uploadFields({ container_sid: c.container_sid, type: 'audio', content_classification: 'media', ...(q.name ? { name: q.name } : {}) }, c);
-      ctx.log.info({ endpoint_sid: endpoint.endpoint_sid, container_sid: c.container_sid, chosen_by: target.chosen_by, call_sid: q.call_sid }, 'recording starting');
-      return openPendingUpload(ctx, c, fields, { endpoint_sid: endpoint.endpoint_sid, endpoint_type: endpoint.type, call_sid: q.call_sid ?? null });
+      const c = await containerOf(
+        endpoint.partner_sid,
+        target.container_sid,
+        target.chosen_by === 'record_verb' ? 'container_sid' : 'endpoint_sid',
+      );
+      const fields = uploadFields(
+        {
+          container_sid: c.container_sid,
+          type: 'audio',
+          content_classification: 'media',
+          ...(q.name ? { name: q.name } : {}),
+        },
+        c,
+      );
+      ctx.log.info(
+        {
+          endpoint_sid: endpoint.endpoint_sid,
+          container_sid: c.container_sid,
+          chosen_by: target.chosen_by,
+          call_sid: q.call_sid,
+        },
+        'recording starting',
+      );
+      return openPendingUpload(ctx, c, fields, {
+        endpoint_sid: endpoint.endpoint_sid,
+        endpoint_type: endpoint.type,
+        call_sid: q.call_sid ?? null,
+      });
     },
 
     [Subjects.storage.playbackOpen]: async (req: PlaybackOpenRequest): Promise<PlaybackOpenReply> => {
       operatorOnly(req.principal);
       const q = validatePlaybackQuery(req.query);
-      if ((q.file_sid === undefined) === (q.uri === undefined)) throw new UnprocessableError([errorItem('give the file either by file_sid or by uri (its publish_uri)', q.file_sid ? 'uri' : 'file_sid')]);
+      if ((q.file_sid === undefined) === (q.uri === undefined))
+        throw new UnprocessableError([
+          errorItem('give the file either by file_sid or by uri (its publish_uri)', q.file_sid ? 'uri' : 'file_sid'),
+        ]);
       const endpoint = await endpointOf(q.endpoint_sid);
-      const found = q.uri !== undefined ? await fileByUri(q.uri) : await repo.files.findOne({ file_sid: String(q.file_sid) }).then((file) => (file ? { file, published: false } : null));
-      if (!found) throw new NotFoundError('Cannot find item by SID', [errorItem('cannot find this file', q.uri !== undefined ? 'uri' : 'file_sid')]);
+      const found =
+        q.uri !== undefined
+          ? await fileByUri(q.uri)
+          : await repo.files
+              .findOne({ file_sid: String(q.file_sid) })
+              .then((file) => (file ? { file, published: false } : null));
+      if (!found)
+        throw new NotFoundError('Cannot find item by SID', [
+          errorItem('cannot find this file', q.uri !== undefined ? 'uri' : 'file_sid'),
+        ]);
       const { file, published } = found;
       // Conference endpoints play from one container: their own, or their conference's.
       let container: string | null = null;
-      if (endpoint.type === 'conference') container = (await containerOf(endpoint.partner_sid, endpoint.container_sid, 'endpoint_sid')).container_sid;
+      if (endpoint.type === 'conference')
+        container = (await containerOf(endpoint.partner_sid, endpoint.container_sid, 'endpoint_sid')).container_sid;
       if (endpoint.type === 'conference_playback' && endpoint.conference_endpoint_sid) {
         const conference = await endpointOf(endpoint.conference_endpoint_sid).catch(() => null);
-        if (conference) container = (await containerOf(conference.partner_sid, conference.container_sid, 'endpoint_sid')).container_sid;
+        if (conference)
+          container = (await containerOf(conference.partner_sid, conference.container_sid, 'endpoint_sid'))
+            .container_sid;
       }
-      checkPlayback(endpoint, { partner_sid: file.partner_sid, container_sid: file.container_sid, published }, { by: q.uri !== undefined ? 'uri' : 'file_sid', container_sid: container });
+      checkPlayback(
+        endpoint,
+        { partner_sid: file.partner_sid, container_sid: file.container_sid, published },
+        { by: q.uri !== undefined ? 'uri' : 'file_sid', container_sid: container },
+      );
       return {
-        file_sid: file.file_sid, blob_key: file.blob_key, file_bytes: file.file_bytes, mime_type: file.mime_type, name: file.name,
+        file_sid: file.file_sid,
+        blob_key: file.blob_key,
+        file_bytes: file.file_bytes,
+        mime_type: file.mime_type,
+        name: file.name,
         date_modified: contentModified(file).toISOString(),
       };
     },

@@ -1,14 +1,21 @@
 import {
-  Subjects, BadRequestError,
-  type SweepCandidatesReply, type SweepContainersReply, type SweepDeleteReply, type SweepExpiredReply,
-  type SweepContainersRequest, type SweepCandidatesRequest, type SweepDeleteRequest, type SweepReleaseRequest, type SweepExpiredRequest,
+  Subjects,
+  BadRequestError,
+  type SweepCandidatesReply,
+  type SweepContainersReply,
+  type SweepDeleteReply,
+  type SweepExpiredReply,
+  type SweepContainersRequest,
+  type SweepCandidatesRequest,
+  type SweepDeleteRequest,
+  type SweepReleaseRequest,
+  type SweepExpiredRequest,
 } from '@patchbay/contracts';
 import type { BlobStore } from '@patchbay/platform';
 import { holdsLease, leaseAvailable, sweepDue, sweepState, type SweepFields } from '../domain/sweep-rules';
 import type { ContainerDoc, FileDoc, StorageRepo } from '../repo';
 import { deleteFile } from './files';
 import type { StorageContext } from './context';
-
 
 /** Least recently used first; file_sid breaks ties, so the order is total and every sweeper sees the same one. */
 const LRU_ORDER = { date_last_accessed: 1, file_sid: 1 } as const;
@@ -40,10 +47,15 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
   const { repo } = ctx;
   await ensureSweepIndexes(repo);
   const lock = new KeyedLock();
-  const container = async (sid: string) => (await repo.containers.findOne({ container_sid: sid })) as (ContainerDoc & SweepFields) | null;
+  const container = async (sid: string) =>
+    (await repo.containers.findOne({ container_sid: sid })) as (ContainerDoc & SweepFields) | null;
 
   /** Ends a container's sweep: no longer pending, lease given back. */
-  const finish = (c: ContainerDoc) => repo.containers.updateOne({ container_sid: c.container_sid }, { $set: { sweep_pending: false, sweep_owner: null, sweep_lease_until: null } });
+  const finish = (c: ContainerDoc) =>
+    repo.containers.updateOne(
+      { container_sid: c.container_sid },
+      { $set: { sweep_pending: false, sweep_owner: null, sweep_lease_until: null } },
+    );
 
   /** The container is gone or no longer delete_lru: an unfinished sweep of it is forgotten. */
   async function forget(c: (ContainerDoc & SweepFields) | null): Promise<void> {
@@ -52,7 +64,8 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
 
   async function deleteLru(req: SweepDeleteRequest): Promise<SweepDeleteReply> {
     const { container_sid: containerSid, owner, date_last_accessed: seen } = req;
-    if (!containerSid || !owner || !seen) throw BadRequestError.field('reason', 'an lru delete needs container_sid, owner and date_last_accessed');
+    if (!containerSid || !owner || !seen)
+      throw BadRequestError.field('reason', 'an lru delete needs container_sid, owner and date_last_accessed');
     return lock.run(containerSid, async () => {
       const now = new Date();
       const before = await container(containerSid);
@@ -60,19 +73,29 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
         await forget(before);
         return { deleted: false, file: null, container: null, holds_lease: false };
       }
-      if (!holdsLease(before, owner, now)) return { deleted: false, file: null, container: sweepState(before), holds_lease: false };
+      if (!holdsLease(before, owner, now))
+        return { deleted: false, file: null, container: sweepState(before), holds_lease: false };
       if (!sweepDue(before)) {
         await finish(before);
         return { deleted: false, file: null, container: sweepState(before), holds_lease: false };
       }
-      const f = await repo.files.findOne({ file_sid: req.file_sid, container_sid: containerSid, threshold_include: true, date_last_accessed: new Date(seen) });
+      const f = await repo.files.findOne({
+        file_sid: req.file_sid,
+        container_sid: containerSid,
+        threshold_include: true,
+        date_last_accessed: new Date(seen),
+      });
       const deleted = f ? await deleteFile(ctx, blobs, f) : false;
       const after = (await container(containerSid)) ?? before;
       const due = sweepDue(after);
       const leaseMs = req.lease_ms ?? 30_000;
       // Renewed once half of it has run: a write per deletion would cost as much as the deletion's own.
       const renew = new Date(before.sweep_lease_until!).getTime() - Date.now() < leaseMs / 2;
-      if (due && renew) await repo.containers.updateOne({ container_sid: containerSid, sweep_owner: owner }, { $set: { sweep_lease_until: new Date(Date.now() + leaseMs) } });
+      if (due && renew)
+        await repo.containers.updateOne(
+          { container_sid: containerSid, sweep_owner: owner },
+          { $set: { sweep_lease_until: new Date(Date.now() + leaseMs) } },
+        );
       if (!due) await finish(after);
       return { deleted, file: deleted && f ? fileRef(f) : null, container: sweepState(after), holds_lease: due };
     });
@@ -84,7 +107,10 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
         { threshold_action: 'delete_lru', ...(req.after ? { container_sid: { $gt: req.after } } : {}) },
         { sort: { container_sid: 1 }, limit: req.limit },
       )) as Array<ContainerDoc & SweepFields>;
-      return { container_sids: page.filter(sweepDue).map((c) => c.container_sid), next: page.length === req.limit ? page[page.length - 1].container_sid : null };
+      return {
+        container_sids: page.filter(sweepDue).map((c) => c.container_sid),
+        next: page.length === req.limit ? page[page.length - 1].container_sid : null,
+      };
     },
 
     [Subjects.storage.sweepCandidates]: async (req: SweepCandidatesRequest): Promise<SweepCandidatesReply> => {
@@ -102,14 +128,31 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
         if (!leaseAvailable(c, req.owner, now)) return { container: sweepState(c), claimed: false, files: [] };
         // Conditional, so two storage replicas (MongoDB) cannot both hand the lease out.
         const claimed = await repo.containers.updateOne(
-          { container_sid: c.container_sid, $or: [{ sweep_owner: null }, { sweep_owner: req.owner }, { sweep_lease_until: { $lte: now } }] },
-          { $set: { sweep_pending: true, sweep_owner: req.owner, sweep_lease_until: new Date(now.getTime() + req.lease_ms) } },
+          {
+            container_sid: c.container_sid,
+            $or: [{ sweep_owner: null }, { sweep_owner: req.owner }, { sweep_lease_until: { $lte: now } }],
+          },
+          {
+            $set: {
+              sweep_pending: true,
+              sweep_owner: req.owner,
+              sweep_lease_until: new Date(now.getTime() + req.lease_ms),
+            },
+          },
         );
         if (claimed.matchedCount === 0) return { container: sweepState(c), claimed: false, files: [] };
-        const files = await repo.files.find({ container_sid: c.container_sid, threshold_include: true }, { sort: LRU_ORDER, limit: req.limit, projection: CANDIDATE_FIELDS });
+        const files = await repo.files.find(
+          { container_sid: c.container_sid, threshold_include: true },
+          { sort: LRU_ORDER, limit: req.limit, projection: CANDIDATE_FIELDS },
+        );
         return {
-          container: sweepState({ ...c, sweep_pending: true }), claimed: true,
-          files: files.map((f) => ({ file_sid: f.file_sid, file_bytes: f.file_bytes, date_last_accessed: new Date(f.date_last_accessed).toISOString() })),
+          container: sweepState({ ...c, sweep_pending: true }),
+          claimed: true,
+          files: files.map((f) => ({
+            file_sid: f.file_sid,
+            file_bytes: f.file_bytes,
+            date_last_accessed: new Date(f.date_last_accessed).toISOString(),
+          })),
         };
       });
     },
@@ -122,7 +165,10 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
     },
 
     [Subjects.storage.sweepRelease]: async (req: SweepReleaseRequest) => {
-      const released = await repo.containers.updateOne({ container_sid: req.container_sid, sweep_owner: req.owner }, { $set: { sweep_owner: null, sweep_lease_until: null } });
+      const released = await repo.containers.updateOne(
+        { container_sid: req.container_sid, sweep_owner: req.owner },
+        { $set: { sweep_owner: null, sweep_lease_until: null } },
+      );
       return { released: released.matchedCount > 0 };
     },
 
@@ -130,13 +176,31 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
       // A one-branch $or on purpose: NeDB's sparse index on expires_at holds no Date key at all (its
       // sparse check mistakes a Date for an empty compound key), so a top-level range, which NeDB
       // answers from that index, finds nothing. Inside $or NeDB scans; MongoDB still uses the index.
-      const files = await repo.files.find({ $or: [{ expires_at: { $lte: new Date() } }] }, { sort: { expires_at: 1, file_sid: 1 }, limit: req.limit, projection: { file_sid: 1, container_sid: 1, expires_at: 1 } });
-      return { files: files.map((f) => ({ file_sid: f.file_sid, container_sid: f.container_sid, expires_at: new Date(f.expires_at!).toISOString() })) };
+      const files = await repo.files.find(
+        { $or: [{ expires_at: { $lte: new Date() } }] },
+        {
+          sort: { expires_at: 1, file_sid: 1 },
+          limit: req.limit,
+          projection: { file_sid: 1, container_sid: 1, expires_at: 1 },
+        },
+      );
+      return {
+        files: files.map((f) => ({
+          file_sid: f.file_sid,
+          container_sid: f.container_sid,
+          expires_at: new Date(f.expires_at!).toISOString(),
+        })),
+      };
     },
   };
 }
 
-const fileRef = (f: FileDoc) => ({ file_sid: f.file_sid, container_sid: f.container_sid, partner_sid: f.partner_sid, file_bytes: f.file_bytes });
+const fileRef = (f: FileDoc) => ({
+  file_sid: f.file_sid,
+  container_sid: f.container_sid,
+  partner_sid: f.partner_sid,
+  file_bytes: f.file_bytes,
+});
 
 /** Runs tasks one at a time per key (storage is one process: the embedded store is single-process by design). */
 class KeyedLock {
@@ -146,7 +210,9 @@ class KeyedLock {
     const result = (this.tails.get(key) ?? Promise.resolve()).then(task);
     const tail = result.catch(() => undefined);
     this.tails.set(key, tail);
-    void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
     return result;
   }
 }

@@ -1,5 +1,13 @@
 import type { Static } from '@sinclair/typebox';
-import { isTranscodingOf, Queues, Subjects, TranscoderEvents, UnprocessableError, type TranscodingDoneEvent, type UploadJob } from '@patchbay/contracts';
+import {
+  isTranscodingOf,
+  Queues,
+  Subjects,
+  TranscoderEvents,
+  UnprocessableError,
+  type TranscodingDoneEvent,
+  type UploadJob,
+} from '@patchbay/contracts';
 import { checkedEvent, type BlobStore, type Logger, type Subscription } from '@patchbay/platform';
 import { planTranscoding, type TranscodingAsk, type TranscodingPlan } from '../domain/transcoding-plan';
 import { probeMedia, type Probed } from '../probe';
@@ -12,7 +20,12 @@ import type { StorageContext } from './context';
  * transcoding is promised only for decodable audio (422 naming `data` otherwise), and the plan
  * depends on the real format and bitrate (domain/transcoding-plan.ts).
  */
-export async function planUploadTranscoding(ctx: StorageContext, ask: TranscodingAsk, blobKey: string, sniffedFormat: string | null): Promise<{ plan: TranscodingPlan | null; probed: Probed | null }> {
+export async function planUploadTranscoding(
+  ctx: StorageContext,
+  ask: TranscodingAsk,
+  blobKey: string,
+  sniffedFormat: string | null,
+): Promise<{ plan: TranscodingPlan | null; probed: Probed | null }> {
   const asked = planTranscoding(ask, { format: sniffedFormat, bitrate: null });
   if (!asked) return { plan: null, probed: null };
   const probed = await probeMedia(ctx, { blob_key: blobKey, content_format: sniffedFormat }, asked.target);
@@ -21,8 +34,18 @@ export async function planUploadTranscoding(ctx: StorageContext, ask: Transcodin
 }
 
 /** The durable job for a file waiting for its upload-time transcoding (at commit, and again after a crash). */
-export function transcodingJob(f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'blob_key' | 'content_format'>, plan: TranscodingPlan): UploadJob {
-  return { file_sid: f.file_sid, partner_sid: f.partner_sid, blob_key: f.blob_key, source_format: f.content_format, target: plan.target, bitrate: plan.bitrate };
+export function transcodingJob(
+  f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'blob_key' | 'content_format'>,
+  plan: TranscodingPlan,
+): UploadJob {
+  return {
+    file_sid: f.file_sid,
+    partner_sid: f.partner_sid,
+    blob_key: f.blob_key,
+    source_format: f.content_format,
+    target: plan.target,
+    bitrate: plan.bitrate,
+  };
 }
 
 /**
@@ -37,8 +60,17 @@ export function transcodingJob(f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'bl
 export async function subscribeTranscodingEvents(ctx: StorageContext, blobs: BlobStore): Promise<Subscription[]> {
   const { repo, bus } = ctx;
   // Each handler logs under the request ID the upload had (carried by the job and its events).
-  const on = <S extends keyof typeof TranscoderEvents>(subject: S, handle: (event: Static<(typeof TranscoderEvents)[S]['payload']>, log: Logger) => Promise<void>) =>
-    bus.subscribe(subject, Queues.storage, checkedEvent(subject, TranscoderEvents[subject].payload, ctx.log, (event, mc) => handle(event, mc.requestId ? ctx.log.child({ requestId: mc.requestId }) : ctx.log)));
+  const on = <S extends keyof typeof TranscoderEvents>(
+    subject: S,
+    handle: (event: Static<(typeof TranscoderEvents)[S]['payload']>, log: Logger) => Promise<void>,
+  ) =>
+    bus.subscribe(
+      subject,
+      Queues.storage,
+      checkedEvent(subject, TranscoderEvents[subject].payload, ctx.log, (event, mc) =>
+        handle(event, mc.requestId ? ctx.log.child({ requestId: mc.requestId }) : ctx.log),
+      ),
+    );
 
   /** A result storage does not use: removed, but only if it is a transcoding of that source (never any other blob). */
   const discard = async (e: TranscodingDoneEvent, why: string, log: Logger) => {
@@ -48,10 +80,16 @@ export async function subscribeTranscodingEvents(ctx: StorageContext, blobs: Blo
 
   return Promise.all([
     on(Subjects.events.fileTranscodingProgress, async ({ file_sid: sid, source_blob_key: source, progress }) => {
-      await repo.files.updateOne({ file_sid: sid, blob_key: source, content_transcoding_progress: { $lt: 100 } }, { $set: { content_transcoding_progress: Math.max(0, Math.min(99, Math.floor(progress))) } });
+      await repo.files.updateOne(
+        { file_sid: sid, blob_key: source, content_transcoding_progress: { $lt: 100 } },
+        { $set: { content_transcoding_progress: Math.max(0, Math.min(99, Math.floor(progress))) } },
+      );
     }),
     on(Subjects.events.fileTranscodingFailed, async ({ file_sid: sid, source_blob_key: source, reason }, log) => {
-      const cleared = await repo.files.updateOne({ file_sid: sid, blob_key: source }, { $set: { content_transcoding_progress: null } });
+      const cleared = await repo.files.updateOne(
+        { file_sid: sid, blob_key: source },
+        { $set: { content_transcoding_progress: null } },
+      );
       if (cleared.matchedCount > 0) log.warn({ file_sid: sid, reason }, 'upload transcoding failed; original kept');
     }),
     on(Subjects.events.fileTranscodingDone, async (r, log) => {
@@ -59,16 +97,34 @@ export async function subscribeTranscodingEvents(ctx: StorageContext, blobs: Blo
       if (!f) return discard(r, 'the file was deleted', log);
       if (f.blob_key !== r.source_blob_key) return discard(r, 'the file already has new data', log);
       const now = new Date();
-      const updated = await repo.files.findOneAndUpdate({ file_sid: f.file_sid, blob_key: r.source_blob_key }, { $set: {
-        blob_key: r.blob_key, file_bytes: r.file_bytes, content_format: r.content_format, mime_type: r.mime_type,
-        content_duration: r.content_duration, content_bitrate: r.content_bitrate, content_transcoding_progress: 100,
-        date_modified: now, date_content_modified: now,
-      } });
+      const updated = await repo.files.findOneAndUpdate(
+        { file_sid: f.file_sid, blob_key: r.source_blob_key },
+        {
+          $set: {
+            blob_key: r.blob_key,
+            file_bytes: r.file_bytes,
+            content_format: r.content_format,
+            mime_type: r.mime_type,
+            content_duration: r.content_duration,
+            content_bitrate: r.content_bitrate,
+            content_transcoding_progress: 100,
+            date_modified: now,
+            date_content_modified: now,
+          },
+        },
+      );
       if (!updated) return discard(r, 'the file already has new data', log);
       const delta = r.file_bytes - f.file_bytes;
-      await repo.containers.updateOne({ container_sid: f.container_sid }, { $inc: f.threshold_include ? { total_bytes: delta, threshold_total_bytes: delta } : { total_bytes: delta } });
+      await repo.containers.updateOne(
+        { container_sid: f.container_sid },
+        { $inc: f.threshold_include ? { total_bytes: delta, threshold_total_bytes: delta } : { total_bytes: delta } },
+      );
       await blobs.delete(f.blob_key);
-      await bus.publish(Subjects.events.fileUpdated, { file_sid: f.file_sid, partner_sid: f.partner_sid, file_access_name: f.file_access_name });
+      await bus.publish(Subjects.events.fileUpdated, {
+        file_sid: f.file_sid,
+        partner_sid: f.partner_sid,
+        file_access_name: f.file_access_name,
+      });
       log.info({ file_sid: f.file_sid, format: r.content_format, bytes: r.file_bytes }, 'file transcoded');
     }),
   ]);

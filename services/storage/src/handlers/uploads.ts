@@ -1,13 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import {
-  externalBlobKey, fileBlobKey,
-  BadRequestError, DuplicateKeyError, NotFoundError, Subjects, UnprocessableError, compileValidator, FileUploadSchema,
-  type Principal, type Prepared, type UploadAbortRequest, type UploadCommitRequest, type UploadPrepareRequest, type UploadReserveRequest,
+  externalBlobKey,
+  fileBlobKey,
+  BadRequestError,
+  DuplicateKeyError,
+  NotFoundError,
+  Subjects,
+  UnprocessableError,
+  compileValidator,
+  FileUploadSchema,
+  type Principal,
+  type Prepared,
+  type UploadAbortRequest,
+  type UploadCommitRequest,
+  type UploadPrepareRequest,
+  type UploadReserveRequest,
 } from '@patchbay/contracts';
 import { reply, type BlobStore } from '@patchbay/platform';
 import { currentStoreId } from '../external-stores';
 import { uniqueKey } from '../domain/container-rules';
-import { checkClassification, declaredClassification, defaultAccessName, describeContent, uploadFields, type UploadFields } from '../domain/file-fields';
+import {
+  checkClassification,
+  declaredClassification,
+  defaultAccessName,
+  describeContent,
+  uploadFields,
+  type UploadFields,
+} from '../domain/file-fields';
 import { extensionForMime } from '../domain/classify';
 import type { RecordingOrigin } from '../domain/recording-origin';
 import { scheduleVoicemailCallback } from '../callbacks';
@@ -25,37 +44,63 @@ const validateQuery = compileValidator(FileUploadSchema, { fromStrings: true });
 /** Where an upload's bytes go (messages/storage.ts). */
 export type PrepareReply = Prepared;
 
-interface PendingUpload extends UploadDoc { fields: UploadFields; recording?: RecordingOrigin }
+interface PendingUpload extends UploadDoc {
+  fields: UploadFields;
+  recording?: RecordingOrigin;
+}
 
 /**
  * Refuses what the request alone already breaks — classification, unique key set, access name,
  * a full container — and records the pending upload (so a crash between prepare and commit leaves
  * nothing behind after the stale-upload sweep). Shared by API uploads and recordings.
  */
-export async function openPendingUpload(ctx: StorageContext, c: ContainerDoc, fields: UploadFields, recording?: RecordingOrigin, reserved?: { file_sid: string; size: number }): Promise<PrepareReply> {
+export async function openPendingUpload(
+  ctx: StorageContext,
+  c: ContainerDoc,
+  fields: UploadFields,
+  recording?: RecordingOrigin,
+  reserved?: { file_sid: string; size: number },
+): Promise<PrepareReply> {
   const { repo } = ctx;
   const declared = declaredClassification(fields);
   if (declared) checkClassification(c, declared);
   const dup = fields.unique ? await repo.files.findOne({ unique_key: uniqueKey(c.container_sid, fields) }) : null;
   if (dup) throw uniqueConflict(dup.file_sid, 'file');
-  if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name }))) throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
+  if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name })))
+    throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
   // External containers have no space limits; their blobs go to the container's storage (ADR 29).
   const external = c.type !== 'internal';
   if (!external) refuseIfFull(c, reserved?.size ?? 0, fields.threshold_include);
   if (reserved) {
     // The bytes are in already (under the key reserved for them): the upload gets its container and fields.
-    const attached = await repo.uploads.findOneAndUpdate({ file_sid: reserved.file_sid, partner_sid: c.partner_sid, reserved: true }, { $set: { container_sid: c.container_sid, fields, reserved: false } });
+    const attached = await repo.uploads.findOneAndUpdate(
+      { file_sid: reserved.file_sid, partner_sid: c.partner_sid, reserved: true },
+      { $set: { container_sid: c.container_sid, fields, reserved: false } },
+    );
     if (!attached) throw new NotFoundError('upload not found');
-    return { file_sid: attached.file_sid, blob_key: attached.blob_key, max_bytes: Math.max(0, c.quota_bytes - c.total_bytes) };
+    return {
+      file_sid: attached.file_sid,
+      blob_key: attached.blob_key,
+      max_bytes: Math.max(0, c.quota_bytes - c.total_bytes),
+    };
   }
   const fileSid = randomUUID();
   const key = fileBlobKey(c.partner_sid, fileSid);
   const upload: PendingUpload = {
-    file_sid: fileSid, partner_sid: c.partner_sid, container_sid: c.container_sid, blob_key: external ? externalBlobKey(await currentStoreId(ctx, c), key) : key, date_created: new Date(), fields,
+    file_sid: fileSid,
+    partner_sid: c.partner_sid,
+    container_sid: c.container_sid,
+    blob_key: external ? externalBlobKey(await currentStoreId(ctx, c), key) : key,
+    date_created: new Date(),
+    fields,
     ...(recording ? { recording } : {}),
   };
   await repo.uploads.insertOne(upload);
-  return { file_sid: fileSid, blob_key: upload.blob_key, max_bytes: external ? Number.MAX_SAFE_INTEGER : Math.max(0, c.quota_bytes - c.total_bytes) };
+  return {
+    file_sid: fileSid,
+    blob_key: upload.blob_key,
+    max_bytes: external ? Number.MAX_SAFE_INTEGER : Math.max(0, c.quota_bytes - c.total_bytes),
+  };
 }
 
 /**
@@ -80,7 +125,9 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
   async function pendingOf(principal: Principal, fileSid: unknown): Promise<PendingUpload | null> {
     const u = (await repo.uploads.findOne({ file_sid: String(fileSid) })) as PendingUpload | null;
     if (!u) return null;
-    return u.partner_sid === principal.partner_sid || (u.recording && principal.scopes.includes('media.manage')) ? u : null;
+    return u.partner_sid === principal.partner_sid || (u.recording && principal.scopes.includes('media.manage'))
+      ? u
+      : null;
   }
 
   async function discard(u: UploadDoc): Promise<void> {
@@ -92,7 +139,11 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
     [Subjects.storage.uploadPrepare]: async (req: UploadPrepareRequest): Promise<PrepareReply> => {
       const input = (req.source === 'query' ? validateQuery : validateJson)(req.fields ?? {});
       const c = await containerFor(req.principal.partner_sid, input.container_sid);
-      if (c.type !== 'internal') throw UnprocessableError.field('container_sid', 'files cannot be uploaded through the API to an external container');
+      if (c.type !== 'internal')
+        throw UnprocessableError.field(
+          'container_sid',
+          'files cannot be uploaded through the API to an external container',
+        );
       return openPendingUpload(ctx, c, uploadFields(input, c), undefined, req.reserved);
     },
 
@@ -101,7 +152,14 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
       const containers = await repo.containers.find({ partner_sid: principal.partner_sid, type: 'internal' });
       const room = Math.max(0, ...containers.map((c) => c.quota_bytes - c.total_bytes));
       const fileSid = randomUUID();
-      const upload: UploadDoc = { file_sid: fileSid, partner_sid: principal.partner_sid, container_sid: '', blob_key: fileBlobKey(principal.partner_sid, fileSid), date_created: new Date(), reserved: true };
+      const upload: UploadDoc = {
+        file_sid: fileSid,
+        partner_sid: principal.partner_sid,
+        container_sid: '',
+        blob_key: fileBlobKey(principal.partner_sid, fileSid),
+        date_created: new Date(),
+        reserved: true,
+      };
       await repo.uploads.insertOne(upload);
       return { file_sid: fileSid, blob_key: upload.blob_key, max_bytes: room };
     },
@@ -109,7 +167,8 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
     [Subjects.storage.uploadCommit]: async (req: UploadCommitRequest) => {
       const u = await pendingOf(req.principal, req.file_sid);
       if (!u) throw new NotFoundError('upload not found');
-      if (u.reserved || !u.fields) throw BadRequestError.field('file_object', 'the upload has no File fields (file_object) yet');
+      if (u.reserved || !u.fields)
+        throw BadRequestError.field('file_object', 'the upload has no File fields (file_object) yet');
       const size = Number(req.size);
       if (!Number.isInteger(size) || size < 0) throw BadRequestError.field('size', 'invalid size');
       try {
@@ -119,26 +178,55 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
         checkClassification(c, content.classification);
         const { plan, probed: planned } = await planUploadTranscoding(ctx, f, u.blob_key, content.format);
         // A recording must be audio too: find out before anything is recorded (an upload to transcode was probed just above).
-        const probed = planned ?? (u.recording ? await probeMedia(ctx, { blob_key: u.blob_key, content_format: content.format }) : null);
-        if (probed && probed.duration === null) throw UnprocessableError.field('data', 'the recording is not decodable audio');
+        const probed =
+          planned ??
+          (u.recording ? await probeMedia(ctx, { blob_key: u.blob_key, content_format: content.format }) : null);
+        if (probed && probed.duration === null)
+          throw UnprocessableError.field('data', 'the recording is not decodable audio');
         await addFile(repo, c, size, f.threshold_include);
         const now = new Date();
         const doc: FileDoc = {
-          file_sid: u.file_sid, partner_sid: u.partner_sid, container_sid: u.container_sid, blob_key: u.blob_key,
-          name: u.recording && !f.given_name ? recordingName(u.recording, u.file_sid, content.mimeType) : f.name, mime_type: content.mimeType, type: f.type, content_classification: content.classification,
-          content_format: probed?.format ?? content.format, content_duration: probed?.duration ?? null, content_bitrate: probed?.bitrate ?? null,
+          file_sid: u.file_sid,
+          partner_sid: u.partner_sid,
+          container_sid: u.container_sid,
+          blob_key: u.blob_key,
+          name: u.recording && !f.given_name ? recordingName(u.recording, u.file_sid, content.mimeType) : f.name,
+          mime_type: content.mimeType,
+          type: f.type,
+          content_classification: content.classification,
+          content_format: probed?.format ?? content.format,
+          content_duration: probed?.duration ?? null,
+          content_bitrate: probed?.bitrate ?? null,
           content_transcoding_progress: plan ? 0 : null,
-          desired_format: f.desired_format, desired_bitrate: f.desired_bitrate,
+          desired_format: f.desired_format,
+          desired_bitrate: f.desired_bitrate,
           // Named after the format it will have: the publish_uri returned now stays valid after transcoding.
-          file_access_name: f.file_access_name ?? (plan ? `${u.file_sid}.${plan.target}` : defaultAccessName(u.file_sid, f.given_name ? f.name : undefined, content.mimeType)),
-          file_bytes: size, publish: f.publish, threshold_include: f.threshold_include,
-          lifecycle_action: f.lifecycle_action, lifecycle_ttl: f.lifecycle_ttl, unique: f.unique,
+          file_access_name:
+            f.file_access_name ??
+            (plan
+              ? `${u.file_sid}.${plan.target}`
+              : defaultAccessName(u.file_sid, f.given_name ? f.name : undefined, content.mimeType)),
+          file_bytes: size,
+          publish: f.publish,
+          threshold_include: f.threshold_include,
+          lifecycle_action: f.lifecycle_action,
+          lifecycle_ttl: f.lifecycle_ttl,
+          unique: f.unique,
           ...(f.unique ? { unique_key: uniqueKey(u.container_sid, f) } : {}),
           parent_file_sid: null,
-          integer_key_1: f.integer_key_1, integer_key_2: f.integer_key_2,
-          string_key_1: f.string_key_1, string_key_2: f.string_key_2, string_key_3: f.string_key_3, string_key_4: f.string_key_4,
-          date_created: now, date_modified: now, date_last_accessed: now, date_content_modified: now,
-          ...(f.lifecycle_action === 'delete' && f.lifecycle_ttl >= 0 ? { expires_at: new Date(now.getTime() + f.lifecycle_ttl * 1000) } : {}),
+          integer_key_1: f.integer_key_1,
+          integer_key_2: f.integer_key_2,
+          string_key_1: f.string_key_1,
+          string_key_2: f.string_key_2,
+          string_key_3: f.string_key_3,
+          string_key_4: f.string_key_4,
+          date_created: now,
+          date_modified: now,
+          date_last_accessed: now,
+          date_content_modified: now,
+          ...(f.lifecycle_action === 'delete' && f.lifecycle_ttl >= 0
+            ? { expires_at: new Date(now.getTime() + f.lifecycle_ttl * 1000) }
+            : {}),
         };
         try {
           await repo.files.insertOne(doc);
@@ -152,11 +240,26 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
           throw err;
         }
         await repo.uploads.deleteOne({ file_sid: u.file_sid });
-        if (plan) await ctx.bus.enqueue(Subjects.transcoder.uploadJob, transcodingJob(doc, plan), { msgId: `transcode-${doc.file_sid}` });
+        if (plan)
+          await ctx.bus.enqueue(Subjects.transcoder.uploadJob, transcodingJob(doc, plan), {
+            msgId: `transcode-${doc.file_sid}`,
+          });
         else if (!probed) await probeFile(ctx, doc);
         const stored = (await repo.files.findOne({ file_sid: doc.file_sid })) ?? doc;
-        await ctx.bus.publish(Subjects.events.fileCreated, { file_sid: doc.file_sid, partner_sid: doc.partner_sid, container_sid: doc.container_sid });
-        ctx.log.info({ file_sid: doc.file_sid, container_sid: doc.container_sid, bytes: size, ...(u.recording ? { endpoint_sid: u.recording.endpoint_sid } : {}) }, u.recording ? 'recording stored' : 'file stored');
+        await ctx.bus.publish(Subjects.events.fileCreated, {
+          file_sid: doc.file_sid,
+          partner_sid: doc.partner_sid,
+          container_sid: doc.container_sid,
+        });
+        ctx.log.info(
+          {
+            file_sid: doc.file_sid,
+            container_sid: doc.container_sid,
+            bytes: size,
+            ...(u.recording ? { endpoint_sid: u.recording.endpoint_sid } : {}),
+          },
+          u.recording ? 'recording stored' : 'file stored',
+        );
         const file = serializeFile(stored, ctx.storageUrl, c.allow_publish);
         if (u.recording?.endpoint_type === 'voicemail') await scheduleVoicemailCallback(ctx, u.recording, file);
         return reply(201, file);

@@ -24,7 +24,9 @@ describe('classification', () => {
   });
 
   test('an executable is one whatever else is said (a renamed .exe, a script by its content)', () => {
-    expect(classify({ sniffedMime: 'application/x-msdownload', name: 'song.mp3', mimeType: 'audio/mpeg' })).toBe('executable');
+    expect(classify({ sniffedMime: 'application/x-msdownload', name: 'song.mp3', mimeType: 'audio/mpeg' })).toBe(
+      'executable',
+    );
     expect(classify({ name: 'install.sh', mimeType: 'text/plain' })).toBe('executable');
     expect(classify({ sniffedMime: 'text/x-shellscript' })).toBe('executable');
   });

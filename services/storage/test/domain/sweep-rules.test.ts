@@ -1,8 +1,14 @@
 import { holdsLease, leaseAvailable, overTarget, sweepDue, type SweepFields } from '../../src/domain/sweep-rules';
 
 const lru = (over: Partial<SweepFields> = {}): SweepFields => ({
-  threshold_action: 'delete_lru', threshold_files: 10, threshold_bytes: null, threshold_files_target: 5, threshold_bytes_target: null,
-  threshold_total_files: 0, threshold_total_bytes: 0, ...over,
+  threshold_action: 'delete_lru',
+  threshold_files: 10,
+  threshold_bytes: null,
+  threshold_files_target: 5,
+  threshold_bytes_target: null,
+  threshold_total_files: 0,
+  threshold_total_bytes: 0,
+  ...over,
 });
 
 describe('delete_lru sweep rules', () => {
@@ -20,14 +26,19 @@ describe('delete_lru sweep rules', () => {
     expect(sweepDue(lru({ threshold_total_files: 10 }))).toBe(true);
     expect(sweepDue(lru({ threshold_total_files: 9, sweep_pending: true }))).toBe(true);
     expect(sweepDue(lru({ threshold_total_files: 5, sweep_pending: true }))).toBe(false);
-    expect(sweepDue(lru({ threshold_bytes: 100, threshold_bytes_target: 50, threshold_total_files: 1, threshold_total_bytes: 100 }))).toBe(true);
+    expect(
+      sweepDue(
+        lru({ threshold_bytes: 100, threshold_bytes_target: 50, threshold_total_files: 1, threshold_total_bytes: 100 }),
+      ),
+    ).toBe(true);
   });
 
   test('only delete_lru containers are ever due', () => {
-    for (const action of ['reject', 'no_action']) expect(sweepDue(lru({ threshold_action: action, threshold_total_files: 50, sweep_pending: true }))).toBe(false);
+    for (const action of ['reject', 'no_action'])
+      expect(sweepDue(lru({ threshold_action: action, threshold_total_files: 50, sweep_pending: true }))).toBe(false);
   });
 
-  test('the lease: free, expired or already the owner\'s can be taken; only a live one is held', () => {
+  test("the lease: free, expired or already the owner's can be taken; only a live one is held", () => {
     const now = new Date('2024-01-01T00:00:10Z');
     const held = lru({ sweep_owner: 'a', sweep_lease_until: new Date('2024-01-01T00:00:20Z') });
     const expired = lru({ sweep_owner: 'a', sweep_lease_until: new Date('2024-01-01T00:00:10Z') });

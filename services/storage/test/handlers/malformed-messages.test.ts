@@ -12,7 +12,8 @@ import { captureLogger } from '../../../../packages/platform/src/testing/capture
 import { startStorageService } from '../../src/service';
 
 const principal = { partner_sid: 'P1', login: 'l', scopes: ['storage.manage'], token_sid: null };
-const refusals = (lines: Array<Record<string, unknown>>) => lines.filter((l) => l.msg === 'malformed internal message refused').map((l) => l.subject);
+const refusals = (lines: Array<Record<string, unknown>>) =>
+  lines.filter((l) => l.msg === 'malformed internal message refused').map((l) => l.subject);
 const fieldsOf = (r: BusReply) => ('error' in r ? r.error.errors.map((e) => e.field) : []);
 
 let root: string;
@@ -28,9 +29,21 @@ beforeAll(async () => {
   own = new MemoryBus(hub);
   caller = new MemoryBus(hub);
   docs = new NedbDocStore({});
-  storage = await startStorageService({ bus: own, docs, blobs: new DirBlobStore({ dir: path.join(root, 'blobs') }), logger, metrics: createMetricsRegistry('storage-malformed') }, {
-    storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 500,
-  });
+  storage = await startStorageService(
+    {
+      bus: own,
+      docs,
+      blobs: new DirBlobStore({ dir: path.join(root, 'blobs') }),
+      logger,
+      metrics: createMetricsRegistry('storage-malformed'),
+    },
+    {
+      storageUrl: 'http://files.test',
+      uploadStaleMs: 3_600_000,
+      sweepIntervalMs: 3_600_000,
+      busTimeoutMs: 500,
+    },
+  );
 });
 
 afterAll(async () => {
@@ -61,8 +74,13 @@ test('malformed partner and transcoding events are dropped with an error logged;
   await caller.publish(Subjects.events.partnerCreated, { partner: { name: 'no sid' } });
   await caller.publish(Subjects.events.fileTranscodingDone, { file_sid: 'F', blob_key: '../../etc/passwd' });
   await caller.publish(Subjects.events.fileTranscodingProgress, { file_sid: 'F', progress: 'half' });
-  const events = [Subjects.events.partnerCreated, Subjects.events.fileTranscodingDone, Subjects.events.fileTranscodingProgress];
-  for (let i = 0; i < 100 && !events.every((e) => refusals(lines).includes(e)); i++) await new Promise((r) => setTimeout(r, 50));
+  const events = [
+    Subjects.events.partnerCreated,
+    Subjects.events.fileTranscodingDone,
+    Subjects.events.fileTranscodingProgress,
+  ];
+  for (let i = 0; i < 100 && !events.every((e) => refusals(lines).includes(e)); i++)
+    await new Promise((r) => setTimeout(r, 50));
   expect(refusals(lines)).toEqual(expect.arrayContaining(events));
   const fine = await caller.request(Subjects.storage.containerDefault, { partner_sid: 'P1' }, { timeoutMs: 5000 });
   expect(fine).toMatchObject({ status: 200, body: { partner_sid: 'P1', is_default: true } });

@@ -40,9 +40,42 @@ export const STANDARD_RATES = [48000, 44100, 32000, 24000, 22050, 16000, 12000, 
  * overshoots a bitrate at its floor by a third or more; a lower rate honours it.
  */
 const VORBIS: Record<number, readonly [Band, Band]> = {
-  48000: [[32, 240], [45, 500]], 44100: [[32, 240], [45, 500]], 32000: [[30, 190], [36, 380]],
-  24000: [[30, 90], [30, 180]], 22050: [[30, 90], [30, 180]], 16000: [[16, 100], [24, 200]],
-  12000: [[16, 50], [16, 100]], 11025: [[16, 50], [16, 100]], 8000: [[8, 42], [12, 84]],
+  48000: [
+    [32, 240],
+    [45, 500],
+  ],
+  44100: [
+    [32, 240],
+    [45, 500],
+  ],
+  32000: [
+    [30, 190],
+    [36, 380],
+  ],
+  24000: [
+    [30, 90],
+    [30, 180],
+  ],
+  22050: [
+    [30, 90],
+    [30, 180],
+  ],
+  16000: [
+    [16, 100],
+    [24, 200],
+  ],
+  12000: [
+    [16, 50],
+    [16, 100],
+  ],
+  11025: [
+    [16, 50],
+    [16, 100],
+  ],
+  8000: [
+    [8, 42],
+    [12, 84],
+  ],
 };
 
 /** MPEG audio layer III: MPEG-1 rates 32–320, MPEG-2 8–160, MPEG-2.5 8–64, whatever the channels. */
@@ -74,7 +107,9 @@ export function planOutput(target: string, bitrate: number | null, source: Sourc
   const encoder = ENCODERS[target];
   if (!encoder || bitrate === null) return UNCHANGED;
   const channels: 1 | 2 = source.channels === 1 ? 1 : 2;
-  const top = encoder.rates.find((r) => source.sampleRate === null || r <= source.sampleRate) ?? encoder.rates[encoder.rates.length - 1];
+  const top =
+    encoder.rates.find((r) => source.sampleRate === null || r <= source.sampleRate) ??
+    encoder.rates[encoder.rates.length - 1];
   const candidates: Array<[number, 1 | 2]> = [[top, channels]];
   if (channels === 2) candidates.push([top, 1]);
   for (const rate of encoder.rates) if (rate < top) candidates.push([rate, 1]);

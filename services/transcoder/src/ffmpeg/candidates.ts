@@ -22,7 +22,10 @@ export interface Candidate {
 }
 
 /** The candidates of `tool` in resolution order, and why the absent ones are absent (for errors). */
-export interface Candidates { found: Candidate[]; absent: string[] }
+export interface Candidates {
+  found: Candidate[];
+  absent: string[];
+}
 
 const ENV_NAME: Record<Tool, string> = { ffmpeg: 'FFMPEG_PATH', ffprobe: 'FFPROBE_PATH' };
 const NPM_SCOPE: Record<Tool, string> = { ffmpeg: '@ffmpeg-installer', ffprobe: '@ffprobe-installer' };
@@ -40,7 +43,9 @@ export function findOnPath(name: string, searchPath: string): string | null {
     try {
       fs.accessSync(file, fs.constants.X_OK);
       if (fs.statSync(file).isFile()) return file;
-    } catch { /* not here */ }
+    } catch {
+      /* not here */
+    }
   }
   return null;
 }

@@ -25,7 +25,10 @@ const ENCODINGS: Record<TargetFormat, Encoding> = {
   ulaw: ULAW,
   g722: { output: ['-ar', '16000', '-ac', '1', '-c:a', 'g722', '-f', 'g722'] },
   flac: { output: ['-c:a', 'flac', '-f', 'flac'] },
-  mp3: { output: ['-c:a', 'libmp3lame', '-f', 'mp3'], rates: [48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000] },
+  mp3: {
+    output: ['-c:a', 'libmp3lame', '-f', 'mp3'],
+    rates: [48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000],
+  },
   ogg: { output: ['-c:a', 'libvorbis', '-f', 'ogg'] },
   wav: { output: ['-c:a', 'pcm_s16le', '-f', 'wav'] },
   // mp4 is a target only; the moov atom goes first so ranges and streaming work.
@@ -35,7 +38,9 @@ const ENCODINGS: Record<TargetFormat, Encoding> = {
 /** A format as the transcoder uses it: the shared table's entry and how it is written. */
 export type FormatSpec = MediaFormat & Encoding;
 
-export const FORMATS: Record<string, FormatSpec> = Object.fromEntries(MEDIA_FORMATS.map((f) => [f.extension, { ...f, ...ENCODINGS[f.extension] }]));
+export const FORMATS: Record<string, FormatSpec> = Object.fromEntries(
+  MEDIA_FORMATS.map((f) => [f.extension, { ...f, ...ENCODINGS[f.extension] }]),
+);
 
 /** The encoder a target is written with (its `-c:a`): what the start-up check looks for in ffmpeg. */
 export function encoderOf(spec: FormatSpec): string {

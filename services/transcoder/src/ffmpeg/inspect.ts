@@ -13,7 +13,9 @@ export interface Inspected extends Candidate {
 }
 
 /** A candidate that does not run, and why (for the log and the 503s). */
-export interface Rejected extends Candidate { reason: string }
+export interface Rejected extends Candidate {
+  reason: string;
+}
 
 const TIMEOUT_MS = 15_000;
 
@@ -40,16 +42,24 @@ export function parseVersion(banner: string): string {
 export async function inspect(tool: 'ffmpeg' | 'ffprobe', c: Candidate): Promise<Inspected | Rejected> {
   try {
     const version = parseVersion((await exec(c.path, ['-hide_banner', '-version'], { timeout: TIMEOUT_MS })).stdout);
-    const encoders = tool === 'ffmpeg'
-      ? parseEncoders((await exec(c.path, ['-hide_banner', '-encoders'], { timeout: TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 })).stdout)
-      : new Set<string>();
+    const encoders =
+      tool === 'ffmpeg'
+        ? parseEncoders(
+            (await exec(c.path, ['-hide_banner', '-encoders'], { timeout: TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }))
+              .stdout,
+          )
+        : new Set<string>();
     return { ...c, version, encoders };
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { killed?: boolean; stderr?: string };
-    const reason = e.code === 'ENOENT' ? 'does not exist'
-      : e.code === 'EACCES' ? 'is not executable'
-      : e.killed ? `did not answer within ${TIMEOUT_MS / 1000} s`
-      : `does not run (${(e.stderr ?? e.message).trim().split('\n').pop()})`;
+    const reason =
+      e.code === 'ENOENT'
+        ? 'does not exist'
+        : e.code === 'EACCES'
+          ? 'is not executable'
+          : e.killed
+            ? `did not answer within ${TIMEOUT_MS / 1000} s`
+            : `does not run (${(e.stderr ?? e.message).trim().split('\n').pop()})`;
     return { ...c, reason };
   }
 }

@@ -17,7 +17,16 @@ export interface ProbeResult {
   channels: number | null;
 }
 
-const FORMAT_NAMES: Record<string, string> = { mp3: 'mp3', wav: 'wav', ogg: 'ogg', flac: 'flac', alaw: 'al', mulaw: 'ul', g722: 'g722', 'mov,mp4,m4a,3gp,3g2,mj2': 'mp4' };
+const FORMAT_NAMES: Record<string, string> = {
+  mp3: 'mp3',
+  wav: 'wav',
+  ogg: 'ogg',
+  flac: 'flac',
+  alaw: 'al',
+  mulaw: 'ul',
+  g722: 'g722',
+  'mov,mp4,m4a,3gp,3g2,mj2': 'mp4',
+};
 
 interface Probed {
   format?: { duration?: string; format_name?: string; bit_rate?: string };
@@ -31,7 +40,16 @@ const positive = (v: unknown): number | null => (Number.isFinite(Number(v)) && N
  * media; aborting `signal` kills ffprobe and rejects with its reason.
  */
 export async function probe(file: string, format: string | null, signal?: AbortSignal): Promise<ProbeResult> {
-  const args = ['-v', 'error', ...inputArgs(format), '-show_entries', 'format=duration,format_name,bit_rate:stream=codec_type,sample_rate,channels,bit_rate', '-of', 'json', file];
+  const args = [
+    '-v',
+    'error',
+    ...inputArgs(format),
+    '-show_entries',
+    'format=duration,format_name,bit_rate:stream=codec_type,sample_rate,channels,bit_rate',
+    '-of',
+    'json',
+    file,
+  ];
   const parsed = JSON.parse(await run(ffprobePath(), args, { timeoutMs: 30000, signal })) as Probed;
   const audio = (parsed.streams ?? []).find((s) => s.codec_type === 'audio');
   const duration = Number(parsed.format?.duration);

@@ -10,7 +10,11 @@ export type FfmpegFailure = 'failed' | 'timeout' | 'spawn';
  * paths and ffmpeg's own words, never to be shown to an API client.
  */
 export class FfmpegError extends Error {
-  constructor(message: string, readonly stderr: string, readonly reason: FfmpegFailure = 'failed') {
+  constructor(
+    message: string,
+    readonly stderr: string,
+    readonly reason: FfmpegFailure = 'failed',
+  ) {
     super(message);
     this.name = 'FfmpegError';
   }
@@ -47,21 +51,40 @@ export function run(bin: string, args: string[], opts: RunOptions): Promise<stri
     const out: Buffer[] = [];
     let err = '';
     let timedOut = false;
-    child.stdout.on('data', (b: Buffer) => { if (opts.onStdout) opts.onStdout(b); else out.push(b); });
-    child.stderr.on('data', (b: Buffer) => { err = (err + b.toString()).slice(-4000); });
-    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, opts.timeoutMs);
+    child.stdout.on('data', (b: Buffer) => {
+      if (opts.onStdout) opts.onStdout(b);
+      else out.push(b);
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      err = (err + b.toString()).slice(-4000);
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, opts.timeoutMs);
     const onAbort = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', onAbort, { once: true });
     const name = path.basename(bin);
-    child.on('error', (e) => { clearTimeout(timer); reject(new FfmpegError(`${name} could not start: ${e.message}`, err, 'spawn')); });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new FfmpegError(`${name} could not start: ${e.message}`, err, 'spawn'));
+    });
     child.on('close', (code, sig) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else if (signal?.aborted) reject(signal.reason);
-      else if (timedOut) reject(new FfmpegError(`${name} killed after its time limit of ${opts.timeoutMs} ms`, err, 'timeout'));
-      else if (code === EXEC_FAILED && command !== bin) reject(new FfmpegError(`${name} could not start: ${err.trim() || 'setpriv could not run it'}`, err, 'spawn'));
-      else reject(new FfmpegError(`${name} failed (${sig ?? `exit ${code}`}): ${err.trim().split('\n').slice(-3).join(' | ') || 'no output'}`, err));
+      else if (timedOut)
+        reject(new FfmpegError(`${name} killed after its time limit of ${opts.timeoutMs} ms`, err, 'timeout'));
+      else if (code === EXEC_FAILED && command !== bin)
+        reject(new FfmpegError(`${name} could not start: ${err.trim() || 'setpriv could not run it'}`, err, 'spawn'));
+      else
+        reject(
+          new FfmpegError(
+            `${name} failed (${sig ?? `exit ${code}`}): ${err.trim().split('\n').slice(-3).join(' | ') || 'no output'}`,
+            err,
+          ),
+        );
     });
   });
 }

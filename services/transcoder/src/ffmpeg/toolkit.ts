@@ -28,7 +28,10 @@ export async function resolveTool(tool: Tool, settings: BinarySettings): Promise
   let partial: { chosen: Inspected; missing: string[] } | null = null;
   for (const candidate of found) {
     const r = await inspect(tool, candidate);
-    if (!isInspected(r)) { passedOver.push(`${r.path} (${r.source}) ${r.reason}`); continue; }
+    if (!isInspected(r)) {
+      passedOver.push(`${r.path} (${r.source}) ${r.reason}`);
+      continue;
+    }
     const missing = tool === 'ffmpeg' ? REQUIRED_ENCODERS.filter((e) => !r.encoders.has(e)) : [];
     if (missing.length === 0) return { chosen: r, missing, passedOver: [...passedOver, ...absent] };
     passedOver.push(`${r.path} (${r.source}) lacks the encoders ${missing.join(', ')}`);
@@ -42,7 +45,10 @@ export async function resolveTool(tool: Tool, settings: BinarySettings): Promise
  * or the missing piece in words, for the 503 a client gets and for the start-up log.
  */
 export class Toolkit {
-  constructor(readonly ffmpeg: Resolution, readonly ffprobe: Resolution) {}
+  constructor(
+    readonly ffmpeg: Resolution,
+    readonly ffprobe: Resolution,
+  ) {}
 
   static async resolve(settings: BinarySettings): Promise<Toolkit> {
     const [ffmpeg, ffprobe] = await Promise.all([resolveTool('ffmpeg', settings), resolveTool('ffprobe', settings)]);
@@ -76,7 +82,8 @@ export class Toolkit {
 
   /** The start-up log's view: which binary, which version, from where, and what is missing. */
   describe(): Record<string, unknown> {
-    const one = (r: Resolution) => (r.chosen ? { path: r.chosen.path, version: r.chosen.version, source: r.chosen.source } : null);
+    const one = (r: Resolution) =>
+      r.chosen ? { path: r.chosen.path, version: r.chosen.version, source: r.chosen.source } : null;
     return { ffmpeg: one(this.ffmpeg), ffprobe: one(this.ffprobe), missing_encoders: this.ffmpeg.missing };
   }
 }

@@ -39,10 +39,23 @@ export async function transcode(opts: TranscodeOptions): Promise<void> {
   const spec = FORMATS[opts.target];
   if (!spec) throw new FfmpegError(`unknown target format ${opts.target}`, '');
   const args = [
-    '-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...inputArgs(opts.sourceFormat), '-i', opts.input,
-    '-map', '0:a:0', '-vn', ...spec.output, ...settings(opts.target, opts.plan),
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    ...inputArgs(opts.sourceFormat),
+    '-i',
+    opts.input,
+    '-map',
+    '0:a:0',
+    '-vn',
+    ...spec.output,
+    ...settings(opts.target, opts.plan),
     // Progress only when someone listens (upload jobs); a download-time run spares the pipe.
-    ...(opts.onProgress ? ['-progress', 'pipe:1'] : []), '-nostats', opts.output,
+    ...(opts.onProgress ? ['-progress', 'pipe:1'] : []),
+    '-nostats',
+    opts.output,
   ];
   let pending = '';
   const onStdout = (b: Buffer) => {
@@ -50,7 +63,8 @@ export async function transcode(opts: TranscodeOptions): Promise<void> {
     pending = lines.pop() ?? '';
     for (const line of lines) {
       const m = /^out_time_us=(\d+)/.exec(line);
-      if (m && opts.duration && opts.onProgress) opts.onProgress(Math.min(99, Math.floor((Number(m[1]) / 1e6 / opts.duration) * 100)));
+      if (m && opts.duration && opts.onProgress)
+        opts.onProgress(Math.min(99, Math.floor((Number(m[1]) / 1e6 / opts.duration) * 100)));
     }
   };
   await run(ffmpegPath(), args, { timeoutMs: opts.timeoutMs, signal: opts.signal, onStdout });

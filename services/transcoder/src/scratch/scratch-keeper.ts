@@ -21,11 +21,19 @@ export interface Scratch {
 export async function startScratch(root: string, log: Logger, runTimeoutMs: number): Promise<Scratch> {
   const mine = await claimWorkerDir(root);
   // An old-layout job may have run for its full time limit; give it that twice over before its files go.
-  const sweep = () => sweepScratch(root, log, { own: mine.dir, legacyMs: 2 * runTimeoutMs }).catch((err: unknown) => { log.error({ err, root }, 'scratch sweep failed'); });
+  const sweep = () =>
+    sweepScratch(root, log, { own: mine.dir, legacyMs: 2 * runTimeoutMs }).catch((err: unknown) => {
+      log.error({ err, root }, 'scratch sweep failed');
+    });
   await sweep();
-  const timer = setInterval(() => { void sweep(); }, SWEEP_INTERVAL_MS);
+  const timer = setInterval(() => {
+    void sweep();
+  }, SWEEP_INTERVAL_MS);
   timer.unref();
-  if (!parentDeathSignal()) log.warn('setpriv --pdeathsig is not available here: an ffmpeg whose worker is killed runs on until the next scratch sweep kills it');
+  if (!parentDeathSignal())
+    log.warn(
+      'setpriv --pdeathsig is not available here: an ffmpeg whose worker is killed runs on until the next scratch sweep kills it',
+    );
   return {
     dir: mine.dir,
     stop: async () => {

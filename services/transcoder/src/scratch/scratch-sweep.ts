@@ -13,7 +13,10 @@ export interface SweepOptions {
   legacyMs: number;
 }
 
-export interface SweepResult { removed: string[]; killed: number[] }
+export interface SweepResult {
+  removed: string[];
+  killed: number[];
+}
 
 /** A job directory of the layout before worker directories: a bare UUID in the root. */
 const LEGACY_JOB = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -50,7 +53,8 @@ function newestMtime(entry: string): number {
   if (!stat) return Date.now();
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
-  for (const name of fs.readdirSync(entry)) newest = Math.max(newest, fs.statSync(path.join(entry, name), { throwIfNoEntry: false })?.mtimeMs ?? 0);
+  for (const name of fs.readdirSync(entry))
+    newest = Math.max(newest, fs.statSync(path.join(entry, name), { throwIfNoEntry: false })?.mtimeMs ?? 0);
   return newest;
 }
 
@@ -58,7 +62,11 @@ function newestMtime(entry: string): number {
 function killUsers(dir: string): number[] {
   const pids = processesUsing(dir);
   for (const pid of pids) {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* exited meanwhile, or not ours to kill */ }
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* exited meanwhile, or not ours to kill */
+    }
   }
   return pids;
 }
@@ -88,7 +96,10 @@ export async function sweepScratch(root: string, log: Logger, opts: SweepOptions
         if (ownerAlive(owner, mtimeMs, staleMs)) continue;
         const killed = killUsers(entry);
         result.killed.push(...killed);
-        log.warn({ dir: entry, pid: owner?.pid ?? null, host: owner?.host ?? null, killed }, 'removing the scratch files of a dead transcoder worker');
+        log.warn(
+          { dir: entry, pid: owner?.pid ?? null, host: owner?.host ?? null, killed },
+          'removing the scratch files of a dead transcoder worker',
+        );
       } else if (LEGACY_JOB.test(name) && Date.now() - newestMtime(entry) >= opts.legacyMs) {
         log.warn({ dir: entry }, 'removing scratch files left by an older transcoder');
       } else continue;

@@ -37,11 +37,19 @@ export async function claimWorkerDir(root: string): Promise<WorkerDir> {
   const dir = path.join(root, `${WORKER_PREFIX}${randomUUID()}`);
   await fs.promises.mkdir(dir, { recursive: true });
   const owner: OwnerRecord = {
-    pid: process.pid, start_time: startTime('self'), pid_ns: pidNamespace(), boot_id: bootId(), host: os.hostname(), started_at: new Date().toISOString(),
+    pid: process.pid,
+    start_time: startTime('self'),
+    pid_ns: pidNamespace(),
+    boot_id: bootId(),
+    host: os.hostname(),
+    started_at: new Date().toISOString(),
   };
   const file = path.join(dir, OWNER_FILE);
   await fs.promises.writeFile(file, JSON.stringify(owner));
-  const beat = setInterval(() => { const now = new Date(); fs.utimes(file, now, now, () => undefined); }, HEARTBEAT_MS);
+  const beat = setInterval(() => {
+    const now = new Date();
+    fs.utimes(file, now, now, () => undefined);
+  }, HEARTBEAT_MS);
   beat.unref();
   return {
     dir,

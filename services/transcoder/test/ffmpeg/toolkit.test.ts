@@ -22,12 +22,30 @@ function pathWithProbeOnly(): string {
 }
 
 test('the encoders checked are the ones the targets write with', () => {
-  expect([...REQUIRED_ENCODERS].sort()).toEqual(['aac', 'flac', 'g722', 'libmp3lame', 'libvorbis', 'pcm_alaw', 'pcm_mulaw', 'pcm_s16le']);
+  expect([...REQUIRED_ENCODERS].sort()).toEqual([
+    'aac',
+    'flac',
+    'g722',
+    'libmp3lame',
+    'libvorbis',
+    'pcm_alaw',
+    'pcm_mulaw',
+    'pcm_s16le',
+  ]);
 });
 
 test('FFMPEG_PATH comes first, and the version it reports is kept', async () => {
-  const kit = await Toolkit.resolve({ ffmpegPath: '/usr/bin/ffmpeg', ffprobePath: '/usr/bin/ffprobe', searchPath: '', npm: false });
-  expect(kit.describe()).toMatchObject({ ffmpeg: { path: '/usr/bin/ffmpeg', source: 'FFMPEG_PATH', version: expect.stringMatching(/^\d+\.\d+/) }, ffprobe: { source: 'FFPROBE_PATH' }, missing_encoders: [] });
+  const kit = await Toolkit.resolve({
+    ffmpegPath: '/usr/bin/ffmpeg',
+    ffprobePath: '/usr/bin/ffprobe',
+    searchPath: '',
+    npm: false,
+  });
+  expect(kit.describe()).toMatchObject({
+    ffmpeg: { path: '/usr/bin/ffmpeg', source: 'FFMPEG_PATH', version: expect.stringMatching(/^\d+\.\d+/) },
+    ffprobe: { source: 'FFPROBE_PATH' },
+    missing_encoders: [],
+  });
   expect(kit.cannotWrite('mp3')).toBeNull();
   expect(kit.complete()).toBe(true);
 });
@@ -36,10 +54,12 @@ test('an FFMPEG_PATH that does not run is passed over for the one on PATH', asyn
   const broken = brokenBinary(path.join(root, 'broken'), 'ffmpeg', 'fails');
   const kit = await Toolkit.resolve({ ffmpegPath: broken, searchPath: '/usr/bin', npm: false });
   expect(kit.ffmpeg.chosen).toMatchObject({ path: '/usr/bin/ffmpeg', source: 'PATH' });
-  expect(kit.ffmpeg.passedOver[0]).toMatch(/broken\/ffmpeg \(FFMPEG_PATH\) does not run \(error while loading shared libraries/);
+  expect(kit.ffmpeg.passedOver[0]).toMatch(
+    /broken\/ffmpeg \(FFMPEG_PATH\) does not run \(error while loading shared libraries/,
+  );
 });
 
-test('without a system ffmpeg the npm package\'s static build is used, and it has every encoder', async () => {
+test("without a system ffmpeg the npm package's static build is used, and it has every encoder", async () => {
   const kit = await Toolkit.resolve({ searchPath: pathWithProbeOnly(), npm: true });
   expect(kit.ffmpeg.chosen).toMatchObject({ source: npmPackageOf('ffmpeg') });
   expect(kit.ffmpeg.chosen?.path).toContain(path.join('node_modules', '@ffmpeg-installer'));
@@ -70,12 +90,20 @@ test('with no ffmpeg at all, every candidate is named with why it was not used',
   const kit = await Toolkit.resolve({ ffmpegPath: notExec, searchPath: path.join(root, 'empty'), npm: false });
   expect(kit.ffmpeg.chosen).toBeNull();
   expect(kit.canTranscode()).toBe(false);
-  expect(kit.cannotWrite('mp3')).toBe(`no working ffmpeg: ${notExec} (FFMPEG_PATH) is not executable; no ffmpeg on PATH; ${npmPackageOf('ffmpeg')} is not used (TRANSCODER_NPM_FFMPEG=false)`);
-  expect(kit.cannotProbe()).toBe(`no working ffprobe: FFPROBE_PATH is not set; no ffprobe on PATH; ${npmPackageOf('ffprobe')} is not used (TRANSCODER_NPM_FFMPEG=false)`);
+  expect(kit.cannotWrite('mp3')).toBe(
+    `no working ffmpeg: ${notExec} (FFMPEG_PATH) is not executable; no ffmpeg on PATH; ${npmPackageOf('ffmpeg')} is not used (TRANSCODER_NPM_FFMPEG=false)`,
+  );
+  expect(kit.cannotProbe()).toBe(
+    `no working ffprobe: FFPROBE_PATH is not set; no ffprobe on PATH; ${npmPackageOf('ffprobe')} is not used (TRANSCODER_NPM_FFMPEG=false)`,
+  );
 });
 
 test('a working ffmpeg without ffprobe cannot transcode either (bitrates and progress need the probe)', async () => {
-  const kit = await Toolkit.resolve({ ffmpegPath: '/usr/bin/ffmpeg', searchPath: path.join(root, 'empty'), npm: false });
+  const kit = await Toolkit.resolve({
+    ffmpegPath: '/usr/bin/ffmpeg',
+    searchPath: path.join(root, 'empty'),
+    npm: false,
+  });
   expect(kit.ffmpeg.chosen).not.toBeNull();
   expect(kit.cannotWrite('wav')).toMatch(/^no working ffprobe: /);
   expect(kit.canTranscode()).toBe(false);

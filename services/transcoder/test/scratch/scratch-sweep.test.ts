@@ -17,7 +17,11 @@ import { ffmpegIn, killHard, startWorkerChild, until, type WorkerChild } from '.
 const log = createLogger({ name: 'scratch-sweep-test', level: 'silent' });
 const roots: string[] = [];
 const children: WorkerChild[] = [];
-const newRoot = () => { const r = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-scratch-')); roots.push(r); return r; };
+const newRoot = () => {
+  const r = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-scratch-'));
+  roots.push(r);
+  return r;
+};
 const LEGACY_MS = 60_000;
 
 afterAll(async () => {
@@ -31,7 +35,14 @@ function foreignWorker(root: string, edit: (o: OwnerRecord) => OwnerRecord, ageM
   const dir = path.join(root, `w-${randomUUID()}`);
   fs.mkdirSync(path.join(dir, 'job'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'job', 'input'), Buffer.alloc(1024));
-  const owner = edit({ pid: 1, start_time: '1', pid_ns: 'pid:[1]', boot_id: fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), host: 'elsewhere', started_at: new Date().toISOString() });
+  const owner = edit({
+    pid: 1,
+    start_time: '1',
+    pid_ns: 'pid:[1]',
+    boot_id: fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+    host: 'elsewhere',
+    started_at: new Date().toISOString(),
+  });
   const file = path.join(dir, OWNER_FILE);
   fs.writeFileSync(file, JSON.stringify(owner));
   const then = new Date(Date.now() - ageMs);
@@ -81,7 +92,10 @@ test('workers that cannot be seen (another PID namespace or boot) are judged by 
   const lastBoot = foreignWorker(root, (o) => ({ ...o, boot_id: 'another-boot' }), 0);
   const oldRecent = path.join(root, randomUUID());
   const oldStale = path.join(root, randomUUID());
-  for (const d of [oldRecent, oldStale]) { fs.mkdirSync(d); fs.writeFileSync(path.join(d, 'input'), 'x'); }
+  for (const d of [oldRecent, oldStale]) {
+    fs.mkdirSync(d);
+    fs.writeFileSync(path.join(d, 'input'), 'x');
+  }
   const past = new Date(Date.now() - 2 * LEGACY_MS);
   for (const f of [oldStale, path.join(oldStale, 'input')]) fs.utimesSync(f, past, past);
   // Not the transcoder's: left alone however old (a volume's lost+found, an operator's file).
@@ -91,7 +105,9 @@ test('workers that cannot be seen (another PID namespace or boot) are judged by 
 
   const result = await sweepScratch(root, log, { own: mine.dir, legacyMs: LEGACY_MS });
   expect(result.removed.sort()).toEqual([silent, lastBoot, oldStale].sort());
-  expect(fs.readdirSync(root).sort()).toEqual([path.basename(mine.dir), path.basename(beating), path.basename(oldRecent), 'lost+found'].sort());
+  expect(fs.readdirSync(root).sort()).toEqual(
+    [path.basename(mine.dir), path.basename(beating), path.basename(oldRecent), 'lost+found'].sort(),
+  );
   await mine.release();
 });
 
@@ -101,13 +117,19 @@ test('a worker that is only a zombie (killed, its parent has not reaped it) is d
   // The child exits after the shell has become `sleep 30`, which never reaps it: a zombie. (A child
   // that exits at once may be reaped by the shell before its exec, and then there is no zombie.)
   const parent = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (b: Buffer) => resolve(b.toString().trim()))));
+  const zombie = Number(
+    await new Promise<string>((resolve) => parent.stdout!.once('data', (b: Buffer) => resolve(b.toString().trim()))),
+  );
   const stat = await until('the zombie', 5000, () => {
     const s = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8');
     return s.slice(s.lastIndexOf(')') + 2).startsWith('Z') ? s : undefined;
   });
   const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  const dir = foreignWorker(root, (o) => ({ ...o, pid: zombie, start_time: startTime, pid_ns: fs.readlinkSync('/proc/self/ns/pid') }), 0);
+  const dir = foreignWorker(
+    root,
+    (o) => ({ ...o, pid: zombie, start_time: startTime, pid_ns: fs.readlinkSync('/proc/self/ns/pid') }),
+    0,
+  );
   try {
     const result = await sweepScratch(root, log, { own: mine.dir, legacyMs: LEGACY_MS });
     expect(result.removed).toEqual([dir]);

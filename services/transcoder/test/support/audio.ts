@@ -5,8 +5,11 @@ import path from 'node:path';
 
 /** Headerless formats need their input format named for ffprobe (TOOLCHAIN.md). */
 const PROBE_INPUT: Record<string, string[]> = {
-  al: ['-f', 'alaw', '-sample_rate', '8000'], alaw: ['-f', 'alaw', '-sample_rate', '8000'],
-  ul: ['-f', 'mulaw', '-sample_rate', '8000'], ulaw: ['-f', 'mulaw', '-sample_rate', '8000'], g722: ['-f', 'g722'],
+  al: ['-f', 'alaw', '-sample_rate', '8000'],
+  alaw: ['-f', 'alaw', '-sample_rate', '8000'],
+  ul: ['-f', 'mulaw', '-sample_rate', '8000'],
+  ulaw: ['-f', 'mulaw', '-sample_rate', '8000'],
+  g722: ['-f', 'g722'],
 };
 
 /**
@@ -16,7 +19,23 @@ const PROBE_INPUT: Record<string, string[]> = {
 export function noiseWav(file: string, sampleRate: number, channels: number, seconds: number): Buffer {
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `anoisesrc=color=pink:amplitude=0.25:seed=7:sample_rate=${sampleRate}:duration=${seconds}`, '-ac', String(channels), '-c:a', 'pcm_s16le', '-f', 'wav', file]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `anoisesrc=color=pink:amplitude=0.25:seed=7:sample_rate=${sampleRate}:duration=${seconds}`,
+      '-ac',
+      String(channels),
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      'wav',
+      file,
+    ]);
   }
   return fs.readFileSync(file);
 }
@@ -33,11 +52,31 @@ const run = promisify(execFile);
 
 /** ffprobe of a file in `format`; rejects when it is not decodable audio. */
 export async function inspect(file: string, format: string): Promise<Inspected> {
-  const { stdout: out } = await run('ffprobe', ['-v', 'error', ...(PROBE_INPUT[format] ?? []), '-show_entries', 'format=duration:stream=sample_rate,channels:packet=size', '-select_streams', 'a:0', '-of', 'json', file]);
-  const parsed = JSON.parse(out) as { format: { duration: string }; streams: Array<{ sample_rate: string; channels: number }>; packets?: Array<{ size: string }> };
+  const { stdout: out } = await run('ffprobe', [
+    '-v',
+    'error',
+    ...(PROBE_INPUT[format] ?? []),
+    '-show_entries',
+    'format=duration:stream=sample_rate,channels:packet=size',
+    '-select_streams',
+    'a:0',
+    '-of',
+    'json',
+    file,
+  ]);
+  const parsed = JSON.parse(out) as {
+    format: { duration: string };
+    streams: Array<{ sample_rate: string; channels: number }>;
+    packets?: Array<{ size: string }>;
+  };
   const duration = Number(parsed.format.duration);
   const bytes = (parsed.packets ?? []).reduce((n, p) => n + Number(p.size), 0);
-  return { duration, sampleRate: Number(parsed.streams[0].sample_rate), channels: parsed.streams[0].channels, payloadKbps: (bytes * 8) / duration / 1000 };
+  return {
+    duration,
+    sampleRate: Number(parsed.streams[0].sample_rate),
+    channels: parsed.streams[0].channels,
+    payloadKbps: (bytes * 8) / duration / 1000,
+  };
 }
 
 /**

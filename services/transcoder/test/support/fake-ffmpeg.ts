@@ -9,12 +9,16 @@ export function ffmpegWithout(dir: string, hide: string[], real = '/usr/bin/ffmp
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'ffmpeg');
   const filter = hide.map((e) => `-e ' ${e} '`).join(' ');
-  fs.writeFileSync(file, [
-    '#!/bin/sh',
-    `if [ "$2" = "-encoders" ]; then ${real} "$@" | grep -v ${filter}; exit 0; fi`,
-    `exec ${real} "$@"`,
-    '',
-  ].join('\n'), { mode: 0o755 });
+  fs.writeFileSync(
+    file,
+    [
+      '#!/bin/sh',
+      `if [ "$2" = "-encoders" ]; then ${real} "$@" | grep -v ${filter}; exit 0; fi`,
+      `exec ${real} "$@"`,
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
   return file;
 }
 
@@ -22,6 +26,12 @@ export function ffmpegWithout(dir: string, hide: string[], real = '/usr/bin/ffmp
 export function brokenBinary(dir: string, name: string, how: 'not-executable' | 'fails'): string {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, name);
-  fs.writeFileSync(file, how === 'fails' ? '#!/bin/sh\necho "error while loading shared libraries: libavdevice.so.59" >&2\nexit 127\n' : 'not a program\n', { mode: how === 'fails' ? 0o755 : 0o644 });
+  fs.writeFileSync(
+    file,
+    how === 'fails'
+      ? '#!/bin/sh\necho "error while loading shared libraries: libavdevice.so.59" >&2\nexit 127\n'
+      : 'not a program\n',
+    { mode: how === 'fails' ? 0o755 : 0o644 },
+  );
   return file;
 }

@@ -29,17 +29,28 @@ export async function storageStandIn(bus: Bus, blobKeys: Map<string, string>, bl
   };
   const done = Subjects.events.fileTranscodingDone;
   const failed = Subjects.events.fileTranscodingFailed;
-  await bus.subscribe(done, Queues.storage, checkedEvent(done, TranscoderEvents[done].payload, log, async (r) => {
-    if (blobKeys.get(r.file_sid) === r.source_blob_key) blobKeys.set(r.file_sid, r.blob_key);
-    else if (isTranscodingOf(r.blob_key, r.source_blob_key)) await blobs.delete(r.blob_key);
-    keep(r);
-  }));
-  await bus.subscribe(failed, Queues.storage, checkedEvent(failed, TranscoderEvents[failed].payload, log, async (r) => {
-    keep({ file_sid: r.file_sid, source_blob_key: r.source_blob_key, failed: r.reason });
-  }));
+  await bus.subscribe(
+    done,
+    Queues.storage,
+    checkedEvent(done, TranscoderEvents[done].payload, log, async (r) => {
+      if (blobKeys.get(r.file_sid) === r.source_blob_key) blobKeys.set(r.file_sid, r.blob_key);
+      else if (isTranscodingOf(r.blob_key, r.source_blob_key)) await blobs.delete(r.blob_key);
+      keep(r);
+    }),
+  );
+  await bus.subscribe(
+    failed,
+    Queues.storage,
+    checkedEvent(failed, TranscoderEvents[failed].payload, log, async (r) => {
+      keep({ file_sid: r.file_sid, source_blob_key: r.source_blob_key, failed: r.reason });
+    }),
+  );
   return {
     reports,
     /** The first report about `fileSid` from now on. */
-    next: (fileSid: string) => new Promise<DoneReport>((resolve) => { waiters.set(fileSid, [...(waiters.get(fileSid) ?? []), resolve]); }),
+    next: (fileSid: string) =>
+      new Promise<DoneReport>((resolve) => {
+        waiters.set(fileSid, [...(waiters.get(fileSid) ?? []), resolve]);
+      }),
   };
 }

@@ -16,7 +16,20 @@ async function main(): Promise<void> {
   const { dir } = await claimWorkerDir(root);
   const job = path.join(dir, 'job');
   fs.mkdirSync(job);
-  const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-re', '-f', 'lavfi', '-i', 'sine=duration=600', '-f', 'wav', path.join(job, 'output.wav')];
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-re',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=duration=600',
+    '-f',
+    'wav',
+    path.join(job, 'output.wav'),
+  ];
   if (mode === 'guarded') void run('ffmpeg', args, { timeoutMs: 600_000 }).catch(() => undefined);
   else spawn('ffmpeg', args, { stdio: 'ignore', detached: true }).unref();
   process.stdout.write(`${JSON.stringify({ dir, pid: process.pid })}\n`);
