@@ -5,7 +5,8 @@
  * same fake FCM server (FCM HTTP v1 + OAuth token exchange on 127.0.0.1), in one run. The fake
  * runs in a child process of its own (this file, started with `--fake-fcm`), so neither client
  * shares an event loop with it. Each path is measured ROUNDS times, alternating, after a warm-up
- * send; the best run counts (5 runs each: the machine's other work swings single runs). Registering the 10,000 devices is set-up and is not measured.
+ * send; the best run counts (5 runs each: the machine's other work swings single runs). Registering the 10,000 devices
+ * is set-up and is not measured.
  *
  *   pnpm exec tsx bench/push-throughput.ts [recipients=10000] [mode=embedded|distributed]
  */
@@ -22,6 +23,7 @@ import { startPatchbay, type Mode, type PatchbayInstance } from '../tests/harnes
 import { FakeFcm } from '../tests/support/fake-fcm';
 import { fakeServiceAccount } from '../tests/support/fake-credentials';
 import { findInGroup, table } from './lib/proc';
+import type { ApiJson } from '../tests/support/api-json';
 
 const ARGS = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const RECIPIENTS = Number(ARGS[0] ?? 10_000);
@@ -83,14 +85,14 @@ async function direct(
   }
 }
 
-async function call(inst: PatchbayInstance, method: string, pathname: string, body: unknown): Promise<any> {
+async function call(inst: PatchbayInstance, method: string, pathname: string, body: unknown): Promise<ApiJson> {
   const res = await fetch(`${inst.baseUrl}${pathname}`, {
     method,
     headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   if (res.status !== 200) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
-  return res.json();
+  return (await res.json()) as ApiJson;
 }
 
 /** Patchbay: POST /push/notifications with 100 recipients per request. */

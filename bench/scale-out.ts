@@ -18,18 +18,19 @@ import { serviceProcesses, exitOf } from '../tests/distributed/service-process';
 import { tone } from '../tests/support/media';
 import { MiB, table } from './lib/proc';
 import { fetchDrain, hammer } from './lib/load';
+import type { ApiJson } from '../tests/support/api-json';
 
 const JOBS = Number(process.argv[2] ?? 12);
 const DOWNLOADS = Number(process.argv[3] ?? 48);
 const FILE_BYTES = 32 * MiB;
 
-async function api(inst: PatchbayInstance, path: string, init: RequestInit = {}): Promise<any> {
+async function api(inst: PatchbayInstance, path: string, init: RequestInit = {}): Promise<ApiJson> {
   const res = await fetch(`${inst.origin}/core/v2${path}`, {
     ...init,
     headers: { authorization: `Bearer ${inst.token}`, ...(init.headers ?? {}) },
   });
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.json();
+  return (await res.json()) as ApiJson;
 }
 
 const upload = (inst: PatchbayInstance, container: string, name: string, body: Buffer, extra = '') =>

@@ -1,6 +1,8 @@
 import type { PatchbayInstance } from '../../tests/harness/patchbay';
 
-/** The bootstrap partner's default container, once storage has created it (polls; tolerates 503s while services start). */
+/**
+ * The bootstrap partner's default container, once storage has created it (polls; tolerates 503s while services start).
+ */
 export async function defaultContainer(inst: PatchbayInstance, timeoutMs = 60000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -8,6 +8,7 @@ import { API, adminAuth, http, newPartner, type TestPartner } from '../harness/a
 import { createContainer, uploadRaw } from '../support/storage';
 import { fakeServiceAccount } from '../support/fake-credentials';
 import { created, freshAddress } from './endpoints-kit';
+import type { ApiJson } from '../support/api-json';
 
 const ROUNDS = 4;
 let p: TestPartner;
@@ -18,8 +19,7 @@ beforeAll(async () => {
 type Patch = Record<string, unknown>;
 
 /** Sends every patch at once to `path`, expects all 200, then returns the object as read back. */
-async function race(path: string, patches: Patch[], auth: [string, string] = p.auth): Promise<Record<string, any>> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+async function race(path: string, patches: Patch[], auth: [string, string] = p.auth): Promise<ApiJson> {
   const answers = await Promise.all(
     patches.map((body) =>
       http()

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { API, http, type TestPartner } from '../harness/api';
+import type { ApiJson } from '../support/api-json';
 
 /** Helpers shared by the endpoint API suites (tests/api/endpoints*.test.ts). */
 
@@ -91,16 +92,14 @@ export function endpointsAs(p: TestPartner) {
 }
 
 /** Creates an endpoint and returns it; fails the test unless the API answers 200. */
-export async function created(p: TestPartner, body: unknown): Promise<Record<string, any>> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+export async function created(p: TestPartner, body: unknown): Promise<ApiJson> {
   const res = await endpointsAs(p).create(body);
   if (res.status !== 200) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** The partner's System Gateway: created on the partner.created event, so polled for (10 s at most). */
-export async function systemGatewayOf(p: TestPartner): Promise<Record<string, any>> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+export async function systemGatewayOf(p: TestPartner): Promise<ApiJson> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const res = await endpointsAs(p).list(`?filter=${encodeURIComponent('type eq "system_gateway"')}`);

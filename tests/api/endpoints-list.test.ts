@@ -1,15 +1,15 @@
 import { API, http, newPartner, type TestPartner } from '../harness/api';
 import { ENDPOINT_KEYS, created, endpointsAs, freshAddress, systemGatewayOf } from './endpoints-kit';
+import type { ApiJson } from '../support/api-json';
 
 let partner: TestPartner;
 let ep: ReturnType<typeof endpointsAs>;
 /** The partner's endpoints in creation order: the System Gateway, then 11 made here. */
-let all: Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+let all: Array<ApiJson>;
 let shared: { ip: string; port: number };
 
 const q = (filter: string) => `?filter=${encodeURIComponent(filter)}`;
-const sids = (items: Array<{ endpoint_sid: string } | Record<string, any>>): string[] =>
-  items.map((i) => String(i.endpoint_sid)); // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+const sids = (items: Array<{ endpoint_sid: string } | ApiJson>): string[] => items.map((i) => String(i.endpoint_sid));
 
 beforeAll(async () => {
   partner = await newPartner();

@@ -1,7 +1,8 @@
 /**
  * Containers on external object storage (reference-facts "External containers", ADR 28–29): a
  * recording into an Amazon-type (s3rver), a Microsoft-type (Azurite) and a Google-type (a local
- * fake of the JSON API) container lands in that bucket, looked at with the adapters, not through Patchbay; Download Data and the public file
+ * fake of the JSON API) container lands in that bucket, looked at with the adapters, not through Patchbay; Download
+ * Data and the public file
  * server (whole, Range, `f=mp3`) return its bytes; deleting the file deletes the object. Create and
  * update probe the storage (422 naming external_attributes); a store gone on read is a 503; the
  * credentials appear in no response, no log line and no stored file in clear. One instance of its
@@ -30,6 +31,7 @@ import {
   type S3rverHandle,
 } from '../support/object-stores';
 import type { BlobStore } from '@patchbay/platform';
+import type { ApiJson } from '../support/api-json';
 
 const API = '/core/v2';
 const S3_SECRET = `s3-secret-${randomUUID()}`;
@@ -116,10 +118,13 @@ async function recordInto(containerSid: string, body = tone('wav', 1)) {
     .set('Content-Type', 'audio/wav')
     .send(body);
   expect(res.status).toBe(201);
-  return res.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+  return res.body as ApiJson;
 }
 
-/** Google-type: the local fake of the JSON API, without credentials (with them the library would ask Google for a token). */
+/**
+ * Google-type: the local fake of the JSON API, without credentials (with them the library would ask Google for a
+ * token).
+ */
 const gcsAttributes = () => ({ bucket: 'media', endpoint: gcs.endpoint, prefix: 'rec' });
 
 describe.each([
@@ -137,8 +142,8 @@ describe.each([
     0,
   ],
 ])('a %s container', (type, attributes, bucket, prefix, masked) => {
-  let container: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
-  let file: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+  let container: ApiJson;
+  let file: ApiJson;
   const recording = tone('wav', 2);
 
   test('created after a probe; credentials come back masked', async () => {

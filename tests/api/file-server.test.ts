@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { API, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
 import { createContainer, uploadRaw } from '../support/storage';
+import type { ApiJson } from '../support/api-json';
 
 let p: TestPartner;
 let containerSid: string;
@@ -13,7 +14,7 @@ const binary = (r: request.Test) =>
     res.on('end', () => cb(null, Buffer.concat(c)));
   });
 
-async function upload(fields: Record<string, string> = {}): Promise<Record<string, any>> {
+async function upload(fields: Record<string, string> = {}): Promise<ApiJson> {
   const res = await uploadRaw(
     p,
     { container_sid: containerSid, name: 'recording.wav', mime_type: 'audio/x-wav', ...fields },
@@ -177,7 +178,7 @@ describe('query parameters', () => {
 });
 
 describe('ranges', () => {
-  let f: Record<string, any>;
+  let f: ApiJson;
   let lastModified: string;
   beforeAll(async () => {
     f = await upload();

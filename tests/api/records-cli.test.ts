@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { API, http, instance, newPartner, type TestPartner } from '../harness/api';
+import { API, http, newPartner, type TestPartner } from '../harness/api';
 import { patchbay } from '../support/cli';
 
 let dir: string;

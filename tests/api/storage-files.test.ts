@@ -1,8 +1,9 @@
 import { API, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
 import { createContainer, listFiles, uploadMultipart, uploadRaw } from '../support/storage';
+import type { ApiJson } from '../support/api-json';
 
 let p: TestPartner;
-let container: Record<string, any>;
+let container: ApiJson;
 beforeAll(async () => {
   p = await newPartner({ attributes: { max_containers: 20 } });
   container = await createContainer(p, { name: 'files' });

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { mode } from '../harness/api';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { expectedLru, sids, storageClient, until, type StorageClient } from '../support/threshold-kit';
+import type { ApiJson } from '../support/api-json';
 
 /**
  * The threshold-worker through the public API: delete_lru sweeps and lifecycle expiry, on a Patchbay
@@ -31,7 +32,7 @@ describe('threshold-worker: delete_lru and lifecycle expiry', () => {
     size: (i: number) => number = () => 10,
     fields: (i: number) => Record<string, string | number | boolean> = () => ({}),
   ) {
-    const out: Array<Record<string, any>> = [];
+    const out: Array<ApiJson> = [];
     for (let i = 0; i < n; i++)
       out.push(
         await s.upload(

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import request from 'supertest';
 import { API, http, instance, newPartner, type TestPartner } from '../harness/api';
@@ -7,6 +5,7 @@ import { instanceBlobs, type InstanceBlobs } from '../harness/stores';
 import { createContainer, transcodedFile, uploadRaw } from '../support/storage';
 import { tone } from '../support/media';
 import { binary, durationOf } from '../support/audio-probe';
+import type { ApiJson } from '../support/api-json';
 
 const SOURCES = ['al', 'alaw', 'flac', 'g722', 'mp3', 'ogg', 'ul', 'ulaw', 'wav'];
 const TARGETS = [...SOURCES, 'mp4'];
@@ -25,7 +24,7 @@ const MIME: Record<string, string> = {
 
 let p: TestPartner;
 let containerSid: string;
-const sources = new Map<string, Record<string, any>>();
+const sources = new Map<string, ApiJson>();
 const pub = () => request(instance().storageUrl);
 
 let blobs: InstanceBlobs;

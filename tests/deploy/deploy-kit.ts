@@ -11,6 +11,7 @@ import { PushConfig } from '../../services/push/src/config';
 import { FileServerConfig } from '../../services/file-server/src/config';
 import { TranscoderConfig } from '../../services/transcoder/src/config';
 import { ThresholdWorkerConfig } from '../../services/threshold-worker/src/config';
+import type { ApiJson } from '../support/api-json';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
@@ -60,11 +61,11 @@ export function readYaml<T = unknown>(rel: string): T {
 }
 
 /** Every document of a multi-document YAML file (empty documents dropped). */
-export function readYamlDocs(file: string): Array<Record<string, any>> {
+export function readYamlDocs(file: string): Array<ApiJson> {
   return parseAllDocuments(fs.readFileSync(file, 'utf8'), { merge: true })
     .map((d) => {
       if (d.errors.length > 0) throw new Error(`${file}: ${d.errors.map((e) => e.message).join('; ')}`);
-      return d.toJS() as Record<string, any>;
+      return d.toJS() as ApiJson;
     })
     .filter((d) => d !== null && d !== undefined);
 }

@@ -11,10 +11,11 @@ import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { DEPLOYED, envProblems, readYaml, ROOT } from './deploy-kit';
 import { containersOf, kustomizeBuild, type K8sObject } from './kustomize';
+import type { ApiJson } from '../support/api-json';
 
 const K8S = path.join(ROOT, 'deploy/kubernetes');
 /** The Kubernetes API schemas (kubernetes-models) of every kind the manifests use. */
-const MODELS: Record<string, { new (data: any): { validate(): void } }> = {
+const MODELS: Record<string, { new (data: ApiJson): { validate(): void } }> = {
   'apps/v1/Deployment': Deployment,
   'batch/v1/Job': Job,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
@@ -127,7 +128,9 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
 
   test('push reads its credentials key from a Secret of its own, which no other pod reads and no ConfigMap repeats', () => {
     const secretRefs = (d: K8sObject): string[] =>
-      d.spec.template.spec.containers[0].envFrom.filter((f: any) => f.secretRef).map((f: any) => f.secretRef.name);
+      d.spec.template.spec.containers[0].envFrom
+        .filter((f: ApiJson) => f.secretRef)
+        .map((f: ApiJson) => f.secretRef.name);
     expect(secretRefs(get(objects, 'Deployment', 'patchbay-push')!)).toContain('patchbay-push-credentials');
     const secret = get(objects, 'Secret', 'patchbay-push-credentials')!;
     expect(Object.keys({ ...(secret.data ?? {}), ...(secret.stringData ?? {}) }).sort()).toEqual([
@@ -141,7 +144,9 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
 
   test('storage reads its credentials key from a Secret of its own; the services that touch blobs read where they are from another', () => {
     const secretRefs = (d: K8sObject): string[] =>
-      d.spec.template.spec.containers[0].envFrom.filter((f: any) => f.secretRef).map((f: any) => f.secretRef.name);
+      d.spec.template.spec.containers[0].envFrom
+        .filter((f: ApiJson) => f.secretRef)
+        .map((f: ApiJson) => f.secretRef.name);
     const keys = (name: string) => {
       const o = get(objects, 'Secret', name)!;
       return Object.keys({ ...(o.data ?? {}), ...(o.stringData ?? {}) }).sort();
@@ -168,7 +173,7 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
     expect(hpa('file-server').spec.metrics).toEqual([
       { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
     ]);
-    expect(hpa('transcoder').spec.metrics.map((m: any) => m.resource?.name ?? m.external?.metric.name)).toEqual([
+    expect(hpa('transcoder').spec.metrics.map((m: ApiJson) => m.resource?.name ?? m.external?.metric.name)).toEqual([
       'cpu',
       'transcoder_queue_depth',
     ]);
@@ -176,10 +181,12 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
       expect(get(objects, 'Deployment', h.spec.scaleTargetRef.name)).toBeDefined();
       expect(h.spec.minReplicas).toBeLessThanOrEqual(h.spec.maxReplicas);
     }
-    const backends = get(objects, 'Ingress', 'patchbay')!.spec.rules.map((r: any) => r.http.paths[0].backend.service);
-    expect(backends.map((b: any) => b.name)).toEqual(['patchbay-gateway', 'patchbay-file-server']);
+    const backends = get(objects, 'Ingress', 'patchbay')!.spec.rules.map(
+      (r: ApiJson) => r.http.paths[0].backend.service,
+    );
+    expect(backends.map((b: ApiJson) => b.name)).toEqual(['patchbay-gateway', 'patchbay-file-server']);
     for (const b of backends)
-      expect(get(objects, 'Service', b.name)!.spec.ports.map((p: any) => p.name)).toContain(b.port.name);
+      expect(get(objects, 'Service', b.name)!.spec.ports.map((p: ApiJson) => p.name)).toContain(b.port.name);
   });
 });
 
@@ -212,7 +219,7 @@ describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
   });
 
   test('NATS chart values: JetStream on persistent storage, a 3-node cluster, named as NATS_URL expects', () => {
-    const values = readYaml<Record<string, any>>('deploy/kubernetes/nats/values.yaml');
+    const values = readYaml<ApiJson>('deploy/kubernetes/nats/values.yaml');
     expect(values.config.jetstream).toMatchObject({
       enabled: true,
       fileStore: { enabled: true, pvc: { enabled: true } },
@@ -224,7 +231,7 @@ describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
   });
 
   test('MongoDB: a 3-member replica set whose user may use every service database and the blob database', () => {
-    const cr = readYaml<Record<string, any>>('deploy/kubernetes/mongodb/mongodb-community.yaml');
+    const cr = readYaml<ApiJson>('deploy/kubernetes/mongodb/mongodb-community.yaml');
     expect(cr).toMatchObject({
       apiVersion: 'mongodbcommunity.mongodb.com/v1',
       kind: 'MongoDBCommunity',
@@ -233,8 +240,8 @@ describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
     });
     expect(cr.spec.members).toBeGreaterThanOrEqual(3);
     const dbs = cr.spec.users[0].roles
-      .filter((r: any) => r.name === 'readWrite')
-      .map((r: any) => r.db)
+      .filter((r: ApiJson) => r.name === 'readWrite')
+      .map((r: ApiJson) => r.db)
       .sort();
     expect(dbs).toEqual([...withDocs.map((s) => `patchbay_${s.replace(/-/g, '_')}`), 'patchbay_blobs'].sort());
   });

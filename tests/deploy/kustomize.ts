@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { readYamlDocs } from './deploy-kit';
+import type { ApiJson } from '../support/api-json';
 
-export type K8sObject = Record<string, any> & {
+export type K8sObject = ApiJson & {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace?: string; labels?: Record<string, string> };
@@ -77,7 +78,7 @@ export function kustomizeBuild(dir: string): K8sObject[] {
 }
 
 /** Every container (and init container) of every pod template in `objects`. */
-export function containersOf(objects: K8sObject[]): Array<Record<string, any>> {
+export function containersOf(objects: K8sObject[]): Array<ApiJson> {
   return objects.flatMap((o) => {
     const pod = o.kind === 'Deployment' || o.kind === 'Job' ? o.spec.template.spec : undefined;
     return pod ? [...(pod.containers ?? []), ...(pod.initContainers ?? [])] : [];
@@ -118,24 +119,24 @@ function mergePatch(base: unknown, patch: unknown): unknown {
 }
 
 /** One JSON 6902 operation (add, replace, remove) on `doc`. */
-function applyOp(doc: Record<string, any>, op: { op: string; path: string; value?: unknown }): void {
+function applyOp(doc: ApiJson, op: { op: string; path: string; value?: unknown }): void {
   const keys = op.path
     .split('/')
     .slice(1)
     .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = keys.pop()!;
-  let node: any = doc;
+  let node: ApiJson = doc;
   for (const key of keys) {
     if (node[key] === undefined) throw new Error(`patch path ${op.path} does not exist`);
     node = node[key];
   }
   if (op.op === 'remove') {
     if (Array.isArray(node)) node.splice(Number(last), 1);
-    else delete node[last];
+    else delete (node as ApiJson)[last];
     return;
   }
   if (op.op === 'replace' && !(last in node)) throw new Error(`patch replaces missing ${op.path}`);
   if (op.op !== 'replace' && op.op !== 'add') throw new Error(`unsupported patch op ${op.op}`);
   if (Array.isArray(node) && last === '-') node.push(op.value);
-  else node[last] = structuredClone(op.value);
+  else (node as ApiJson)[last] = structuredClone(op.value); // an array, indexed by its position as a string
 }

@@ -78,7 +78,8 @@ describe('two file-servers and two transcoders over NATS share the work', () => 
       }
     }
 
-    // Process order of the launcher: identity, records, transcoder-1, transcoder-2, storage, endpoint, push, file-server-1, file-server-2, gateway.
+    // Process order of the launcher: identity, records, transcoder-1, transcoder-2, storage, endpoint, push,
+    // file-server-1, file-server-2, gateway.
     const page = (i: number) =>
       request(`http://127.0.0.1:${opsBase + i}`)
         .get('/metrics')

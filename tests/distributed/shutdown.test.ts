@@ -6,6 +6,7 @@ import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { tone } from '../support/media';
 import { exitOf, serviceProcess, serviceProcesses } from './service-process';
 import { until } from '../support/poll';
+import type { ApiJson } from '../support/api-json';
 
 /** A counter or gauge's total over its label sets, read from a Prometheus text page. */
 function metric(text: string, name: string, labels = ''): number {
@@ -44,7 +45,7 @@ describe('distributed set under operations: request IDs in every log, SIGTERM lo
       await request(inst.origin)
         .get(`/core/v2/storage/files/${sid}`)
         .set(...auth())
-    ).body as Record<string, any>;
+    ).body as ApiJson;
   const transcoders = () =>
     serviceProcesses(inst.pid, 'services/transcoder/src/main.ts').map((p) => ({ opsPort: Number(p.env.OPS_PORT) }));
 

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { reservePorts } from '../harness/free-port';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { expectedLru, sids, storageClient, until } from '../support/threshold-kit';
+import type { ApiJson } from '../support/api-json';
 
 /** A counter's total over the lines of a Prometheus text page that name it and contain `labels`. */
 function metric(text: string, name: string, labels = ''): number {
@@ -25,14 +26,14 @@ describe('two threshold-worker replicas over NATS', () => {
       OPS_PORT_BASE: String(opsBase),
     });
     const s = await storageClient(inst, 10);
-    const containers: Array<{ sid: string; target: number; before: Array<Record<string, any>> }> = [];
+    const containers: Array<{ sid: string; target: number; before: Array<ApiJson> }> = [];
     for (let k = 0; k < 6; k++) {
       const c = await s.createContainer({
         threshold_action: 'no_action',
         threshold_files: 20,
         threshold_files_target: 5 + k,
       });
-      const files: Array<Record<string, any>> = [];
+      const files: Array<ApiJson> = [];
       for (let i = 0; i < 22; i++)
         files.push(await s.upload({ container_sid: c.container_sid, name: `f${i}.bin` }, Buffer.alloc(10 + i, 66)));
       // A few downloads by SID reorder the LRU list.
@@ -52,7 +53,8 @@ describe('two threshold-worker replicas over NATS', () => {
       expect(sids(await s.files(c.sid))).toEqual(sids(c.before.filter((f) => !gone.includes(f.file_sid))));
     }
 
-    // Launcher order: identity, records, transcoder, storage, endpoint, push, file-server, threshold-worker-1, threshold-worker-2, gateway.
+    // Launcher order: identity, records, transcoder, storage, endpoint, push, file-server, threshold-worker-1,
+    // threshold-worker-2, gateway.
     const scrape = () =>
       Promise.all(
         [7, 8].map((i) =>

@@ -27,7 +27,9 @@ export interface InstanceBlobs {
   store: BlobStore;
   /** Keys of the whole objects under `prefix`, through the port. */
   keys(prefix: string): Promise<string[]>;
-  /** What interrupted writes left that no reader sees: temp files (directory), chunks without a files document (GridFS). */
+  /**
+   * What interrupted writes left that no reader sees: temp files (directory), chunks without a files document (GridFS).
+   */
   incomplete(): Promise<string[]>;
   /** Every trace of blobs: the whole objects' keys and what interrupted writes left. */
   traces(): Promise<string[]>;
@@ -117,7 +119,10 @@ export async function loseServiceData(inst: StoredInstance, services: string[]):
   }
 }
 
-/** A piece of what an instance stores, as text: a file of its data directory, or one document of its MongoDB databases (`where` = `<db>.<collection>`). */
+/**
+ * A piece of what an instance stores, as text: a file of its data directory, or one document of its MongoDB databases
+ * (`where` = `<db>.<collection>`).
+ */
 export interface StoredText {
   where: string;
   text: string;

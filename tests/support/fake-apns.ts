@@ -3,6 +3,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { APPLE_SANDBOX_OID } from './fake-credentials';
+import type { ApiJson } from './api-json';
 
 /** One push as the fake APNs received it. */
 export interface ApnsReceived {
@@ -19,7 +20,7 @@ export interface ApnsReceived {
     | { kind: 'token'; keyId: string; teamId: string }
     | { kind: 'certificate'; subject: string; sandbox: boolean }
     | { kind: 'none' };
-  payload: Record<string, any>;
+  payload: ApiJson;
   status: number;
 }
 
@@ -120,7 +121,7 @@ export class FakeApns {
         collapseId: header(headers, 'apns-collapse-id'),
         pushType: header(headers, 'apns-push-type'),
         auth: this.authOf(stream, headers),
-        payload: text ? (JSON.parse(text) as Record<string, any>) : {},
+        payload: text ? (JSON.parse(text) as ApiJson) : {},
         status: 0,
       };
       const [status, body] = this.answerFor(entry, headers);

@@ -1,12 +1,13 @@
 import { randomBytes, verify, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ApiJson } from './api-json';
 
 /** One message FCM accepted or refused, as the fake received it. */
 export interface FcmReceived {
   project: string;
   /** The `message` object of the FCM HTTP v1 request body. */
-  message: Record<string, any>;
+  message: ApiJson;
   /** HTTP status the fake answered with. */
   status: number;
 }
@@ -132,7 +133,7 @@ export class FakeFcm {
         error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
       });
     }
-    const message = (JSON.parse(body) as { message: Record<string, any> }).message;
+    const message = (JSON.parse(body) as { message: ApiJson }).message;
     const answer = this.projectAnswers.get(project);
     const reply = () => {
       const [status, json] = this.answerFor(project, message);
@@ -143,7 +144,7 @@ export class FakeFcm {
     else reply();
   }
 
-  private answerFor(project: string, message: Record<string, any>): [number, unknown] {
+  private answerFor(project: string, message: ApiJson): [number, unknown] {
     if (this.projectAnswers.get(project)?.kind === 'down') {
       return [
         500,

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { API, adminAuth, http as api, type TestPartner } from '../harness/api';
 import { tone } from './media';
 import { uploadRaw } from './storage';
+import type { ApiJson } from './api-json';
 
 /** `POST /media/recordings` as the operator (or as `as`), with `body` as the raw recording. */
 export function record(
@@ -40,8 +41,7 @@ export async function endpoint(
   p: TestPartner,
   type: string,
   properties: Record<string, unknown> = {},
-): Promise<Record<string, any>> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+): Promise<ApiJson> {
   const body =
     type === 'third_party'
       ? {
@@ -66,8 +66,7 @@ export async function endpoint(
 export async function storedFile(
   p: TestPartner,
   opts: { publish?: string; containerSid?: string } = {},
-): Promise<Record<string, any>> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any -- API JSON
+): Promise<ApiJson> {
   const containerSid = opts.containerSid ?? (await defaultContainer(p));
   const res = await uploadRaw(
     p,

@@ -1,11 +1,9 @@
 import { API, http, type TestPartner } from '../harness/api';
 import { until } from './poll';
+import type { ApiJson } from './api-json';
 
 /** Creates a container for the partner and returns it (fails the test on anything but 200). */
-export async function createContainer(
-  p: TestPartner,
-  body: Record<string, unknown> = {},
-): Promise<Record<string, any>> {
+export async function createContainer(p: TestPartner, body: Record<string, unknown> = {}): Promise<ApiJson> {
   const res = await http()
     .post(`${API}/storage/containers`)
     .set(...p.auth)
@@ -38,7 +36,7 @@ export function uploadMultipart(
     .attach('data', Buffer.from(data), filename);
 }
 
-export async function listFiles(p: TestPartner, containerSid: string): Promise<Array<Record<string, any>>> {
+export async function listFiles(p: TestPartner, containerSid: string): Promise<Array<ApiJson>> {
   const res = await http()
     .get(`${API}/storage/files`)
     .query({ filter: `container_sid eq "${containerSid}"`, limit: 1000 })
@@ -47,8 +45,11 @@ export async function listFiles(p: TestPartner, containerSid: string): Promise<A
   return res.body.items;
 }
 
-/** Waits for a file's upload-time transcoding to finish and returns the File; fails at once if it failed (progress back to null). */
-export async function transcodedFile(p: TestPartner, fileSid: string, timeoutMs = 60000): Promise<Record<string, any>> {
+/**
+ * Waits for a file's upload-time transcoding to finish and returns the File; fails at once if it failed (progress back
+ * to null).
+ */
+export async function transcodedFile(p: TestPartner, fileSid: string, timeoutMs = 60000): Promise<ApiJson> {
   return until('the transcoding job', timeoutMs, async () => {
     const f = (
       await http()

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { PatchbayInstance } from '../harness/patchbay';
 import { until as poll } from './poll';
+import type { ApiJson } from './api-json';
 export { expectedLru } from './lru-reference';
 
 /**
@@ -9,19 +10,19 @@ export { expectedLru } from './lru-reference';
  */
 export interface StorageClient {
   partnerSid: string;
-  createContainer(body: Record<string, unknown>): Promise<Record<string, any>>;
-  patchContainer(sid: string, body: Record<string, unknown>): Promise<Record<string, any>>;
-  getContainer(sid: string): Promise<Record<string, any>>;
+  createContainer(body: Record<string, unknown>): Promise<ApiJson>;
+  patchContainer(sid: string, body: Record<string, unknown>): Promise<ApiJson>;
+  getContainer(sid: string): Promise<ApiJson>;
   /** Raw upload of `data` with File fields in the query; fails the test unless 201. */
-  upload(fields: Record<string, string | number | boolean>, data: Buffer | string): Promise<Record<string, any>>;
+  upload(fields: Record<string, string | number | boolean>, data: Buffer | string): Promise<ApiJson>;
   /** The raw upload response, whatever its status. */
   tryUpload(fields: Record<string, string | number | boolean>, data: Buffer | string): Promise<request.Response>;
   /** Every file of the container (one page of up to 1000). */
-  files(containerSid: string): Promise<Array<Record<string, any>>>;
+  files(containerSid: string): Promise<Array<ApiJson>>;
   /** GET /storage/files/{sid}/data: the download that updates date_last_accessed. */
   downloadBySid(fileSid: string): Promise<request.Response>;
   getFile(fileSid: string): Promise<request.Response>;
-  patchFile(fileSid: string, body: Record<string, unknown>): Promise<Record<string, any>>;
+  patchFile(fileSid: string, body: Record<string, unknown>): Promise<ApiJson>;
   deleteFile(fileSid: string): Promise<void>;
 }
 
@@ -47,7 +48,7 @@ export async function storageClient(inst: PatchbayInstance, maxContainers = 10):
     (what: string, status = 200) =>
     (res: request.Response) => {
       if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body as Record<string, any>;
+      return res.body as ApiJson;
     };
   const tryUpload = (fields: Record<string, string | number | boolean>, data: Buffer | string) => {
     const qs = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
@@ -84,7 +85,7 @@ export async function storageClient(inst: PatchbayInstance, maxContainers = 10):
         .query({ filter: `container_sid eq "${containerSid}"`, limit: 1000 })
         .set(...auth)
         .then(expect200('file list'))
-        .then((b) => b.items as Array<Record<string, any>>),
+        .then((b) => b.items as Array<ApiJson>),
     downloadBySid: (fileSid) =>
       api()
         .get(`/core/v2/storage/files/${fileSid}/data`)
@@ -112,4 +113,4 @@ export async function storageClient(inst: PatchbayInstance, maxContainers = 10):
 export const until = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> =>
   poll(what, timeoutMs, check);
 
-export const sids = (files: Array<Record<string, any>>) => files.map((f) => f.file_sid as string).sort();
+export const sids = (files: Array<ApiJson>) => files.map((f) => f.file_sid as string).sort();

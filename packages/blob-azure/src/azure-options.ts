@@ -17,7 +17,10 @@ export type AzureCredentials = { account_name: string; account_key: string } | {
 export interface AzureBlobStoreOptions {
   /** The blob container (Azure's word for a bucket). */
   container: string;
-  /** The account's blob URL (`https://<account>.blob.core.windows.net`, Azurite's `http://host:port/<account>`). Default: from account_name. */
+  /**
+   * The account's blob URL (`https://<account>.blob.core.windows.net`, Azurite's `http://host:port/<account>`).
+   * Default: from account_name.
+   */
   endpoint?: string;
   /** Prepended to every key (`a/b` → `a/b/<key>`) and stripped from listed keys. */
   prefix?: string;

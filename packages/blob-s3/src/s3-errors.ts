@@ -35,7 +35,10 @@ export function bucketMissing(target: S3Target, cause: unknown): BlobStoreUnavai
   return new BlobStoreUnavailableError('bucket_missing', `bucket '${target.bucket}' does not exist`, { cause });
 }
 
-/** `key` is the port's key (without the store's prefix), for NotFoundError; omit it where a 404 cannot mean a missing object. */
+/**
+ * `key` is the port's key (without the store's prefix), for NotFoundError; omit it where a 404 cannot mean a missing
+ * object.
+ */
 export function translateS3Error(err: unknown, target: S3Target, key?: string): ApiError {
   if (err instanceof ApiError) return err;
   const network = BlobStoreUnavailableError.network(err, target.endpoint);

@@ -1,4 +1,7 @@
-/** How the client authenticates: an access token, or the partner's login and password (HTTP Basic); neither for the token grant. */
+/**
+ * How the client authenticates: an access token, or the partner's login and password (HTTP Basic); neither for the
+ * token grant.
+ */
 export interface Credentials {
   token?: string;
   login?: string;

@@ -5,6 +5,7 @@ import { StorageView } from './views/storage';
 import { EndpointsView } from './views/endpoints';
 import { PushView } from './views/push';
 import { RecordsView } from './views/records';
+import { onAsync } from './on-async';
 
 const VIEWS = { storage: 'Storage', endpoints: 'Endpoints', push: 'Push', records: 'Records' } as const;
 type ViewName = keyof typeof VIEWS;
@@ -52,7 +53,7 @@ export function App() {
         <span class="who" title={session.partner.partner_sid}>
           {session.partner.name || session.partner.login}
         </span>
-        <button type="button" class="sign-out" onClick={out}>
+        <button type="button" class="sign-out" onClick={onAsync(out)}>
           Sign out
         </button>
       </header>

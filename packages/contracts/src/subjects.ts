@@ -42,7 +42,9 @@ export const Subjects = {
     delete: 'svc.endpoint.endpoints.delete',
     /** Internal: `{endpoint_sid}` → EndpointLookupReply (any partner's: the media plane's rules need them). */
     lookup: 'svc.endpoint.endpoints.lookup',
-    /** Internal, from storage: a recording stored for a Voicemail endpoint (VoicemailCallbackSchedule) → `{scheduled}`. */
+    /**
+     * Internal, from storage: a recording stored for a Voicemail endpoint (VoicemailCallbackSchedule) → `{scheduled}`.
+     */
     callbackSchedule: 'svc.endpoint.callbacks.schedule',
     /** Operator: the Voicemail callback deliveries, a list (GET /media/callbacks). */
     callbackList: 'svc.endpoint.callbacks.list',
@@ -85,13 +87,23 @@ export const Subjects = {
     blobStoreOpen: 'svc.storage.blob-stores.open',
     /** Media plane: the file an endpoint may play (PlaybackOpenRequest) → PlaybackOpenReply, or 403/404. */
     playbackOpen: 'svc.storage.media.open',
-    /** `{partner_sid, uri}` → `{file_sid}` when `uri` is the publish_uri of a published file of that partner; else 404. */
+    /**
+     * `{partner_sid, uri}` → `{file_sid}` when `uri` is the publish_uri of a published file of that partner; else 404.
+     */
     publishedCheck: 'svc.storage.files.published',
-    /** Threshold-worker (internal): `{after, limit}` → the delete_lru containers due a sweep, paged by container_sid. */
+    /**
+     * Threshold-worker (internal): `{after, limit}` → the delete_lru containers due a sweep, paged by container_sid.
+     */
     sweepContainers: 'svc.storage.sweep.containers',
-    /** `{container_sid, owner, lease_ms, limit}` → claims the container's sweep lease; its counts and least recently used files. */
+    /**
+     * `{container_sid, owner, lease_ms, limit}` → claims the container's sweep lease; its counts and least recently
+     * used files.
+     */
     sweepCandidates: 'svc.storage.sweep.candidates',
-    /** `{file_sid, reason, container_sid?, owner?, date_last_accessed?}` → deletes one file if it still qualifies (idempotent). */
+    /**
+     * `{file_sid, reason, container_sid?, owner?, date_last_accessed?}` → deletes one file if it still qualifies
+     * (idempotent).
+     */
     sweepDelete: 'svc.storage.sweep.delete',
     /** `{container_sid, owner}` → gives a sweep lease back before it expires. */
     sweepRelease: 'svc.storage.sweep.release',
@@ -122,7 +134,10 @@ export const Subjects = {
     notificationSend: 'svc.push.notifications.send',
   },
   thresholdWorker: {
-    /** Durable job `{container_sid, window}` (msgId `sweep:<container_sid>:<window>`): bring a delete_lru container to its targets. */
+    /**
+     * Durable job `{container_sid, window}` (msgId `sweep:<container_sid>:<window>`): bring a delete_lru container to
+     * its targets.
+     */
     sweepJob: 'job.threshold-worker.sweep',
     /** Durable job `{window}` (msgId `expire:<window>`): delete the files whose lifecycle_ttl has passed. */
     expireJob: 'job.threshold-worker.expire',
@@ -138,7 +153,10 @@ export const Subjects = {
     fileDeleted: 'evt.file.deleted',
     /** From the transcoder, while an upload-time job runs: `{file_sid, source_blob_key, progress}` (0..100). */
     fileTranscodingProgress: 'evt.file.transcoding.progress',
-    /** From the transcoder: an upload-time job's result, written next to its source (storage swaps it in, or removes it). */
+    /**
+     * From the transcoder: an upload-time job's result, written next to its source (storage swaps it in, or removes
+     * it).
+     */
     fileTranscodingDone: 'evt.file.transcoding.done',
     /** From the transcoder: an upload-time job that could not be done (the file keeps its data). */
     fileTranscodingFailed: 'evt.file.transcoding.failed',

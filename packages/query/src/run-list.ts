@@ -91,7 +91,7 @@ export function andFilters(...filters: StoreFilter[]): StoreFilter {
 export async function runList<D extends StoredDoc, T extends object>(
   opts: RunListOptions<D, T>,
 ): Promise<ListEnvelope<Record<string, unknown>>> {
-  const { collection, spec } = opts;
+  const { spec } = opts;
   const params = parseListParams(opts.query, spec);
   const matching = andFilters(opts.baseFilter ?? {}, params.filter);
   const page =
@@ -100,7 +100,7 @@ export async function runList<D extends StoredDoc, T extends object>(
       : params.after !== undefined || params.before !== undefined
         ? await cursorPage(opts, params, matching, params.order.field, params.order.dir)
         : await offsetPage(opts, params, matching);
-  const serialized = await Promise.all(page.docs.map((d) => opts.serialize(d)));
+  const serialized = await Promise.all(page.docs.map(async (d) => opts.serialize(d)));
   return buildEnvelope({
     items: serialized.map((item) => applyFieldFilter(item, params.include, params.exclude)),
     limit: params.limit,

@@ -54,7 +54,8 @@ runProcess({
       await set.stop(5000);
       throw err;
     }
-    await Promise.all([...opsPorts.values()].map((port) => port && waitForHealth(`http://127.0.0.1:${port}/health`)));
+    const ports = [...opsPorts.values()].filter((port): port is number => port !== null);
+    await Promise.all(ports.map((port) => waitForHealth(`http://127.0.0.1:${port}/health`)));
     logger.info(
       { ops_ports: Object.fromEntries(opsPorts) },
       'every service is ready (/health and /metrics on these ports)',

@@ -17,7 +17,9 @@ export interface ServiceEntry {
   start(deps: ServiceDeps, config: Readonly<Static<typeof AllInOneConfig>>): Promise<Stoppable>;
 }
 
-/** Every service behind the gateway, in start order; each started with its own settings function, as its main.ts does. */
+/**
+ * Every service behind the gateway, in start order; each started with its own settings function, as its main.ts does.
+ */
 export const SERVICES: ServiceEntry[] = [
   { name: 'identity', docs: true, start: (deps, c) => startIdentityService(deps, identitySettings(c)) },
   { name: 'records', docs: true, start: (deps, c) => startRecordsService(deps, recordsSettings(c)) },

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { releasePorts, reservePorts } from '../../../packages/platform/src/testing/ports';
 
 const ROOT = path.resolve(__dirname, '../../..');
+// eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 test('on a terminal the start-up log is readable lines, then the banner', async () => {

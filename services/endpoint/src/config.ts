@@ -17,7 +17,7 @@ export const EndpointConfig = {
   CALLBACK_RETRY_FOR_MS: Type.Integer({ minimum: 1000, maximum: 86400000, default: 3600000 }),
 };
 
-const endpointSchema = Type.Object({ ...EndpointConfig, BUS_TIMEOUT_MS: Type.Integer() });
+export const endpointSchema = Type.Object({ ...EndpointConfig, BUS_TIMEOUT_MS: Type.Integer() });
 export type EndpointConfigValues = Static<typeof endpointSchema>;
 
 export interface CallbackSettings {

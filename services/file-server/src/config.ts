@@ -18,7 +18,7 @@ export const FileServerConfig = {
   TRANSCODE_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 120000 }),
 };
 
-const fileServerSchema = Type.Object({ ...CommonConfig, ...FileServerConfig });
+export const fileServerSchema = Type.Object({ ...CommonConfig, ...FileServerConfig });
 export type FileServerConfigValues = Static<typeof fileServerSchema>;
 
 /** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */

@@ -19,7 +19,10 @@ export const GatewayConfig = {
   TRUST_PROXY: Type.String({ minLength: 1, default: 'loopback' }),
   /** The public file server, named in the OpenAPI document and allowed as a media source of the console. */
   ...PublicFilesConfig,
-  /** The built partner console served at /console; default packages/console/dist of this checkout (the image sets its own). */
+  /**
+   * The built partner console served at /console; default packages/console/dist of this checkout (the image sets its
+   * own).
+   */
   CONSOLE_DIR: Type.Optional(Type.String({ minLength: 1 })),
 };
 
@@ -50,7 +53,7 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
     .filter(Boolean);
 }
 
-const gatewaySchema = Type.Object({ ...GatewayConfig, BUS_TIMEOUT_MS: Type.Integer() });
+export const gatewaySchema = Type.Object({ ...GatewayConfig, BUS_TIMEOUT_MS: Type.Integer() });
 export type GatewayConfigValues = Static<typeof gatewaySchema>;
 
 /** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */

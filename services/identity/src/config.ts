@@ -15,7 +15,7 @@ export const IdentityConfig = {
   LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 900 }),
 };
 
-const identitySchema = Type.Object(IdentityConfig);
+export const identitySchema = Type.Object(IdentityConfig);
 export type IdentityConfigValues = Static<typeof identitySchema>;
 
 export interface IdentitySettings {

@@ -45,7 +45,7 @@ export const PushConfig = {
   PUSH_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 };
 
-const pushSchema = Type.Object({ ...CommonConfig, ...PushConfig });
+export const pushSchema = Type.Object({ ...CommonConfig, ...PushConfig });
 export type PushConfigValues = Static<typeof pushSchema>;
 
 /** Typed options the push service and its senders run with (adapters never read the environment). */

@@ -23,6 +23,7 @@ import {
 import { loadPushSettings } from '../src/config';
 import { openPushRepo, type PushRepo } from '../src/repo';
 import { startPushService } from '../src/service';
+import type { ApiJson } from '../../../tests/support/api-json';
 
 const PARTNER = randomUUID();
 const KEY = randomBytes(32).toString('base64');
@@ -71,9 +72,9 @@ const call = (
     },
     { timeoutMs: 5000 },
   );
-const body = (r: BusReply): Record<string, any> => {
+const body = (r: BusReply): ApiJson => {
   if (!('body' in r) || r.status >= 300) throw new Error(`expected success, got ${JSON.stringify(r)}`);
-  return r.body as Record<string, any>;
+  return r.body as ApiJson;
 };
 
 beforeAll(async () => {

@@ -19,6 +19,7 @@ import { startPushService } from '../src/service';
 import { keyId } from '@patchbay/platform';
 import { isSealedSecret, type SealedSecret } from '@patchbay/platform';
 import { fakeApnsP12, fakeApnsTokenKey, fakeServiceAccount } from '../../../tests/support/fake-credentials';
+import type { ApiJson } from '../../../tests/support/api-json';
 
 const PARTNER = randomUUID();
 const [KEY_A, KEY_B, KEY_C] = [randomBytes(32), randomBytes(32), randomBytes(32)];
@@ -62,9 +63,9 @@ const call = (subject: string, body: unknown, params: Record<string, string> = {
     },
     { timeoutMs: 5000 },
   );
-const ok = (r: BusReply): Record<string, any> => {
+const ok = (r: BusReply): ApiJson => {
   if (!('body' in r) || r.status !== 200) throw new Error(`expected 200, got ${r.status} ${JSON.stringify(r)}`);
-  return r.body as Record<string, any>;
+  return r.body as ApiJson;
 };
 const stored = async (sid: string): Promise<ApplicationDoc> =>
   (await repo.applications.findOne({ application_sid: sid })) as ApplicationDoc;

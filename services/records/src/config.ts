@@ -7,7 +7,7 @@ import { CommonConfig } from '@patchbay/platform';
  */
 export const RecordsConfig = {};
 
-const recordsSchema = Type.Object({ ...CommonConfig, ...RecordsConfig });
+export const recordsSchema = Type.Object({ ...CommonConfig, ...RecordsConfig });
 /** The checked config values the service is started from. */
 export type RecordsConfigValues = Static<typeof recordsSchema>;
 

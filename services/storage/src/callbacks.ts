@@ -29,7 +29,10 @@ export async function scheduleVoicemailCallback(ctx: StorageContext, r: Recordin
   );
 }
 
-/** Hands over every callback still pending (stopping at the first refusal: the endpoint service is away); returns how many were. */
+/**
+ * Hands over every callback still pending (stopping at the first refusal: the endpoint service is away); returns how
+ * many were.
+ */
 export async function retryPendingCallbacks(ctx: StorageContext): Promise<number> {
   const pending = await ctx.repo.files.find({ callback_pending: { $exists: true } }, { limit: 1000 });
   let done = 0;

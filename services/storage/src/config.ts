@@ -59,7 +59,7 @@ export interface StorageSettings {
   credentialKeys?: CredentialKeySettings;
 }
 
-const storageSchema = Type.Object({ ...CommonConfig, ...StorageConfig });
+export const storageSchema = Type.Object({ ...CommonConfig, ...StorageConfig });
 export type StorageConfigValues = Static<typeof storageSchema>;
 
 /**

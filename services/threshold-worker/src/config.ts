@@ -8,7 +8,7 @@ export const ThresholdWorkerConfig = {
   THRESHOLD_SWEEP_INTERVAL: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
 };
 
-const thresholdWorkerSchema = Type.Object({ ...CommonConfig, ...ThresholdWorkerConfig });
+export const thresholdWorkerSchema = Type.Object({ ...CommonConfig, ...ThresholdWorkerConfig });
 export type ThresholdWorkerConfigValues = Static<typeof thresholdWorkerSchema>;
 
 /** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */

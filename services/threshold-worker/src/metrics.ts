@@ -2,7 +2,10 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { Queues, Subjects, type SweepReason } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
 
-/** How a sweep job ended: target reached, stopped early (shutdown, lost lease, no progress), another replica holds the container, nothing to do. */
+/**
+ * How a sweep job ended: target reached, stopped early (shutdown, lost lease, no progress), another replica holds the
+ * container, nothing to do.
+ */
 export type SweepResult = 'done' | 'partial' | 'busy' | 'idle';
 
 export interface WorkerMetrics {

@@ -30,7 +30,7 @@ export const TranscoderConfig = {
   PATH: Type.String({ default: '' }),
 };
 
-const transcoderSchema = Type.Object(TranscoderConfig);
+export const transcoderSchema = Type.Object(TranscoderConfig);
 export type TranscoderConfigValues = Static<typeof transcoderSchema>;
 
 /** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */

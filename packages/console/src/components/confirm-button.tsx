@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { onAsync } from '../on-async';
 
 /**
  * A destructive action behind a second, explicit step: the first press asks ("Delete x?"), and only
@@ -52,11 +53,11 @@ export function ConfirmButton(props: {
         type="button"
         ref={yes}
         class="danger"
-        onClick={async () => {
+        onClick={onAsync(async () => {
           touched.current = false;
           setAsking(false);
           await props.onConfirm();
-        }}
+        })}
       >
         Yes, {props.label.toLowerCase()}
       </button>

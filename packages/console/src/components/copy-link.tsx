@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { onAsync } from '../on-async';
 
 /** Copies a public link to the clipboard (or, where the page may not, selects it to copy by hand). */
 export function CopyLink(props: { uri: string }) {
@@ -14,7 +15,7 @@ export function CopyLink(props: { uri: string }) {
   };
   return (
     <>
-      <button type="button" onClick={copy} data-uri={props.uri}>
+      <button type="button" onClick={onAsync(copy)} data-uri={props.uri}>
         Copy link
       </button>
       {state === 'copied' && (

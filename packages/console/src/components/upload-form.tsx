@@ -5,6 +5,7 @@ import { bytes } from '../format';
 import { API_ROOT, type Session } from '../session';
 import { uploadFile, type UploadFields } from '../upload';
 import { Field, ProblemBanner } from './field';
+import { onAsync } from '../on-async';
 
 /** Formats a file can be stored in when it is uploaded as audio (interface.md "Limits"). */
 export const STORED_FORMATS = ['al', 'alaw', 'flac', 'g722', 'mp3', 'ogg', 'ul', 'ulaw', 'wav'] as const;
@@ -67,7 +68,7 @@ export function UploadForm(props: {
     }
   };
   return (
-    <form id="upload" class="upload" onSubmit={submit}>
+    <form id="upload" class="upload" onSubmit={onAsync(submit)}>
       <h3>Upload</h3>
       <div
         class={`drop-zone${over ? ' over' : ''}`}

@@ -3,6 +3,7 @@ import { data, type Schemas } from '@patchbay/client';
 import { Field, ProblemBanner } from '../components/field';
 import { otherMessages, problemOf, type Problem } from '../errors';
 import type { Session } from '../session';
+import { onAsync } from '../on-async';
 
 type Application = Schemas['PushApplication'];
 type Write = Schemas['PushApplicationWrite'];
@@ -80,7 +81,7 @@ export function ApplicationForm(props: {
     <form
       id={formId}
       class="application-form"
-      onSubmit={submit}
+      onSubmit={onAsync(submit)}
       aria-label={existing ? `Edit application ${existing.name}` : 'New application'}
     >
       <h2>{existing ? `Edit ${existing.name}` : 'New application'}</h2>

@@ -6,6 +6,7 @@ import { Pager } from '../components/pager';
 import { otherMessages, problemOf, type Problem } from '../errors';
 import { usePagedList, type Envelope } from '../list';
 import type { Session } from '../session';
+import { onAsync } from '../on-async';
 
 type Device = Schemas['PushDevice'];
 type SendResult = Schemas['PushSendResult'];
@@ -144,7 +145,7 @@ function NewDevice(props: {
     }
   };
   return (
-    <form id="device-create" class="inline-form" onSubmit={submit} aria-label="Add a device">
+    <form id="device-create" class="inline-form" onSubmit={onAsync(submit)} aria-label="Add a device">
       <Field form="device-create" label="Device type" name="type" problem={problem}>
         {(id, d) => (
           <select
@@ -214,7 +215,7 @@ function TestNotification(props: { session: Session; recipients: string[] }) {
     }
   };
   return (
-    <form id="notification" class="notification" onSubmit={submit} aria-label="Send a test notification">
+    <form id="notification" class="notification" onSubmit={onAsync(submit)} aria-label="Send a test notification">
       <h3>Send a test notification</h3>
       <p>{props.recipients.length} device(s) ticked.</p>
       <Field form="notification" label="Title" name="title" problem={problem}>

@@ -11,6 +11,7 @@ import {
 } from '../endpoint-rules';
 import { fieldMessages, otherMessages, problemOf, type Problem } from '../errors';
 import type { Session } from '../session';
+import { onAsync } from '../on-async';
 
 type Endpoint = Schemas['Endpoint'];
 type AddressInput = Schemas['EndpointAddressInput'];
@@ -102,7 +103,7 @@ export function EndpointForm(props: {
     <form
       id={formId}
       class="endpoint-form"
-      onSubmit={submit}
+      onSubmit={onAsync(submit)}
       aria-label={existing ? `Edit endpoint ${existing.endpoint_sid}` : 'New endpoint'}
     >
       <h2>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { Field, ProblemBanner } from '../components/field';
 import { otherMessages, problemOf, type Problem } from '../errors';
 import { sessionForToken, signIn, type Session } from '../session';
+import { onAsync } from '../on-async';
 
 /**
  * Sign in with login and password (the API's password grant), or with an access token pasted in.
@@ -27,7 +28,7 @@ export function SignIn(props: { onSession: (s: Session) => void }) {
   return (
     <main class="sign-in">
       <h1>Patchbay console</h1>
-      <form id="sign-in" onSubmit={(e) => attempt(e, () => signIn(login, password))}>
+      <form id="sign-in" onSubmit={onAsync((e: Event) => attempt(e, () => signIn(login, password)))}>
         <h2>Sign in</h2>
         <Field form="sign-in" label="Login" name="username" problem={problem}>
           {(id, d) => (
@@ -60,7 +61,7 @@ export function SignIn(props: { onSession: (s: Session) => void }) {
           Sign in
         </button>
       </form>
-      <form id="token-sign-in" onSubmit={(e) => attempt(e, () => sessionForToken(token.trim()))}>
+      <form id="token-sign-in" onSubmit={onAsync((e: Event) => attempt(e, () => sessionForToken(token.trim())))}>
         <h2>…or use an access token</h2>
         <Field form="token-sign-in" label="Access token" name="token" problem={null}>
           {(id) => (

@@ -15,7 +15,9 @@ export class EndpointClient {
     return this.call(Subjects.endpoint.lookup, { endpoint_sid: endpointSid }, opts);
   }
 
-  /** Schedules the Voicemail callback of a stored recording; `scheduled` false when the endpoint has no callback_url. */
+  /**
+   * Schedules the Voicemail callback of a stored recording; `scheduled` false when the endpoint has no callback_url.
+   */
   scheduleCallback(schedule: VoicemailCallbackSchedule, opts?: CallOptions): Promise<{ scheduled: boolean }> {
     return this.call(Subjects.endpoint.callbackSchedule, schedule, opts);
   }

@@ -35,7 +35,10 @@ const Loose = Type.Object({}, { additionalProperties: true });
 /** `reserved`: the bytes came first (uploadReserve) under that file_sid, this many of them. */
 export const UploadPrepareRequestSchema = Type.Object({
   principal: PrincipalSchema,
-  /** The File fields as given (JSON `file_object`, or query strings): storage checks them against FileUploadSchema (400 naming the field). */
+  /**
+   * The File fields as given (JSON `file_object`, or query strings): storage checks them against FileUploadSchema (400
+   * naming the field).
+   */
   fields: Type.Record(Type.String(), Type.Unknown()),
   source: Type.Union([Type.Literal('json'), Type.Literal('query')]),
   reserved: Type.Optional(Type.Object({ file_sid: Sid, size: Type.Integer({ minimum: 0 }) })),

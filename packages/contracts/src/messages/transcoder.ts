@@ -15,7 +15,10 @@ const FormatName = Type.String({ minLength: 1, maxLength: 200 });
 const NullableFormat = Type.Union([FormatName, Type.Null()]);
 const Kbits = Type.Union([Type.Integer({ minimum: 1, maximum: 100000 }), Type.Null()]);
 
-/** `target`: the format the file is to be transcoded to; the transcoder then also checks it can write it (503 naming what it lacks). */
+/**
+ * `target`: the format the file is to be transcoded to; the transcoder then also checks it can write it (503 naming
+ * what it lacks).
+ */
 export const ProbeRequestSchema = Type.Object({
   blob_key: BlobKey,
   format: Type.Optional(NullableFormat),

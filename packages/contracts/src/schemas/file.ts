@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ClassificationSchema, LIFECYCLE_ACTIONS, PUBLISH_VALUES, type Classification } from './container';
+import { ClassificationSchema, LIFECYCLE_ACTIONS, PUBLISH_VALUES } from './container';
 import { MIME_TYPE_PATTERN } from '../mime-type';
 
 import { AUDIO_FORMATS, BITRATE_FORMATS, TARGET_FORMATS } from '../media-formats';

@@ -221,7 +221,9 @@ export class DirBlobStore implements BlobStore {
  */
 const WRITE_BUFFER = 1024 * 1024;
 
-/** Streams `body` into a new `file` and resolves once it is closed (fsynced first with `sync`), with the bytes written. */
+/**
+ * Streams `body` into a new `file` and resolves once it is closed (fsynced first with `sync`), with the bytes written.
+ */
 async function writeFile(file: string, body: Readable, sync: boolean): Promise<number> {
   // Opened before streaming, so the file exists before any failure and the caller's cleanup
   // cannot race a late open. `flush` fsyncs before close; pipeline() settles after the close.

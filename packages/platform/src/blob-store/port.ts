@@ -26,7 +26,10 @@ export interface ReadOptions {
 export interface BlobReader {
   /** The object's size when it was opened. */
   readonly size: number;
-  /** Reads up to `length` bytes at `position` into `into` from its offset 0; resolves with the bytes read (fewer only at the end). */
+  /**
+   * Reads up to `length` bytes at `position` into `into` from its offset 0; resolves with the bytes read (fewer only at
+   * the end).
+   */
   read(into: Buffer, position: number, length: number): Promise<number>;
   /**
    * Optional (a reader that keeps blocks in memory): the bytes at `position` as buffers the reader
@@ -54,7 +57,10 @@ export interface BlobStore {
    * can copy a file faster than a stream (the directory store: a kernel copy) offers it.
    */
   putFile?(key: string, file: string, opts?: PutOptions): Promise<{ size: number }>;
-  /** A stream of the object, or of `range` of it. NotFoundError when missing; RangeNotSatisfiableError when `range` is outside the object. */
+  /**
+   * A stream of the object, or of `range` of it. NotFoundError when missing; RangeNotSatisfiableError when `range` is
+   * outside the object.
+   */
   get(key: string, range?: ByteRange): Promise<Readable>;
   /**
    * Optional, for adapters with cheap positioned reads (the directory store): the object opened for
@@ -67,7 +73,10 @@ export interface BlobStore {
    * routed store): the caller streams it with `get`. NotFoundError as `get`.
    */
   openReader?(key: string, opts?: ReadOptions): Promise<BlobReader | undefined>;
-  /** Optional, with `openReader`: drops what `openReader` keeps open for the keys `match` accepts (they changed elsewhere). */
+  /**
+   * Optional, with `openReader`: drops what `openReader` keeps open for the keys `match` accepts (they changed
+   * elsewhere).
+   */
   forgetOpen?(match: (key: string) => boolean): void;
   /** NotFoundError when missing. */
   stat(key: string): Promise<BlobStat>;

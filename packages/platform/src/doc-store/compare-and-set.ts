@@ -6,7 +6,10 @@ import type { Collection, Doc, Filter, Update } from './port';
 export const REVISION_FIELD = 'revision';
 
 export interface CompareAndSetOptions {
-  /** Lost races before giving up with a 409 (default 40: a few dozen concurrent writers of one document all get through). */
+  /**
+   * Lost races before giving up with a 409 (default 40: a few dozen concurrent writers of one document all get
+   * through).
+   */
   attempts?: number;
 }
 

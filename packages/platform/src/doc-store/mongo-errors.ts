@@ -42,7 +42,9 @@ function isDuplicateKey(err: unknown): err is MongoError {
   return list.some((w: { code?: unknown }) => typeof w.code === 'number' && DUPLICATE_KEY.has(w.code));
 }
 
-/** The server names the index in its message: `E11000 duplicate key error collection: db.c index: email_1 dup key: …`. */
+/**
+ * The server names the index in its message: `E11000 duplicate key error collection: db.c index: email_1 dup key: …`.
+ */
 function indexName(err: MongoError): string | undefined {
   const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
   const first = Array.isArray(writeErrors) ? writeErrors[0] : writeErrors;

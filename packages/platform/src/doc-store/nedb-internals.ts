@@ -132,6 +132,7 @@ export function isUniqueViolation(err: unknown): err is Error & { key: unknown }
 // NeDB bug: a range on an indexed field that holds arrays yields a document once per element in
 // range (its `$in` look-up de-duplicates, its range look-up does not), so finds returned duplicates.
 // Patched once, on NeDB's Index class, which only this adapter uses.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an internal file of NeDB, not in its exports map
 const IndexClass = require('@seald-io/nedb/lib/indexes.js') as {
   prototype: { getBetweenBounds(this: unknown, query: unknown): NedbDoc[] };
 };
@@ -150,6 +151,7 @@ interface NedbModel {
   deepCopy<D>(doc: D): D;
 }
 // NeDB ships no typings for lib/model; it is the matcher and modifier NeDB itself uses.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an internal file of NeDB, not in its exports map
 const model = require('@seald-io/nedb/lib/model.js') as NedbModel;
 
 /** NeDB's own matcher, for values that are not documents (operator-form `$elemMatch`). */

@@ -14,7 +14,7 @@ import type { BlobStore } from '../blob-store/port';
 import type { Bus } from '../bus/port';
 import type { Logger } from './logger';
 
-const commonSchema = Type.Object(CommonConfig);
+export const commonSchema = Type.Object(CommonConfig);
 export type CommonConfigValues = Static<typeof commonSchema>;
 
 export interface BootOptions<P extends TProperties> {

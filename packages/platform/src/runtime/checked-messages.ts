@@ -80,7 +80,9 @@ export function checkedJob<S extends TSchema>(
   return checkedDelivery(subject, schema, logger, handle);
 }
 
-/** A delivery (event or job) checked before `handle` sees it; a malformed one was logged by the check and is dropped. */
+/**
+ * A delivery (event or job) checked before `handle` sees it; a malformed one was logged by the check and is dropped.
+ */
 function checkedDelivery<S extends TSchema, C>(
   subject: string,
   schema: S,

@@ -1,4 +1,7 @@
-/** Credentials at rest (AES-256-GCM, a key id per value, owner and field as associated data, key rotation): push and storage alike. */
+/**
+ * Credentials at rest (AES-256-GCM, a key id per value, owner and field as associated data, key rotation): push and
+ * storage alike.
+ */
 export { KeyRing, KEY_BYTES, keyId } from './key-ring';
 export type { CredentialKey } from './key-ring';
 export { sealSecret, openSecret } from './secret-box';

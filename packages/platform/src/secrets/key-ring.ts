@@ -24,7 +24,10 @@ export class KeyRing {
   private readonly revisionKey: Buffer;
   private readonly byKid = new Map<string, Buffer>();
 
-  /** `purpose` names what the ring protects (`push`, `storage`): it keys `revision`, so two purposes never share revisions. */
+  /**
+   * `purpose` names what the ring protects (`push`, `storage`): it keys `revision`, so two purposes never share
+   * revisions.
+   */
   constructor(
     current: Buffer,
     old: readonly Buffer[] = [],

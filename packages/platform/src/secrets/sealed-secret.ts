@@ -1,7 +1,8 @@
 /**
  * A credential as stored: AES-256-GCM ciphertext with what opening it needs except the key.
  * `kid` names the key (first 8 hex digits of its SHA-256), so keys can be rotated: values sealed
- * with an old key still open while it is listed in the old keys (PUSH_CREDENTIALS_OLD_KEYS, STORAGE_CREDENTIALS_OLD_KEYS), and the start-up
+ * with an old key still open while it is listed in the old keys (PUSH_CREDENTIALS_OLD_KEYS,
+ * STORAGE_CREDENTIALS_OLD_KEYS), and the start-up
  * migration re-seals them with the current one. `iv`, `tag` and `data` are Base64.
  */
 export interface SealedSecret {

@@ -11,6 +11,7 @@ const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const FIXTURE = path.join(__dirname, 'fixtures/log-lines.ts');
+// eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** The fixture's output lines, from a terminal (`tty`) or a pipe, with LOG_FORMAT as given. */

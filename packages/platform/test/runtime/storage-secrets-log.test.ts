@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { ApiJson } from '../../../../tests/support/api-json';
 
 const TSX = path.resolve(__dirname, '../../../../node_modules/.bin/tsx');
 
@@ -15,7 +16,7 @@ test('credentials and SDK requests are redacted, the reason is kept', async () =
   const events = stdout
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any -- log JSON
+    .map((l) => JSON.parse(l) as ApiJson);
   expect(events[0].container.external_attributes).toEqual({ bucket: 'b', credentials: '[redacted]' });
   expect(events[2].err.message).toMatch(/refused the credentials/);
   expect(JSON.stringify(events[2].err)).toMatch(/not authorized/);

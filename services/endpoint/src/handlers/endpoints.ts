@@ -20,7 +20,7 @@ import { changedFields, compareAndSet, reply, type HandlerContext } from '@patch
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { assertAddressFormat } from '../domain/addresses';
 import { stateOf, toDoc } from '../domain/endpoint-doc';
-import { applyUpdate, buildEndpoint, type EndpointState } from '../domain/endpoint-state';
+import { applyUpdate, buildEndpoint } from '../domain/endpoint-state';
 import { generateValues } from '../domain/generate';
 import { createViolations, updateViolations } from '../domain/rules';
 import { ENDPOINT_LIST_SPEC } from '../domain/list-specs';

@@ -7,7 +7,8 @@ export const notFound: RequestHandler = (_req, res) => sendJson(res, 404, { erro
 
 /**
  * The one error handler, after every route: ApiErrors and the client errors of the HTTP stack
- * (platform's clientError) map to their status and body; anything else is logged with the request ID and becomes a generic 500.
+ * (platform's clientError) map to their status and body; anything else is logged with the request ID and becomes a
+ * generic 500.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {

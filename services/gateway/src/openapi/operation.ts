@@ -22,7 +22,10 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-/** `get` + `/storage/files/:file_sid/data` → `getStorageFilesByFileSidData`: stable, unique, readable in generated clients. */
+/**
+ * `get` + `/storage/files/:file_sid/data` → `getStorageFilesByFileSidData`: stable, unique, readable in generated
+ * clients.
+ */
 export function operationId(route: RouteDef): string {
   const camel = (s: string) =>
     s

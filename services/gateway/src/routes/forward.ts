@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { GatewayRequest, Principal } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
-import { sendJson, sendReply } from '../http/respond';
+import { sendReply } from '../http/respond';
 import { bodyKind, type RouteDef } from './route-def';
 
 /** The absolute public URL of this request (pagination links keep every query parameter). */

@@ -18,7 +18,10 @@ const READ = ['push.manage', 'push.read'];
 const UPDATE = ['push.manage', 'push.update'];
 const DELETE = ['push.manage', 'push.delete'];
 
-/** `POST /push/devices?reuse=false` always creates; by default a device with the same token, type and environment is returned. */
+/**
+ * `POST /push/devices?reuse=false` always creates; by default a device with the same token, type and environment is
+ * returned.
+ */
 const REUSE = Type.Object({
   reuse: Type.Optional(
     Type.Boolean({

@@ -20,7 +20,9 @@ export interface BinaryBody {
   description?: string;
 }
 
-/** A streamed request body: the media types it may have, each with the schema of its parts (multipart) or null (bytes). */
+/**
+ * A streamed request body: the media types it may have, each with the schema of its parts (multipart) or null (bytes).
+ */
 export interface StreamedRequest {
   content: Readonly<Record<string, TSchema | null>>;
 }
@@ -47,7 +49,9 @@ export interface RouteDoc {
   request?: TSchema | StreamedRequest;
   /** Query parameters besides the list and field-filtering ones: an object schema, one property each. */
   query?: TObject;
-  /** A list: `offset` pagination, or `cursor` (after/before too); adds limit, offset, order, filter and field filtering. */
+  /**
+   * A list: `offset` pagination, or `cursor` (after/before too); adds limit, offset, order, filter and field filtering.
+   */
   list?: 'offset' | 'cursor';
   /** A GET by SID: adds `include_fields` / `exclude_fields`. */
   fields?: boolean;

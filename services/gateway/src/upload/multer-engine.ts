@@ -15,6 +15,7 @@ export interface StreamedPart {
 }
 
 declare global {
+  /* eslint-disable @typescript-eslint/no-namespace -- augmenting multer's global Express.Multer types is done with namespaces */
   namespace Express {
     namespace Multer {
       /** What this engine hands multer for the `data` part (multer's own fields stay unset): see StreamedPart. */
@@ -25,6 +26,7 @@ declare global {
       }
     }
   }
+  /* eslint-enable @typescript-eslint/no-namespace */
 }
 
 /** The part this engine stored, as multer hands it back on `req.file` (null: none was). */

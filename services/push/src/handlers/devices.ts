@@ -41,7 +41,9 @@ async function checkApplicationRef(ctx: PushContext, partnerSid: string, applica
 export function deviceHandlers(ctx: PushContext) {
   const { repo, log } = ctx;
 
-  /** PATCH or PUT (`whole`: omitted optional fields take their defaults); a compare-and-set on the device's revision. */
+  /**
+   * PATCH or PUT (`whole`: omitted optional fields take their defaults); a compare-and-set on the device's revision.
+   */
   async function update(req: GatewayRequest, body: Partial<PushDeviceCreate>, whole: boolean) {
     const filter = { device_sid: String(req.params.device_sid), partner_sid: req.principal.partner_sid };
     const { before, after } = await compareAndSet(repo.devices, filter, async (current) => {

@@ -7,7 +7,7 @@ import type { PushResult } from '@patchbay/contracts';
 import { cert, deleteApp, initializeApp, type App } from 'firebase-admin/app';
 import { getMessaging, type Messaging, type BatchResponse } from 'firebase-admin/messaging';
 import type { ServiceAccount } from '../domain/credentials';
-import { fcmMessage, type FcmPlatform } from '../domain/fcm-message';
+import { fcmMessage } from '../domain/fcm-message';
 import { again, done, fcmOutcome, type AttemptOutcome } from '../domain/outcome';
 import type { PushMessage } from '../domain/push-message';
 import { deliverWithRetries, withTimeout, type RetryPolicy } from '../domain/retry';

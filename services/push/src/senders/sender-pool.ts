@@ -38,7 +38,7 @@ export class SenderPool {
   get(app: OpenedApplication, route: Route): PushSender {
     let entry = this.entries.get(app.application_sid);
     if (entry && entry.version < app.credentials_version) {
-      this.retire(app.application_sid, entry, 'credentials changed');
+      void this.retire(app.application_sid, entry, 'credentials changed'); // retire logs its own failures
       entry = undefined;
     }
     if (!entry) {

@@ -1,4 +1,6 @@
-/** Where a recording came from (media plane): what its commit and its Voicemail callback need besides the upload fields. */
+/**
+ * Where a recording came from (media plane): what its commit and its Voicemail callback need besides the upload fields.
+ */
 export interface RecordingOrigin {
   endpoint_sid: string;
   endpoint_type: string;

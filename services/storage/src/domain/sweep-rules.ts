@@ -31,7 +31,10 @@ export function overTarget(c: SweepFields): boolean {
   );
 }
 
-/** The next least recently used file should be deleted: a delete_lru sweep started (or starts now) and a count is over target. */
+/**
+ * The next least recently used file should be deleted: a delete_lru sweep started (or starts now) and a count is over
+ * target.
+ */
 export function sweepDue(c: SweepFields): boolean {
   return c.threshold_action === 'delete_lru' && (thresholdReached(c) || c.sweep_pending === true) && overTarget(c);
 }

@@ -177,7 +177,8 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
         const content = describeContent(f, Buffer.from(String(req.head ?? ''), 'base64'));
         checkClassification(c, content.classification);
         const { plan, probed: planned } = await planUploadTranscoding(ctx, f, u.blob_key, content.format);
-        // A recording must be audio too: find out before anything is recorded (an upload to transcode was probed just above).
+        // A recording must be audio too: find out before anything is recorded (an upload to transcode was probed just
+        // above).
         const probed =
           planned ??
           (u.recording ? await probeMedia(ctx, { blob_key: u.blob_key, content_format: content.format }) : null);

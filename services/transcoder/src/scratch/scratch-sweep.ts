@@ -9,7 +9,9 @@ export interface SweepOptions {
   own: string;
   /** A worker whose liveness can only be judged by its heartbeat is dead after this long without one. */
   staleMs?: number;
-  /** Job directories of the layout before worker directories go once untouched this long (a run's time limit, and more). */
+  /**
+   * Job directories of the layout before worker directories go once untouched this long (a run's time limit, and more).
+   */
   legacyMs: number;
 }
 

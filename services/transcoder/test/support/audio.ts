@@ -13,7 +13,8 @@ const PROBE_INPUT: Record<string, string[]> = {
 };
 
 /**
- * A small real source made by ffmpeg at test time: pink noise with a fixed seed (the same bytes every run; broadband, so lossy encoders spend
+ * A small real source made by ffmpeg at test time: pink noise with a fixed seed (the same bytes every run; broadband,
+ * so lossy encoders spend
  * the bits they are given, unlike a sine tone) as 16-bit wav.
  */
 export function noiseWav(file: string, sampleRate: number, channels: number, seconds: number): Buffer {
