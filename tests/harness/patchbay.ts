@@ -96,6 +96,8 @@ export async function startPatchbay(
     // Voicemail callbacks go to receivers the tests run on 127.0.0.1, and are retried quickly.
     CALLBACK_ALLOW_PRIVATE: 'true',
     CALLBACK_RETRY_BASE_MS: '200',
+    // External containers use s3rver, Azurite and a fake GCS on 127.0.0.1 (tests/api/outbound-guard.test.ts unsets it).
+    EXTERNAL_STORAGE_ALLOW_PRIVATE: 'true',
     ...(blobStoreUrl ? { BLOB_STORE_URL: blobStoreUrl } : {}),
     // Push and storage refuse to start on MongoDB without a shared credentials key (the embedded store makes its own).
     ...(mongodbUrl

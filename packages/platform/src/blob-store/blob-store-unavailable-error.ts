@@ -1,4 +1,5 @@
 import { UnavailableError } from '@patchbay/contracts';
+import { ADDRESS_NOT_ALLOWED, AddressNotAllowedError } from '../net/address-not-allowed-error';
 
 /**
  * Why an object storage cannot be used, as a stable code callers can switch on:
@@ -8,7 +9,8 @@ import { UnavailableError } from '@patchbay/contracts';
  * - `access_denied`: the credentials are valid but may not do this;
  * - `bad_credentials`: the storage refused the credentials themselves (unknown key, bad signature);
  * - `invalid_config`: the options cannot work (a malformed endpoint, key file or prefix, a wrong region);
- * - `provider_error`: the storage failed in some other way (its own 5xx, corrupted data).
+ * - `provider_error`: the storage failed in some other way (its own 5xx, corrupted data);
+ * - `address_not_allowed`: the outbound-address guard refused to connect (net/address-ranges.ts).
  */
 export type BlobStoreFailure =
   | 'unreachable'
@@ -17,7 +19,8 @@ export type BlobStoreFailure =
   | 'access_denied'
   | 'bad_credentials'
   | 'invalid_config'
-  | 'provider_error';
+  | 'provider_error'
+  | 'address_not_allowed';
 
 /** Node's socket and TLS error codes, in plain words. */
 const NETWORK: Record<string, string> = {
@@ -57,11 +60,13 @@ export class BlobStoreUnavailableError extends UnavailableError {
   }
 
   /**
-   * The `unreachable` or `timeout` error for a failure to talk to `endpoint` at all, found by the
+   * The `address_not_allowed`, `unreachable` or `timeout` error for a failure to talk to `endpoint` at all, found by the
    * socket error code on `err` or its causes (SDKs wrap them differently); undefined when `err` is
    * something else.
    */
   static network(err: unknown, endpoint: string): BlobStoreUnavailableError | undefined {
+    if (AddressNotAllowedError.within(err))
+      return new BlobStoreUnavailableError('address_not_allowed', ADDRESS_NOT_ALLOWED, { cause: err });
     for (
       let e: unknown = err, depth = 0;
       e && typeof e === 'object' && depth < 4;
