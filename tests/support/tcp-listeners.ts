@@ -41,3 +41,28 @@ export const startSilentServer = () =>
   listen((socket) => {
     socket.resume();
   });
+
+/**
+ * Forwards every connection to `targetPort` on 127.0.0.1, holding each chunk of the answer back by
+ * `delayMs` (in order): a server that works, slowly.
+ */
+export const startDelayingProxy = (targetPort: number, delayMs: number) =>
+  listen((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    let last = Promise.resolve();
+    client.pipe(upstream);
+    upstream.on('data', (chunk: Buffer) => {
+      last = last.then(
+        () =>
+          new Promise<void>((resolve) =>
+            setTimeout(() => {
+              if (!client.destroyed) client.write(chunk);
+              resolve();
+            }, delayMs),
+          ),
+      );
+    });
+    upstream.on('end', () => void last.then(() => client.end()));
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+  });
