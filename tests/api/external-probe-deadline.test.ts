@@ -3,7 +3,7 @@
  * and 3). Partner A creates external containers aimed at a silent endpoint (a TCP server that
  * accepts and never answers; EXTERNAL_STORAGE_ALLOW_PRIVATE on so it may be reached): every create is
  * a 422 before the gateway's bus timeout (never its 504), and no container appears afterwards.
- * Meanwhile partner B's storage calls all succeed: the gateway's circuit breaker, which opens on bus
+ * Meanwhile partner B's storage calls (upload, get, list, delete) all succeed: the gateway's circuit breaker, which opens on bus
  * timeouts, never sees one. Its own instance with a short bus timeout, so the probe budget is short.
  */
 import request from 'supertest';
@@ -89,18 +89,20 @@ test("A's creates aimed at a silent endpoint are 422s, nothing is created later,
           .set(...b)
       ).status,
     );
-    if (up.status === 201)
-      seen.push(
-        (
-          await api()
-            .get(`${API}/storage/files/${up.body.file_sid}`)
-            .set(...b)
-        ).status,
-      );
+    if (up.status !== 201) continue;
+    for (const call of [
+      api()
+        .get(`${API}/storage/files/${up.body.file_sid}`)
+        .set(...b),
+      api()
+        .delete(`${API}/storage/files/${up.body.file_sid}`)
+        .set(...b),
+    ])
+      seen.push((await call).status);
   }
 
   expect(seen.length).toBeGreaterThan(3);
-  expect(seen.filter((s) => s !== 200 && s !== 201)).toEqual([]);
+  expect(seen.filter((s) => s !== 200 && s !== 201 && s !== 204)).toEqual([]);
   for (const r of await creates) {
     expect({ type: r.type, status: r.status }).toEqual({ type: r.type, status: 422 });
     expectErrorBody(r.body);
