@@ -343,6 +343,8 @@ describe('a store that becomes unreachable', () => {
       .set(...partner.auth);
     expect(data.status).toBe(503);
     expectErrorBody(data.body);
+    // Fixed words: never the socket's error ("connection refused") or the provider's code.
+    expect(data.body.message).toBe('the object storage could not be reached; try again later');
     const served = await pub().get(`/f/${f.file_sid}`);
     expect(served.status).toBe(503);
     expect(Date.now() - started).toBeLessThan(15_000);

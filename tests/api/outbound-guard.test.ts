@@ -167,6 +167,7 @@ test('a store on a private address, saved while that was allowed, is no longer r
     .set(...auth);
   expect(data.status).toBe(503);
   expectErrorBody(data.body);
+  expect(data.body.message).toBe('this address is not allowed');
   expect((await request(pb.storageUrl).get(`/f/${keptFile}`)).status).toBe(503);
 });
 

@@ -1,4 +1,4 @@
-import { UnavailableError } from '@patchbay/contracts';
+import { UnavailableError, type ErrorBody } from '@patchbay/contracts';
 import { ADDRESS_NOT_ALLOWED, AddressNotAllowedError } from '../net/address-not-allowed-error';
 
 /**
@@ -41,12 +41,25 @@ const NETWORK: Record<string, string> = {
 const TIMEOUT = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'TimeoutError']);
 const CODE_IN_MESSAGE = new RegExp(`\\b(${[...Object.keys(NETWORK), 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].join('|')})\\b`);
 
+/** What an answer says for each reason: fixed words, never the provider's or the socket's own. */
+const ANSWERS: Record<BlobStoreFailure, string> = {
+  unreachable: 'the object storage could not be reached; try again later',
+  timeout: 'the object storage could not be reached; try again later',
+  provider_error: 'the object storage could not be reached; try again later',
+  bucket_missing: 'the bucket of the object storage was not found',
+  access_denied: 'the object storage refused the credentials',
+  bad_credentials: 'the object storage refused the credentials',
+  invalid_config: 'the object storage refused this location',
+  address_not_allowed: ADDRESS_NOT_ALLOWED,
+};
+
 /**
  * An object storage (external container or Patchbay's own bucket) that cannot be used: a 503.
  *
  * The message is the provider's reason in plain words ("bucket 'x' does not exist", "cannot reach
- * http://127.0.0.1:1: connection refused"): never a stack, never a credential, so the storage service
- * can show it as-is in the 422 naming `external_attributes` when a container is created or updated.
+ * http://127.0.0.1:1: connection refused"), never a stack or a credential: it is for logs and for
+ * code. What a client is answered (`toBody`) is only the fixed words of its `reason`, never the
+ * provider's error code, its text or a socket error (docs/security.md, "External storage errors").
  * `cause` keeps the SDK's own error for logs. Every blob adapter over a remote storage throws this
  * for everything that is not a missing object, a bad range or a bad key.
  */
@@ -57,6 +70,10 @@ export class BlobStoreUnavailableError extends UnavailableError {
     options?: { cause?: unknown },
   ) {
     super(message, [], options);
+  }
+
+  override toBody(): ErrorBody {
+    return { errors: [], message: ANSWERS[this.reason] };
   }
 
   /**
