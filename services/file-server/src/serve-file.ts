@@ -13,6 +13,7 @@ import {
   type TranscodeRequest,
 } from '@patchbay/contracts';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
+import { ACTIVE_CONTENT_HEADERS, effectiveDisposition } from './domain/active-content';
 import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { PublicFile, Resolver } from './resolver';
 
@@ -112,20 +113,26 @@ export function serveFile(deps: ServeDeps) {
         ).size;
       }
     }
+    const contentType = opts.contentType ?? mime;
     return sendBlob(req, res, deps.blobs, {
       key,
       size,
-      contentType: opts.contentType ?? mime,
+      contentType,
       lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(),
       ranges: rangeAllowed,
       keepOpenMs: deps.keepOpenMs,
       // A file of an external container is not in the directory nginx reads: sent from here.
       accelRedirect: deps.accelPrefix && !isExternalBlobKey(key) ? `${deps.accelPrefix}${key}` : undefined,
+      // Given to nginx too on the X-Accel-Redirect path (its location copies them: docs/operations.md).
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': 'GET',
         'Cache-Control': opts.cacheControl,
-        'Content-Disposition': contentDisposition(opts.disposition, opts.dispositionName),
+        'Content-Disposition': contentDisposition(
+          effectiveDisposition(opts.disposition, contentType),
+          opts.dispositionName,
+        ),
+        ...ACTIVE_CONTENT_HEADERS,
       },
     }).catch((err: unknown) => {
       // The blob went between resolve and read (deleted): same answer as an unknown id.
