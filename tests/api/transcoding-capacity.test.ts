@@ -72,7 +72,7 @@ beforeAll(async () => {
       .set(...auth());
     return res.body.items?.[0]?.container_sid as string | undefined;
   });
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await inst?.stop();
