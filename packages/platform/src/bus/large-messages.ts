@@ -8,7 +8,7 @@ export const CHUNKED_HEADER = 'pb-chunked';
 export const STORED_HEADER = 'pb-stored';
 
 /** Default of BUS_MAX_MESSAGE_BYTES: the largest message the bus carries at all, in chunks. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 /**
  * Room kept in every message for its headers (request ID, trace context, ours): a payload up to

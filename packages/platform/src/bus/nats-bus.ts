@@ -55,7 +55,7 @@ export interface NatsBusOptions {
    * the server's, read from its INFO at every (re)connect. Larger messages go in chunks.
    */
   maxPayload?: number;
-  /** Largest message carried at all, in chunks (BUS_MAX_MESSAGE_BYTES; default 64 MiB). */
+  /** Largest message carried at all, in chunks (BUS_MAX_MESSAGE_BYTES; default 256 MiB). */
   maxMessageBytes?: number;
 }
 

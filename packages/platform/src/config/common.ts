@@ -56,10 +56,11 @@ export const CommonConfig = {
    */
   BUS_MAX_PAYLOAD: Type.Integer({ minimum: 0, default: 0 }),
   /**
-   * The largest message the bus carries at all, in chunks (bytes; default 64 MiB): a larger one is
+   * The largest message the bus carries at all, in chunks (bytes; default 256 MiB, above the largest
+   * page of 1,000 of the largest items the API allows, about 120 MB): a larger one is
    * refused at once with a 500 naming the size, on the side that would send it.
    */
-  BUS_MAX_MESSAGE_BYTES: Type.Integer({ minimum: 1024 * 1024, default: 64 * 1024 * 1024 }),
+  BUS_MAX_MESSAGE_BYTES: Type.Integer({ minimum: 1024 * 1024, default: 256 * 1024 * 1024 }),
   /**
    * JetStream limits of the events stream (PATCHBAY_EVENTS), applied by every service that sets
    * them: seconds an event is kept and bytes the stream may hold (0 = no limit). Unset = leave the
