@@ -163,6 +163,23 @@ describe.each([
   }, 60_000);
 });
 
+/** One page of a list: its items, the `pagination.next` path (if any) and its size on the wire. */
+async function getPage(
+  p: TestPartner,
+  url: string,
+): Promise<{ items: Array<{ dr_sid: string }>; next?: string; bytes: number }> {
+  const res = await http()
+    .get(url)
+    .set(...p.auth);
+  expect(res.status).toBe(200);
+  const next: string | undefined = res.body.pagination?.next;
+  return {
+    items: res.body.items,
+    bytes: Buffer.byteLength(res.text),
+    next: next?.startsWith('http') ? new URL(next).pathname + new URL(next).search : next,
+  };
+}
+
 describe('CDR export: follow pagination.next at limit=1000 until a short page', () => {
   test('5,000 call records come back once each, in pages of 1,000 each larger than 1 MiB', async () => {
     const p = await newPartner();
@@ -185,16 +202,12 @@ describe('CDR export: follow pagination.next at limit=1000 until a short page', 
     const sizes: number[] = [];
     let url: string | undefined = `${API}/calls/call_drs?limit=1000`;
     for (let pages = 0; url && pages < 10; pages++) {
-      const res = await http()
-        .get(url)
-        .set(...p.auth);
-      expect(res.status).toBe(200);
-      sizes.push(res.body.items.length);
-      if (res.body.items.length === 1000) expect(Buffer.byteLength(res.text)).toBeGreaterThan(MiB);
-      seen.push(...res.body.items.map((r: { dr_sid: string }) => r.dr_sid));
-      if (res.body.items.length < 1000) break;
-      const next: string | undefined = res.body.pagination?.next;
-      url = next ? (next.startsWith('http') ? new URL(next).pathname + new URL(next).search : next) : undefined;
+      const page = await getPage(p, url);
+      sizes.push(page.items.length);
+      if (page.items.length === 1000) expect(page.bytes).toBeGreaterThan(MiB);
+      seen.push(...page.items.map((r) => r.dr_sid));
+      if (page.items.length < 1000) break;
+      url = page.next;
     }
     expect(sizes.slice(0, 5)).toEqual([1000, 1000, 1000, 1000, 1000]);
     expect(seen).toHaveLength(total);
