@@ -9,7 +9,7 @@ import {
   type NatsConnection,
   type Subscription as NatsSubscription,
 } from 'nats';
-import { ApiError, replyForError, Streams, UnavailableError, type BusReply } from '@patchbay/contracts';
+import { ApiError, replyForError, Streams, TimeoutError, UnavailableError, type BusReply } from '@patchbay/contracts';
 import type {
   Bus,
   EventHandler,
@@ -32,11 +32,11 @@ import {
   STORED_HEADER,
   storedRef,
   type BusLimits,
-  type Framed,
 } from './large-messages';
 import { bodyName, busHeaders, headerOf, quietly, withLimit } from './nats-helpers';
+import { respond } from './nats-respond';
 import { NatsBodyStore, natsWire } from './nats-large';
-import { fromNatsError, isMaxPayloadError, jsErrorCode } from './nats-errors';
+import { fromNatsError, jsErrorCode } from './nats-errors';
 import { NatsSource, type StoredBodies } from './nats-source';
 import { ensureConsumer, ensureStreams, pendingJobs, type StreamLimits } from './nats-streams';
 import { DEFAULT_DRAIN_MS, PullWorker } from './pull-worker';
@@ -164,7 +164,7 @@ export class NatsBus implements Bus {
         this.logger.error({ err, subject: msg.subject, requestId: ctx.requestId }, 'request could not be read');
         reply = replyForError(err);
       }
-      this.respond(msg, reply);
+      respond(msg, reply, this.large, this.logger);
     };
     let sub: NatsSubscription;
     try {
@@ -216,8 +216,9 @@ export class NatsBus implements Bus {
     } catch (err) {
       // Refused outright (no stream, an API error): the body has nothing pointing to it. After a
       // timeout the message may have been stored all the same, so its body stays.
-      if (stored && (jsErrorCode(err) !== undefined || fromNatsError(err, '').status === 503)) this.stored.drop(stored);
-      throw fromNatsError(err, `publish ${subject}`);
+      const failed = fromNatsError(err, `publish ${subject}`);
+      if (stored && !(failed instanceof TimeoutError)) this.stored.drop(stored);
+      throw failed;
     }
   }
 
@@ -344,29 +345,6 @@ export class NatsBus implements Bus {
     this.watchers.add(listener);
     listener(this.up);
     return () => this.watchers.delete(listener);
-  }
-
-  /** Answers a request; a reply too large for the bus becomes a 500 naming why, sent at once. */
-  private respond(msg: Msg, reply: BusReply): void {
-    const what = `the reply on ${msg.subject}`;
-    const errorReply = (err: unknown): Framed => {
-      this.logger.error({ err, subject: msg.subject }, 'reply cannot be sent; answering with the error instead');
-      return { data: encodePayload(replyForError(err)), release: () => undefined };
-    };
-    let framed: Framed;
-    try {
-      framed = this.large.frame(encodePayload(reply), what);
-    } catch (err) {
-      framed = errorReply(err);
-    }
-    const send = (f: Framed) => msg.respond(f.data, { headers: busHeaders({ chunked: f.chunked }) });
-    try {
-      if (!send(framed)) this.logger.warn({ subject: msg.subject }, 'reply not sent: the request had no reply subject');
-    } catch (err) {
-      framed.release();
-      if (isMaxPayloadError(err)) quietly(() => send(errorReply(fromNatsError(err, what))));
-      else this.logger.warn({ err, subject: msg.subject }, 'reply not sent: connection closed');
-    }
   }
 
   private setUp(up: boolean): void {
