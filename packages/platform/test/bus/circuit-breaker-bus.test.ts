@@ -5,7 +5,7 @@ import { MemoryBus } from '../../src/bus/memory-bus';
 import { NatsBus } from '../../src/bus/nats-bus';
 import { startNatsServer } from '../../src/testing/nats-server';
 import { bigText } from './bus-contract-large';
-import { eventually } from './bus-test-kit';
+import { deferred, eventually } from './bus-test-kit';
 
 let inner: MemoryBus;
 let bus: CircuitBreakerBus;
@@ -126,15 +126,20 @@ test('NATS gone: calls fail at once with 503 and Retry-After, before any timeout
   try {
     await svc.serve('svc.natsdown.thing.get', 'natsdown', async () => ok('up'));
     await expect(guarded.request('svc.natsdown.thing.get', {})).resolves.toEqual(ok('up'));
+    const lost = deferred();
+    client.onConnection((up) => {
+      if (!up) lost.resolve();
+    });
     const down = server.restart({ downMs: 3000 });
-    // The connection notices the server is gone (its socket closes) well before a 5 s timeout.
-    await eventually(async () => {
+    // The connection notices the server is gone as its socket closes; from then on no call waits.
+    await lost.promise;
+    for (let i = 0; i < 3; i++) {
       const r = await timed(guarded.request('svc.natsdown.thing.get', {}, { timeoutMs: 5000 }));
       expect(r.err).toBeInstanceOf(UnavailableError);
       expect(r.ms).toBeLessThan(200);
       expect((r.err as UnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
       expect((r.err as Error).message).toMatch(/natsdown is not answering \(the message bus is disconnected\)/);
-    }, 2000);
+    }
     await down;
     await eventually(
       async () => expect(await guarded.request('svc.natsdown.thing.get', {}, { timeoutMs: 1000 })).toEqual(ok('up')),
