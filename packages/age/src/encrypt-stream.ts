@@ -1,8 +1,9 @@
 /**
  * Streaming age encryption: a Transform that takes plaintext and gives a complete age v1 file —
  * header, payload nonce, then one sealed chunk per 64 KiB. It holds at most one chunk of plaintext
- * (it must see whether more follows before it can seal a chunk as the last), so memory stays flat
- * whatever the size, and stream back-pressure applies as to any Transform.
+ * (it must see whether more follows before it can seal a chunk as the last), as references to the
+ * input pieces rather than a copy, so memory stays flat whatever the size, and stream back-pressure
+ * applies as to any Transform.
  */
 import crypto from 'node:crypto';
 import { Transform, type TransformCallback, type TransformOptions } from 'node:stream';
@@ -25,7 +26,8 @@ export class AgeEncryptStream extends Transform {
   /** Known from the start: the header is written before any plaintext is read. */
   readonly headerBytes: number;
   private readonly key: Buffer;
-  private readonly pending = Buffer.allocUnsafe(CHUNK_SIZE);
+  /** The plaintext of the chunk being filled, as slices of the input (at most CHUNK_SIZE bytes). */
+  private pending: Buffer[] = [];
   private filled = 0;
   private counter = 0;
   private plaintextBytes = 0;
@@ -49,18 +51,12 @@ export class AgeEncryptStream extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    let offset = 0;
     this.plaintextBytes += chunk.length;
-    while (offset < chunk.length) {
+    for (let offset = 0; offset < chunk.length;) {
       // A full chunk is sealed only once a further byte proves it is not the last.
       if (this.filled === CHUNK_SIZE) this.sealPending(false);
-      if (this.filled === 0 && chunk.length - offset > CHUNK_SIZE) {
-        this.out(sealChunk(this.key, this.counter++, false, chunk.subarray(offset, offset + CHUNK_SIZE)));
-        offset += CHUNK_SIZE;
-        continue;
-      }
       const n = Math.min(CHUNK_SIZE - this.filled, chunk.length - offset);
-      chunk.copy(this.pending, this.filled, offset, offset + n);
+      this.pending.push(chunk.subarray(offset, offset + n));
       this.filled += n;
       offset += n;
     }
@@ -78,7 +74,8 @@ export class AgeEncryptStream extends Transform {
   }
 
   private sealPending(last: boolean): void {
-    this.out(sealChunk(this.key, this.counter++, last, this.pending.subarray(0, this.filled)));
+    for (const sealed of sealChunk(this.key, this.counter++, last, this.pending)) this.out(sealed);
+    this.pending = [];
     this.filled = 0;
   }
 

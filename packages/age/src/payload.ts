@@ -6,7 +6,7 @@
  * The flag makes truncation at a chunk boundary detectable; the counter, reordering.
  */
 import { CHUNK_SIZE, TAG_SIZE } from './format';
-import { hkdf, open, seal } from './primitives';
+import { hkdf, open, sealPieces } from './primitives';
 
 export function payloadKey(fileKey: Buffer, payloadNonce: Uint8Array): Buffer {
   return hkdf(fileKey, payloadNonce, 'payload');
@@ -19,8 +19,9 @@ function chunkNonce(counter: number, last: boolean): Buffer {
   return nonce;
 }
 
-export function sealChunk(key: Buffer, counter: number, last: boolean, plaintext: Uint8Array): Buffer {
-  return seal(key, chunkNonce(counter, last), plaintext);
+/** Seals chunk `counter` given as plaintext pieces: the ciphertext pieces, then the tag (nothing copied). */
+export function sealChunk(key: Buffer, counter: number, last: boolean, pieces: readonly Uint8Array[]): Buffer[] {
+  return sealPieces(key, chunkNonce(counter, last), pieces);
 }
 
 /** The plaintext of chunk `counter`, or null when its tag (with this counter and flag) does not verify. */

@@ -19,12 +19,23 @@ export function sha256(data: Uint8Array): Buffer {
   return crypto.createHash('sha256').update(data).digest();
 }
 
-/** ChaCha20-Poly1305 seal: ciphertext followed by its 16-byte tag. */
-export function seal(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8Array): Buffer {
+/**
+ * ChaCha20-Poly1305 seal of a message given in pieces: the ciphertext of each piece, the last one
+ * with the 16-byte tag appended. Only that last piece is copied (to join the tag), so a stream
+ * passes the rest on as they are, without handing a consumer a 16-byte buffer per chunk to write.
+ */
+export function sealPieces(key: Uint8Array, nonce: Uint8Array, pieces: readonly Uint8Array[]): Buffer[] {
   const cipher = crypto.createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: TAG_SIZE });
-  const head = cipher.update(plaintext);
-  const tail = cipher.final();
-  return Buffer.concat([head, tail, cipher.getAuthTag()]);
+  const out = pieces.map((piece) => cipher.update(piece));
+  const tail = cipher.final(); // empty for a stream cipher, whatever OpenSSL holds back is kept
+  const last = out.pop() ?? Buffer.alloc(0);
+  out.push(Buffer.concat([last, tail, cipher.getAuthTag()]));
+  return out;
+}
+
+/** ChaCha20-Poly1305 seal: ciphertext followed by its 16-byte tag, in one buffer. */
+export function seal(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8Array): Buffer {
+  return Buffer.concat(sealPieces(key, nonce, [plaintext]));
 }
 
 /**

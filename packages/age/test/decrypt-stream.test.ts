@@ -104,11 +104,6 @@ test('an empty last chunk after a full one is refused (the format allows it only
   const nonce = randomBytes(16);
   const key = payloadKey(fileKey, nonce);
   const full = randomBytes(65536);
-  const crafted = Buffer.concat([
-    header,
-    nonce,
-    sealChunk(key, 0, false, full),
-    sealChunk(key, 1, true, Buffer.alloc(0)),
-  ]);
+  const crafted = Buffer.concat([header, nonce, ...sealChunk(key, 0, false, [full]), ...sealChunk(key, 1, true, [])]);
   await expect(decrypt(crafted)).rejects.toThrow(/last chunk is empty/);
 });
