@@ -10,7 +10,7 @@ import { Transform, type TransformCallback, type TransformOptions } from 'node:s
 import { ByteQueue } from './byte-queue';
 import { AgeFormatError, AgeIntegrityError } from './errors';
 import { openFileKey } from './file-key';
-import { PAYLOAD_NONCE_SIZE, SEALED_CHUNK_SIZE, TAG_SIZE } from './format';
+import { PAYLOAD_NONCE_SIZE, SEALED_CHUNK_SIZE, STREAM_BUFFERS, TAG_SIZE } from './format';
 import { parseHeader } from './header';
 import { openChunk, payloadKey } from './payload';
 import type { Identity } from './stanza';
@@ -26,7 +26,7 @@ export class AgeDecryptStream extends Transform {
     private readonly identities: readonly Identity[],
     options?: TransformOptions,
   ) {
-    super(options);
+    super({ ...STREAM_BUFFERS, ...options });
   }
 
   /** Plaintext bytes passed on so far (all of them once the stream has ended without error). */

@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { Transform, type TransformCallback, type TransformOptions } from 'node:stream';
 import { sealFileKey } from './file-key';
-import { CHUNK_SIZE, PAYLOAD_NONCE_SIZE } from './format';
+import { CHUNK_SIZE, PAYLOAD_NONCE_SIZE, STREAM_BUFFERS } from './format';
 import { parseRecipient } from './keys';
 import { payloadKey, sealChunk } from './payload';
 import type { Recipient } from './stanza';
@@ -36,7 +36,7 @@ export class AgeEncryptStream extends Transform {
 
   /** Recipients parsed already, or their public key text (parsed here; AgeKeyError if bad). */
   constructor(recipients: readonly (Recipient | string)[], options?: TransformOptions) {
-    super(options);
+    super({ ...STREAM_BUFFERS, ...options });
     const { fileKey, header } = sealFileKey(recipients.map((r) => (typeof r === 'string' ? parseRecipient(r) : r)));
     const nonce = crypto.randomBytes(PAYLOAD_NONCE_SIZE);
     this.key = payloadKey(fileKey, nonce);

@@ -23,6 +23,13 @@ export const BODY_COLUMNS = 64;
 /** A file may name 1 to 4 recipients (what a container may list). */
 export const MAX_RECIPIENTS = 4;
 
+/**
+ * The streams' default buffer sizes: a few sealed chunks on the output side, so the next chunks are
+ * encrypted while the consumer (a disk write, an upload) is busy with the last ones. With Node's
+ * 16 KiB default, every 64 KiB chunk alone fills the buffer and encryption and writing take turns.
+ */
+export const STREAM_BUFFERS = { readableHighWaterMark: 4 * SEALED_CHUNK_SIZE, writableHighWaterMark: CHUNK_SIZE };
+
 /** Standard base64 without padding, as every age header field is written. */
 export function encodeBase64(bytes: Uint8Array): string {
   return base64nopad.encode(bytes);
