@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { decryptStream, encryptStream, parseIdentities } from '../packages/age/src';
+import { decryptStream, encryptStream, parseIdentities } from '@patchbay/age';
 import { MiB, table } from './lib/proc';
 
 const SIZE = Number(process.argv[2] ?? 100) * MiB;

@@ -13,6 +13,6 @@ export { parseIdentities, parseRecipient } from './keys';
 export { type AgeLayout, type CiphertextRange, chunkOffset, ciphertextRange, payloadShape } from './layout';
 export { AgeRangeReader, type FetchRange, readPlaintextRange, type RangeReaderOptions } from './range-reader';
 export { MAX_RSA_BITS, MIN_RSA_BITS } from './ssh-rsa-key';
-export { SshRsaIdentity, SshRsaRecipient } from './ssh-rsa-recipient';
+export { SshRsaIdentity, SshRsaRecipient } from './ssh-rsa';
 export type { Identity, KeyType, Recipient, Stanza } from './stanza';
-export { X25519Identity, X25519Recipient } from './x25519-recipient';
+export { X25519Identity, X25519Recipient } from './x25519';

@@ -6,8 +6,8 @@
 import { AgeKeyError } from './errors';
 import type { Identity, Recipient } from './stanza';
 import { parseSshRsaPrivateKey } from './ssh-private-key';
-import { parseSshRsaRecipient, SshRsaIdentity } from './ssh-rsa-recipient';
-import { parseX25519Identity, parseX25519Recipient } from './x25519-recipient';
+import { parseSshRsaRecipient, SshRsaIdentity } from './ssh-rsa';
+import { parseX25519Identity, parseX25519Recipient } from './x25519';
 
 const EXPECTED = 'expected an age X25519 recipient (age1…) or an SSH RSA public key (ssh-rsa AAAA…)';
 
