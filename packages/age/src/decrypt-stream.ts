@@ -8,7 +8,7 @@
  */
 import { Transform, type TransformCallback, type TransformOptions } from 'node:stream';
 import { ByteQueue } from './byte-queue';
-import { AgeFormatError, AgeIntegrityError } from './errors';
+import { AgeFormatError, AgeIntegrityError, AgeKeyError } from './errors';
 import { openFileKey } from './file-key';
 import { PAYLOAD_NONCE_SIZE, SEALED_CHUNK_SIZE, STREAM_BUFFERS, TAG_SIZE } from './format';
 import { parseHeader } from './header';
@@ -27,6 +27,7 @@ export class AgeDecryptStream extends Transform {
     options?: TransformOptions,
   ) {
     super({ ...STREAM_BUFFERS, ...options });
+    if (identities.length === 0) throw new AgeKeyError('no identity given');
   }
 
   /** Plaintext bytes passed on so far (all of them once the stream has ended without error). */

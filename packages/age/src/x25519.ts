@@ -34,7 +34,9 @@ function decode32(text: string, hrp: string, what: string): Buffer {
     throw new AgeKeyError(`${what} is not valid Bech32 (a character is wrong, missing or extra, or the case is mixed)`);
   }
   if (decoded.prefix !== hrp) throw new AgeKeyError(`${what} has the prefix "${decoded.prefix}", not "${hrp}"`);
-  const bytes = Buffer.from(bech32.fromWordsUnsafe(decoded.words) ?? []);
+  const data = bech32.fromWordsUnsafe(decoded.words);
+  if (!data) throw new AgeKeyError(`${what} is not valid Bech32 (its data does not end on a byte boundary)`);
+  const bytes = Buffer.from(data);
   if (bytes.length !== 32) throw new AgeKeyError(`${what} holds ${bytes.length} bytes, not a 32-byte X25519 key`);
   return bytes;
 }

@@ -53,6 +53,7 @@ test('the intact file decrypts, with either identity', async () => {
 test('an identity the file is not encrypted to', async () => {
   const other = parseIdentities(fs.readFileSync(keys.pemPrivateFile, 'utf8'));
   await expect(decrypt(file, other)).rejects.toThrow(AgeNoIdentityError);
+  expect(() => decryptStream([])).toThrow(/no identity given/);
 });
 
 test('an altered header: a changed MAC, an added stanza, a changed version line', async () => {
