@@ -26,7 +26,11 @@ export class AgeEncryptStream extends Transform {
   /** Known from the start: the header is written before any plaintext is read. */
   readonly headerBytes: number;
   private readonly key: Buffer;
-  /** The plaintext of the chunk being filled, as slices of the input (at most CHUNK_SIZE bytes). */
+  /**
+   * The plaintext of the chunk being filled, as slices of the input (at most CHUNK_SIZE bytes):
+   * referenced, not copied, as a PassThrough holds what it was written — a producer must not
+   * reuse a buffer it has written (no Node stream allows that).
+   */
   private pending: Buffer[] = [];
   private filled = 0;
   private counter = 0;
