@@ -24,9 +24,9 @@ export const BODY_COLUMNS = 64;
 export const MAX_RECIPIENTS = 4;
 
 /**
- * The streams' default buffer sizes: a few sealed chunks on the output side, so the next chunks are
- * encrypted while the consumer (a disk write, an upload) is busy with the last ones. With Node's
- * 16 KiB default, every 64 KiB chunk alone fills the buffer and encryption and writing take turns.
+ * The streams' default buffer sizes: a few sealed chunks on the output side, so the next chunks can
+ * be encrypted while the consumer (a disk write, an upload) is busy with the last ones. With Node's
+ * 16 KiB default, each 64 KiB chunk alone fills the buffer and the two take turns.
  */
 export const STREAM_BUFFERS = { readableHighWaterMark: 4 * SEALED_CHUNK_SIZE, writableHighWaterMark: CHUNK_SIZE };
 
