@@ -76,3 +76,9 @@ export type { BlobStoreFailure } from './blob-store/blob-store-unavailable-error
 export { probeBlobStore } from './blob-store/probe-blob-store';
 export { normalizeKeyPrefix, checkEndpointUrl } from './blob-store/remote-options';
 export * from './secrets';
+export { isForbiddenAddress } from './net/address-ranges';
+export { AddressNotAllowedError, ADDRESS_NOT_ALLOWED } from './net/address-not-allowed-error';
+export { guardedLookup } from './net/guarded-lookup';
+export { GuardedHttpAgent, GuardedHttpsAgent, outboundAgents } from './net/guarded-agents';
+export type { OutboundAgents, GuardOptions } from './net/guarded-agents';
+export { assertPublicUrl } from './net/check-outbound-url';
