@@ -14,7 +14,7 @@
 # service target copies only its own /out/<service> directory. ffmpeg is installed in the
 # transcoder target only.
 
-ARG NODE_IMAGE=node:20.19-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 ENV PNPM_HOME=/pnpm PATH=/pnpm:$PATH CI=true

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { watchProcess } from './watch-process';
+import { nodeVersionProblem } from './node-version';
 
 /**
  * How long a process has, after SIGTERM, to finish its work before it exits anyway. Anything a
@@ -28,6 +29,11 @@ export function runProcess(opts: {
   exitWith?: number;
 }): void {
   const { logger } = opts;
+  const tooOld = nodeVersionProblem();
+  if (tooOld) {
+    logger.fatal(tooOld);
+    process.exit(1);
+  }
   let running: Stoppable | undefined;
   let stopping = false;
   const shutdown = (signal: string) => {
