@@ -23,7 +23,7 @@ import type {
 import { isUniqueViolation, nedbModify, type NedbFile, type NedbQuery } from './nedb-internals';
 import { compoundInCandidates, findAmong, hasInList } from './nedb-compound-in';
 import { orderedScan } from './nedb-ordered-scan';
-import { applyProjection } from './nedb-projection';
+import { applyProjection } from './doc-projection';
 import { isPlainObject, toNedbQuery, upsertSeed } from './nedb-query';
 
 interface UniqueIndex {

@@ -1,0 +1,80 @@
+/**
+ * The embedded document store: SQLite through better-sqlite3, one database file per store (one per
+ * service: services keep owning their data), a table per collection (sqlite-collection.ts).
+ *
+ * Durability: WAL journal, `synchronous=FULL` by default, so a write is acknowledged only after its
+ * transaction is on disk (a kill -9 or a power cut loses nothing acknowledged); `NORMAL` keeps
+ * what was acknowledged through a crash of the process but not of the machine. The file is created
+ * mode 0600 (SQLite gives its -wal and -shm files the database file's mode). One process per file:
+ * the data directory's lock keeps a second process out; SQLite's own locking would make it wait.
+ * Without `file` everything is in memory and gone on close (unit tests).
+ */
+import { closeSync, openSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Collection, Doc, DocStore } from './port';
+import { SqliteCollection } from './sqlite-collection';
+import { createMetaTables, INDEX_TABLE } from './sqlite-indexes';
+import { ResidualMatcher } from './sqlite-matcher';
+
+export interface SqliteDocStoreOptions {
+  /** The database file (created mode 0600 if missing). Omitted: in memory. */
+  file?: string;
+  /** `full` (default): acknowledged writes survive a power cut; `normal`: a process crash only. */
+  synchronous?: 'full' | 'normal';
+}
+
+const NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+export class SqliteDocStore implements DocStore {
+  private readonly db: Database.Database;
+  private readonly matcher: ResidualMatcher;
+  private readonly collections = new Map<string, SqliteCollection>();
+  private closed = false;
+
+  constructor(opts: SqliteDocStoreOptions = {}) {
+    if (opts.file !== undefined) closeSync(openSync(path.resolve(opts.file), 'a', 0o600));
+    this.db = new Database(opts.file === undefined ? ':memory:' : path.resolve(opts.file));
+    if (opts.file !== undefined) this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${opts.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    // A checkpoint never waits on readers here (one process); a wait only guards against a stray sqlite3 shell.
+    this.db.pragma('busy_timeout = 5000');
+    createMetaTables(this.db);
+    this.matcher = new ResidualMatcher(this.db);
+  }
+
+  /** The same instance for the same name (its statements and index knowledge are shared). */
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    if (this.closed) throw new Error('the document store is closed');
+    if (!NAME.test(name) || name.startsWith('_patchbay') || name === INDEX_TABLE)
+      throw new Error(`invalid collection name '${name}'`);
+    let c = this.collections.get(name);
+    if (!c) {
+      c = new SqliteCollection(this.db, name, this.matcher);
+      this.collections.set(name, c);
+    }
+    // Documents are untyped at rest; T is only the caller's view of them.
+    return c as unknown as Collection<T>;
+  }
+
+  /** The names of the collections in the file (for the migration's checks and the CLI). */
+  collectionNames(): string[] {
+    const rows = this.db
+      .prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '\\_patchbay%' ESCAPE '\\'`)
+      .all() as { name: string }[];
+    return rows.map((r) => r.name);
+  }
+
+  /** Runs `op` in one transaction: every write in it commits together or not at all. */
+  transaction<R>(op: () => R): R {
+    return this.db.transaction(op).immediate();
+  }
+
+  /** Closes the file (SQLite checkpoints the WAL into it); later use is refused. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.pragma('optimize');
+    this.db.close();
+  }
+}
