@@ -1,7 +1,7 @@
 import { Subjects, type BusReply, type GatewayRequest, type Scope } from '@patchbay/contracts';
 import {
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type BlobStore,
@@ -17,7 +17,7 @@ import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from '../src/config'
 export interface ServiceKit {
   hub: ReturnType<typeof MemoryBus.hub>;
   bus: Bus;
-  docs: NedbDocStore;
+  docs: SqliteDocStore;
   repo: EndpointRepo;
   /** Sends `svc.endpoint.<action>` as the gateway would, for `partnerSid` with `scopes`. */
   call(
@@ -53,7 +53,7 @@ export async function startKit(
   const hub = MemoryBus.hub();
   const bus = new MemoryBus(hub);
   if (before) await before(bus);
-  const docs = new NedbDocStore();
+  const docs = new SqliteDocStore();
   const service: Stoppable = await startEndpointService(
     { bus: new MemoryBus(hub), docs, blobs: unusedBlobs, logger, metrics: createMetricsRegistry('endpoint-test') },
     { ...DEFAULT_ENDPOINT_SETTINGS, hostedApiUrl: 'https://hosted.test', busTimeoutMs: 2000, ...settings },

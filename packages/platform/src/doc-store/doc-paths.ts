@@ -56,3 +56,27 @@ export function unsetPath(doc: Obj, path: string): boolean {
   delete holder[last];
   return true;
 }
+
+/**
+ * Every value a dot path reaches, MongoDB-style (arrays met on the way or at the end contribute their
+ * elements), and whether any array was met.
+ */
+export function reachAll(doc: unknown, parts: readonly string[]): { values: unknown[]; arrays: boolean } {
+  const out = { values: [] as unknown[], arrays: false };
+  const walk = (at: unknown, i: number): void => {
+    if (Array.isArray(at)) {
+      out.arrays = true;
+      if (i === parts.length) out.values.push(...at);
+      else for (const el of at) walk(el, i);
+      return;
+    }
+    if (i === parts.length) {
+      out.values.push(at);
+      return;
+    }
+    if (isPlainObject(at) && at[parts[i]] !== undefined) walk(at[parts[i]], i + 1);
+    else if (!Array.isArray(at)) out.values.push(undefined);
+  };
+  walk(doc, 0);
+  return out;
+}

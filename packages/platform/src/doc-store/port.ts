@@ -33,8 +33,9 @@ export interface FindOptions {
 export interface IndexOptions {
   unique?: boolean;
   /**
-   * Documents lacking the (first) indexed field are not indexed. A unique index over a field holding
-   * arrays is not part of the port (MongoDB checks each element, the embedded store the whole array).
+   * Documents lacking the (first) indexed field are not indexed. A unique index over one field holding
+   * arrays refuses an element another document holds; a compound unique index over arrays is not part of
+   * the port.
    */
   sparse?: boolean;
   name?: string;

@@ -57,10 +57,7 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
       const insert = this.prepare(`INSERT INTO ${this.table} (doc) VALUES (?)`);
       this.db
         .transaction(() => {
-          for (const doc of docs) {
-            this.indexes.noteArrays(doc);
-            insert.run(encodeDoc(doc));
-          }
+          for (const doc of docs) this.indexes.written(Number(insert.run(encodeDoc(doc)).lastInsertRowid), doc);
         })
         .immediate();
     });
@@ -102,8 +99,8 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
       if (!opts.upsert) return null;
       const doc = upsertSeed(filter) as T;
       applyUpdate(doc, update);
-      this.indexes.noteArrays(doc);
-      this.prepare(`INSERT INTO ${this.table} (doc) VALUES (?)`).run(encodeDoc(doc));
+      const inserted = this.prepare(`INSERT INTO ${this.table} (doc) VALUES (?)`).run(encodeDoc(doc));
+      this.indexes.written(Number(inserted.lastInsertRowid), doc);
       return opts.returnDocument === 'before' ? null : doc;
     });
   }
@@ -124,7 +121,10 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
   async deleteOne(filter: Filter): Promise<number> {
     return this.write(() => {
       const row = this.select(filter, 'id', { limit: 1 }).get() as { id: number } | undefined;
-      return row ? this.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(row.id).changes : 0;
+      if (!row) return 0;
+      this.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(row.id);
+      this.indexes.written(row.id, null);
+      return 1;
     });
   }
 
@@ -132,7 +132,10 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
     return this.write(() => {
       const ids = (this.select(filter, 'id', {}).all() as { id: number }[]).map((r) => r.id);
       const del = this.prepare(`DELETE FROM ${this.table} WHERE id = ?`);
-      for (const id of ids) del.run(id);
+      for (const id of ids) {
+        del.run(id);
+        this.indexes.written(id, null);
+      }
       return ids.length;
     });
   }
@@ -167,8 +170,8 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
   }
 
   private rewrite(id: number, doc: T, text = encodeDoc(doc)): void {
-    this.indexes.noteArrays(doc);
     this.prepare(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(text, id);
+    this.indexes.written(id, doc);
   }
 
   /**

@@ -2,9 +2,11 @@
  * The embedded document store: SQLite through better-sqlite3, one database file per store (one per
  * service: services keep owning their data), a table per collection (sqlite-collection.ts).
  *
- * Durability: WAL journal, `synchronous=FULL` by default, so a write is acknowledged only after its
- * transaction is on disk (a kill -9 or a power cut loses nothing acknowledged); `NORMAL` keeps
- * what was acknowledged through a crash of the process but not of the machine. The file is created
+ * Durability: WAL journal; a write is acknowledged only after its transaction committed. With
+ * `synchronous=NORMAL` (the default) a commit is written to the WAL but not fsynced: everything
+ * acknowledged survives a crash or kill -9 of the process, and the last transactions before a power cut
+ * may be lost (never corrupted). `FULL` fsyncs every commit (power-cut safe), at the price of an fsync,
+ * which blocks the event loop, per write. The file is created
  * mode 0600 (SQLite gives its -wal and -shm files the database file's mode). One process per file:
  * the data directory's lock keeps a second process out; SQLite's own locking would make it wait.
  * Without `file` everything is in memory and gone on close (unit tests).
@@ -20,7 +22,7 @@ import { ResidualMatcher } from './sqlite-matcher';
 export interface SqliteDocStoreOptions {
   /** The database file (created mode 0600 if missing). Omitted: in memory. */
   file?: string;
-  /** `full` (default): acknowledged writes survive a power cut; `normal`: a process crash only. */
+  /** `normal` (default): acknowledged writes survive a crash of the process; `full`: a power cut too. */
   synchronous?: 'full' | 'normal';
 }
 
@@ -36,7 +38,7 @@ export class SqliteDocStore implements DocStore {
     if (opts.file !== undefined) closeSync(openSync(path.resolve(opts.file), 'a', 0o600));
     this.db = new Database(opts.file === undefined ? ':memory:' : path.resolve(opts.file));
     if (opts.file !== undefined) this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${opts.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    this.db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     // A checkpoint never waits on readers here (one process); a wait only guards against a stray sqlite3 shell.
     this.db.pragma('busy_timeout = 5000');
     createMetaTables(this.db);

@@ -16,11 +16,16 @@ import type { Filter } from './port';
 import { isPlainObject } from './doc-paths';
 import { boundsOf, keyOf, type KeyKind } from './sqlite-keys';
 
-/** What the compiler knows of a path: its key column and, for an index that is sparse, its WHERE term. */
+/**
+ * What the compiler knows of a path: its key column and the WHERE terms of a partial index on it, repeated in
+ * a query that implies them so SQLite uses that index.
+ */
 export interface KeyColumn {
   column: string;
-  /** The WHERE of the partial (sparse) index on it: repeated in a query that implies it, so SQLite uses it. */
+  /** Holds for every row the compiler lets SQL answer (a unique index's "no array"). */
   partial?: string;
+  /** Holds where the condition excludes null and missing (a sparse index's "field present"). */
+  sparse?: string;
 }
 
 export interface CompiledFilter {
@@ -116,8 +121,10 @@ function fieldPart(path: string, cond: unknown, columnOf: (path: string) => KeyC
   if (!col) return undefined;
   const c = col.column;
   // Terms that exclude null and missing may repeat the sparse index's WHERE, so SQLite can use that index.
-  const withPartial = (p: { sql: string; params: unknown[] }, excludesNull: boolean) =>
-    col.partial && excludesNull ? { sql: `${p.sql} AND ${col.partial}`, params: p.params } : p;
+  const withPartial = (p: { sql: string; params: unknown[] }, excludesNull: boolean) => {
+    const terms = [p.sql, ...(col.partial ? [col.partial] : []), ...(col.sparse && excludesNull ? [col.sparse] : [])];
+    return { sql: terms.join(' AND '), params: p.params };
+  };
   if (!isOperatorObject(cond)) {
     const k = scalarKey(cond);
     return k && withPartial({ sql: `${c} = ?`, params: [k.key] }, k.kind !== 'null');

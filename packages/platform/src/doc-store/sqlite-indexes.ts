@@ -16,7 +16,9 @@ import type { Database } from 'better-sqlite3';
 import type { IndexOptions, Sort } from './port';
 import { crossesArray } from './doc-paths';
 import type { KeyColumn } from './sqlite-filter';
-import { jsonPath, keyExpression, sqlString } from './sqlite-keys';
+import { ARRAY_KEY_SQL, jsonPath, keyExpression, sqlString } from './sqlite-keys';
+import { decodeDoc } from './sqlite-json';
+import { UniqueElements, type UniqueField } from './sqlite-unique-elements';
 
 interface IndexInfo {
   name: string;
@@ -48,12 +50,14 @@ export class SqliteIndexes {
   private indexes: IndexInfo[] = [];
   private columns = new Set<string>();
   private readonly multikey = new Set<string>();
+  private readonly elements: UniqueElements;
 
   constructor(
     private readonly db: Database,
     private readonly collection: string,
     private readonly table: string,
   ) {
+    this.elements = new UniqueElements(db, collection, table);
     this.reload();
     for (const row of db.prepare(`SELECT path FROM ${MULTIKEY_TABLE} WHERE collection = ?`).all(collection))
       this.multikey.add((row as { path: string }).path);
@@ -62,20 +66,34 @@ export class SqliteIndexes {
   /** The key column a filter or sort on `path` may use, if any (sqlite-filter.ts). */
   columnOf = (path: string): KeyColumn | undefined => {
     if (!this.columns.has(path) || this.multikey.has(path)) return undefined;
+    const column = keyColumn(path);
     const leading = this.indexes.filter((i) => i.keys[0][0] === path);
-    const sparse = leading.length > 0 && leading.every((i) => i.sparse);
-    return { column: keyColumn(path), ...(sparse && { partial: sparseTerm(path) }) };
+    // A plain index serves any query; a partial one (unique: no arrays; sparse: no missing field) only a
+    // query that repeats its WHERE terms, which sqlite-filter.ts adds where they hold.
+    if (leading.length === 0 || leading.some((i) => !i.unique && !i.sparse)) return { column };
+    const index = leading[0];
+    return {
+      column,
+      ...(index.unique && index.keys.length === 1 && { partial: `${column} IS NOT ${ARRAY_KEY_SQL}` }),
+      ...(index.sparse && { sparse: sparseTerm(path) }),
+    };
   };
 
-  /** Records (in the caller's transaction) the indexed paths on which `doc` holds an array. */
-  noteArrays(doc: unknown): void {
-    for (const path of this.columns) {
-      if (this.multikey.has(path) || !crossesArray(doc, path.split('.'))) continue;
-      this.db
-        .prepare(`INSERT OR IGNORE INTO ${MULTIKEY_TABLE} (collection, path) VALUES (?, ?)`)
-        .run(this.collection, path);
-      this.multikey.add(path);
-    }
+  /**
+   * Keeps what SQLite cannot know in step with document `id` as just written (`doc` null: deleted), in the
+   * caller's transaction: the indexed paths where it holds an array become multikey, and the elements of a
+   * unique index's arrays go to its side table (DuplicateKeyError when one is taken).
+   */
+  written(id: number, doc: unknown): void {
+    if (doc !== null)
+      for (const path of this.columns) {
+        if (this.multikey.has(path) || !crossesArray(doc, path.split('.'))) continue;
+        this.db
+          .prepare(`INSERT OR IGNORE INTO ${MULTIKEY_TABLE} (collection, path) VALUES (?, ?)`)
+          .run(this.collection, path);
+        this.multikey.add(path);
+      }
+    this.elements.written(this.uniqueFields(), id, doc);
   }
 
   /** Creates the index unless one on the same keys exists; throws SQLite's unique error over duplicates. */
@@ -88,13 +106,22 @@ export class SqliteIndexes {
     this.db.transaction(() => {
       for (const [path] of entries) this.addColumn(path);
       const cols = entries.map(([p, d]) => `${keyColumn(p)} ${d === -1 ? 'DESC' : 'ASC'}`).join(', ');
-      const where = opts.sparse ? ` WHERE ${sparseTerm(entries[0][0])}` : '';
+      // A single-field unique index leaves arrays to its side table (sqlite-unique-elements.ts).
+      const single = opts.unique && entries.length === 1;
+      const terms = [
+        ...(single ? [`${keyColumn(entries[0][0])} IS NOT ${ARRAY_KEY_SQL}`] : []),
+        ...(opts.sparse ? [sparseTerm(entries[0][0])] : []),
+      ];
+      const where = terms.length > 0 ? ` WHERE ${terms.join(' AND ')}` : '';
       this.db.exec(`CREATE ${opts.unique ? 'UNIQUE ' : ''}INDEX ${sqlName} ON ${this.table} (${cols})${where}`);
+      if (single) this.elements.create(name);
       this.db
         .prepare(`INSERT OR REPLACE INTO ${INDEX_TABLE} VALUES (?, ?, ?, ?, ?, ?)`)
         .run(this.collection, name, sqlName, JSON.stringify(entries), Number(!!opts.unique), Number(!!opts.sparse));
       // Documents stored before the column existed may hold arrays on its path.
       for (const [path] of entries) if (!this.multikey.has(path)) this.scanArrays(path);
+      this.reload();
+      if (single) this.fillElements(name, entries[0][0]);
     })();
     this.reload();
   }
@@ -104,6 +131,7 @@ export class SqliteIndexes {
     if (!found) return;
     this.db.transaction(() => {
       this.db.exec(`DROP INDEX IF EXISTS ${found.sqlName}`);
+      this.elements.drop(found.name);
       this.db.prepare(`DELETE FROM ${INDEX_TABLE} WHERE collection = ? AND name = ?`).run(this.collection, found.name);
     })();
     this.reload();
@@ -129,6 +157,22 @@ export class SqliteIndexes {
       `ALTER TABLE ${this.table} ADD COLUMN ${keyColumn(path)} GENERATED ALWAYS AS (${keyExpression(path)}) VIRTUAL`,
     );
     this.columns.add(path);
+  }
+
+  /** The single-field unique indexes (those with a side table of array elements). */
+  private uniqueFields(): UniqueField[] {
+    return this.indexes
+      .filter((i) => i.unique && i.keys.length === 1)
+      .map((i) => ({ name: i.name, path: i.keys[0][0], column: keyColumn(i.keys[0][0]) }));
+  }
+
+  /** Puts the elements of the arrays already stored into a new unique index's side table. */
+  private fillElements(name: string, path: string): void {
+    const field = this.uniqueFields().filter((f) => f.name === name);
+    const rows = this.db
+      .prepare(`SELECT id, doc FROM ${this.table} WHERE ${keyColumn(path)} = ${ARRAY_KEY_SQL}`)
+      .all() as { id: number; doc: string }[];
+    for (const row of rows) this.elements.written(field, row.id, decodeDoc(row.doc));
   }
 
   private scanArrays(path: string): void {
