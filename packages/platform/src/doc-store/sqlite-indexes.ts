@@ -103,6 +103,15 @@ export class SqliteIndexes {
     if (this.find(entries)) return;
     const name = opts.name ?? entries.map(([k, d]) => `${k}_${d}`).join('_');
     const sqlName = quoteId(`${this.collection}:${name}`);
+    // On failure (duplicates under a new unique index) SQLite rolls the DDL back; reload forgets it here too.
+    try {
+      this.createIn(entries, name, sqlName, opts);
+    } finally {
+      this.reload();
+    }
+  }
+
+  private createIn(entries: [string, 1 | -1][], name: string, sqlName: string, opts: IndexOptions): void {
     this.db.transaction(() => {
       for (const [path] of entries) this.addColumn(path);
       const cols = entries.map(([p, d]) => `${keyColumn(p)} ${d === -1 ? 'DESC' : 'ASC'}`).join(', ');
@@ -123,7 +132,6 @@ export class SqliteIndexes {
       this.reload();
       if (single) this.fillElements(name, entries[0][0]);
     })();
-    this.reload();
   }
 
   drop(keys: Sort): void {

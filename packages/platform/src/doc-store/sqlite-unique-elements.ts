@@ -30,9 +30,9 @@ export class UniqueElements {
   ) {}
 
   create(name: string): void {
-    this.db.exec(
-      `CREATE TABLE IF NOT EXISTS ${elementsTable(this.collection, name)} (key PRIMARY KEY, id INTEGER NOT NULL)`,
-    );
+    const table = elementsTable(this.collection, name);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (key PRIMARY KEY, id INTEGER NOT NULL)`);
+    this.db.exec(`CREATE INDEX IF NOT EXISTS ${elementsTable(this.collection, `${name}:id`)} ON ${table} (id)`);
   }
 
   drop(name: string): void {

@@ -71,6 +71,17 @@ describe('SqliteDocStore on disk', () => {
     expect(() => store.collection('alpha')).toThrow();
   });
 
+  test('a unique index refused over duplicates leaves the collection as it was, queries included', async () => {
+    const store = new SqliteDocStore();
+    const c = store.collection('dups');
+    await c.insertMany([{ email: 'x' }, { email: 'x' }, { email: 'y' }]);
+    await expect(c.createIndex({ email: 1 }, { unique: true })).rejects.toBeInstanceOf(DuplicateKeyError);
+    expect(await c.countDocuments({ email: 'x' })).toBe(2);
+    expect((await c.find({}, { sort: { email: -1 } })).map((d) => d.email)).toEqual(['y', 'x', 'x']);
+    await c.insertOne({ email: 'x' });
+    await store.close();
+  });
+
   test('a malformed filter is a contract error, not a raw driver error', async () => {
     const store = new SqliteDocStore();
     const c = store.collection('x');
