@@ -21,7 +21,7 @@ import type {
 } from './port';
 import { applyProjection } from './doc-projection';
 import { applyUpdate, assertUpdate, upsertSeed } from './doc-update';
-import { compileFilter } from './sqlite-filter';
+import { compileFilter, ResidualParam } from './sqlite-filter';
 import { keyColumn, quoteId, SqliteIndexes } from './sqlite-indexes';
 import { decodeDoc, encodeDoc } from './sqlite-json';
 import { keyExpression } from './sqlite-keys';
@@ -181,7 +181,7 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
    */
   private select(filter: Filter, what: string, opts: FindOptions) {
     const compiled = compileFilter(filter, this.indexes.columnOf);
-    const params = [...compiled.params];
+    const params = compiled.params.map((p) => (p instanceof ResidualParam ? this.matcher.register(p.filter) : p));
     let sql = `SELECT ${what} FROM ${this.table} WHERE ${compiled.where}`;
     if (compiled.residual) {
       sql += ' AND pb_match(doc, ?)';

@@ -2,11 +2,11 @@
  * MongoDB filter documents → a parameterised SQL condition over the collection's key columns, and
  * the rest of the filter (the residual), which SQLite evaluates through the `pb_match` function.
  *
- * A condition goes to SQL only where SQL is exactly MongoDB's meaning: a field that has a key
- * column (sqlite-keys.ts: one value per document, in MongoDB's order) and no document holding an
- * array on its path (so the array-any rule cannot apply), compared with a scalar operand
- * ($eq $ne $gt $gte $lt $lte $in $nin, `{f: v}`, `{f: null}`), ranges kept within the operand's
- * type. `$and` splits; an `$or` goes to SQL when every branch does, and the cursor shape
+ * A condition goes to SQL only where SQL is exactly MongoDB's meaning: a scalar operand
+ * ($eq $ne $gt $gte $lt $lte $in $nin, `{f: v}`, `{f: null}`) compared with the path's key
+ * (sqlite-keys.ts: one value per document, in MongoDB's order), ranges kept within the operand's
+ * type. Over a key column (an index) where no document ever held an array on the path; elsewhere
+ * over the key expression, with the documents that hold an array there matched by `pb_match`. `$and` splits; an `$or` goes to SQL when every branch does, and the cursor shape
  * `{$or: [{f: {$gt: v}}, {f: v, g: {$gt: s}}]}` becomes the row-value range `(f, g) > (v, s)` an
  * index walks from the cursor. Everything else is residual, matched in JS (mingo) row by row, so
  * the answer is always MongoDB's and only the speed depends on what SQL could take.
@@ -14,7 +14,7 @@
 import { types } from 'node:util';
 import type { Filter } from './port';
 import { isPlainObject } from './doc-paths';
-import { boundsOf, keyOf, type KeyKind } from './sqlite-keys';
+import { ARRAY_KEY_SQL, boundsOf, keyExpression, keyOf, type KeyKind } from './sqlite-keys';
 
 /**
  * What the compiler knows of a path: its key column and the WHERE terms of a partial index on it, repeated in
@@ -115,10 +115,34 @@ function rowValueRange(branches: Filter[], columnOf: (path: string) => KeyColumn
   };
 }
 
+/**
+ * A residual filter bound as a parameter: the collection registers it with the matcher and binds its id
+ * (`pb_match(doc, ?)`).
+ */
+export class ResidualParam {
+  constructor(readonly filter: Filter) {}
+}
+
+/**
+ * A condition on one path. With a key column that SQL may use: over the column (an index serves it).
+ * Without one: over the key expression, row by row, and where the document holds an array on the path
+ * (the key is the array marker) through `pb_match`, so array-any matching stays MongoDB's.
+ */
 function fieldPart(path: string, cond: unknown, columnOf: (path: string) => KeyColumn | undefined): Part {
   if (path.split('.').some((p) => p === '' || /^\d+$/.test(p) || p.startsWith('$'))) return undefined;
   const col = columnOf(path);
-  if (!col) return undefined;
+  if (col) return keyPart(col, cond);
+  const expr = `(${keyExpression(path)})`;
+  const p = keyPart({ column: expr }, cond);
+  return (
+    p && {
+      sql: `CASE WHEN ${expr} = ${ARRAY_KEY_SQL} THEN pb_match(doc, ?) ELSE (${p.sql}) END`,
+      params: [new ResidualParam({ [path]: cond }), ...p.params],
+    }
+  );
+}
+
+function keyPart(col: KeyColumn, cond: unknown): Part {
   const c = col.column;
   // Terms that exclude null and missing may repeat the sparse index's WHERE, so SQLite can use that index.
   const withPartial = (p: { sql: string; params: unknown[] }, excludesNull: boolean) => {
