@@ -90,4 +90,4 @@ test('the first start migrates everything; the API serves it; the NeDB files are
     expect(readdirSync(path.join(dataDir, service)).filter((f) => /\.db~?$/.test(f))).toEqual([]);
     expect(readdirSync(path.join(dataDir, service, 'nedb-migrated')).length).toBeGreaterThan(0);
   }
-});
+}, 180_000);
