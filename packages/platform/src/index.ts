@@ -75,3 +75,7 @@ export type { BlobStoreFailure } from './blob-store/blob-store-unavailable-error
 export { probeBlobStore } from './blob-store/probe-blob-store';
 export { normalizeKeyPrefix, checkEndpointUrl } from './blob-store/remote-options';
 export * from './secrets';
+export { claimDataDir, makePrivateDir } from './data-dir/claim-data-dir';
+export type { DataDirClaim } from './data-dir/claim-data-dir';
+export { lockDir, DataDirLockedError, LOCK_FILE } from './data-dir/dir-lock';
+export type { DirLock } from './data-dir/dir-lock';

@@ -1,4 +1,5 @@
 import {
+  claimDataDir,
   createLogger,
   resolveLogFormat,
   createMetricsRegistry,
@@ -36,6 +37,15 @@ runProcess({
       level: config.LOG_LEVEL,
       format: resolveLogFormat(config.LOG_FORMAT),
     });
+    // With the embedded stores, one process per data directory: the same per-service locks the
+    // distributed services take, so this process and any other on the same DATA_DIR refuse to share it.
+    const claim = config.MONGODB_URL
+      ? undefined
+      : claimDataDir({
+          dataDir: config.DATA_DIR,
+          services: SERVICES.filter((s) => s.docs).map((s) => s.name),
+          log: logger,
+        });
     const metrics = createMetricsRegistry('patchbay');
     const hub = config.NATS_URL ? undefined : MemoryBus.hub();
     const started: Stoppable[] = [];
@@ -82,7 +92,9 @@ runProcess({
     });
     process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
     logger.info({ port: gateway.port, base_url: baseUrl, storage_url: storageUrl }, 'patchbay ready');
-    // Stop order: the public listener first, then services (finishing in-flight work), then buses and stores.
-    return { stop: () => stopAll([gateway, fileServer, ...started.reverse(), ...closers]) };
+    // Stop order: the public listener first, then services (finishing in-flight work), then buses and
+    // stores, and the data directory's locks last.
+    const release = { stop: async () => claim?.release() };
+    return { stop: () => stopAll([gateway, fileServer, ...started.reverse(), ...closers, release]) };
   },
 });
