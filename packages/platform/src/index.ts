@@ -79,3 +79,6 @@ export { claimDataDir, makePrivateDir } from './data-dir/claim-data-dir';
 export type { DataDirClaim } from './data-dir/claim-data-dir';
 export { lockDir, DataDirLockedError, LOCK_FILE } from './data-dir/dir-lock';
 export type { DirLock } from './data-dir/dir-lock';
+export { HttpServerConfig, httpTimeouts, DEFAULT_HTTP_TIMEOUTS } from './config/http-server';
+export type { HttpTimeouts } from './config/http-server';
+export { httpServerOptions, cutSlowBodies } from './http/slow-clients';
