@@ -152,12 +152,20 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
       return Object.keys({ ...(o.data ?? {}), ...(o.stringData ?? {}) }).sort();
     };
     expect(keys('patchbay-storage-credentials')).toEqual(['STORAGE_CREDENTIALS_KEY', 'STORAGE_CREDENTIALS_OLD_KEYS']);
+    expect(keys('patchbay-endpoint-credentials')).toEqual([
+      'ENDPOINT_CREDENTIALS_KEY',
+      'ENDPOINT_CREDENTIALS_OLD_KEYS',
+    ]);
     expect(keys('patchbay-blob-store')).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'BLOB_STORE_URL']);
     for (const d of of(objects, 'Deployment')) {
       const name = d.metadata.name.replace(/^patchbay-/, '');
       expect({ name, key: secretRefs(d).includes('patchbay-storage-credentials') }).toEqual({
         name,
         key: name === 'storage',
+      });
+      expect({ name, key: secretRefs(d).includes('patchbay-endpoint-credentials') }).toEqual({
+        name,
+        key: name === 'endpoint',
       });
       expect({ name, blobs: secretRefs(d).includes('patchbay-blob-store') }).toEqual({
         name,

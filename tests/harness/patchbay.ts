@@ -97,12 +97,14 @@ export async function startPatchbay(
     CALLBACK_ALLOW_PRIVATE: 'true',
     CALLBACK_RETRY_BASE_MS: '200',
     ...(blobStoreUrl ? { BLOB_STORE_URL: blobStoreUrl } : {}),
-    // Push and storage refuse to start on MongoDB without a shared credentials key (the embedded store makes its own).
+    // Push, storage and endpoint refuse to start on MongoDB without a shared credentials key (the embedded store
+    // makes its own).
     ...(mongodbUrl
       ? {
           PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
           MONGODB_DB_PREFIX: mongoDbPrefix,
           STORAGE_CREDENTIALS_KEY: process.env.STORAGE_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
+          ENDPOINT_CREDENTIALS_KEY: process.env.ENDPOINT_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
         }
       : {}),
     ...extraEnv,
