@@ -24,6 +24,8 @@ export interface PatchbayInstance {
   mongoDbPrefix?: string;
   /** With BLOB_STORE_URL (`pnpm test:s3`): this instance's own place in the bucket, kept across restart(). */
   blobStoreUrl?: string;
+  /** Embedded only: the all-in-one process's operations port (/health, /metrics). */
+  opsPort?: number;
   /** PID of the launched process; also its process group ID. */
   pid: number;
   stop(): Promise<void>;
@@ -92,6 +94,8 @@ export async function startPatchbay(
     PATCHBAY_BOOTSTRAP_PASSWORD: password,
     PATCHBAY_BOOTSTRAP_TOKEN: token,
     NATS_URL: nats?.url ?? '',
+    // The embedded process uses one of the four ports reserved for file servers; its operations port is the last.
+    ...(mode === 'embedded' ? { OPS_PORT: String(storagePort + 3) } : {}),
     MONGODB_URL: mongodbUrl ?? '',
     // Voicemail callbacks go to receivers the tests run on 127.0.0.1, and are retried quickly.
     CALLBACK_ALLOW_PRIVATE: 'true',
@@ -155,6 +159,7 @@ export async function startPatchbay(
     origin,
     baseUrl: `${origin}/core/v2`,
     storageUrl: `http://127.0.0.1:${storagePort}`,
+    ...(mode === 'embedded' ? { opsPort: storagePort + 3 } : {}),
     login,
     password,
     token,

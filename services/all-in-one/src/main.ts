@@ -7,6 +7,8 @@ import {
   openBus,
   openDocStore,
   runProcess,
+  serverPort,
+  startOpsServer,
   stopAll,
   type Stoppable,
 } from '@patchbay/platform';
@@ -90,11 +92,26 @@ runProcess({
       password: config.PATCHBAY_BOOTSTRAP_PASSWORD,
       token: config.PATCHBAY_BOOTSTRAP_TOKEN,
     });
+    // /health and /metrics of the whole process on the operations port (OPS_PORT; off by default): metrics
+    // are never served on the public ports.
+    let ready = true;
+    const ops = config.OPS_PORT
+      ? await startOpsServer(config.OPS_PORT === 'auto' ? 0 : config.OPS_PORT, metrics, { ready: () => ready })
+      : undefined;
+    const closeOps = { stop: () => new Promise<void>((r) => (ops ? ops.close(() => r()) : r())) };
     process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
-    logger.info({ port: gateway.port, base_url: baseUrl, storage_url: storageUrl }, 'patchbay ready');
+    logger.info(
+      { port: gateway.port, base_url: baseUrl, storage_url: storageUrl, ops_port: ops ? serverPort(ops) : null },
+      'patchbay ready',
+    );
     // Stop order: the public listener first, then services (finishing in-flight work), then buses and
     // stores, and the data directory's locks last.
     const release = { stop: async () => claim?.release() };
-    return { stop: () => stopAll([gateway, fileServer, ...started.reverse(), ...closers, release]) };
+    return {
+      stop: () => {
+        ready = false;
+        return stopAll([gateway, fileServer, ...started.reverse(), ...closers, closeOps, release]);
+      },
+    };
   },
 });
