@@ -13,6 +13,7 @@ import {
 } from '@patchbay/platform';
 import { RoutedBlobStore } from '@patchbay/blob-routing';
 import { createFileServerApp } from './app';
+import { CopyMaker } from './copy-maker';
 import { Resolver } from './resolver';
 
 export interface FileServerSettings {
@@ -56,7 +57,7 @@ export async function startFileServer(
     ...deps,
     bus,
     resolver,
-    transcodeTimeoutMs: settings.transcodeTimeoutMs,
+    copies: new CopyMaker({ bus, transcodeTimeoutMs: settings.transcodeTimeoutMs, log }),
     keepOpenMs: settings.keepOpenMs ?? 2000,
     accelPrefix: settings.accelRedirect,
     health: { ready: () => ready },

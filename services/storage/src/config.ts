@@ -44,6 +44,12 @@ export const StorageConfig = {
   STORAGE_CREDENTIALS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** Former keys (comma-separated), still opened during a rotation, never sealed with. */
   STORAGE_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Budget in bytes of the cache of download-time transcoded copies (`?f=`/`?br=`), all partners
+   * together: beyond it the least recently used copies are removed (never one being read). 0 keeps
+   * none once read. Default 1 GiB.
+   */
+  TRANSCODE_CACHE_BYTES: Type.Integer({ minimum: 0, default: 1024 ** 3 }),
 };
 
 export interface StorageSettings {
@@ -57,6 +63,8 @@ export interface StorageSettings {
   requeueTranscodingOnStart?: boolean;
   /** Where the credentials keys come from (storageCredentialKeys). Unset (tests): a key made for this process only. */
   credentialKeys?: CredentialKeySettings;
+  /** TRANSCODE_CACHE_BYTES (default 1 GiB). */
+  copyCacheBytes?: number;
 }
 
 export const storageSchema = Type.Object({ ...CommonConfig, ...StorageConfig });
@@ -76,6 +84,7 @@ export function storageSettings(c: StorageConfigValues): StorageSettings {
     reconcileOnStart: c.STORAGE_RECONCILE_ON_START ?? !c.MONGODB_URL,
     requeueTranscodingOnStart: c.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !c.NATS_URL,
     credentialKeys: storageCredentialKeys(c),
+    copyCacheBytes: c.TRANSCODE_CACHE_BYTES,
   };
 }
 

@@ -48,6 +48,20 @@ export const CommonConfig = {
   /** Milliseconds a bus request waits for its answer. */
   BUS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
   /**
+   * The largest single bus message, in bytes. Over NATS, a limit below the server's own
+   * max_payload (which is always read from the server and applies anyway); in-process (all-in-one),
+   * the max_payload the in-process bus enforces like a nats-server would: the test suites set
+   * NATS's default, 1048576, so a path that only works without a limit fails there too. Larger
+   * messages travel in chunks or by reference either way. 0: no limit of our own.
+   */
+  BUS_MAX_PAYLOAD: Type.Integer({ minimum: 0, default: 0 }),
+  /**
+   * The largest message the bus carries at all, in chunks (bytes; default 256 MiB, above the largest
+   * page of 1,000 of the largest items the API allows, about 120 MB): a larger one is
+   * refused at once with a 500 naming the size, on the side that would send it.
+   */
+  BUS_MAX_MESSAGE_BYTES: Type.Integer({ minimum: 1024 * 1024, default: 256 * 1024 * 1024 }),
+  /**
    * JetStream limits of the events stream (PATCHBAY_EVENTS), applied by every service that sets
    * them: seconds an event is kept and bytes the stream may hold (0 = no limit). Unset = leave the
    * stream as it is. Events only need to outlive a consumer's downtime; jobs leave their stream

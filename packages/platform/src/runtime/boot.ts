@@ -6,7 +6,7 @@ import { createLogger, resolveLogFormat } from './logger';
 import { createMetricsRegistry } from './metrics';
 import { serverPort, startOpsServer } from './ops-server';
 import { reportReady } from './launcher-ipc';
-import { openBus, openDocStore, openBlobStore } from './adapters';
+import { busSizes, openBus, openDocStore, openBlobStore } from './adapters';
 import { runProcess, stopAll, type Stoppable } from './service-runner';
 import { claimDataDir } from '../data-dir/claim-data-dir';
 import type { ServiceDeps } from './service-deps';
@@ -76,7 +76,14 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
       const claim = !usesDataDir
         ? undefined
         : claimDataDir({ dataDir: config.DATA_DIR, services: opts.docs ? [opts.name] : [], log: logger });
-      const bus = await openBus({ natsUrl: config.NATS_URL, name: opts.name, logger, metrics, streams });
+      const bus = await openBus({
+        natsUrl: config.NATS_URL,
+        name: opts.name,
+        logger,
+        metrics,
+        streams,
+        ...busSizes(config),
+      });
       const where = {
         mongodbUrl: config.MONGODB_URL,
         mongodbDbPrefix: config.MONGODB_DB_PREFIX,
