@@ -39,32 +39,44 @@ function refusal(err: string): { file: string; pid: number } {
   return { file: m[1], pid: Number(m[2]) };
 }
 
-test('a second all-in-one process on the same DATA_DIR exits non-zero, naming the lock and its holder', async () => {
-  const inst = instance();
-  const [port, storagePort] = [await freePort(), await freePort()];
-  try {
-    const { code, err } = await secondProcess('services/all-in-one/src/main.ts', {
-      PORT: String(port),
-      STORAGE_PORT: String(storagePort),
-    });
-    expect(code).toBe(1);
-    const { file, pid } = refusal(err);
-    expect(file).toBe(path.join(inst.dataDir, 'identity', 'patchbay.lock'));
-    // The holder is the running instance (its all-in-one process, or its identity service).
-    expect(findInGroup(inst.pid, mode() === 'embedded' ? 'all-in-one/src/main.ts' : 'identity/src/main.ts')).toContain(
-      pid,
-    );
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ pid });
-  } finally {
-    releasePorts(port);
-    releasePorts(storagePort);
-  }
-  // The instance never noticed.
-  const res = await http().get(`${API}/oauth/whoami`).set('Authorization', `Bearer ${inst.token}`);
-  expect(res.status).toBe(200);
-}, 90000);
+/** With MongoDB the stores are not under DATA_DIR: nothing there to own, and no lock (docs/security.md). */
+const embeddedStore = !process.env.MONGODB_URL;
 
-if (mode() === 'distributed')
+if (!embeddedStore)
+  test('with MongoDB no store is under DATA_DIR, and no lock is taken there', () => {
+    const locks = fs
+      .readdirSync(instance().dataDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.name === 'patchbay.lock');
+    expect(locks).toEqual([]);
+  });
+
+if (embeddedStore)
+  test('a second all-in-one process on the same DATA_DIR exits non-zero, naming the lock and its holder', async () => {
+    const inst = instance();
+    const [port, storagePort] = [await freePort(), await freePort()];
+    try {
+      const { code, err } = await secondProcess('services/all-in-one/src/main.ts', {
+        PORT: String(port),
+        STORAGE_PORT: String(storagePort),
+      });
+      expect(code).toBe(1);
+      const { file, pid } = refusal(err);
+      expect(file).toBe(path.join(inst.dataDir, 'identity', 'patchbay.lock'));
+      // The holder is the running instance (its all-in-one process, or its identity service).
+      expect(
+        findInGroup(inst.pid, mode() === 'embedded' ? 'all-in-one/src/main.ts' : 'identity/src/main.ts'),
+      ).toContain(pid);
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ pid });
+    } finally {
+      releasePorts(port);
+      releasePorts(storagePort);
+    }
+    // The instance never noticed.
+    const res = await http().get(`${API}/oauth/whoami`).set('Authorization', `Bearer ${inst.token}`);
+    expect(res.status).toBe(200);
+  }, 90000);
+
+if (embeddedStore && mode() === 'distributed')
   test('a second identity service on the same DATA_DIR exits non-zero, naming the lock and its holder', async () => {
     const inst = instance();
     const { code, err } = await secondProcess('services/identity/src/main.ts', { NATS_URL: inst.natsUrl ?? '' });

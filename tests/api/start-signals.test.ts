@@ -48,6 +48,9 @@ test.each(signals)(
         STORAGE_PORT: String(ports + 1),
         DATA_DIR: dataDir,
         NATS_URL: nats?.url ?? '',
+        // Signals, not stores: the embedded ones, whatever the suite runs against (test:mongo, test:s3).
+        MONGODB_URL: '',
+        BLOB_STORE_URL: '',
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
