@@ -57,6 +57,8 @@ export interface StorageSettings {
   uploadStaleMs: number;
   sweepIntervalMs: number;
   busTimeoutMs: number;
+  /** EXTERNAL_STORAGE_ALLOW_PRIVATE (default false): external containers may use non-public addresses. */
+  allowPrivateExternalStorage?: boolean;
   /** Default true: see STORAGE_RECONCILE_ON_START. */
   reconcileOnStart?: boolean;
   /** Default true: see STORAGE_REQUEUE_TRANSCODING_ON_START. */
@@ -81,6 +83,7 @@ export function storageSettings(c: StorageConfigValues): StorageSettings {
     uploadStaleMs: c.UPLOAD_STALE_MS,
     sweepIntervalMs: c.UPLOAD_SWEEP_INTERVAL_MS,
     busTimeoutMs: c.BUS_TIMEOUT_MS,
+    allowPrivateExternalStorage: c.EXTERNAL_STORAGE_ALLOW_PRIVATE,
     reconcileOnStart: c.STORAGE_RECONCILE_ON_START ?? !c.MONGODB_URL,
     requeueTranscodingOnStart: c.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !c.NATS_URL,
     credentialKeys: storageCredentialKeys(c),

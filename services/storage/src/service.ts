@@ -12,6 +12,7 @@ import {
 } from '@patchbay/platform';
 import { externalStoreHandlers } from './external-stores';
 import { retryBlobDeletions } from './blob-deletions';
+import { externalDeadlineMs } from './external-deadline';
 import { openStorageRepo } from './repo';
 import { containerHandlers, ensureDefaultContainer } from './handlers/containers';
 import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
@@ -45,6 +46,8 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     log,
     storageUrl: settings.storageUrl.replace(/\/$/, ''),
     busTimeoutMs: settings.busTimeoutMs,
+    externalDeadlineMs: externalDeadlineMs(settings.busTimeoutMs),
+    allowPrivateExternalStorage: settings.allowPrivateExternalStorage ?? false,
     keys,
   };
   if (settings.reconcileOnStart ?? true) await reconcileCounters(ctx);

@@ -24,6 +24,12 @@ export const CommonConfig = {
   /** The S3 credentials of BLOB_STORE_URL (never logged). Unset: unsigned requests. */
   AWS_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
   AWS_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Let external containers (a partner's own bucket) reach loopback, private, link-local and other
+   * non-public addresses: tests, and deployments whose partners' storage is on a private network.
+   * Off, such an endpoint is refused on create and update and never connected to (docs/security.md).
+   */
+  EXTERNAL_STORAGE_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
   /**
    * MiB of memory for recently read blocks of files in the directory blob store: the file server's
