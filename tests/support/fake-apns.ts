@@ -22,6 +22,8 @@ export interface ApnsReceived {
     | { kind: 'none' };
   payload: ApiJson;
   status: number;
+  /** Epoch ms (fractional) when the whole request had arrived. */
+  at: number;
 }
 
 export type ApnsTokenAnswer = 'bad-device-token' | 'unregistered';
@@ -123,6 +125,7 @@ export class FakeApns {
         auth: this.authOf(stream, headers),
         payload: text ? (JSON.parse(text) as ApiJson) : {},
         status: 0,
+        at: performance.timeOrigin + performance.now(),
       };
       const [status, body] = this.answerFor(entry, headers);
       const answer = entry.topic ? this.topicAnswers.get(entry.topic) : undefined;

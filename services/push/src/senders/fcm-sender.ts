@@ -12,7 +12,7 @@ import { InFlight } from './in-flight';
 import type { DeviceTarget, PushSender } from './sender';
 
 /** Fewest devices worth a lane of their own: a smaller send stays on one (the next one, in turn). */
-export const MIN_SLICE = 50;
+export const MIN_SLICE = 25;
 
 export interface FcmSenderOptions {
   applicationSid: string;
