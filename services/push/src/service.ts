@@ -12,13 +12,13 @@ import { countPushResults } from './push-metrics';
 import { openKeyRing } from '@patchbay/platform';
 import { PUSH_KEYS } from './secrets/key-settings';
 import { migrateCredentials } from './secrets/migrate-credentials';
-import { InlineFcmRunner, type FcmRunner } from './senders/fcm-runner';
-import { WorkerFcmRunner } from './senders/worker-fcm-runner';
+import { InlineSendRunner, type SendRunner } from './senders/send-runner';
+import { WorkerSendRunner } from './senders/worker-send-runner';
 
 /**
  * The push service: owns push applications and devices, and sends notifications through FCM
- * (its own HTTP/2 sender, on worker threads) and APNs (@parse/node-apn) with one client per
- * application, kept open and reused. Credentials are encrypted at rest (secrets/); values stored in plaintext or under an
+ * (its own HTTP/2 sender) and APNs (@parse/node-apn) with one client per application, kept open
+ * and reused, on worker threads (senders/worker-send-runner.ts). Credentials are encrypted at rest (secrets/); values stored in plaintext or under an
  * old key are re-encrypted at start, before requests are served. Stopping it stops taking
  * requests, lets sends in flight finish, then closes the clients.
  */
@@ -27,10 +27,10 @@ export async function startPushService(deps: ServiceDeps, settings: PushSettings
   const keys = openKeyRing(settings.credentialKeys, deps.logger.child({ mod: 'push-credentials' }), PUSH_KEYS);
   const repo = await openPushRepo(deps.docs);
   await migrateCredentials(repo.applications, keys, deps.logger.child({ mod: 'push-credentials' }));
-  const runner: FcmRunner =
+  const runner: SendRunner =
     settings.sendWorkers > 0
-      ? await WorkerFcmRunner.start(settings.sendWorkers, settings.fcmEndpoint, log.child({ mod: 'push-workers' }))
-      : new InlineFcmRunner(settings.fcmEndpoint);
+      ? await WorkerSendRunner.start(settings.sendWorkers, settings.fcmEndpoint, log.child({ mod: 'push-workers' }))
+      : new InlineSendRunner(settings.fcmEndpoint);
   const pool = new SenderPool(
     senderFactory(settings, deps.logger, runner),
     settings.clientIdleMs,

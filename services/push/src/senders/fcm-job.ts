@@ -1,14 +1,15 @@
-import type { PushResult } from '@patchbay/contracts';
 import type { FcmBody } from '../domain/fcm-message';
 import { again, done, fcmOutcome, type AttemptOutcome } from '../domain/outcome';
 import { deliverWithRetries, type RetryPolicy } from '../domain/retry';
 import type { Http2Origin } from './http2-origin';
+import { jobLog, type JobResult } from './send-job';
 
 /**
  * One slice of a send, as plain data (it crosses to a worker thread): one message to `tokens`
  * through one application's FCM session, with retries until `deadline`.
  */
 export interface FcmJob {
+  kind: 'fcm';
   /** The sender whose session carries it (each sender has its own, per lane). */
   sender: string;
   /** `/v1/projects/<project id>/messages:send`. */
@@ -23,21 +24,13 @@ export interface FcmJob {
   attemptTimeoutMs: number;
 }
 
-/** What became of a job: a result per token, in the order of `tokens`, and what to log. */
-export interface FcmJobResult {
-  results: PushResult[];
-  retries: Array<{ n: number; devices: number; detail: string }>;
-  /** Indexes (into `tokens`) that ended as provider_error, and the first reason. */
-  failed?: { indexes: number[]; detail: string };
-}
-
 /**
  * Sends a job's message to each of its tokens as its own HTTP/2 stream on `origin` (FCM HTTP v1
  * has no batch call: firebase-admin's `sendEach` does the same, on a session of its own per call),
  * retries what is transient, and maps every answer through fcmOutcome. An attempt that timed out
  * is final (the message may have arrived); a connection that failed is retried.
  */
-export async function runFcmJob(origin: Http2Origin, job: FcmJob): Promise<FcmJobResult> {
+export async function runFcmJob(origin: Http2Origin, job: FcmJob): Promise<JobResult> {
   const headers = {
     ':method': 'POST',
     ':path': job.path,
@@ -45,8 +38,7 @@ export async function runFcmJob(origin: Http2Origin, job: FcmJob): Promise<FcmJo
     'content-type': 'application/json; charset=UTF-8',
   };
   const targets = job.tokens.map((token, i) => ({ device_sid: String(i), token }));
-  const retries: FcmJobResult['retries'] = [];
-  let failed: FcmJobResult['failed'];
+  const log = jobLog();
   const attempt = async (pending: typeof targets): Promise<Map<string, AttemptOutcome>> => {
     const outcomes = new Map<string, AttemptOutcome>();
     await Promise.all(
@@ -68,11 +60,7 @@ export async function runFcmJob(origin: Http2Origin, job: FcmJob): Promise<FcmJo
     );
     return outcomes;
   };
-  const out = await deliverWithRetries(targets, attempt, job.retry, job.deadline, {
-    onRetry: (n, sids, detail) => retries.push({ n, devices: sids.length, detail }),
-    onProviderError: (sids, detail) => {
-      failed = { indexes: sids.map(Number), detail };
-    },
-  });
-  return { results: job.tokens.map((_, i) => out.get(String(i)) ?? 'provider_error'), retries, failed };
+  const out = await deliverWithRetries(targets, attempt, job.retry, job.deadline, log);
+  const results = job.tokens.map((_, i) => out.get(String(i)) ?? 'provider_error');
+  return { results, retries: log.retries, failed: log.failed() };
 }

@@ -1,15 +1,15 @@
 /**
- * A push send worker thread (worker-fcm-runner.ts starts it): runs FCM jobs on its own HTTP/2
- * sessions, one per sender, and answers each with its result. Messages in: `run` {id, job},
+ * A push send worker thread (worker-send-runner.ts starts it): runs FCM and APNs jobs on its own
+ * provider connections, one per sender, and answers each with its result. Messages in: `run` {id, job},
  * `release` {id, sender}, `close`. Out: `ready`, then {id, result} or {id, error}.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FcmTestEndpoint } from './fcm-endpoint';
-import type { FcmJob } from './fcm-job';
-import { LaneSessions } from './fcm-runner';
+import type { SendJob } from './send-job';
+import { LaneSessions } from './send-runner';
 
 type Inbound =
-  { type: 'run'; id: number; job: FcmJob } | { type: 'release'; id: number; sender: string } | { type: 'close' };
+  { type: 'run'; id: number; job: SendJob } | { type: 'release'; id: number; sender: string } | { type: 'close' };
 
 const port = parentPort;
 if (!port) throw new Error('send.worker.ts runs as a worker thread');

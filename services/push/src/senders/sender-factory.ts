@@ -5,7 +5,7 @@ import type { Route } from '../domain/send-plan';
 import type { OpenedApplication } from '../repo';
 import { ApnsSender, type ApnsAuth } from './apns-sender';
 import { FcmSender } from './fcm-sender';
-import type { FcmRunner } from './fcm-runner';
+import type { SendRunner } from './send-runner';
 import { tokenAgent } from './fcm-endpoint';
 import { SenderConfigError, type PushSender } from './sender';
 
@@ -13,10 +13,10 @@ import { SenderConfigError, type PushSender } from './sender';
 export type SenderFactory = (app: OpenedApplication, route: Route) => PushSender;
 
 /**
- * The factory for these settings; FCM senders run their jobs on `runner`. Credentials that do not
+ * The factory for these settings; senders run their jobs on `runner`. Credentials that do not
  * open throw SenderConfigError.
  */
-export function senderFactory(settings: PushSettings, log: Logger, runner: FcmRunner): SenderFactory {
+export function senderFactory(settings: PushSettings, log: Logger, runner: SendRunner): SenderFactory {
   const common = { attemptTimeoutMs: settings.attemptTimeoutMs, retry: settings.retry };
   const agent = tokenAgent(settings.fcmEndpoint);
   return (app, route) => {
@@ -51,6 +51,7 @@ export function senderFactory(settings: PushSettings, log: Logger, runner: FcmRu
         endpoint: settings.apns[environment],
         ca: settings.apns.ca,
         insecure: settings.apns.insecure,
+        runner,
         log: log.child({ mod: 'apns' }),
       });
     } catch (err) {

@@ -10,7 +10,7 @@ import { toPushMessage } from '../../src/domain/push-message';
 import { FcmSender } from '../../src/senders/fcm-sender';
 import { tokenAgent, type FcmTestEndpoint } from '../../src/senders/fcm-endpoint';
 import type { DeviceTarget } from '../../src/senders/sender';
-import { WorkerFcmRunner } from '../../src/senders/worker-fcm-runner';
+import { WorkerSendRunner } from '../../src/senders/worker-send-runner';
 import { FCM_HOSTS, FakeFcm } from '../../../../tests/support/fake-fcm';
 import { fakeServerTls, fakeServiceAccount } from '../../../../tests/support/fake-credentials';
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const [host, port] = fcm.endpoint.split(':');
   const endpoint: FcmTestEndpoint = { host, port: Number(port), ca: tls.cert };
   const log = createLogger({ name: 'test', level: 'silent' });
-  const runner = await WorkerFcmRunner.start(LANES, endpoint, log);
+  const runner = await WorkerSendRunner.start(LANES, endpoint, log);
   const agent = tokenAgent(endpoint);
   const sender = (projectId: string) => {
     const sa = fakeServiceAccount(projectId);

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '@patchbay/platform';
 import type { FcmTestEndpoint } from './fcm-endpoint';
-import type { FcmJob, FcmJobResult } from './fcm-job';
-import type { FcmRunner } from './fcm-runner';
+import type { JobResult, SendJob } from './send-job';
+import type { SendRunner } from './send-runner';
 
 /** How long a worker may take to load (under tsx it compiles its modules first). */
 const READY_TIMEOUT_MS = 60_000;
@@ -29,12 +29,12 @@ function spawn(endpoint: FcmTestEndpoint | undefined): Worker {
 }
 
 /**
- * FCM jobs on worker threads (PUSH_SEND_WORKERS, default one per core), so one push replica sends
- * on every core: the service's thread reads requests and devices, the workers do the HTTP/2 and
- * TLS work. A worker that dies fails its jobs in flight (their devices become provider_error) and
+ * Send jobs on worker threads (PUSH_SEND_WORKERS, default one per core), so one push replica sends
+ * on every core: the service's thread reads requests and devices, the workers do the providers'
+ * HTTP/2 and TLS work (FCM sessions, node-apn Providers). A worker that dies fails its jobs in flight (their devices become provider_error) and
  * is replaced.
  */
-export class WorkerFcmRunner implements FcmRunner {
+export class WorkerSendRunner implements SendRunner {
   private readonly workers: Worker[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -45,8 +45,8 @@ export class WorkerFcmRunner implements FcmRunner {
     private readonly log: Logger,
   ) {}
 
-  static async start(count: number, endpoint: FcmTestEndpoint | undefined, log: Logger): Promise<WorkerFcmRunner> {
-    const runner = new WorkerFcmRunner(endpoint, log);
+  static async start(count: number, endpoint: FcmTestEndpoint | undefined, log: Logger): Promise<WorkerSendRunner> {
+    const runner = new WorkerSendRunner(endpoint, log);
     try {
       await Promise.all(Array.from({ length: count }, (_, i) => runner.launch(i)));
     } catch (err) {
@@ -60,8 +60,8 @@ export class WorkerFcmRunner implements FcmRunner {
     return this.workers.length;
   }
 
-  run(lane: number, job: FcmJob): Promise<FcmJobResult> {
-    return this.call(lane, { type: 'run', job }) as Promise<FcmJobResult>;
+  run(lane: number, job: SendJob): Promise<JobResult> {
+    return this.call(lane, { type: 'run', job }) as Promise<JobResult>;
   }
 
   async release(sender: string): Promise<void> {
