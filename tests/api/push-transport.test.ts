@@ -1,5 +1,5 @@
 import { mode } from '../harness/api';
-import { FakePushWorld, deviceToken } from '../support/fake-push-world';
+import { FakePushWorld, deviceToken, tokenApp } from '../support/fake-push-world';
 
 /**
  * FCM's transport, end to end: Patchbay's FCM sender against a fake FCM speaking HTTP/2 over TLS
@@ -96,4 +96,25 @@ describe('FCM over HTTP/2', () => {
     expect(w.fcm.forProject(sa.projectId).map((r) => r.status)).toEqual([429]);
     w.fcm.answerProject(sa.projectId, null);
   }, 60_000);
+
+  test('APNs on the send workers too: a large send spread over them, every device its own answer', async () => {
+    const p = await w.newPartner();
+    const app = await w.newApp(p, tokenApp(w.apnsKey(), 'com.example.fan-out'));
+    const connectionsBefore = w.apnsProd.connections;
+    const devices: Array<{ sid: string; token: string }> = [];
+    for (let i = 0; i < 100; i++) {
+      const token = deviceToken('ios');
+      devices.push({ sid: await w.newDevice(p, app, 'ios', token), token });
+    }
+    const expected: Record<string, string> = {};
+    devices.forEach((d, i) => {
+      if (i % 8 === 2) w.apnsProd.answerToken(d.token, 'unregistered');
+      else if (i % 10 === 7) w.apnsProd.answerToken(d.token, 'bad-device-token');
+      expected[d.sid] = i % 8 === 2 ? 'unregistered' : i % 10 === 7 ? 'invalid_token' : 'success';
+    });
+    const res = await w.send(p, { recipients: devices.map((d) => d.sid), title: 'fan-out' });
+    expect(res.body.results).toEqual(expected);
+    // 100 devices in slices of at least 25 over the three workers: one connection each.
+    expect(w.apnsProd.connections - connectionsBefore).toBe(WORKERS);
+  }, 120_000);
 });
