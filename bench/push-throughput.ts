@@ -14,7 +14,7 @@
 import os from 'node:os';
 import { startPatchbay, type Mode, type PatchbayInstance } from '../tests/harness/patchbay';
 import type { ApiJson } from '../tests/support/api-json';
-import { cpuDelta, cpuRow, cpuSnapshot, type CpuSplit } from './lib/cpu-split';
+import { cpuDelta, cpuRow, cpuSnapshot, pathCpu, type CpuSplit } from './lib/cpu-split';
 import { table } from './lib/proc';
 import { aimFirebaseAdminAt, chunk, firebaseAdminDirect, nodeApnDirect, pool, type Run } from './lib/push-direct';
 import { FakeProviders } from './lib/push-fakes';
@@ -220,6 +220,12 @@ async function main(): Promise<void> {
         cpuRow('node-apn directly', b.apnsDirect.cpu),
         cpuRow('Patchbay, iOS', b.apnsPatchbay.cpu),
       ]),
+    );
+    const per = (a: Measured, d: Measured) =>
+      `${pathCpu(a.cpu).toFixed(2)} s vs ${pathCpu(d.cpu).toFixed(2)} s directly (${(pathCpu(a.cpu) / pathCpu(d.cpu)).toFixed(2)}×)`;
+    console.log(
+      `\nCPU of the whole path (all but the rest of the machine): Android ${per(b.fcmPatchbay, b.fcmDirect)}; ` +
+        `iOS ${per(b.apnsPatchbay, b.apnsDirect)}`,
     );
     const ms = (list: Measured[]) => list.map((r) => r.ms.toFixed(0)).join(', ');
     console.log(

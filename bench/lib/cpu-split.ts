@@ -19,11 +19,28 @@ function machineCpu(): number {
   return (f[0] + f[1] + f[2] + f[5] + f[6]) / 100; // user nice system irq softirq
 }
 
+/** The nats-server of a distributed instance (found by its port), if any. */
+function natsPid(natsUrl: string | undefined): number | undefined {
+  const port = natsUrl ? new URL(natsUrl).port : '';
+  if (!port) return undefined;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (args[0].endsWith('nats-server') && args.includes(port)) return Number(entry);
+    } catch {
+      /* gone */
+    }
+  }
+  return undefined;
+}
+
 /**
  * Where the CPU of one run went: the bench process (the client, and the SDK itself on a direct
  * path), the fake providers, Patchbay's push process (its send workers included) and gateway
- * (distributed) or its one process (embedded: all under "other Patchbay"), and the rest of the
- * machine (nats-server, the kernel's loopback work, other work on the machine).
+ * (distributed) or its one process (embedded: all under "other Patchbay"), nats-server, and the
+ * rest of the machine (the kernel's loopback work, and whatever else runs on the machine). The sum
+ * of all but the rest is what the path itself cost: on a busy machine, the fairer comparison.
  */
 export interface CpuSplit {
   client: number;
@@ -31,6 +48,7 @@ export interface CpuSplit {
   push: number;
   gateway: number;
   otherPatchbay: number;
+  nats: number;
   machine: number;
 }
 
@@ -45,6 +63,7 @@ export function cpuSnapshot(inst: PatchbayInstance, fakePid: number): CpuSplit {
     push,
     gateway,
     otherPatchbay: sum(findInGroup(inst.pid, '')) - push - gateway,
+    nats: cpuOf(natsPid(inst.natsUrl) ?? 0),
     machine: machineCpu(),
   };
 }
@@ -56,13 +75,19 @@ export function cpuDelta(a: CpuSplit, b: CpuSplit): CpuSplit {
     push: b.push - a.push,
     gateway: b.gateway - a.gateway,
     otherPatchbay: b.otherPatchbay - a.otherPatchbay,
+    nats: b.nats - a.nats,
     machine: b.machine - a.machine,
   };
 }
 
+/** CPU seconds the path itself used: everything but the rest of the machine. */
+export function pathCpu(c: CpuSplit): number {
+  return c.client + c.fake + c.push + c.gateway + c.otherPatchbay + c.nats;
+}
+
 /** One row of the CPU table. */
 export function cpuRow(path: string, c: CpuSplit): Record<string, string> {
-  const rest = c.machine - c.client - c.fake - c.push - c.gateway - c.otherPatchbay;
+  const total = pathCpu(c);
   return {
     path,
     'bench/client': c.client.toFixed(2),
@@ -70,7 +95,8 @@ export function cpuRow(path: string, c: CpuSplit): Record<string, string> {
     'Patchbay push': c.push.toFixed(2),
     'Patchbay gateway': c.gateway.toFixed(2),
     'other Patchbay': c.otherPatchbay.toFixed(2),
-    'rest (NATS, kernel)': Math.max(0, rest).toFixed(2),
-    'machine total': c.machine.toFixed(2),
+    NATS: c.nats.toFixed(2),
+    'path total': total.toFixed(2),
+    'rest of the machine': Math.max(0, c.machine - total).toFixed(2),
   };
 }
