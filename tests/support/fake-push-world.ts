@@ -52,7 +52,7 @@ export class FakePushWorld {
       FakeApns.start({ environment: 'production', tls }),
       FakeApns.start({ environment: 'development', tls }),
     ]);
-    const pb = await startPatchbay(mode, {
+    const env = {
       FCM_ENDPOINT: fcm.endpoint,
       FCM_CA: tls.caFile,
       APNS_ENDPOINT: apnsProd.endpoint,
@@ -63,6 +63,12 @@ export class FakePushWorld {
       PUSH_MAX_RETRIES: String(s.maxRetries),
       PUSH_RETRY_BASE_MS: String(s.retryBaseMs),
       ...(s.sendWorkers !== undefined ? { PUSH_SEND_WORKERS: String(s.sendWorkers) } : {}),
+    };
+    // A Patchbay that does not start must not leave the fakes listening (jest would not exit).
+    const pb = await startPatchbay(mode, env).catch(async (err: unknown) => {
+      await Promise.all([fcm.stop(), apnsProd.stop(), apnsDev.stop()]);
+      fs.rmSync(tls.dir, { recursive: true, force: true });
+      throw err;
     });
     return new FakePushWorld(fcm, apnsProd, apnsDev, tls, pb);
   }
