@@ -102,10 +102,14 @@ describe('media plane: callbacks to private addresses', () => {
   });
 
   test('without CALLBACK_ALLOW_PRIVATE a callback to a loopback address is refused, never sent, and listed as failed', async () => {
-    inst = await startPatchbay(mode(), { CALLBACK_ALLOW_PRIVATE: 'false' });
+    // Set while private addresses were allowed (set now, it would be refused at once: outbound-guard.test.ts).
+    const allowed = await startPatchbay(mode(), { CALLBACK_ALLOW_PRIVATE: 'true' });
+    inst = allowed;
     const receiver = await callbackReceiver();
     try {
       const vm = await voicemail(inst, { callback_url: receiver.url });
+      await allowed.kill();
+      inst = await allowed.restart({ CALLBACK_ALLOW_PRIVATE: 'false' });
       const rec = await request(inst.origin)
         .post(`/core/v2/media/recordings?endpoint_sid=${vm.endpoint_sid}`)
         .set(...asOperator(inst))
@@ -117,7 +121,7 @@ describe('media plane: callbacks to private addresses', () => {
         return items[0]?.state === 'failed' ? items : undefined;
       });
       expect(d).toMatchObject({ file_sid: rec.body.file_sid, state: 'failed', attempts: 1 });
-      expect(String(d.last_error)).toMatch(/^refused: 127\.0\.0\.1 is a private, loopback or link-local address/);
+      expect(String(d.last_error)).toBe('refused: this address is not allowed');
       expect(receiver.received).toEqual([]);
     } finally {
       await receiver.close();

@@ -96,6 +96,11 @@ export async function startPatchbay(
     // Voicemail callbacks go to receivers the tests run on 127.0.0.1, and are retried quickly.
     CALLBACK_ALLOW_PRIVATE: 'true',
     CALLBACK_RETRY_BASE_MS: '200',
+    // NATS's default max_payload, enforced by the in-process bus too: a message too large for NATS
+    // takes the same chunked path in both modes (the distributed mode's nats-server runs with its default).
+    BUS_MAX_PAYLOAD: String(1024 * 1024),
+    // External containers use s3rver, Azurite and a fake GCS on 127.0.0.1 (tests/api/outbound-guard.test.ts unsets it).
+    EXTERNAL_STORAGE_ALLOW_PRIVATE: 'true',
     ...(blobStoreUrl ? { BLOB_STORE_URL: blobStoreUrl } : {}),
     // Push and storage refuse to start on MongoDB without a shared credentials key (the embedded store makes its own).
     ...(mongodbUrl

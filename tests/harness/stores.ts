@@ -52,6 +52,7 @@ async function openBlobs(inst: StoredInstance): Promise<Omit<InstanceBlobs, 'tra
         access_key_id: process.env.AWS_ACCESS_KEY_ID ?? 'S3RVER',
         secret_access_key: process.env.AWS_SECRET_ACCESS_KEY ?? 'S3RVER',
       },
+      allowPrivateAddresses: true,
     });
     return { store, keys: (prefix) => collect(store, prefix), incomplete: async () => [], close: () => store.close() };
   }

@@ -17,7 +17,7 @@ export type { S3rverHandle, AzuriteHandle, FakeGcs };
 
 /** A bucket of the local GCS fake (no auth calls with a custom endpoint and no credentials). */
 export function gcsBucket(server: FakeGcs, bucket: string): BlobStore {
-  return new GcsBlobStore({ bucket, endpoint: server.endpoint });
+  return new GcsBlobStore({ bucket, endpoint: server.endpoint, allowPrivateAddresses: true });
 }
 
 /** An S3 bucket of `server` as the adapter sees it (s3rver checks the key id, S3RVER, not the signature). */
@@ -26,6 +26,7 @@ export function s3Bucket(server: S3rverHandle, bucket: string): BlobStore {
     bucket,
     endpoint: server.endpoint,
     credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' },
+    allowPrivateAddresses: true,
   });
 }
 
@@ -38,6 +39,7 @@ export async function azureContainer(server: AzuriteHandle, container: string): 
     container,
     endpoint: server.endpoint,
     credentials: { account_name: DEV_ACCOUNT, account_key: DEV_KEY },
+    allowPrivateAddresses: true,
   });
 }
 

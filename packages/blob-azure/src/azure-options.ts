@@ -10,7 +10,7 @@ import {
   type ContainerClient,
   type RequestPolicyFactory,
 } from '@azure/storage-blob';
-import { BlobStoreUnavailableError, checkEndpointUrl } from '@patchbay/platform';
+import { BlobStoreUnavailableError, checkEndpointUrl, outboundAgents } from '@patchbay/platform';
 
 export type AzureCredentials = { account_name: string; account_key: string } | { sas_token: string };
 
@@ -39,6 +39,11 @@ export interface AzureBlobStoreOptions {
   timeoutMs?: number;
   /** Keys per list request (Azure's maximum, 5000, by default). */
   pageSize?: number;
+  /**
+   * Connect to loopback, private, link-local and other non-public addresses (tests, a private
+   * deployment). Default false: the outbound-address guard of @patchbay/platform refuses them.
+   */
+  allowPrivateAddresses?: boolean;
 }
 
 /** The container client and the endpoint messages name; throws BlobStoreUnavailableError('invalid_config'). */
@@ -56,10 +61,19 @@ export function containerClient(opts: AzureBlobStoreOptions): { client: Containe
     creds && 'account_name' in creds
       ? new StorageSharedKeyCredential(creds.account_name, creds.account_key)
       : new AnonymousCredential();
+  const agents = outboundAgents({ allowPrivate: opts.allowPrivateAddresses ?? false });
+  // Options the storage pipeline hands on to core-rest-pipeline as they are (typed there, not here):
+  // every socket through the guard (an agent also bypasses any proxy from the environment), and no
+  // redirect followed.
+  const transport = {
+    agent: endpoint.startsWith('https:') ? agents.https : agents.http,
+    redirectOptions: { maxRetries: 0 },
+  };
   const pipeline = newPipeline(credential, {
     // The retry policy's tryTimeoutInMs only asks the server to give up (a `timeout` URL parameter):
     // a server that never answers is the client's own limit, below.
     retryOptions: { maxTries: (opts.retries ?? 2) + 1, retryDelayInMs: 200, maxRetryDelayInMs: 2000 },
+    ...transport,
   });
   pipeline.factories.push(requestTimeout(opts.timeoutMs ?? 30_000));
   const url = creds && 'sas_token' in creds ? `${endpoint}?${creds.sas_token.replace(/^\?/, '')}` : endpoint;

@@ -32,7 +32,14 @@ afterAll(async () => {
 });
 
 const open = (opts: Partial<AzureBlobStoreOptions> = {}) =>
-  new AzureBlobStore({ container: CONTAINER, endpoint: azurite.endpoint, credentials: devKey, retries: 0, ...opts });
+  new AzureBlobStore({
+    container: CONTAINER,
+    endpoint: azurite.endpoint,
+    credentials: devKey,
+    retries: 0,
+    allowPrivateAddresses: true,
+    ...opts,
+  });
 
 /** A SAS for the test container, signed with the development key. */
 function sas(permissions: string): string {
@@ -105,6 +112,7 @@ describe('AzureBlobStore specifics', () => {
       endpoint: azurite.endpoint,
       credentials: { sas_token: `?${sas('racwdl')}` },
       prefix: 'sas',
+      allowPrivateAddresses: true,
     });
     await probeBlobStore(store);
     await store.put('k', bufferStream('via sas'));
@@ -120,6 +128,7 @@ describe('AzureBlobStore specifics', () => {
       endpoint: azurite.endpoint,
       credentials: { sas_token: sas('rl') },
       retries: 0,
+      allowPrivateAddresses: true,
     });
     const body = generated(48 * 1024 * 1024, 3).stream();
     expect(await failure(() => store.put('k', body))).toMatchObject({

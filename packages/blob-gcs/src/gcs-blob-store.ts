@@ -20,9 +20,11 @@ import {
   type BlobStat,
   type BlobStore,
   type ByteRange,
+  type OutboundAgents,
 } from '@patchbay/platform';
 import { GOOGLE_ENDPOINT, storageOptions, type GcsBlobStoreOptions } from './gcs-options';
 import { readGcsError, translateGcsError, type GcsTarget } from './gcs-errors';
+import { guardedTransport } from './guarded-transport';
 import { openedStream } from './opened-stream';
 import { cancelSession, putToSession, type SessionResult } from './session-upload';
 import { SourceFailure } from './source-failure';
@@ -35,21 +37,30 @@ export class GcsBlobStore implements BlobStore {
   private readonly target: GcsTarget;
   private readonly pageSize: number;
   private readonly timeoutMs: number;
+  private readonly agents: OutboundAgents;
 
   /** Throws BlobStoreUnavailableError('invalid_config') for options that cannot work; makes no request. */
   constructor(opts: GcsBlobStoreOptions) {
     const storage = new Storage(storageOptions(opts));
     const timeout = opts.timeoutMs ?? 30_000;
+    const endpoint = opts.endpoint?.replace(/\/+$/, '') ?? GOOGLE_ENDPOINT;
+    this.agents = guardedTransport(endpoint, opts.allowPrivateAddresses ?? false);
+    const agent = endpoint.startsWith('https:') ? this.agents.https : this.agents.http;
     // The Storage `timeout` reaches JSON API calls only; resumable session requests (gaxios) take it
-    // from request interceptors, or have none and hang on a silent server.
+    // from request interceptors, or have none and hang on a silent server. gaxios also takes the
+    // guarded agent and follows no redirect from here (teeny-request ignores both: guarded-transport.ts).
     storage.interceptors.push({
       // The library's own typing says the options change type here; they are the same object.
       request: (reqOpts) =>
-        Object.assign(reqOpts, { timeout: reqOpts.timeout || timeout }) as unknown as InterceptedRequest,
+        Object.assign(reqOpts, {
+          timeout: reqOpts.timeout || timeout,
+          agent,
+          maxRedirects: 0,
+        }) as unknown as InterceptedRequest,
     });
     this.bucket = storage.bucket(opts.bucket);
     this.prefix = normalizeKeyPrefix(opts.prefix);
-    this.target = { bucket: opts.bucket, endpoint: opts.endpoint?.replace(/\/+$/, '') ?? GOOGLE_ENDPOINT };
+    this.target = { bucket: opts.bucket, endpoint };
     this.pageSize = Math.min(opts.pageSize ?? 1000, 1000);
     this.timeoutMs = timeout;
   }
@@ -66,13 +77,13 @@ export class GcsBlobStore implements BlobStore {
     }
     let sent: SessionResult;
     try {
-      sent = await putToSession(session, body, this.timeoutMs);
+      sent = await putToSession(session, body, this.timeoutMs, this.agents);
     } catch (err) {
-      await cancelSession(session);
+      await cancelSession(session, this.agents);
       throw err instanceof SourceFailure ? err.err : translateGcsError(err, this.target);
     }
     if (sent.status >= 300) {
-      await cancelSession(session);
+      await cancelSession(session, this.agents);
       throw translateGcsError({ code: sent.status, response: { status: sent.status, data: sent.body } }, this.target);
     }
     const made = sent.body as { crc32c?: unknown; generation?: unknown };

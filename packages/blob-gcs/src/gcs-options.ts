@@ -29,6 +29,11 @@ export interface GcsBlobStoreOptions {
   timeoutMs?: number;
   /** Keys per list request (GCS's maximum, 1000, by default). */
   pageSize?: number;
+  /**
+   * Connect to loopback, private, link-local and other non-public addresses at `endpoint` (tests, a
+   * private deployment). Default false: the outbound-address guard refuses them (guarded-transport.ts).
+   */
+  allowPrivateAddresses?: boolean;
 }
 
 export const GOOGLE_ENDPOINT = 'https://storage.googleapis.com';

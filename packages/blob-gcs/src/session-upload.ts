@@ -13,6 +13,7 @@ import https from 'node:https';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CRC32C } from '@google-cloud/storage';
+import type { OutboundAgents } from '@patchbay/platform';
 import { SourceFailure } from './source-failure';
 
 export interface SessionResult {
@@ -29,9 +30,16 @@ export interface SessionResult {
  * as the library itself sends it). Rejects with a SourceFailure when the body fails first, or with
  * the transport error; an HTTP error answer resolves with its status. Never buffers the body.
  */
-export async function putToSession(sessionUri: string, body: Readable, idleTimeoutMs: number): Promise<SessionResult> {
+export async function putToSession(
+  sessionUri: string,
+  body: Readable,
+  idleTimeoutMs: number,
+  agents: OutboundAgents,
+): Promise<SessionResult> {
   const url = new URL(sessionUri);
+  // The session URI is the server's own answer (a Location header): it goes through the guard too.
   const req = (url.protocol === 'https:' ? https : http).request(url, {
+    agent: url.protocol === 'https:' ? agents.https : agents.http,
     method: 'PUT',
     headers: { 'content-type': 'application/octet-stream', 'content-range': 'bytes 0-*/*' },
   });
@@ -87,10 +95,11 @@ export async function putToSession(sessionUri: string, body: Readable, idleTimeo
 }
 
 /** Cancels a session (GCS answers 499): nothing of it survives. Best effort. */
-export async function cancelSession(sessionUri: string): Promise<void> {
+export async function cancelSession(sessionUri: string, agents: OutboundAgents): Promise<void> {
   const url = new URL(sessionUri);
   await new Promise<void>((resolve) => {
     const req = (url.protocol === 'https:' ? https : http).request(url, {
+      agent: url.protocol === 'https:' ? agents.https : agents.http,
       method: 'DELETE',
       headers: { 'content-length': '0' },
     });

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 const open = (opts: Partial<GcsBlobStoreOptions> = {}) =>
-  new GcsBlobStore({ bucket: 'media', endpoint: gcs.endpoint, retries: 0, ...opts });
+  new GcsBlobStore({ bucket: 'media', endpoint: gcs.endpoint, retries: 0, allowPrivateAddresses: true, ...opts });
 
 describeBlobStoreContract(
   'GcsBlobStore (fake GCS JSON API)',

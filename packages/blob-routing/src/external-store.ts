@@ -13,6 +13,15 @@ export interface ExternalStoreLimits {
 
 export const EXTERNAL_LIMITS: ExternalStoreLimits = { connectTimeoutMs: 3000, requestTimeoutMs: 15_000, retries: 1 };
 
+/**
+ * How a partner's store is opened: its limits, and whether it may reach loopback, private and other
+ * non-public addresses (EXTERNAL_STORAGE_ALLOW_PRIVATE; off, the outbound-address guard refuses them
+ * at every connection, however the endpoint is spelled and whatever its name resolves to).
+ */
+export interface ExternalStoreOptions extends ExternalStoreLimits {
+  allowPrivateAddresses: boolean;
+}
+
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /**
@@ -23,9 +32,10 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 export async function openExternalStore(
   type: ExternalStoreType,
   attrs: ExternalAttributes,
-  limits: ExternalStoreLimits = EXTERNAL_LIMITS,
+  limits: ExternalStoreOptions,
 ): Promise<BlobStore> {
   const creds = attrs.credentials;
+  const allowPrivateAddresses = limits.allowPrivateAddresses;
   switch (type) {
     case 'aws_s3': {
       const { S3BlobStore } = await import('@patchbay/blob-s3');
@@ -40,6 +50,7 @@ export async function openExternalStore(
         connectTimeoutMs: limits.connectTimeoutMs,
         idleTimeoutMs: limits.requestTimeoutMs,
         maxAttempts: limits.retries + 1,
+        allowPrivateAddresses,
       });
     }
     case 'azure_blob': {
@@ -56,6 +67,7 @@ export async function openExternalStore(
         credentials,
         retries: limits.retries,
         timeoutMs: limits.requestTimeoutMs,
+        allowPrivateAddresses,
       });
     }
     case 'gcp_storage': {
@@ -67,6 +79,7 @@ export async function openExternalStore(
         credentials: creds ? { service_account_json: str(creds.service_account_json) } : undefined,
         retries: limits.retries,
         timeoutMs: limits.requestTimeoutMs,
+        allowPrivateAddresses,
       });
     }
     default:

@@ -9,7 +9,7 @@
  */
 export { externalKey, parseExternalKey, isExternalKey } from './external-key';
 export { openExternalStore, EXTERNAL_LIMITS } from './external-store';
-export type { ExternalStoreLimits } from './external-store';
+export type { ExternalStoreLimits, ExternalStoreOptions } from './external-store';
 export { RoutedBlobStore } from './routed-blob-store';
 export { BusStoreDirectory } from './store-directory';
 export type { StoreDirectory } from './store-directory';

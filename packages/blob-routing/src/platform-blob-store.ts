@@ -39,7 +39,8 @@ export async function openPlatformBlobStore(
       config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
         ? { access_key_id: config.AWS_ACCESS_KEY_ID, secret_access_key: config.AWS_SECRET_ACCESS_KEY }
         : undefined;
-    return new S3BlobStore({ ...where, credentials });
+    // The operator's own bucket: often on a private network (a SeaweedFS or MinIO beside Patchbay).
+    return new S3BlobStore({ ...where, credentials, allowPrivateAddresses: true });
   }
   return openBlobStore({
     mongodbUrl: config.MONGODB_URL,
@@ -62,6 +63,10 @@ export async function openServiceBlobStore(ctx: {
   const platform = await openPlatformBlobStore(ctx.config);
   return new RoutedBlobStore(
     platform,
-    new BusStoreDirectory(ctx.bus, { timeoutMs: ctx.config.BUS_TIMEOUT_MS, log: ctx.logger }),
+    new BusStoreDirectory(ctx.bus, {
+      timeoutMs: ctx.config.BUS_TIMEOUT_MS,
+      allowPrivateAddresses: ctx.config.EXTERNAL_STORAGE_ALLOW_PRIVATE,
+      log: ctx.logger,
+    }),
   );
 }

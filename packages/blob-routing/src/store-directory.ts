@@ -10,7 +10,7 @@ import {
   type BlobStoreOpenReply,
 } from '@patchbay/contracts';
 import type { BlobStore, Bus, Logger } from '@patchbay/platform';
-import { openExternalStore } from './external-store';
+import { EXTERNAL_LIMITS, openExternalStore } from './external-store';
 
 const validateReply = compileValidator(BlobStoreOpenReplySchema);
 
@@ -41,7 +41,13 @@ export class BusStoreDirectory implements StoreDirectory {
 
   constructor(
     private readonly bus: Bus,
-    private readonly opts: { timeoutMs: number; ttlMs?: number; log?: Logger },
+    private readonly opts: {
+      timeoutMs: number;
+      /** EXTERNAL_STORAGE_ALLOW_PRIVATE: partners' stores may reach non-public addresses. */
+      allowPrivateAddresses: boolean;
+      ttlMs?: number;
+      log?: Logger;
+    },
   ) {}
 
   open(storeId: string): Promise<BlobStore> {
@@ -75,7 +81,10 @@ export class BusStoreDirectory implements StoreDirectory {
       known.checkedAt = Date.now();
       return known.store;
     }
-    const store = openExternalStore(described.type, described.attributes);
+    const store = openExternalStore(described.type, described.attributes, {
+      ...EXTERNAL_LIMITS,
+      allowPrivateAddresses: this.opts.allowPrivateAddresses,
+    });
     this.entries.set(storeId, { digest, store, checkedAt: Date.now() });
     store.catch(() => this.entries.delete(storeId));
     if (known) this.opts.log?.info({ store_id: storeId }, 'external store attributes changed: adapter rebuilt');

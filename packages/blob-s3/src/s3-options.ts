@@ -3,7 +3,7 @@
  * container's `external_attributes` for `aws_s3`; the rest are tuning with safe defaults.
  */
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
-import { BlobStoreUnavailableError, checkEndpointUrl } from '@patchbay/platform';
+import { BlobStoreUnavailableError, checkEndpointUrl, outboundAgents } from '@patchbay/platform';
 
 export interface S3Credentials {
   access_key_id: string;
@@ -36,6 +36,12 @@ export interface S3BlobStoreOptions {
   pageSize?: number;
   /** Attempts per request, with the SDK's backoff in between. Default 3. */
   maxAttempts?: number;
+  /**
+   * Connect to loopback, private, link-local and other non-public addresses (Patchbay's own bucket,
+   * tests). Default false: a partner's container never reaches them, whatever `endpoint` says or
+   * its name resolves to when a socket is opened (the outbound-address guard of @patchbay/platform).
+   */
+  allowPrivateAddresses?: boolean;
 }
 
 export const DEFAULT_REGION = 'us-east-1';
@@ -63,11 +69,19 @@ export function s3ClientConfig(opts: S3BlobStoreOptions): S3ClientConfig {
     responseChecksumValidation: 'WHEN_REQUIRED',
     // Without these the SDK would read AWS_ENDPOINT_URL* from the environment and redirect us.
     ignoreConfiguredEndpointUrls: true,
-    requestHandler: { connectionTimeout: opts.connectTimeoutMs ?? 5000, socketTimeout: opts.idleTimeoutMs ?? 60_000 },
+    // The SDK never follows redirects (a 301 is an error); every socket opens through the guard.
+    requestHandler: {
+      connectionTimeout: opts.connectTimeoutMs ?? 5000,
+      socketTimeout: opts.idleTimeoutMs ?? 60_000,
+      ...agentsOf(outboundAgents({ allowPrivate: opts.allowPrivateAddresses ?? false })),
+    },
   };
 }
 
-/** `''` or `a/b/`; a prefix must itself be a valid key. */
+function agentsOf(agents: ReturnType<typeof outboundAgents>) {
+  return { httpAgent: agents.http, httpsAgent: agents.https };
+}
+
 function invalid(message: string): BlobStoreUnavailableError {
   return new BlobStoreUnavailableError('invalid_config', message);
 }

@@ -13,7 +13,7 @@ import { startS3ErrorServer } from './s3-fake-server';
 const SECRET = 'wJalrXUtnFEMI-not-a-real-secret';
 const credentials = { access_key_id: 'AKIDEXAMPLE', secret_access_key: SECRET };
 const open = (opts: Partial<S3BlobStoreOptions>) =>
-  new S3BlobStore({ bucket: 'media', credentials, maxAttempts: 1, ...opts });
+  new S3BlobStore({ bucket: 'media', credentials, maxAttempts: 1, allowPrivateAddresses: true, ...opts });
 
 async function failure(op: () => Promise<unknown>): Promise<BlobStoreUnavailableError> {
   const err = await op().then(
@@ -84,7 +84,12 @@ describe('S3BlobStore error translation', () => {
     const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
     process.env.AWS_ACCESS_KEY_ID = 'AKIDFROMENV';
     process.env.AWS_SECRET_ACCESS_KEY = 'secret-from-env';
-    const store = new S3BlobStore({ bucket: 'media', endpoint: fake.endpoint, maxAttempts: 1 });
+    const store = new S3BlobStore({
+      bucket: 'media',
+      endpoint: fake.endpoint,
+      maxAttempts: 1,
+      allowPrivateAddresses: true,
+    });
     try {
       await failure(() => store.get('k'));
       expect(fake.seen).toHaveLength(1);

@@ -328,3 +328,23 @@ export type {
   FileEvent,
 } from './messages/storage';
 export type { RecordIngestSubject } from './clients/records-client';
+export {
+  CopyCacheRequests,
+  CopyClaimRequestSchema,
+  CopyClaimReplySchema,
+  CopyLeaseRequestSchema,
+  CopyStoredRequestSchema,
+  CopyUsedRequestSchema,
+  COPY_LEASE_MS,
+  COPY_RENEW_MS,
+  COPY_USE_MS,
+} from './messages/copies';
+export type {
+  CopyClaimRequest,
+  CopyClaimReply,
+  CopyLeaseRequest,
+  CopyRenewReply,
+  CopyStoredRequest,
+  CopyUsedRequest,
+} from './messages/copies';
+export { CopyCacheClient } from './clients/copy-cache-client';

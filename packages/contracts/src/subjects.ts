@@ -109,6 +109,19 @@ export const Subjects = {
     sweepRelease: 'svc.storage.sweep.release',
     /** `{limit}` → files whose `expires_at` has passed (lifecycle_action delete). */
     sweepExpired: 'svc.storage.sweep.expired',
+    /**
+     * The cache of download-time transcoded copies (messages/copies.ts): `{key, file_sid}` → the copy is ready, or
+     * the caller is to have it made (a lease), or another is making it. One maker per copy across every replica.
+     */
+    copyClaim: 'svc.storage.copies.claim',
+    /** `{key, token}` → `{held}`: the transcoder making a copy keeps its lease alive (it is alive). */
+    copyRenew: 'svc.storage.copies.renew',
+    /** `{key, token, size}` → the copy is stored: counted, and the cache kept within its budget (LRU). */
+    copyStored: 'svc.storage.copies.stored',
+    /** `{key, token}` → the copy could not be made: its lease is given back. */
+    copyRelease: 'svc.storage.copies.release',
+    /** `{keys}` → these copies are being read (least recently used order; never evicted while read). */
+    copyUsed: 'svc.storage.copies.used',
   },
   transcoder: {
     /** `{blob_key, format}` → `{duration, format, bitrate}` from ffprobe. */

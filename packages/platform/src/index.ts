@@ -39,7 +39,7 @@ export type { Logger, LogFormat, LogFormatSetting } from './runtime/logger';
 export { createMetricsRegistry } from './runtime/metrics';
 export { handleOpsRequest, startOpsServer, serverPort } from './runtime/ops-server';
 export type { HealthState } from './runtime/ops-server';
-export { openBus, openDocStore, openBlobStore } from './runtime/adapters';
+export { busSizes, openBus, openDocStore, openBlobStore } from './runtime/adapters';
 export { runProcess, stopAll } from './runtime/service-runner';
 export type { Stoppable } from './runtime/service-runner';
 export type { ServiceDeps } from './runtime/service-deps';
@@ -65,6 +65,7 @@ export type { CompareAndSetOptions, Decision } from './doc-store/compare-and-set
 export { clientError, isDecompressionError } from './runtime/http-client-error';
 export { CircuitBreakerBus } from './bus/circuit-breaker-bus';
 export type { CircuitOptions } from './bus/circuit-breaker-bus';
+export { BusPayloadError, NoRespondersError } from './bus/bus-errors';
 export { sendBlob } from './http/send-blob';
 export type { BlobReply } from './http/send-blob';
 export { decideRange } from './http/range';
@@ -75,3 +76,9 @@ export type { BlobStoreFailure } from './blob-store/blob-store-unavailable-error
 export { probeBlobStore } from './blob-store/probe-blob-store';
 export { normalizeKeyPrefix, checkEndpointUrl } from './blob-store/remote-options';
 export * from './secrets';
+export { isForbiddenAddress } from './net/address-ranges';
+export { AddressNotAllowedError, ADDRESS_NOT_ALLOWED } from './net/address-not-allowed-error';
+export { guardedLookup } from './net/guarded-lookup';
+export { GuardedHttpAgent, GuardedHttpsAgent, outboundAgents } from './net/guarded-agents';
+export type { OutboundAgents, GuardOptions } from './net/guarded-agents';
+export { assertPublicUrl } from './net/check-outbound-url';

@@ -1,4 +1,5 @@
 import {
+  busSizes,
   createLogger,
   resolveLogFormat,
   createMetricsRegistry,
@@ -37,7 +38,9 @@ runProcess({
       format: resolveLogFormat(config.LOG_FORMAT),
     });
     const metrics = createMetricsRegistry('patchbay');
-    const hub = config.NATS_URL ? undefined : MemoryBus.hub();
+    // BUS_MAX_PAYLOAD is the in-process bus's max_payload, as a nats-server's is its own.
+    const hub = config.NATS_URL ? undefined : MemoryBus.hub({ maxPayload: config.BUS_MAX_PAYLOAD });
+    const sizes = busSizes(config);
     const started: Stoppable[] = [];
     const closers: Stoppable[] = [];
     const where = {
@@ -46,7 +49,14 @@ runProcess({
       dataDir: config.DATA_DIR,
     };
     // Blob routing asks the storage service (over this bus) where an external container's blobs are.
-    const routingBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'blob-routing', logger, metrics });
+    const routingBus = await openBus({
+      natsUrl: config.NATS_URL,
+      hub,
+      name: 'blob-routing',
+      logger,
+      metrics,
+      ...sizes,
+    });
     const blobs = await openServiceBlobStore({
       config,
       bus: routingBus,
@@ -54,12 +64,12 @@ runProcess({
     });
     closers.push({ stop: async () => blobs.close?.() }, { stop: () => routingBus.close() });
     for (const entry of SERVICES) {
-      const bus = await openBus({ natsUrl: config.NATS_URL, hub, name: entry.name, logger, metrics });
+      const bus = await openBus({ natsUrl: config.NATS_URL, hub, name: entry.name, logger, metrics, ...sizes });
       const docs = await openDocStore({ ...where, service: entry.name });
       closers.push({ stop: () => bus.close() }, { stop: () => docs.close() });
       started.push(await entry.start({ bus, docs, blobs, logger: logger.child({ svc: entry.name }), metrics }, config));
     }
-    const gatewayBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'gateway', logger, metrics });
+    const gatewayBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'gateway', logger, metrics, ...sizes });
     closers.push({ stop: () => gatewayBus.close() });
     const settings = gatewaySettings(config);
     const baseUrl = settings.baseUrl;
@@ -69,7 +79,14 @@ runProcess({
       settings,
       config.PORT,
     );
-    const fileServerBus = await openBus({ natsUrl: config.NATS_URL, hub, name: 'file-server', logger, metrics });
+    const fileServerBus = await openBus({
+      natsUrl: config.NATS_URL,
+      hub,
+      name: 'file-server',
+      logger,
+      metrics,
+      ...sizes,
+    });
     closers.push({ stop: () => fileServerBus.close() });
     const fileServer = await startFileServer(
       { bus: fileServerBus, blobs, logger: logger.child({ svc: 'file-server' }), metrics },

@@ -144,3 +144,49 @@ describe('properties.container_sid asks storage', () => {
     await Promise.all(subs.map((s) => s.stop()));
   });
 });
+
+describe('properties.callback_url is checked when it is set', () => {
+  const voicemail = (callback_url: string) => ({ type: 'voicemail', properties: { callback_url } });
+  const refusal = (message: string) => ({
+    status: 422,
+    error: {
+      message: 'object validation error',
+      errors: [{ field: 'properties.callback_url', message, reference_sid: null }],
+    },
+  });
+
+  test('only http and https; a private address (one message, however written) unless allowed', async () => {
+    kit = await startKit({ callbacks: { allowPrivate: false, timeoutMs: 1000, retryBaseMs: 100, retryForMs: 1000 } });
+    const p = randomUUID();
+    for (const url of ['file:///etc/passwd', 'gopher://example.com/x', 'javascript:alert(1)', 'ftp://example.com/'])
+      expect(await kit.call('create', { partnerSid: p, body: voicemail(url) })).toEqual(
+        refusal('callback_url must be an http or https URL'),
+      );
+    for (const host of ['127.0.0.1', '2130706433', '0x7f.1', '[::ffff:127.0.0.1]', 'localhost', '0.0.0.0', '[::1]'])
+      expect(await kit.call('create', { partnerSid: p, body: voicemail(`http://${host}:8080/hook`) })).toEqual(
+        refusal('this address is not allowed'),
+      );
+    const ok = await kit.call('create', { partnerSid: p, body: voicemail('https://8.8.8.8/hook') });
+    expect(ok.status).toBe(200);
+    const sid = String(body(ok)!.endpoint_sid);
+    expect(
+      await kit.call('update', {
+        partnerSid: p,
+        params: { endpoint_sid: sid },
+        body: { properties: { callback_url: 'http://127.1/hook' } },
+      }),
+    ).toEqual(refusal('this address is not allowed'));
+    expect(await kit.repo.endpoints.countDocuments({ partner_sid: p })).toBe(1);
+  });
+
+  test('CALLBACK_ALLOW_PRIVATE lets private addresses through, never other schemes', async () => {
+    kit = await startKit({ callbacks: { allowPrivate: true, timeoutMs: 1000, retryBaseMs: 100, retryForMs: 1000 } });
+    const p = randomUUID();
+    expect((await kit.call('create', { partnerSid: p, body: voicemail('http://127.0.0.1:8080/hook') })).status).toBe(
+      200,
+    );
+    expect(await kit.call('create', { partnerSid: p, body: voicemail('file:///etc/passwd') })).toEqual(
+      refusal('callback_url must be an http or https URL'),
+    );
+  });
+});

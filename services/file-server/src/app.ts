@@ -3,12 +3,14 @@ import querystring from 'node:querystring';
 import type { Registry } from 'prom-client';
 import { Counter, Histogram } from 'prom-client';
 import { clientError, handleOpsRequest, type HealthState, type Logger } from '@patchbay/platform';
+import { ACTIVE_CONTENT_HEADERS } from './domain/active-content';
 import { serveFile, type ServeDeps } from './serve-file';
 
 const NOT_FOUND = JSON.stringify({ errors: [], message: 'Not Found' });
 
 function sendJson(res: ServerResponse, status: number, body: string): void {
   res.statusCode = status;
+  for (const [name, value] of Object.entries(ACTIVE_CONTENT_HEADERS)) res.setHeader(name, value);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);

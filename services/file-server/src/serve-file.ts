@@ -4,23 +4,23 @@ import {
   cacheBlobKey,
   isExternalBlobKey,
   mimeOfFormat,
+  COPY_USE_MS,
   NotFoundError,
-  TranscoderClient,
-  UnavailableError,
   UnprocessableError,
   safeContentType,
-  type TranscodeReply,
-  type TranscodeRequest,
 } from '@patchbay/contracts';
 import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
+import { ACTIVE_CONTENT_HEADERS, effectiveDisposition } from './domain/active-content';
 import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
+import type { CopyMaker } from './copy-maker';
 import type { PublicFile, Resolver } from './resolver';
 
 export interface ServeDeps {
   bus: Bus;
   blobs: BlobStore;
   resolver: Resolver;
-  transcodeTimeoutMs: number;
+  /** Download-time copies: made once across replicas, counted and kept by storage (copy-maker.ts). */
+  copies: CopyMaker;
   /** How long a blob read for a small reply may stay open (see sendBlob). */
   keepOpenMs: number;
   /** The nginx edge's internal location for the directory blob store (`/…/`), or undefined: bytes sent from here. */
@@ -48,26 +48,6 @@ function target(file: PublicFile, opts: DownloadOptions): { format: string; bitr
   return { format, bitrate };
 }
 
-/** A transcoder that answers 503 is stopping (or none is up): that many more asks go to the others. */
-const TRANSCODE_RETRIES = 2;
-
-/**
- * Asks the transcoders for a copy. A replica being stopped gives up a run that outlives its drain
- * deadline and answers 503; the question then goes to another replica (a stopping one no longer
- * takes requests) instead of the download failing.
- */
-async function transcodeCopy(deps: ServeDeps, req: TranscodeRequest, requestId: string): Promise<TranscodeReply> {
-  const transcoders = new TranscoderClient(deps.bus, { timeoutMs: deps.transcodeTimeoutMs, requestId });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await transcoders.transcode(req);
-    } catch (err) {
-      if (!(err instanceof UnavailableError) || attempt >= TRANSCODE_RETRIES) throw err;
-      await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
-    }
-  }
-}
-
 /**
  * `GET|HEAD {storage_url}/f/<id>`: the published file (or its transcoded copy) straight from the
  * blob store, with the headers of interface.md. Ranges only on a stored object: a transcoding
@@ -83,49 +63,73 @@ export function serveFile(deps: ServeDeps) {
     const opts = parseDownloadOptions(query);
     const requestId = String(req.headers['x-request-id'] ?? '');
     const file = await deps.resolver.resolve(id, requestId);
+    const want = target(file, opts);
+    try {
+      return await send(req, res, file, opts, want, requestId, false);
+    } catch (err) {
+      // A cached copy evicted between its stat and its read: made again, once (headers not sent yet).
+      if (!want || !(err instanceof NotFoundError) || res.headersSent) throw err;
+      return send(req, res, file, opts, want, requestId, true);
+    }
+  };
+
+  async function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    file: PublicFile,
+    opts: DownloadOptions,
+    want: { format: string; bitrate: number | null } | null,
+    requestId: string,
+    remake: boolean,
+  ): Promise<number> {
     let key = file.blob_key;
     let size = file.file_bytes;
     let mime = safeContentType(file.mime_type);
     let rangeAllowed = true;
-    const want = target(file, opts);
     if (want) {
       key = cacheBlobKey(file.file_sid, want.format, want.bitrate);
       mime = mimeOfFormat(want.format) ?? mime;
       // Cached copies are stored without fsync (they can be made again); an empty one is what a
       // machine crash can leave of such a write, so it is made again rather than served.
-      const cached = await deps.blobs.stat(key).catch(() => undefined);
-      if (cached && cached.size > 0) size = cached.size;
-      else {
+      const cached = remake ? undefined : await deps.blobs.stat(key).catch(() => undefined);
+      if (cached && cached.size > 0) {
+        size = cached.size;
+        keepInUse(deps.copies, key, res);
+      } else {
         rangeAllowed = false;
-        size = (
-          await transcodeCopy(
-            deps,
-            {
-              blob_key: file.blob_key,
-              source_format: file.content_format,
-              target: want.format,
-              bitrate: want.bitrate,
-              output_key: key,
-            },
-            requestId,
-          )
-        ).size;
+        size = await deps.copies.copy(
+          {
+            blob_key: file.blob_key,
+            source_format: file.content_format,
+            target: want.format,
+            bitrate: want.bitrate,
+            output_key: key,
+          },
+          file.file_sid,
+          requestId,
+        );
       }
     }
+    const contentType = opts.contentType ?? mime;
     return sendBlob(req, res, deps.blobs, {
       key,
       size,
-      contentType: opts.contentType ?? mime,
+      contentType,
       lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(),
       ranges: rangeAllowed,
       keepOpenMs: deps.keepOpenMs,
       // A file of an external container is not in the directory nginx reads: sent from here.
       accelRedirect: deps.accelPrefix && !isExternalBlobKey(key) ? `${deps.accelPrefix}${key}` : undefined,
+      // Given to nginx too on the X-Accel-Redirect path (its location copies them: docs/operations.md).
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': 'GET',
         'Cache-Control': opts.cacheControl,
-        'Content-Disposition': contentDisposition(opts.disposition, opts.dispositionName),
+        'Content-Disposition': contentDisposition(
+          effectiveDisposition(opts.disposition, contentType),
+          opts.dispositionName,
+        ),
+        ...ACTIVE_CONTENT_HEADERS,
       },
     }).catch((err: unknown) => {
       // The blob went between resolve and read (deleted): same answer as an unknown id.
@@ -135,5 +139,16 @@ export function serveFile(deps: ServeDeps) {
       }
       throw err;
     });
-  };
+  }
+}
+
+/**
+ * Tells storage a cached copy is being read, and again while a long reply is still being sent, so
+ * the cache's eviction never takes it from under the download (storage's copy-cache.ts).
+ */
+function keepInUse(copies: CopyMaker, key: string, res: ServerResponse): void {
+  copies.used(key);
+  const again = setInterval(() => copies.used(key), COPY_USE_MS / 3);
+  again.unref();
+  res.once('close', () => clearInterval(again));
 }

@@ -3,6 +3,7 @@ import { fileSidOfBlobKey } from '@patchbay/contracts';
 import { CircuitBreakerBus, ConfigError, DirBlobStore, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { RoutedBlobStore } from '@patchbay/blob-routing';
 import { createFileServerApp } from './app';
+import { CopyMaker } from './copy-maker';
 import { Resolver } from './resolver';
 
 export interface FileServerSettings {
@@ -44,7 +45,7 @@ export async function startFileServer(
     ...deps,
     bus,
     resolver,
-    transcodeTimeoutMs: settings.transcodeTimeoutMs,
+    copies: new CopyMaker({ bus, transcodeTimeoutMs: settings.transcodeTimeoutMs, log }),
     keepOpenMs: settings.keepOpenMs ?? 2000,
     accelPrefix: settings.accelRedirect,
     health: { ready: () => ready },

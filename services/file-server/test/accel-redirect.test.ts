@@ -6,6 +6,7 @@ import { Registry } from 'prom-client';
 import { Subjects } from '@patchbay/contracts';
 import { ConfigError, createLogger, DirBlobStore, MemoryBus, type BlobStore, type Stoppable } from '@patchbay/platform';
 import { RoutedBlobStore } from '@patchbay/blob-routing';
+import { FILE_CSP } from '../src/domain/active-content';
 import { startFileServer } from '../src/start';
 import { startAccelNginx } from './accel-nginx';
 
@@ -38,22 +39,37 @@ beforeAll(async () => {
   await blobs.put('files/P1/FI1', Readable.from([DATA]));
   fs.chmodSync(path.join(blobDir, 'files'), 0o755);
   await bus().serve(Subjects.storage.fileResolvePublic, 'storage', async (payload) =>
-    (payload as { id: string }).id === 'FI1'
+    (payload as { id: string }).id === 'HT1'
       ? {
           status: 200,
           body: {
-            file_sid: 'FI1',
+            file_sid: 'HT1',
             blob_key: 'files/P1/FI1',
             file_bytes: DATA.length,
-            mime_type: 'audio/x-wav',
+            mime_type: 'text/html',
             name: 'a.wav',
-            file_access_name: 'FI1.wav',
-            content_format: 'wav',
+            file_access_name: 'HT1.wav',
+            content_format: null,
             content_bitrate: null,
             last_modified: LAST_MODIFIED.toISOString(),
           },
         }
-      : { status: 404, error: { status: 404, code: 'not_found', message: 'Not Found', errors: [] } },
+      : (payload as { id: string }).id === 'FI1'
+        ? {
+            status: 200,
+            body: {
+              file_sid: 'FI1',
+              blob_key: 'files/P1/FI1',
+              file_bytes: DATA.length,
+              mime_type: 'audio/x-wav',
+              name: 'a.wav',
+              file_access_name: 'FI1.wav',
+              content_format: 'wav',
+              content_bitrate: null,
+              last_modified: LAST_MODIFIED.toISOString(),
+            },
+          }
+        : { status: 404, error: { status: 404, code: 'not_found', message: 'Not Found', errors: [] } },
   );
   server = await startFileServer(
     { bus: bus(), blobs, logger, metrics: new Registry() },
@@ -89,6 +105,8 @@ test("the file server answers with X-Accel-Redirect and no body; through nginx t
         'access-control-allow-methods',
         'last-modified',
         'x-accel-redirect',
+        'x-content-type-options',
+        'content-security-policy',
       ].map((h) => [h, res.headers.get(h)]),
     ),
   ).toEqual({
@@ -101,7 +119,23 @@ test("the file server answers with X-Accel-Redirect and no body; through nginx t
     'access-control-allow-methods': 'GET',
     'last-modified': LAST_MODIFIED.toUTCString(),
     'x-accel-redirect': null,
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': FILE_CSP,
   });
+});
+
+test('active content through nginx: an attachment, nosniff, sandboxed (issue 25, item 4)', async () => {
+  for (const query of ['', '?disposition=inline']) {
+    const res = await get(`HT1${query}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(DATA.toString());
+    expect([
+      res.headers.get('content-type'),
+      res.headers.get('content-disposition'),
+      res.headers.get('x-content-type-options'),
+      res.headers.get('content-security-policy'),
+    ]).toEqual(['text/html', 'attachment', 'nosniff', FILE_CSP]);
+  }
 });
 
 test('ranges, If-Range, several ranges and unsatisfiable ranges as without nginx', async () => {

@@ -1,18 +1,21 @@
 import { DuplicateKeyError, isExternalBlobKey } from '@patchbay/contracts';
 import type { BlobStore } from '@patchbay/platform';
 import type { StorageContext } from './handlers/context';
+import { Deadline } from './external-deadline';
 
 /**
  * Deletes a deleted file's blob. An external storage may be unreachable when its file is deleted
  * (the record is gone already): its object is then remembered and deleted by the next sweeps, so
  * the customer's bucket is not left with objects no file refers to. Patchbay's own store fails as
- * before (its orphan sweep lists it).
+ * before (its orphan sweep lists it). An external delete that has not ended within the request's
+ * share of the bus timeout (external-deadline.ts) counts as failed: the caller is answered in time.
  */
 export async function deleteBlobOrRetryLater(ctx: StorageContext, blobs: BlobStore, key: string): Promise<void> {
+  const external = isExternalBlobKey(key);
   try {
-    await blobs.delete(key);
+    await (external ? new Deadline(ctx.externalDeadlineMs).race(blobs.delete(key)) : blobs.delete(key));
   } catch (err) {
-    if (!isExternalBlobKey(key)) throw err;
+    if (!external) throw err;
     ctx.log.warn(
       { err, blob_key: key },
       'object of a deleted file not deleted from its external storage: retried by the sweep',

@@ -44,6 +44,12 @@ export const StorageConfig = {
   STORAGE_CREDENTIALS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** Former keys (comma-separated), still opened during a rotation, never sealed with. */
   STORAGE_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Budget in bytes of the cache of download-time transcoded copies (`?f=`/`?br=`), all partners
+   * together: beyond it the least recently used copies are removed (never one being read). 0 keeps
+   * none once read. Default 1 GiB.
+   */
+  TRANSCODE_CACHE_BYTES: Type.Integer({ minimum: 0, default: 1024 ** 3 }),
 };
 
 export interface StorageSettings {
@@ -51,12 +57,16 @@ export interface StorageSettings {
   uploadStaleMs: number;
   sweepIntervalMs: number;
   busTimeoutMs: number;
+  /** EXTERNAL_STORAGE_ALLOW_PRIVATE (default false): external containers may use non-public addresses. */
+  allowPrivateExternalStorage?: boolean;
   /** Default true: see STORAGE_RECONCILE_ON_START. */
   reconcileOnStart?: boolean;
   /** Default true: see STORAGE_REQUEUE_TRANSCODING_ON_START. */
   requeueTranscodingOnStart?: boolean;
   /** Where the credentials keys come from (storageCredentialKeys). Unset (tests): a key made for this process only. */
   credentialKeys?: CredentialKeySettings;
+  /** TRANSCODE_CACHE_BYTES (default 1 GiB). */
+  copyCacheBytes?: number;
 }
 
 export const storageSchema = Type.Object({ ...CommonConfig, ...StorageConfig });
@@ -73,9 +83,11 @@ export function storageSettings(c: StorageConfigValues): StorageSettings {
     uploadStaleMs: c.UPLOAD_STALE_MS,
     sweepIntervalMs: c.UPLOAD_SWEEP_INTERVAL_MS,
     busTimeoutMs: c.BUS_TIMEOUT_MS,
+    allowPrivateExternalStorage: c.EXTERNAL_STORAGE_ALLOW_PRIVATE,
     reconcileOnStart: c.STORAGE_RECONCILE_ON_START ?? !c.MONGODB_URL,
     requeueTranscodingOnStart: c.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !c.NATS_URL,
     credentialKeys: storageCredentialKeys(c),
+    copyCacheBytes: c.TRANSCODE_CACHE_BYTES,
   };
 }
 

@@ -7,14 +7,24 @@ import {
   type BlobStoreOpenReply,
   type ExternalStoreType,
 } from '@patchbay/contracts';
-import { isSealedSecret, openSecret, probeBlobStore, sealSecret, type KeyRing } from '@patchbay/platform';
+import {
+  AddressNotAllowedError,
+  BlobStoreUnavailableError,
+  assertPublicUrl,
+  isSealedSecret,
+  openSecret,
+  probeBlobStore,
+  sealSecret,
+  type KeyRing,
+  type Logger,
+} from '@patchbay/platform';
 import { openExternalStore } from '@patchbay/blob-routing';
 import { checkExternalAttributes, locationOf, type PlainAttributes } from './domain/external-attributes';
+import { probeFailure } from './domain/probe-failure';
+import { storageNameViolations } from './domain/storage-names';
+import type { Deadline } from './external-deadline';
 import type { BlobStoreDoc, ContainerDoc } from './repo';
 import type { StorageContext } from './handlers/context';
-
-/** A probe that has not finished by then fails the create or update: never a hang. */
-export const PROBE_TIMEOUT_MS = 20_000;
 
 /** Sealed credentials are bound to their record and field (GCM additional data). */
 const containerContext = (containerSid: string, field: string) =>
@@ -64,46 +74,70 @@ export function openContainerAttributes(
   return opened ? { ...location, credentials: opened } : { ...location };
 }
 
+/** How a create or update checks an external storage. */
+export interface ExternalCheckOptions {
+  /** EXTERNAL_STORAGE_ALLOW_PRIVATE: the endpoint may be a loopback, private, link-local… address. */
+  allowPrivate: boolean;
+  /** The request's deadline for external calls (external-deadline.ts): the probe ends inside it. */
+  deadline: Deadline;
+  log?: Logger;
+}
+
 /**
- * Checks the attributes of an external container: their fields for its type, then a probe object
- * written, read back and deleted in the storage itself. Any failure is a 422 naming
- * `external_attributes` with the provider's reason in plain words (never a credential).
+ * Checks the attributes of an external container: their fields for its type and the provider's
+ * naming rules; then, unless private addresses are allowed, that the endpoint is not (and does not
+ * resolve to) a forbidden address, refused before any connection; then a probe object written, read
+ * back and deleted in the storage itself, every socket of it through the same guard. Any failure is
+ * a 422 naming `external_attributes` (the endpoint's refusal `external_attributes.endpoint`), in a few
+ * fixed plain reasons (domain/probe-failure.ts), never the provider's text or a credential. It
+ * answers by the deadline, whatever the storage does: the probe's own limits end it inside the time
+ * left, and a probe still running then is given up (it removes its object when it ends).
  */
 export async function checkExternalStorage(
   type: ExternalStoreType,
   attrs: PlainAttributes,
-  timeoutMs = PROBE_TIMEOUT_MS,
+  opts: ExternalCheckOptions,
 ): Promise<void> {
-  const errors = checkExternalAttributes(type, attrs);
+  const errors = [...checkExternalAttributes(type, attrs), ...storageNameViolations(type, attrs)];
   if (errors.length > 0) throw new UnprocessableError(errors);
-  let timer: NodeJS.Timeout | undefined;
   const { credentials, ...location } = attrs;
-  const store = await openExternalStore(type, { ...location, ...(credentials ? { credentials } : {}) }).catch(
-    (err: unknown) => {
-      throw refused(err);
+  const third = Math.max(100, Math.floor(opts.deadline.remainingMs() / 3));
+  const store = await openExternalStore(
+    type,
+    { ...location, ...(credentials ? { credentials } : {}) },
+    // Three calls (put, get, delete), each ending within a third of the time left.
+    {
+      connectTimeoutMs: Math.min(3000, third),
+      requestTimeoutMs: third,
+      retries: 0,
+      allowPrivateAddresses: opts.allowPrivate,
     },
-  );
+  ).catch((err: unknown) => {
+    // The adapter's own check of the options (no request made): its words are about the client's input.
+    const reason = err instanceof Error ? err.message : 'the storage cannot be used';
+    throw new UnprocessableError([errorItem(`the storage cannot be used: ${reason}`, 'external_attributes')]);
+  });
+  let probing: Promise<void> | undefined;
   try {
-    await Promise.race([
-      probeBlobStore(store),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`the storage did not answer within ${Math.round(timeoutMs / 1000)} s`)),
-          timeoutMs,
-        );
-      }),
-    ]);
+    if (!opts.allowPrivate && typeof location.endpoint === 'string')
+      await opts.deadline.race(assertPublicUrl(location.endpoint));
+    probing = probeBlobStore(store);
+    await opts.deadline.race(probing);
   } catch (err) {
-    throw refused(err);
+    const reason = AddressNotAllowedError.within(err)
+      ? 'address_not_allowed'
+      : err instanceof BlobStoreUnavailableError
+        ? err.reason
+        : undefined;
+    opts.log?.info({ type, reason: reason ?? 'unreachable' }, 'external storage check failed');
+    throw new UnprocessableError([probeFailure(reason, type)]);
   } finally {
-    clearTimeout(timer);
-    await store.close?.().catch(() => undefined);
+    // Closed once the probe has ended, so one given up at the deadline still removes its object.
+    void (probing ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => store.close?.())
+      .catch(() => undefined);
   }
-}
-
-function refused(err: unknown): UnprocessableError {
-  const reason = err instanceof Error ? err.message : 'the storage cannot be used';
-  return new UnprocessableError([errorItem(`the storage cannot be used: ${reason}`, 'external_attributes')]);
 }
 
 /**

@@ -2,7 +2,8 @@ import { TranscoderClient, type ProbeReply } from '@patchbay/contracts';
 import type { FileDoc } from './repo';
 import type { StorageContext } from './handlers/context';
 
-const PROBE_TIMEOUT_MS = 15000;
+/** How long storage waits for the transcoder's ffprobe of a file (media description, not storage). */
+const MEDIA_PROBE_TIMEOUT_MS = 15000;
 
 /**
  * Audio files get `content_duration` (and a better `content_format`) from ffprobe, which runs in
@@ -20,7 +21,7 @@ export function probeMedia(
   f: Pick<FileDoc, 'blob_key' | 'content_format'>,
   target?: string,
 ): Promise<Probed> {
-  return new TranscoderClient(ctx.bus, { timeoutMs: PROBE_TIMEOUT_MS }).probe({
+  return new TranscoderClient(ctx.bus, { timeoutMs: MEDIA_PROBE_TIMEOUT_MS }).probe({
     blob_key: f.blob_key,
     format: f.content_format,
     ...(target ? { target } : {}),

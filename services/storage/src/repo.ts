@@ -111,6 +111,25 @@ export interface StorageRepo {
   limits: Collection<PartnerLimitDoc>;
   blobStores: Collection<BlobStoreDoc>;
   blobDeletions: Collection<BlobDeletionDoc>;
+  copies: Collection<CopyDoc>;
+}
+
+/**
+ * A download-time transcoded copy (`cache/<file_sid>/…`; copy-cache.ts): being made under a lease,
+ * stored (counted against TRANSCODE_CACHE_BYTES), or being evicted. `token` changes with every
+ * change of state: the compare-and-set every change goes through.
+ */
+export interface CopyDoc extends Record<string, unknown> {
+  key: string;
+  file_sid: string;
+  state: 'making' | 'ready' | 'evicting';
+  token: string;
+  /** While making or evicting: the holder is taken for dead after this. */
+  lease_until: Date | null;
+  size: number;
+  last_used: Date;
+  /** A reader said it reads the copy until then: not evicted before. */
+  in_use_until: Date;
 }
 
 /** An object of a deleted file that its external storage did not let us delete yet: retried by the sweep. */
@@ -128,7 +147,11 @@ export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
     limits: docs.collection<PartnerLimitDoc>('partner_limits'),
     blobStores: docs.collection<BlobStoreDoc>('blob_stores'),
     blobDeletions: docs.collection<BlobDeletionDoc>('blob_deletions'),
+    copies: docs.collection<CopyDoc>('transcoded_copies'),
   };
+  await repo.copies.createIndex({ key: 1 }, { unique: true });
+  await repo.copies.createIndex({ file_sid: 1 });
+  await repo.copies.createIndex({ state: 1, last_used: 1 });
   await repo.blobDeletions.createIndex({ blob_key: 1 }, { unique: true });
   await repo.blobStores.createIndex({ store_id: 1 }, { unique: true });
   await repo.containers.createIndex({ container_sid: 1 }, { unique: true });

@@ -12,6 +12,7 @@ import {
 } from '@patchbay/platform';
 import { externalStoreHandlers } from './external-stores';
 import { retryBlobDeletions } from './blob-deletions';
+import { externalDeadlineMs } from './external-deadline';
 import { openStorageRepo } from './repo';
 import { containerHandlers, ensureDefaultContainer } from './handlers/containers';
 import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
@@ -21,6 +22,8 @@ import { subscribeTranscodingEvents } from './handlers/transcoding';
 import { retryPendingCallbacks } from './callbacks';
 import { mediaHandlers } from './handlers/media';
 import { sweepHandlers } from './handlers/sweep';
+import { copyHandlers } from './handlers/copies';
+import { CopyCache } from './copy-cache';
 import type { StorageContext } from './handlers/context';
 import { STORAGE_KEYS, type StorageSettings } from './config';
 
@@ -43,10 +46,13 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     log,
     storageUrl: settings.storageUrl.replace(/\/$/, ''),
     busTimeoutMs: settings.busTimeoutMs,
+    externalDeadlineMs: externalDeadlineMs(settings.busTimeoutMs),
+    allowPrivateExternalStorage: settings.allowPrivateExternalStorage ?? false,
     keys,
   };
   if (settings.reconcileOnStart ?? true) await reconcileCounters(ctx);
   await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
+  const copies = new CopyCache(repo.copies, repo.files, deps.blobs, settings.copyCacheBytes ?? 1024 ** 3, log);
   const subs = await serveRequests(
     deps.bus,
     Queues.storage,
@@ -58,6 +64,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
       ...mediaHandlers(ctx),
       ...externalStoreHandlers(ctx),
       ...(await sweepHandlers(ctx, deps.blobs)),
+      ...copyHandlers(copies),
     },
     log,
   );
@@ -85,6 +92,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
     await sweepOrphanBlobs(ctx, deps.blobs, settings.uploadStaleMs);
     await deps.blobs.sweepIncomplete?.(settings.uploadStaleMs);
+    await copies.reconcile();
   };
   await sweep().catch((err: unknown) => log.error({ err }, 'start-up sweep failed'));
   const timer = setInterval(() => {
@@ -95,6 +103,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
   return {
     stop: async () => {
       clearInterval(timer);
+      copies.stop();
       backfill.stop();
       await stopAll(subs);
     },

@@ -7,8 +7,22 @@ import type { TranscoderSettings } from './service';
 export const TranscoderConfig = {
   /** Local scratch space for ffmpeg's inputs and outputs. */
   TRANSCODER_SCRATCH_DIR: Type.String({ default: defaultScratchRoot() }),
-  /** ffmpeg processes at once per replica (default: one per CPU). */
+  /** ffmpeg processes at once per replica for upload-time jobs (default: one per CPU). */
   TRANSCODER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: Math.max(1, os.cpus().length) }),
+  /**
+   * ffmpeg processes at once per replica for download-time copies (`?f=`/`?br=`): slots of their
+   * own beside TRANSCODER_CONCURRENCY's, run at a lower CPU priority (default: half the CPUs, at least 1).
+   */
+  TRANSCODER_DOWNLOAD_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: Math.max(1, Math.floor(os.cpus().length / 2)),
+  }),
+  /**
+   * Download-time copies that may wait for a slot per replica; one more is answered 503 with
+   * Retry-After at once (default 16).
+   */
+  TRANSCODER_DOWNLOAD_QUEUE: Type.Integer({ minimum: 0, maximum: 10000, default: 16 }),
   /** Longest a single ffmpeg run may take (ms). */
   TRANSCODER_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 600000 }),
   /**
@@ -38,6 +52,8 @@ export function transcoderSettings(c: TranscoderConfigValues): TranscoderSetting
   return {
     scratchDir: c.TRANSCODER_SCRATCH_DIR,
     concurrency: c.TRANSCODER_CONCURRENCY,
+    downloadConcurrency: c.TRANSCODER_DOWNLOAD_CONCURRENCY,
+    downloadQueue: c.TRANSCODER_DOWNLOAD_QUEUE,
     timeoutMs: c.TRANSCODER_TIMEOUT_MS,
     drainMs: c.TRANSCODER_DRAIN_MS,
     binaries: {

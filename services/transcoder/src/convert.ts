@@ -16,6 +16,8 @@ export interface JobDeps {
   limiter: Limiter;
   scratchDir: string;
   timeoutMs: number;
+  /** A lower CPU priority for this kind of work's ffmpeg (download-time copies; see RunOptions.nice). */
+  nice?: number;
 }
 
 /** What to convert: the download-time request's shape (messages/transcoder.ts). */
@@ -75,6 +77,7 @@ export async function convert(
             onProgress: opts.onProgress,
             timeoutMs: deps.timeoutMs,
             signal,
+            nice: deps.nice,
           });
           if (opts.describe) result = await probe(output, req.target, signal);
         } catch (err) {

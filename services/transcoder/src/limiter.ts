@@ -1,16 +1,30 @@
+/** A run refused because `maxWaiting` runs already wait: the caller is told to come back later. */
+export class LimiterFullError extends Error {
+  constructor(readonly waiting: number) {
+    super(`${waiting} runs are already waiting`);
+    this.name = 'LimiterFullError';
+  }
+}
+
 /**
- * At most `limit` ffmpeg processes at once in this replica, shared by download-time requests and
- * upload-time jobs; the rest wait in FIFO order.
+ * At most `limit` ffmpeg processes at once for one kind of work in this replica; the rest wait in
+ * FIFO order, at most `maxWaiting` of them (beyond: LimiterFullError at once, nothing queued).
  */
 export class Limiter {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly maxWaiting = Infinity,
+  ) {}
 
   /** Runs `work` once a slot is free; aborting `signal` while it waits gives up its place (rejects with the reason). */
   async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (this.running >= this.limit) await this.turn(signal);
+    if (this.running >= this.limit) {
+      if (this.waiting.length >= this.maxWaiting) throw new LimiterFullError(this.waiting.length);
+      await this.turn(signal);
+    }
     this.running += 1;
     try {
       return await work();

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { Queues, Subjects } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
-import type { Limiter } from './limiter';
+import { LimiterFullError, type Limiter } from './limiter';
 
 export type RunKind = 'probe' | 'download' | 'upload';
 
@@ -10,7 +10,7 @@ export type RunKind = 'probe' | 'download' | 'upload';
  * processes busy and waiting here, and the depth of the shared upload-job queue (the autoscaling
  * signal).
  */
-export function transcoderMetrics(registry: Registry, bus: Bus, limiter: Limiter) {
+export function transcoderMetrics(registry: Registry, bus: Bus, limiters: { upload: Limiter; download: Limiter }) {
   const runs = new Counter({
     name: 'transcoder_runs_total',
     help: 'ffmpeg/ffprobe runs by kind and result',
@@ -26,19 +26,26 @@ export function transcoderMetrics(registry: Registry, bus: Bus, limiter: Limiter
   });
   new Gauge({
     name: 'transcoder_active',
-    help: 'ffmpeg processes running in this replica',
+    help: 'ffmpeg processes running in this replica, by kind of work (each kind has its own slots)',
+    labelNames: ['kind'],
     registers: [registry],
     collect() {
-      this.set(limiter.active);
+      for (const [kind, limiter] of Object.entries(limiters)) this.set({ kind }, limiter.active);
     },
   });
   new Gauge({
     name: 'transcoder_waiting',
-    help: 'Runs waiting for a free ffmpeg slot in this replica',
+    help: 'Runs waiting for a free ffmpeg slot in this replica, by kind of work',
+    labelNames: ['kind'],
     registers: [registry],
     collect() {
-      this.set(limiter.queued);
+      for (const [kind, limiter] of Object.entries(limiters)) this.set({ kind }, limiter.queued);
     },
+  });
+  const coalesced = new Counter({
+    name: 'transcoder_download_coalesced_total',
+    help: 'Download-time requests that joined a run already going for the same copy (no ffmpeg of their own)',
+    registers: [registry],
   });
   new Gauge({
     name: 'transcoder_queue_depth',
@@ -48,20 +55,24 @@ export function transcoderMetrics(registry: Registry, bus: Bus, limiter: Limiter
       this.set(bus.pending ? await bus.pending(Subjects.transcoder.uploadJob, Queues.transcoder).catch(() => 0) : 0);
     },
   });
-  /** Times `work` and counts its outcome: ok, failed, or aborted (a job interrupted by shutdown is no failure). */
-  return async function measured<T>(kind: RunKind, work: () => Promise<T>): Promise<T> {
+  /**
+   * Times `work` and counts its outcome: ok, failed, aborted (a job interrupted by shutdown is no
+   * failure) or refused (the download-time queue was full: no ffmpeg ran).
+   */
+  async function measured<T>(kind: RunKind, work: () => Promise<T>): Promise<T> {
     const end = seconds.startTimer({ kind });
     try {
       const result = await work();
       runs.inc({ kind, result: 'ok' });
       return result;
     } catch (err) {
-      runs.inc({ kind, result: isAbort(err) ? 'aborted' : 'failed' });
+      runs.inc({ kind, result: isAbort(err) ? 'aborted' : err instanceof LimiterFullError ? 'refused' : 'failed' });
       throw err;
     } finally {
       end();
     }
-  };
+  }
+  return { measured, coalesced: () => coalesced.inc() };
 }
 
 /** An AbortError by name: DOMException (an abort signal's reason) and Node's own AbortError alike. */

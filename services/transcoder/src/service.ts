@@ -25,7 +25,8 @@ import { probe } from './ffmpeg/probe';
 import { FfmpegError } from './ffmpeg/run';
 import { fetchBlob, withScratch } from './workspace';
 import { Limiter } from './limiter';
-import { convert, type JobDeps } from './convert';
+import type { JobDeps } from './convert';
+import { downloadCopies } from './download-copies';
 import { runUploadJob } from './jobs';
 import { transcoderMetrics } from './metrics';
 import { startScratch } from './scratch/scratch-keeper';
@@ -33,8 +34,15 @@ import { startScratch } from './scratch/scratch-keeper';
 export interface TranscoderSettings {
   /** Shared scratch root: each worker works in a directory of its own below it. */
   scratchDir: string;
-  /** ffmpeg processes at once in this replica. */
+  /** ffmpeg processes at once for upload-time jobs in this replica (their own slots). */
   concurrency: number;
+  /**
+   * ffmpeg processes at once for download-time copies (slots of their own, at a lower CPU
+   * priority, so a flood of `?f=` requests never delays an upload-time job). Default 1.
+   */
+  downloadConcurrency?: number;
+  /** Download-time runs that may wait for a slot; one more is refused with 503 and Retry-After. Default 16. */
+  downloadQueue?: number;
   /** Longest a single ffmpeg run may take. */
   timeoutMs: number;
   /**
@@ -76,13 +84,16 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
       "transcoding is limited or unavailable: install Debian's ffmpeg, or set FFMPEG_PATH and FFPROBE_PATH",
     );
   const scratch = await startScratch(settings.scratchDir, log, settings.timeoutMs);
-  const limiter = new Limiter(settings.concurrency);
-  const measured = transcoderMetrics(deps.metrics, deps.bus, limiter);
+  // Upload-time jobs and download-time copies each have their own slots: no number of anonymous
+  // downloads can keep a partner's upload waiting (docs/security.md "Transcoding capacity").
+  const uploads = new Limiter(settings.concurrency);
+  const downloads = new Limiter(settings.downloadConcurrency ?? 1, settings.downloadQueue ?? 16);
+  const { measured, coalesced } = transcoderMetrics(deps.metrics, deps.bus, { upload: uploads, download: downloads });
   const jobDeps: JobDeps = {
     bus: deps.bus,
     blobs: deps.blobs,
     log,
-    limiter,
+    limiter: uploads,
     scratchDir: scratch.dir,
     timeoutMs: settings.timeoutMs,
   };
@@ -91,6 +102,15 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
   const stopping = new AbortController();
   // Every download-time run waiting or running listens on it: more than ten at once is normal.
   setMaxListeners(0, stopping.signal);
+  const copy = downloadCopies({
+    // Niced: when a core is short, upload-time jobs get it first.
+    jobs: { ...jobDeps, limiter: downloads, nice: 10 },
+    bus: deps.bus,
+    log,
+    stopping: stopping.signal,
+    measured,
+    onCoalesced: coalesced,
+  });
   const subs = await serveRequests(
     deps.bus,
     Queues.transcoder,
@@ -100,11 +120,7 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
         const missing = toolkit.cannotWrite(req.target);
         if (missing) throw unavailable(missing, 'f');
         try {
-          return {
-            size: (
-              await measured('download', () => convert(jobDeps, req, { cacheCopy: true, signal: stopping.signal }))
-            ).size,
-          };
+          return { size: await copy(req) };
         } catch (err) {
           if (!stopping.signal.aborted) throw err;
           log.info({ output_key: req.output_key }, 'download-time transcode given up: this replica is stopping');

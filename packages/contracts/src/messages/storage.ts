@@ -17,6 +17,7 @@ import {
   SweepExpiredRequestSchema,
   SweepReleaseRequestSchema,
 } from './sweep';
+import { CopyCacheRequests } from './copies';
 import type { PayloadSpec, RequestSpec } from './message-spec';
 
 /**
@@ -132,6 +133,7 @@ export const StorageRequests = {
     reply: Type.Object({ released: Type.Boolean() }),
   },
   [Subjects.storage.sweepExpired]: { request: SweepExpiredRequestSchema, reply: Loose },
+  ...CopyCacheRequests,
 } as const satisfies Record<(typeof Subjects.storage)[keyof typeof Subjects.storage], RequestSpec>;
 
 /**

@@ -33,13 +33,18 @@ export const ProbeReplySchema = Type.Object({
 });
 export type ProbeReply = Static<typeof ProbeReplySchema>;
 
-/** A download-time copy of `blob_key` in `target` (at `bitrate` kbit/s), stored at `output_key`. */
+/**
+ * A download-time copy of `blob_key` in `target` (at `bitrate` kbit/s), stored at `output_key`.
+ * `claim_token`: the lease storage gave the caller for this copy (messages/copies.ts): the
+ * transcoder renews it while it works and reports the stored copy under it.
+ */
 export const TranscodeRequestSchema = Type.Object({
   blob_key: BlobKey,
   source_format: NullableFormat,
   target: FormatName,
   bitrate: Kbits,
   output_key: BlobKey,
+  claim_token: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
 });
 export type TranscodeRequest = Static<typeof TranscodeRequestSchema>;
 export const TranscodeReplySchema = Type.Object({ size: Type.Integer({ minimum: 0 }) });

@@ -1,4 +1,5 @@
-import { UnavailableError } from '@patchbay/contracts';
+import { UnavailableError, type ErrorBody } from '@patchbay/contracts';
+import { ADDRESS_NOT_ALLOWED, AddressNotAllowedError } from '../net/address-not-allowed-error';
 
 /**
  * Why an object storage cannot be used, as a stable code callers can switch on:
@@ -8,7 +9,8 @@ import { UnavailableError } from '@patchbay/contracts';
  * - `access_denied`: the credentials are valid but may not do this;
  * - `bad_credentials`: the storage refused the credentials themselves (unknown key, bad signature);
  * - `invalid_config`: the options cannot work (a malformed endpoint, key file or prefix, a wrong region);
- * - `provider_error`: the storage failed in some other way (its own 5xx, corrupted data).
+ * - `provider_error`: the storage failed in some other way (its own 5xx, corrupted data);
+ * - `address_not_allowed`: the outbound-address guard refused to connect (net/address-ranges.ts).
  */
 export type BlobStoreFailure =
   | 'unreachable'
@@ -17,7 +19,8 @@ export type BlobStoreFailure =
   | 'access_denied'
   | 'bad_credentials'
   | 'invalid_config'
-  | 'provider_error';
+  | 'provider_error'
+  | 'address_not_allowed';
 
 /** Node's socket and TLS error codes, in plain words. */
 const NETWORK: Record<string, string> = {
@@ -38,12 +41,25 @@ const NETWORK: Record<string, string> = {
 const TIMEOUT = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'TimeoutError']);
 const CODE_IN_MESSAGE = new RegExp(`\\b(${[...Object.keys(NETWORK), 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].join('|')})\\b`);
 
+/** What an answer says for each reason: fixed words, never the provider's or the socket's own. */
+const ANSWERS: Record<BlobStoreFailure, string> = {
+  unreachable: 'the object storage could not be reached; try again later',
+  timeout: 'the object storage could not be reached; try again later',
+  provider_error: 'the object storage could not be reached; try again later',
+  bucket_missing: 'the bucket of the object storage was not found',
+  access_denied: 'the object storage refused the credentials',
+  bad_credentials: 'the object storage refused the credentials',
+  invalid_config: 'the object storage refused this location',
+  address_not_allowed: ADDRESS_NOT_ALLOWED,
+};
+
 /**
  * An object storage (external container or Patchbay's own bucket) that cannot be used: a 503.
  *
  * The message is the provider's reason in plain words ("bucket 'x' does not exist", "cannot reach
- * http://127.0.0.1:1: connection refused"): never a stack, never a credential, so the storage service
- * can show it as-is in the 422 naming `external_attributes` when a container is created or updated.
+ * http://127.0.0.1:1: connection refused"), never a stack or a credential: it is for logs and for
+ * code. What a client is answered (`toBody`) is only the fixed words of its `reason`, never the
+ * provider's error code, its text or a socket error (docs/security.md, "External storage errors").
  * `cause` keeps the SDK's own error for logs. Every blob adapter over a remote storage throws this
  * for everything that is not a missing object, a bad range or a bad key.
  */
@@ -56,12 +72,18 @@ export class BlobStoreUnavailableError extends UnavailableError {
     super(message, [], options);
   }
 
+  override toBody(): ErrorBody {
+    return { errors: [], message: ANSWERS[this.reason] };
+  }
+
   /**
-   * The `unreachable` or `timeout` error for a failure to talk to `endpoint` at all, found by the
+   * The `address_not_allowed`, `unreachable` or `timeout` error for a failure to talk to `endpoint` at all, found by the
    * socket error code on `err` or its causes (SDKs wrap them differently); undefined when `err` is
    * something else.
    */
   static network(err: unknown, endpoint: string): BlobStoreUnavailableError | undefined {
+    if (AddressNotAllowedError.within(err))
+      return new BlobStoreUnavailableError('address_not_allowed', ADDRESS_NOT_ALLOWED, { cause: err });
     for (
       let e: unknown = err, depth = 0;
       e && typeof e === 'object' && depth < 4;

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { ApiError } from '@patchbay/contracts';
+import { BusPayloadError } from './bus-errors';
 import { decodePayload } from './envelope-codec';
 import type { JobHandler } from './port';
 
@@ -9,6 +11,11 @@ import type { JobHandler } from './port';
 export interface Delivery {
   readonly subject: string;
   readonly data: Uint8Array;
+  /**
+   * For a message whose body was too large to travel in it: reads the body from where the sender
+   * kept it (instead of `data`). Rejects with BusPayloadError when it is gone for good.
+   */
+  load?(): Promise<Uint8Array>;
   readonly requestId?: string;
   /** 1 on first delivery. */
   readonly deliveryCount: number;
@@ -66,10 +73,16 @@ export async function settle(
   }
   let payload: unknown;
   try {
-    payload = decodePayload(d.data);
+    payload = decodePayload(d.load ? await d.load() : d.data);
   } catch (err) {
-    opts.logger.error({ ...where, err }, `${opts.kind} dropped: malformed payload`);
-    d.term();
+    if (err instanceof BusPayloadError || !(err instanceof ApiError) || err.status === 400) {
+      opts.logger.error({ ...where, err }, `${opts.kind} dropped: malformed payload or its body is gone`);
+      d.term();
+    } else {
+      // The body's store is out of reach for now (connection down): try again later.
+      opts.logger.warn({ ...where, err }, `${opts.kind} body not readable now; redelivering`);
+      d.nak(retryDelayMs(d.deliveryCount));
+    }
     return;
   }
   try {

@@ -29,15 +29,17 @@ export class InstrumentedBus implements Bus {
   private readonly m: BusMetrics;
   readonly listen?: Bus['listen'];
   readonly pending?: Bus['pending'];
+  readonly onConnection?: Bus['onConnection'];
 
   constructor(
     private readonly inner: Bus,
     registry: Registry,
   ) {
     this.m = busMetrics(registry);
-    const { listen, pending } = inner;
+    const { listen, pending, onConnection } = inner;
     if (listen) this.listen = (subject, handler) => listen.call(inner, subject, this.handled('listen', handler));
     if (pending) this.pending = (subject, queue) => pending.call(inner, subject, queue);
+    if (onConnection) this.onConnection = (listener) => onConnection.call(inner, listener);
   }
 
   async request(subject: string, payload: unknown, opts: RequestOptions = {}): Promise<BusReply> {

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import pino, { type Logger } from 'pino';
-import { TimeoutError, UnavailableError, type BusReply } from '@patchbay/contracts';
+import { replyForError, TimeoutError, UnavailableError, type BusReply } from '@patchbay/contracts';
 import type {
   Bus,
   EventHandler,
@@ -12,11 +13,14 @@ import type {
   WorkOptions,
 } from './port';
 import { answerRequest } from './answer-request';
+import { NoRespondersError } from './bus-errors';
 import { jobRunner, settle, type Delivery, type DeliverySource } from './delivery';
 import { decodePayload, decodeReply, encodePayload } from './envelope-codec';
 import { InFlight } from './in-flight';
 import type { MemoryConsumer } from './memory-consumer';
-import { MemoryHub, type MemoryResponder } from './memory-hub';
+import { MemoryHub, type MemoryHubOptions, type MemoryResponder, type WireMessage } from './memory-hub';
+import { DEFAULT_MAX_MESSAGE_BYTES, LargeMessages, OFFER_TTL_MS } from './large-messages';
+import type { StoredMessage } from './message-log';
 import { DEFAULT_DRAIN_MS, PullWorker } from './pull-worker';
 import { consumerName } from './subject-names';
 
@@ -28,7 +32,9 @@ const EVENT_ACK_WAIT_MS = 30_000;
  * The in-process bus (all-in-one mode and tests). One handle is one "connection" to a MemoryHub;
  * handles sharing a hub behave like processes sharing a nats-server, with NatsBus's semantics:
  * JSON payloads, queue-group load sharing, timeouts and no-responders, durable events with
- * history, work queues with ack wait, nak backoff and max deliveries.
+ * history, work queues with ack wait, nak backoff and max deliveries. With a hub `maxPayload`
+ * (BUS_MAX_PAYLOAD, on in the test suites), messages larger than NATS's max_payload take the same
+ * chunked and stored paths as on NATS, through the same code (large-messages.ts).
  *
  * ```ts
  * const hub = MemoryBus.hub();
@@ -39,40 +45,49 @@ const EVENT_ACK_WAIT_MS = 30_000;
 export class MemoryBus implements Bus {
   private readonly logger: Logger;
   private readonly subs = new Set<Subscription>();
+  private readonly large: LargeMessages;
   private closed = false;
 
   /** A fresh medium; pass it to every handle that should talk to each other. */
-  static hub(): MemoryHub {
-    return new MemoryHub();
+  static hub(opts: MemoryHubOptions = {}): MemoryHub {
+    return new MemoryHub(opts);
   }
 
   constructor(
     readonly hub: MemoryHub = new MemoryHub(),
-    opts: { logger?: Logger } = {},
+    opts: { logger?: Logger; maxMessageBytes?: number } = {},
   ) {
     this.logger = (opts.logger ?? pino({ enabled: false })).child({ mod: 'memory-bus' });
+    const maxMessageBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.large = new LargeMessages(hub.wire, () => ({ maxPayload: hub.maxPayload, maxMessageBytes }));
   }
 
   async request(subject: string, payload: unknown, opts: RequestOptions = {}): Promise<BusReply> {
     this.assertOpen();
-    const data = encodePayload(payload);
+    const framed = this.large.frame(encodePayload(payload), `the request to ${subject}`);
+    const msg: WireMessage = { data: framed.data, chunked: framed.chunked };
     const ctx: MessageContext = { subject, requestId: opts.requestId };
     const answers = this.hub
       .route(subject)
-      .map((r) => r.answer(data, ctx))
+      .map((r) => r.answer(msg, ctx))
       .filter((a) => a !== null);
-    if (answers.length === 0) throw new UnavailableError(`no service answers ${subject}`);
+    if (answers.length === 0) {
+      framed.release();
+      throw new NoRespondersError(`no service answers ${subject}`);
+    }
     const timeoutMs = opts.timeoutMs ?? 5000;
     return new Promise<BusReply>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new TimeoutError(`${subject} did not answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => {
+        framed.release();
+        reject(new TimeoutError(`${subject} did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
       for (const a of answers) {
-        void a.then((reply) => {
+        void a.then(async (answer) => {
           clearTimeout(timer);
+          framed.release();
           try {
-            resolve(decodeReply(encodePayload(reply), subject));
+            const what = `the reply of ${subject}`;
+            resolve(decodeReply(await this.large.unframe(answer.data, answer.chunked, what, timeoutMs), subject));
           } catch (err) {
             reject(err);
           }
@@ -89,13 +104,9 @@ export class MemoryBus implements Bus {
       subject,
       queue,
       // Deferred a tick, as a network hop would be; the handler gets its own decoded copy.
-      answer: (data, ctx) =>
+      answer: (msg, ctx) =>
         serving
-          ? inFlight.track(
-              new Promise<void>((r) => setImmediate(r)).then(() =>
-                answerRequest(handler, data, { ...ctx }, this.logger),
-              ),
-            )
+          ? inFlight.track(new Promise<void>((r) => setImmediate(r)).then(() => this.answer(handler, msg, { ...ctx })))
           : null,
     };
     this.hub.addResponder(responder);
@@ -113,8 +124,21 @@ export class MemoryBus implements Bus {
     const stream = this.hub.streamFor(subject);
     if (!stream) throw new UnavailableError(`no stream stores ${subject}`);
     const data = encodePayload(payload);
-    stream.append(subject, data, opts);
-    this.hub.notify(subject, data, { subject, requestId: opts.requestId });
+    let msg: StoredMessage = { subject, data, requestId: opts.requestId };
+    if (!this.large.fits(data)) {
+      this.large.checkSize(data, `the message on ${subject}`);
+      const name = randomUUID();
+      const bodies = this.hub.bodies;
+      await bodies.put(name, data);
+      msg = {
+        ...msg,
+        data: new Uint8Array(0),
+        load: () => bodies.get(name),
+        release: () => void bodies.delete(name),
+      };
+    }
+    this.hub.carry(msg.data, `the message on ${subject}`);
+    if (stream.append(msg, opts)) this.hub.notify(subject, msg, { subject, requestId: opts.requestId });
   }
 
   async listen(subject: string, handler: EventHandler): Promise<Subscription> {
@@ -122,10 +146,10 @@ export class MemoryBus implements Bus {
     const inFlight = new InFlight();
     const listener = {
       subject,
-      deliver: (s: string, data: Uint8Array, ctx: MessageContext) => {
+      deliver: (s: string, msg: StoredMessage, ctx: MessageContext) => {
         void inFlight.track(
           new Promise<void>((r) => setImmediate(r))
-            .then(() => handler(decodePayload(data), { ...ctx, subject: s }))
+            .then(async () => handler(decodePayload(msg.load ? await msg.load() : msg.data), { ...ctx, subject: s }))
             .catch((err: unknown) => this.logger.warn({ err, subject: s }, 'listener failed')),
         );
       },
@@ -174,6 +198,26 @@ export class MemoryBus implements Bus {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.subs].map((s) => s.stop()));
+  }
+
+  /** Serves one request: its chunks fetched if it came in chunks, the reply framed; never rejects. */
+  private async answer(handler: RequestHandler, msg: WireMessage, ctx: MessageContext): Promise<WireMessage> {
+    let reply: BusReply;
+    try {
+      const data = await this.large.unframe(msg.data, msg.chunked, `the request on ${ctx.subject}`, OFFER_TTL_MS);
+      reply = await answerRequest(handler, data, ctx, this.logger);
+    } catch (err) {
+      this.logger.error({ err, subject: ctx.subject, requestId: ctx.requestId }, 'request could not be read');
+      reply = replyForError(err);
+    }
+    try {
+      const framed = this.large.frame(encodePayload(reply), `the reply on ${ctx.subject}`);
+      this.hub.carry(framed.data, `the reply on ${ctx.subject}`);
+      return { data: framed.data, chunked: framed.chunked };
+    } catch (err) {
+      this.logger.error({ err, subject: ctx.subject }, 'reply cannot be sent; answering with the error instead');
+      return { data: encodePayload(replyForError(err)) };
+    }
   }
 
   private keep(sub: Subscription): Subscription {

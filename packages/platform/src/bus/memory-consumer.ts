@@ -79,6 +79,7 @@ export class MemoryConsumer {
     return {
       subject: msg.subject,
       data: msg.data,
+      ...(msg.load ? { load: msg.load } : {}),
       requestId: msg.requestId,
       deliveryCount: count,
       ack: async () => this.finish(seq, token),

@@ -1,13 +1,32 @@
-import { Streams, type BusReply } from '@patchbay/contracts';
+import { Streams } from '@patchbay/contracts';
 import type { MessageContext } from './port';
+import { BusPayloadError } from './bus-errors';
+import type { StoredMessage } from './message-log';
 import { MemoryStream } from './memory-stream';
+import { MemoryBodyStore, MemoryWire } from './memory-wire';
 import { subjectMatches } from './subject-names';
+
+/** A request or reply on the hub: its bytes, or the CHUNKED_HEADER value of a chunked one. */
+export interface WireMessage {
+  data: Uint8Array;
+  chunked?: string;
+}
 
 /** A member of a queue group serving a subject; `answer` is null once it has stopped taking requests. */
 export interface MemoryResponder {
   readonly subject: string;
   readonly queue: string;
-  answer(data: Uint8Array, ctx: MessageContext): Promise<BusReply> | null;
+  /** Never rejects: every failure is an error reply. */
+  answer(msg: WireMessage, ctx: MessageContext): Promise<WireMessage> | null;
+}
+
+export interface MemoryHubOptions {
+  /**
+   * The largest single message, as a nats-server's max_payload (BUS_MAX_PAYLOAD; 0 or unset: no
+   * limit). With it, larger messages take the same chunked and stored paths as over NATS, and a
+   * message that would reach NATS whole but too large fails here too.
+   */
+  maxPayload?: number;
 }
 
 /**
@@ -24,9 +43,28 @@ export class MemoryHub {
   /** Live `listen` handlers: every published message matching their subject, no history. */
   readonly listeners = new Set<{
     subject: string;
-    deliver(subject: string, data: Uint8Array, ctx: MessageContext): void;
+    deliver(subject: string, msg: StoredMessage, ctx: MessageContext): void;
   }>();
   private readonly turns = new Map<string, number>();
+  /** The largest single message (Infinity: no limit). */
+  readonly maxPayload: number;
+  /** Private subjects for chunked requests and replies. */
+  readonly wire: MemoryWire;
+  /** Bodies of events and jobs too large for one message. */
+  readonly bodies = new MemoryBodyStore();
+
+  constructor(opts: MemoryHubOptions = {}) {
+    this.maxPayload = opts.maxPayload || Infinity;
+    this.wire = new MemoryWire((data, what) => this.carry(data, what));
+  }
+
+  /** Refuses a single message over max_payload, as a nats-server does (nats.js: MAX_PAYLOAD_EXCEEDED). */
+  carry(data: Uint8Array, what: string): void {
+    if (data.length > this.maxPayload)
+      throw new BusPayloadError(
+        `${what}: ${data.length} bytes in one message is over the bus's max_payload of ${this.maxPayload}`,
+      );
+  }
 
   addResponder(r: MemoryResponder): void {
     this.responders.add(r);
@@ -53,8 +91,8 @@ export class MemoryHub {
   }
 
   /** Fans a published message out to every live listener of its subject. */
-  notify(subject: string, data: Uint8Array, ctx: MessageContext): void {
-    for (const l of this.listeners) if (subjectMatches(l.subject, subject)) l.deliver(subject, data, ctx);
+  notify(subject: string, msg: StoredMessage, ctx: MessageContext): void {
+    for (const l of this.listeners) if (subjectMatches(l.subject, subject)) l.deliver(subject, msg, ctx);
   }
 
   /** The stream a published subject lands in, if any (JetStream's no-responders otherwise). */

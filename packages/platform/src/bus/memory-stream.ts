@@ -35,11 +35,16 @@ export class MemoryStream implements MessageLog {
     return this.subjects.some((p) => subjectMatches(p, subject));
   }
 
-  append(subject: string, data: Uint8Array, opts: { msgId?: string; requestId?: string } = {}): void {
-    if (opts.msgId !== undefined && this.isDuplicate(opts.msgId)) return;
-    this.msgs.set(++this.last, { subject, data, requestId: opts.requestId });
+  /** Stores a message; false for a duplicate (the message is dropped and its body released). */
+  append(msg: StoredMessage, opts: { msgId?: string } = {}): boolean {
+    if (opts.msgId !== undefined && this.isDuplicate(opts.msgId)) {
+      msg.release?.();
+      return false;
+    }
+    this.msgs.set(++this.last, msg);
     if (!this.workQueue && this.msgs.size > this.maxMsgs) this.remove(this.first);
     for (const c of this.consumers.values()) c.notify();
+    return true;
   }
 
   get(seq: number): StoredMessage | undefined {
@@ -61,6 +66,7 @@ export class MemoryStream implements MessageLog {
   }
 
   private remove(seq: number): void {
+    this.msgs.get(seq)?.release?.();
     this.msgs.delete(seq);
     while (this.first <= this.last && !this.msgs.has(this.first)) this.first++;
   }

@@ -3,6 +3,10 @@ export interface StoredMessage {
   subject: string;
   data: Uint8Array;
   requestId?: string;
+  /** A body too large for one message: where to read it (instead of `data`). */
+  load?: () => Promise<Uint8Array>;
+  /** Lets that body go (the message is acknowledged off a work queue, or dropped off the log). */
+  release?: () => void;
 }
 
 /**

@@ -1,18 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import pino, { type Logger } from 'pino';
 import {
   connect,
   Events,
-  headers,
   type Consumer,
   type JetStreamClient,
   type JetStreamManager,
   type Msg,
-  type MsgHdrs,
   type NatsConnection,
   type Subscription as NatsSubscription,
 } from 'nats';
-import { Streams, UnavailableError, type BusReply } from '@patchbay/contracts';
+import { ApiError, replyForError, Streams, TimeoutError, UnavailableError, type BusReply } from '@patchbay/contracts';
 import type {
   Bus,
   EventHandler,
@@ -27,8 +24,20 @@ import { answerRequest } from './answer-request';
 import { jobRunner, settle, type Delivery } from './delivery';
 import { decodePayload, decodeReply, encodePayload, REQUEST_ID_HEADER } from './envelope-codec';
 import { InFlight } from './in-flight';
+import {
+  CHUNKED_HEADER,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  LargeMessages,
+  OFFER_TTL_MS,
+  STORED_HEADER,
+  storedRef,
+  type BusLimits,
+} from './large-messages';
+import { bodyName, busHeaders, headerOf, quietly, withLimit } from './nats-helpers';
+import { respond } from './nats-respond';
+import { NatsBodyStore, natsWire } from './nats-large';
 import { fromNatsError, jsErrorCode } from './nats-errors';
-import { NatsSource } from './nats-source';
+import { NatsSource, type StoredBodies } from './nats-source';
 import { ensureConsumer, ensureStreams, pendingJobs, type StreamLimits } from './nats-streams';
 import { DEFAULT_DRAIN_MS, PullWorker } from './pull-worker';
 import { consumerName } from './subject-names';
@@ -41,6 +50,13 @@ export interface NatsBusOptions {
   logger?: Logger;
   /** Limits to apply to the streams (see StreamLimits); none: streams are only created. */
   streams?: StreamLimits;
+  /**
+   * Largest single message to send, below the server's own max_payload (BUS_MAX_PAYLOAD); unset:
+   * the server's, read from its INFO at every (re)connect. Larger messages go in chunks.
+   */
+  maxPayload?: number;
+  /** Largest message carried at all, in chunks (BUS_MAX_MESSAGE_BYTES; default 256 MiB). */
+  maxMessageBytes?: number;
 }
 
 const EVENT_ACK_WAIT_MS = 30_000;
@@ -53,17 +69,42 @@ const DRAIN_LIMIT_MS = 5000;
  * connect) and are read through durable pull consumers, one message per free slot, with explicit
  * acks. The connection reconnects forever, and pulls resume after a server restart: a service
  * outlives a nats-server restart without being restarted itself.
+ *
+ * Messages of any size: a request or reply larger than the server's max_payload is offered in
+ * chunks that its receiver pulls and reassembles; an event or job that large keeps its body in the
+ * JetStream object store and the message names it (large-messages.ts; docs/decisions.md §37).
  */
 export class NatsBus implements Bus {
   private readonly subs = new Set<Subscription>();
   private closed = false;
+  private up = true;
+  private readonly watchers = new Set<(up: boolean) => void>();
+  private readonly large: LargeMessages;
+  private readonly bodies: NatsBodyStore;
+  private readonly stored: StoredBodies;
 
   private constructor(
     private readonly nc: NatsConnection,
     private readonly jsm: JetStreamManager,
     private readonly js: JetStreamClient,
     private readonly logger: Logger,
-  ) {}
+    opts: NatsBusOptions,
+  ) {
+    const limits = (): BusLimits => ({
+      // nats.js checks every publish against the INFO of the server it is connected to now.
+      maxPayload: Math.min(nc.info?.max_payload ?? 1024 * 1024, opts.maxPayload ?? Infinity),
+      maxMessageBytes: opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    });
+    this.large = new LargeMessages(natsWire(nc), limits);
+    this.bodies = new NatsBodyStore(js, { ttlS: opts.streams?.eventsMaxAgeS, replicas: opts.streams?.replicas });
+    this.stored = {
+      load: (ref, what) =>
+        this.bodies.get(this.large.storedName(ref, what)).catch((err: unknown) => {
+          throw err instanceof ApiError ? err : fromNatsError(err, `reading ${what}`);
+        }),
+      drop: (ref) => void this.bodies.delete(ref.split(' ')[0]).catch(() => undefined),
+    };
+  }
 
   /** Connects, checks JetStream and ensures the streams. Rejects with UnavailableError if NATS is not there. */
   static async connect(opts: NatsBusOptions): Promise<NatsBus> {
@@ -82,8 +123,8 @@ export class NatsBus implements Bus {
     try {
       const jsm = await nc.jetstreamManager();
       await ensureStreams(jsm, opts.streams);
-      const bus = new NatsBus(nc, jsm, nc.jetstream(), logger);
-      bus.watchConnection();
+      const bus = new NatsBus(nc, jsm, nc.jetstream(), logger, opts);
+      bus.followStatus();
       return bus;
     } catch (err) {
       await nc.close();
@@ -92,29 +133,38 @@ export class NatsBus implements Bus {
   }
 
   async request(subject: string, payload: unknown, opts: RequestOptions = {}): Promise<BusReply> {
+    const timeout = opts.timeoutMs ?? 5000;
+    const framed = this.large.frame(encodePayload(payload), `the request to ${subject}`);
     let msg: Msg;
     try {
-      msg = await this.nc.request(subject, encodePayload(payload), {
-        timeout: opts.timeoutMs ?? 5000,
-        headers: withRequestId(opts.requestId),
+      msg = await this.nc.request(subject, framed.data, {
+        timeout,
+        headers: busHeaders({ requestId: opts.requestId, chunked: framed.chunked }),
       });
     } catch (err) {
       throw fromNatsError(err, `request ${subject}`);
+    } finally {
+      // Answered (the server read every chunk before answering) or failed: the offer is done.
+      framed.release();
     }
-    return decodeReply(msg.data, subject);
+    const what = `the reply of ${subject}`;
+    return decodeReply(await this.large.unframe(msg.data, headerOf(msg, CHUNKED_HEADER), what, timeout), subject);
   }
 
   async serve(subject: string, queue: string, handler: RequestHandler): Promise<Subscription> {
     const inFlight = new InFlight();
     const answer = async (msg: Msg) => {
-      const ctx = { subject: msg.subject, requestId: msg.headers?.get(REQUEST_ID_HEADER) || undefined };
-      const reply = await answerRequest(handler, msg.data, ctx, this.logger);
+      const ctx = { subject: msg.subject, requestId: headerOf(msg, REQUEST_ID_HEADER) };
+      let reply: BusReply;
       try {
-        if (!msg.respond(encodePayload(reply)))
-          this.logger.warn({ subject: msg.subject }, 'reply not sent: the request had no reply subject');
+        const what = `the request on ${msg.subject}`;
+        const data = await this.large.unframe(msg.data, headerOf(msg, CHUNKED_HEADER), what, OFFER_TTL_MS);
+        reply = await answerRequest(handler, data, ctx, this.logger);
       } catch (err) {
-        this.logger.warn({ err, subject: msg.subject }, 'reply not sent: connection closed');
+        this.logger.error({ err, subject: msg.subject, requestId: ctx.requestId }, 'request could not be read');
+        reply = replyForError(err);
       }
+      respond(msg, reply, this.large, this.logger);
     };
     let sub: NatsSubscription;
     try {
@@ -144,13 +194,31 @@ export class NatsBus implements Bus {
   }
 
   async publish(subject: string, payload: unknown, opts: PublishOptions = {}): Promise<void> {
+    let data = encodePayload(payload);
+    let stored: string | undefined;
+    if (!this.large.fits(data)) {
+      this.large.checkSize(data, `the message on ${subject}`);
+      // Named after the message ID when there is one: a retried publish rewrites the same body.
+      const name = bodyName(subject, opts.msgId);
+      try {
+        await this.bodies.put(name, data);
+      } catch (err) {
+        throw fromNatsError(err, `storing the body of ${subject}`);
+      }
+      stored = storedRef(name, data.length);
+      data = new Uint8Array(0);
+    }
     try {
-      await this.js.publish(subject, encodePayload(payload), {
+      await this.js.publish(subject, data, {
         msgID: opts.msgId,
-        headers: withRequestId(opts.requestId),
+        headers: busHeaders({ requestId: opts.requestId, stored }),
       });
     } catch (err) {
-      throw fromNatsError(err, `publish ${subject}`);
+      // Refused outright (no stream, an API error): the body has nothing pointing to it. After a
+      // timeout the message may have been stored all the same, so its body stays.
+      const failed = fromNatsError(err, `publish ${subject}`);
+      if (stored && !(failed instanceof TimeoutError)) this.stored.drop(stored);
+      throw failed;
     }
   }
 
@@ -165,10 +233,11 @@ export class NatsBus implements Bus {
             this.logger.error({ err, subject }, 'listen subscription failed');
             return;
           }
-          const ctx = { subject: msg.subject, requestId: msg.headers?.get(REQUEST_ID_HEADER) || undefined };
+          const ctx = { subject: msg.subject, requestId: headerOf(msg, REQUEST_ID_HEADER) };
+          const stored = headerOf(msg, STORED_HEADER);
           void inFlight.track(
-            Promise.resolve()
-              .then(() => handler(decodePayload(msg.data), ctx))
+            (stored ? this.stored.load(stored, `the message on ${msg.subject}`) : Promise.resolve(msg.data))
+              .then((data) => handler(decodePayload(data), ctx))
               .catch((e: unknown) => this.logger.warn({ err: e, subject: msg.subject }, 'listener failed')),
           );
         },
@@ -198,7 +267,7 @@ export class NatsBus implements Bus {
         kind: 'event',
         logger: this.logger,
       });
-    return this.pull(spec, 1, run);
+    return this.pull(spec, 1, run, undefined, false);
   }
 
   async enqueue(subject: string, payload: unknown, opts: PublishOptions = {}): Promise<void> {
@@ -213,7 +282,8 @@ export class NatsBus implements Bus {
       ackWaitMs: opts.ackWaitMs ?? 30_000,
     };
     const run = jobRunner(handler, { maxDeliver: opts.maxDeliver ?? 5, logger: this.logger });
-    return this.pull(spec, opts.concurrency ?? 1, run, opts.drainMs ?? DEFAULT_DRAIN_MS);
+    // A job's body goes once the job is settled: work-queue retention, nothing will read it again.
+    return this.pull(spec, opts.concurrency ?? 1, run, opts.drainMs ?? DEFAULT_DRAIN_MS, true);
   }
 
   async pending(subject: string, queue: string): Promise<number> {
@@ -239,7 +309,8 @@ export class NatsBus implements Bus {
     spec: Parameters<typeof ensureConsumer>[2],
     concurrency: number,
     run: (d: Delivery, signal: AbortSignal) => Promise<void>,
-    drainMs?: number,
+    drainMs: number | undefined,
+    dropBodies: boolean,
   ): Promise<Subscription> {
     const bind = () => ensureConsumer(this.jsm, this.js, spec);
     let first: Consumer;
@@ -253,7 +324,9 @@ export class NatsBus implements Bus {
         });
       throw fromNatsError(err, `binding consumer ${spec.name}`);
     }
-    return this.keep(new PullWorker(new NatsSource(first, bind), concurrency, run, this.logger, { drainMs }));
+    return this.keep(
+      new PullWorker(new NatsSource(first, bind, this.stored, dropBodies), concurrency, run, this.logger, { drainMs }),
+    );
   }
 
   private keep(sub: Subscription): Subscription {
@@ -267,43 +340,30 @@ export class NatsBus implements Bus {
     return kept;
   }
 
-  private watchConnection(): void {
+  /** Calls `listener` with the connection's state now and at every change; returns the unsubscribe. */
+  onConnection(listener: (up: boolean) => void): () => void {
+    this.watchers.add(listener);
+    listener(this.up);
+    return () => this.watchers.delete(listener);
+  }
+
+  private setUp(up: boolean): void {
+    if (this.up === up) return;
+    this.up = up;
+    for (const w of this.watchers) w(up);
+  }
+
+  private followStatus(): void {
     void (async () => {
       for await (const s of this.nc.status()) {
-        if (s.type === Events.Disconnect) this.logger.warn({ server: s.data }, 'disconnected from NATS; reconnecting');
-        else if (s.type === Events.Reconnect) this.logger.info({ server: s.data }, 'reconnected to NATS');
-        else if (s.type === Events.Error) this.logger.error({ err: s.data }, 'NATS async error');
+        if (s.type === Events.Disconnect) {
+          this.logger.warn({ server: s.data }, 'disconnected from NATS; reconnecting');
+          this.setUp(false);
+        } else if (s.type === Events.Reconnect) {
+          this.logger.info({ server: s.data }, 'reconnected to NATS');
+          this.setUp(true);
+        } else if (s.type === Events.Error) this.logger.error({ err: s.data }, 'NATS async error');
       }
     })().catch(() => undefined);
-  }
-}
-
-function withRequestId(requestId: string | undefined): MsgHdrs | undefined {
-  if (!requestId) return undefined;
-  const h = headers();
-  h.set(REQUEST_ID_HEADER, requestId);
-  return h;
-}
-
-function quietly(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    /* already closed: nothing left to undo */
-  }
-}
-
-/** Rejects if `p` takes longer than `ms`. */
-async function withLimit<T>(p: Promise<T>, ms: number): Promise<T> {
-  const ac = new AbortController();
-  try {
-    return await Promise.race([
-      p,
-      sleep(ms, undefined, { signal: ac.signal }).then(() => {
-        throw new Error(`gave up after ${ms} ms`);
-      }),
-    ]);
-  } finally {
-    ac.abort();
   }
 }

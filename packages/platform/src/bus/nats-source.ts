@@ -1,6 +1,15 @@
 import type { Consumer, ConsumerMessages, JsMsg, Subscription as NatsSubscription } from 'nats';
 import type { Delivery, DeliverySource } from './delivery';
 import { REQUEST_ID_HEADER } from './envelope-codec';
+import { STORED_HEADER } from './large-messages';
+
+/** How a source reaches the bodies of large events and jobs (kept in the object store). */
+export interface StoredBodies {
+  /** The body a STORED_HEADER value names (checked against the size bound first). */
+  load(ref: string, what: string): Promise<Uint8Array>;
+  /** Deletes it (a job that has been settled). */
+  drop(ref: string): void;
+}
 
 /**
  * How long one pull request waits on the server. It bounds how long a slot can sit on a request
@@ -23,6 +32,9 @@ export class NatsSource implements DeliverySource {
   constructor(
     first: Consumer,
     private readonly rebind: () => Promise<Consumer>,
+    private readonly bodies: StoredBodies,
+    /** Whether a settled message's body is deleted (a work queue: nobody reads it again). */
+    private readonly dropBodies: boolean,
   ) {
     this.consumer = Promise.resolve(first);
   }
@@ -52,7 +64,7 @@ export class NatsSource implements DeliverySource {
     } finally {
       this.open.delete(batch);
     }
-    return got ? toDelivery(got) : null;
+    return got ? toDelivery(got, this.bodies, this.dropBodies) : null;
   }
 
   close(): void {
@@ -87,21 +99,31 @@ function drainFetch(batch: ConsumerMessages): void {
     });
 }
 
-function toDelivery(m: JsMsg): Delivery {
+function toDelivery(m: JsMsg, bodies: StoredBodies, dropBodies: boolean): Delivery {
+  const stored = m.headers?.get(STORED_HEADER) || undefined;
+  const done = () => {
+    if (stored && dropBodies) bodies.drop(stored);
+  };
   return {
     subject: m.subject,
     data: m.data,
+    ...(stored ? { load: () => bodies.load(stored, `the message on ${m.subject}`) } : {}),
     requestId: m.headers?.get(REQUEST_ID_HEADER) || undefined,
     deliveryCount: m.info.deliveryCount,
     // At-least-once: a settle that cannot be sent (connection gone) only means the message comes
     // back after its ack wait, so these never throw.
     ack: () =>
       m.ackAck().then(
-        () => undefined,
+        (acked) => {
+          if (acked) done();
+        },
         () => undefined,
       ),
     nak: (delayMs) => quietly(() => m.nak(delayMs)),
-    term: () => quietly(() => m.term()),
+    term: () => {
+      quietly(() => m.term());
+      done();
+    },
     working: () => quietly(() => m.working()),
   };
 }

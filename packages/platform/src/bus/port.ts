@@ -69,7 +69,10 @@ export interface Subscription {
 
 /**
  * The message bus: request/reply served by queue groups, durable events, durable work queues.
- * Payloads are JSON values; never put file bytes on the bus (NATS caps a message at 1 MiB).
+ * Payloads are JSON values of any size up to BUS_MAX_MESSAGE_BYTES: the adapters carry one larger
+ * than the medium's max_payload in chunks or by reference, so no caller has to think about it. A
+ * message that cannot be carried fails at once with a BusPayloadError (500), never a timeout.
+ * Still, never put file bytes on the bus: send blob keys.
  */
 export interface Bus {
   /**
@@ -98,6 +101,12 @@ export interface Bus {
   enqueue(subject: string, payload: unknown, opts?: PublishOptions): Promise<void>;
   /** Takes jobs from `subject`; every worker with the same `queue` shares them. */
   work(subject: string, queue: string, handler: JobHandler, opts?: WorkOptions): Promise<Subscription>;
+  /**
+   * Calls `listener` at once with whether the connection to the medium is up, then at every
+   * change (NATS: disconnected, reconnected); returns what stops it. For callers that would
+   * rather fail fast than wait out a timeout while the bus is down (the circuit breaker).
+   */
+  onConnection?(listener: (up: boolean) => void): () => void;
   /** Jobs waiting (not yet acknowledged) on `subject`, for metrics and autoscaling. */
   pending?(subject: string, queue: string): Promise<number>;
   /** Stops every subscription (waiting for in-flight handlers) and closes the connection. */

@@ -24,6 +24,12 @@ export const CommonConfig = {
   /** The S3 credentials of BLOB_STORE_URL (never logged). Unset: unsigned requests. */
   AWS_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
   AWS_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Let external containers (a partner's own bucket) reach loopback, private, link-local and other
+   * non-public addresses: tests, and deployments whose partners' storage is on a private network.
+   * Off, such an endpoint is refused on create and update and never connected to (docs/security.md).
+   */
+  EXTERNAL_STORAGE_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
   /**
    * MiB of memory for recently read blocks of files in the directory blob store: the file server's
@@ -47,6 +53,20 @@ export const CommonConfig = {
   OPS_PORT: Type.Union([Type.Integer({ minimum: 0, maximum: 65535 }), Type.Literal('auto')], { default: 0 }),
   /** Milliseconds a bus request waits for its answer. */
   BUS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
+  /**
+   * The largest single bus message, in bytes. Over NATS, a limit below the server's own
+   * max_payload (which is always read from the server and applies anyway); in-process (all-in-one),
+   * the max_payload the in-process bus enforces like a nats-server would: the test suites set
+   * NATS's default, 1048576, so a path that only works without a limit fails there too. Larger
+   * messages travel in chunks or by reference either way. 0: no limit of our own.
+   */
+  BUS_MAX_PAYLOAD: Type.Integer({ minimum: 0, default: 0 }),
+  /**
+   * The largest message the bus carries at all, in chunks (bytes; default 256 MiB, above the largest
+   * page of 1,000 of the largest items the API allows, about 120 MB): a larger one is
+   * refused at once with a 500 naming the size, on the side that would send it.
+   */
+  BUS_MAX_MESSAGE_BYTES: Type.Integer({ minimum: 1024 * 1024, default: 256 * 1024 * 1024 }),
   /**
    * JetStream limits of the events stream (PATCHBAY_EVENTS), applied by every service that sets
    * them: seconds an event is kept and bytes the stream may hold (0 = no limit). Unset = leave the

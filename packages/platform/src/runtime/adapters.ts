@@ -20,32 +20,49 @@ const gridfsBlobStore = async () => (await import('../blob-store/gridfs-blob-sto
  * Picks the bus adapter: NATS when a URL is configured, else the in-process hub. With `metrics`,
  * the bus is wrapped in an InstrumentedBus (per-subject metrics, request ID carried on).
  */
-export async function openBus(opts: {
+export interface OpenBusOptions {
   natsUrl?: string;
+  /** The in-process medium (all-in-one); its max_payload is set where it is made (BUS_MAX_PAYLOAD). */
   hub?: MemoryHub;
   name: string;
   logger: Logger;
   metrics?: Registry;
   streams?: StreamLimits;
-}): Promise<Bus> {
+  /** BUS_MAX_PAYLOAD, over NATS (0 or unset: the server's max_payload alone). */
+  maxPayload?: number;
+  /** BUS_MAX_MESSAGE_BYTES. */
+  maxMessageBytes?: number;
+}
+
+export async function openBus(opts: OpenBusOptions): Promise<Bus> {
   const bus = await openRawBus(opts);
   return opts.metrics ? new InstrumentedBus(bus, opts.metrics) : bus;
 }
 
-async function openRawBus(opts: {
-  natsUrl?: string;
-  hub?: MemoryHub;
-  name: string;
-  logger: Logger;
-  streams?: StreamLimits;
-}): Promise<Bus> {
+async function openRawBus(opts: OpenBusOptions): Promise<Bus> {
+  const { logger, maxMessageBytes } = opts;
   if (opts.natsUrl)
-    return NatsBus.connect({ url: opts.natsUrl, name: opts.name, logger: opts.logger, streams: opts.streams });
+    return NatsBus.connect({
+      url: opts.natsUrl,
+      name: opts.name,
+      logger,
+      streams: opts.streams,
+      maxPayload: opts.maxPayload || undefined,
+      maxMessageBytes,
+    });
   if (!opts.hub)
     throw new Error(
       'NATS_URL is not set and no in-process hub was given: only the all-in-one process can run without NATS',
     );
-  return new MemoryBus(opts.hub, { logger: opts.logger });
+  return new MemoryBus(opts.hub, { logger, maxMessageBytes });
+}
+
+/** openBus's size options from the common settings. */
+export function busSizes(config: { BUS_MAX_PAYLOAD: number; BUS_MAX_MESSAGE_BYTES: number }): {
+  maxPayload: number;
+  maxMessageBytes: number;
+} {
+  return { maxPayload: config.BUS_MAX_PAYLOAD, maxMessageBytes: config.BUS_MAX_MESSAGE_BYTES };
 }
 
 /** Where the stores live: MongoDB when `mongodbUrl` is set, else files under `dataDir`. */

@@ -6,7 +6,7 @@ import { createLogger, resolveLogFormat } from './logger';
 import { createMetricsRegistry } from './metrics';
 import { serverPort, startOpsServer } from './ops-server';
 import { reportReady } from './launcher-ipc';
-import { openBus, openDocStore, openBlobStore } from './adapters';
+import { busSizes, openBus, openDocStore, openBlobStore } from './adapters';
 import { runProcess, stopAll, type Stoppable } from './service-runner';
 import type { ServiceDeps } from './service-deps';
 import type { DocStore } from '../doc-store/port';
@@ -69,7 +69,14 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
         eventsMaxBytes: config.NATS_EVENTS_MAX_BYTES,
         replicas: config.NATS_STREAM_REPLICAS,
       };
-      const bus = await openBus({ natsUrl: config.NATS_URL, name: opts.name, logger, metrics, streams });
+      const bus = await openBus({
+        natsUrl: config.NATS_URL,
+        name: opts.name,
+        logger,
+        metrics,
+        streams,
+        ...busSizes(config),
+      });
       const where = {
         mongodbUrl: config.MONGODB_URL,
         mongodbDbPrefix: config.MONGODB_DB_PREFIX,

@@ -7,15 +7,15 @@ import type { Bus, Subscription } from '../../src/bus/port';
  * on which it can open several buses — several "processes" — for load sharing and durability.
  */
 export interface BusMedium {
-  /** A new bus connected to the medium. */
-  connect(opts?: { logger?: Logger }): Promise<Bus>;
+  /** A new bus connected to the medium (`maxMessageBytes`: its BUS_MAX_MESSAGE_BYTES). */
+  connect(opts?: { logger?: Logger; maxMessageBytes?: number }): Promise<Bus>;
   /** Releases the medium after the whole suite. */
   teardown(): Promise<void>;
 }
 
 export interface BusKit {
   /** A bus on the shared medium, closed after the current test. */
-  bus(opts?: { logger?: Logger }): Promise<Bus>;
+  bus(opts?: { logger?: Logger; maxMessageBytes?: number }): Promise<Bus>;
   /** A subject token unique to this call, so tests sharing one medium never see each other's messages. */
   id(): string;
 }

@@ -1,6 +1,11 @@
-import { TimeoutError, UnavailableError, ok } from '@patchbay/contracts';
+import { TimeoutError, UnavailableError, UnprocessableError, ok } from '@patchbay/contracts';
+import { BusPayloadError } from '../../src/bus/bus-errors';
 import { CircuitBreakerBus } from '../../src/bus/circuit-breaker-bus';
 import { MemoryBus } from '../../src/bus/memory-bus';
+import { NatsBus } from '../../src/bus/nats-bus';
+import { startNatsServer } from '../../src/testing/nats-server';
+import { bigText } from './bus-contract-large';
+import { deferred, eventually } from './bus-test-kit';
 
 let inner: MemoryBus;
 let bus: CircuitBreakerBus;
@@ -66,3 +71,82 @@ test('a timeout among answers does not open it: only timeouts in a row count', a
   answering = true;
   await expect(ask()).resolves.toMatchObject({ status: 200 });
 });
+
+test('application errors never open it: a service answering 422 or 500 is a service that answers', async () => {
+  let calls = 0;
+  await inner.serve('svc.failing.thing.get', 'failing', async () => {
+    calls += 1;
+    if (calls % 2) throw UnprocessableError.field('name', 'bad');
+    throw new Error('boom');
+  });
+  for (let i = 0; i < 6; i++) expect((await bus.request('svc.failing.thing.get', {})).status).toBe(i % 2 ? 500 : 422);
+  expect(calls).toBe(6);
+});
+
+test('payload errors never open it: a reply too large for the bus fails each call at once, and only that call', async () => {
+  const hub = MemoryBus.hub({ maxPayload: 1024 * 1024 });
+  const [server, client] = [new MemoryBus(hub), new MemoryBus(hub, { maxMessageBytes: 2 * 1024 * 1024 })];
+  const guarded = new CircuitBreakerBus(client, { failures: 2, openMs: 60_000 });
+  const big = bigText(3 * 1024 * 1024);
+  await server.serve('svc.big.thing.get', 'big', async (p) => ok(p === 'small' ? 'fine' : big));
+  try {
+    for (let i = 0; i < 4; i++)
+      await expect(guarded.request('svc.big.thing.get', 'large')).rejects.toThrow(BusPayloadError);
+    await expect(guarded.request('svc.big.thing.get', 'small')).resolves.toEqual(ok('fine'));
+  } finally {
+    await Promise.all([server.close(), client.close()]);
+  }
+});
+
+test('nobody serving the subject counts as not answering: two in a row open it', async () => {
+  const gone = () => bus.request('svc.gone.thing.get', {});
+  for (let i = 0; i < 2; i++) await expect(gone()).rejects.toThrow(/no service answers/);
+  const refused = await timed(gone());
+  expect(refused.err).toBeInstanceOf(UnavailableError);
+  expect((refused.err as Error).message).toMatch(/gone is not answering/);
+});
+
+test('a timeout while the service answers other calls is a slow call: it does not count', async () => {
+  const releases: Array<() => void> = [];
+  await inner.serve('svc.mixed.thing.get', 'mixed', (p) =>
+    p === 'slow' ? new Promise((r) => releases.push(() => r(ok('late')))) : Promise.resolve(ok('quick')),
+  );
+  // Two slow calls at once (one partner's slow third-party endpoint), while others are answered.
+  const slow = [1, 2].map(() => bus.request('svc.mixed.thing.get', 'slow', { timeoutMs: 150 }));
+  await expect(bus.request('svc.mixed.thing.get', 'quick')).resolves.toEqual(ok('quick'));
+  for (const s of slow) await expect(s).rejects.toThrow(TimeoutError);
+  for (const release of releases) release();
+  await expect(bus.request('svc.mixed.thing.get', 'quick')).resolves.toEqual(ok('quick'));
+});
+
+test('NATS gone: calls fail at once with 503 and Retry-After, before any timeout; NATS back: they go through', async () => {
+  const server = await startNatsServer();
+  const [svc, client] = [await NatsBus.connect({ url: server.url }), await NatsBus.connect({ url: server.url })];
+  const guarded = new CircuitBreakerBus(client, { failures: 2, openMs: 2000 });
+  try {
+    await svc.serve('svc.natsdown.thing.get', 'natsdown', async () => ok('up'));
+    await expect(guarded.request('svc.natsdown.thing.get', {})).resolves.toEqual(ok('up'));
+    const lost = deferred();
+    client.onConnection((up) => {
+      if (!up) lost.resolve();
+    });
+    const down = server.restart({ downMs: 3000 });
+    // The connection notices the server is gone as its socket closes; from then on no call waits.
+    await lost.promise;
+    for (let i = 0; i < 3; i++) {
+      const r = await timed(guarded.request('svc.natsdown.thing.get', {}, { timeoutMs: 5000 }));
+      expect(r.err).toBeInstanceOf(UnavailableError);
+      expect(r.ms).toBeLessThan(200);
+      expect((r.err as UnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect((r.err as Error).message).toMatch(/natsdown is not answering \(the message bus is disconnected\)/);
+    }
+    await down;
+    await eventually(
+      async () => expect(await guarded.request('svc.natsdown.thing.get', {}, { timeoutMs: 1000 })).toEqual(ok('up')),
+      15_000,
+    );
+  } finally {
+    await Promise.all([svc.close(), guarded.close()]);
+    await server.stop();
+  }
+}, 30_000);

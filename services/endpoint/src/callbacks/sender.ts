@@ -1,8 +1,6 @@
-import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { isPrivateAddress } from '../domain/callback-address';
+import { ADDRESS_NOT_ALLOWED, AddressNotAllowedError, assertPublicUrl, outboundAgents } from '@patchbay/platform';
 import { SIGNATURE_HEADER, signCallback } from '../domain/callback-signature';
 
 export interface CallbackRequest {
@@ -17,14 +15,13 @@ export interface CallbackRequest {
 export type SendOutcome =
   { kind: 'delivered'; status: number } | { kind: 'failed'; reason: string } | { kind: 'refused'; reason: string };
 
-class Refused extends Error {}
-
 /**
  * One attempt at a Voicemail callback: `POST` with the fields as a JSON body, or `GET` with them
  * as query parameters; signed (domain/callback-signature.ts); at most `timeoutMs`; redirects are
- * not followed. Unless `allowPrivate`, an address in a private range is refused — checked on the
- * address actually connected to (the name is resolved once, in the connection's own lookup), so a
- * name that resolves differently the second time cannot slip past.
+ * not followed. Unless `allowPrivate`, the platform's outbound-address guard refuses a loopback,
+ * private, link-local… address (however spelled, or a name resolving to one) before connecting, and
+ * again on the address the socket actually connects to, so a name that resolves differently the
+ * second time cannot slip past. A refusal has one fixed reason (ADDRESS_NOT_ALLOWED).
  */
 export async function sendCallback(
   req: CallbackRequest,
@@ -38,9 +35,14 @@ export async function sendCallback(
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { kind: 'refused', reason: `callback_url must be http or https (got ${url.protocol})` };
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host))
-    return { kind: 'refused', reason: `${host} is a private, loopback or link-local address` };
+  if (!opts.allowPrivate) {
+    try {
+      await assertPublicUrl(url);
+    } catch (err) {
+      if (err instanceof AddressNotAllowedError) return { kind: 'refused', reason: ADDRESS_NOT_ALLOWED };
+      throw err;
+    }
+  }
   const unix = Math.floor(Date.now() / 1000);
   let body = '';
   if (req.method === 'GET') {
@@ -58,36 +60,23 @@ export async function sendCallback(
       ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }
       : {}),
   };
-  const lookup: LookupFunction | undefined = opts.allowPrivate ? undefined : guardedLookup;
+  const agents = outboundAgents({ allowPrivate: opts.allowPrivate, keepAlive: false });
   try {
-    const status = await exchange(url, req.method, headers, body, opts.timeoutMs, lookup);
+    const agent = url.protocol === 'https:' ? agents.https : agents.http;
+    const status = await exchange(url, req.method, headers, body, opts.timeoutMs, agent);
     if (status >= 200 && status < 300) return { kind: 'delivered', status };
     return {
       kind: 'failed',
       reason: status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`,
     };
   } catch (err) {
-    if (err instanceof Refused) return { kind: 'refused', reason: err.message };
+    if (AddressNotAllowedError.within(err)) return { kind: 'refused', reason: ADDRESS_NOT_ALLOWED };
     return { kind: 'failed', reason: describe(err) };
+  } finally {
+    agents.http.destroy();
+    agents.https.destroy();
   }
 }
-
-/** dns.lookup, refusing a name that resolves to any private address. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 0);
-    const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => isPrivateAddress(a.address));
-    if (bad)
-      return callback(
-        new Refused(`${hostname} resolves to ${bad.address}, a private, loopback or link-local address`),
-        '',
-        0,
-      );
-    if (options.all) return callback(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
-};
 
 function exchange(
   url: URL,
@@ -95,11 +84,11 @@ function exchange(
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
-  lookup?: LookupFunction,
+  agent: http.Agent,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
-    const req = client.request(url, { method, headers, lookup, timeout: timeoutMs, agent: false }, (res) => {
+    const req = client.request(url, { method, headers, timeout: timeoutMs, agent }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
       res.on('error', reject);

@@ -20,7 +20,7 @@ import { changedFields, compareAndSet, reply, type HandlerContext } from '@patch
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { assertAddressFormat } from '../domain/addresses';
 import { stateOf, toDoc } from '../domain/endpoint-doc';
-import { applyUpdate, buildEndpoint } from '../domain/endpoint-state';
+import { applyUpdate, buildEndpoint, type EndpointState } from '../domain/endpoint-state';
 import { generateValues } from '../domain/generate';
 import { createViolations, updateViolations } from '../domain/rules';
 import { ENDPOINT_LIST_SPEC } from '../domain/list-specs';
@@ -29,6 +29,7 @@ import { OPEN_IP_INDEX, type EndpointDoc } from '../repo';
 import { partnerScoped } from '../scoped-source';
 import { serializeEndpoint } from '../domain/serialize';
 import type { EndpointContext } from './context';
+import { callbackUrlProblem } from '../callbacks/callback-url';
 
 const validateCreate = compileValidator(EndpointCreateSchema);
 const validateUpdate = compileValidator(EndpointUpdateSchema);
@@ -48,6 +49,14 @@ export function endpointHandlers(ctx: EndpointContext) {
   const { repo, links, settings } = ctx;
   const log = ctx.log.child({ mod: 'endpoints' });
 
+  /** A `callback_url` that is set or changed, checked as the callbacks will check it (422 naming it). */
+  async function checkCallbackUrl(next: EndpointState, previous: EndpointState | null): Promise<void> {
+    const url = next.properties.callback_url;
+    if (typeof url !== 'string' || url === previous?.properties.callback_url) return;
+    const problem = await callbackUrlProblem(url, settings.callbacks.allowPrivate);
+    if (problem) throw new UnprocessableError([problem]);
+  }
+
   /** The caller's endpoint named by the path; another partner's is as unknown as a missing one. */
   async function load(req: GatewayRequest): Promise<EndpointDoc> {
     const doc = await repo.endpoints.findOne({
@@ -64,6 +73,7 @@ export function endpointHandlers(ctx: EndpointContext) {
     const state = buildEndpoint(input, generateValues(input.type, settings.hostedApiUrl));
     const violations = createViolations(state, input.properties, req.principal.scopes);
     if (violations.length > 0) throw new UnprocessableError(violations);
+    await checkCallbackUrl(state, null);
     const partnerSid = req.principal.partner_sid;
     await links.check(partnerSid, state, null, requestId);
     const doc = toDoc(state, {
@@ -98,6 +108,7 @@ export function endpointHandlers(ctx: EndpointContext) {
         const next = applyUpdate(before, input, replaceNested);
         const violations = updateViolations(before, next, input.properties, req.principal.scopes);
         if (violations.length > 0) throw new UnprocessableError(violations);
+        await checkCallbackUrl(next, before);
         await links.check(current.partner_sid, next, before, requestId);
         const doc = toDoc(next, {
           endpoint_sid: current.endpoint_sid,

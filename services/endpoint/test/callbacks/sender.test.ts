@@ -104,10 +104,7 @@ test('without allowPrivate: private addresses and names that resolve to them are
     expect(outcome.kind).toBe('refused');
   }
   const byName = await sendCallback({ url: `http://localhost:${port}/`, method: 'POST', fields, key: 'k' }, guarded);
-  expect(byName).toEqual({
-    kind: 'refused',
-    reason: expect.stringMatching(/^localhost resolves to .*(127\.0\.0\.1|::1).*private/),
-  });
+  expect(byName).toEqual({ kind: 'refused', reason: 'this address is not allowed' });
   expect(await sendCallback({ url: 'ftp://example.com/x', method: 'POST', fields, key: 'k' }, guarded)).toMatchObject({
     kind: 'refused',
   });

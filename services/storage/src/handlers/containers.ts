@@ -31,6 +31,8 @@ import { CONTAINER_LIST_SPEC } from '../list-specs';
 import type { StorageContext } from './context';
 import { keepMaskedCredentials, locationOf, sameLocation, type PlainAttributes } from '../domain/external-attributes';
 import { checkExternalStorage, openContainerAttributes, saveStore, sealContainerAttributes } from '../external-stores';
+import { Deadline } from '../external-deadline';
+import { probeFailure } from '../domain/probe-failure';
 
 const validatePatch = compileValidator(ContainerPatchSchema);
 const validatePut = compileValidator(ContainerPutSchema);
@@ -132,11 +134,25 @@ export function containerHandlers(ctx: StorageContext) {
   const { repo } = ctx;
 
   /**
+   * Checks an external storage within `deadline`; then, should the deadline have passed meanwhile,
+   * refuses as the check would have: nothing is written after the caller may have stopped waiting.
+   */
+  async function checkInTime(type: ExternalStoreType, attrs: PlainAttributes, deadline: Deadline): Promise<void> {
+    await checkExternalStorage(type, attrs, {
+      allowPrivate: ctx.allowPrivateExternalStorage,
+      deadline,
+      log: ctx.log,
+    });
+    if (deadline.expired) throw new UnprocessableError([probeFailure('timeout', type)]);
+  }
+
+  /**
    * PATCH (`whole` false) or PUT. A compare-and-set on the container's revision: the cross-field
    * rules are checked against exactly the settings the change is written over, and only the
    * settings that change are written, so concurrent updates of different fields all land.
    */
   async function update(req: GatewayRequest, body: Partial<ContainerSettings>, whole: boolean) {
+    const deadline = new Deadline(ctx.externalDeadlineMs);
     const filter = { container_sid: String(req.params.container_sid), partner_sid: req.principal.partner_sid };
     let uniqueKeyWritten: unknown;
     // The attributes last probed: a retried compare-and-set does not probe the same ones again.
@@ -164,8 +180,10 @@ export function containerHandlers(ctx: StorageContext) {
             const type = current.type as ExternalStoreType;
             const key = JSON.stringify(sortedAttributes(sent));
             if (probed !== key) {
-              await checkExternalStorage(type, sent);
+              await checkInTime(type, sent, deadline);
               probed = key;
+            } else if (deadline.expired) {
+              throw new UnprocessableError([probeFailure('timeout', type)]);
             }
             const moved = !current.external_store_id || !sameLocation(locationOf(sent), locationOf(stored ?? {}));
             const seq = (current.external_store_seq ?? 1) + (moved && current.external_store_id ? 1 : 0);
@@ -198,10 +216,11 @@ export function containerHandlers(ctx: StorageContext) {
 
   return {
     [Subjects.storage.containerCreate]: async (req: GatewayRequest) => {
+      const deadline = new Deadline(ctx.externalDeadlineMs);
       const settings = { ...CONTAINER_DEFAULTS, ...pickSettings(validatePatch(req.body ?? {})) } as ContainerSettings;
       checkContainerRules(settings);
       const plain = settings.type !== 'internal' ? (settings.external_attributes as PlainAttributes | null) : null;
-      if (plain) await checkExternalStorage(settings.type as ExternalStoreType, plain);
+      if (plain) await checkInTime(settings.type as ExternalStoreType, plain, deadline);
       const partnerSid = req.principal.partner_sid;
       // External containers do not count toward the container limit (interface.md, Limits).
       const counted = settings.type === 'internal';

@@ -9,6 +9,10 @@ export interface StorageContext {
   /** Public root of the file server, for `publish_uri`. */
   storageUrl: string;
   busTimeoutMs: number;
+  /** What a request's calls to a partner's external storage may take in all (external-deadline.ts). */
+  externalDeadlineMs: number;
+  /** EXTERNAL_STORAGE_ALLOW_PRIVATE: external containers may use loopback, private… addresses. */
+  allowPrivateExternalStorage: boolean;
   /** Seals and opens external containers' credentials (ADR 28). */
   keys: KeyRing;
 }

@@ -182,6 +182,7 @@ export async function deleteFile(ctx: StorageContext, blobs: BlobStore, f: FileD
   await removeFile(ctx.repo, f.container_sid, f.file_bytes, f.threshold_include);
   await deleteBlobOrRetryLater(ctx, blobs, f.blob_key);
   if (blobs.list) for await (const key of blobs.list(cachePrefixOf(f.file_sid))) await blobs.delete(key);
+  await ctx.repo.copies.deleteMany({ file_sid: f.file_sid });
   await ctx.bus.publish(Subjects.events.fileDeleted, {
     file_sid: f.file_sid,
     partner_sid: f.partner_sid,

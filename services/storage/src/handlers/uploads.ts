@@ -17,6 +17,7 @@ import {
   type UploadReserveRequest,
 } from '@patchbay/contracts';
 import { reply, type BlobStore } from '@patchbay/platform';
+import { deleteBlobOrRetryLater } from '../blob-deletions';
 import { currentStoreId } from '../external-stores';
 import { uniqueKey } from '../domain/container-rules';
 import {
@@ -131,7 +132,7 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
   }
 
   async function discard(u: UploadDoc): Promise<void> {
-    await blobs.delete(u.blob_key);
+    await deleteBlobOrRetryLater(ctx, blobs, u.blob_key);
     await repo.uploads.deleteOne({ file_sid: u.file_sid });
   }
 

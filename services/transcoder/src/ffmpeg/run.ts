@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { guarded } from './child-guard';
 
@@ -31,6 +32,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Receives stdout as it comes (ffmpeg's `-progress` lines) instead of it being collected. */
   onStdout?: (chunk: Buffer) => void;
+  /**
+   * A lower CPU priority for the child (a nice value, 1–19): download-time runs yield the cores to
+   * upload-time jobs. Where the priority cannot be set the child runs at the normal one.
+   */
+  nice?: number;
 }
 
 /** setpriv's exit status when it cannot exec the command (the shell convention). */
@@ -48,6 +54,14 @@ export function run(bin: string, args: string[], opts: RunOptions): Promise<stri
   return new Promise((resolve, reject) => {
     const [command, argv] = guarded(bin, args);
     const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // setpriv execs ffmpeg in place, so the PID (and the priority set on it) is ffmpeg's.
+    if (opts.nice && child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, opts.nice);
+      } catch {
+        /* not allowed here: the normal priority */
+      }
+    }
     const out: Buffer[] = [];
     let err = '';
     let timedOut = false;

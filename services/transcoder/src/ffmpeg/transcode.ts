@@ -17,6 +17,8 @@ export interface TranscodeOptions {
   timeoutMs: number;
   /** Aborting kills ffmpeg; the run then rejects with the signal's reason (see run). */
   signal?: AbortSignal;
+  /** A lower CPU priority (see RunOptions.nice). */
+  nice?: number;
 }
 
 /** Encoder settings as ffmpeg arguments: the plan's, else the target's rate constraint, if any. */
@@ -67,5 +69,5 @@ export async function transcode(opts: TranscodeOptions): Promise<void> {
         opts.onProgress(Math.min(99, Math.floor((Number(m[1]) / 1e6 / opts.duration) * 100)));
     }
   };
-  await run(ffmpegPath(), args, { timeoutMs: opts.timeoutMs, signal: opts.signal, onStdout });
+  await run(ffmpegPath(), args, { timeoutMs: opts.timeoutMs, signal: opts.signal, onStdout, nice: opts.nice });
 }

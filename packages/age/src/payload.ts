@@ -1,0 +1,31 @@
+/**
+ * The payload (https://age-encryption.org/v1, "Payload"): a 16-byte nonce, then the plaintext in
+ * 64 KiB chunks, each sealed with ChaCha20-Poly1305 under HKDF(file key, nonce, "payload") with
+ * the STREAM nonce — an 11-byte big-endian chunk counter and a last-chunk flag byte. Every chunk
+ * but the last is full; the last may be full too, and is empty only when the whole plaintext is.
+ * The flag makes truncation at a chunk boundary detectable; the counter, reordering.
+ */
+import { CHUNK_SIZE, TAG_SIZE } from './format';
+import { hkdf, open, sealPieces } from './primitives';
+
+export function payloadKey(fileKey: Buffer, payloadNonce: Uint8Array): Buffer {
+  return hkdf(fileKey, payloadNonce, 'payload');
+}
+
+function chunkNonce(counter: number, last: boolean): Buffer {
+  const nonce = Buffer.alloc(12);
+  nonce.writeBigUInt64BE(BigInt(counter), 3);
+  nonce[11] = last ? 1 : 0;
+  return nonce;
+}
+
+/** Seals chunk `counter` given as plaintext pieces: the ciphertext pieces, then the tag (nothing copied). */
+export function sealChunk(key: Buffer, counter: number, last: boolean, pieces: readonly Uint8Array[]): Buffer[] {
+  return sealPieces(key, chunkNonce(counter, last), pieces);
+}
+
+/** The plaintext of chunk `counter`, or null when its tag (with this counter and flag) does not verify. */
+export function openChunk(key: Buffer, counter: number, last: boolean, sealed: Uint8Array): Buffer | null {
+  if (sealed.length > CHUNK_SIZE + TAG_SIZE) return null;
+  return open(key, chunkNonce(counter, last), sealed);
+}

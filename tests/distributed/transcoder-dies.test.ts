@@ -1,0 +1,68 @@
+/**
+ * A transcoder that dies in the middle of a download-time transcode (issue 25, item 8): the
+ * download is made again by the other replica, within seconds of the death — never the 120 s wait
+ * for an answer that cannot come and then a 504. Two transcoder replicas over NATS; the one running
+ * the ffmpeg is killed with SIGKILL (its ffmpeg dies with it).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
+import { noise } from '../support/media';
+import { until } from '../support/poll';
+import { ffmpegUsing } from '../support/processes';
+import { durationOf } from '../support/audio-probe';
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-dies-scratch-'));
+let inst: PatchbayInstance;
+afterAll(async () => {
+  await inst?.stop();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+test('the transcoder making a download dies: the other replica makes it, the download succeeds', async () => {
+  inst = await startPatchbay('distributed', { TRANSCODER_REPLICAS: '2', TRANSCODER_SCRATCH_DIR: scratch });
+  const auth = ['Authorization', `Bearer ${inst.token}`] as const;
+  const containerSid = await until('the default container', 20000, async () => {
+    const res = await request(inst.origin)
+      .get('/core/v2/storage/containers')
+      .set(...auth);
+    return res.body.items?.[0]?.container_sid as string | undefined;
+  });
+  // Ten minutes of audio to AAC: several seconds of ffmpeg, time enough to kill it in the middle.
+  const up = await request(inst.origin)
+    .post(`/core/v2/storage/files?container_sid=${containerSid}&name=long.wav&publish=file_sid`)
+    .set(...auth)
+    .set('Content-Type', 'application/octet-stream')
+    .send(noise('wav', { seconds: 600, sampleRate: 16000, channels: 1 }));
+  expect(up.status).toBe(201);
+
+  const started = Date.now();
+  const download = request(inst.storageUrl)
+    .get(`/f/${up.body.file_sid}?f=mp4`)
+    .buffer(true)
+    .parse((res, cb) => {
+      const c: Buffer[] = [];
+      res.on('data', (b: Buffer) => c.push(b));
+      res.on('end', () => cb(null, Buffer.concat(c)));
+    })
+    .then((r) => r);
+  const [ffmpeg] = await until('ffmpeg to make the copy', 30000, () => {
+    const running = ffmpegUsing(scratch).filter((p) => p.comm === 'ffmpeg');
+    return running.length > 0 ? running : undefined;
+  });
+  process.kill(ffmpeg.ppid, 'SIGKILL'); // the transcoder's node process (ffmpeg dies with it)
+  const killedAt = Date.now();
+
+  const res = await download;
+  const took = (Date.now() - killedAt) / 1000;
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toBe('video/mp4');
+  expect(Math.round(durationOf(res.body as Buffer, 'mp4'))).toBe(600);
+  // The lease runs out within COPY_LEASE_MS (10 s) of the death; then a whole new run on the other replica.
+  expect(took).toBeLessThan(60);
+  // Made by another transcoder: one ffmpeg now, not the killed one's.
+  expect(ffmpegUsing(scratch).some((p) => p.pid === ffmpeg.pid)).toBe(false);
+  expect(Date.now() - started).toBeLessThan(90_000);
+}, 240_000);
