@@ -44,16 +44,19 @@ const unusedBlobs: BlobStore = {
   },
 };
 
-/** Starts the service; `before` runs on the bus first (e.g. publishing events the service should replay). */
+/**
+ * Starts the service on `docs` (a fresh in-memory store by default); `before` runs on the bus first (e.g. publishing
+ * events the service should replay). `repo` is the collection as stored (secrets sealed).
+ */
 export async function startKit(
   settings: Partial<EndpointSettings> = {},
   before?: (bus: Bus) => Promise<void>,
   logger: Logger = createLogger({ name: 'endpoint-test', level: 'silent' }),
+  docs: SqliteDocStore = new SqliteDocStore(),
 ): Promise<ServiceKit> {
   const hub = MemoryBus.hub();
   const bus = new MemoryBus(hub);
   if (before) await before(bus);
-  const docs = new SqliteDocStore();
   const service: Stoppable = await startEndpointService(
     { bus: new MemoryBus(hub), docs, blobs: unusedBlobs, logger, metrics: createMetricsRegistry('endpoint-test') },
     { ...DEFAULT_ENDPOINT_SETTINGS, hostedApiUrl: 'https://hosted.test', busTimeoutMs: 2000, ...settings },
