@@ -25,7 +25,9 @@ export type {
   FindOneAndUpdateOptions,
   UpdateResult,
 } from './doc-store/port';
-export { NedbDocStore } from './doc-store/nedb-doc-store';
+export { SqliteDocStore, type SqliteDocStoreOptions } from './doc-store/sqlite-doc-store';
+export { migrateDataDir, sqliteFile } from './doc-store/nedb-migration-plan';
+export type { NedbMigrationReport, MigratedCollection } from './doc-store/nedb-migration';
 // MongoDocStore and GridfsBlobStore are not re-exported here, so importing the platform does not
 // load the MongoDB driver; openDocStore/openBlobStore load them when MONGODB_URL is set. Import
 // them from their files ('@patchbay/platform/src/doc-store/mongo-doc-store', …) where needed.

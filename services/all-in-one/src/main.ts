@@ -77,7 +77,7 @@ runProcess({
     closers.push({ stop: async () => blobs.close?.() }, { stop: () => routingBus.close() });
     for (const entry of SERVICES) {
       const bus = await openBus({ natsUrl: config.NATS_URL, hub, name: entry.name, logger, metrics, ...sizes });
-      const docs = await openDocStore({ ...where, service: entry.name });
+      const docs = await openDocStore({ ...where, service: entry.name, logger: logger.child({ svc: entry.name }) });
       closers.push({ stop: () => bus.close() }, { stop: () => docs.close() });
       started.push(await entry.start({ bus, docs, blobs, logger: logger.child({ svc: entry.name }), metrics }, config));
     }

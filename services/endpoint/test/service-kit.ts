@@ -1,7 +1,7 @@
 import { Subjects, type BusReply, type GatewayRequest, type Scope } from '@patchbay/contracts';
 import {
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type BlobStore,
@@ -17,7 +17,7 @@ import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from '../src/config'
 export interface ServiceKit {
   hub: ReturnType<typeof MemoryBus.hub>;
   bus: Bus;
-  docs: NedbDocStore;
+  docs: SqliteDocStore;
   repo: EndpointRepo;
   /** Sends `svc.endpoint.<action>` as the gateway would, for `partnerSid` with `scopes`. */
   call(
@@ -52,7 +52,7 @@ export async function startKit(
   settings: Partial<EndpointSettings> = {},
   before?: (bus: Bus) => Promise<void>,
   logger: Logger = createLogger({ name: 'endpoint-test', level: 'silent' }),
-  docs: NedbDocStore = new NedbDocStore(),
+  docs: SqliteDocStore = new SqliteDocStore(),
 ): Promise<ServiceKit> {
   const hub = MemoryBus.hub();
   const bus = new MemoryBus(hub);

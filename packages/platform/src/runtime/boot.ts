@@ -89,7 +89,7 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
         mongodbDbPrefix: config.MONGODB_DB_PREFIX,
         dataDir: config.DATA_DIR,
       };
-      const docs = opts.docs ? await openDocStore({ ...where, service: opts.name }) : unusedDocStore(opts.name);
+      const docs = opts.docs ? await openDocStore({ ...where, service: opts.name, logger }) : unusedDocStore(opts.name);
       const blobs = !opts.blobs
         ? unusedBlobStore(opts.name)
         : opts.openBlobs

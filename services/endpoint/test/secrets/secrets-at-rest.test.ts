@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { NedbDocStore, createLogger, isSealedSecret, type CredentialKeySettings } from '@patchbay/platform';
+import { SqliteDocStore, createLogger, isSealedSecret, type CredentialKeySettings } from '@patchbay/platform';
 import type { BusReply } from '@patchbay/contracts';
 import { captureLogger } from '../../../../packages/platform/src/testing/capture-logger';
 import { startKit, type ServiceKit } from '../service-kit';
@@ -25,7 +25,7 @@ const body = (r: BusReply) => ('body' in r ? (r.body as Record<string, unknown>)
 let kit: ServiceKit | undefined;
 let dir: string;
 /** A store on files in `dir`: what one start of the service finds there. */
-const onDisk = () => new NedbDocStore({ dir });
+const onDisk = () => new SqliteDocStore({ file: path.join(dir, 'store.sqlite') });
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patchbay-endpoint-secrets-'));
 });

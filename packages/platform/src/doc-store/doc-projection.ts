@@ -1,12 +1,10 @@
 /**
- * MongoDB projection semantics for the NeDB adapter, applied to NeDB's deep copies.
- *
- * NeDB projects natively, but an inclusion through an array of objects (`{'addresses.ip': 1}`) gives
- * `{addresses: {ip: [...]}}` where MongoDB gives `{addresses: [{ip}, ...]}`, and NeDB keeps `_id`
- * unless told otherwise. Doing it here keeps one meaning and strips `_id` in the same step.
+ * MongoDB projection semantics for the embedded store, applied to a freshly decoded document: an
+ * inclusion through an array of objects (`{'addresses.ip': 1}`) keeps the array shape
+ * (`{addresses: [{ip}, ...]}`), and `_id` is never returned.
  */
 import type { Doc, Projection } from './port';
-import { isPlainObject } from './nedb-query';
+import { isPlainObject } from './doc-paths';
 
 type Obj = Record<string, unknown>;
 
