@@ -28,7 +28,8 @@ COPY . .
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm install --offline --frozen-lockfile
 # The services' bundles, and the partner console's static build (packages/console/dist) that the gateway serves at /console.
 RUN pnpm run build && pnpm run build:console
-# One pruned production tree per image: /out/<name>/{main.js,main.js.map,node_modules,package.json}.
+# One pruned production tree per image: /out/<name>/{main.js,main.js.map,node_modules,package.json} (and a
+# service's worker-thread bundles beside main.js: push's send.worker.js).
 # The transcoder image runs Debian's ffmpeg (installed below), so it leaves out the static builds of
 # its optional npm packages (@ffmpeg-installer, @ffprobe-installer: 140 MB, for bare machines only).
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store set -eu; \
@@ -36,7 +37,7 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store set -eu; \
       case "$svc" in transcoder) optional=--no-optional ;; *) optional= ;; esac; \
       pnpm --filter "@patchbay/${svc}" --prod $optional --config.node-linker=hoisted deploy "/out/${svc}"; \
       rm -rf "/out/${svc}/src" "/out/${svc}/test" "/out/${svc}/node_modules/@patchbay"; \
-      cp "dist/${svc}/main.js" "dist/${svc}/main.js.map" "/out/${svc}/"; \
+      cp "dist/${svc}/"*.js "dist/${svc}/"*.js.map "/out/${svc}/"; \
     done; \
     cp -r packages/console/dist /out/gateway/console; \
     mkdir -p /out/bootstrap && cp -r /out/identity/node_modules /out/identity/package.json /out/bootstrap/ && \

@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { Subjects, unwrapReply, type ListEnvelope } from '../packages/contracts/src';
 import {
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type BlobStore,
@@ -66,7 +66,7 @@ async function openStore(): Promise<{ docs: DocStore; label: string }> {
       docs: await MongoDocStore.connect({ url, dbName: 'patchbay_endpoint_bench' }),
       label: 'MongoDB (MONGODB_URL)',
     };
-  return { docs: new NedbDocStore(), label: 'embedded (NeDB, in memory)' };
+  return { docs: new SqliteDocStore(), label: 'embedded (SQLite, in memory)' };
 }
 
 const ip = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;

@@ -1,89 +1,34 @@
 /**
- * Push throughput: notifications per second to 10,000 Android recipients through Patchbay
- * (`POST /push/notifications`, 100 recipients per request, 10 requests in flight) against calling
- * firebase-admin directly (`sendEachForMulticast`, batches of 500, 2 in flight), both against the
- * same fake FCM server (FCM HTTP v1 + OAuth token exchange on 127.0.0.1), in one run. The fake
- * runs in a child process of its own (this file, started with `--fake-fcm`), so neither client
- * shares an event loop with it. Each path is measured ROUNDS times, alternating, after a warm-up
- * send; the best run counts (5 runs each: the machine's other work swings single runs). Registering the 10,000 devices
- * is set-up and is not measured.
+ * Push throughput and latency: notifications per second to RECIPIENTS Android devices through
+ * Patchbay (`POST /push/notifications`, 100 recipients per request, 10 requests in flight) against
+ * firebase-admin called directly (`sendEachForMulticast`, batches of 500, 2 in flight), and the same
+ * for iOS devices against @parse/node-apn called directly (one Provider, batches of 500, 2 in flight)
+ * — all on the same fake FCM and fake APNs, which speak HTTP/2 over TLS as Google and Apple do
+ * (bench/lib/push-fakes.ts, a process of their own). Each path is measured ROUNDS times, alternating,
+ * after a warm-up; the best run counts. Then latency: Patchbay's requests sent at a fixed pace, at half
+ * the best rate it reached, and for each message the time from its POST to the fake receiving it.
+ * Registering the devices is set-up and is not measured.
  *
  *   pnpm exec tsx bench/push-throughput.ts [recipients=10000] [mode=embedded|distributed]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-// firebase-admin is a dependency of the push service only (pnpm does not hoist it to the root),
-// so the baseline takes the very copy Patchbay uses, by path.
-import { cert, deleteApp, initializeApp } from '../services/push/node_modules/firebase-admin/lib/app';
-import { getMessaging } from '../services/push/node_modules/firebase-admin/lib/messaging';
-import { localEndpointAgent } from '../services/push/src/senders/local-endpoint-agent';
 import { startPatchbay, type Mode, type PatchbayInstance } from '../tests/harness/patchbay';
-import { FakeFcm } from '../tests/support/fake-fcm';
-import { fakeServiceAccount } from '../tests/support/fake-credentials';
-import { findInGroup, table } from './lib/proc';
 import type { ApiJson } from '../tests/support/api-json';
+import { cpuDelta, cpuRow, cpuSnapshot, pathCpu, type CpuSplit } from './lib/cpu-split';
+import { table } from './lib/proc';
+import { aimFirebaseAdminAt, chunk, firebaseAdminDirect, nodeApnDirect, pool, type Run } from './lib/push-direct';
+import { FakeProviders } from './lib/push-fakes';
 
 const ARGS = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const RECIPIENTS = Number(ARGS[0] ?? 10_000);
 const MODE = (ARGS[1] ?? 'embedded') as Mode;
 const PER_REQUEST = 100;
 const REQUESTS_IN_FLIGHT = 10;
-const FCM_BATCH = 500;
+const BATCH = 500;
 const BATCHES_IN_FLIGHT = 2;
 const ROUNDS = 5;
-
-/** Runs `tasks` with at most `limit` at once. */
-async function pool<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await run(items[next++]);
-    }),
-  );
-}
-
-function chunk<T>(items: T[], size: number): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-}
-
-/** The baseline: firebase-admin called directly, with the same transport Patchbay uses in this setting. */
-async function direct(
-  endpoint: string,
-  sa: ServiceAccountFile,
-  tokens: string[],
-): Promise<{ ms: number; success: number }> {
-  const [host, port] = endpoint.split(':');
-  const agent = localEndpointAgent({ host, port: Number(port) }, 64);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-bench-sa-'));
-  const keyFile = path.join(dir, 'sa.json');
-  fs.writeFileSync(keyFile, JSON.stringify(sa), { mode: 0o600 });
-  const app = initializeApp(
-    { credential: cert(keyFile, agent), httpAgent: agent, projectId: sa.project_id },
-    `bench-direct-${Date.now()}`,
-  );
-  const messaging = getMessaging(app);
-  messaging.enableLegacyHttpTransport();
-  try {
-    await messaging.sendEachForMulticast({ tokens: ['warm-up'], notification: { title: 'warm-up' } });
-    let success = 0;
-    const started = performance.now();
-    await pool(chunk(tokens, FCM_BATCH), BATCHES_IN_FLIGHT, async (batch) => {
-      const r = await messaging.sendEachForMulticast({
-        tokens: batch,
-        notification: { title: 'bench', body: 'direct' },
-        android: { priority: 'high' },
-      });
-      success += r.successCount;
-    });
-    return { ms: performance.now() - started, success };
-  } finally {
-    await deleteApp(app);
-    agent.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** Messages sent in the latency run of each platform (twice over the devices). */
+const LATENCY_MESSAGES = 2 * RECIPIENTS;
 
 async function call(inst: PatchbayInstance, method: string, pathname: string, body: unknown): Promise<ApiJson> {
   const res = await fetch(`${inst.baseUrl}${pathname}`, {
@@ -95,212 +40,205 @@ async function call(inst: PatchbayInstance, method: string, pathname: string, bo
   return (await res.json()) as ApiJson;
 }
 
-/** Patchbay: POST /push/notifications with 100 recipients per request. */
-async function throughPatchbay(inst: PatchbayInstance, devices: string[]): Promise<{ ms: number; success: number }> {
-  await call(inst, 'POST', '/push/notifications', { recipients: devices.slice(0, 1), title: 'warm-up' });
+const now = () => performance.timeOrigin + performance.now();
+
+/** One POST /push/notifications; `sentAt` travels in the data, for the fake to measure latency from. */
+async function notify(inst: PatchbayInstance, recipients: string[], sentAt?: number): Promise<number> {
+  const r = (await call(inst, 'POST', '/push/notifications', {
+    recipients,
+    title: 'bench',
+    body: 'patchbay',
+    priority: 'high',
+    ...(sentAt !== undefined ? { data: { sent_at: String(sentAt) } } : {}),
+  })) as { success: number };
+  return r.success;
+}
+
+/** Patchbay at full speed: 100 recipients per request, 10 requests in flight. */
+async function throughPatchbay(inst: PatchbayInstance, devices: string[]): Promise<Run> {
+  await notify(inst, devices.slice(0, 1));
   let success = 0;
   const started = performance.now();
   await pool(chunk(devices, PER_REQUEST), REQUESTS_IN_FLIGHT, async (recipients) => {
-    const r = (await call(inst, 'POST', '/push/notifications', {
-      recipients,
-      title: 'bench',
-      body: 'patchbay',
-      priority: 'high',
-    })) as { success: number };
-    success += r.success;
+    const delivered = await notify(inst, recipients); // (`success += await …` would read success before the await)
+    success += delivered;
   });
   return { ms: performance.now() - started, success };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc. */
-function cpuOf(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
+/** Requests at a fixed pace (`rate` notifications per second), each stamped with when it was sent. */
+async function paced(inst: PatchbayInstance, devices: string[], rate: number): Promise<number> {
+  const requests = chunk([...devices, ...devices].slice(0, LATENCY_MESSAGES), PER_REQUEST);
+  const interval = (PER_REQUEST / rate) * 1000;
+  const started = performance.now();
+  const sent: Promise<number>[] = [];
+  for (const [i, recipients] of requests.entries()) {
+    const wait = started + i * interval - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    sent.push(notify(inst, recipients, now()));
   }
+  return (await Promise.all(sent)).reduce((a, b) => a + b, 0);
 }
 
-/** CPU seconds of the whole machine (every core's busy time), from /proc/stat. */
-function machineCpu(): number {
-  const [, ...f] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
-  return (f[0] + f[1] + f[2] + f[5] + f[6]) / 100; // user nice system irq softirq
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-/**
- * Where the CPU of one path went: the bench process (the client, and firebase-admin itself on the
- * direct path), the fake FCM, Patchbay's push and gateway processes (distributed) or its one
- * process (embedded), and the rest of the machine (nats-server, the kernel's loopback work).
- */
-interface CpuSplit {
-  client: number;
-  fake: number;
-  push: number;
-  gateway: number;
-  otherPatchbay: number;
-  machine: number;
-}
-
-function cpuSnapshot(inst: PatchbayInstance, fakePid: number): CpuSplit {
-  const group = findInGroup(inst.pid, '');
-  const sum = (pids: number[]) => pids.reduce((a, pid) => a + cpuOf(pid), 0);
-  const push = findInGroup(inst.pid, 'services/push/src/main.ts');
-  const gateway = findInGroup(inst.pid, 'services/gateway/src/main.ts');
-  const { user, system } = process.cpuUsage();
-  return {
-    client: (user + system) / 1e6,
-    fake: cpuOf(fakePid),
-    push: sum(push),
-    gateway: sum(gateway),
-    otherPatchbay: sum(group) - sum(push) - sum(gateway),
-    machine: machineCpu(),
-  };
-}
-
-function cpuDelta(a: CpuSplit, b: CpuSplit): CpuSplit {
-  return {
-    client: b.client - a.client,
-    fake: b.fake - a.fake,
-    push: b.push - a.push,
-    gateway: b.gateway - a.gateway,
-    otherPatchbay: b.otherPatchbay - a.otherPatchbay,
-    machine: b.machine - a.machine,
-  };
-}
-
-type ServiceAccountFile = Record<string, string> & { project_id: string };
-interface FakeInfo {
-  endpoint: string;
-  direct: ServiceAccountFile;
-  patchbay: ServiceAccountFile;
-}
-
-/** Child mode: the fake FCM, trusting two fresh service accounts it prints for the parent. */
-async function serveFake(): Promise<void> {
-  const fcm = await FakeFcm.start();
-  const [direct, patchbay] = [fakeServiceAccount('bench-direct'), fakeServiceAccount('bench-patchbay')];
-  fcm.trust(direct);
-  fcm.trust(patchbay);
-  process.stdout.write(`${JSON.stringify({ endpoint: fcm.endpoint, direct: direct.json, patchbay: patchbay.json })}\n`);
-  process.stdin.resume();
-  process.stdin.on('end', () => {
-    void fcm.stop().then(() => process.exit(0));
-  });
-}
-
-async function startFake(): Promise<{ info: FakeInfo; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...process.execArgv, __filename, '--fake-fcm'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const info = await new Promise<FakeInfo>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]) as FakeInfo);
-    });
-    child.once('exit', (code) => reject(new Error(`fake FCM exited with ${code}`)));
-  });
-  return { info, child };
+async function register(inst: PatchbayInstance, app: string, type: 'android' | 'ios', n: number): Promise<string[]> {
+  const devices: string[] = new Array(n);
+  await pool(
+    Array.from({ length: n }, (_, i) => i),
+    16,
+    async (i) => {
+      const token = type === 'ios' ? i.toString(16).padStart(64, 'b') : `bench-token-${i}:APA91b`;
+      const body = { application_sid: app, type, token, environment: 'production' };
+      devices[i] = ((await call(inst, 'POST', '/push/devices?reuse=false', body)) as { device_sid: string }).device_sid;
+    },
+  );
+  return devices;
 }
 
 async function main(): Promise<void> {
-  const { info, child } = await startFake();
-  const tokens = Array.from({ length: RECIPIENTS }, (_, i) => `bench-token-${i}:APA91b`);
-  const inst = await startPatchbay(MODE, { FCM_ENDPOINT: info.endpoint, LOG_LEVEL: 'warn' });
+  const fakes = await FakeProviders.start();
+  const { info } = fakes;
+  const [fcmHost, fcmPort] = info.fcmEndpoint.split(':');
+  const [apnsHost, apnsPort] = info.apnsEndpoint.split(':');
+  const fcmEndpoint = { host: fcmHost, port: Number(fcmPort), ca: info.ca };
+  const apnsEndpoint = { host: apnsHost, port: Number(apnsPort), ca: info.ca };
+  aimFirebaseAdminAt(fcmEndpoint);
+  const inst = await startPatchbay(MODE, {
+    FCM_ENDPOINT: info.fcmEndpoint,
+    FCM_CA: info.caFile,
+    APNS_ENDPOINT: info.apnsEndpoint,
+    APNS_CA: info.caFile,
+    LOG_LEVEL: 'warn',
+  });
   try {
     const setupStarted = performance.now();
-    const googleCredentials = Buffer.from(JSON.stringify(info.patchbay)).toString('base64');
     const app = (await call(inst, 'POST', '/push/applications', {
       name: 'bench',
-      google_credentials: googleCredentials,
+      google_credentials: Buffer.from(JSON.stringify(info.patchbay)).toString('base64'),
+      apns_p8: info.apnsKey.p8,
+      apns_key_id: info.apnsKey.keyId,
+      apns_team_id: info.apnsKey.teamId,
+      apns_topic: 'com.example.bench',
     })) as { application_sid: string };
-    const devices: string[] = new Array(RECIPIENTS);
-    await pool(
-      tokens.map((token, i) => ({ token, i })),
-      16,
-      async ({ token, i }) => {
-        devices[i] = (
-          (await call(inst, 'POST', '/push/devices?reuse=false', {
-            application_sid: app.application_sid,
-            type: 'android',
-            token,
-          })) as { device_sid: string }
-        ).device_sid;
-      },
-    );
-    console.log(
-      `set-up: ${RECIPIENTS} devices registered in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
-    );
+    const android = await register(inst, app.application_sid, 'android', RECIPIENTS);
+    const ios = await register(inst, app.application_sid, 'ios', RECIPIENTS);
+    const fcmTokens = Array.from({ length: RECIPIENTS }, (_, i) => `bench-token-${i}:APA91b`);
+    const apnsTokens = Array.from({ length: RECIPIENTS }, (_, i) => i.toString(16).padStart(64, 'c'));
+    const setupS = ((performance.now() - setupStarted) / 1000).toFixed(1);
+    console.log(`set-up: ${2 * RECIPIENTS} devices registered in ${setupS} s`);
 
-    const directRuns: Array<{ ms: number; success: number; cpu: CpuSplit }> = [];
-    const pbRuns: Array<{ ms: number; success: number; cpu: CpuSplit }> = [];
-    const measured = async (run: () => Promise<{ ms: number; success: number }>) => {
-      const before = cpuSnapshot(inst, child.pid!);
+    type Measured = Run & { cpu: CpuSplit };
+    const measured = async (run: () => Promise<Run>): Promise<Measured> => {
+      const before = cpuSnapshot(inst, fakes.pid);
       const r = await run();
-      return { ...r, cpu: cpuDelta(before, cpuSnapshot(inst, child.pid!)) };
+      const cpu = cpuDelta(before, cpuSnapshot(inst, fakes.pid));
+      await fakes.stats(); // forget what this run left in the fakes
+      if (r.success !== RECIPIENTS) throw new Error(`${r.success} of ${RECIPIENTS} delivered`);
+      return { ...r, cpu };
     };
+    const runs: Record<'fcmDirect' | 'fcmPatchbay' | 'apnsDirect' | 'apnsPatchbay', Measured[]> = {
+      fcmDirect: [],
+      fcmPatchbay: [],
+      apnsDirect: [],
+      apnsPatchbay: [],
+    };
+    await fakes.stats();
     for (let i = 0; i < ROUNDS; i++) {
-      directRuns.push(await measured(() => direct(info.endpoint, info.direct, tokens)));
-      pbRuns.push(await measured(() => throughPatchbay(inst, devices)));
+      runs.fcmDirect.push(
+        await measured(() => firebaseAdminDirect(fcmEndpoint, info.direct, fcmTokens, BATCH, BATCHES_IN_FLIGHT)),
+      );
+      runs.fcmPatchbay.push(await measured(() => throughPatchbay(inst, android)));
+      runs.apnsDirect.push(
+        await measured(() => nodeApnDirect(apnsEndpoint, info.apnsKey, apnsTokens, BATCH, BATCHES_IN_FLIGHT)),
+      );
+      runs.apnsPatchbay.push(await measured(() => throughPatchbay(inst, ios)));
     }
-    const best = <R extends { ms: number }>(runs: R[]) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
-    const d = best(directRuns);
-    const p = best(pbRuns);
-    for (const [name, runs] of [
-      ['direct', directRuns],
-      ['patchbay', pbRuns],
+    const best = (list: Measured[]) => list.reduce((a, b) => (b.ms < a.ms ? b : a));
+    const rate = (r: Run) => RECIPIENTS / (r.ms / 1000);
+    const b = {
+      fcmDirect: best(runs.fcmDirect),
+      fcmPatchbay: best(runs.fcmPatchbay),
+      apnsDirect: best(runs.apnsDirect),
+      apnsPatchbay: best(runs.apnsPatchbay),
+    };
+
+    const latency: Array<Record<string, string>> = [];
+    for (const [platform, devices, best] of [
+      ['fcm', android, b.fcmPatchbay],
+      ['apns', ios, b.apnsPatchbay],
     ] as const) {
-      for (const r of runs)
-        if (r.success !== RECIPIENTS) throw new Error(`${name}: ${r.success} of ${RECIPIENTS} delivered`);
+      const target = rate(best) / 2;
+      const started = performance.now();
+      const success = await paced(inst, devices, target);
+      const seconds = (performance.now() - started) / 1000;
+      const stats = (await fakes.stats())[platform];
+      const sorted = stats.latencies.sort((x, y) => x - y);
+      if (success !== LATENCY_MESSAGES || sorted.length !== LATENCY_MESSAGES)
+        throw new Error(`latency run (${platform}): ${success} delivered, ${sorted.length} timed`);
+      latency.push({
+        path: `Patchbay → fake ${platform === 'fcm' ? 'FCM (Android)' : 'APNs (iOS)'}`,
+        'offered/s': target.toFixed(0),
+        'achieved/s': (LATENCY_MESSAGES / seconds).toFixed(0),
+        messages: String(sorted.length),
+        'p50 ms': percentile(sorted, 50).toFixed(1),
+        'p99 ms': percentile(sorted, 99).toFixed(1),
+        'max ms': sorted[sorted.length - 1].toFixed(1),
+      });
     }
-    const rate = (r: { ms: number }) => RECIPIENTS / (r.ms / 1000);
+
+    const load = os.loadavg()[0].toFixed(1);
     console.log(
-      `\nPush throughput to ${RECIPIENTS} Android recipients through one fake FCM (best of ${ROUNDS}, alternating), ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, Patchbay ${MODE}\n`,
+      `\nPush to ${RECIPIENTS} recipients per run on fake FCM and APNs (HTTP/2 + TLS), best of ${ROUNDS}, alternating; ` +
+        `${os.cpus().length} cores, load ${load}, Patchbay ${MODE}\n`,
     );
+    const row = (path: string, r: Run, base: Run) => ({
+      path,
+      seconds: (r.ms / 1000).toFixed(2),
+      'notifications/s': rate(r).toFixed(0),
+      ratio: (rate(r) / rate(base)).toFixed(2),
+    });
+    const via = `${PER_REQUEST}/request, ${REQUESTS_IN_FLIGHT} in flight`;
+    const sdk = `batches of ${BATCH}, ${BATCHES_IN_FLIGHT} in flight`;
     console.log(
       table([
-        {
-          path: `firebase-admin directly (batches of ${FCM_BATCH}, ${BATCHES_IN_FLIGHT} in flight)`,
-          seconds: (d.ms / 1000).toFixed(2),
-          'notifications/s': rate(d).toFixed(0),
-          ratio: '1.00',
-        },
-        {
-          path: `Patchbay POST /push/notifications (${PER_REQUEST}/request, ${REQUESTS_IN_FLIGHT} in flight)`,
-          seconds: (p.ms / 1000).toFixed(2),
-          'notifications/s': rate(p).toFixed(0),
-          ratio: (rate(p) / rate(d)).toFixed(2),
-        },
+        row(`firebase-admin sendEachForMulticast directly (${sdk})`, b.fcmDirect, b.fcmDirect),
+        row(`Patchbay POST /push/notifications, Android (${via})`, b.fcmPatchbay, b.fcmDirect),
+        row(`@parse/node-apn Provider directly (${sdk})`, b.apnsDirect, b.apnsDirect),
+        row(`Patchbay POST /push/notifications, iOS (${via})`, b.apnsPatchbay, b.apnsDirect),
       ]),
     );
-    const cpuRow = (path: string, c: CpuSplit) => ({
-      path,
-      'bench/client': c.client.toFixed(2),
-      'fake FCM': c.fake.toFixed(2),
-      'Patchbay push': c.push.toFixed(2),
-      'Patchbay gateway': c.gateway.toFixed(2),
-      'other Patchbay': c.otherPatchbay.toFixed(2),
-      'rest (NATS, kernel)': Math.max(0, c.machine - c.client - c.fake - c.push - c.gateway - c.otherPatchbay).toFixed(
-        2,
-      ),
-      'machine total': c.machine.toFixed(2),
-    });
+    console.log(`\nLatency, POST to the fake receiving each message, at half of Patchbay's best rate\n`);
+    console.log(table(latency));
+    console.log(`\nCPU seconds of the best run of each path\n`);
     console.log(
-      `\nCPU seconds of the best run of each path (2 cores: at most ${((2 * d.ms) / 1000).toFixed(2)} s direct, ${((2 * p.ms) / 1000).toFixed(2)} s through Patchbay)\n`,
+      table([
+        cpuRow('firebase-admin directly', b.fcmDirect.cpu),
+        cpuRow('Patchbay, Android', b.fcmPatchbay.cpu),
+        cpuRow('node-apn directly', b.apnsDirect.cpu),
+        cpuRow('Patchbay, iOS', b.apnsPatchbay.cpu),
+      ]),
     );
-    console.log(table([cpuRow('firebase-admin directly', d.cpu), cpuRow('Patchbay', p.cpu)]));
+    const per = (a: Measured, d: Measured) =>
+      `${pathCpu(a.cpu).toFixed(2)} s vs ${pathCpu(d.cpu).toFixed(2)} s directly (${(pathCpu(a.cpu) / pathCpu(d.cpu)).toFixed(2)}×)`;
     console.log(
-      `\nruns (ms): direct ${directRuns.map((r) => r.ms.toFixed(0)).join(', ')}; patchbay ${pbRuns.map((r) => r.ms.toFixed(0)).join(', ')}`,
+      `\nCPU of the whole path (all but the rest of the machine): Android ${per(b.fcmPatchbay, b.fcmDirect)}; ` +
+        `iOS ${per(b.apnsPatchbay, b.apnsDirect)}`,
+    );
+    const ms = (list: Measured[]) => list.map((r) => r.ms.toFixed(0)).join(', ');
+    console.log(
+      `\nruns (ms): firebase-admin ${ms(runs.fcmDirect)}; Patchbay Android ${ms(runs.fcmPatchbay)}; ` +
+        `node-apn ${ms(runs.apnsDirect)}; Patchbay iOS ${ms(runs.apnsPatchbay)}`,
     );
   } finally {
     await inst.stop();
-    child.stdin?.end();
+    fakes.stop();
   }
 }
 
-(process.argv[2] === '--fake-fcm' ? serveFake() : main()).catch((err) => {
+main().catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -20,7 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { getHeapStatistics } from 'node:v8';
-import { NedbDocStore, createLogger, type Collection } from '@patchbay/platform';
+import { SqliteDocStore, createLogger, type Collection } from '@patchbay/platform';
 import type { GatewayRequest } from '@patchbay/contracts';
 import type { RecordDoc } from '../services/records/src/domain/record-docs';
 import { CALL_RECORDS, recordDocFrom } from '../services/records/src/domain/record-kinds';
@@ -80,7 +80,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const logger = createLogger({ name: 'bench', level: 'silent' });
-  const docs = new NedbDocStore();
+  const docs = new SqliteDocStore();
   const repo = await openRecordsRepo(docs);
   const list = detailRecordHandlers(CALL_RECORDS, repo.callDrs, logger).list;
 

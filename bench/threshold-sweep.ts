@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Subjects, unwrapReply } from '@patchbay/contracts';
-import { NedbDocStore } from '@patchbay/platform';
+import { SqliteDocStore } from '@patchbay/platform';
 import { openStorageRepo, type ContainerDoc, type FileDoc } from '../services/storage/src/repo';
 import { containerDoc, fileDoc, seed, startSweepKit, type SweepKit } from '../services/threshold-worker/test/sweep-kit';
 import { table } from './lib/proc';
@@ -102,7 +102,7 @@ async function sweep(
 async function candidateQuery(
   n: number,
 ): Promise<{ compoundOnly: number; shipped: number; withPair: number; deletePair: number; deleteShipped: number }> {
-  const docs = new NedbDocStore();
+  const docs = new SqliteDocStore();
   const repo = await openStorageRepo(docs);
   await repo.files.createIndex({ container_sid: 1, threshold_include: 1, date_last_accessed: 1, file_sid: 1 });
   const c = containerDoc();

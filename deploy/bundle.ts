@@ -47,7 +47,21 @@ export function bundleNames(): string[] {
   return [...serviceNames(), ...Object.keys(EXTRA_ENTRIES)];
 }
 
-/** Bundles one service into `<outRoot>/<name>/main.js`; resolves with that path and the packages it requires. */
+/**
+ * A service's worker-thread entry points: every `*.worker.ts` under `src`, bundled beside main.js as
+ * `<base>.js` (the push service's send workers: `send.worker.js`), where the code that starts them looks.
+ */
+function workerEntries(name: string): Record<string, string> {
+  const src = path.join(ROOT, 'services', name, 'src');
+  if (!fs.existsSync(src)) return {};
+  const found = fs.readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.worker.ts'));
+  return Object.fromEntries(found.map((f) => [path.basename(f, '.ts'), path.join(src, f)]));
+}
+
+/**
+ * Bundles one service into `<outRoot>/<name>/main.js` (and its worker entries beside it); resolves
+ * with main.js's path and the packages they require.
+ */
 export async function bundleService(
   name: string,
   outRoot = path.join(ROOT, 'dist'),
@@ -56,8 +70,8 @@ export async function bundleService(
   if (!fs.existsSync(entry)) throw new Error(`no service ${name} (${entry} is missing)`);
   const file = path.join(outRoot, name, 'main.js');
   const result = await build({
-    entryPoints: [entry],
-    outfile: file,
+    entryPoints: { main: entry, ...workerEntries(name) },
+    outdir: path.dirname(file),
     bundle: true,
     platform: 'node',
     target: 'node20',

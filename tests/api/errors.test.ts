@@ -1,4 +1,5 @@
-import { API, adminAuth, expectErrorBody, http } from '../harness/api';
+import request from 'supertest';
+import { API, adminAuth, expectErrorBody, http, instance } from '../harness/api';
 
 describe('error responses', () => {
   test('unknown route: 404 JSON, also outside /core/v2 and with a trailing slash', async () => {
@@ -57,11 +58,22 @@ describe('error responses', () => {
     expect(res.headers['x-request-id']).toBe('client-chosen-id-1');
   });
 
-  test('/health and /metrics', async () => {
-    const health = await http().get('/health');
-    expect(health.status).toBe(200);
-    const metrics = await http().get('/metrics');
-    expect(metrics.status).toBe(200);
-    expect(metrics.text).toContain('http_requests_total');
+  test('/health on the public ports; /metrics only on the operations port, never without it', async () => {
+    const inst = instance();
+    for (const origin of [inst.origin, inst.storageUrl]) {
+      expect((await request(origin).get('/health')).status).toBe(200);
+      const metrics = await request(origin).get('/metrics');
+      expect(metrics.status).toBe(404);
+      expect(metrics.text).not.toContain('# HELP');
+    }
+    // The all-in-one process's operations port (the distributed services' are checked in tests/distributed).
+    if (inst.opsPort) {
+      const ops = `http://127.0.0.1:${inst.opsPort}`;
+      expect((await request(ops).get('/health')).status).toBe(200);
+      const metrics = await request(ops).get('/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.text).toContain('http_requests_total');
+      expect(metrics.text).toContain('file_server_responses_total');
+    }
   });
 });

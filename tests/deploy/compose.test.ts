@@ -87,6 +87,14 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(services[name].environment)).not.toContain('STORAGE_CREDENTIALS_KEY');
   });
 
+  test('endpoint gets its credentials key from .env: required, and no other service gets it', () => {
+    const env = services.endpoint.environment as Record<string, string>;
+    expect(env.ENDPOINT_CREDENTIALS_KEY).toMatch(/^\$\{ENDPOINT_CREDENTIALS_KEY:\?[^}]+\}$/);
+    expect(env.ENDPOINT_CREDENTIALS_OLD_KEYS).toBe('${ENDPOINT_CREDENTIALS_OLD_KEYS:-}');
+    for (const name of DEPLOYED.filter((n) => n !== 'endpoint'))
+      expect(Object.keys(services[name].environment)).not.toContain('ENDPOINT_CREDENTIALS_KEY');
+  });
+
   test('the services that touch blobs can be pointed at S3 from .env; the s3 profile adds an S3 server and its bucket', () => {
     for (const name of DEPLOYED) {
       const env = services[name].environment as Record<string, string>;

@@ -101,6 +101,33 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
     }
   });
 
+  test("Prometheus scrapes /metrics from each pod's operations port, which the Ingress never reaches", () => {
+    const config = get(objects, 'ConfigMap', 'patchbay-config')!;
+    for (const d of of(objects, 'Deployment')) {
+      const name = d.metadata.name;
+      const annotations = d.spec.template.metadata.annotations ?? {};
+      const c = d.spec.template.spec.containers[0];
+      const ops = c.ports.find((p: { name: string }) => p.name === 'ops');
+      expect({ name, scrape: annotations['prometheus.io/scrape'], path: annotations['prometheus.io/path'] }).toEqual({
+        name,
+        scrape: 'true',
+        path: '/metrics',
+      });
+      expect({ name, port: annotations['prometheus.io/port'] }).toEqual({ name, port: String(ops?.containerPort) });
+      // OPS_PORT comes from patchbay-config (no container sets it otherwise) and is that port.
+      const own = (c.env ?? []).find((e: { name: string }) => e.name === 'OPS_PORT');
+      expect({ name, own }).toEqual({ name, own: undefined });
+      expect(config.data.OPS_PORT).toBe(String(ops?.containerPort));
+    }
+    // What the Ingress reaches (the public API and file server) never leads to an operations port.
+    for (const rule of get(objects, 'Ingress', 'patchbay')!.spec.rules) {
+      const backend = rule.http.paths[0].backend.service;
+      const service = get(objects, 'Service', backend.name)!;
+      const port = service.spec.ports.find((p: { name: string }) => p.name === backend.port.name);
+      expect({ backend: backend.name, to: port.targetPort }).toEqual({ backend: backend.name, to: 'http' });
+    }
+  });
+
   test('configuration comes from ConfigMaps and Secrets that exist, and every service accepts it', () => {
     const data = (kind: string, name: string): Record<string, string> => {
       const o = get(objects, kind, name);
@@ -152,12 +179,20 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
       return Object.keys({ ...(o.data ?? {}), ...(o.stringData ?? {}) }).sort();
     };
     expect(keys('patchbay-storage-credentials')).toEqual(['STORAGE_CREDENTIALS_KEY', 'STORAGE_CREDENTIALS_OLD_KEYS']);
+    expect(keys('patchbay-endpoint-credentials')).toEqual([
+      'ENDPOINT_CREDENTIALS_KEY',
+      'ENDPOINT_CREDENTIALS_OLD_KEYS',
+    ]);
     expect(keys('patchbay-blob-store')).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'BLOB_STORE_URL']);
     for (const d of of(objects, 'Deployment')) {
       const name = d.metadata.name.replace(/^patchbay-/, '');
       expect({ name, key: secretRefs(d).includes('patchbay-storage-credentials') }).toEqual({
         name,
         key: name === 'storage',
+      });
+      expect({ name, key: secretRefs(d).includes('patchbay-endpoint-credentials') }).toEqual({
+        name,
+        key: name === 'endpoint',
       });
       expect({ name, blobs: secretRefs(d).includes('patchbay-blob-store') }).toEqual({
         name,

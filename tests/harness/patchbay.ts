@@ -24,6 +24,8 @@ export interface PatchbayInstance {
   mongoDbPrefix?: string;
   /** With BLOB_STORE_URL (`pnpm test:s3`): this instance's own place in the bucket, kept across restart(). */
   blobStoreUrl?: string;
+  /** Embedded only: the all-in-one process's operations port (/health, /metrics). */
+  opsPort?: number;
   /** PID of the launched process; also its process group ID. */
   pid: number;
   stop(): Promise<void>;
@@ -92,6 +94,8 @@ export async function startPatchbay(
     PATCHBAY_BOOTSTRAP_PASSWORD: password,
     PATCHBAY_BOOTSTRAP_TOKEN: token,
     NATS_URL: nats?.url ?? '',
+    // The embedded process uses one of the four ports reserved for file servers; its operations port is the last.
+    ...(mode === 'embedded' ? { OPS_PORT: String(storagePort + 3) } : {}),
     MONGODB_URL: mongodbUrl ?? '',
     // Voicemail callbacks go to receivers the tests run on 127.0.0.1, and are retried quickly.
     CALLBACK_ALLOW_PRIVATE: 'true',
@@ -102,12 +106,14 @@ export async function startPatchbay(
     // External containers use s3rver, Azurite and a fake GCS on 127.0.0.1 (tests/api/outbound-guard.test.ts unsets it).
     EXTERNAL_STORAGE_ALLOW_PRIVATE: 'true',
     ...(blobStoreUrl ? { BLOB_STORE_URL: blobStoreUrl } : {}),
-    // Push and storage refuse to start on MongoDB without a shared credentials key (the embedded store makes its own).
+    // Push, storage and endpoint refuse to start on MongoDB without a shared credentials key (the embedded store
+    // makes its own).
     ...(mongodbUrl
       ? {
           PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
           MONGODB_DB_PREFIX: mongoDbPrefix,
           STORAGE_CREDENTIALS_KEY: process.env.STORAGE_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
+          ENDPOINT_CREDENTIALS_KEY: process.env.ENDPOINT_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
         }
       : {}),
     ...extraEnv,
@@ -158,6 +164,7 @@ export async function startPatchbay(
     origin,
     baseUrl: `${origin}/core/v2`,
     storageUrl: `http://127.0.0.1:${storagePort}`,
+    ...(mode === 'embedded' ? { opsPort: storagePort + 3 } : {}),
     login,
     password,
     token,

@@ -16,7 +16,12 @@ const project = (name) => ({ ...root.projects.find((p) => p.displayName === name
  * the S3 adapter's contract suite checks that atomicity, and a bucket lifecycle rule removes the
  * parts of a multipart upload a crash abandoned (docs/operations.md, "Blob storage").
  */
-const ADAPTER_SPECIFIC = ['<rootDir>/tests/api/storage-crash.test.ts', '<rootDir>/tests/api/media-crash.test.ts'];
+const ADAPTER_SPECIFIC = [
+  '<rootDir>/tests/api/storage-crash.test.ts',
+  '<rootDir>/tests/api/media-crash.test.ts',
+  // The NeDB migration's fixture keeps its blobs in a directory store.
+  '<rootDir>/tests/api/store-migration.test.ts',
+];
 
 module.exports = {
   rootDir,

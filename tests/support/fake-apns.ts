@@ -22,6 +22,8 @@ export interface ApnsReceived {
     | { kind: 'none' };
   payload: ApiJson;
   status: number;
+  /** Epoch ms (fractional) when the whole request had arrived. */
+  at: number;
 }
 
 export type ApnsTokenAnswer = 'bad-device-token' | 'unregistered';
@@ -42,6 +44,8 @@ export class FakeApns {
   private readonly keys = new Map<string, { teamId: string; publicKey: KeyObject }>();
   private readonly tokenAnswers = new Map<string, ApnsTokenAnswer>();
   private readonly topicAnswers = new Map<string, ApnsTopicAnswer>();
+  /** Provider tokens already verified (a client reuses one for up to an hour, and APNs checks it once). */
+  private readonly verified = new Map<string, ApnsReceived['auth']>();
 
   private constructor(
     private readonly server: http2.Http2SecureServer,
@@ -123,6 +127,7 @@ export class FakeApns {
         auth: this.authOf(stream, headers),
         payload: text ? (JSON.parse(text) as ApiJson) : {},
         status: 0,
+        at: performance.timeOrigin + performance.now(),
       };
       const [status, body] = this.answerFor(entry, headers);
       const answer = entry.topic ? this.topicAnswers.get(entry.topic) : undefined;
@@ -154,6 +159,8 @@ export class FakeApns {
   /** A valid ES256 provider token of a trusted key, else the client certificate, else nothing. */
   private authOf(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): ApnsReceived['auth'] {
     const bearer = /^bearer (.+)$/i.exec(String(headers.authorization ?? ''))?.[1];
+    const known = bearer ? this.verified.get(bearer) : undefined;
+    if (known) return known;
     if (bearer) {
       const [h, p, s] = bearer.split('.');
       try {
@@ -171,7 +178,9 @@ export class FakeApns {
             Buffer.from(s, 'base64url'),
           )
         ) {
-          return { kind: 'token', keyId: head.kid as string, teamId: key.teamId };
+          const auth = { kind: 'token' as const, keyId: head.kid as string, teamId: key.teamId };
+          this.verified.set(bearer, auth);
+          return auth;
         }
       } catch {
         /* a malformed token is no token */

@@ -58,8 +58,9 @@ function scratch(): string {
 }
 
 /**
- * A TLS certificate for a local APNs fake at 127.0.0.1 (self-signed, so it is its own CA).
- * `caFile` is a PEM file to hand to Patchbay as APNS_CA.
+ * A TLS certificate for a local fake at 127.0.0.1 (self-signed, so it is its own CA), also valid for
+ * `hosts` (the fake FCM is `fcm.googleapis.com` and `oauth2.googleapis.com` to a client that trusts
+ * this certificate). `caFile` is a PEM file to hand to Patchbay as APNS_CA or FCM_CA.
  */
 export interface FakeTls {
   key: string;
@@ -68,7 +69,7 @@ export interface FakeTls {
   dir: string;
 }
 
-export function fakeServerTls(): FakeTls {
+export function fakeServerTls(hosts: string[] = []): FakeTls {
   const dir = scratch();
   openssl(dir, [
     'req',
@@ -85,7 +86,7 @@ export function fakeServerTls(): FakeTls {
     '-subj',
     '/CN=127.0.0.1',
     '-addext',
-    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ['subjectAltName=IP:127.0.0.1', 'DNS:localhost', ...hosts.map((h) => `DNS:${h}`)].join(','),
   ]);
   return {
     key: fs.readFileSync(path.join(dir, 'server.key'), 'utf8'),

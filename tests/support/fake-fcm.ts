@@ -1,7 +1,12 @@
 import { randomBytes, verify, type KeyObject } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import http2 from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import tls from 'node:tls';
 import type { ApiJson } from './api-json';
+import { fcmAnswer, type FcmProjectAnswer, type FcmTokenAnswer } from './fake-fcm-answers';
+
+export type { FcmProjectAnswer, FcmTokenAnswer } from './fake-fcm-answers';
 
 /** One message FCM accepted or refused, as the fake received it. */
 export interface FcmReceived {
@@ -10,39 +15,59 @@ export interface FcmReceived {
   message: ApiJson;
   /** HTTP status the fake answered with. */
   status: number;
+  /** `2` for HTTP/2 (what FCM clients use), `1.1` for the legacy transport. */
+  httpVersion: string;
+  /** Which TLS connection carried it (1, 2, … in the order they were opened). */
+  connection: number;
+  /** Epoch ms (fractional) when the whole request had arrived. */
+  at: number;
 }
 
-/** How the fake answers for one token. */
-export type FcmTokenAnswer = 'unregistered' | 'invalid';
-/** How the fake answers for a whole project: an outage (HTTP 500 INTERNAL) or slow answers. */
-export type FcmProjectAnswer = { kind: 'down' } | { kind: 'slow'; delayMs: number };
-
-const FCM_ERROR = 'type.googleapis.com/google.firebase.fcm.v1.FcmError';
+/** The host names the fake answers for: a client that trusts its certificate verifies them as usual. */
+export const FCM_HOSTS = ['fcm.googleapis.com', 'oauth2.googleapis.com'];
 
 /**
- * A local server speaking what firebase-admin talks to: Google's OAuth 2.0 JWT-bearer token
- * exchange (`POST /token`, the RS256 assertion checked against the service account's public key)
- * and FCM HTTP v1 (`POST /v1/projects/<id>/messages:send`, the bearer token checked). It answers
- * like FCM: `{name}` on success; 404 `UNREGISTERED` and 400 `INVALID_ARGUMENT` per token; 500
- * `INTERNAL` while a project is "down". Plain HTTP on 127.0.0.1, port 0.
+ * A local server speaking what FCM clients talk to, over TLS with a certificate made at test time
+ * for Google's host names (tests/support/fake-credentials.ts): Google's OAuth 2.0 JWT-bearer token
+ * exchange (`POST /token`, the RS256 assertion checked against the service account's public key;
+ * HTTP/1.1, as google-auth-library sends it) and FCM HTTP v1 (`POST /v1/projects/<id>/messages:send`,
+ * the bearer token checked) over HTTP/2 — or HTTP/1.1, recorded as such. It answers like FCM
+ * (fake-fcm-answers.ts) and counts the TLS connections, so a test can tell a reused session from
+ * one per request. Listens on 127.0.0.1, port 0; ALPN picks HTTP/2 or HTTP/1.1 per connection.
  */
 export class FakeFcm {
   readonly received: FcmReceived[] = [];
   /** Successful token exchanges, by project. */
   readonly tokenGrants = new Map<string, number>();
+  /** TLS connections opened to this fake. */
+  connections = 0;
   private readonly accounts = new Map<string, { projectId: string; publicKey: KeyObject }>();
   private readonly accessTokens = new Map<string, string>();
   private readonly tokenAnswers = new Map<string, FcmTokenAnswer>();
   private readonly projectAnswers = new Map<string, FcmProjectAnswer>();
+  private readonly sockets = new Set<Socket>();
   private nextId = 1;
 
-  private constructor(private readonly server: http.Server) {}
+  private constructor(
+    private readonly server: tls.Server,
+    /** Keep each message (tests); a benchmark keeps counts only. */
+    private readonly record: boolean,
+  ) {}
 
-  static async start(): Promise<FakeFcm> {
-    const server = http.createServer();
-    const fake = new FakeFcm(server);
-    server.on('request', (req, res) => fake.handle(req, res));
-    server.keepAliveTimeout = 60_000;
+  static async start(opts: { tls: { key: string; cert: string }; record?: boolean }): Promise<FakeFcm> {
+    const server = tls.createServer({ key: opts.tls.key, cert: opts.tls.cert, ALPNProtocols: ['h2', 'http/1.1'] });
+    const fake = new FakeFcm(server, opts.record ?? true);
+    const h2 = http2.createServer();
+    h2.on('stream', (stream, headers) => fake.onStream(stream, headers));
+    const h1 = http.createServer((req, res) => fake.onRequest(req, res));
+    h1.keepAliveTimeout = 60_000;
+    server.on('secureConnection', (socket) => {
+      const n = ++fake.connections;
+      (socket as Socket & { fakeConnection?: number }).fakeConnection = n;
+      fake.sockets.add(socket);
+      socket.on('close', () => fake.sockets.delete(socket));
+      (socket.alpnProtocol === 'h2' ? h2 : h1).emit('connection', socket);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return fake;
   }
@@ -71,27 +96,71 @@ export class FakeFcm {
     return this.received.filter((r) => r.project === projectId);
   }
 
+  /** How many distinct connections carried a project's messages. */
+  connectionsFor(projectId: string): number {
+    return new Set(this.forProject(projectId).map((r) => r.connection)).size;
+  }
+
   async stop(): Promise<void> {
-    this.server.closeAllConnections();
+    for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  private onStream(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('error', () => undefined);
+    stream.on('end', () => {
+      const send = (status: number, json: unknown, extra: Record<string, string> = {}) => {
+        if (stream.destroyed || stream.closed) return;
+        stream.respond({ ':status': status, 'content-type': 'application/json; charset=UTF-8', ...extra });
+        stream.end(JSON.stringify(json));
+      };
+      const connection = (stream.session?.socket as (Socket & { fakeConnection?: number }) | undefined)?.fakeConnection;
+      this.route(
+        String(headers[':method']),
+        String(headers[':path']),
+        String(headers.authorization ?? ''),
+        Buffer.concat(chunks).toString('utf8'),
+        { httpVersion: '2', connection: connection ?? 0 },
+        send,
+      );
+    });
+  }
+
+  private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const send = (status: number, json: unknown) => {
+      const send = (status: number, json: unknown, extra: Record<string, string> = {}) => {
         if (res.destroyed) return;
-        res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
+        res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...extra });
         res.end(JSON.stringify(json));
       };
-      if (req.method === 'POST' && req.url === '/token') return this.tokenExchange(body, send);
-      const m = /^\/v1\/projects\/([^/]+)\/messages:send$/.exec(req.url ?? '');
-      if (req.method === 'POST' && m)
-        return this.messageSend(m[1], String(req.headers.authorization ?? ''), body, send);
-      send(404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
+      const connection = (req.socket as Socket & { fakeConnection?: number }).fakeConnection ?? 0;
+      this.route(
+        req.method ?? '',
+        req.url ?? '',
+        String(req.headers.authorization ?? ''),
+        Buffer.concat(chunks).toString('utf8'),
+        { httpVersion: '1.1', connection },
+        send,
+      );
     });
+  }
+
+  private route(
+    method: string,
+    path: string,
+    authorization: string,
+    body: string,
+    via: { httpVersion: string; connection: number },
+    send: (status: number, json: unknown, extra?: Record<string, string>) => void,
+  ): void {
+    if (method === 'POST' && path === '/token') return this.tokenExchange(body, send);
+    const m = /^\/v1\/projects\/([^/]+)\/messages:send$/.exec(path);
+    if (method === 'POST' && m) return this.messageSend(m[1], authorization, body, via, send);
+    send(404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
   }
 
   /** RFC 7523 JWT-bearer grant: the assertion must be signed by a trusted service account. */
@@ -125,7 +194,8 @@ export class FakeFcm {
     project: string,
     authorization: string,
     body: string,
-    send: (status: number, json: unknown) => void,
+    via: { httpVersion: string; connection: number },
+    send: (status: number, json: unknown, extra?: Record<string, string>) => void,
   ): void {
     const token = authorization.replace(/^Bearer /, '');
     if (this.accessTokens.get(token) !== project) {
@@ -133,58 +203,23 @@ export class FakeFcm {
         error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
       });
     }
+    const at = performance.timeOrigin + performance.now();
     const message = (JSON.parse(body) as { message: ApiJson }).message;
-    const answer = this.projectAnswers.get(project);
+    const projectAnswer = this.projectAnswers.get(project);
     const reply = () => {
-      const [status, json] = this.answerFor(project, message);
-      this.received.push({ project, message, status });
-      send(status, json);
+      const { status, json, headers } = fcmAnswer(
+        project,
+        this.nextId++,
+        projectAnswer,
+        this.tokenAnswers.get(String(message.token)),
+      );
+      if (projectAnswer?.kind === 'quota' && status === 429 && --projectAnswer.times <= 0)
+        this.projectAnswers.delete(project);
+      // A benchmark keeps what it measures latency from (`data.sent_at`) and nothing else.
+      this.received.push({ project, message: this.record ? message : { data: message.data }, status, ...via, at });
+      send(status, json, headers);
     };
-    if (answer?.kind === 'slow') setTimeout(reply, answer.delayMs).unref();
+    if (projectAnswer?.kind === 'slow') setTimeout(reply, projectAnswer.delayMs).unref();
     else reply();
-  }
-
-  private answerFor(project: string, message: ApiJson): [number, unknown] {
-    if (this.projectAnswers.get(project)?.kind === 'down') {
-      return [
-        500,
-        {
-          error: {
-            code: 500,
-            message: 'Internal error encountered.',
-            status: 'INTERNAL',
-            details: [{ '@type': FCM_ERROR, errorCode: 'INTERNAL' }],
-          },
-        },
-      ];
-    }
-    switch (this.tokenAnswers.get(String(message.token))) {
-      case 'unregistered':
-        return [
-          404,
-          {
-            error: {
-              code: 404,
-              message: 'Requested entity was not found.',
-              status: 'NOT_FOUND',
-              details: [{ '@type': FCM_ERROR, errorCode: 'UNREGISTERED' }],
-            },
-          },
-        ];
-      case 'invalid':
-        return [
-          400,
-          {
-            error: {
-              code: 400,
-              message: 'The registration token is not a valid FCM registration token',
-              status: 'INVALID_ARGUMENT',
-              details: [{ '@type': FCM_ERROR, errorCode: 'INVALID_ARGUMENT' }],
-            },
-          },
-        ];
-      default:
-        return [200, { name: `projects/${project}/messages/${this.nextId++}` }];
-    }
   }
 }

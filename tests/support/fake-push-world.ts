@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import request from 'supertest';
 import { startPatchbay, type Mode, type PatchbayInstance } from '../harness/patchbay';
 import { FakeApns } from './fake-apns';
-import { FakeFcm } from './fake-fcm';
+import { FCM_HOSTS, FakeFcm } from './fake-fcm';
 import {
   fakeApnsTokenKey,
   fakeServerTls,
@@ -23,15 +23,18 @@ export interface PushTestSettings {
   attemptTimeoutMs: number;
   maxRetries: number;
   retryBaseMs: number;
+  /** PUSH_SEND_WORKERS (default: the service's default, one per core). */
+  sendWorkers?: number;
 }
 
 const V2 = '/core/v2';
 let counter = 0;
 
 /**
- * A fake FCM, a fake production APNs and a fake sandbox APNs on 127.0.0.1, and a Patchbay
- * instance of its own (in the given mode) aimed at them through FCM_ENDPOINT, APNS_ENDPOINT,
- * APNS_SANDBOX_ENDPOINT and APNS_CA — plus helpers that drive that instance's public API.
+ * A fake FCM, a fake production APNs and a fake sandbox APNs on 127.0.0.1 — TLS with one certificate
+ * made at test time, valid for 127.0.0.1 and Google's FCM host names — and a Patchbay instance of its
+ * own (in the given mode) aimed at them through FCM_ENDPOINT, FCM_CA, APNS_ENDPOINT,
+ * APNS_SANDBOX_ENDPOINT and APNS_CA, plus helpers that drive that instance's public API.
  */
 export class FakePushWorld {
   private constructor(
@@ -43,14 +46,15 @@ export class FakePushWorld {
   ) {}
 
   static async start(mode: Mode, s: PushTestSettings): Promise<FakePushWorld> {
-    const tls = fakeServerTls();
+    const tls = fakeServerTls(FCM_HOSTS);
     const [fcm, apnsProd, apnsDev] = await Promise.all([
-      FakeFcm.start(),
+      FakeFcm.start({ tls }),
       FakeApns.start({ environment: 'production', tls }),
       FakeApns.start({ environment: 'development', tls }),
     ]);
-    const pb = await startPatchbay(mode, {
+    const env = {
       FCM_ENDPOINT: fcm.endpoint,
+      FCM_CA: tls.caFile,
       APNS_ENDPOINT: apnsProd.endpoint,
       APNS_SANDBOX_ENDPOINT: apnsDev.endpoint,
       APNS_CA: tls.caFile,
@@ -58,6 +62,13 @@ export class FakePushWorld {
       PUSH_ATTEMPT_TIMEOUT_MS: String(s.attemptTimeoutMs),
       PUSH_MAX_RETRIES: String(s.maxRetries),
       PUSH_RETRY_BASE_MS: String(s.retryBaseMs),
+      ...(s.sendWorkers !== undefined ? { PUSH_SEND_WORKERS: String(s.sendWorkers) } : {}),
+    };
+    // A Patchbay that does not start must not leave the fakes listening (jest would not exit).
+    const pb = await startPatchbay(mode, env).catch(async (err: unknown) => {
+      await Promise.all([fcm.stop(), apnsProd.stop(), apnsDev.stop()]);
+      fs.rmSync(tls.dir, { recursive: true, force: true });
+      throw err;
     });
     return new FakePushWorld(fcm, apnsProd, apnsDev, tls, pb);
   }

@@ -5,6 +5,7 @@ import { registerToken } from './commands/token';
 import { registerCountries } from './commands/countries';
 import { registerRecords } from './commands/records';
 import { registerMedia } from './commands/media';
+import { registerStore } from './commands/store';
 
 /**
  * `pnpm patchbay …` — the admin command line. It talks to a running Patchbay over its public HTTP
@@ -27,6 +28,7 @@ registerToken(program, clientOptions, print);
 registerCountries(program, clientOptions, print);
 registerRecords(program, clientOptions, print);
 registerMedia(program, clientOptions, print);
+registerStore(program, print);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   // A PatchbayApiError's message is the status, the API's message and one line per field error.

@@ -1,7 +1,25 @@
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; arrays and objects as JSON. */
+/** A number as a spreadsheet reads it: harmless even when it starts with a sign. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** What a spreadsheet may take for the start of a formula (OWASP "CSV Injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell's text made inert for spreadsheets: one that starts like a formula (`=`, `+`, `-`, `@`, tab or
+ * CR) gets a leading `'`, as OWASP recommends, so `=HYPERLINK(…)` or `=cmd|…` from a record reaches the
+ * spreadsheet as text. A plain number (a negative price) is left as it is.
+ */
+function inert(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; arrays and objects
+ * as JSON; formula-like text neutralised (inert).
+ */
 function field(value: unknown): string {
-  const text =
-    value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = inert(
+    value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value),
+  );
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -25,7 +25,9 @@ export type {
   FindOneAndUpdateOptions,
   UpdateResult,
 } from './doc-store/port';
-export { NedbDocStore } from './doc-store/nedb-doc-store';
+export { SqliteDocStore, type SqliteDocStoreOptions } from './doc-store/sqlite-doc-store';
+export { migrateDataDir, sqliteFile } from './doc-store/nedb-migration-plan';
+export type { NedbMigrationReport, MigratedCollection } from './doc-store/nedb-migration';
 // MongoDocStore and GridfsBlobStore are not re-exported here, so importing the platform does not
 // load the MongoDB driver; openDocStore/openBlobStore load them when MONGODB_URL is set. Import
 // them from their files ('@patchbay/platform/src/doc-store/mongo-doc-store', …) where needed.
@@ -77,6 +79,13 @@ export type { BlobStoreFailure } from './blob-store/blob-store-unavailable-error
 export { probeBlobStore } from './blob-store/probe-blob-store';
 export { normalizeKeyPrefix, checkEndpointUrl } from './blob-store/remote-options';
 export * from './secrets';
+export { claimDataDir, makePrivateDir } from './data-dir/claim-data-dir';
+export type { DataDirClaim } from './data-dir/claim-data-dir';
+export { lockDir, DataDirLockedError, LOCK_FILE } from './data-dir/dir-lock';
+export type { DirLock } from './data-dir/dir-lock';
+export { HttpServerConfig, httpTimeouts, DEFAULT_HTTP_TIMEOUTS } from './config/http-server';
+export type { HttpTimeouts } from './config/http-server';
+export { httpServerOptions, cutSlowBodies } from './http/slow-clients';
 export { isForbiddenAddress } from './net/address-ranges';
 export { AddressNotAllowedError, ADDRESS_NOT_ALLOWED } from './net/address-not-allowed-error';
 export { guardedLookup } from './net/guarded-lookup';

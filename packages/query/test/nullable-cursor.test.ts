@@ -4,7 +4,7 @@
  * every record once, nulls first in ascending order and ties broken by sid.
  */
 import { randomUUID } from 'node:crypto';
-import { NedbDocStore } from '../../platform/src/doc-store/nedb-doc-store';
+import { SqliteDocStore } from '../../platform/src/doc-store/sqlite-doc-store';
 import { defineListSpec } from '../src/fields';
 import { runList, type ListSource } from '../src/run-list';
 
@@ -39,10 +39,10 @@ function expected(dir: 'asc' | 'desc'): string[] {
   return dir === 'asc' ? asc : asc.reverse();
 }
 
-let store: NedbDocStore;
+let store: SqliteDocStore;
 let coll: ListSource<Msg>;
 beforeAll(async () => {
-  store = new NedbDocStore();
+  store = new SqliteDocStore();
   const c = store.collection<Msg>('message_drs');
   await c.createIndex({ partner_sid: 1, dr_sid: 1 }, { unique: true });
   await c.createIndex({ partner_sid: 1, date_stop: 1, dr_sid: 1 });

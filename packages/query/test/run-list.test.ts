@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { BadRequestError } from '@patchbay/contracts';
-import { NedbDocStore } from '../../platform/src/doc-store/nedb-doc-store';
+import { SqliteDocStore } from '../../platform/src/doc-store/sqlite-doc-store';
 import { defineListSpec } from '../src/fields';
 import { runList, type ListSource } from '../src/run-list';
 
@@ -67,7 +67,7 @@ function sorted(drs: Dr[], dir: 'asc' | 'desc'): string[] {
     .map((d) => d.dr_sid);
 }
 
-let store: NedbDocStore;
+let store: SqliteDocStore;
 let coll: ListSource<Dr>;
 let mine: Dr[];
 const list = (query: Record<string, string>, spec = callDrs, url = BASE) =>
@@ -81,7 +81,7 @@ const list = (query: Record<string, string>, spec = callDrs, url = BASE) =>
   });
 
 beforeAll(async () => {
-  store = new NedbDocStore();
+  store = new SqliteDocStore();
   const c = store.collection<Dr>('call_drs');
   mine = makeDrs(P1, 23);
   await c.insertMany([...mine, ...makeDrs(P2, 5)]);

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BadRequestError } from '@patchbay/contracts';
-import { NedbDocStore } from '../../platform/src/doc-store/nedb-doc-store';
+import { SqliteDocStore } from '../../platform/src/doc-store/sqlite-doc-store';
 import { defineListSpec } from '../src/fields';
 import { runList, type ListSource } from '../src/run-list';
 import { SEED_PATTERN, newShuffleSeed, shuffleSids } from '../src/shuffle';
@@ -23,10 +23,10 @@ const BASE = 'https://api.example.com/core/v2/things';
 const OWNER = randomUUID();
 const sids = Array.from({ length: 57 }, () => randomUUID());
 
-let store: NedbDocStore;
+let store: SqliteDocStore;
 let coll: ListSource<Row>;
 beforeAll(async () => {
-  store = new NedbDocStore();
+  store = new SqliteDocStore();
   const c = store.collection<Row>('things');
   await c.insertMany([
     ...sids.map((sid, n) => ({ sid, owner: OWNER, n })),

@@ -1,5 +1,6 @@
 import {
   busSizes,
+  claimDataDir,
   createLogger,
   resolveLogFormat,
   createMetricsRegistry,
@@ -7,6 +8,8 @@ import {
   openBus,
   openDocStore,
   runProcess,
+  serverPort,
+  startOpsServer,
   stopAll,
   type Stoppable,
 } from '@patchbay/platform';
@@ -37,6 +40,15 @@ runProcess({
       level: config.LOG_LEVEL,
       format: resolveLogFormat(config.LOG_FORMAT),
     });
+    // With the embedded stores, one process per data directory: the same per-service locks the
+    // distributed services take, so this process and any other on the same DATA_DIR refuse to share it.
+    const claim = config.MONGODB_URL
+      ? undefined
+      : claimDataDir({
+          dataDir: config.DATA_DIR,
+          services: SERVICES.filter((s) => s.docs).map((s) => s.name),
+          log: logger,
+        });
     const metrics = createMetricsRegistry('patchbay');
     // BUS_MAX_PAYLOAD is the in-process bus's max_payload, as a nats-server's is its own.
     const hub = config.NATS_URL ? undefined : MemoryBus.hub({ maxPayload: config.BUS_MAX_PAYLOAD });
@@ -65,7 +77,7 @@ runProcess({
     closers.push({ stop: async () => blobs.close?.() }, { stop: () => routingBus.close() });
     for (const entry of SERVICES) {
       const bus = await openBus({ natsUrl: config.NATS_URL, hub, name: entry.name, logger, metrics, ...sizes });
-      const docs = await openDocStore({ ...where, service: entry.name });
+      const docs = await openDocStore({ ...where, service: entry.name, logger: logger.child({ svc: entry.name }) });
       closers.push({ stop: () => bus.close() }, { stop: () => docs.close() });
       started.push(await entry.start({ bus, docs, blobs, logger: logger.child({ svc: entry.name }), metrics }, config));
     }
@@ -97,9 +109,26 @@ runProcess({
       password: config.PATCHBAY_BOOTSTRAP_PASSWORD,
       token: config.PATCHBAY_BOOTSTRAP_TOKEN,
     });
+    // /health and /metrics of the whole process on the operations port (OPS_PORT; off by default): metrics
+    // are never served on the public ports.
+    let ready = true;
+    const ops = config.OPS_PORT
+      ? await startOpsServer(config.OPS_PORT === 'auto' ? 0 : config.OPS_PORT, metrics, { ready: () => ready })
+      : undefined;
+    const closeOps = { stop: () => new Promise<void>((r) => (ops ? ops.close(() => r()) : r())) };
     process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
-    logger.info({ port: gateway.port, base_url: baseUrl, storage_url: storageUrl }, 'patchbay ready');
-    // Stop order: the public listener first, then services (finishing in-flight work), then buses and stores.
-    return { stop: () => stopAll([gateway, fileServer, ...started.reverse(), ...closers]) };
+    logger.info(
+      { port: gateway.port, base_url: baseUrl, storage_url: storageUrl, ops_port: ops ? serverPort(ops) : null },
+      'patchbay ready',
+    );
+    // Stop order: the public listener first, then services (finishing in-flight work), then buses and
+    // stores, and the data directory's locks last.
+    const release = { stop: async () => claim?.release() };
+    return {
+      stop: () => {
+        ready = false;
+        return stopAll([gateway, fileServer, ...started.reverse(), ...closers, closeOps, release]);
+      },
+    };
   },
 });

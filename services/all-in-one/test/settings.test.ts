@@ -45,6 +45,7 @@ const ENVS: Record<string, NodeJS.ProcessEnv> = {
     BUS_TIMEOUT_MS: '7000',
     PUSH_CREDENTIALS_KEY: randomBytes(32).toString('base64'),
     STORAGE_CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+    ENDPOINT_CREDENTIALS_KEY: randomBytes(32).toString('base64'),
     THRESHOLD_SWEEP_INTERVAL: '60',
     LOGIN_MAX_FAILURES: '9',
     HOSTED_API_URL: 'https://hosted.example/',

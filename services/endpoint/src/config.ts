@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { CredentialKeySettings } from '@patchbay/platform';
+import { endpointCredentialKeys } from './secrets/key-settings';
 
 /**
  * The endpoint service's own environment keys (composed with CommonConfig by its main and by the
@@ -15,9 +17,22 @@ export const EndpointConfig = {
   CALLBACK_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 600000, default: 5000 }),
   /** How long a callback keeps being retried before it is given up (ms). */
   CALLBACK_RETRY_FOR_MS: Type.Integer({ minimum: 1000, maximum: 86400000, default: 3600000 }),
+  /**
+   * Base64 of the 32-byte key endpoint secrets (SIP passwords, hosted applications' passwords) are
+   * encrypted with at rest (AES-256-GCM). Required with MONGODB_URL; unset with the embedded store: a
+   * key generated once in `<DATA_DIR>/endpoint/credentials.key`. Never echoed.
+   */
+  ENDPOINT_CREDENTIALS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Former keys (comma-separated), still opened during a rotation, never sealed with. */
+  ENDPOINT_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 };
 
-export const endpointSchema = Type.Object({ ...EndpointConfig, BUS_TIMEOUT_MS: Type.Integer() });
+export const endpointSchema = Type.Object({
+  ...EndpointConfig,
+  BUS_TIMEOUT_MS: Type.Integer(),
+  MONGODB_URL: Type.Optional(Type.String()),
+  DATA_DIR: Type.String(),
+});
 export type EndpointConfigValues = Static<typeof endpointSchema>;
 
 export interface CallbackSettings {
@@ -34,6 +49,8 @@ export interface EndpointSettings {
   /** Milliseconds a request to another service (storage, identity) waits for its answer. */
   busTimeoutMs: number;
   callbacks: CallbackSettings;
+  /** Where the secrets keys come from (ENDPOINT_CREDENTIALS_KEY). Unset (tests): a key made for this process only. */
+  credentialKeys?: CredentialKeySettings;
 }
 
 /** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */
@@ -47,16 +64,20 @@ export function endpointSettings(c: EndpointConfigValues): EndpointSettings {
       retryBaseMs: c.CALLBACK_RETRY_BASE_MS,
       retryForMs: c.CALLBACK_RETRY_FOR_MS,
     },
+    credentialKeys: endpointCredentialKeys(c),
   };
 }
 
-export const DEFAULT_ENDPOINT_SETTINGS: Readonly<EndpointSettings> = Object.freeze(
-  endpointSettings({
+/** The defaults, with a secrets key made for the process (tests): no key file. */
+export const DEFAULT_ENDPOINT_SETTINGS: Readonly<EndpointSettings> = Object.freeze({
+  ...endpointSettings({
     HOSTED_API_URL: 'https://api.patchbay.local',
     CALLBACK_ALLOW_PRIVATE: false,
     CALLBACK_TIMEOUT_MS: 10000,
     CALLBACK_RETRY_BASE_MS: 5000,
     CALLBACK_RETRY_FOR_MS: 3600000,
     BUS_TIMEOUT_MS: 10000,
+    DATA_DIR: './data',
   }),
-);
+  credentialKeys: undefined,
+});

@@ -1,4 +1,5 @@
-import type { Collection, DocStore } from '@patchbay/platform';
+import type { Collection, Doc, DocStore, KeyRing, Logger } from '@patchbay/platform';
+import { SealedEndpoints } from './secrets/sealed-endpoints';
 import type { EndpointState } from './domain/endpoint-state';
 
 /** An endpoint as stored: its public state plus bookkeeping that never leaves the service. */
@@ -51,12 +52,20 @@ export interface EndpointRepo {
 }
 
 /**
- * The endpoint collection and its indexes (created idempotently at start): the SID; the partner
+ * The endpoint collection (its secrets sealed with `secrets`) and its indexes (created idempotently at start): the SID; the partner
  * (with creation time, the default order); `addresses.ip` (multikey: `filter=addresses.ip eq …`
  * is an index look-up); and the two sparse unique indexes above.
  */
-export async function openEndpointRepo(docs: DocStore): Promise<EndpointRepo> {
-  const endpoints = docs.collection<EndpointDoc>('endpoints');
+export async function openEndpointRepo(
+  docs: DocStore,
+  secrets?: { ring: KeyRing; log: Logger },
+): Promise<EndpointRepo> {
+  // With `secrets`, the endpoints' secrets are sealed at rest (secrets/sealed-endpoints.ts); without,
+  // the collection as stored (tests that look at what is on disk).
+  const raw = docs.collection<Doc>('endpoints');
+  const endpoints = secrets
+    ? new SealedEndpoints(raw, secrets.ring, secrets.log)
+    : docs.collection<EndpointDoc>('endpoints');
   await endpoints.createIndex({ endpoint_sid: 1 }, { unique: true });
   await endpoints.createIndex({ partner_sid: 1 });
   await endpoints.createIndex({ partner_sid: 1, date_created: 1 });

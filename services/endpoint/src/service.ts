@@ -1,5 +1,14 @@
 import { EndpointRequests, IdentityClient, Queues } from '@patchbay/contracts';
-import { backfillPartners, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { randomBytes } from 'node:crypto';
+import {
+  KeyRing,
+  backfillPartners,
+  openKeyRing,
+  serveRequests,
+  stopAll,
+  type ServiceDeps,
+  type Stoppable,
+} from '@patchbay/platform';
 import { CallbackDeliverer } from './callbacks/deliverer';
 import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from './config';
 import type { EndpointContext } from './handlers/context';
@@ -7,10 +16,12 @@ import { endpointHandlers } from './handlers/endpoints';
 import { mediaHandlers } from './handlers/media';
 import { EndpointLinks } from './links';
 import { openEndpointRepo } from './repo';
+import { ENDPOINT_KEYS } from './secrets/key-settings';
+import { migrateEndpointSecrets } from './secrets/migrate-secrets';
 import { ensureSystemGateway, subscribeSystemGateways } from './system-gateway';
 
 /**
- * The endpoint service: owns the `endpoints` collection, answers `svc.endpoint.*` for the gateway,
+ * The endpoint service: owns the `endpoints` collection (its secrets sealed at rest: secrets/), answers `svc.endpoint.*` for the gateway,
  * creates each partner's System Gateway on `evt.partner.created`, and delivers Voicemail callbacks
  * (callbacks/). Asks storage
  * (`containerCheck`) and identity (`partnerLookup`) over the bus.
@@ -21,7 +32,13 @@ export async function startEndpointService(
 ): Promise<Stoppable> {
   const { bus } = deps;
   const log = deps.logger.child({ mod: 'endpoint' });
-  const repo = await openEndpointRepo(deps.docs);
+  // Secrets are sealed at rest; plaintext or old-key values of earlier versions are sealed again first.
+  const secretsLog = deps.logger.child({ mod: 'endpoint-secrets' });
+  const ring = settings.credentialKeys
+    ? openKeyRing(settings.credentialKeys, secretsLog, ENDPOINT_KEYS)
+    : new KeyRing(randomBytes(32), [], 'endpoint');
+  const repo = await openEndpointRepo(deps.docs, { ring, log: secretsLog });
+  await migrateEndpointSecrets(deps.docs.collection('endpoints'), ring, secretsLog);
   const deliverer = new CallbackDeliverer(repo, settings.callbacks, deps.logger, deps.metrics);
   const ctx: EndpointContext = {
     repo,

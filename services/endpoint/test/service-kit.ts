@@ -1,7 +1,7 @@
 import { Subjects, type BusReply, type GatewayRequest, type Scope } from '@patchbay/contracts';
 import {
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type BlobStore,
@@ -17,7 +17,7 @@ import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from '../src/config'
 export interface ServiceKit {
   hub: ReturnType<typeof MemoryBus.hub>;
   bus: Bus;
-  docs: NedbDocStore;
+  docs: SqliteDocStore;
   repo: EndpointRepo;
   /** Sends `svc.endpoint.<action>` as the gateway would, for `partnerSid` with `scopes`. */
   call(
@@ -44,16 +44,19 @@ const unusedBlobs: BlobStore = {
   },
 };
 
-/** Starts the service; `before` runs on the bus first (e.g. publishing events the service should replay). */
+/**
+ * Starts the service on `docs` (a fresh in-memory store by default); `before` runs on the bus first (e.g. publishing
+ * events the service should replay). `repo` is the collection as stored (secrets sealed).
+ */
 export async function startKit(
   settings: Partial<EndpointSettings> = {},
   before?: (bus: Bus) => Promise<void>,
   logger: Logger = createLogger({ name: 'endpoint-test', level: 'silent' }),
+  docs: SqliteDocStore = new SqliteDocStore(),
 ): Promise<ServiceKit> {
   const hub = MemoryBus.hub();
   const bus = new MemoryBus(hub);
   if (before) await before(bus);
-  const docs = new NedbDocStore();
   const service: Stoppable = await startEndpointService(
     { bus: new MemoryBus(hub), docs, blobs: unusedBlobs, logger, metrics: createMetricsRegistry('endpoint-test') },
     { ...DEFAULT_ENDPOINT_SETTINGS, hostedApiUrl: 'https://hosted.test', busTimeoutMs: 2000, ...settings },

@@ -30,7 +30,7 @@ export function fileId(pathname: string): string | undefined {
 }
 
 /**
- * The public file server: `/f/<id>` only (plus /health and /metrics); no Authorization. Anything
+ * The public file server: `/f/<id>` only (plus /health); no Authorization. Anything
  * not served — unpublished, unknown, wrong form, another path — is the same 404 error body, so a
  * response never tells whether a file exists. A plain request listener: one route needs no router
  * (express's routing was about a tenth of a range reply's CPU; docs/decisions.md 32).
@@ -95,7 +95,8 @@ export function createFileServerApp(
       );
       return;
     }
-    handleOpsRequest(req, res, deps.metrics, deps.health).then(
+    // /health only: /metrics is on the operations port (OPS_PORT), never on the public port.
+    handleOpsRequest(req, res, null, deps.health).then(
       (done) => {
         if (!done) sendJson(res, 404, NOT_FOUND);
       },

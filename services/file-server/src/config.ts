@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonConfig, PublicFilesConfig } from '@patchbay/platform';
+import { CommonConfig, HttpServerConfig, PublicFilesConfig, httpTimeouts } from '@patchbay/platform';
 import type { FileServerSettings } from './start';
 
 export const FileServerConfig = {
@@ -16,6 +16,8 @@ export const FileServerConfig = {
   FILE_SERVER_ACCEL_REDIRECT: Type.Optional(Type.String({ pattern: '^/((?!\\.\\.?/)[A-Za-z0-9._-]+/)+$' })),
   /** How long a download waits for a transcoded copy. */
   TRANSCODE_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 120000 }),
+  /** Slow clients: head, keep-alive and body timeouts (docs/security.md "Timeouts and limits"). */
+  ...HttpServerConfig,
 };
 
 export const fileServerSchema = Type.Object({ ...CommonConfig, ...FileServerConfig });
@@ -29,5 +31,6 @@ export function fileServerSettings(c: FileServerConfigValues): FileServerSetting
     busTimeoutMs: c.BUS_TIMEOUT_MS,
     transcodeTimeoutMs: c.TRANSCODE_TIMEOUT_MS,
     accelRedirect: c.FILE_SERVER_ACCEL_REDIRECT,
+    http: httpTimeouts(c),
   };
 }

@@ -1,6 +1,16 @@
 import http from 'node:http';
 import { fileSidOfBlobKey } from '@patchbay/contracts';
-import { CircuitBreakerBus, ConfigError, DirBlobStore, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import {
+  CircuitBreakerBus,
+  ConfigError,
+  DEFAULT_HTTP_TIMEOUTS,
+  DirBlobStore,
+  cutSlowBodies,
+  httpServerOptions,
+  type HttpTimeouts,
+  type ServiceDeps,
+  type Stoppable,
+} from '@patchbay/platform';
 import { RoutedBlobStore } from '@patchbay/blob-routing';
 import { createFileServerApp } from './app';
 import { CopyMaker } from './copy-maker';
@@ -18,6 +28,8 @@ export interface FileServerSettings {
   keepOpenMs?: number;
   /** FILE_SERVER_ACCEL_REDIRECT: nginx's internal location for the directory blob store; only with that store. */
   accelRedirect?: string;
+  /** Slow clients (HTTP_*_TIMEOUT_MS, HTTP_BODY_MIN_BYTES); default DEFAULT_HTTP_TIMEOUTS. */
+  http?: HttpTimeouts;
 }
 
 /** Starts the public file server; stopping lets in-flight downloads finish. */
@@ -50,7 +62,9 @@ export async function startFileServer(
     accelPrefix: settings.accelRedirect,
     health: { ready: () => ready },
   });
-  const server = http.createServer(app);
+  const timeouts = settings.http ?? DEFAULT_HTTP_TIMEOUTS;
+  const server = http.createServer(httpServerOptions(timeouts), app);
+  cutSlowBodies(server, timeouts, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, '0.0.0.0', () => resolve());

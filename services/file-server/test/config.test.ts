@@ -1,15 +1,31 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, loadConfig } from '@patchbay/platform';
+import { CommonConfig, DEFAULT_HTTP_TIMEOUTS, loadConfig } from '@patchbay/platform';
 import { FileServerConfig, fileServerSettings } from '../src/config';
 
 const settingsOf = (env: NodeJS.ProcessEnv) =>
   fileServerSettings(loadConfig(Type.Object({ ...CommonConfig, ...FileServerConfig }), env));
 
 test('fileServerSettings: port, cache and timeouts from their keys, with their defaults', () => {
-  expect(settingsOf({})).toEqual({ port: 8081, cacheTtlMs: 5000, busTimeoutMs: 10000, transcodeTimeoutMs: 120000 });
+  const http = DEFAULT_HTTP_TIMEOUTS;
+  expect(settingsOf({})).toEqual({
+    port: 8081,
+    cacheTtlMs: 5000,
+    busTimeoutMs: 10000,
+    transcodeTimeoutMs: 120000,
+    http,
+  });
   expect(
     settingsOf({ STORAGE_PORT: '0', FILE_CACHE_MS: '0', BUS_TIMEOUT_MS: '2000', TRANSCODE_TIMEOUT_MS: '5000' }),
-  ).toEqual({ port: 0, cacheTtlMs: 0, busTimeoutMs: 2000, transcodeTimeoutMs: 5000 });
+  ).toEqual({ port: 0, cacheTtlMs: 0, busTimeoutMs: 2000, transcodeTimeoutMs: 5000, http });
+  expect(
+    settingsOf({
+      HTTP_HEADERS_TIMEOUT_MS: '5000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '7000',
+      HTTP_BODY_TIMEOUT_MS: '9000',
+      HTTP_BODY_MIN_BYTES: '1',
+    }).http,
+  ).toEqual({ headersMs: 5000, keepAliveMs: 7000, bodyMs: 9000, bodyMinBytes: 1 });
+  expect(() => settingsOf({ HTTP_BODY_MIN_BYTES: '0' })).toThrow(/HTTP_BODY_MIN_BYTES/);
   expect(() => settingsOf({ STORAGE_PORT: '70000' })).toThrow(/STORAGE_PORT/);
 });
 

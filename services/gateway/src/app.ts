@@ -35,7 +35,8 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
   app.set('trust proxy', settings.trustProxy ?? 'loopback');
   app.use(observe(logger, metrics));
   app.use((req, res, next) => {
-    void handleOpsRequest(req, res, metrics, deps.health).then((done) => {
+    // /health only: /metrics is on the operations port (OPS_PORT), never on the public API.
+    void handleOpsRequest(req, res, null, deps.health).then((done) => {
       if (!done) next();
     }, next);
   });

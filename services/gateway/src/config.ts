@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { PublicFilesConfig, publicFilesUrl } from '@patchbay/platform';
+import {
+  HttpServerConfig,
+  PublicFilesConfig,
+  httpTimeouts,
+  publicFilesUrl,
+  type HttpTimeouts,
+} from '@patchbay/platform';
 
 /** The gateway's own environment keys (with CommonConfig). */
 export const GatewayConfig = {
@@ -24,6 +30,8 @@ export const GatewayConfig = {
    * own).
    */
   CONSOLE_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  /** Slow clients: head, keep-alive and body timeouts (docs/security.md "Timeouts and limits"). */
+  ...HttpServerConfig,
 };
 
 export interface GatewaySettings {
@@ -37,6 +45,8 @@ export interface GatewaySettings {
   trustProxy?: boolean | number | string[];
   /** Where the built console is (CONSOLE_DIR); none: /console is not served. */
   consoleDir?: string;
+  /** Slow clients (HTTP_*_TIMEOUT_MS, HTTP_BODY_MIN_BYTES); default DEFAULT_HTTP_TIMEOUTS. */
+  http?: HttpTimeouts;
 }
 
 /** The console's build in this checkout (services/gateway/src → packages/console/dist). */
@@ -66,5 +76,6 @@ export function gatewaySettings(c: GatewayConfigValues): GatewaySettings {
     busTimeoutMs: c.BUS_TIMEOUT_MS,
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     consoleDir: c.CONSOLE_DIR ?? CHECKOUT_CONSOLE,
+    http: httpTimeouts(c),
   };
 }

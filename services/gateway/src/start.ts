@@ -1,5 +1,13 @@
 import http from 'node:http';
-import { CircuitBreakerBus, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import {
+  CircuitBreakerBus,
+  DEFAULT_HTTP_TIMEOUTS,
+  cutSlowBodies,
+  httpServerOptions,
+  stopAll,
+  type ServiceDeps,
+  type Stoppable,
+} from '@patchbay/platform';
 import { createApp } from './app';
 import { invalidateOnIdentityEvents } from './auth/cache-invalidation';
 import type { GatewaySettings } from './config';
@@ -19,10 +27,11 @@ export async function startGateway(
   const bus = new CircuitBreakerBus(deps.bus, { logger: log });
   const { app, cache } = createApp({ ...deps, bus, settings, health: { ready: () => ready } });
   const invalidation = await invalidateOnIdentityEvents(bus, cache, deps.logger.child({ mod: 'auth' }));
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
-  // Uploads and bulk ingest stream large bodies: allow an hour per request (Node defaults to 5 min).
-  server.requestTimeout = 3_600_000;
+  // Uploads and bulk ingest stream large bodies: no limit on a request's total time, but a head that
+  // does not arrive, an idle connection and a body that stops or trickles are cut.
+  const timeouts = settings.http ?? DEFAULT_HTTP_TIMEOUTS;
+  const server = http.createServer(httpServerOptions(timeouts), app);
+  cutSlowBodies(server, timeouts, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '0.0.0.0', () => resolve());

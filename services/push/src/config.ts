@@ -1,19 +1,33 @@
 import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { CommonConfig, ConfigError, loadConfig } from '@patchbay/platform';
 import type { HostPort } from './senders/sender';
+import type { FcmTestEndpoint } from './senders/fcm-endpoint';
 import { credentialKeySettings, type CredentialKeySettings } from './secrets/key-settings';
 
 const HostPortPattern = Type.String({ pattern: '^[A-Za-z0-9.-]+:[0-9]{1,5}$' });
 
 /**
  * The push service's environment keys (composed with CommonConfig). The provider endpoints exist
- * so tests and benchmarks can aim the real SDKs at local servers; unset means Google's and
+ * so tests and benchmarks can aim the real senders at local servers; unset means Google's and
  * Apple's hosts.
  */
 export const PushConfig = {
-  /** `host:port` of a plain-HTTP server speaking FCM HTTP v1 and Google's OAuth token exchange. */
+  /**
+   * Tests and benchmarks only: `host:port` on this machine (loopback) of a TLS server standing in
+   * for `fcm.googleapis.com` (FCM HTTP v1 over HTTP/2) and `oauth2.googleapis.com` (the token
+   * exchange). Requires FCM_CA; its certificate must be valid for those names under that CA.
+   */
   FCM_ENDPOINT: Type.Optional(HostPortPattern),
+  /** Path of a PEM file with the CA of FCM_ENDPOINT's certificate (only with FCM_ENDPOINT). */
+  FCM_CA: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * Worker threads FCM sends run on (HTTP/2 and TLS work), so one replica uses every core; 0 sends
+   * on the service's own thread. Default: one per core.
+   */
+  PUSH_SEND_WORKERS: Type.Optional(Type.Integer({ minimum: 0, maximum: 64 })),
   /** `host:port` of an HTTP/2 TLS server speaking APNs, used for `production` devices. */
   APNS_ENDPOINT: Type.Optional(HostPortPattern),
   /** `host:port` used for `development` devices; defaults to APNS_ENDPOINT when that is set. */
@@ -50,7 +64,10 @@ export type PushConfigValues = Static<typeof pushSchema>;
 
 /** Typed options the push service and its senders run with (adapters never read the environment). */
 export interface PushSettings {
-  fcmEndpoint?: HostPort;
+  /** A local stand-in for Google's FCM and token hosts (tests and benchmarks). */
+  fcmEndpoint?: FcmTestEndpoint;
+  /** Worker threads for FCM sends (0: the service's own thread). */
+  sendWorkers: number;
   apns: { production?: HostPort; development?: HostPort; ca?: string; insecure: boolean };
   sendDeadlineMs: number;
   attemptTimeoutMs: number;
@@ -67,9 +84,17 @@ function hostPort(value: string | undefined): HostPort | undefined {
   return { host: value.slice(0, i), port: Number(value.slice(i + 1)) };
 }
 
+/** Loopback addresses: where a test endpoint may be (never a host production could reach by accident). */
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (net.isIPv4(host)) return host.startsWith('127.');
+  return host === '::1';
+}
+
 /**
- * Turns checked config values into settings; reads the APNS_CA file once. APNS_INSECURE without
- * an APNS_ENDPOINT would stop checking Apple's own certificate: refused. Credentials keys must be
+ * Turns checked config values into settings; reads the APNS_CA and FCM_CA files once. APNS_INSECURE
+ * without an APNS_ENDPOINT would stop checking Apple's own certificate: refused. FCM_ENDPOINT must be
+ * a loopback address and comes with FCM_CA (TLS is checked against it, never switched off). Credentials keys must be
  * Base64 of 32 bytes, and PUSH_CREDENTIALS_KEY is required with MONGODB_URL. Throws ConfigError
  * listing every problem.
  */
@@ -79,12 +104,19 @@ export function pushSettings(config: Readonly<PushConfigValues>): PushSettings {
     problems.push('APNS_INSECURE: only allowed together with APNS_ENDPOINT (a local APNs server)');
   if (config.APNS_CA && !fs.existsSync(config.APNS_CA))
     problems.push(`APNS_CA: no such file (got "${config.APNS_CA}")`);
+  const fcmHost = hostPort(config.FCM_ENDPOINT);
+  if (fcmHost && !isLoopback(fcmHost.host))
+    problems.push(`FCM_ENDPOINT: tests and benchmarks only, must be a loopback address (got "${config.FCM_ENDPOINT}")`);
+  if (fcmHost && !config.FCM_CA) problems.push("FCM_CA: required with FCM_ENDPOINT (the local server's CA)");
+  if (config.FCM_CA && !fcmHost) problems.push('FCM_CA: only allowed together with FCM_ENDPOINT');
+  if (config.FCM_CA && !fs.existsSync(config.FCM_CA)) problems.push(`FCM_CA: no such file (got "${config.FCM_CA}")`);
   const keys = credentialKeySettings(config);
   problems.push(...keys.problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const production = hostPort(config.APNS_ENDPOINT);
   return {
-    fcmEndpoint: hostPort(config.FCM_ENDPOINT),
+    fcmEndpoint: fcmHost && config.FCM_CA ? { ...fcmHost, ca: fs.readFileSync(config.FCM_CA, 'utf8') } : undefined,
+    sendWorkers: config.PUSH_SEND_WORKERS ?? os.availableParallelism(),
     apns: {
       production,
       development: hostPort(config.APNS_SANDBOX_ENDPOINT) ?? production,

@@ -12,11 +12,13 @@ import { countPushResults } from './push-metrics';
 import { openKeyRing } from '@patchbay/platform';
 import { PUSH_KEYS } from './secrets/key-settings';
 import { migrateCredentials } from './secrets/migrate-credentials';
+import { InlineSendRunner, type SendRunner } from './senders/send-runner';
+import { WorkerSendRunner } from './senders/worker-send-runner';
 
 /**
  * The push service: owns push applications and devices, and sends notifications through FCM
- * (firebase-admin) and APNs (@parse/node-apn) with one client per application, kept open and
- * reused. Credentials are encrypted at rest (secrets/); values stored in plaintext or under an
+ * (its own HTTP/2 sender) and APNs (@parse/node-apn) with one client per application, kept open
+ * and reused, on worker threads (senders/worker-send-runner.ts). Credentials are encrypted at rest (secrets/); values stored in plaintext or under an
  * old key are re-encrypted at start, before requests are served. Stopping it stops taking
  * requests, lets sends in flight finish, then closes the clients.
  */
@@ -25,8 +27,12 @@ export async function startPushService(deps: ServiceDeps, settings: PushSettings
   const keys = openKeyRing(settings.credentialKeys, deps.logger.child({ mod: 'push-credentials' }), PUSH_KEYS);
   const repo = await openPushRepo(deps.docs);
   await migrateCredentials(repo.applications, keys, deps.logger.child({ mod: 'push-credentials' }));
+  const runner: SendRunner =
+    settings.sendWorkers > 0
+      ? await WorkerSendRunner.start(settings.sendWorkers, settings.fcmEndpoint, log.child({ mod: 'push-workers' }))
+      : new InlineSendRunner(settings.fcmEndpoint);
   const pool = new SenderPool(
-    senderFactory(settings, deps.logger),
+    senderFactory(settings, deps.logger, runner),
     settings.clientIdleMs,
     deps.logger.child({ mod: 'push-clients' }),
   );
@@ -45,11 +51,12 @@ export async function startPushService(deps: ServiceDeps, settings: PushSettings
   );
   log.info(
     {
-      fcm_endpoint: settings.fcmEndpoint ?? null,
+      fcm_endpoint: settings.fcmEndpoint ? `${settings.fcmEndpoint.host}:${settings.fcmEndpoint.port}` : null,
+      send_workers: runner.lanes,
       apns_endpoint: settings.apns.production ?? null,
       send_deadline_ms: settings.sendDeadlineMs,
     },
     'push service ready',
   );
-  return { stop: () => stopAll([...subs, { stop: () => pool.close() }]) };
+  return { stop: () => stopAll([...subs, { stop: () => pool.close() }, { stop: () => runner.close() }]) };
 }

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '@patchbay/platform';
 import { loadPushSettings } from '../src/config';
@@ -22,14 +24,19 @@ describe('push configuration', () => {
     expect(s.retry).toEqual({ maxRetries: 3, baseMs: 200 });
   });
 
-  test('local endpoints: the sandbox defaults to the production endpoint', () => {
+  test('local endpoints: the sandbox defaults to the production endpoint; FCM with its CA', () => {
+    const ca = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'push-config-')), 'ca.pem');
+    fs.writeFileSync(ca, 'PEM');
     const s = loadPushSettings({
       FCM_ENDPOINT: '127.0.0.1:9001',
+      FCM_CA: ca,
+      PUSH_SEND_WORKERS: '0',
       APNS_ENDPOINT: 'localhost:9002',
       APNS_INSECURE: 'true',
       PUSH_SEND_DEADLINE_MS: '1500',
     });
-    expect(s.fcmEndpoint).toEqual({ host: '127.0.0.1', port: 9001 });
+    expect(s.fcmEndpoint).toEqual({ host: '127.0.0.1', port: 9001, ca: 'PEM' });
+    expect(s.sendWorkers).toBe(0);
     expect(s.apns).toMatchObject({
       production: { host: 'localhost', port: 9002 },
       development: { host: 'localhost', port: 9002 },
@@ -40,8 +47,22 @@ describe('push configuration', () => {
 
   test('bad values stop start-up naming the key', () => {
     expect(() => loadPushSettings({ FCM_ENDPOINT: 'http://x' })).toThrow(/FCM_ENDPOINT/);
+    expect(loadPushSettings({}).sendWorkers).toBe(os.availableParallelism());
     expect(() => loadPushSettings({ APNS_INSECURE: 'true' })).toThrow(ConfigError);
     expect(() => loadPushSettings({ APNS_ENDPOINT: '127.0.0.1:1', APNS_CA: '/no/such/ca.pem' })).toThrow(/APNS_CA/);
+  });
+
+  test('the FCM test endpoint cannot be hit by accident: loopback only, always with its CA, TLS never off', () => {
+    expect(problemsOf(() => loadPushSettings({ FCM_ENDPOINT: 'fcm.example.com:443', FCM_CA: '/no/ca.pem' }))).toEqual([
+      expect.stringMatching(/^FCM_ENDPOINT: tests and benchmarks only, must be a loopback address/),
+      expect.stringMatching(/^FCM_CA: no such file/),
+    ]);
+    expect(problemsOf(() => loadPushSettings({ FCM_ENDPOINT: '127.0.0.1:9001' }))).toEqual([
+      expect.stringMatching(/^FCM_CA: required with FCM_ENDPOINT/),
+    ]);
+    expect(problemsOf(() => loadPushSettings({ FCM_CA: __filename }))).toEqual([
+      expect.stringMatching(/^FCM_CA: only allowed together with FCM_ENDPOINT/),
+    ]);
   });
 
   test('credentials keys: Base64 of 32 bytes, old keys comma-separated; without one the embedded store uses a key file', () => {

@@ -11,7 +11,7 @@ import { Subjects, type BusReply } from '@patchbay/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type BlobStore,
@@ -48,7 +48,7 @@ function withLatency(store: DocStore, maxMs: number): DocStore {
   };
 }
 
-let docs: NedbDocStore;
+let docs: SqliteDocStore;
 let repo: PushRepo;
 let hub: ReturnType<typeof MemoryBus.hub>;
 let bus: MemoryBus;
@@ -80,7 +80,7 @@ const body = (r: BusReply): ApiJson => {
 beforeAll(async () => {
   hub = MemoryBus.hub();
   bus = new MemoryBus(hub);
-  docs = new NedbDocStore();
+  docs = new SqliteDocStore();
   repo = await openPushRepo(docs);
   for (let i = 0; i < 2; i++) {
     services.push(

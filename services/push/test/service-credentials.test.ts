@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { CREDENTIAL_MASK, Subjects, type BusReply } from '@patchbay/contracts';
 import {
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type BlobStore,
@@ -25,7 +25,7 @@ const PARTNER = randomUUID();
 const [KEY_A, KEY_B, KEY_C] = [randomBytes(32), randomBytes(32), randomBytes(32)];
 const b64 = (k: Buffer) => k.toString('base64');
 
-let docs: NedbDocStore;
+let docs: SqliteDocStore;
 let repo: PushRepo;
 let hub: ReturnType<typeof MemoryBus.hub>;
 let bus: MemoryBus;
@@ -98,7 +98,7 @@ async function insertLegacy(fields: Partial<ApplicationDoc>): Promise<string> {
 beforeAll(async () => {
   hub = MemoryBus.hub();
   bus = new MemoryBus(hub);
-  docs = new NedbDocStore();
+  docs = new SqliteDocStore();
   repo = await openPushRepo(docs);
 });
 afterAll(async () => {

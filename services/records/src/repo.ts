@@ -19,8 +19,8 @@ export interface RecordsRepo {
  *
  * Each cursor order has an index on (partner_sid, <order date>, dr_sid) — exactly the total order
  * of a cursor page within one partner — so a page costs the same wherever it is (MongoDB walks it
- * from the cursor; the embedded store's ordered scan walks it by the date, see platform's
- * nedb-ordered-scan.ts).
+ * from the cursor; the embedded SQLite store compiles the cursor filter to a row-value range over
+ * the same index, see platform's sqlite-filter.ts).
  */
 async function indexDetailRecords(c: Collection<RecordDoc>, orderDates: readonly string[]): Promise<void> {
   await c.createIndex({ partner_sid: 1, dr_sid: 1 }, { unique: true });

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuplicateKeyError } from '@patchbay/contracts';
-import { NedbDocStore } from '@patchbay/platform';
+import { SqliteDocStore } from '@patchbay/platform';
 import type { RecordDoc } from '../src/domain/record-docs';
 import { openRecordsRepo, storeNewRecords } from '../src/repo';
 
@@ -31,7 +31,7 @@ const doc = (partner: string, sid: string, extra: Record<string, unknown> = {}):
 test('an existing database with dr_sid unique on its own is migrated at start, idempotently', async () => {
   const sid = randomUUID();
   // As an earlier release left it.
-  const old = new NedbDocStore({ dir });
+  const old = new SqliteDocStore({ file: path.join(dir, 'records.sqlite') });
   for (const name of ['call_drs', 'message_drs']) {
     await old.collection<RecordDoc>(name).createIndex({ dr_sid: 1 }, { unique: true });
     await old.collection<RecordDoc>(name).insertOne(doc(A, sid));
@@ -40,7 +40,7 @@ test('an existing database with dr_sid unique on its own is migrated at start, i
   await old.close();
 
   for (let start = 0; start < 2; start++) {
-    const docs = new NedbDocStore({ dir });
+    const docs = new SqliteDocStore({ file: path.join(dir, 'records.sqlite') });
     const repo = await openRecordsRepo(docs);
     for (const records of [repo.callDrs, repo.messageDrs]) {
       if (start === 0) await records.insertOne(doc(B, sid));
@@ -54,7 +54,7 @@ test('an existing database with dr_sid unique on its own is migrated at start, i
 });
 
 test('storeNewRecords stores what is new and counts what the partner already has, per partner', async () => {
-  const docs = new NedbDocStore({ dir });
+  const docs = new SqliteDocStore({ file: path.join(dir, 'records.sqlite') });
   const repo = await openRecordsRepo(docs);
   const [s1, s2, s3] = [randomUUID(), randomUUID(), randomUUID()];
   expect(await storeNewRecords(repo.callDrs, [doc(A, s1), doc(A, s2)])).toEqual({ stored: 2, duplicates: 0 });

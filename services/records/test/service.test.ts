@@ -13,7 +13,7 @@ import {
 } from '@patchbay/contracts';
 import {
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type BlobStore,
@@ -28,12 +28,12 @@ const P2 = randomUUID();
 const principal = (partner: string) => ({ partner_sid: partner, login: 'test', scopes: [], token_sid: null });
 
 let bus: MemoryBus;
-let docs: NedbDocStore;
+let docs: SqliteDocStore;
 let service: Stoppable;
 beforeAll(async () => {
   const hub = MemoryBus.hub();
   bus = new MemoryBus(hub);
-  docs = new NedbDocStore();
+  docs = new SqliteDocStore();
   service = await startRecordsService(
     {
       bus: new MemoryBus(hub),
@@ -241,7 +241,7 @@ test('a malformed batch or event is refused where it is received: 400 naming the
   const own = await startRecordsService(
     {
       bus: new MemoryBus(hub),
-      docs: new NedbDocStore(),
+      docs: new SqliteDocStore(),
       blobs: unusedBlobs,
       logger,
       metrics: createMetricsRegistry('records-malformed'),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Registry } from 'prom-client';
-import { DirBlobStore, MemoryBus, NedbDocStore, createLogger, type Logger, type Stoppable } from '@patchbay/platform';
+import { DirBlobStore, MemoryBus, SqliteDocStore, createLogger, type Logger, type Stoppable } from '@patchbay/platform';
 import { startStorageService } from '../../storage/src/service';
 import { openStorageRepo, type ContainerDoc, type FileDoc, type StorageRepo } from '../../storage/src/repo';
 import { CONTAINER_DEFAULTS } from '../../storage/src/domain/container-rules';
@@ -32,12 +32,12 @@ export interface WorkerReplica extends Stoppable {
   metrics: Registry;
 }
 
-/** `persistent`: NeDB datafiles on disk (as in production) rather than in memory. */
+/** `persistent`: a database file on disk (as in production) rather than in memory. */
 export async function startSweepKit(opts: { persistent?: boolean; logger?: Logger } = {}): Promise<SweepKit> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-sweep-'));
   const hub = MemoryBus.hub();
   const logger = opts.logger ?? createLogger({ name: 'sweep-test', level: 'silent' });
-  const docs = new NedbDocStore(opts.persistent ? { dir: path.join(root, 'docs') } : {});
+  const docs = new SqliteDocStore(opts.persistent ? { file: path.join(root, 'storage.sqlite') } : {});
   const blobDir = path.join(root, 'blobs');
   const blobs = new DirBlobStore({ dir: blobDir });
   const storage = await startStorageService(

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
 import { Subjects } from '@patchbay/contracts';
-import { createLogger, DirBlobStore, MemoryBus, NedbDocStore, type Stoppable } from '@patchbay/platform';
+import { createLogger, DirBlobStore, MemoryBus, SqliteDocStore, type Stoppable } from '@patchbay/platform';
 import { startFileServer } from '@patchbay/file-server';
 import { startTranscoderService } from '../src/service';
 import { systemBinaries } from './support/binaries';
@@ -40,7 +40,7 @@ function ffmpegChildren(): number[] {
 describe('a transcoder stopped during a download-time transcode', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-download-handoff-'));
   const blobs = new DirBlobStore({ dir: path.join(root, 'blobs') });
-  const docs = new NedbDocStore({});
+  const docs = new SqliteDocStore();
   const hub = MemoryBus.hub();
   const buses: MemoryBus[] = [];
   const running: Stoppable[] = [];

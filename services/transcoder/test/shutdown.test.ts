@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
 import { Queues, Subjects } from '@patchbay/contracts';
-import { createLogger, DirBlobStore, MemoryBus, NedbDocStore, type Stoppable } from '@patchbay/platform';
+import { createLogger, DirBlobStore, MemoryBus, SqliteDocStore, type Stoppable } from '@patchbay/platform';
 import { startTranscoderService } from '../src/service';
 import { systemBinaries } from './support/binaries';
 
@@ -46,7 +46,7 @@ describe('transcoder stopped in the middle of an upload-time job', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-transcoder-stop-'));
   const scratchDir = path.join(root, 'scratch');
   const blobs = new DirBlobStore({ dir: path.join(root, 'blobs') });
-  const docs = new NedbDocStore({});
+  const docs = new SqliteDocStore();
   const hub = MemoryBus.hub();
   const buses: MemoryBus[] = [];
   let service: Stoppable | undefined;

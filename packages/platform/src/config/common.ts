@@ -8,7 +8,7 @@ import { LOG_FORMATS } from '../runtime/logger';
 export const CommonConfig = {
   /** NATS server URL(s); unset = in-process bus (all-in-one only). */
   NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls|ws|wss)://' })),
-  /** MongoDB connection string; unset = embedded NeDB store under DATA_DIR. */
+  /** MongoDB connection string; unset = embedded SQLite store under DATA_DIR. */
   MONGODB_URL: Type.Optional(Type.String({ pattern: '^mongodb(\\+srv)?://' })),
   /**
    * First part of every MongoDB database name: `<prefix>_<service>`, blobs `<prefix>_blobs`. Lets

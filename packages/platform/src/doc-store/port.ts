@@ -14,7 +14,11 @@ export interface Update {
   $unset?: Record<string, unknown>;
   $inc?: Record<string, number>;
 }
-/** 1 ascending, -1 descending; keys are applied in insertion order. */
+/**
+ * 1 ascending, -1 descending; keys are applied in insertion order. Values of different types sort in
+ * MongoDB's order: null and missing first, then numbers, strings (by UTF-8 bytes), objects, booleans,
+ * Dates. Sorting on a field that holds arrays is not part of the port (the stores differ).
+ */
 export type Sort = Record<string, 1 | -1>;
 /** Inclusion (1) or exclusion (0) projection; dot paths allowed. `_id` is never returned. */
 export type Projection = Record<string, 0 | 1>;
@@ -28,7 +32,11 @@ export interface FindOptions {
 
 export interface IndexOptions {
   unique?: boolean;
-  /** Documents lacking the (first) indexed field are not indexed. */
+  /**
+   * Documents lacking the (first) indexed field are not indexed. A unique index over one field holding
+   * arrays refuses an element another document holds; a compound unique index over arrays is not part of
+   * the port.
+   */
   sparse?: boolean;
   name?: string;
 }

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -8,7 +9,9 @@ import { MemoryBus, type MemoryHub } from '../bus/memory-bus';
 import { NatsBus } from '../bus/nats-bus';
 import type { StreamLimits } from '../bus/nats-streams';
 import { InstrumentedBus } from '../bus/instrumented-bus';
-import { NedbDocStore } from '../doc-store/nedb-doc-store';
+import { SqliteDocStore } from '../doc-store/sqlite-doc-store';
+import { migrateNedb } from '../doc-store/nedb-migration';
+import { sqliteFile } from '../doc-store/nedb-migration-plan';
 import { DirBlobStore } from '../blob-store/dir-blob-store';
 
 // The MongoDB adapters are loaded only when MONGODB_URL is set: the driver alone costs every
@@ -77,12 +80,26 @@ export interface StoreLocation {
 
 /**
  * Picks the document store: MongoDB when a URL is configured (database `<prefix>_<service>`, so
- * each service owns its own database), else NeDB files under `<dataDir>/<service>/`.
+ * each service owns its own database), else the SQLite file `<dataDir>/<service>/store.sqlite`.
+ * On the first start over a directory the NeDB store wrote, its datafiles are migrated first
+ * (nedb-migration.ts), and what moved is logged.
  */
-export async function openDocStore(opts: StoreLocation & { service: string }): Promise<DocStore> {
+export async function openDocStore(opts: StoreLocation & { service: string; logger?: Logger }): Promise<DocStore> {
   if (opts.mongodbUrl)
     return (await mongoDocStore()).connect({ url: opts.mongodbUrl, dbName: mongoDbName(opts, opts.service) });
-  return new NedbDocStore({ dir: path.resolve(opts.dataDir, opts.service) });
+  const dir = path.resolve(opts.dataDir, opts.service);
+  const file = sqliteFile(opts.dataDir, opts.service);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const report = await migrateNedb(dir, file);
+  if (report) {
+    const documents = report.collections.reduce((n, c) => n + c.documents, 0);
+    opts.logger?.info(
+      { service: opts.service, file, collections: report.collections, outcome: report.outcome },
+      `document store: ${documents} documents in ${report.collections.length} collections moved from NeDB to SQLite; ` +
+        `the NeDB files are kept in ${path.join(dir, 'nedb-migrated')} until you remove them`,
+    );
+  }
+  return new SqliteDocStore({ file });
 }
 
 /** Picks the blob store: GridFS (database `<prefix>_blobs`) next to MongoDB when configured, else `<dataDir>/blobs`. */

@@ -8,6 +8,7 @@ import { serverPort, startOpsServer } from './ops-server';
 import { reportReady } from './launcher-ipc';
 import { busSizes, openBus, openDocStore, openBlobStore } from './adapters';
 import { runProcess, stopAll, type Stoppable } from './service-runner';
+import { claimDataDir } from '../data-dir/claim-data-dir';
 import type { ServiceDeps } from './service-deps';
 import type { DocStore } from '../doc-store/port';
 import type { BlobStore } from '../blob-store/port';
@@ -69,6 +70,12 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
         eventsMaxBytes: config.NATS_EVENTS_MAX_BYTES,
         replicas: config.NATS_STREAM_REPLICAS,
       };
+      // The embedded stores live under DATA_DIR: private to this user, and the service's own directory
+      // locked (a second process of the same service on it exits naming the lock and its holder).
+      const usesDataDir = !config.MONGODB_URL && (opts.docs || (opts.blobs && !config.BLOB_STORE_URL));
+      const claim = !usesDataDir
+        ? undefined
+        : claimDataDir({ dataDir: config.DATA_DIR, services: opts.docs ? [opts.name] : [], log: logger });
       const bus = await openBus({
         natsUrl: config.NATS_URL,
         name: opts.name,
@@ -82,7 +89,7 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
         mongodbDbPrefix: config.MONGODB_DB_PREFIX,
         dataDir: config.DATA_DIR,
       };
-      const docs = opts.docs ? await openDocStore({ ...where, service: opts.name }) : unusedDocStore(opts.name);
+      const docs = opts.docs ? await openDocStore({ ...where, service: opts.name, logger }) : unusedDocStore(opts.name);
       const blobs = !opts.blobs
         ? unusedBlobStore(opts.name)
         : opts.openBlobs
@@ -105,6 +112,7 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
             { stop: () => bus.close() },
             { stop: () => docs.close() },
             { stop: async () => blobs.close?.() },
+            { stop: async () => claim?.release() },
           ]);
           if (ops) await new Promise<void>((r) => ops!.close(() => r()));
         },

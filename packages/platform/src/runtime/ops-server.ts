@@ -8,13 +8,15 @@ export interface HealthState {
 }
 
 /**
- * Handles `/health` (200 when ready, 503 otherwise) and `/metrics` (Prometheus text). Returns
- * false for any other path so an express app or the ops server can fall through.
+ * Handles `/health` (200 when ready, 503 otherwise) and, with `registry`, `/metrics` (Prometheus
+ * text). Returns false for any other path so an express app or the ops server can fall through. The
+ * public ports (the API, the file server) pass no registry: metrics are served on the operations port
+ * only (OPS_PORT), which is not meant to be reachable from outside (docs/security.md "Metrics").
  */
 export async function handleOpsRequest(
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  registry: Registry,
+  registry: Registry | null,
   health: HealthState,
 ): Promise<boolean> {
   const path = (req.url ?? '').split('?')[0];
@@ -25,7 +27,7 @@ export async function handleOpsRequest(
     res.end(JSON.stringify({ status: ready ? 'ok' : 'unavailable' }));
     return true;
   }
-  if (path === '/metrics') {
+  if (path === '/metrics' && registry) {
     const text = await registry.metrics();
     res.writeHead(200, { 'content-type': registry.contentType });
     res.end(text);

@@ -8,6 +8,9 @@ import { nodeVersionProblem } from './node-version';
  */
 export const SHUTDOWN_GRACE_MS = 25_000;
 
+/** Start-up failures whose message is written to stderr as it is, besides the log line. */
+const PLAIN_ERRORS = new Set(['ConfigError', 'DataDirLockedError']);
+
 /** Something that was started and can be stopped gracefully. */
 export interface Stoppable {
   /** Stop taking new work, finish what is in flight, release resources. */
@@ -34,6 +37,9 @@ export function runProcess(opts: {
     logger.fatal(tooOld);
     process.exit(1);
   }
+  // Every file and directory a Patchbay process creates (stores, blobs, keys, locks, scratch files)
+  // is its user's alone: 0600 and 0700 whatever the umask it was started with.
+  process.umask(0o077);
   let running: Stoppable | undefined;
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -74,8 +80,9 @@ export function runProcess(opts: {
       if (stopping) void s.stop().then(() => process.exit(0));
     })
     .catch((err: unknown) => {
-      // Config errors carry their own readable list; print it plainly as well.
-      if (err instanceof Error && err.name === 'ConfigError') process.stderr.write(`${err.message}\n`);
+      // Config errors carry their own readable list, and a locked data directory names the lock and its
+      // holder: print them plainly as well.
+      if (err instanceof Error && PLAIN_ERRORS.has(err.name)) process.stderr.write(`${err.message}\n`);
       logger.fatal({ err }, `${opts.name} failed to start`);
       process.exit(1);
     });

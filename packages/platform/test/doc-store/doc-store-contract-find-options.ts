@@ -86,4 +86,93 @@ export function describeFindOptionsContract(kit: DocStoreKit): void {
     expect(doc?.created).toBeInstanceOf(Date);
     expect((doc?.created as Date).toISOString()).toBe('2024-03-01T00:00:00.000Z');
   });
+
+  test.each([false, true])(
+    'sorts mixed types in MongoDB order: missing/null, numbers, strings, booleans, Dates (indexed: %s)',
+    async (indexed) => {
+      const c = kit.coll();
+      if (indexed) await c.createIndex({ v: 1 });
+      const at = new Date('2024-01-01T00:00:00Z');
+      await c.insertMany([
+        { id: 'date', v: at },
+        { id: 'true', v: true },
+        { id: 'b', v: 'b' },
+        { id: 'two', v: 2 },
+        { id: 'missing' },
+        { id: 'a', v: 'a' },
+        { id: 'iso', v: at.toISOString() },
+        { id: 'one', v: 1.5 },
+        { id: 'false', v: false },
+        { id: 'early', v: new Date('1960-06-01T00:00:00Z') },
+      ]);
+      const asc = ['missing', 'one', 'two', '2024-01-01T00:00:00.000Z', 'a', 'b', 'false', 'true', 'early', 'date'];
+      const ids = async (sort: 1 | -1) =>
+        (await c.find({}, { sort: { v: sort } })).map((d) => (d.id === 'iso' ? d.v : d.id));
+      expect(await ids(1)).toEqual(asc);
+      expect(await ids(-1)).toEqual([...asc].reverse());
+    },
+  );
+
+  test.each([false, true])(
+    'a Date and its ISO string are different values to filters and to sort (indexed: %s)',
+    async (indexed) => {
+      const c = kit.coll();
+      if (indexed) await c.createIndex({ at: 1 });
+      const at = new Date('2024-01-01T00:00:00Z');
+      await c.insertMany([{ k: 1, at }, { k: 2, at: at.toISOString() }, { k: 3, at: at.getTime() }, { k: 4 }]);
+      const ks = async (filter: Record<string, unknown>) => (await c.find(filter, { sort: { k: 1 } })).map((d) => d.k);
+      expect(await ks({ at })).toEqual([1]);
+      expect(await ks({ at: at.toISOString() })).toEqual([2]);
+      expect(await ks({ at: { $gte: new Date(0) } })).toEqual([1]);
+      expect(await ks({ at: { $lte: new Date('2100-01-01T00:00:00Z') } })).toEqual([1]);
+      expect(await ks({ at: { $gte: '' } })).toEqual([2]);
+      expect(await ks({ at: { $gt: 0 } })).toEqual([3]);
+      expect(await ks({ at: { $in: [at, null] } })).toEqual([1, 4]);
+      expect(await ks({ at: { $ne: at } })).toEqual([2, 3, 4]);
+      expect((await c.findOne({ k: 1 }))?.at).toBeInstanceOf(Date);
+      expect(typeof (await c.findOne({ k: 2 }))?.at).toBe('string');
+    },
+  );
+
+  test("a cursor walk over an index (the list routes' row-value pages) visits every document once, in order", async () => {
+    const c = kit.coll();
+    await c.createIndex({ owner: 1, at: 1, sid: 1 });
+    const base = Date.UTC(2024, 0, 1);
+    // Several documents per date, so a page boundary falls between equal dates and the sid breaks the tie.
+    const docs = Array.from({ length: 60 }, (_, i) => ({
+      owner: i % 4 === 0 ? 'other' : 'me',
+      at: new Date(base + Math.floor(i / 3) * 1000),
+      sid: `s${String((i * 37) % 60).padStart(2, '0')}`,
+    }));
+    await c.insertMany(docs);
+    const expected = docs
+      .filter((d) => d.owner === 'me')
+      .sort((a, b) => a.at.getTime() - b.at.getTime() || (a.sid < b.sid ? -1 : 1))
+      .map((d) => d.sid);
+    const seen: string[] = [];
+    let last: { at: Date; sid: string } | undefined;
+    for (;;) {
+      const after = last ? { $or: [{ at: { $gt: last.at } }, { at: { $eq: last.at }, sid: { $gt: last.sid } }] } : {};
+      const page = await c.find({ owner: 'me', ...after }, { sort: { at: 1, sid: 1 }, limit: 7 });
+      if (page.length === 0) break;
+      seen.push(...page.map((d) => String(d.sid)));
+      const end = page[page.length - 1];
+      last = { at: end.at as Date, sid: String(end.sid) };
+    }
+    expect(seen).toEqual(expected);
+    // And backwards from the end.
+    const back: string[] = [];
+    let first: { at: Date; sid: string } | undefined;
+    for (;;) {
+      const before = first
+        ? { $or: [{ at: { $lt: first.at } }, { at: { $eq: first.at }, sid: { $lt: first.sid } }] }
+        : {};
+      const page = await c.find({ owner: 'me', ...before }, { sort: { at: -1, sid: -1 }, limit: 5 });
+      if (page.length === 0) break;
+      back.push(...page.map((d) => String(d.sid)));
+      const end = page[page.length - 1];
+      first = { at: end.at as Date, sid: String(end.sid) };
+    }
+    expect(back).toEqual([...expected].reverse());
+  });
 }

@@ -115,4 +115,19 @@ export function describeIndexContract(kit: DocStoreKit): void {
     await c.insertMany([{ email: 'x' }, { email: 'x' }]);
     await duplicate(c.createIndex({ email: 1 }, { unique: true }));
   });
+
+  test('a unique index over a field holding arrays: no element in two documents (scalars included)', async () => {
+    const c = kit.coll();
+    await c.createIndex({ keys: 1 }, { unique: true, sparse: true, name: 'keys_unique' });
+    await c.insertMany([{ n: 1, keys: ['a', 'b'] }, { n: 2, keys: ['c'] }, { n: 3 }, { n: 4 }]);
+    expect((await duplicate(c.insertOne({ n: 5, keys: ['b', 'd'] }))).index).toBe('keys_unique');
+    await duplicate(c.insertOne({ n: 5, keys: 'a' }));
+    await duplicate(c.updateOne({ n: 2 }, { $set: { keys: ['c', 'a'] } }));
+    expect(await c.findOne({ n: 2 }, { projection: { keys: 1 } })).toEqual({ keys: ['c'] });
+    await c.updateOne({ n: 1 }, { $set: { keys: ['x'] } });
+    await c.insertOne({ n: 6, keys: ['a', 'b'] });
+    await c.deleteOne({ n: 2 });
+    await c.insertOne({ n: 7, keys: 'c' });
+    expect(await c.countDocuments({ keys: { $in: ['a', 'c', 'x'] } })).toBe(3);
+  });
 }

@@ -48,6 +48,7 @@ export function describeDocStoreContract(
     };
     describe('insert, find, count, delete', () => describeCrudContract(kit));
     describe('filters', () => describeFilterContract(kit));
+    describe('filters over indexed paths', () => describeFilterContract(kit, { indexed: true }));
     describe('sort, skip, limit, projection', () => describeFindOptionsContract(kit));
     describe('indexes', () => describeIndexContract(kit));
     describe('concurrency', () => describeConcurrencyContract(kit));

@@ -24,6 +24,9 @@ import { sendJson } from '../http/respond';
 import { decodedBody } from '../http/content-encoding';
 import { BodyStopped, readBodyItems, type BodyItem, type IngestFormat } from './ingest-stream';
 
+/** How long the gateway waits for the records service to answer one batch. */
+export const INGEST_BATCH_TIMEOUT_MS = 120_000;
+
 export type IngestDeps = Pick<StreamDeps, 'bus' | 'logger' | 'timeoutMs'>;
 
 const NDJSON_TYPES = [
@@ -54,7 +57,9 @@ export function ingestRoute(deps: IngestDeps, route: RouteDef): RequestHandler {
   const log = deps.logger.child({ mod: 'ingest' });
   const subject = route.subject;
   if (!isRecordIngestSubject(subject)) throw new Error(`ingest route ${route.path} needs a records ingest subject`);
-  const records = new RecordsClient(deps.bus, { timeoutMs: deps.timeoutMs });
+  // A batch is one transaction of a few milliseconds; the long timeout only catches a service that is gone,
+  // so a slow moment never turns into a 504 for records that were in fact stored.
+  const records = new RecordsClient(deps.bus, { timeoutMs: Math.max(deps.timeoutMs, INGEST_BATCH_TIMEOUT_MS) });
   return async (req: Request, res: Response) => {
     let format: IngestFormat;
     let body: Readable;
@@ -94,9 +99,12 @@ type Send = (batch: Pick<RecordIngestBatch, 'first_position' | 'records'>) => Pr
 
 /**
  * Reads every item, batches the records and sends each batch once the previous one is answered,
- * and sums the answers into the report (`ignored_fields` added up by name). A failed batch
- * (service down, timeout) rejects: the records already stored stay stored and a retry of the whole
- * body is harmless.
+ * and sums the answers into the report (`ignored_fields` added up by name). The records service
+ * stores a batch in one transaction, so a batch is stored whole or not at all. A failed batch
+ * (service down, an error, the long batch timeout) ends the ingest: before any record was stored it
+ * rejects (a 503/504 that stored nothing); after, the answer is the report of what was stored, with
+ * `complete: false` and an error at the failed batch's first position; the rest of the body is not read.
+ * Either way a retry of the whole body is harmless (stored records count as duplicates).
  */
 export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Promise<RecordIngestReport> {
   const report: RecordIngestReport = {
@@ -124,21 +132,27 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
   let first = 0;
   let bytes = 0;
   let inFlight: Promise<void> = Promise.resolve();
+  let failed: { position: number; records: number; err: unknown } | undefined;
   const flush = async () => {
-    if (batch.length === 0) return;
+    if (batch.length === 0 || failed) return;
     const records = batch;
     const firstPosition = first;
     batch = [];
     bytes = 0;
     await inFlight;
-    inFlight = send({ first_position: firstPosition, records }).then((r) => {
-      report.stored += r.stored;
-      report.duplicates += r.duplicates;
-      report.rejected += new Set(r.errors.map((e) => e.position)).size;
-      addErrors(r.errors);
-      tallyIgnoredFields(ignored, Object.entries(r.ignored_fields ?? {}));
-    });
-    inFlight.catch(() => undefined); // awaited at the next flush or at the end
+    if (failed) return;
+    inFlight = send({ first_position: firstPosition, records }).then(
+      (r) => {
+        report.stored += r.stored;
+        report.duplicates += r.duplicates;
+        report.rejected += new Set(r.errors.map((e) => e.position)).size;
+        addErrors(r.errors);
+        tallyIgnoredFields(ignored, Object.entries(r.ignored_fields ?? {}));
+      },
+      (err: unknown) => {
+        failed = { position: firstPosition, records: records.filter(Boolean).length, err };
+      },
+    );
   };
 
   try {
@@ -169,6 +183,7 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
         bytes += size;
       }
       if (batch.length >= INGEST_BATCH_RECORDS || bytes >= INGEST_BATCH_BYTES) await flush();
+      if (failed) break;
     }
   } catch (err) {
     if (!(err instanceof BodyStopped)) throw err;
@@ -181,6 +196,17 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
   }
   await flush();
   await inFlight;
+  if (failed) {
+    if (report.stored === 0 && report.duplicates === 0) throw failed.err;
+    report.complete = false;
+    const reason = failed.err instanceof Error ? failed.err.message : 'the records service failed';
+    refuse(
+      failed.position,
+      `not stored: ${reason}; the ${failed.records} records of this batch and the rest of the body were not ` +
+        'stored, the records before them were; send the rest again',
+    );
+    report.rejected += failed.records - 1;
+  }
   report.errors = report.errors.sort((a, b) => a.position - b.position).slice(0, INGEST_MAX_ERRORS);
   report.ignored_fields = ignoredFieldsObject(ignored);
   return report;

@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
-import { BadRequestError, assertJsonDepth, type Principal } from '@patchbay/contracts';
+import { ApiError, BadRequestError, assertJsonDepth, type Principal } from '@patchbay/contracts';
 import { abortUpload, prepareUpload, reserveUpload, streamToBlob, type UploadDeps } from './upload-flow';
+import { MULTIPART_SLACK, answerBeforeBody, refuseDeclaredOversize } from './declared-size';
 
 /**
  * What the engine hands back to the route for the `data` part. `deferred`: the part came before
@@ -69,6 +70,14 @@ export function blobStorageEngine(deps: UploadDeps): StorageEngine {
         const prepared = deferred
           ? await reserveUpload(deps, principal, requestId)
           : await prepareUpload(deps, principal, parseFileObject(raw), 'json', requestId);
+        try {
+          refuseDeclaredOversize(req, prepared.max_bytes, MULTIPART_SLACK);
+        } catch (err) {
+          await abortUpload(deps, principal, prepared.file_sid, requestId);
+          // multer answers an error only once it has read the whole body: answered here instead.
+          if (err instanceof ApiError && req.res) answerBeforeBody(req, req.res, err);
+          throw err;
+        }
         const { size, head } = await streamToBlob(deps, principal, prepared, file.stream, requestId);
         const part: StreamedPart = { file_sid: prepared.file_sid, size, head, deferred };
         return part;

@@ -6,6 +6,7 @@ import { decodedBody, decoderFor } from '../http/content-encoding';
 import { sendReply } from '../http/respond';
 import type { StreamDeps } from '../routes/route-def';
 import { UploadTap } from './stream-taps';
+import { dropUnreadBody, refuseDeclaredOversize } from './declared-size';
 
 export type { Prepared };
 
@@ -18,7 +19,7 @@ export function storageOf(deps: Pick<UploadDeps, 'bus' | 'timeoutMs'>, requestId
 
 /**
  * A raw body (octet-stream upload, media-plane recording) through the three steps: `prepare`
- * (storage refuses before a byte moves), the body into the blob store (decoded as its
+ * (storage refuses before a byte moves; a Content-Length larger than the room left is refused then too), the body into the blob store (decoded as its
  * Content-Encoding says), commit; the answer is the commit's. Any failure leaves nothing behind.
  */
 export async function streamedUpload(
@@ -34,7 +35,14 @@ export async function streamedUpload(
     decoderFor(req);
     prepared = await prepare();
   } catch (err) {
-    req.resume();
+    dropUnreadBody(req, res);
+    throw err;
+  }
+  try {
+    refuseDeclaredOversize(req, prepared.max_bytes);
+  } catch (err) {
+    dropUnreadBody(req, res);
+    await abortUpload(deps, principal, prepared.file_sid, requestId);
     throw err;
   }
   let streamed;

@@ -12,6 +12,7 @@ import { contentCoding } from '../http/content-encoding';
 import type { StreamDeps } from '../routes/route-def';
 import { blobStorageEngine, parseFileObject, streamedPart, type StreamedPart } from './multer-engine';
 import { abortUpload, commitUpload, prepareUpload, streamedUpload } from './upload-flow';
+import { dropUnreadBody } from './declared-size';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
 const MALFORMED_MULTIPART =
@@ -82,7 +83,9 @@ export function uploadRoute(deps: StreamDeps): RequestHandler {
       }
       multipart(req, res, (err?: unknown) => {
         if (err) {
-          req.resume();
+          dropUnreadBody(req, res);
+          // Answered already (a declared size refused before the body: answerBeforeBody).
+          if (res.headersSent) return;
           return next(multerError(err));
         }
         const part = streamedPart(req.file);

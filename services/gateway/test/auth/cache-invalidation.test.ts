@@ -6,7 +6,7 @@
 import { Subjects, unwrapReply } from '@patchbay/contracts';
 import {
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type BlobStore,
@@ -21,7 +21,7 @@ const CACHE_MS = 300_000;
 
 let hub: ReturnType<typeof MemoryBus.hub>;
 let identity: Stoppable;
-let docs: NedbDocStore;
+let docs: SqliteDocStore;
 const gateways: Array<Stoppable & { port: number }> = [];
 const buses: MemoryBus[] = [];
 let admin: { login: string; password: string; token: string; partnerSid: string };
@@ -55,7 +55,7 @@ async function issueToken(
 
 beforeAll(async () => {
   hub = MemoryBus.hub();
-  docs = new NedbDocStore();
+  docs = new SqliteDocStore();
   identity = await startIdentityService({
     bus: bus(),
     docs,

@@ -6,7 +6,7 @@
 import { Subjects, unwrapReply } from '@patchbay/contracts';
 import {
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type BlobStore,
@@ -19,7 +19,7 @@ const logger = createLogger({ name: 'throttle-test', level: 'silent' });
 const LOCK_S = 2;
 let hub: ReturnType<typeof MemoryBus.hub>;
 let identity: Stoppable;
-let docs: NedbDocStore;
+let docs: SqliteDocStore;
 const gateways: Array<Stoppable & { port: number }> = [];
 const buses: MemoryBus[] = [];
 
@@ -49,7 +49,7 @@ const grant = (
 
 beforeAll(async () => {
   hub = MemoryBus.hub();
-  docs = new NedbDocStore();
+  docs = new SqliteDocStore();
   const settings = identitySettings({
     LOGIN_MAX_FAILURES: 3,
     LOGIN_LOCK_SECONDS: LOCK_S,

@@ -36,6 +36,10 @@ describe('the console site', () => {
       AUTH_CACHE_MS: 0,
       TRUST_PROXY: 'loopback',
       BUS_TIMEOUT_MS: 1000,
+      HTTP_HEADERS_TIMEOUT_MS: 20000,
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: 65000,
+      HTTP_BODY_TIMEOUT_MS: 30000,
+      HTTP_BODY_MIN_BYTES: 16384,
     });
     expect(consolePolicy({ apiUrl: s.baseUrl, storageUrl: s.storageUrl })).toContain(
       "media-src 'self' http://127.0.0.1:9001;",

@@ -87,13 +87,42 @@ test('ignored fields are added up by name over the batches; an answer without th
   expect(Object.keys(report.ignored_fields)).toEqual(['color', 'only_1', 'only_3']);
 });
 
-test('a failed batch rejects the ingest', async () => {
+test('a failed first batch rejects the ingest: nothing was stored', async () => {
   const send = async (): Promise<RecordIngestBatchResult> => {
     throw new Error('service down');
   };
   await expect(
     ingestBody(readBodyItems(lines(Array.from({ length: 1500 }, (_, i) => ({ i }))), 'ndjson'), send),
   ).rejects.toThrow('service down');
+});
+
+test('a batch failing after others were stored: the answer says exactly what was stored, and reading stops', async () => {
+  const seen: Batch[] = [];
+  const send = async (b: Batch): Promise<RecordIngestBatchResult> => {
+    if (seen.length === 2) throw new Error('service down');
+    seen.push(b);
+    return { stored: b.records.length, duplicates: 0, errors: [] };
+  };
+  let read = 0;
+  const values = Array.from({ length: 20 * INGEST_BATCH_RECORDS }, (_, i) => ({ i }));
+  const counted = Readable.from(
+    (function* () {
+      for (const v of values) {
+        read++;
+        yield `${JSON.stringify(v)}\n`;
+      }
+    })(),
+  );
+  const report = await ingestBody(readBodyItems(counted, 'ndjson'), send);
+  expect(report).toMatchObject({ stored: 2 * INGEST_BATCH_RECORDS, complete: false });
+  expect(report.errors).toEqual([
+    expect.objectContaining({
+      position: 2 * INGEST_BATCH_RECORDS,
+      message: expect.stringMatching(/^not stored: service down/),
+    }),
+  ]);
+  expect(report.rejected).toBe(INGEST_BATCH_RECORDS);
+  expect(read).toBeLessThan(values.length);
 });
 
 test('a JSON array is read element by element', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Subjects, unwrapReply } from '@patchbay/contracts';
-import { DirBlobStore, MemoryBus, NedbDocStore, createMetricsRegistry, type Stoppable } from '@patchbay/platform';
+import { DirBlobStore, MemoryBus, SqliteDocStore, createMetricsRegistry, type Stoppable } from '@patchbay/platform';
 import { startIdentityService } from '@patchbay/identity';
 import { startStorageService } from '@patchbay/storage';
 import { startGateway } from '../../src/start';
@@ -25,7 +25,7 @@ const logger = pino(
   }),
 );
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-abort-'));
-const stores: NedbDocStore[] = [];
+const stores: SqliteDocStore[] = [];
 const buses: MemoryBus[] = [];
 const running: Stoppable[] = [];
 let port = 0;
@@ -40,7 +40,7 @@ beforeAll(async () => {
     return b;
   };
   const docs = () => {
-    const d = new NedbDocStore();
+    const d = new SqliteDocStore();
     stores.push(d);
     return d;
   };

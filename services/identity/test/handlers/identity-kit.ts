@@ -9,7 +9,7 @@ import {
 } from '@patchbay/contracts';
 import {
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type BlobStore,
@@ -45,7 +45,7 @@ export async function startIdentityKit(
 ): Promise<IdentityKit> {
   const hub = MemoryBus.hub();
   const bus = new MemoryBus(hub);
-  const docs = new NedbDocStore();
+  const docs = new SqliteDocStore();
   const service: Stoppable = await startIdentityService({
     bus: new MemoryBus(hub),
     docs,

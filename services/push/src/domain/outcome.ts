@@ -2,41 +2,81 @@ import type { PushResult } from '@patchbay/contracts';
 
 /**
  * What one provider attempt said about one device: a final result, or "try again" for a
- * transient failure (5xx, 429, a connection that failed before the request was sent).
+ * transient failure (5xx, 429, a connection that failed before the request was sent), with the
+ * provider's `Retry-After` as `afterMs` when it gave one (no retry comes sooner).
  */
-export type AttemptOutcome = { retry: false; result: PushResult; detail?: string } | { retry: true; detail: string };
+export type AttemptOutcome =
+  { retry: false; result: PushResult; detail?: string } | { retry: true; detail: string; afterMs?: number };
 
 export const done = (result: PushResult, detail?: string): AttemptOutcome => ({
   retry: false,
   result,
   ...(detail ? { detail } : {}),
 });
-export const again = (detail: string): AttemptOutcome => ({ retry: true, detail });
-
-const FCM_FINAL: Record<string, PushResult> = {
-  'messaging/registration-token-not-registered': 'unregistered',
-  'messaging/invalid-registration-token': 'invalid_token',
-  // FCM v1 answers INVALID_ARGUMENT for a malformed token; the rest of the message is checked before sending.
-  'messaging/invalid-argument': 'invalid_token',
-};
-const FCM_TRANSIENT = new Set([
-  'messaging/server-unavailable',
-  'messaging/internal-error',
-  'messaging/message-rate-exceeded',
-  'messaging/device-message-rate-exceeded',
-  'messaging/unknown-error',
-  'app/network-error',
-]);
+export const again = (detail: string, afterMs?: number): AttemptOutcome =>
+  afterMs === undefined ? { retry: true, detail } : { retry: true, detail, afterMs };
 
 /**
- * A firebase-admin error code as an outcome. A network timeout is final: the message may have
- * been delivered, and a retry could notify the device twice.
+ * FCM HTTP v1 error codes (the FcmError `errorCode` in the error's details, else the error's
+ * canonical `status`) as results — the mapping firebase-admin applies before its own codes.
  */
-export function fcmOutcome(code: string | undefined, message?: string): AttemptOutcome {
-  const key = code ?? 'unknown';
-  if (FCM_FINAL[key]) return done(FCM_FINAL[key], key);
-  if (FCM_TRANSIENT.has(key)) return again(`${key}${message ? `: ${message}` : ''}`);
-  return done('provider_error', `${key}${message ? `: ${message}` : ''}`);
+const FCM_FINAL: Record<string, PushResult> = {
+  UNREGISTERED: 'unregistered',
+  NOT_FOUND: 'unregistered',
+  // FCM v1 answers INVALID_ARGUMENT for a malformed token; the rest of the message is checked before sending.
+  INVALID_ARGUMENT: 'invalid_token',
+  SENDER_ID_MISMATCH: 'provider_error',
+  PERMISSION_DENIED: 'provider_error',
+  THIRD_PARTY_AUTH_ERROR: 'provider_error',
+  APNS_AUTH_ERROR: 'provider_error',
+  UNAUTHENTICATED: 'provider_error',
+};
+const FCM_TRANSIENT = new Set(['QUOTA_EXCEEDED', 'RESOURCE_EXHAUSTED', 'UNAVAILABLE', 'INTERNAL', 'UNSPECIFIED_ERROR']);
+const FCM_ERROR_TYPE = 'type.googleapis.com/google.firebase.fcm.v1.FcmError';
+
+/** The FCM error code of an error body (null when it is not FCM's JSON). */
+export function fcmErrorCode(body: string): { code: string; message?: string } | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const error = (json as { error?: unknown } | null)?.error;
+  if (typeof error === 'string') return { code: error };
+  if (!error || typeof error !== 'object') return null;
+  const e = error as { status?: unknown; message?: unknown; details?: unknown };
+  const message = typeof e.message === 'string' ? e.message : undefined;
+  if (Array.isArray(e.details)) {
+    for (const d of e.details as Array<Record<string, unknown>>)
+      if (d && d['@type'] === FCM_ERROR_TYPE && typeof d.errorCode === 'string') return { code: d.errorCode, message };
+  }
+  return typeof e.status === 'string' ? { code: e.status, message } : null;
+}
+
+/** `Retry-After` (delta seconds or an HTTP date) as ms from `now`; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * One FCM HTTP v1 answer as an outcome: 200 is a success; a dead or malformed token is final;
+ * 429 and 5xx are retried, no sooner than their `Retry-After`; credentials FCM refuses are
+ * `provider_error`. A body that is not FCM's JSON is read from its status alone.
+ */
+export function fcmOutcome(status: number, body: string, retryAfter?: string, now = Date.now()): AttemptOutcome {
+  if (status >= 200 && status < 300) return done('success');
+  const error = fcmErrorCode(body);
+  const detail = `${status} ${error?.code ?? ''}${error?.message ? `: ${error.message}` : ''}`.trim();
+  const key = error?.code;
+  if (key && FCM_FINAL[key]) return done(FCM_FINAL[key], detail);
+  if ((key && FCM_TRANSIENT.has(key)) || status === 429 || status >= 500)
+    return again(detail, status === 429 || status === 503 ? retryAfterMs(retryAfter, now) : undefined);
+  if (status === 400) return done('invalid_token', detail);
+  return done('provider_error', detail);
 }
 
 /** A failure as @parse/node-apn reports it: an HTTP status and reason, or a transport error. */

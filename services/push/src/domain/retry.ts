@@ -29,9 +29,10 @@ const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).
 
 /**
  * Delivers to `targets` by calling `attempt` with the devices still pending, and retries those
- * whose outcome is transient after a backoff — until none is pending, the retries run out, or
- * waiting would pass `deadline` (epoch ms). A device that is still transient at the end, or that
- * the attempt did not answer for, is `provider_error`.
+ * whose outcome is transient after a backoff, or after the provider's `Retry-After` when that is
+ * longer — until none is pending, the retries run out, or waiting would pass `deadline` (epoch
+ * ms). A device that is still transient at the end, or that the attempt did not answer for, is
+ * `provider_error`.
  */
 export async function deliverWithRetries<T extends { device_sid: string }>(
   targets: T[],
@@ -50,6 +51,7 @@ export async function deliverWithRetries<T extends { device_sid: string }>(
     const outcomes = await attempt(pending);
     const retry: T[] = [];
     let detail = '';
+    let retryAfter = 0;
     for (const t of pending) {
       const o = outcomes.get(t.device_sid);
       if (o && !o.retry) {
@@ -61,10 +63,11 @@ export async function deliverWithRetries<T extends { device_sid: string }>(
       } else {
         retry.push(t);
         detail ||= o?.detail ?? 'no answer';
+        if (o?.retry && o.afterMs !== undefined) retryAfter = Math.max(retryAfter, o.afterMs);
       }
     }
     if (retry.length === 0) break;
-    const delay = backoffDelay(policy, n + 1, opts.random);
+    const delay = Math.max(backoffDelay(policy, n + 1, opts.random), retryAfter);
     if (n >= policy.maxRetries || now() + delay >= deadline) {
       for (const t of retry) {
         results.set(t.device_sid, 'provider_error');

@@ -1,15 +1,17 @@
+import { createPrivateKey } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 import type { Logger } from '@patchbay/platform';
 import type { DeviceEnvironment, PushResult } from '@patchbay/contracts';
-import { Notification, Provider } from '@parse/node-apn';
 import { apnsRequest } from '../domain/apns-request';
-import { apnsOutcome, done, type AttemptOutcome, type ApnsFailure } from '../domain/outcome';
 import type { PushMessage } from '../domain/push-message';
-import { deliverWithRetries, type RetryPolicy } from '../domain/retry';
+import type { RetryPolicy } from '../domain/retry';
+import type { ApnsAuth, ApnsClientOptions, ApnsJob } from './apns-job';
 import { InFlight } from './in-flight';
+import { logJob, nextHome, planLanes } from './lanes';
+import type { SendRunner } from './send-runner';
 import { SenderConfigError, type DeviceTarget, type HostPort, type PushSender } from './sender';
 
-export type ApnsAuth =
-  { kind: 'token'; key: string; keyId: string; teamId: string } | { kind: 'certificate'; cert: string; key: string };
+export type { ApnsAuth } from './apns-job';
 
 export interface ApnsSenderOptions {
   applicationSid: string;
@@ -21,98 +23,95 @@ export interface ApnsSenderOptions {
   endpoint?: HostPort;
   ca?: string;
   insecure: boolean;
+  runner: SendRunner;
   attemptTimeoutMs: number;
   retry: RetryPolicy;
   log: Logger;
 }
 
 /**
- * iOS devices of one application and one environment through one @parse/node-apn Provider: one
- * HTTP/2 connection, kept open and reused across sends, requests multiplexed on it. node-apn's own
- * retries (immediate, no backoff) are off; deliverWithRetries retries 429/5xx and connection
- * failures with backoff instead.
+ * iOS devices of one application and one environment through @parse/node-apn Providers run on
+ * the send lanes (worker threads): one Provider — one HTTP/2 connection, kept open and reused —
+ * per lane the sender has used, built there from this sender's options on its first job. A send is
+ * cut into slices of distinct tokens over the lanes (lanes.ts); a device that shares its token with
+ * another gets the same result. Credentials that cannot work throw SenderConfigError here, before
+ * any job.
  */
 export class ApnsSender implements PushSender {
-  private readonly provider: Provider;
+  private readonly client: ApnsClientOptions;
   private readonly inFlight = new InFlight();
+  private readonly home = nextHome();
+  private readonly id: string;
 
   constructor(private readonly opts: ApnsSenderOptions) {
-    const auth =
-      opts.auth.kind === 'token'
-        ? { token: { key: opts.auth.key, keyId: opts.auth.keyId, teamId: opts.auth.teamId } }
-        : { cert: opts.auth.cert, key: opts.auth.key };
+    this.id = `apns ${opts.applicationSid} ${opts.environment}#${this.home}`;
     try {
-      this.provider = new Provider({
-        ...auth,
-        production: opts.environment === 'production',
-        ...(opts.endpoint ? { address: opts.endpoint.host, port: opts.endpoint.port } : {}),
-        ...(opts.ca ? { ca: [opts.ca] } : {}),
-        ...(opts.insecure ? { rejectUnauthorized: false } : {}),
-        requestTimeout: opts.attemptTimeoutMs,
-        connectionRetryLimit: 0,
-      });
+      if (opts.auth.kind === 'token') createPrivateKey(opts.auth.key);
+      else createSecureContext({ cert: opts.auth.cert, key: opts.auth.key });
     } catch (err) {
       throw new SenderConfigError(`cannot build the APNs client (${opts.environment}): ${(err as Error).message}`, {
         cause: err,
       });
     }
+    this.client = {
+      auth: opts.auth,
+      production: opts.environment === 'production',
+      endpoint: opts.endpoint,
+      ca: opts.ca,
+      insecure: opts.insecure,
+      attemptTimeoutMs: opts.attemptTimeoutMs,
+    };
   }
 
   send(message: PushMessage, devices: DeviceTarget[], deadline: number): Promise<Map<string, PushResult>> {
-    const request = apnsRequest(message, this.opts.topic);
-    return this.inFlight.track(
-      deliverWithRetries(devices, (pending) => this.attempt(request, pending), this.opts.retry, deadline, {
-        onRetry: (n, sids, detail) =>
-          this.opts.log.warn(
-            {
-              application_sid: this.opts.applicationSid,
-              environment: this.opts.environment,
-              retry: n,
-              devices: sids.length,
-              detail,
-            },
-            'APNs transient failure, retrying',
-          ),
-        onProviderError: (sids, detail) =>
-          this.opts.log.warn(
-            {
-              application_sid: this.opts.applicationSid,
-              environment: this.opts.environment,
-              devices: sids.length,
-              device_sids: sids.slice(0, 10),
-              detail,
-            },
-            'APNs delivery failed',
-          ),
-      }),
-    );
+    return this.inFlight.track(this.deliver(message, devices, deadline));
   }
 
-  private async attempt(
-    request: ReturnType<typeof apnsRequest>,
-    pending: DeviceTarget[],
-  ): Promise<Map<string, AttemptOutcome>> {
-    const note = new Notification();
-    note.rawPayload = request.payload;
-    note.pushType = request.pushType;
-    note.priority = request.priority;
-    if (request.expiry !== undefined) note.expiry = request.expiry;
-    if (request.collapseId !== undefined) note.collapseId = request.collapseId;
-    if (request.topic !== undefined) note.topic = request.topic;
+  private async deliver(
+    message: PushMessage,
+    devices: DeviceTarget[],
+    deadline: number,
+  ): Promise<Map<string, PushResult>> {
+    const request = apnsRequest(message, this.opts.topic);
     const byToken = new Map<string, string[]>();
-    for (const d of pending) byToken.set(d.token, [...(byToken.get(d.token) ?? []), d.device_sid]);
-    const outcomes = new Map<string, AttemptOutcome>();
-    const { sent, failed } = await this.provider.send(note, [...byToken.keys()]);
-    for (const s of sent) for (const sid of byToken.get(s.device) ?? []) outcomes.set(sid, done('success'));
-    for (const f of failed) {
-      const outcome = apnsOutcome(f as ApnsFailure);
-      for (const sid of byToken.get(f.device) ?? []) outcomes.set(sid, outcome);
+    for (const d of devices) {
+      const sids = byToken.get(d.token);
+      if (sids) sids.push(d.device_sid);
+      else byToken.set(d.token, [d.device_sid]);
     }
-    return outcomes;
+    const results = new Map<string, PushResult>();
+    const fields = { application_sid: this.opts.applicationSid, environment: this.opts.environment };
+    await Promise.all(
+      planLanes([...byToken.keys()], this.opts.runner.lanes, this.home).map(({ lane, items: tokens }) => {
+        const job: ApnsJob = {
+          kind: 'apns',
+          sender: this.id,
+          client: this.client,
+          request,
+          tokens,
+          deadline,
+          retry: this.opts.retry,
+        };
+        const sidsAt = (i: number) => byToken.get(tokens[i]) ?? [];
+        return this.opts.runner.run(lane, job).then(
+          (r) => {
+            r.results.forEach((result, i) => {
+              for (const sid of sidsAt(i)) results.set(sid, result);
+            });
+            logJob(this.opts.log, 'APNs', fields, r, sidsAt);
+          },
+          (err: unknown) => {
+            for (const t of tokens) for (const sid of byToken.get(t) ?? []) results.set(sid, 'provider_error');
+            this.opts.log.error({ ...fields, devices: tokens.length, err }, 'APNs send failed');
+          },
+        );
+      }),
+    );
+    return results;
   }
 
   async close(): Promise<void> {
     await this.inFlight.drain();
-    await this.provider.shutdown();
+    await this.opts.runner.release(this.id);
   }
 }

@@ -5,14 +5,20 @@ import type { Route } from '../domain/send-plan';
 import type { OpenedApplication } from '../repo';
 import { ApnsSender, type ApnsAuth } from './apns-sender';
 import { FcmSender } from './fcm-sender';
+import type { SendRunner } from './send-runner';
+import { tokenAgent } from './fcm-endpoint';
 import { SenderConfigError, type PushSender } from './sender';
 
 /** Builds the provider client of one application and route from its (decrypted) credentials. */
 export type SenderFactory = (app: OpenedApplication, route: Route) => PushSender;
 
-/** The factory for these settings. Credentials that do not open throw SenderConfigError. */
-export function senderFactory(settings: PushSettings, log: Logger): SenderFactory {
+/**
+ * The factory for these settings; senders run their jobs on `runner`. Credentials that do not
+ * open throw SenderConfigError.
+ */
+export function senderFactory(settings: PushSettings, log: Logger, runner: SendRunner): SenderFactory {
   const common = { attemptTimeoutMs: settings.attemptTimeoutMs, retry: settings.retry };
+  const agent = tokenAgent(settings.fcmEndpoint);
   return (app, route) => {
     try {
       if (route === 'fcm') {
@@ -21,7 +27,8 @@ export function senderFactory(settings: PushSettings, log: Logger): SenderFactor
           ...common,
           applicationSid: app.application_sid,
           serviceAccount: decodeGoogleCredentials(app.google_credentials),
-          endpoint: settings.fcmEndpoint,
+          runner,
+          tokenAgent: agent,
           log: log.child({ mod: 'fcm' }),
         });
       }
@@ -44,6 +51,7 @@ export function senderFactory(settings: PushSettings, log: Logger): SenderFactor
         endpoint: settings.apns[environment],
         ca: settings.apns.ca,
         insecure: settings.apns.insecure,
+        runner,
         log: log.child({ mod: 'apns' }),
       });
     } catch (err) {

@@ -1,6 +1,6 @@
 import { BadRequestError, type PushNotification } from '@patchbay/contracts';
 import { toPushMessage } from '../../src/domain/push-message';
-import { fcmMessage } from '../../src/domain/fcm-message';
+import { fcmBody, fcmMessage } from '../../src/domain/fcm-message';
 import { apnsRequest } from '../../src/domain/apns-request';
 
 const n = (extra: Partial<PushNotification>): PushNotification => ({ recipients: ['r'], ...extra });
@@ -38,12 +38,22 @@ describe('fcmMessage', () => {
     }),
   );
 
-  test('android: notification, string data, android block with ttl in ms', () => {
+  test("android: notification, string data, android block in the API's field names, ttl as a Duration", () => {
     expect(fcmMessage(full, 'android')).toEqual({
       notification: { title: 'T', body: 'B' },
       data: { n: '1', s: 's' },
-      android: { priority: 'normal', ttl: 0, collapseKey: 'k', notification: { tag: 'tag' } },
+      android: { priority: 'normal', ttl: '0s', collapse_key: 'k', notification: { tag: 'tag' } },
     });
+  });
+
+  test('the request body: any token between one prefix and suffix', () => {
+    const body = fcmBody(fcmMessage(full, 'android'));
+    const token = 'tok:"quoted"';
+    expect(JSON.parse(body.prefix + JSON.stringify(token) + body.suffix)).toEqual({
+      message: { token, ...fcmMessage(full, 'android') },
+    });
+    const empty = fcmBody(fcmMessage(toPushMessage(n({})), 'web'));
+    expect(JSON.parse(empty.prefix + JSON.stringify('t') + empty.suffix)).toEqual({ message: { token: 't' } });
   });
 
   test('web: Web Push headers; a collapse key that is not a valid Topic is left out', () => {

@@ -1,17 +1,37 @@
 import { apnsOutcome, fcmOutcome } from '../../src/domain/outcome';
 
-describe('fcmOutcome', () => {
+const fcmError = (status: string, errorCode?: string) =>
+  JSON.stringify({
+    error: {
+      code: 0,
+      message: 'm',
+      status,
+      details: errorCode ? [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode }] : [],
+    },
+  });
+
+describe('fcmOutcome (FCM HTTP v1 answers)', () => {
+  const now = Date.UTC(2030, 0, 1);
   test.each([
-    ['messaging/registration-token-not-registered', { retry: false, result: 'unregistered' }],
-    ['messaging/invalid-registration-token', { retry: false, result: 'invalid_token' }],
-    ['messaging/invalid-argument', { retry: false, result: 'invalid_token' }],
-    ['messaging/server-unavailable', { retry: true }],
-    ['messaging/internal-error', { retry: true }],
-    ['app/network-error', { retry: true }],
-    ['app/network-timeout', { retry: false, result: 'provider_error' }],
-    ['messaging/third-party-auth-error', { retry: false, result: 'provider_error' }],
-  ])('%s', (code, expected) => {
-    expect(fcmOutcome(code)).toMatchObject(expected);
+    [200, '{"name":"projects/p/messages/1"}', undefined, { retry: false, result: 'success' }],
+    [404, fcmError('NOT_FOUND', 'UNREGISTERED'), undefined, { retry: false, result: 'unregistered' }],
+    [400, fcmError('INVALID_ARGUMENT', 'INVALID_ARGUMENT'), undefined, { retry: false, result: 'invalid_token' }],
+    [403, fcmError('PERMISSION_DENIED', 'SENDER_ID_MISMATCH'), undefined, { retry: false, result: 'provider_error' }],
+    [401, fcmError('UNAUTHENTICATED'), undefined, { retry: false, result: 'provider_error' }],
+    [429, fcmError('RESOURCE_EXHAUSTED', 'QUOTA_EXCEEDED'), '7', { retry: true, afterMs: 7000 }],
+    [503, fcmError('UNAVAILABLE', 'UNAVAILABLE'), 'Tue, 01 Jan 2030 00:00:03 GMT', { retry: true, afterMs: 3000 }],
+    [500, fcmError('INTERNAL', 'INTERNAL'), undefined, { retry: true }],
+    [502, '<html>bad gateway</html>', undefined, { retry: true }],
+    [400, 'not json', undefined, { retry: false, result: 'invalid_token' }],
+  ])('%i %s', (status, body, retryAfter, expected) => {
+    expect(fcmOutcome(status, body, retryAfter, now)).toMatchObject(expected);
+  });
+
+  test('a 500 carries no Retry-After delay; a 429 without one retries on the backoff alone', () => {
+    expect(fcmOutcome(500, fcmError('INTERNAL', 'INTERNAL'), '9', now)).not.toHaveProperty('afterMs');
+    expect(fcmOutcome(429, fcmError('RESOURCE_EXHAUSTED', 'QUOTA_EXCEEDED'), undefined, now)).not.toHaveProperty(
+      'afterMs',
+    );
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, type GatewayRequest } from '@patchbay/contracts';
-import { NedbDocStore, createLogger } from '@patchbay/platform';
+import { SqliteDocStore, createLogger } from '@patchbay/platform';
 import { MESSAGE_RECORDS } from '../../src/domain/record-kinds';
 import { detailRecordHandlers } from '../../src/handlers/detail-records';
 import { openRecordsRepo } from '../../src/repo';
@@ -24,11 +24,11 @@ const request = (
   url: `http://x/core/v2/sms/message_drs?${new URLSearchParams(query)}`,
 });
 
-let docs: NedbDocStore;
+let docs: SqliteDocStore;
 let handlers: ReturnType<typeof detailRecordHandlers>;
 const sid = randomUUID();
 beforeAll(async () => {
-  docs = new NedbDocStore();
+  docs = new SqliteDocStore();
   const repo = await openRecordsRepo(docs);
   handlers = detailRecordHandlers(
     MESSAGE_RECORDS,

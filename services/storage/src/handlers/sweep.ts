@@ -23,12 +23,9 @@ const CANDIDATE_FIELDS = { file_sid: 1, file_bytes: 1, date_last_accessed: 1 } a
 
 /**
  * Indexes for the sweep. MongoDB answers the candidate query from the compound index alone
- * (equality prefix, then the sort order: no in-memory sort). NeDB uses a compound index only when the
- * query pins every field of it, so it would match and sort every file in memory; the
- * date_last_accessed index lets its ordered index scan (platform nedb-ordered-scan.ts) walk files
- * in LRU order and stop after `limit` matches. No (container_sid, threshold_include) index: NeDB
- * keeps the documents of one key in an array, so each delete or update would cost the size of the
- * container (bench/threshold-sweep.ts measures these plans).
+ * (equality prefix, then the sort order: no in-memory sort), and so does the embedded SQLite store from
+ * its key columns. (The index set was chosen for the NeDB store before it, whose plans
+ * bench/threshold-sweep.ts measured; it serves SQLite as well.)
  */
 export async function ensureSweepIndexes(repo: StorageRepo): Promise<void> {
   await repo.files.createIndex({ container_sid: 1, threshold_include: 1, date_last_accessed: 1, file_sid: 1 });
@@ -173,9 +170,8 @@ export async function sweepHandlers(ctx: StorageContext, blobs: BlobStore) {
     },
 
     [Subjects.storage.sweepExpired]: async (req: SweepExpiredRequest): Promise<SweepExpiredReply> => {
-      // A one-branch $or on purpose: NeDB's sparse index on expires_at holds no Date key at all (its
-      // sparse check mistakes a Date for an empty compound key), so a top-level range, which NeDB
-      // answers from that index, finds nothing. Inside $or NeDB scans; MongoDB still uses the index.
+      // A one-branch $or: a workaround for the NeDB store before SQLite (its sparse index on expires_at
+      // held no Date key). Harmless now: MongoDB and SQLite both answer it from the index.
       const files = await repo.files.find(
         { $or: [{ expires_at: { $lte: new Date() } }] },
         {

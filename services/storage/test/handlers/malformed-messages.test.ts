@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Subjects, type BusReply } from '@patchbay/contracts';
-import { DirBlobStore, MemoryBus, NedbDocStore, createMetricsRegistry, type Stoppable } from '@patchbay/platform';
+import { DirBlobStore, MemoryBus, SqliteDocStore, createMetricsRegistry, type Stoppable } from '@patchbay/platform';
 import { captureLogger } from '../../../../packages/platform/src/testing/capture-logger';
 import { startStorageService } from '../../src/service';
 
@@ -20,7 +20,7 @@ let root: string;
 let storage: Stoppable;
 let caller: MemoryBus;
 let own: MemoryBus;
-let docs: NedbDocStore;
+let docs: SqliteDocStore;
 const { logger, lines } = captureLogger('error');
 
 beforeAll(async () => {
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const hub = MemoryBus.hub();
   own = new MemoryBus(hub);
   caller = new MemoryBus(hub);
-  docs = new NedbDocStore({});
+  docs = new SqliteDocStore();
   storage = await startStorageService(
     {
       bus: own,

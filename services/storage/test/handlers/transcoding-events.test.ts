@@ -12,7 +12,7 @@ import { Subjects, fileBlobKey, transcodedBlobKey, type TranscodingDoneEvent } f
 import {
   DirBlobStore,
   MemoryBus,
-  NedbDocStore,
+  SqliteDocStore,
   createLogger,
   createMetricsRegistry,
   type Stoppable,
@@ -24,7 +24,7 @@ import { CONTAINER_DEFAULTS } from '../../src/domain/container-rules';
 let root: string;
 let storage: Stoppable;
 let bus: MemoryBus;
-let docs: NedbDocStore;
+let docs: SqliteDocStore;
 let blobs: DirBlobStore;
 let repo: StorageRepo;
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-storage-transcoding-'));
   const hub = MemoryBus.hub();
   bus = new MemoryBus(hub);
-  docs = new NedbDocStore({});
+  docs = new SqliteDocStore();
   blobs = new DirBlobStore({ dir: path.join(root, 'blobs') });
   storage = await startStorageService(
     {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Registry } from 'prom-client';
-import { createLogger, DirBlobStore, MemoryBus, NedbDocStore, type Logger, type Stoppable } from '@patchbay/platform';
+import { createLogger, DirBlobStore, MemoryBus, SqliteDocStore, type Logger, type Stoppable } from '@patchbay/platform';
 import { startTranscoderService } from '../../src/service';
 import { systemBinaries } from './binaries';
 import type { BinarySettings } from '../../src/ffmpeg/candidates';
@@ -17,7 +17,7 @@ export async function startTranscoderKit(
 ) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `pb-${name}-`));
   const blobs = new DirBlobStore({ dir: path.join(root, 'blobs') });
-  const docs = new NedbDocStore({});
+  const docs = new SqliteDocStore();
   const hub = MemoryBus.hub();
   const buses: MemoryBus[] = [];
   const bus = () => {

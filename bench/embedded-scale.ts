@@ -1,0 +1,176 @@
+/**
+ * The all-in-one default at scale, through its HTTP API only: N call records of one partner
+ * (default 10,000,000), ingested as NDJSON bodies of 10,000 records with two requests in flight,
+ * then: server RSS after the ingest, SIGTERM to exit, restart to /health, RSS after the restart and
+ * some paging, a page of 1,000 (cursor, `after`) at the start and at 90 % depth, and a date-range filter.
+ *
+ *   pnpm exec tsx bench/embedded-scale.ts [N=10000000] [--keep]
+ *
+ * The server runs as `node --import tsx services/all-in-one/src/main.ts` (one process: signals reach it
+ * directly, as with the bundle the images run); its data directory is .bench-tmp/embedded-scale-<N>,
+ * removed at the end unless --keep. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server. Record i stops at 2024-01-01 + i s, and its dr_sid is derived from i,
+ * so the record at any depth of the default order (date_stop ascending) is known without asking.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../tests/harness/free-port';
+import { MiB, rssOf, table } from './lib/proc';
+
+const ROOT = path.resolve(__dirname, '..');
+const N = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 10_000_000);
+const KEEP = process.argv.includes('--keep');
+const PER_REQUEST = 10_000;
+const IN_FLIGHT = 2;
+const T0 = Date.UTC(2024, 0, 1);
+const TOKEN = `bench-token-${'x'.repeat(24)}`;
+
+const sidOf = (i: number) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+const recordLine = (i: number) =>
+  `{"dr_sid":"${sidOf(i)}","date_start":"${new Date(T0 + i * 1000 - 60_000).toISOString()}",` +
+  `"date_stop":"${new Date(T0 + i * 1000).toISOString()}","price":"0.0125","from":"+33123456789",` +
+  `"to":"+33987654321","duration":"${i % 600}.5","status":"completed","direction":"outbound"}`;
+
+/** Servers still running, killed if the bench fails half-way. */
+const running = new Set<ChildProcess>();
+
+interface Server {
+  child: ChildProcess;
+  origin: string;
+  exited: Promise<number | null>;
+}
+
+async function start(dataDir: string, port: number, storagePort: number): Promise<{ server: Server; ms: number }> {
+  const t = performance.now();
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'services/all-in-one/src/main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        STORAGE_PORT: String(storagePort),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        PATCHBAY_BOOTSTRAP_LOGIN: 'admin',
+        PATCHBAY_BOOTSTRAP_PASSWORD: 'bench-password-123',
+        PATCHBAY_BOOTSTRAP_TOKEN: TOKEN,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  running.add(child);
+  void exited.then(() => running.delete(child));
+  const origin = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
+    const res = await fetch(`${origin}/health`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined);
+    if (res?.ok) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { server: { child, origin, exited }, ms: performance.now() - t };
+}
+
+async function stop(server: Server): Promise<{ ms: number; code: number | null }> {
+  const t = performance.now();
+  server.child.kill('SIGTERM');
+  const code = await server.exited;
+  return { ms: performance.now() - t, code };
+}
+
+async function ingest(origin: string): Promise<number> {
+  const t = performance.now();
+  let next = 0;
+  let stored = 0;
+  const worker = async () => {
+    while (next < N) {
+      const from = next;
+      const n = Math.min(PER_REQUEST, N - from);
+      next += n;
+      const lines: string[] = [];
+      for (let i = from; i < from + n; i++) lines.push(recordLine(i));
+      const res = await fetch(`${origin}/core/v2/calls/call_drs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson' },
+        body: lines.join('\n'),
+      });
+      const report = (await res.json()) as { stored?: number; complete?: boolean };
+      if (res.status !== 200 || report.stored !== n || !report.complete)
+        throw new Error(`records ${from}..${from + n}: ${res.status} ${JSON.stringify(report).slice(0, 400)}`);
+      stored += n;
+      if (Math.floor(stored / 1_000_000) !== Math.floor((stored - n) / 1_000_000))
+        process.stderr.write(`  ${stored} records, ${Math.round(stored / ((performance.now() - t) / 1000))}/s\n`);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  return stored / ((performance.now() - t) / 1000);
+}
+
+/** Median time (ms) of `runs` GETs of `url`; each must answer 200 with `expectItems` items. */
+async function timed(origin: string, url: string, expectItems: number, runs = 5): Promise<number> {
+  const times: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const t = performance.now();
+    const res = await fetch(`${origin}/core/v2${url}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const body = (await res.json()) as { items?: unknown[] };
+    times.push(performance.now() - t);
+    if (res.status !== 200 || body.items?.length !== expectItems)
+      throw new Error(`${url}: ${res.status}, ${body.items?.length} items`);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+async function main(): Promise<void> {
+  const dataDir = path.join(ROOT, '.bench-tmp', `embedded-scale-${N}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  const [port, storagePort] = [await freePort(), await freePort()];
+  const rows: Array<Record<string, string | number>> = [];
+  const row = (what: string, value: string | number, target = '') => {
+    rows.push({ what, value, target });
+    process.stderr.write(`${what}: ${value}\n`);
+  };
+
+  const first = await start(dataDir, port, storagePort);
+  row('records', N.toLocaleString('en'));
+  row('ingest (records/s, through the API)', Math.round(await ingest(first.server.origin)), '≥ 20,000');
+  row('server RSS after the ingest (MiB)', Math.round(rssOf(first.server.child.pid!) / MiB), '≤ 512');
+  const stopped = await stop(first.server);
+  row('SIGTERM to exit (s)', (stopped.ms / 1000).toFixed(2), '< 10, exit 0');
+  row('exit code', String(stopped.code));
+  const db = path.join(dataDir, 'records', 'store.sqlite');
+  row('records database on disk (MiB)', Math.round(fs.statSync(db).size / MiB));
+
+  const second = await start(dataDir, port, storagePort);
+  row('restart to /health (s)', (second.ms / 1000).toFixed(2), '≤ 3');
+  const origin = second.server.origin;
+  const firstPage = await timed(origin, '/calls/call_drs?limit=1000', 1000);
+  const deep = Math.floor(N * 0.9);
+  const deepPage = await timed(origin, `/calls/call_drs?limit=1000&after=${sidOf(deep)}`, Math.min(1000, N - deep - 1));
+  row('first page of 1,000 (ms, median of 5)', firstPage.toFixed(1));
+  row('page of 1,000 at 90 % depth, after= (ms)', deepPage.toFixed(1), '≤ 1.5 × first');
+  const from = new Date(T0 + Math.floor(N / 2) * 1000).toISOString();
+  const to = new Date(T0 + (Math.floor(N / 2) + 500) * 1000).toISOString();
+  const range = await timed(
+    origin,
+    `/calls/call_drs?limit=1000&filter=${encodeURIComponent(`date_stop ge '${from}' and date_stop lt '${to}'`)}`,
+    500,
+  );
+  row('date-range filter, 500 of N (ms)', range.toFixed(1));
+  row('server RSS after restart and paging (MiB)', Math.round(rssOf(second.server.child.pid!) / MiB), '≤ 300');
+  const end = await stop(second.server);
+  row('second SIGTERM to exit (s)', (end.ms / 1000).toFixed(2));
+  process.stdout.write(`\n${table(rows)}\n`);
+  if (!KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  for (const child of running) child.kill('SIGKILL');
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import os from 'node:os';
+
+/**
+ * Who holds a lock: enough to tell, later and from another process, whether that very process is
+ * still running. A PID alone is not: after a crash the PID may be reused by an unrelated process
+ * (in a container, the restarted Patchbay is PID 1 again). The start time (in clock ticks since
+ * boot, from /proc) and the boot id tell a reused PID apart; the host name tells that the PID is
+ * not one this machine (or container) can check at all.
+ */
+export interface ProcessIdentity {
+  pid: number;
+  /** /proc/<pid>/stat field 22; null where there is no /proc (macOS): the PID alone is checked. */
+  start: string | null;
+  /** /proc/sys/kernel/random/boot_id; null where there is none. */
+  boot: string | null;
+  host: string;
+}
+
+function readOrNull(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/** The start time of `pid` as /proc tells it, or null (no such process, or no /proc). */
+export function startTimeOf(pid: number): string | null {
+  const stat = readOrNull(`/proc/${pid}/stat`);
+  if (!stat) return null;
+  // "pid (comm) state ppid …": comm may hold spaces and parentheses; starttime is field 22.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[19] ?? null;
+}
+
+export function currentIdentity(): ProcessIdentity {
+  return {
+    pid: process.pid,
+    start: startTimeOf(process.pid),
+    boot: readOrNull('/proc/sys/kernel/random/boot_id'),
+    host: os.hostname(),
+  };
+}
+
+/**
+ * Whether the process `holder` names is still running, as far as this process can tell:
+ * - another host name: it cannot be checked from here, so it counts as running;
+ * - another boot of this machine: it is gone;
+ * - no process with that PID: gone; a process with that PID that started at another time: the PID
+ *   was reused, the holder is gone.
+ */
+export function isRunning(holder: ProcessIdentity, self: ProcessIdentity = currentIdentity()): boolean {
+  if (holder.host !== self.host) return true;
+  if (holder.boot && self.boot && holder.boot !== self.boot) return false;
+  try {
+    process.kill(holder.pid, 0);
+  } catch (err) {
+    // EPERM: it exists, under another user; its start time below still tells.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (holder.start === null) return true;
+  return startTimeOf(holder.pid) === holder.start;
+}
+
+/** A holder record read back from a lock file; null when it is not one (partial or foreign content). */
+export function parseIdentity(text: string): ProcessIdentity | null {
+  try {
+    const v = JSON.parse(text) as Partial<ProcessIdentity>;
+    if (!Number.isInteger(v.pid) || typeof v.host !== 'string') return null;
+    return {
+      pid: v.pid as number,
+      start: typeof v.start === 'string' ? v.start : null,
+      boot: typeof v.boot === 'string' ? v.boot : null,
+      host: v.host,
+    };
+  } catch {
+    return null;
+  }
+}

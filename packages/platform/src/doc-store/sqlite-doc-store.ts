@@ -1,0 +1,82 @@
+/**
+ * The embedded document store: SQLite through better-sqlite3, one database file per store (one per
+ * service: services keep owning their data), a table per collection (sqlite-collection.ts).
+ *
+ * Durability: WAL journal; a write is acknowledged only after its transaction committed. With
+ * `synchronous=NORMAL` (the default) a commit is written to the WAL but not fsynced: everything
+ * acknowledged survives a crash or kill -9 of the process, and the last transactions before a power cut
+ * may be lost (never corrupted). `FULL` fsyncs every commit (power-cut safe), at the price of an fsync,
+ * which blocks the event loop, per write. The file is created
+ * mode 0600 (SQLite gives its -wal and -shm files the database file's mode). One process per file:
+ * the data directory's lock keeps a second process out; SQLite's own locking would make it wait.
+ * Without `file` everything is in memory and gone on close (unit tests).
+ */
+import { closeSync, openSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Collection, Doc, DocStore } from './port';
+import { SqliteCollection } from './sqlite-collection';
+import { createMetaTables, INDEX_TABLE } from './sqlite-indexes';
+import { ResidualMatcher } from './sqlite-matcher';
+
+export interface SqliteDocStoreOptions {
+  /** The database file (created mode 0600 if missing). Omitted: in memory. */
+  file?: string;
+  /** `normal` (default): acknowledged writes survive a crash of the process; `full`: a power cut too. */
+  synchronous?: 'full' | 'normal';
+}
+
+const NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+export class SqliteDocStore implements DocStore {
+  private readonly db: Database.Database;
+  private readonly matcher: ResidualMatcher;
+  private readonly collections = new Map<string, SqliteCollection>();
+  private closed = false;
+
+  constructor(opts: SqliteDocStoreOptions = {}) {
+    if (opts.file !== undefined) closeSync(openSync(path.resolve(opts.file), 'a', 0o600));
+    this.db = new Database(opts.file === undefined ? ':memory:' : path.resolve(opts.file));
+    if (opts.file !== undefined) this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    // A checkpoint never waits on readers here (one process); a wait only guards against a stray sqlite3 shell.
+    this.db.pragma('busy_timeout = 5000');
+    createMetaTables(this.db);
+    this.matcher = new ResidualMatcher(this.db);
+  }
+
+  /** The same instance for the same name (its statements and index knowledge are shared). */
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    if (this.closed) throw new Error('the document store is closed');
+    if (!NAME.test(name) || name.startsWith('_patchbay') || name === INDEX_TABLE)
+      throw new Error(`invalid collection name '${name}'`);
+    let c = this.collections.get(name);
+    if (!c) {
+      c = new SqliteCollection(this.db, name, this.matcher);
+      this.collections.set(name, c);
+    }
+    // Documents are untyped at rest; T is only the caller's view of them.
+    return c as unknown as Collection<T>;
+  }
+
+  /** The names of the collections in the file (for the migration's checks and the CLI). */
+  collectionNames(): string[] {
+    const rows = this.db
+      .prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '\\_patchbay%' ESCAPE '\\'`)
+      .all() as { name: string }[];
+    return rows.map((r) => r.name);
+  }
+
+  /** Runs `op` in one transaction: every write in it commits together or not at all. */
+  transaction<R>(op: () => R): R {
+    return this.db.transaction(op).immediate();
+  }
+
+  /** Closes the file (SQLite checkpoints the WAL into it); later use is refused. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.pragma('optimize');
+    this.db.close();
+  }
+}

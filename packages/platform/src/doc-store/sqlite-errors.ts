@@ -1,0 +1,30 @@
+/** SQLite errors → the contract errors every port speaks; no raw driver error crosses the port. */
+import { ApiError, DuplicateKeyError, UnavailableError } from '@patchbay/contracts';
+
+/**
+ * `uniqueName` turns SQLite's message (`UNIQUE constraint failed: t.c1, t.c2`) into the port name of the
+ * index. A busy or locked database (another process holds it) is a 503; a full disk or an I/O error a 500
+ * with the cause kept for the log.
+ */
+export function translateSqliteError(err: unknown, uniqueName: (message: string) => string | undefined): ApiError {
+  if (err instanceof ApiError) return err;
+  if (isSqliteError(err)) {
+    if (err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+      return new DuplicateKeyError(uniqueName(err.message), { cause: err });
+    if (err.code.startsWith('SQLITE_BUSY') || err.code.startsWith('SQLITE_LOCKED'))
+      return new UnavailableError('document store busy', [], { cause: err });
+  }
+  if (err instanceof Error && /^(cannot|a replacement|createIndex)/.test(err.message))
+    return new ApiError(400, 'bad_request', err.message, [], { cause: err });
+  return new ApiError(500, 'store_error', 'document store error', [], { cause: err });
+}
+
+/**
+ * By name, not instanceof: the native addon keeps the SqliteError class of the first load of the module,
+ * so under a module registry per test file (jest) a later file's class is another one.
+ */
+function isSqliteError(err: unknown): err is Error & { code: string } {
+  // Not even `instanceof Error`: that class belongs to the realm (jest's context) of the first load too.
+  const e = err as { name?: unknown; code?: unknown } | null;
+  return typeof e === 'object' && e !== null && e.name === 'SqliteError' && typeof e.code === 'string';
+}

@@ -1,0 +1,38 @@
+/**
+ * How a document is kept in SQLite: JSON text, a Date as `{"$date": <ms since the epoch>}` (the
+ * MongoDB Extended JSON shape, readable in the `sqlite3` shell with `json_extract(doc, '$.f."$date"')`),
+ * and an `undefined` field stored as null, as the MongoDB driver stores it by default.
+ */
+import { types } from 'node:util';
+import type { Doc } from './port';
+
+/** The serialized document. Throws on a value JSON cannot hold (a BigInt, a cycle). */
+export function encodeDoc(doc: Doc): string {
+  // A copy with Dates and undefined already translated, then the plain (fast) JSON.stringify: a replacer
+  // function would put every key of every document on V8's slow path.
+  return JSON.stringify(toJson(doc));
+}
+
+function toJson(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (value === null || typeof value !== 'object') return value;
+  if (types.isDate(value)) return { $date: value.getTime() };
+  if (Array.isArray(value)) return value.map(toJson);
+  const custom = (value as { toJSON?: unknown }).toJSON;
+  if (typeof custom === 'function') return toJson((custom as () => unknown).call(value));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = toJson((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+/** The document back, Dates as Dates. */
+export function decodeDoc<T extends Doc = Doc>(text: string): T {
+  return JSON.parse(text, reviveDate) as T;
+}
+
+function reviveDate(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const ms = (value as { $date?: unknown }).$date;
+  if (typeof ms === 'number' && Object.keys(value).length === 1) return new Date(ms);
+  return value;
+}
