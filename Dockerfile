@@ -14,7 +14,7 @@
 # service target copies only its own /out/<service> directory. ffmpeg is installed in the
 # transcoder target only.
 
-ARG NODE_IMAGE=node:20.19-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 ENV PNPM_HOME=/pnpm PATH=/pnpm:$PATH CI=true
@@ -22,10 +22,6 @@ RUN npm install -g pnpm@9.15.9 && pnpm config set store-dir /pnpm/store
 WORKDIR /repo
 
 FROM base AS build
-# better-sqlite3 (the embedded document store) builds its native module from source when its prebuilt
-# binary cannot be downloaded: python3, make and g++ (this stage only; the runtime images get the result).
-RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/*
 COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm fetch
 COPY . .

@@ -43,6 +43,7 @@ export { handleOpsRequest, startOpsServer, serverPort } from './runtime/ops-serv
 export type { HealthState } from './runtime/ops-server';
 export { busSizes, openBus, openDocStore, openBlobStore } from './runtime/adapters';
 export { runProcess, stopAll } from './runtime/service-runner';
+export { nodeVersionProblem, REQUIRED_NODE_MAJOR } from './runtime/node-version';
 export type { Stoppable } from './runtime/service-runner';
 export type { ServiceDeps } from './runtime/service-deps';
 export { serveAll, reply } from './runtime/serve-all';

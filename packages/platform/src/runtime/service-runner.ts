@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { watchProcess } from './watch-process';
+import { nodeVersionProblem } from './node-version';
 
 /**
  * How long a process has, after SIGTERM, to finish its work before it exits anyway. Anything a
@@ -31,6 +32,11 @@ export function runProcess(opts: {
   exitWith?: number;
 }): void {
   const { logger } = opts;
+  const tooOld = nodeVersionProblem();
+  if (tooOld) {
+    logger.fatal(tooOld);
+    process.exit(1);
+  }
   // Every file and directory a Patchbay process creates (stores, blobs, keys, locks, scratch files)
   // is its user's alone: 0600 and 0700 whatever the umask it was started with.
   process.umask(0o077);
