@@ -25,13 +25,27 @@ function readOrNull(file: string): string | null {
   }
 }
 
-/** The start time of `pid` as /proc tells it, or null (no such process, or no /proc). */
-export function startTimeOf(pid: number): string | null {
+/** /proc/<pid>/stat from field 3 (state) on, or null (no such process, or no /proc). */
+function statFields(pid: number): string[] | null {
   const stat = readOrNull(`/proc/${pid}/stat`);
   if (!stat) return null;
-  // "pid (comm) state ppid …": comm may hold spaces and parentheses; starttime is field 22.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields[19] ?? null;
+  // "pid (comm) state ppid …": comm may hold spaces and parentheses.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The start time of `pid` as /proc tells it (field 22), or null (no such process, or no /proc). */
+export function startTimeOf(pid: number): string | null {
+  return statFields(pid)?.[19] ?? null;
+}
+
+/**
+ * Whether `pid` has exited and only waits to be reaped (a zombie, state Z or X): it holds nothing.
+ * Where PID 1 does not reap orphans (a container without an init), a holder killed with SIGKILL
+ * stays a zombie for as long as the container runs.
+ */
+function isZombie(pid: number): boolean {
+  const state = statFields(pid)?.[0];
+  return state === 'Z' || state === 'X';
 }
 
 export function currentIdentity(): ProcessIdentity {
@@ -47,8 +61,8 @@ export function currentIdentity(): ProcessIdentity {
  * Whether the process `holder` names is still running, as far as this process can tell:
  * - another host name: it cannot be checked from here, so it counts as running;
  * - another boot of this machine: it is gone;
- * - no process with that PID: gone; a process with that PID that started at another time: the PID
- *   was reused, the holder is gone.
+ * - no process with that PID, or only its zombie (exited, not yet reaped): gone; a process with that
+ *   PID that started at another time: the PID was reused, the holder is gone.
  */
 export function isRunning(holder: ProcessIdentity, self: ProcessIdentity = currentIdentity()): boolean {
   if (holder.host !== self.host) return true;
@@ -59,6 +73,7 @@ export function isRunning(holder: ProcessIdentity, self: ProcessIdentity = curre
     // EPERM: it exists, under another user; its start time below still tells.
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  if (isZombie(holder.pid)) return false;
   if (holder.start === null) return true;
   return startTimeOf(holder.pid) === holder.start;
 }

@@ -69,6 +69,22 @@ test('a holder killed with SIGKILL leaves a stale lock, which the next process t
   lock.release();
 });
 
+test('a holder that exited but was never reaped (a zombie: PID 1 of a container without an init) does not hold the lock', async () => {
+  const dir = path.join(root, 'records');
+  // The shell starts a child that exits at once, then becomes `sleep`, which never reaps it.
+  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.push(parent);
+  const pid = Number((await new Promise<Buffer>((r) => parent.stdout!.once('data', r))).toString().trim());
+  const deadline = Date.now() + 5000;
+  while (!/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 20));
+  expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
+  writeLock(dir, { ...currentIdentity(), pid, start: startTimeOf(pid) });
+  const lock = lockDir(dir);
+  expect(JSON.parse(fs.readFileSync(lock.file, 'utf8'))).toMatchObject({ pid: process.pid });
+  lock.release();
+});
+
 test('a reused PID (same PID, another start time) or another boot does not hold the lock; another host does', async () => {
   const dir = path.join(root, 'push');
   const { identity } = await sleeper();
