@@ -20,7 +20,7 @@ export interface paths {
         put?: never;
         /**
          * Bulk-ingest call detail records
-         * @description A JSON array of records, or one record per line (NDJSON), streamed: any size. Known fields are type-checked (a bad record is refused by position), unknown ones dropped and counted; re-sending a `dr_sid` is a duplicate, not an error. `gzip`, `deflate` and `br` Content-Encodings are read.
+         * @description A JSON array of records, or one record per line (NDJSON), streamed: any size. Known fields are type-checked (a bad record is refused by position), unknown ones dropped and counted; re-sending a `dr_sid` is a duplicate, not an error. `gzip`, `deflate`, `br` and `zstd` Content-Encodings are read.
          *
          *     Scopes (any one): `calls.manage`, `calls.create`.
          */
@@ -582,7 +582,7 @@ export interface paths {
         put?: never;
         /**
          * Bulk-ingest message detail records
-         * @description A JSON array of records, or one record per line (NDJSON), streamed: any size. Known fields are type-checked (a bad record is refused by position), unknown ones dropped and counted; re-sending a `dr_sid` is a duplicate, not an error. `gzip`, `deflate` and `br` Content-Encodings are read.
+         * @description A JSON array of records, or one record per line (NDJSON), streamed: any size. Known fields are type-checked (a bad record is refused by position), unknown ones dropped and counted; re-sending a `dr_sid` is a duplicate, not an error. `gzip`, `deflate`, `br` and `zstd` Content-Encodings are read.
          *
          *     Scopes (any one): `sms.manage`, `sms.create`.
          */

@@ -8,6 +8,7 @@ const DECODERS: Record<string, () => Transform> = {
   'x-gzip': () => zlib.createGunzip(),
   deflate: () => zlib.createInflate(),
   br: () => zlib.createBrotliDecompress(),
+  zstd: () => zlib.createZstdDecompress(),
 };
 
 /** The request's Content-Encoding, lower-cased; '' when absent or `identity`. */
@@ -20,7 +21,7 @@ export function contentCoding(req: IncomingMessage): string {
 
 /**
  * A streamed request body as its Content-Encoding says to read it: as is without one; gzip,
- * deflate and br decompressed while it streams (a body that does not decompress fails the stream
+ * deflate, br and zstd decompressed while it streams (a body that does not decompress fails the stream
  * with zlib's error, which the error handler answers with a 400 naming Content-Encoding); any other
  * coding, or several, is a 415 before a byte is read. Limits downstream count decoded bytes.
  */
@@ -36,6 +37,6 @@ export function decoderFor(req: IncomingMessage): (() => Transform) | null {
   if (!coding) return null;
   const decoder = DECODERS[coding];
   if (!decoder)
-    throw new UnsupportedMediaTypeError(`Content-Encoding ${coding} is not supported (use gzip, deflate or br)`);
+    throw new UnsupportedMediaTypeError(`Content-Encoding ${coding} is not supported (use gzip, deflate, br or zstd)`);
   return decoder;
 }

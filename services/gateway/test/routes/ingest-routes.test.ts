@@ -104,7 +104,8 @@ test('a batch failing after others were stored: the answer says exactly what was
     return { stored: b.records.length, duplicates: 0, errors: [] };
   };
   let read = 0;
-  const values = Array.from({ length: 20 * INGEST_BATCH_RECORDS }, (_, i) => ({ i }));
+  // Records of some size, so the stream buffers' read-ahead (64 KiB each since Node 22) holds few of them.
+  const values = Array.from({ length: 20 * INGEST_BATCH_RECORDS }, (_, i) => ({ i, pad: 'x'.repeat(200) }));
   const counted = Readable.from(
     (function* () {
       for (const v of values) {
