@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
 import { S3BlobStore, parseS3Url } from '@patchbay/blob-s3';
 import { DirBlobStore } from '../../packages/platform/src/blob-store/dir-blob-store';
@@ -150,13 +151,38 @@ export async function storedTexts(inst: StoredInstance): Promise<StoredText[]> {
   }
 }
 
+/**
+ * The data directory's files as text, except the services' SQLite databases, which are read as
+ * their documents (`where` = `<file>#<table>#<row id>`; the -wal and -shm files belong to them).
+ */
 function filesUnder(dir: string): StoredText[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile())
+    .filter((d) => d.isFile() && !/\.sqlite-(wal|shm)$/.test(d.name))
     .map((d) => path.join(d.parentPath, d.name))
-    .map((file) => ({ where: file, text: fs.readFileSync(file).toString('latin1') }));
+    .flatMap((file) =>
+      file.endsWith('.sqlite')
+        ? sqliteDocuments(file)
+        : [{ where: file, text: fs.readFileSync(file).toString('latin1') }],
+    );
+}
+
+function sqliteDocuments(file: string): StoredText[] {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const tables = db
+      .prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '\\_patchbay%' ESCAPE '\\'`)
+      .all() as { name: string }[];
+    return tables.flatMap(({ name }) => {
+      const columns = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(name) as { name: string }[];
+      if (!columns.some((c) => c.name === 'doc')) return [];
+      const rows = db.prepare(`SELECT id, doc FROM "${name}"`).all() as { id: number; doc: string }[];
+      return rows.map((r) => ({ where: `${file}#${name}#${r.id}`, text: r.doc }));
+    });
+  } finally {
+    db.close();
+  }
 }
 
 /** Where a service's own records are: `where` of each of them starts with this. */
@@ -171,8 +197,7 @@ type StoredDoc = Record<string, unknown>;
 /**
  * Changes, as `change` says, the stored document of `record` that `match` picks — behind the
  * services' back, as an older version of Patchbay or a restored backup would have left it. Only
- * while the instance is down: the embedded store gets an appended record (it reads the last one of
- * an _id), MongoDB a replaced document.
+ * while the instance is down: the embedded store's row (SQLite) or MongoDB's document is replaced.
  */
 export async function rewriteStored(
   inst: StoredInstance,
@@ -182,15 +207,17 @@ export async function rewriteStored(
 ): Promise<void> {
   const url = mongoUrl();
   if (!url) {
-    const docs = fs
-      .readFileSync(record.where, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as StoredDoc);
-    const latest = docs.filter(match).pop();
-    if (!latest) throw new Error(`no matching record in ${record.where}`);
-    change(latest);
-    fs.appendFileSync(record.where, `${JSON.stringify(latest)}\n`);
+    const [file, table, id] = record.where.split('#');
+    const db = new Database(file);
+    try {
+      const row = db.prepare(`SELECT doc FROM "${table}" WHERE id = ?`).get(Number(id)) as { doc: string } | undefined;
+      const doc = row && (JSON.parse(row.doc) as StoredDoc);
+      if (!doc || !match(doc)) throw new Error(`no matching record at ${record.where}`);
+      change(doc);
+      db.prepare(`UPDATE "${table}" SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), Number(id));
+    } finally {
+      db.close();
+    }
     return;
   }
   const dot = record.where.indexOf('.');
