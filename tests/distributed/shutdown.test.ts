@@ -107,7 +107,10 @@ describe('distributed set under operations: request IDs in every log, SIGTERM lo
     expect(seen2.size).toBeGreaterThanOrEqual(2);
 
     // Each process's bus metrics, per subject, on its ops port.
-    const gatewayMetrics = await (await fetch(`${inst.origin}/metrics`)).text();
+    // The gateway's /metrics is on its operations port only, never on the public one.
+    const [gateway] = serviceProcesses(inst.pid, 'services/gateway/src/main.ts');
+    expect((await fetch(`${inst.origin}/metrics`)).status).toBe(404);
+    const gatewayMetrics = await (await fetch(`http://127.0.0.1:${gateway.env.OPS_PORT}/metrics`)).text();
     expect(
       metric(gatewayMetrics, 'bus_requests_total', 'subject="svc.storage.files.commit",outcome="201"'),
     ).toBeGreaterThanOrEqual(1);
