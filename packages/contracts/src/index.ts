@@ -348,3 +348,5 @@ export type {
   CopyUsedRequest,
 } from './messages/copies';
 export { CopyCacheClient } from './clients/copy-cache-client';
+export { ExternalAttributesReadSchema } from './schemas/container';
+export type { ExternalAttributesRead } from './schemas/container';

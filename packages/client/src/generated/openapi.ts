@@ -866,11 +866,12 @@ export interface components {
             user_data?: string | null;
             version?: number | null;
         };
+        /** @description On an external container (type aws_s3, gcp_storage or azure_blob) quota and threshold do not apply: quota_*, threshold_* and the *_percent fields are null; total_files and total_bytes count its files. */
         Container: {
             allow_publish: boolean;
             allowed_classifications: ("archive" | "document" | "executable" | "media" | "unknown")[];
-            available_bytes_percent: number;
-            available_files_percent: number;
+            available_bytes_percent: number | null;
+            available_files_percent: number | null;
             blocked_classifications: ("archive" | "document" | "executable" | "media" | "unknown")[];
             /** Format: uuid */
             container_sid: string;
@@ -886,7 +887,18 @@ export interface components {
             default_file_threshold_include: boolean;
             default_file_unique: boolean;
             external_attributes: {
-                [key: string]: unknown;
+                /** @description aws_s3 and gcp_storage */
+                bucket?: string;
+                /** @description azure_blob */
+                container?: string;
+                /** @description Write-only: the names of the credentials given, each "********"; null when none were given. */
+                credentials: {
+                    [key: string]: "********";
+                } | null;
+                endpoint?: string;
+                prefix?: string;
+                /** @description aws_s3 */
+                region?: string;
             } | null;
             integer_key_1: number | null;
             integer_key_2: number | null;
@@ -894,23 +906,22 @@ export interface components {
             name: string;
             /** Format: uuid */
             partner_sid: string;
-            quota_bytes: number;
-            quota_files: number;
+            quota_bytes: number | null;
+            quota_files: number | null;
             string_key_1: string | null;
             string_key_2: string | null;
             string_key_3: string | null;
             string_key_4: string | null;
-            /** @enum {string} */
-            threshold_action: "no_action" | "reject" | "delete_lru";
+            threshold_action: ("no_action" | "reject" | "delete_lru") | null;
             threshold_available_bytes_percent: number | null;
             threshold_available_files_percent: number | null;
             threshold_bytes: number | null;
             threshold_bytes_target: number | null;
             threshold_files: number | null;
             threshold_files_target: number | null;
-            threshold_grace_period: number;
-            threshold_total_bytes: number;
-            threshold_total_files: number;
+            threshold_grace_period: number | null;
+            threshold_total_bytes: number | null;
+            threshold_total_files: number | null;
             total_bytes: number;
             total_files: number;
             /** @enum {string} */
@@ -948,21 +959,20 @@ export interface components {
             is_default?: unknown;
             name?: string;
             partner_sid?: unknown;
-            quota_bytes?: number;
-            quota_files?: number;
+            quota_bytes?: number | null;
+            quota_files?: number | null;
             string_key_1?: string | null;
             string_key_2?: string | null;
             string_key_3?: string | null;
             string_key_4?: string | null;
-            /** @enum {string} */
-            threshold_action?: "no_action" | "reject" | "delete_lru";
+            threshold_action?: ("no_action" | "reject" | "delete_lru") | null;
             threshold_available_bytes_percent?: unknown;
             threshold_available_files_percent?: unknown;
             threshold_bytes?: number | null;
             threshold_bytes_target?: number | null;
             threshold_files?: number | null;
             threshold_files_target?: number | null;
-            threshold_grace_period?: number;
+            threshold_grace_period?: number | null;
             threshold_total_bytes?: unknown;
             threshold_total_files?: unknown;
             total_bytes?: unknown;
@@ -1002,21 +1012,20 @@ export interface components {
             is_default?: unknown;
             name: string;
             partner_sid?: unknown;
-            quota_bytes: number;
-            quota_files: number;
+            quota_bytes: number | null;
+            quota_files: number | null;
             string_key_1: string | null;
             string_key_2: string | null;
             string_key_3: string | null;
             string_key_4: string | null;
-            /** @enum {string} */
-            threshold_action: "no_action" | "reject" | "delete_lru";
+            threshold_action: ("no_action" | "reject" | "delete_lru") | null;
             threshold_available_bytes_percent?: unknown;
             threshold_available_files_percent?: unknown;
             threshold_bytes: number | null;
             threshold_bytes_target: number | null;
             threshold_files: number | null;
             threshold_files_target: number | null;
-            threshold_grace_period: number;
+            threshold_grace_period: number | null;
             threshold_total_bytes?: unknown;
             threshold_total_files?: unknown;
             total_bytes?: unknown;

@@ -33,6 +33,7 @@ import { keepMaskedCredentials, locationOf, sameLocation, type PlainAttributes }
 import { checkExternalStorage, openContainerAttributes, saveStore, sealContainerAttributes } from '../external-stores';
 import { Deadline } from '../external-deadline';
 import { probeFailure } from '../domain/probe-failure';
+import { checkLimitSettings, withoutNullLimits } from '../domain/external-limits';
 
 const validatePatch = compileValidator(ContainerPatchSchema);
 const validatePut = compileValidator(ContainerPutSchema);
@@ -163,17 +164,20 @@ export function containerHandlers(ctx: StorageContext) {
           if (body[field] !== undefined && body[field] !== current[field])
             throw UnprocessableError.field(field, `${field} cannot be changed after creation`);
         }
+        const external = current.type !== 'internal';
+        checkLimitSettings(external, body);
         const base = whole ? { ...CONTAINER_DEFAULTS, unique: current.unique, type: current.type } : current;
-        const next = { ...pickSettingsFrom(base), ...body } as ContainerSettings;
-        const stored = openContainerAttributes(ctx.keys, current);
-        const sent = keepMaskedCredentials(
-          next.external_attributes as PlainAttributes | null,
-          stored?.credentials ?? null,
-        );
-        next.external_attributes = sent;
+        const next = { ...pickSettingsFrom(base), ...(external ? withoutNullLimits(body) : body) } as ContainerSettings;
+        // A PATCH that leaves external_attributes out leaves them (sealed, as stored) unchecked.
+        const touched = body.external_attributes !== undefined;
+        const stored = touched ? openContainerAttributes(ctx.keys, current) : null;
+        const sent = touched
+          ? keepMaskedCredentials(next.external_attributes as PlainAttributes | null, stored?.credentials ?? null)
+          : null;
+        if (touched) next.external_attributes = sent;
         checkContainerRules(next);
         let store: Record<string, unknown> = {};
-        if (current.type !== 'internal' && sent) {
+        if (external && sent) {
           if (sameAttributes(sent, stored)) {
             next.external_attributes = current.external_attributes;
           } else {
@@ -217,7 +221,13 @@ export function containerHandlers(ctx: StorageContext) {
   return {
     [Subjects.storage.containerCreate]: async (req: GatewayRequest) => {
       const deadline = new Deadline(ctx.externalDeadlineMs);
-      const settings = { ...CONTAINER_DEFAULTS, ...pickSettings(validatePatch(req.body ?? {})) } as ContainerSettings;
+      const body = validatePatch(req.body ?? {});
+      const external = body.type !== undefined && body.type !== 'internal';
+      checkLimitSettings(external, body);
+      const settings = {
+        ...CONTAINER_DEFAULTS,
+        ...pickSettings(external ? withoutNullLimits(body) : body),
+      } as ContainerSettings;
       checkContainerRules(settings);
       const plain = settings.type !== 'internal' ? (settings.external_attributes as PlainAttributes | null) : null;
       if (plain) await checkInTime(settings.type as ExternalStoreType, plain, deadline);
