@@ -3828,9 +3828,9 @@ export interface operations {
             content: {
                 "application/octet-stream": unknown;
                 "multipart/form-data": {
-                    /** @description The file content (the last part). */
+                    /** @description The file content, before or after `file_object`: a file part, or a part without a filename (`curl -F data=<file`), read as the file all the same. */
                     data: string;
-                    /** @description The File fields as JSON (FileUpload); only `container_sid` is required. */
+                    /** @description The File fields as JSON (FileUpload); only `container_sid` is required. A text field or a file part (`curl -F file_object=@fields.json`). */
                     file_object: string;
                 };
             };
