@@ -278,7 +278,7 @@ export interface paths {
         put?: never;
         /**
          * Get an access token (password grant)
-         * @description Form fields `grant_type=password`, `username`, `password`. The secret (`access_token`) is shown once, in this answer. Repeated failures for one login or client address are throttled: 429 with `Retry-After`.
+         * @description Form fields `grant_type=password`, `username`, `password`; optional `scope` (space-delimited, RFC 6749: a scope the partner lacks is a 400 `invalid_scope`). The secret (`access_token`) is shown once, in this answer. Repeated failures for one login or client address are throttled: 429 with `Retry-After`.
          *
          *     No credentials.
          */
@@ -1564,6 +1564,8 @@ export interface components {
             grant_type: "password";
             name?: string;
             password: string;
+            /** @description OAuth 2.0 (RFC 6749 §3.3): the scopes to issue, space-delimited; each must be held by the partner, else 400 with message `invalid_scope`. Instead of `scopes`. */
+            scope?: string;
             scopes?: ("endpoints.manage" | "endpoints.create" | "endpoints.read" | "endpoints.update" | "endpoints.delete" | "endpoints.manage_auth_required" | "storage.manage" | "storage.create" | "storage.read" | "storage.update" | "storage.delete" | "push.manage" | "push.create" | "push.read" | "push.update" | "push.delete" | "countries.manage" | "countries.read" | "calls.manage" | "calls.read" | "calls.create" | "sms.manage" | "sms.read" | "sms.create" | "oauth.manage" | "oauth.create" | "oauth.read" | "partners.manage" | "partners.read" | "media.manage")[];
             username: string;
         };
