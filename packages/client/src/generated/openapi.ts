@@ -1349,7 +1349,7 @@ export interface components {
             type: ("sms" | "mms") | null;
             user_data: string | null;
             vendor_error_code: string | null;
-            version: string | null;
+            version: (string | number) | null;
         };
         MessageRecordInput: {
             a2p_campaign?: string | null;
@@ -1385,7 +1385,7 @@ export interface components {
             type?: ("sms" | "mms") | null;
             user_data?: string | null;
             vendor_error_code?: string | null;
-            version?: string | null;
+            version?: (string | number) | null;
         };
         Partner: {
             attributes: {
