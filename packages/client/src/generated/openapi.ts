@@ -866,6 +866,60 @@ export interface components {
             user_data?: string | null;
             version?: number | null;
         };
+        CallRecordSelection: {
+            cic?: string | null;
+            cic_original?: string | null;
+            cic_transformed?: string | null;
+            codec_dst?: string | null;
+            codec_src?: string | null;
+            /** Format: date-time */
+            date_insert?: string;
+            /** Format: date-time */
+            date_start?: string;
+            /** Format: date-time */
+            date_stop?: string;
+            date_talk?: string | null;
+            direction?: ("inbound" | "outbound" | "any" | "undirected") | null;
+            disconnect_originator?: string | null;
+            diversion_dst?: string | null;
+            diversion_src?: string | null;
+            dr_sid?: string;
+            duration?: string | null;
+            duration_billing?: string | null;
+            endpoint_sid_dst?: string | null;
+            endpoint_sid_src?: string | null;
+            identity?: string | null;
+            ip_dst?: string | null;
+            ip_src?: string | null;
+            number_billing?: string | null;
+            number_dst?: string | null;
+            number_dst_original?: string | null;
+            number_dst_transformed?: string | null;
+            number_external?: string | null;
+            number_src?: string | null;
+            number_src_original?: string | null;
+            number_src_transformed?: string | null;
+            partner_sid?: string;
+            price?: string | null;
+            price_lcr_dst?: string | null;
+            price_lcr_src?: string | null;
+            rate?: string | null;
+            rate_lcr_dst?: string | null;
+            rate_lcr_src?: string | null;
+            sipcallid_dst?: string | null;
+            sipcallid_src?: string | null;
+            sipcause?: string | null;
+            stir_attest?: string | null;
+            stir_identity?: string | null;
+            stir_orig_id?: string | null;
+            stir_signing_entity?: string | null;
+            stir_verstat?: string | null;
+            transcoded?: boolean | null;
+            trunk_group_sid_dst?: string | null;
+            trunk_group_sid_src?: string | null;
+            user_data?: string | null;
+            version?: number | null;
+        };
         /** @description On an external container (type aws_s3, gcp_storage or azure_blob) quota and threshold do not apply: quota_*, threshold_* and the *_percent fields are null; total_files and total_bytes count its files. */
         Container: {
             allow_publish: boolean;
@@ -1034,6 +1088,68 @@ export interface components {
             type: "internal" | "aws_s3" | "gcp_storage" | "azure_blob";
             unique: boolean;
         };
+        /** @description On an external container (type aws_s3, gcp_storage or azure_blob) quota and threshold do not apply: quota_*, threshold_* and the *_percent fields are null; total_files and total_bytes count its files. */
+        ContainerSelection: {
+            allow_publish?: boolean;
+            allowed_classifications?: ("archive" | "document" | "executable" | "media" | "unknown")[];
+            available_bytes_percent?: number | null;
+            available_files_percent?: number | null;
+            blocked_classifications?: ("archive" | "document" | "executable" | "media" | "unknown")[];
+            /** Format: uuid */
+            container_sid?: string;
+            /** Format: date-time */
+            date_created?: string;
+            /** Format: date-time */
+            date_modified?: string;
+            /** @enum {string} */
+            default_file_lifecycle_action?: "no_action" | "delete";
+            default_file_lifecycle_ttl?: number;
+            /** @enum {string} */
+            default_file_publish?: "no" | "file_access_name" | "file_sid";
+            default_file_threshold_include?: boolean;
+            default_file_unique?: boolean;
+            external_attributes?: {
+                /** @description aws_s3 and gcp_storage */
+                bucket?: string;
+                /** @description azure_blob */
+                container?: string;
+                /** @description Write-only: the names of the credentials given, each "********"; null when none were given. */
+                credentials?: {
+                    [key: string]: "********";
+                } | null;
+                endpoint?: string;
+                prefix?: string;
+                /** @description aws_s3 */
+                region?: string;
+            } | null;
+            integer_key_1?: number | null;
+            integer_key_2?: number | null;
+            is_default?: boolean;
+            name?: string;
+            /** Format: uuid */
+            partner_sid?: string;
+            quota_bytes?: number | null;
+            quota_files?: number | null;
+            string_key_1?: string | null;
+            string_key_2?: string | null;
+            string_key_3?: string | null;
+            string_key_4?: string | null;
+            threshold_action?: ("no_action" | "reject" | "delete_lru") | null;
+            threshold_available_bytes_percent?: number | null;
+            threshold_available_files_percent?: number | null;
+            threshold_bytes?: number | null;
+            threshold_bytes_target?: number | null;
+            threshold_files?: number | null;
+            threshold_files_target?: number | null;
+            threshold_grace_period?: number | null;
+            threshold_total_bytes?: number | null;
+            threshold_total_files?: number | null;
+            total_bytes?: number;
+            total_files?: number;
+            /** @enum {string} */
+            type?: "internal" | "aws_s3" | "gcp_storage" | "azure_blob";
+            unique?: boolean;
+        };
         Country: {
             capital: string | null;
             common_name: string;
@@ -1046,6 +1162,19 @@ export interface components {
             official_name: string;
             region: string | null;
             subregion: string | null;
+        };
+        CountrySelection: {
+            capital?: string | null;
+            common_name?: string;
+            dialing_prefix?: string | null;
+            domain?: string | null;
+            iso_3166_alpha_2?: string;
+            iso_3166_alpha_3?: string;
+            iso_3166_numeric?: number;
+            mcc?: string | null;
+            official_name?: string;
+            region?: string | null;
+            subregion?: string | null;
         };
         Endpoint: {
             addresses: components["schemas"]["EndpointAddress"][];
@@ -1099,7 +1228,30 @@ export interface components {
             /** @enum {string} */
             transport?: "udp" | "tcp" | "tls";
         };
+        EndpointAddressSelection: {
+            /** @enum {string} */
+            direction?: "inbound" | "outbound" | "any";
+            dst_port?: number | null;
+            ip?: string;
+            location_sid?: string | null;
+            port?: number;
+            priority?: number;
+            sip_password?: string | null;
+            sip_username?: string | null;
+            srtp?: boolean;
+            subnet_mask?: number;
+            /** @enum {string} */
+            transport?: "udp" | "tcp" | "tls";
+        };
         EndpointAttributes: {
+            account_sid?: string | null;
+            api_url?: string | null;
+            did_group_id?: string | null;
+            key?: string | null;
+            subscriber_sid?: string | null;
+            value?: string | null;
+        };
+        EndpointAttributesSelection: {
             account_sid?: string | null;
             api_url?: string | null;
             did_group_id?: string | null;
@@ -1155,6 +1307,20 @@ export interface components {
             password?: unknown;
             subscriber_sid?: unknown;
         };
+        EndpointPropertiesSelection: {
+            account_sid?: string;
+            api_url?: string;
+            /** @enum {string} */
+            callback_method?: "POST" | "GET";
+            callback_url?: string | null;
+            conference_endpoint_sid?: string | null;
+            container_sid?: string | null;
+            greeting?: string | null;
+            login?: string;
+            max_duration?: number | null;
+            password?: string;
+            subscriber_sid?: string;
+        };
         EndpointReplace: {
             addresses: components["schemas"]["EndpointAddressInput"][];
             attributes: components["schemas"]["EndpointAttributes"];
@@ -1174,6 +1340,28 @@ export interface components {
             /** @enum {string} */
             type: "conference" | "conference_playback" | "flexml" | "mediator" | "voicemail" | "third_party" | "system_gateway";
             voip_token?: unknown;
+        };
+        EndpointSelection: {
+            addresses?: components["schemas"]["EndpointAddressSelection"][];
+            attributes?: components["schemas"]["EndpointAttributesSelection"];
+            auth_required?: boolean;
+            capacity?: number;
+            cps_limit?: number | null;
+            /** Format: uuid */
+            endpoint_sid?: string;
+            name?: string;
+            out_sip_password?: string | null;
+            out_sip_username?: string | null;
+            partner?: components["schemas"]["PartnerSelection"];
+            /** Format: uuid */
+            partner_sid?: string;
+            properties?: components["schemas"]["EndpointPropertiesSelection"];
+            transformations?: {
+                [key: string]: unknown;
+            }[];
+            /** @enum {string} */
+            type?: "conference" | "conference_playback" | "flexml" | "mediator" | "voicemail" | "third_party" | "system_gateway";
+            voip_token?: string | null;
         };
         EndpointUpdate: {
             addresses?: components["schemas"]["EndpointAddressInput"][];
@@ -1314,6 +1502,48 @@ export interface components {
             type?: unknown;
             unique?: unknown;
         };
+        FileSelection: {
+            /** Format: uuid */
+            container_sid?: string;
+            /** @enum {string} */
+            content_classification?: "archive" | "document" | "executable" | "media" | "unknown";
+            content_duration?: number | null;
+            content_format?: string | null;
+            content_transcoding_progress?: number | null;
+            /** Format: date-time */
+            date_created?: string;
+            /** Format: date-time */
+            date_last_accessed?: string;
+            /** Format: date-time */
+            date_modified?: string;
+            desired_bitrate?: number | null;
+            desired_format?: string | null;
+            file_access_name?: string;
+            file_bytes?: number;
+            /** Format: uuid */
+            file_sid?: string;
+            integer_key_1?: number | null;
+            integer_key_2?: number | null;
+            /** @enum {string} */
+            lifecycle_action?: "no_action" | "delete";
+            lifecycle_ttl?: number;
+            mime_type?: string;
+            name?: string;
+            parent_file_sid?: string | null;
+            /** Format: uuid */
+            partner_sid?: string;
+            /** @enum {string} */
+            publish?: "no" | "file_access_name" | "file_sid";
+            publish_uri?: string | null;
+            string_key_1?: string | null;
+            string_key_2?: string | null;
+            string_key_3?: string | null;
+            string_key_4?: string | null;
+            threshold_include?: boolean;
+            /** @enum {string} */
+            type?: "file" | "audio";
+            unique?: boolean;
+        };
         MessageRecord: {
             a2p_campaign: string | null;
             date_changed: string | null;
@@ -1387,6 +1617,43 @@ export interface components {
             vendor_error_code?: string | null;
             version?: (string | number) | null;
         };
+        MessageRecordSelection: {
+            a2p_campaign?: string | null;
+            date_changed?: string | null;
+            /** Format: date-time */
+            date_insert?: string;
+            date_sent?: string | null;
+            date_start?: string | null;
+            date_stop?: string | null;
+            delay_sent?: number | null;
+            direction?: ("inbound" | "outbound" | "any" | "undirected") | null;
+            dr_sid?: string;
+            mcc?: number | null;
+            mcc_mnc_price?: string | null;
+            mcc_mnc_rate?: string | null;
+            media_urls?: string[];
+            message?: string | null;
+            message_segments?: number | null;
+            mnc?: number | null;
+            number_billing?: string | null;
+            number_dst?: string | null;
+            number_external?: string | null;
+            number_group_dst?: string[];
+            number_src?: string | null;
+            p2p_nnid?: string | null;
+            partner_sid?: string;
+            passthrough_price?: string | null;
+            passthrough_rate?: string | null;
+            price?: string | null;
+            provider?: string | null;
+            rate?: string | null;
+            registration_type?: string | null;
+            status?: string | null;
+            type?: ("sms" | "mms") | null;
+            user_data?: string | null;
+            vendor_error_code?: string | null;
+            version?: (string | number) | null;
+        };
         Partner: {
             attributes: {
                 [key: string]: unknown;
@@ -1409,6 +1676,20 @@ export interface components {
             login: string;
             name?: string;
             password: string;
+            /** @enum {string} */
+            status?: "active" | "suspended";
+        };
+        PartnerSelection: {
+            attributes?: {
+                [key: string]: unknown;
+            };
+            available_scopes?: ("endpoints.manage" | "endpoints.create" | "endpoints.read" | "endpoints.update" | "endpoints.delete" | "endpoints.manage_auth_required" | "storage.manage" | "storage.create" | "storage.read" | "storage.update" | "storage.delete" | "push.manage" | "push.create" | "push.read" | "push.update" | "push.delete" | "countries.manage" | "countries.read" | "calls.manage" | "calls.read" | "calls.create" | "sms.manage" | "sms.read" | "sms.create" | "oauth.manage" | "oauth.create" | "oauth.read" | "partners.manage" | "partners.read" | "media.manage")[];
+            /** Format: date-time */
+            date_created?: string;
+            login?: string;
+            name?: string;
+            /** Format: uuid */
+            partner_sid?: string;
             /** @enum {string} */
             status?: "active" | "suspended";
         };
@@ -1438,6 +1719,23 @@ export interface components {
             partner?: components["schemas"]["Partner"];
             /** Format: uuid */
             partner_sid: string;
+        };
+        PushApplicationSelection: {
+            apns_id?: string | null;
+            apns_key_id?: string | null;
+            apns_p8?: string | null;
+            apns_p12?: string | null;
+            apns_p12_expiration?: string | null;
+            apns_p12_password?: string | null;
+            apns_team_id?: string | null;
+            apns_topic?: string | null;
+            /** Format: uuid */
+            application_sid?: string;
+            google_credentials?: string | null;
+            name?: string;
+            partner?: components["schemas"]["PartnerSelection"];
+            /** Format: uuid */
+            partner_sid?: string;
         };
         PushApplicationWrite: {
             apns_id?: string | null;
@@ -1494,6 +1792,22 @@ export interface components {
             os_version?: string;
             partner?: unknown;
             partner_sid?: unknown;
+            token?: string;
+            /** @enum {string} */
+            type?: "android" | "ios" | "web";
+        };
+        PushDeviceSelection: {
+            /** Format: uuid */
+            application_sid?: string;
+            application_version?: string;
+            /** Format: uuid */
+            device_sid?: string;
+            /** @enum {string} */
+            environment?: "production" | "development";
+            os_version?: string;
+            partner?: components["schemas"]["PartnerSelection"];
+            /** Format: uuid */
+            partner_sid?: string;
             token?: string;
             /** @enum {string} */
             type?: "android" | "ios" | "web";
@@ -1569,6 +1883,22 @@ export interface components {
             scopes?: ("endpoints.manage" | "endpoints.create" | "endpoints.read" | "endpoints.update" | "endpoints.delete" | "endpoints.manage_auth_required" | "storage.manage" | "storage.create" | "storage.read" | "storage.update" | "storage.delete" | "push.manage" | "push.create" | "push.read" | "push.update" | "push.delete" | "countries.manage" | "countries.read" | "calls.manage" | "calls.read" | "calls.create" | "sms.manage" | "sms.read" | "sms.create" | "oauth.manage" | "oauth.create" | "oauth.read" | "partners.manage" | "partners.read" | "media.manage")[];
             username: string;
         };
+        TokenSelection: {
+            access_token?: string | null;
+            /** Format: date-time */
+            date_created?: string;
+            date_expiration_access_token?: string | null;
+            date_last_accessed?: string | null;
+            name?: string | null;
+            partner?: components["schemas"]["PartnerSelection"];
+            /** Format: uuid */
+            partner_sid?: string;
+            scopes?: ("endpoints.manage" | "endpoints.create" | "endpoints.read" | "endpoints.update" | "endpoints.delete" | "endpoints.manage_auth_required" | "storage.manage" | "storage.create" | "storage.read" | "storage.update" | "storage.delete" | "push.manage" | "push.create" | "push.read" | "push.update" | "push.delete" | "countries.manage" | "countries.read" | "calls.manage" | "calls.read" | "calls.create" | "sms.manage" | "sms.read" | "sms.create" | "oauth.manage" | "oauth.create" | "oauth.read" | "partners.manage" | "partners.read" | "media.manage")[];
+            /** Format: uuid */
+            token_sid?: string;
+            /** @constant */
+            token_type?: "bearer";
+        };
         TokenUpdate: {
             name?: string | null;
             scopes?: ("endpoints.manage" | "endpoints.create" | "endpoints.read" | "endpoints.update" | "endpoints.delete" | "endpoints.manage_auth_required" | "storage.manage" | "storage.create" | "storage.read" | "storage.update" | "storage.delete" | "push.manage" | "push.create" | "push.read" | "push.update" | "push.delete" | "countries.manage" | "countries.read" | "calls.manage" | "calls.read" | "calls.create" | "sms.manage" | "sms.read" | "sms.create" | "oauth.manage" | "oauth.create" | "oauth.read" | "partners.manage" | "partners.read" | "media.manage")[];
@@ -1588,6 +1918,22 @@ export interface components {
             partner_sid: string;
             /** @enum {string} */
             state: "pending" | "delivered" | "failed";
+        };
+        VoicemailCallbackDeliverySelection: {
+            attempts?: number;
+            /** @enum {string} */
+            callback_method?: "POST" | "GET";
+            callback_url?: string;
+            /** Format: date-time */
+            date_created?: string;
+            date_delivered?: string | null;
+            date_next_attempt?: string | null;
+            endpoint_sid?: string;
+            file_sid?: string;
+            last_error?: string | null;
+            partner_sid?: string;
+            /** @enum {string} */
+            state?: "pending" | "delivered" | "failed";
         };
     };
     responses: {
@@ -1757,7 +2103,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["CallRecord"][];
+                        items: (components["schemas"]["CallRecord"] | components["schemas"]["CallRecordSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -1840,7 +2186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CallRecord"];
+                    "application/json": components["schemas"]["CallRecord"] | components["schemas"]["CallRecordSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1886,7 +2232,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["Country"][];
+                        items: (components["schemas"]["Country"] | components["schemas"]["CountrySelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -1930,7 +2276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Country"];
+                    "application/json": components["schemas"]["Country"] | components["schemas"]["CountrySelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1978,7 +2324,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["Endpoint"][];
+                        items: (components["schemas"]["Endpoint"] | components["schemas"]["EndpointSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -2059,7 +2405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Endpoint"];
+                    "application/json": components["schemas"]["Endpoint"] | components["schemas"]["EndpointSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2353,7 +2699,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["VoicemailCallbackDelivery"][];
+                        items: (components["schemas"]["VoicemailCallbackDelivery"] | components["schemas"]["VoicemailCallbackDeliverySelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -2571,7 +2917,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["Token"][];
+                        items: (components["schemas"]["Token"] | components["schemas"]["TokenSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -2596,6 +2942,10 @@ export interface operations {
     getOauthTokensByTokenSid: {
         parameters: {
             query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
                 /** @description Add the owning partner as a nested `partner` object. */
                 with_related?: boolean;
             };
@@ -2613,7 +2963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Token"];
+                    "application/json": components["schemas"]["Token"] | components["schemas"]["TokenSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2666,7 +3016,12 @@ export interface operations {
     };
     getOauthWhoami: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2679,9 +3034,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Partner"];
+                    "application/json": components["schemas"]["Partner"] | components["schemas"]["PartnerSelection"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -2752,7 +3108,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["Partner"][];
+                        items: (components["schemas"]["Partner"] | components["schemas"]["PartnerSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -2811,7 +3167,12 @@ export interface operations {
     };
     getPartnersByPartnerSid: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+            };
             header?: never;
             path: {
                 partner_sid: string;
@@ -2826,7 +3187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Partner"];
+                    "application/json": components["schemas"]["Partner"] | components["schemas"]["PartnerSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2912,7 +3273,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["PushApplication"][];
+                        items: (components["schemas"]["PushApplication"] | components["schemas"]["PushApplicationSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -2993,7 +3354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PushApplication"];
+                    "application/json": components["schemas"]["PushApplication"] | components["schemas"]["PushApplicationSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3147,7 +3508,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["PushDevice"][];
+                        items: (components["schemas"]["PushDevice"] | components["schemas"]["PushDeviceSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -3231,7 +3592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PushDevice"];
+                    "application/json": components["schemas"]["PushDevice"] | components["schemas"]["PushDeviceSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3422,7 +3783,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["MessageRecord"][];
+                        items: (components["schemas"]["MessageRecord"] | components["schemas"]["MessageRecordSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -3505,7 +3866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageRecord"];
+                    "application/json": components["schemas"]["MessageRecord"] | components["schemas"]["MessageRecordSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3551,7 +3912,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["Container"][];
+                        items: (components["schemas"]["Container"] | components["schemas"]["ContainerSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -3610,7 +3971,12 @@ export interface operations {
     };
     getStorageContainersByContainerSid: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+            };
             header?: never;
             path: {
                 container_sid: string;
@@ -3625,7 +3991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Container"];
+                    "application/json": components["schemas"]["Container"] | components["schemas"]["ContainerSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3777,7 +4143,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["File"][];
+                        items: (components["schemas"]["File"] | components["schemas"]["FileSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -3881,7 +4247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["File"];
+                    "application/json": components["schemas"]["File"] | components["schemas"]["FileSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];

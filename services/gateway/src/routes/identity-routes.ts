@@ -43,7 +43,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
     subject: S.identity.partnerGet,
     scopes: [],
     callerParam: 'partner_sid',
-    doc: { summary: 'The partner the credentials belong to', responses: { 200: PartnerSchema } },
+    doc: { summary: 'The partner the credentials belong to', fields: true, responses: { 200: PartnerSchema } },
   },
   {
     method: 'get',
@@ -57,7 +57,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
     path: '/oauth/tokens/:token_sid',
     subject: S.identity.tokenGet,
     scopes: ['oauth.manage', 'oauth.read'],
-    doc: { summary: 'Get a token', query: WITH_RELATED, responses: { 200: TokenSchema } },
+    doc: { summary: 'Get a token', fields: true, query: WITH_RELATED, responses: { 200: TokenSchema } },
   },
   {
     method: 'patch',
@@ -105,7 +105,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
     path: '/partners/:partner_sid',
     subject: S.identity.partnerGet,
     scopes: ['partners.manage', 'partners.read'],
-    doc: { summary: 'Get a partner', responses: { 200: PartnerSchema } },
+    doc: { summary: 'Get a partner', fields: true, responses: { 200: PartnerSchema } },
   },
   {
     method: 'patch',

@@ -69,7 +69,7 @@ export const STORAGE_ROUTES: RouteDef[] = [
     path: '/storage/containers/:container_sid',
     subject: S.storage.containerGet,
     scopes: [MANAGE, 'storage.read'],
-    doc: { summary: 'Get a container', responses: { 200: ContainerSchema } },
+    doc: { summary: 'Get a container', fields: true, responses: { 200: ContainerSchema } },
   },
   {
     method: 'patch',

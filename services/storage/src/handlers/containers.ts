@@ -15,7 +15,7 @@ import {
   type Partner,
 } from '@patchbay/contracts';
 import { changedFields, compareAndSet, reply } from '@patchbay/platform';
-import { runList } from '@patchbay/query';
+import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import {
   CONTAINER_CREATE_ONLY,
   CONTAINER_DEFAULTS,
@@ -264,7 +264,12 @@ export function containerHandlers(ctx: StorageContext) {
       });
     },
     [Subjects.storage.containerGet]: async (req: GatewayRequest) => {
-      return serializeContainer(await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid));
+      const fields = parseFieldParams(req.query, CONTAINER_LIST_SPEC);
+      return applyFieldFilter(
+        serializeContainer(await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid)),
+        fields.include,
+        fields.exclude,
+      );
     },
     [Subjects.storage.containerUpdate]: async (req: GatewayRequest) => {
       return update(req, pickSettings(validatePatch(req.body ?? {})), false);
