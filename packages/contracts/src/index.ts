@@ -269,7 +269,12 @@ export {
   RecordEventSchema,
 } from './messages/records';
 export type { RecordIngestBatch, RecordIngestBatchResult, RecordEvent } from './messages/records';
-export { EndpointRequests, CallbackScheduledSchema } from './messages/endpoint';
+export {
+  EndpointRequests,
+  CallbackScheduledSchema,
+  ContainerUsersRequestSchema,
+  ContainerUsersReplySchema,
+} from './messages/endpoint';
 export { PushRequests } from './messages/push';
 export { ThresholdWorkerJobs, SweepJobSchema, ExpireJobSchema } from './messages/threshold-worker';
 export type { SweepJob, ExpireJob } from './messages/threshold-worker';

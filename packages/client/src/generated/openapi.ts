@@ -212,7 +212,7 @@ export interface paths {
         };
         /**
          * Play a file as an endpoint may (operator only)
-         * @description By `file_sid` or by `uri` (a publish_uri), never both; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422. Never changes `date_last_accessed`.
+         * @description By `file_sid` or by `uri` (a publish_uri): neither or both is a 400; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422. Never changes `date_last_accessed`.
          *
          *     Scopes (any one): `media.manage`.
          */

@@ -69,6 +69,19 @@ export function mediaHandlers(ctx: EndpointContext) {
         callback_url: p.callback_url ?? null,
       };
     },
+    [Subjects.endpoint.usingContainer]: async ({
+      partner_sid: partnerSid,
+      container_sid: containerSid,
+    }: {
+      partner_sid: string;
+      container_sid: string;
+    }): Promise<{ endpoint_sids: string[] }> => {
+      const users = await repo.endpoints.find(
+        { partner_sid: partnerSid, 'properties.container_sid': containerSid },
+        { projection: { endpoint_sid: 1 }, limit: 20, sort: { endpoint_sid: 1 } },
+      );
+      return { endpoint_sids: users.map((e) => e.endpoint_sid) };
+    },
     [Subjects.endpoint.callbackSchedule]: async (rec: VoicemailCallbackSchedule) => {
       const e = await repo.endpoints.findOne({
         endpoint_sid: rec.endpoint_sid,

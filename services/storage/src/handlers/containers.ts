@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ConflictError,
+  EndpointClient,
   DuplicateKeyError,
   NotFoundError,
   Subjects,
@@ -280,6 +281,17 @@ export function containerHandlers(ctx: StorageContext) {
     [Subjects.storage.containerDelete]: async (req: GatewayRequest) => {
       const c = await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid);
       if (c.is_default) throw UnprocessableError.field('container_sid', 'the default container cannot be deleted');
+      // An endpoint's recordings go to the container it names: deleting it would strand them (decisions §41).
+      // When the endpoint service cannot say, nothing is deleted (its 503 is the answer).
+      const { endpoint_sids: users } = await new EndpointClient(ctx.bus, {
+        timeoutMs: ctx.busTimeoutMs,
+      }).usingContainer(c.partner_sid, c.container_sid);
+      if (users.length > 0)
+        throw new ConflictError(
+          users.map((sid) =>
+            errorItem(`endpoint ${sid} names this container (properties.container_sid)`, 'container_sid', sid),
+          ),
+        );
       if (
         (await repo.files.countDocuments({ container_sid: c.container_sid })) > 0 ||
         (await repo.uploads.countDocuments({ container_sid: c.container_sid })) > 0
