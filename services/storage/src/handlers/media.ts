@@ -8,7 +8,6 @@ import {
   RecordingQuerySchema,
   Subjects,
   UnavailableError,
-  UnprocessableError,
   compileValidator,
   errorItem,
   unwrapReply,
