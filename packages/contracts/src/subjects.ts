@@ -21,6 +21,8 @@ export const Subjects = {
     tokenUpdate: 'svc.identity.tokens.update',
     tokenRevoke: 'svc.identity.tokens.revoke',
     bootstrap: 'svc.identity.bootstrap',
+    /** Internal, from the gateway: `{}` → `{ready}`, true once the operator partner exists (credentials can work). */
+    ready: 'svc.identity.ready',
   },
   records: {
     countryList: 'svc.records.countries.list',
