@@ -2,10 +2,11 @@
  * Detail records as stored, and the generic rules that turn a validated input record (ingest body
  * or event) into one. Plain functions, no I/O.
  *
- * Stored shape: every API field (null when absent, `[]` for a list), dates as Date objects (filters
+ * Record shape: every API field (null when absent, `[]` for a list), dates as Date objects (filters
  * compare instants), secure IDs lower case, decimal strings exactly as given, plus `numeric`: the
  * same decimals as numbers, so `filter` and `order` compare prices and durations as numbers
- * (list-specs.ts maps those fields there). `numeric` never leaves the service.
+ * (list-specs.ts maps those fields there). `numeric` never leaves the service. It is stored without
+ * its null fields (storedForm).
  */
 import type { RecordFields } from './record-fields';
 import { isDecimal } from './record-fields';
@@ -88,4 +89,20 @@ export function toRecordDoc(
   doc.date_insert ??= now;
   doc.numeric = numeric;
   return doc as RecordDoc;
+}
+
+/**
+ * A record as written to the store: its null fields (and null `numeric` entries) left out. A call
+ * record has some fifty fields and most are null; leaving them out makes a stored record a third of
+ * the size, and the ingest about twice as fast on the embedded store (docs/decisions.md §39). Nothing
+ * reads differently: serializeRecord gives an absent field as null, and a filter or sort on a field
+ * treats missing as null in both stores, as MongoDB does (`{f: null}` matches both).
+ */
+export function storedForm(doc: RecordDoc): RecordDoc {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(doc)) if (doc[key] !== null) out[key] = doc[key];
+  const numeric: Record<string, number> = {};
+  for (const [key, value] of Object.entries(doc.numeric)) if (value !== null) numeric[key] = value;
+  out.numeric = numeric;
+  return out as RecordDoc;
 }
