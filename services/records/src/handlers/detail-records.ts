@@ -9,7 +9,7 @@ import {
 import type { Collection, Logger } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { planIngest, type IngestItem } from '../domain/ingest-plan';
-import { ownerOf, storedForm, type RecordDoc } from '../domain/record-docs';
+import { ownerOf, type RecordDoc } from '../domain/record-docs';
 import type { RecordKind } from '../domain/record-kinds';
 import { serializeRecord } from '../domain/serialize';
 import { storeNewRecords } from '../repo';
@@ -28,7 +28,7 @@ export async function ingestItems(
 ): Promise<RecordIngestBatchResult> {
   const plan = planIngest(kind, items, owner, new Date());
   const { stored, duplicates } =
-    plan.docs.length > 0 ? await storeNewRecords(records, plan.docs.map(storedForm)) : { stored: 0, duplicates: 0 };
+    plan.docs.length > 0 ? await storeNewRecords(records, plan.docs) : { stored: 0, duplicates: 0 };
   const tally = new Map<string, number>();
   tallyIgnoredFields(tally, plan.ignored);
   plan.errors.sort((a, b) => a.position - b.position);
