@@ -114,7 +114,7 @@ export async function bundleService(
 }
 
 /** `@scope/pkg/sub` → `@scope/pkg`; `pkg/sub` → `pkg`. */
-export function packageOf(specifier: string): string {
+function packageOf(specifier: string): string {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
