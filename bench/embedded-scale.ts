@@ -1,15 +1,19 @@
 /**
  * The all-in-one default at scale, through its HTTP API only: N call records of one partner
- * (default 10,000,000), ingested as NDJSON bodies of 10,000 records with two requests in flight,
- * then: server RSS after the ingest, SIGTERM to exit, restart to /health, RSS after the restart and
- * some paging, a page of 1,000 (cursor, `after`) at the start and at 90 % depth, and a date-range filter.
+ * (default 10,000,000), ingested as NDJSON bodies of 10,000 records with two requests in flight.
+ * It prints every target of decisions §39's work: the start on the empty data directory, the ingest
+ * rate (and the server's own CPU per record, steadier than the rate on a shared machine), server RSS
+ * after the ingest, SIGTERM to exit, restart to /health, a page of 1,000 (cursor, `after`) at the
+ * start and at 90 % depth and their ratio, a date-range filter, and RSS after the restart and paging.
  *
  *   pnpm exec tsx bench/embedded-scale.ts [N=10000000] [--keep]
  *
- * The server runs as `pnpm start` runs it, `node scripts/start.cjs` (the all-in-one bundle, built before
- * the first start if the sources changed; one process: signals reach it directly); its data directory is .bench-tmp/embedded-scale-<N>,
- * removed at the end unless --keep. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server. Record i stops at 2024-01-01 + i s, and its dr_sid is derived from i,
- * so the record at any depth of the default order (date_stop ascending) is known without asking.
+ * The server runs as `pnpm start` runs it, `node scripts/start.cjs`: the all-in-one bundle, built
+ * before the first start when the sources changed, so no build is timed; one process, so signals
+ * reach it directly. Its data directory is .bench-tmp/embedded-scale-<N>, removed at the end unless
+ * --keep. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the server. Record i stops
+ * at 2024-01-01 + i s, and its dr_sid is derived from i, so the record at any depth of the default
+ * order (date_stop ascending) is known without asking.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
