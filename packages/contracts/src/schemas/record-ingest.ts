@@ -8,7 +8,7 @@ import { Nullable } from './detail-record';
 /**
  * Records per bus message of a bulk ingest, stored in one transaction; a batch is also cut at
  * INGEST_BATCH_BYTES. 2,000 rather than 500: fewer commits and round trips, about a fifth more
- * records per second on the embedded store (docs/decisions.md §39), still a few tens of milliseconds each.
+ * records per second on the embedded store (decisions §39), still a few tens of milliseconds each.
  */
 export const INGEST_BATCH_RECORDS = 2000;
 /** Serialized records per bus message, under NATS's 1 MiB message limit with the envelope. */

@@ -9,7 +9,7 @@
  *
  * A field without a value is left out rather than stored as null: a call record has some fifty
  * fields and most are null, so a stored record is a third of the size and the embedded store's
- * ingest about twice as fast (docs/decisions.md §39). Nothing reads differently: serializeRecord
+ * ingest about twice as fast (decisions §39). Nothing reads differently: serializeRecord
  * gives an absent field as null, and a filter or a sort treats a missing field as null in both
  * stores, as MongoDB does (`{f: null}` matches both). Records stored by earlier releases, nulls
  * included, read the same.
