@@ -86,7 +86,13 @@ function readableStream() {
  * `span_id`. Credentials never reach a log line in either format:
  * the usual carriers are redacted by pino before formatting.
  */
-export function createLogger(opts: { name: string; level?: string; format?: LogFormat }): Logger {
+export function createLogger(opts: {
+  name: string;
+  level?: string;
+  format?: LogFormat;
+  /** Where JSON lines go (default stdout; tests read them back). */
+  destination?: pino.DestinationStream;
+}): Logger {
   const options: pino.LoggerOptions = {
     name: opts.name,
     level: opts.level ?? 'info',
@@ -96,5 +102,6 @@ export function createLogger(opts: { name: string; level?: string; format?: LogF
     // Every line written while a span is active carries its trace_id and span_id (none: nothing added).
     mixin: activeTraceIds,
   };
-  return opts.format === 'pretty' ? pino(options, readableStream()) : pino(options);
+  if (opts.format === 'pretty') return pino(options, readableStream());
+  return opts.destination ? pino(options, opts.destination) : pino(options);
 }

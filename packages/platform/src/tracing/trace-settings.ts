@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 /**
  * How this process exports traces, decided from the standard OpenTelemetry variables — the one
  * place Patchbay reads them (the OTLP exporters read their own endpoint, headers and timeout
@@ -51,12 +54,29 @@ export function traceExport(env: NodeJS.ProcessEnv): TraceExport {
 
 /**
  * The service name spans carry: OTEL_SERVICE_NAME when set, else the service whose entry point
- * runs (`services/<name>/src/main.ts` → `patchbay-<name>`; the all-in-one process is `patchbay`).
+ * runs — `services/<name>/src/main.ts` under tsx, or a bundle's `main.js` beside the package.json
+ * of `@patchbay/<name>` (the images: `pnpm deploy` puts it there) — as `patchbay-<name>`; the
+ * all-in-one process, and anything else, is `patchbay`.
  */
-export function traceServiceName(env: NodeJS.ProcessEnv, entry: string | undefined): string {
+export function traceServiceName(
+  env: NodeJS.ProcessEnv,
+  entry: string | undefined,
+  packageNameBeside: (file: string) => string | undefined = readPackageName,
+): string {
   const given = env.OTEL_SERVICE_NAME?.trim();
   if (given) return given;
-  const service = /services[\\/]([a-z0-9-]+)[\\/]src[\\/]/.exec(entry ?? '')?.[1];
+  const service =
+    /services[\\/]([a-z0-9-]+)[\\/]src[\\/]/.exec(entry ?? '')?.[1] ??
+    /^@patchbay\/([a-z0-9-]+)$/.exec((entry && packageNameBeside(entry)) || '')?.[1];
   if (!service || service === 'all-in-one') return 'patchbay';
   return `patchbay-${service}`;
+}
+
+function readPackageName(file: string): string | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(path.dirname(file), 'package.json'), 'utf8')) as { name?: unknown };
+    return typeof pkg.name === 'string' ? pkg.name : undefined;
+  } catch {
+    return undefined;
+  }
 }
