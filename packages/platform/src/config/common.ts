@@ -98,6 +98,21 @@ export const CommonConfig = {
   OTEL_TRACES_EXPORTER: Type.Optional(Type.Union(['otlp', 'console', 'none'].map((v) => Type.Literal(v)))),
   /** The `service.name` of this process's spans; default `patchbay-<service>` (`patchbay`: all-in-one). */
   OTEL_SERVICE_NAME: Type.Optional(Type.String({ minLength: 1 })),
+  /** Which traces are kept: `parentbased_always_on` (default), `parentbased_traceidratio` with a ratio… */
+  OTEL_TRACES_SAMPLER: Type.Optional(
+    Type.Union(
+      [
+        'always_on',
+        'always_off',
+        'traceidratio',
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'parentbased_traceidratio',
+      ].map((v) => Type.Literal(v)),
+    ),
+  ),
+  /** The share of new traces kept by the ratio samplers (0–1). */
+  OTEL_TRACES_SAMPLER_ARG: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   /** `true`: tracing off whatever else is set. */
   OTEL_SDK_DISABLED: Type.Boolean({ default: false }),
 };

@@ -6,8 +6,17 @@ import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { TracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { TraceSampling } from './trace-settings';
 
 /** Paths of the operations port that are polled, not used: no span for each probe. */
 const PROBES = new Set(['/health', '/metrics']);
@@ -29,6 +38,8 @@ export function installTracing(opts: {
   serviceName: string;
   processors: SpanProcessor[];
   instrument?: boolean;
+  /** Default: parent-based, every trace. */
+  sampling?: TraceSampling;
 }): InstalledTracing {
   const manager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(manager);
@@ -38,6 +49,7 @@ export function installTracing(opts: {
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: opts.serviceName }),
     spanProcessors: opts.processors,
+    sampler: samplerFor(opts.sampling ?? { ratio: 1, parentBased: true }),
   });
   trace.setGlobalTracerProvider(provider);
   const unregister = opts.instrument
@@ -61,4 +73,10 @@ export function installTracing(opts: {
       context.disable();
     },
   };
+}
+
+function samplerFor({ ratio, parentBased }: TraceSampling): Sampler {
+  const root =
+    ratio >= 1 ? new AlwaysOnSampler() : ratio <= 0 ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(ratio);
+  return parentBased ? new ParentBasedSampler({ root }) : root;
 }

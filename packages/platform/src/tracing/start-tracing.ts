@@ -1,5 +1,5 @@
 import type { InstalledTracing } from './install-tracing';
-import { traceExport, traceServiceName } from './trace-settings';
+import { traceExport, traceSampling, traceServiceName } from './trace-settings';
 
 let installed: InstalledTracing | undefined;
 
@@ -18,6 +18,7 @@ export function startTracing(
   if (installed) return true;
   const how = traceExport(env);
   if (how.kind === 'off') return false;
+  const sampling = traceSampling(env);
   // Loaded here, not imported at the top: a process with tracing off never loads the SDK.
   /* eslint-disable @typescript-eslint/no-require-imports -- synchronous on purpose (see above) */
   const { installTracing } = require('./install-tracing') as typeof import('./install-tracing');
@@ -27,6 +28,7 @@ export function startTracing(
     serviceName: traceServiceName(env, entry),
     processors: [spanProcessorFor(how)],
     instrument: true,
+    sampling,
   });
   return true;
 }

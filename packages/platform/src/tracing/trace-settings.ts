@@ -20,6 +20,39 @@ export type TraceExport =
   { kind: 'off' } | { kind: 'otlp'; protocol: OtlpProtocol } | { kind: 'console' } | { kind: 'file'; file: string };
 
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+
+/**
+ * Which traces are kept (OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, as the specification
+ * names them): `ratio` keeps that share of new traces; `parentBased` follows the caller's decision
+ * when a message or request names one. Default: parent-based, every trace.
+ */
+export interface TraceSampling {
+  ratio: number;
+  parentBased: boolean;
+}
+
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+export function traceSampling(env: NodeJS.ProcessEnv): TraceSampling {
+  const name = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on';
+  if (!(TRACE_SAMPLERS as readonly string[]).includes(name))
+    throw new TraceSettingsError(`OTEL_TRACES_SAMPLER: "${name}" is not supported (${TRACE_SAMPLERS.join(', ')})`);
+  const parentBased = name.startsWith('parentbased_');
+  if (name.endsWith('always_on')) return { ratio: 1, parentBased };
+  if (name.endsWith('always_off')) return { ratio: 0, parentBased };
+  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const ratio = arg ? Number(arg) : 1;
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1)
+    throw new TraceSettingsError(`OTEL_TRACES_SAMPLER_ARG: "${arg}" is not a ratio between 0 and 1`);
+  return { ratio, parentBased };
+}
 export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 
 /** A tracing variable with a value Patchbay cannot honour: start-up stops naming it. */

@@ -1,4 +1,4 @@
-import { traceExport, traceServiceName, TraceSettingsError } from '../../src/tracing/trace-settings';
+import { traceExport, traceSampling, traceServiceName, TraceSettingsError } from '../../src/tracing/trace-settings';
 
 describe('traceExport: which OTEL_* variables turn tracing on, and how it exports', () => {
   test.each([
@@ -46,4 +46,17 @@ test('traceServiceName: OTEL_SERVICE_NAME, else the service whose entry point ru
     'patchbay-transcoder',
   );
   expect(traceServiceName({}, '/app/main.js', beside({}))).toBe('patchbay');
+});
+
+test('traceSampling: OTEL_TRACES_SAMPLER and its ratio; parent-based, every trace, by default', () => {
+  expect(traceSampling({})).toEqual({ ratio: 1, parentBased: true });
+  expect(traceSampling({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' })).toEqual({
+    ratio: 0.1,
+    parentBased: true,
+  });
+  expect(traceSampling({ OTEL_TRACES_SAMPLER: 'always_off' })).toEqual({ ratio: 0, parentBased: false });
+  expect(() => traceSampling({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(
+    /OTEL_TRACES_SAMPLER_ARG: "2"/,
+  );
+  expect(() => traceSampling({ OTEL_TRACES_SAMPLER: 'jaeger_remote' })).toThrow(/OTEL_TRACES_SAMPLER: "jaeger_remote"/);
 });
