@@ -4,7 +4,10 @@ export const CLASSIFICATIONS = ['archive', 'document', 'executable', 'media', 'u
 export type Classification = (typeof CLASSIFICATIONS)[number];
 export const ClassificationSchema = Type.Union(CLASSIFICATIONS.map((c) => Type.Literal(c)));
 
-/** `internal` is Patchbay's own blob store; the others name an external object storage (reference-facts). */
+/**
+ * `internal` is Patchbay's own blob store; the others name an external object storage
+ * (docs/interface-notes.md, External containers).
+ */
 export const CONTAINER_TYPES = ['internal', 'aws_s3', 'gcp_storage', 'azure_blob'] as const;
 export type ContainerType = (typeof CONTAINER_TYPES)[number];
 
