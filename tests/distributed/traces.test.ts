@@ -174,3 +174,30 @@ test('one push send: one trace, gateway → push → the FCM sender', async () =
   );
   expect(sent).toMatchObject({ trace_id: root.traceId, span_id: sender.spanId });
 });
+
+test('a public download: the file server’s HTTP span, with its lookup in storage and the blob read beneath it', async () => {
+  const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
+  const containerSid = (
+    await request(w.pb.origin)
+      .get('/core/v2/storage/containers')
+      .set(...auth)
+  ).body.items[0].container_sid as string;
+  const up = await request(w.pb.origin)
+    .post(`/core/v2/storage/files?container_sid=${containerSid}&name=public.bin&publish=file_sid`)
+    .set(...auth)
+    .set('Content-Type', 'application/octet-stream')
+    .send(Buffer.alloc(4096, 7));
+  expect(up.status).toBe(201);
+  const got = await request(w.pb.storageUrl).get(`/f/${up.body.file_sid}`);
+  expect(got.status).toBe(200);
+  const t = await traceWith(
+    (s) => s.service === 'patchbay-file-server' && s.kind === SERVER && !s.parentSpanId,
+    (spans) => spans.some((s) => s.service === 'patchbay-file-server' && s.name.startsWith('blob ')),
+  );
+  const byId = new Map(t.map((s) => [s.spanId, s]));
+  const root = t.find((s) => !s.parentSpanId)!;
+  expect(root).toMatchObject({ service: 'patchbay-file-server', kind: SERVER });
+  for (const s of t) if (s !== root) expect(byId.has(s.parentSpanId!)).toBe(true);
+  const lookup = t.find((s) => s.service === 'patchbay-storage' && s.kind === SERVER)!;
+  expect(byId.get(lookup.parentSpanId!)).toMatchObject({ service: 'patchbay-file-server', kind: CLIENT });
+});
