@@ -43,7 +43,11 @@ const createKey = (p: TestPartner, body: Record<string, unknown>) =>
 
 /** The bytes as stored, by Download Data and by the public file server (they must be the same). */
 async function servedBytes(p: TestPartner, f: ApiJson): Promise<Buffer> {
-  const data = await binary(http().get(`${API}/storage/files/${f.file_sid}/data`).set(...p.auth));
+  const data = await binary(
+    http()
+      .get(`${API}/storage/files/${f.file_sid}/data`)
+      .set(...p.auth),
+  );
   expect(data.status).toBe(200);
   const published = await binary(request(instance().storageUrl).get(new URL(f.publish_uri as string).pathname));
   expect(published.status).toBe(200);
@@ -203,7 +207,9 @@ describe('files stored encrypted', () => {
       plaintext_bytes: plaintextBytes,
     });
     const e = f.encryption as { header_bytes: number };
-    expect(f.file_bytes).toBe(e.header_bytes + 16 + plaintextBytes + 16 * Math.max(1, Math.ceil(plaintextBytes / 65536)));
+    expect(f.file_bytes).toBe(
+      e.header_bytes + 16 + plaintextBytes + 16 * Math.max(1, Math.ceil(plaintextBytes / 65536)),
+    );
   };
 
   test('raw upload: age -d decrypts what Download Data and the file server serve, with either key', async () => {
@@ -256,7 +262,11 @@ describe('files stored encrypted', () => {
       wav,
     );
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ content_format: 'mp3', mime_type: 'audio/mpeg', content_transcoding_progress: 100 });
+    expect(res.body).toMatchObject({
+      content_format: 'mp3',
+      mime_type: 'audio/mpeg',
+      content_transcoding_progress: 100,
+    });
     const plain = await decryptWithBoth(await servedBytes(a, res.body));
     expectEncryption(res.body, plain.length);
     // An mp3: ID3 tag or an MPEG audio frame sync.

@@ -44,7 +44,7 @@ export const ENCRYPTION_KEY_ROUTES: RouteDef[] = [
     subject: S.storage.keyUpdate,
     scopes: [MANAGE],
     doc: {
-      summary: "Rename a public key (the key itself cannot change)",
+      summary: 'Rename a public key (the key itself cannot change)',
       request: EncryptionKeyPatchSchema,
       responses: { 200: EncryptionKeySchema },
     },

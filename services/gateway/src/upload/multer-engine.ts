@@ -1,14 +1,7 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
 import { ApiError, BadRequestError, assertJsonDepth, type Principal } from '@patchbay/contracts';
-import {
-  abortUpload,
-  prepareUpload,
-  reserveUpload,
-  streamToBlob,
-  type Streamed,
-  type UploadDeps,
-} from './upload-flow';
+import { abortUpload, prepareUpload, reserveUpload, streamToBlob, type Streamed, type UploadDeps } from './upload-flow';
 import { MULTIPART_SLACK, answerBeforeBody, refuseDeclaredOversize } from './declared-size';
 
 /**

@@ -33,7 +33,11 @@ async function ownedKey(ctx: StorageContext, partnerSid: string, sid: unknown): 
  * The keys a container is to name: each one of the partner's own (another partner's key, or one
  * that does not exist, is the same 422 naming `encryption_key_sids`, with the SID that failed).
  */
-export async function checkContainerKeys(ctx: StorageContext, partnerSid: string, sids: readonly string[]): Promise<void> {
+export async function checkContainerKeys(
+  ctx: StorageContext,
+  partnerSid: string,
+  sids: readonly string[],
+): Promise<void> {
   if (sids.length > MAX_CONTAINER_KEYS)
     throw UnprocessableError.field('encryption_key_sids', `at most ${MAX_CONTAINER_KEYS} keys`);
   for (const sid of sids) {

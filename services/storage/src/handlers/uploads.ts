@@ -84,8 +84,7 @@ export async function openPendingUpload(
   if (reserved) {
     // Refused at reserve already (the partner had no encrypted container then): a container named since must not
     // take bytes stored as they came.
-    if ((c.encryption_key_sids ?? []).length > 0)
-      throw UnprocessableError.field('file_object', DATA_FIRST_ENCRYPTED);
+    if ((c.encryption_key_sids ?? []).length > 0) throw UnprocessableError.field('file_object', DATA_FIRST_ENCRYPTED);
     // The bytes are in already (under the key reserved for them): the upload gets its container and fields.
     const attached = await repo.uploads.findOneAndUpdate(
       { file_sid: reserved.file_sid, partner_sid: c.partner_sid, reserved: true },
@@ -216,9 +215,12 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
           throw UnprocessableError.field('data', 'the recording is not decodable audio');
         // Encrypted: the plaintext is probed now, within this request (the file key is not kept for later).
         if (sealed && !probed && isMediaType(content.mimeType))
-          probed = await probeMedia(ctx, { blob_key: u.blob_key, content_format: content.format }, undefined, fileKey).catch(
-            () => null,
-          );
+          probed = await probeMedia(
+            ctx,
+            { blob_key: u.blob_key, content_format: content.format },
+            undefined,
+            fileKey,
+          ).catch(() => null);
         let blobKey = u.blob_key;
         let described = { format: probed?.format ?? content.format, mime: content.mimeType };
         let plaintextBytes = sealed?.plaintext_bytes ?? 0;
@@ -226,14 +228,25 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
         let transcodedNow = false;
         if (sealed && plan) {
           // Transcoded here, not by the durable job: the file key must not outlive this request.
-          const result = await sealedTranscode(ctx, u, plan, content.format, sealed.file_key, await containerRecipients(ctx, { partner_sid: u.partner_sid, encryption_key_sids: sealedKeys }));
+          const result = await sealedTranscode(
+            ctx,
+            u,
+            plan,
+            content.format,
+            sealed.file_key,
+            await containerRecipients(ctx, { partner_sid: u.partner_sid, encryption_key_sids: sealedKeys }),
+          );
           extraBlobs.push(result.blob_key);
           blobKey = result.blob_key;
           size = result.file_bytes;
           plaintextBytes = result.plaintext_bytes;
           headerBytes = result.header_bytes;
           described = { format: result.content_format, mime: result.mime_type };
-          probed = { format: result.content_format, duration: result.content_duration, bitrate: result.content_bitrate };
+          probed = {
+            format: result.content_format,
+            duration: result.content_duration,
+            bitrate: result.content_bitrate,
+          };
           transcodedNow = true;
         }
         await addFile(repo, c, size, f.threshold_include);
@@ -278,7 +291,12 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
           date_last_accessed: now,
           date_content_modified: now,
           encryption: sealed
-            ? { format: 'age-v1', encryption_key_sids: sealed.sids, header_bytes: headerBytes, plaintext_bytes: plaintextBytes }
+            ? {
+                format: 'age-v1',
+                encryption_key_sids: sealed.sids,
+                header_bytes: headerBytes,
+                plaintext_bytes: plaintextBytes,
+              }
             : null,
           ...(f.lifecycle_action === 'delete' && f.lifecycle_ttl >= 0
             ? { expires_at: new Date(now.getTime() + f.lifecycle_ttl * 1000) }
