@@ -1,5 +1,5 @@
 /**
- * Encrypted recordings (reference-facts "Encrypted recordings", decisions §43): a partner's public
+ * Encrypted recordings (docs/interface-notes.md §20, decisions §43): a partner's public
  * keys at /storage/encryption_keys, a container naming them, and every file stored into it —
  * raw and multipart uploads, a recording, an upload-time transcode — stored as an age file that
  * Debian's `age -d` decrypts, with the age identity and with the RSA private key, byte-identical
@@ -283,6 +283,9 @@ describe('files stored encrypted', () => {
     expect(f.status).toBe(409);
     expectErrorBody(f.body);
     expect(f.body.errors[0]).toMatchObject({ field: 'f', message: 'the file is encrypted' });
+    const br = await pub.get(`${pathname}?br=64`);
+    expect(br.status).toBe(409);
+    expect(br.body.errors[0].field).toBe('f');
     const whole = await binary(pub.get(pathname));
     const range = await binary(pub.get(pathname).set('Range', 'bytes=10-99'));
     expect(range.status).toBe(206);

@@ -1,5 +1,5 @@
 /**
- * The partner console (issue 20) in a real browser: Debian's chromium through puppeteer-core,
+ * The partner console (decisions §31) in a real browser: Debian's chromium through puppeteer-core,
  * against one embedded Patchbay started for this file with a fake FCM beside it
  * (tests/support/fake-push-world.ts). The tests run in order on one page, signed in once, as a
  * partner would use it: sign in, storage, upload, play, endpoints, push, records. Each saves a

@@ -82,10 +82,10 @@ export interface UploadDoc extends Record<string, unknown> {
 }
 
 /**
- * Where blobs of an external container are (ADR 29): one record per container and location
+ * Where blobs of an external container are (decisions §29): one record per container and location
  * (type, endpoint, bucket or container, prefix, region). Blob keys `ext/<store_id>/…` name it, so a
  * file stays readable after its container moves elsewhere; credentials of the same location are
- * updated in place (a rotation reaches old files too). Credentials sealed (ADR 28).
+ * updated in place (a rotation reaches old files too). Credentials sealed (decisions §28).
  */
 export interface BlobStoreDoc extends Record<string, unknown> {
   store_id: string;
@@ -106,7 +106,7 @@ export interface PartnerLimitDoc extends Record<string, unknown> {
   containers: number;
 }
 
-/** A partner's public key (reference-facts "Encrypted recordings"): public material only. */
+/** A partner's public key (docs/interface-notes.md §20): public material only. */
 export interface EncryptionKeyDoc extends Record<string, unknown> {
   encryption_key_sid: string;
   partner_sid: string;

@@ -63,7 +63,7 @@ export function publishUri(
 }
 
 /**
- * When the file's bytes last changed, for Last-Modified and If-Range (issue 15): a rename or a
+ * When the file's bytes last changed, for Last-Modified and If-Range (decisions §19): a rename or a
  * publish change keeps it, new data moves it. Records from before the field existed: their upload
  * time, or, once transcoded, the last change recorded (the best that is known).
  */

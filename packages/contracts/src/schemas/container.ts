@@ -5,7 +5,10 @@ export const CLASSIFICATIONS = ['archive', 'document', 'executable', 'media', 'u
 export type Classification = (typeof CLASSIFICATIONS)[number];
 export const ClassificationSchema = Type.Union(CLASSIFICATIONS.map((c) => Type.Literal(c)));
 
-/** `internal` is Patchbay's own blob store; the others name an external object storage (reference-facts). */
+/**
+ * `internal` is Patchbay's own blob store; the others name an external object storage
+ * (docs/interface-notes.md, External containers).
+ */
 export const CONTAINER_TYPES = ['internal', 'aws_s3', 'gcp_storage', 'azure_blob'] as const;
 export type ContainerType = (typeof CONTAINER_TYPES)[number];
 
@@ -56,7 +59,7 @@ const containerWritable = {
   default_file_publish: Literals(PUBLISH_VALUES),
   default_file_threshold_include: Type.Boolean(),
   default_file_unique: Type.Boolean(),
-  /** Keys of the same partner every file stored from now on is encrypted to (reference-facts "Encrypted recordings"). */
+  /** Keys of the same partner every file stored from now on is encrypted to (docs/interface-notes.md §20). */
   encryption_key_sids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
     maxItems: MAX_CONTAINER_KEYS,
     uniqueItems: true,

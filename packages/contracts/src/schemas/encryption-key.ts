@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 /**
- * A partner's public key that files can be encrypted to (reference-facts "Encrypted recordings"):
+ * A partner's public key that files can be encrypted to (docs/interface-notes.md §20):
  * an age X25519 recipient (`age1…`) or an SSH RSA public key of 2048 bits or more. Patchbay holds
  * public keys only; a container names up to four of them in `encryption_key_sids`.
  */

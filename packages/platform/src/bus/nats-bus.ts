@@ -72,7 +72,7 @@ const DRAIN_LIMIT_MS = 5000;
  *
  * Messages of any size: a request or reply larger than the server's max_payload is offered in
  * chunks that its receiver pulls and reassembles; an event or job that large keeps its body in the
- * JetStream object store and the message names it (large-messages.ts; docs/decisions.md §37).
+ * JetStream object store and the message names it (large-messages.ts; decisions §37).
  */
 export class NatsBus implements Bus {
   private readonly subs = new Set<Subscription>();

@@ -33,7 +33,7 @@ const REDACT = [
   '*.apns_p12',
   '*.apns_p8',
   '*.apns_p12_password',
-  // External containers' and Patchbay's own object storage credentials (ADR 28).
+  // External containers' and Patchbay's own object storage credentials (decisions §28).
   'credentials',
   '*.credentials',
   '*.*.credentials',

@@ -9,7 +9,7 @@ import type { RouteDef } from './route-def';
 
 const MANAGE = 'storage.manage';
 
-/** A partner's public keys for encrypted containers (reference-facts "Encrypted recordings"; docs/encryption.md). */
+/** A partner's public keys for encrypted containers (docs/interface-notes.md §20; docs/encryption.md). */
 export const ENCRYPTION_KEY_ROUTES: RouteDef[] = [
   {
     method: 'post',

@@ -11,7 +11,7 @@ import { playbackRoute } from '../media/playback-route';
 import { recordingRoute } from '../media/recording-route';
 import type { RouteDef } from './route-def';
 
-/** Only the operator partner holds it (reference-facts "Media plane"). */
+/** Only the operator partner holds it (docs/interface-notes.md, Media plane). */
 const MEDIA = ['media.manage'];
 
 /** The query schemas as parameters: only their declared properties (the services ignore the rest). */

@@ -1,6 +1,6 @@
 import { UnprocessableError, errorItem, type ErrorItem } from '@patchbay/contracts';
 
-/** Container defaults (reference-facts "Storage"). */
+/** Container defaults (docs/interface-notes.md, Files and containers). */
 export const CONTAINER_DEFAULTS = {
   allow_publish: true,
   allowed_classifications: [] as string[],

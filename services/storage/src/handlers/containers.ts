@@ -226,7 +226,7 @@ export function containerHandlers(ctx: StorageContext) {
       const plain = settings.type !== 'internal' ? (settings.external_attributes as PlainAttributes | null) : null;
       if (plain) await checkInTime(settings.type as ExternalStoreType, plain, deadline);
       const partnerSid = req.principal.partner_sid;
-      // External containers do not count toward the container limit (interface.md, Limits).
+      // External containers do not count toward the container limit (docs/interface-notes.md, Files and containers).
       const counted = settings.type === 'internal';
       const max = counted ? await maxContainers(ctx, partnerSid) : 0;
       if (counted && !(await takeSlot(ctx, partnerSid, max)))

@@ -61,7 +61,7 @@ export async function containerRecipients(
   return { sids, public_keys: sids.map((s) => bySid.get(s)!) };
 }
 
-/** `/storage/encryption_keys`: a partner's public keys (reference-facts "Encrypted recordings"). */
+/** `/storage/encryption_keys`: a partner's public keys (docs/interface-notes.md §20). */
 export function encryptionKeyHandlers(ctx: StorageContext) {
   const { repo } = ctx;
   return {

@@ -31,7 +31,7 @@ const validatePlaybackQuery = compileValidator(PlaybackQuerySchema, { fromString
 const validateEndpoint = compileValidator(EndpointLookupReplySchema);
 
 /**
- * The media plane's storage side (reference-facts "Media plane"): which container a recording goes
+ * The media plane's storage side (docs/interface-notes.md, Media plane): which container a recording goes
  * to and the prepare step of its upload (the same commit as any upload follows), what an endpoint
  * may play, and whether a Voicemail greeting names a published file. The endpoint rules are in
  * domain/media-rules.ts; the endpoint itself is asked of the endpoint service.

@@ -78,7 +78,7 @@ export async function openPendingUpload(
   if (dup) throw uniqueConflict(dup.file_sid, 'file');
   if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name })))
     throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
-  // External containers have no space limits; their blobs go to the container's storage (ADR 29).
+  // External containers have no space limits; their blobs go to the container's storage (decisions §29).
   const external = c.type !== 'internal';
   if (!external) refuseIfFull(c, reserved?.size ?? 0, fields.threshold_include);
   if (reserved) {
@@ -120,7 +120,7 @@ export async function openPendingUpload(
 }
 
 /**
- * Upload in two steps around the byte stream (ARCHITECTURE "Upload"): prepare refuses what the
+ * Upload in two steps around the byte stream (README, Architecture): prepare refuses what the
  * request alone already breaks, before any byte moves; commit re-checks atomically with the real
  * size and content, and either records the File or removes the blob. A pending upload is recorded
  * so a crash between the two leaves nothing behind after the stale-upload sweep.
@@ -365,7 +365,7 @@ export async function sweepStaleUploads(ctx: StorageContext, blobs: BlobStore, o
   return stale.length;
 }
 
-/** A recording's default name: `<call_sid or file_sid>.<ext>` (reference-facts "Media plane"). */
+/** A recording's default name: `<call_sid or file_sid>.<ext>` (docs/interface-notes.md, Media plane). */
 function recordingName(r: RecordingOrigin, fileSid: string, mimeType: string): string {
   const ext = extensionForMime(mimeType);
   return `${r.call_sid ?? fileSid}${ext ? `.${ext}` : ''}`;
