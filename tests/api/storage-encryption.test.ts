@@ -174,6 +174,22 @@ describe('keys', () => {
     expect(unknown.status).toBe(422);
   });
 
+  test('a PUT without encryption_key_sids keeps the keys; with them, sets them', async () => {
+    const c = await createContainer(a, { name: 'put', encryption_key_sids: [ageKey.encryption_key_sid] });
+    const { encryption_key_sids: _keys, ...rest } = c;
+    const kept = await http()
+      .put(`${API}/storage/containers/${c.container_sid}`)
+      .set(...a.auth)
+      .send({ ...rest, name: 'put again' });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ name: 'put again', encryption_key_sids: [ageKey.encryption_key_sid] });
+    const cleared = await http()
+      .put(`${API}/storage/containers/${c.container_sid}`)
+      .set(...a.auth)
+      .send({ ...rest, encryption_key_sids: [] });
+    expect(cleared.body.encryption_key_sids).toEqual([]);
+  });
+
   test('a key a container names cannot be deleted (409); once no container names it, it can', async () => {
     const key = (await createKey(a, { public_key: keys.ageRecipient })).body;
     const c = await createContainer(a, { encryption_key_sids: [key.encryption_key_sid] });

@@ -1045,7 +1045,7 @@ export interface components {
             default_file_publish: "no" | "file_access_name" | "file_sid";
             default_file_threshold_include: boolean;
             default_file_unique: boolean;
-            encryption_key_sids: string[];
+            encryption_key_sids?: string[];
             external_attributes: {
                 bucket?: string;
                 container?: string;

@@ -112,6 +112,8 @@ export type ContainerPatch = Static<typeof ContainerPatchSchema>;
 export const ContainerPutSchema = Type.Object(
   {
     ...containerWritable,
+    // Optional, and kept when left out: a PUT written before encryption existed must not turn it off unnoticed.
+    encryption_key_sids: Type.Optional(containerWritable.encryption_key_sids),
     ...Object.fromEntries(Object.entries(containerReadOnly).map(([k, v]) => [k, Type.Optional(v)])),
   },
   { additionalProperties: false, $id: 'ContainerPut' },

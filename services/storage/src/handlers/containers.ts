@@ -164,7 +164,15 @@ export function containerHandlers(ctx: StorageContext) {
           if (body[field] !== undefined && body[field] !== current[field])
             throw UnprocessableError.field(field, `${field} cannot be changed after creation`);
         }
-        const base = whole ? { ...CONTAINER_DEFAULTS, unique: current.unique, type: current.type } : current;
+        const base = whole
+          ? {
+              ...CONTAINER_DEFAULTS,
+              unique: current.unique,
+              type: current.type,
+              // A PUT without it keeps the keys (decisions §43): leaving them out never stops encryption.
+              encryption_key_sids: current.encryption_key_sids ?? [],
+            }
+          : current;
         const next = { ...pickSettingsFrom(base), ...body } as ContainerSettings;
         const stored = openContainerAttributes(ctx.keys, current);
         const sent = keepMaskedCredentials(
