@@ -5,6 +5,8 @@ import {
   isExternalBlobKey,
   mimeOfFormat,
   COPY_USE_MS,
+  ConflictError,
+  errorItem,
   NotFoundError,
   UnprocessableError,
   safeContentType,
@@ -34,6 +36,10 @@ export interface ServeDeps {
  * can be a target only: transcoding an mp4 file is a 422 naming the parameter that asked for it.
  */
 function target(file: PublicFile, opts: DownloadOptions): { format: string; bitrate: number | null } | null {
+  if (file.encrypted && (opts.format !== null || opts.bitrate !== null)) {
+    // Patchbay cannot read an encrypted file: it is served only as stored (decisions §43).
+    throw new ConflictError([errorItem('the file is encrypted', 'f')]);
+  }
   const format = opts.format ?? file.content_format;
   if (!format) return null;
   const lowers = opts.bitrate !== null && file.content_bitrate !== null && opts.bitrate * 1000 < file.content_bitrate;

@@ -10,6 +10,7 @@ export const CONTAINER_DEFAULTS = {
   default_file_publish: 'file_sid',
   default_file_threshold_include: true,
   default_file_unique: false,
+  encryption_key_sids: [] as string[],
   integer_key_1: null,
   integer_key_2: null,
   name: 'N/A',

@@ -29,6 +29,7 @@ import type { ContainerDoc } from '../repo';
 import { serializeContainer } from '../serialize';
 import { CONTAINER_LIST_SPEC } from '../list-specs';
 import type { StorageContext } from './context';
+import { checkContainerKeys } from './encryption-keys';
 import { keepMaskedCredentials, locationOf, sameLocation, type PlainAttributes } from '../domain/external-attributes';
 import { checkExternalStorage, openContainerAttributes, saveStore, sealContainerAttributes } from '../external-stores';
 import { Deadline } from '../external-deadline';
@@ -163,7 +164,15 @@ export function containerHandlers(ctx: StorageContext) {
           if (body[field] !== undefined && body[field] !== current[field])
             throw UnprocessableError.field(field, `${field} cannot be changed after creation`);
         }
-        const base = whole ? { ...CONTAINER_DEFAULTS, unique: current.unique, type: current.type } : current;
+        const base = whole
+          ? {
+              ...CONTAINER_DEFAULTS,
+              unique: current.unique,
+              type: current.type,
+              // A PUT without it keeps the keys (decisions §43): leaving them out never stops encryption.
+              encryption_key_sids: current.encryption_key_sids ?? [],
+            }
+          : current;
         const next = { ...pickSettingsFrom(base), ...body } as ContainerSettings;
         const stored = openContainerAttributes(ctx.keys, current);
         const sent = keepMaskedCredentials(
@@ -172,6 +181,8 @@ export function containerHandlers(ctx: StorageContext) {
         );
         next.external_attributes = sent;
         checkContainerRules(next);
+        if (body.encryption_key_sids !== undefined)
+          await checkContainerKeys(ctx, current.partner_sid, next.encryption_key_sids);
         let store: Record<string, unknown> = {};
         if (current.type !== 'internal' && sent) {
           if (sameAttributes(sent, stored)) {
@@ -219,6 +230,7 @@ export function containerHandlers(ctx: StorageContext) {
       const deadline = new Deadline(ctx.externalDeadlineMs);
       const settings = { ...CONTAINER_DEFAULTS, ...pickSettings(validatePatch(req.body ?? {})) } as ContainerSettings;
       checkContainerRules(settings);
+      await checkContainerKeys(ctx, req.principal.partner_sid, settings.encryption_key_sids);
       const plain = settings.type !== 'internal' ? (settings.external_attributes as PlainAttributes | null) : null;
       if (plain) await checkInTime(settings.type as ExternalStoreType, plain, deadline);
       const partnerSid = req.principal.partner_sid;

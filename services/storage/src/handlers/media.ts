@@ -1,5 +1,6 @@
 import {
   ApiError,
+  ConflictError,
   EndpointLookupReplySchema,
   ForbiddenError,
   NotFoundError,
@@ -165,6 +166,11 @@ export function mediaHandlers(ctx: StorageContext) {
         { partner_sid: file.partner_sid, container_sid: file.container_sid, published },
         { by: q.uri !== undefined ? 'uri' : 'file_sid', container_sid: container },
       );
+      // A media server cannot play an age file (decisions §43): greetings and prompts belong in plain containers.
+      if (file.encryption)
+        throw new ConflictError([
+          errorItem('the file is encrypted: media servers cannot play it', q.uri !== undefined ? 'uri' : 'file_sid'),
+        ]);
       return {
         file_sid: file.file_sid,
         blob_key: file.blob_key,
