@@ -2,7 +2,7 @@
  * Pages of 1,000 call records over the bus: `GET /calls/call_drs?limit=1000` in the distributed
  * mode (every service its own process, a nats-server with its default 1 MiB max_payload, so each
  * page crosses the bus in chunks) against the named baseline, the all-in-one measured in the same
- * run (in-process bus, no limit: one message, no chunks). Issue 32's target: a ratio of at most 1.5.
+ * run (in-process bus, no limit: one message, no chunks). The target (decisions §37): a ratio of at most 1.5.
  *
  * Two shapes of page: typical records (about 1.4 KB each, a 1.4 MB page: two chunks) and records
  * with every field at its longest (4,096-character user_data and stir_identity: about 15 MB, 16

@@ -11,6 +11,7 @@
  * its edge: the file server decides each answer, nginx sends the bytes (docs/operations.md).
  *
  *   pnpm exec tsx bench/file-server-throughput.ts [embedded|distributed] [sizeMiB=100]
+ *   BENCH_TRACING=on pnpm exec tsx bench/file-server-throughput.ts …   (Patchbay with tracing on: lib/tracing-switch.ts)
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -23,6 +24,7 @@ import { freePort } from '../tests/harness/free-port';
 import { MiB, table } from './lib/proc';
 import { defaultContainer } from './lib/patchbay';
 import { fetchDrain } from './lib/load';
+import { tracingSwitch } from './lib/tracing-switch';
 
 const MODE = (process.argv[2] ?? 'distributed') as Mode;
 if (MODE !== 'embedded' && MODE !== 'distributed') throw new Error(`mode must be embedded or distributed, not ${MODE}`);
@@ -192,8 +194,13 @@ async function main(): Promise<void> {
   for (let i = 0; i < SIZE / MiB; i++) fs.writeSync(fd, chunk);
   fs.closeSync(fd);
   fs.writeFileSync(path.join(root, 'www', 'probe.bin'), 'x');
-  const inst = await startPatchbay(MODE, { LOG_LEVEL: 'warn' });
-  const accel = await startPatchbay(MODE, { LOG_LEVEL: 'warn', FILE_SERVER_ACCEL_REDIRECT: ACCEL_PREFIX });
+  const tracing = await tracingSwitch();
+  const inst = await startPatchbay(MODE, { LOG_LEVEL: 'warn', ...tracing.env });
+  const accel = await startPatchbay(MODE, {
+    LOG_LEVEL: 'warn',
+    FILE_SERVER_ACCEL_REDIRECT: ACCEL_PREFIX,
+    ...tracing.env,
+  });
   let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
   let bare: Awaited<ReturnType<typeof startBareNode>> | undefined;
   try {
@@ -225,9 +232,11 @@ async function main(): Promise<void> {
         row('nginx edge + file-server (X-Accel-Redirect)', edge),
       ]),
     );
+    console.log(`\n${tracing.summary()}`);
   } finally {
     await inst.stop();
     await accel.stop();
+    await tracing.stop();
     nginx?.stop();
     bare?.stop();
     fs.rmSync(root, { recursive: true, force: true });

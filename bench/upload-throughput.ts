@@ -5,6 +5,7 @@
  * resident memory during a 1 GiB upload (distributed mode, so the gateway is its own process).
  *
  *   pnpm exec tsx bench/upload-throughput.ts [sizeMiB=256] [bigMiB=1024]
+ *   BENCH_TRACING=on pnpm exec tsx bench/upload-throughput.ts …   (Patchbay with tracing on: lib/tracing-switch.ts)
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -14,6 +15,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { startPatchbay, type PatchbayInstance } from '../tests/harness/patchbay';
 import { MiB, findInGroup, samplePeak, table } from './lib/proc';
+import { tracingSwitch } from './lib/tracing-switch';
 
 const SIZE = Number(process.argv[2] ?? 256) * MiB;
 const BIG = Number(process.argv[3] ?? 1024) * MiB;
@@ -111,7 +113,8 @@ async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-bench-'));
   const baseMs = await baseline(tmp, false);
   const syncedMs = await baseline(tmp, true);
-  const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn' });
+  const tracing = await tracingSwitch();
+  const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn', ...tracing.env });
   try {
     // Wait for the default container, then measure the best of three.
     for (let i = 0; i < 50; i++) {
@@ -156,8 +159,10 @@ async function main(): Promise<void> {
     console.log(
       `\n${BIG / MiB} MiB upload: ${mbps(BIG, bigMs)} MiB/s; gateway peak RSS ${(peak / MiB).toFixed(0)} MiB (target < 200 MiB)`,
     );
+    console.log(tracing.summary());
   } finally {
     await inst.stop();
+    await tracing.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -12,12 +12,14 @@
  * working exactly as under tsx.
  *
  * Usage: `pnpm build [name ...]` (default: every service with a src/main.ts except all-in-one, and
- * `bootstrap`, the one-shot that creates the first partner in a deployment).
+ * `bootstrap`, the one-shot that creates the first partner in a deployment). `pnpm start` bundles
+ * all-in-one through it too (scripts/start.cjs: `--out-dir <dir> --link all-in-one`).
  */
 import fs from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { linkPackages, type BundledInput } from './bundle-links';
 
 export const ROOT = path.resolve(__dirname, '..');
 
@@ -50,12 +52,25 @@ export function bundleNames(): string[] {
 /**
  * A service's worker-thread entry points: every `*.worker.ts` under `src`, bundled beside main.js as
  * `<base>.js` (the push service's send workers: `send.worker.js`), where the code that starts them looks.
+ * The all-in-one process runs every service, so its bundle carries every service's workers.
  */
 function workerEntries(name: string): Record<string, string> {
+  if (name === 'all-in-one') return Object.assign({}, ...serviceNames().map(workerEntries)) as Record<string, string>;
   const src = path.join(ROOT, 'services', name, 'src');
   if (!fs.existsSync(src)) return {};
   const found = fs.readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.worker.ts'));
   return Object.fromEntries(found.map((f) => [path.basename(f, '.ts'), path.join(src, f)]));
+}
+
+export interface BundleOptions {
+  /** The directory main.js goes to; default `<outRoot>/<name>`. */
+  outDir?: string;
+  /**
+   * Links (node_modules/<pkg> beside main.js) every third-party package the bundled workspace packages
+   * depend on, so the bundle runs from this checkout with plain node (bundle-links.ts); an image
+   * gets them from `pnpm deploy` instead.
+   */
+  link?: boolean;
 }
 
 /**
@@ -65,10 +80,11 @@ function workerEntries(name: string): Record<string, string> {
 export async function bundleService(
   name: string,
   outRoot = path.join(ROOT, 'dist'),
+  opts: BundleOptions = {},
 ): Promise<{ file: string; externals: string[] }> {
   const entry = path.join(ROOT, EXTRA_ENTRIES[name] ?? path.join('services', name, 'src', 'main.ts'));
   if (!fs.existsSync(entry)) throw new Error(`no service ${name} (${entry} is missing)`);
-  const file = path.join(outRoot, name, 'main.js');
+  const file = path.join(opts.outDir ?? path.join(outRoot, name), 'main.js');
   const result = await build({
     entryPoints: { main: entry, ...workerEntries(name) },
     outdir: path.dirname(file),
@@ -84,11 +100,16 @@ export async function bundleService(
     banner: { js: `// Patchbay ${name}: bundled by deploy/bundle.ts; run with node --enable-source-maps main.js` },
   });
   const externals = new Set<string>();
-  for (const input of Object.values(result.metafile.inputs)) {
+  const inputs: BundledInput[] = [];
+  for (const [input, { imports }] of Object.entries(result.metafile.inputs)) {
     // Only packages: not node's own modules, esbuild's `<runtime>`, or type-only relative imports.
-    for (const imp of input.imports)
-      if (imp.external && /^[@a-z0-9]/i.test(imp.path) && !isBuiltin(imp.path)) externals.add(packageOf(imp.path));
+    const packages = imports
+      .filter((imp) => imp.external && /^[@a-z0-9]/i.test(imp.path) && !isBuiltin(imp.path))
+      .map((imp) => packageOf(imp.path));
+    for (const p of packages) externals.add(p);
+    inputs.push({ file: path.resolve(input), packages });
   }
+  if (opts.link) linkPackages(path.dirname(file), inputs);
   return { file, externals: [...externals].sort() };
 }
 
@@ -99,10 +120,16 @@ function packageOf(specifier: string): string {
 }
 
 if (require.main === module) {
-  const names = process.argv.slice(2);
+  // `--out-dir DIR` (one name) puts main.js there; `--link` links its packages beside it (scripts/start.cjs).
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--out-dir');
+  const outDir = at >= 0 ? path.resolve(args[at + 1]) : undefined;
+  const link = args.includes('--link');
+  const names = args.filter((a, i) => !a.startsWith('--') && (at < 0 || i !== at + 1));
   (async () => {
+    if (outDir && names.length !== 1) throw new Error('--out-dir takes exactly one bundle name');
     for (const name of names.length > 0 ? names : bundleNames()) {
-      const { file, externals } = await bundleService(name);
+      const { file, externals } = await bundleService(name, undefined, { outDir, link });
       process.stdout.write(`${path.relative(ROOT, file)}  (requires: ${externals.join(', ') || 'nothing'})\n`);
     }
   })().catch((err: unknown) => {

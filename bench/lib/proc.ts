@@ -43,6 +43,13 @@ export function samplePeak(pids: () => number[], ms = 50): { stop(): number } {
 
 export const MiB = 1024 * 1024;
 
+/** CPU seconds (user + system) process `pid` has used so far, from /proc (clock ticks of 1/100 s). */
+export function cpuSecondsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 export function table(rows: Array<Record<string, string | number>>): string {
   const cols = Object.keys(rows[0]);
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));

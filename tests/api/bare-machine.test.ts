@@ -1,5 +1,5 @@
 /**
- * The README's start command on a machine without Debian's ffmpeg (issue 18): Patchbay is started
+ * The README's start command on a machine without Debian's ffmpeg (decisions §23): Patchbay is started
  * with a PATH that has no ffmpeg or ffprobe and FFMPEG_PATH unset. With the optional npm packages
  * it transcodes with their static builds (`?f=mp3` works, the log names the binary); with those
  * turned off too, everything but transcoding works, and a transcoding request — at download

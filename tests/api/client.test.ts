@@ -1,5 +1,5 @@
 /**
- * @patchbay/client against the running instance (issue 18): typed calls and typed errors, both
+ * @patchbay/client against the running instance (decisions §27): typed calls and typed errors, both
  * credentials, the pagination helpers in offset mode (countries) and cursor mode forward
  * (`after`, following `next`) and backward (`before`, following `previous`), a streamed upload
  * and a ranged read of its public link; and the README's example, run as it says.

@@ -1,5 +1,5 @@
 /**
- * The partner console at `GET /console` (issue 20) over HTTP: an HTML page whose every script and
+ * The partner console at `GET /console` (decisions §31) over HTTP: an HTML page whose every script and
  * stylesheet is served from here (and resolves), under a strict Content-Security-Policy that lets
  * the audio player reach the file server's origin and nothing else; hashed assets cached as
  * immutable, the page itself revalidated. (tests/console drives it in a real browser.)

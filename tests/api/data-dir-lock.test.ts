@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findInGroup } from '../../bench/lib/proc';
 import { freePort, releasePorts } from '../harness/free-port';
+import { START_SCRIPT } from '../harness/patchbay';
 import { API, http, instance, mode } from '../harness/api';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -19,7 +20,11 @@ async function secondProcess(
   entry: string,
   env: Record<string, string>,
 ): Promise<{ code: number | null; err: string }> {
-  const child = spawn(TSX, [path.join(ROOT, entry)], {
+  // The launcher is plain JavaScript (node runs it); a service's main.ts goes through tsx.
+  const [command, args] = entry.endsWith('.cjs')
+    ? [process.execPath, [path.join(ROOT, entry)]]
+    : [TSX, [path.join(ROOT, entry)]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: instance().dataDir, LOG_LEVEL: 'warn', NATS_URL: '', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -55,7 +60,7 @@ if (embeddedStore)
     const inst = instance();
     const [port, storagePort] = [await freePort(), await freePort()];
     try {
-      const { code, err } = await secondProcess('services/all-in-one/src/main.ts', {
+      const { code, err } = await secondProcess(START_SCRIPT, {
         PORT: String(port),
         STORAGE_PORT: String(storagePort),
       });
@@ -63,9 +68,7 @@ if (embeddedStore)
       const { file, pid } = refusal(err);
       expect(file).toBe(path.join(inst.dataDir, 'identity', 'patchbay.lock'));
       // The holder is the running instance (its all-in-one process, or its identity service).
-      expect(
-        findInGroup(inst.pid, mode() === 'embedded' ? 'all-in-one/src/main.ts' : 'identity/src/main.ts'),
-      ).toContain(pid);
+      expect(findInGroup(inst.pid, mode() === 'embedded' ? START_SCRIPT : 'identity/src/main.ts')).toContain(pid);
       expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ pid });
     } finally {
       releasePorts(port);

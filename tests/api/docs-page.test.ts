@@ -1,5 +1,5 @@
 /**
- * The API reference at `GET /docs` (issue 18): Swagger UI rendering the OpenAPI document, with
+ * The API reference at `GET /docs` (decisions §26): Swagger UI rendering the OpenAPI document, with
  * every asset served by Patchbay itself. Checked twice: the HTML and its policy (each asset local,
  * each served; a Content-Security-Policy that allows no other origin), and a real browser
  * (Debian's chromium through puppeteer-core) that renders every operation while loading nothing

@@ -35,12 +35,15 @@ export const ADDRESS_KEYS = [
   'transport',
 ];
 
-/** The exact 409 of interface.md for a second auth_required=false endpoint on one IP and port. */
+/**
+ * The exact 409 of docs/interface-notes.md, Status codes and errors, for a second
+ * auth_required=false endpoint on one IP and port.
+ */
 export const DUPLICATE_IP = {
   message: 'conflict error',
   errors: [{ field: null, message: 'duplicate ip for auth_required=false', reference_sid: null }],
 };
-/** The exact 422 of interface.md for auth_required without `endpoints.manage_auth_required`. */
+/** The exact 422 of the same section for auth_required without `endpoints.manage_auth_required`. */
 export const AUTH_REQUIRED_DENIED = {
   message: 'object validation error',
   errors: [

@@ -114,7 +114,7 @@ describe('PATCH /endpoints/{endpoint_sid}', () => {
   });
 });
 
-describe('type rules after creation (interface.md Rule 2)', () => {
+describe('type rules after creation', () => {
   test.each(['mediator', 'conference', 'conference_playback', 'flexml'])(
     '%s: name and capacity change, anything else is a 422 naming the field',
     async (type) => {

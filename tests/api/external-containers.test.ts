@@ -1,5 +1,5 @@
 /**
- * Containers on external object storage (reference-facts "External containers", ADR 28–29): a
+ * Containers on external object storage (docs/interface-notes.md, External containers; decisions §28–29): a
  * recording into an Amazon-type (s3rver), a Microsoft-type (Azurite) and a Google-type (a local
  * fake of the JSON API) container lands in that bucket, looked at with the adapters, not through Patchbay; Download
  * Data and the public file

@@ -1,10 +1,11 @@
 /**
- * A partner's slow storage never costs anyone else, and never outlasts its request (issue 25 items 2
- * and 3). Partner A creates external containers aimed at a silent endpoint (a TCP server that
- * accepts and never answers; EXTERNAL_STORAGE_ALLOW_PRIVATE on so it may be reached): every create is
- * a 422 before the gateway's bus timeout (never its 504), and no container appears afterwards.
- * Meanwhile partner B's storage calls (upload, get, list, delete) all succeed: the gateway's circuit breaker, which opens on bus
- * timeouts, never sees one. Its own instance with a short bus timeout, so the probe budget is short.
+ * A partner's slow storage never costs anyone else, and never outlasts its request (docs/security.md,
+ * "External storage errors": the deadline). Partner A creates external containers aimed at a silent
+ * endpoint (a TCP server that accepts and never answers; EXTERNAL_STORAGE_ALLOW_PRIVATE on so it
+ * may be reached): every create is a 422 before the gateway's bus timeout (never its 504), and no
+ * container appears afterwards. Meanwhile partner B's storage calls (upload, get, list, delete) all
+ * succeed: the gateway's circuit breaker, which opens on bus timeouts, never sees one. Its own
+ * instance with a short bus timeout, so the probe budget is short.
  */
 import request from 'supertest';
 import { expectErrorBody, mode } from '../harness/api';

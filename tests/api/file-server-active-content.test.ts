@@ -1,5 +1,5 @@
 /**
- * Active content on the public file server (issue 25, item 4): every reply carries nosniff and a
+ * Active content on the public file server (docs/security.md, "Active content"): every reply carries nosniff and a
  * sandboxing Content-Security-Policy, and a type a browser would run (HTML, SVG, JavaScript, XML),
  * whatever the file's name, is an attachment even when `disposition=inline` asks otherwise. Audio
  * keeps its documented headers. The browser side (a script in such a file does not run) is

@@ -1,5 +1,5 @@
 /**
- * Voicemail (reference-facts "Media plane"): the greeting must be the publish_uri of a published
+ * Voicemail (docs/interface-notes.md, Media plane): the greeting must be the publish_uri of a published
  * file of the same partner; a recording for a Voicemail endpoint with a callback_url is announced
  * to it — once, signed as docs/media-plane.md says (checked here the way a receiver would), retried
  * when the receiver fails — and the deliveries are listed for the operator.

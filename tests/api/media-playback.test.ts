@@ -1,6 +1,6 @@
 /**
- * The media plane, playback out (interface.md "How endpoints use containers", reference-facts
- * "Media plane"): every rule both ways — what each endpoint type may play and what it may not —
+ * The media plane, playback out (docs/interface-notes.md, Endpoints and containers,
+ * Media plane): every rule both ways — what each endpoint type may play and what it may not —
  * ranges like the public file server, and date_last_accessed never touched.
  */
 import { API, http, newPartner, type TestPartner } from '../harness/api';

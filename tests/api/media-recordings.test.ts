@@ -1,5 +1,5 @@
 /**
- * The media plane, recordings in (reference-facts "Media plane"): operator only; the container by
+ * The media plane, recordings in (docs/interface-notes.md, Media plane): operator only; the container by
  * the endpoint rules (Record verb override for FlexML → the endpoint's container_sid → the
  * partner's default); which types record; and every upload rule (quota, reject threshold,
  * classification) on recordings too.

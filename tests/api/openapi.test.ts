@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document as served (issue 18): `GET /core/v2/openapi.json` needs no credentials and
+ * The OpenAPI document as served (decisions §25): `GET /core/v2/openapi.json` needs no credentials and
  * names this instance's servers; and the check every API test's responses go through
  * (harness/conformance.ts) is live and does refuse a response that does not match.
  */

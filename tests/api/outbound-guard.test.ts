@@ -1,5 +1,5 @@
 /**
- * The outbound-address guard through the public API (issue 25 items 1 and 10), with
+ * The outbound-address guard through the public API (docs/security.md, "Outbound addresses"), with
  * EXTERNAL_STORAGE_ALLOW_PRIVATE and CALLBACK_ALLOW_PRIVATE off (their default): ten spellings of
  * this machine as an external container's endpoint, for each storage type, on create and on update,
  * are refused with one message, and a TCP server on every local address that counts connections
@@ -22,7 +22,7 @@ const REFUSED = [
   { field: 'external_attributes.endpoint', message: 'this address is not allowed', reference_sid: null },
 ];
 
-/** Ten ways to write this machine's address (the issue's five, and five more). */
+/** Ten ways to write this machine's address (five common spellings, and five less common ones). */
 const SPELLINGS = [
   '127.0.0.1',
   '0.0.0.0',

@@ -1,5 +1,5 @@
 /**
- * Detail records carry the full documented field sets (reference-facts.md "Lists of records"):
+ * Detail records carry the full documented field sets (docs/interface-notes.md, Detail records and countries):
  * a record with every field is ingested, returned as given on GET and in lists, every field is
  * filterable and usable in include_fields/exclude_fields; type errors in the added fields refuse
  * their record by position; unknown fields are dropped and counted in `ignored_fields`.

@@ -5,6 +5,7 @@
  */
 import nodeHttp from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { INGEST_BATCH_RECORDS } from '@patchbay/contracts';
 import { API, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
 
 let partner: TestPartner;
@@ -182,18 +183,21 @@ describe('POST /calls/call_drs', () => {
       });
       req.on('error', reject);
     });
-    // One full batch (500 records) and a few more; the request stays open.
-    req.write(`${ndjson(Array.from({ length: 520 }, (_, i) => call(i)))}\n`);
+    // One full batch (INGEST_BATCH_RECORDS records) and a few more; the request stays open.
+    req.write(`${ndjson(Array.from({ length: INGEST_BATCH_RECORDS + 20 }, (_, i) => call(i)))}\n`);
     await eventually(async () => {
       const list = await http()
         .get(`${API}/calls/call_drs?limit=1000&include_fields=dr_sid`)
         .set(...sender.auth);
-      expect(list.body.count).toBeGreaterThanOrEqual(500);
+      expect(list.body.count).toBe(1000); // a whole page: the first batch is stored
     });
-    req.end(`${ndjson([call(600)])}\n`);
+    req.end(`${ndjson([call(INGEST_BATCH_RECORDS + 100)])}\n`);
     const done = await response;
     expect(done.status).toBe(200);
-    expect(JSON.parse(done.body)).toMatchObject({ received: 521, stored: 521 });
+    expect(JSON.parse(done.body)).toMatchObject({
+      received: INGEST_BATCH_RECORDS + 21,
+      stored: INGEST_BATCH_RECORDS + 21,
+    });
   }, 60_000);
 
   test('broken JSON after some records: the records before are stored, complete is false', async () => {

@@ -46,7 +46,7 @@ const KINDS = [
       number_src: `1555${String(i).padStart(7, '0')}`,
       sipcause: '200',
     }),
-    // reference-facts.md, "Call detail record fields".
+    // docs/interface-notes.md, Detail records and countries: call records.
     fields: [
       'cic',
       'cic_original',
@@ -117,7 +117,7 @@ const KINDS = [
       message: `hello ${i}`,
       message_segments: 1,
     }),
-    // reference-facts.md, "Message detail record fields".
+    // docs/interface-notes.md, Detail records and countries: message records.
     fields: [
       'a2p_campaign',
       'date_changed',

@@ -30,6 +30,7 @@ describe('upload', () => {
       'date_modified',
       'desired_bitrate',
       'desired_format',
+      'encryption',
       'file_access_name',
       'file_bytes',
       'file_sid',
@@ -65,6 +66,7 @@ describe('upload', () => {
       unique: false,
       type: 'file',
       partner_sid: p.partner_sid,
+      encryption: null,
     });
     expect(f.date_last_accessed).toBe(f.date_created);
   });

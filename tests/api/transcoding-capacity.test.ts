@@ -1,9 +1,10 @@
 /**
- * Transcoding capacity (issue 25, item 5), on an instance of its own in each run mode (distributed:
- * two file-servers and two transcoders): identical download-time requests run ffmpeg once, the
- * download-time queue is bounded (503 with Retry-After beyond it), the cache of transcoded copies
- * stays within TRANSCODE_CACHE_BYTES, and a flood of anonymous `?f=` requests does not hold back a
- * partner's upload-time transcode. ffmpeg is the system's, through a wrapper that logs each run.
+ * Transcoding capacity (docs/security.md, "Transcoding capacity"), on an instance of its own in
+ * each run mode (distributed: two file-servers and two transcoders): identical download-time
+ * requests run ffmpeg once, the download-time queue is bounded (503 with Retry-After beyond it),
+ * the cache of transcoded copies stays within TRANSCODE_CACHE_BYTES, and a flood of anonymous `?f=`
+ * requests does not hold back a partner's upload-time transcode. ffmpeg is the system's, through a
+ * wrapper that logs each run.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Upload-time transcoding survives kill -9 (issue 12): the transcoder's worker process is killed
+ * Upload-time transcoding survives kill -9 (decisions §21): the transcoder's worker process is killed
  * with SIGKILL in the middle of a job, then the rest of Patchbay, and Patchbay is started again.
  * Its ffmpeg dies with the worker at once; after the restart the job is redone (all-in-one: storage
  * enqueues it again; distributed: JetStream redelivers it), the file ends transcoded, and neither

@@ -1,5 +1,5 @@
 /**
- * Transcoding fidelity (issue 15, items 4–7) through the public API: an allowed bitrate never
+ * Transcoding fidelity (decisions §20) through the public API: an allowed bitrate never
  * breaks a conversion, `desired_bitrate` never makes a file bigger, a low bitrate is honoured, mp4
  * is a target only, and errors say what is wrong without ffmpeg's words, paths or addresses.
  * (Every target at every bitrate is covered by the transcoder's own tests.)

@@ -1,5 +1,5 @@
 /**
- * Stable links (issue 15, items 8 and 9): the `publish_uri` returned at upload serves the file for
+ * Stable links (decisions §18, §19): the `publish_uri` returned at upload serves the file for
  * its whole life, upload-time transcoding included; `Last-Modified` (and so `If-Range`) follows
  * the bytes: a rename or a publish change keeps it, new data changes it.
  */

@@ -1,5 +1,5 @@
 /**
- * Active content on the public file server, in a real browser (issue 25, item 4): a partner's
+ * Active content on the public file server, in a real browser (docs/security.md, "Active content"): a partner's
  * `.html` or `.svg` upload holding `alert(document.domain)` never runs on the file server's origin —
  * opened directly, framed, or embedded — while a `.wav` still plays both from a page of another origin
  * that embeds it (the console's player) and when its URL is opened on its own. Debian's chromium

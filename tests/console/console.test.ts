@@ -1,11 +1,12 @@
 /**
- * The partner console (issue 20) in a real browser: Debian's chromium through puppeteer-core,
+ * The partner console (decisions §31) in a real browser: Debian's chromium through puppeteer-core,
  * against one embedded Patchbay started for this file with a fake FCM beside it
  * (tests/support/fake-push-world.ts). The tests run in order on one page, signed in once, as a
  * partner would use it: sign in, storage, upload, play, endpoints, push, records. Each saves a
  * screenshot of its view into docs/console/ (the README shows them), and none may leave an
  * uncaught page error, a console error or a failed request behind.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -237,6 +238,59 @@ test('an audio file plays from its publish_uri, fetched with a Range request', a
   await page.select('#play-format', 'mp3');
   await page.waitForFunction(`document.querySelector('.player audio').src.endsWith('?f=mp3')`);
   await clickText(page, 'Close player', `tr[data-file-sid="${uploaded.file_sid}"]`);
+}, 60_000);
+
+test('encryption: register a key, encrypt the container to it; an encrypted file is marked and not offered to the player', async () => {
+  const container = await page.$eval('.container-keys h2 code', (c) => c.textContent ?? '');
+  expect(container).toMatch(/^[0-9a-f-]{36}$/);
+  // A key the API refuses: its message under the field it names.
+  await typeInto(
+    page,
+    '#key-public_key',
+    'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl',
+  );
+  await clickText(page, 'Register key', '.container-keys');
+  const refused = await page.waitForSelector('.container-keys [data-field="public_key"]', { visible: true });
+  expect(await refused!.evaluate((e) => e.textContent)).toMatch(/ssh-ed25519/);
+  clear(); // the refused POST (422) is logged by the browser as a failed resource
+  const recipient = execFileSync('age-keygen', { encoding: 'utf8' }).match(/public key: (age1\w+)/)![1];
+  await typeInto(page, '#key-name', 'laptop');
+  await typeInto(page, '#key-public_key', recipient);
+  await clickText(page, 'Register key', '.container-keys');
+  const row = await page.waitForSelector('.key-list tbody tr[data-key-sid]', { visible: true });
+  const keySid = (await row!.evaluate((r) => r.getAttribute('data-key-sid')))!;
+  expect(await page.$eval('.key-list .fingerprint', (f) => f.textContent)).toMatch(/^SHA256:/);
+  await clickText(page, 'Save keys', '.container-keys');
+  await page.waitForFunction(`document.querySelector('.container-keys .saved')?.textContent.includes('1 key')`);
+  const saved = await w
+    .api()
+    .get(`${V2}/storage/containers/${container}`)
+    .set(...partner.auth);
+  expect(saved.body.encryption_key_sids).toEqual([keySid]);
+  // A recording stored from now on is encrypted: marked, and no Play button.
+  const up = await w
+    .api()
+    .post(`${V2}/storage/files?container_sid=${container}&name=sealed-call.wav&type=audio`)
+    .set(...partner.auth)
+    .set('Content-Type', 'application/octet-stream')
+    .send(tone('wav', 1));
+  expect(up.status).toBe(201);
+  expect(up.body.encryption).not.toBeNull();
+  await typeInto(page, '#file-name-filter', 'sealed-call');
+  await clickText(page, 'Filter', 'form.filter');
+  const sealedRow = `tr[data-file-sid="${up.body.file_sid}"]`;
+  await page.waitForSelector(sealedRow, { visible: true });
+  expect(await page.$eval(sealedRow, (r) => [...r.querySelectorAll('.tag')].map((t) => t.textContent))).toContain(
+    'encrypted',
+  );
+  expect(await page.$$eval(`${sealedRow} button`, (bs) => bs.map((b) => b.textContent))).not.toContain('Play');
+  await screenshot(page, 'encryption');
+  // Back to a plain container, so the views after this one are as before.
+  await page.click(`.key-list tr[data-key-sid="${keySid}"] input[type="checkbox"]`);
+  await clickText(page, 'Save keys', '.container-keys');
+  await page.waitForFunction(`document.querySelector('.container-keys .saved')?.textContent.includes('unencrypted')`);
+  await typeInto(page, '#file-name-filter', ' ');
+  await clickText(page, 'Filter', 'form.filter');
 }, 60_000);
 
 test('create a third_party endpoint (the API’s message next to the field it names), then edit it', async () => {

@@ -129,7 +129,9 @@ describe('Dockerfile', () => {
       'tests',
       'deploy/*',
       '!deploy/bundle.ts',
+      '!deploy/bundle-links.ts',
       '!deploy/bootstrap-main.ts',
+      '.cache',
     ])
       expect(ignore).toContain(line);
   });

@@ -239,6 +239,30 @@ describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
     expect(get(builds.base, 'Deployment', 'patchbay-transcoder')!.spec.replicas).toBe(2);
   });
 
+  test('tracing: every service reads the OpenTelemetry settings, with the collector address a value to set (empty: off)', () => {
+    for (const [name, objects] of Object.entries(builds)) {
+      const tracing = get(objects, 'ConfigMap', 'patchbay-tracing');
+      expect({ name, data: tracing?.data }).toEqual({
+        name,
+        data: { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
+      });
+      for (const svc of DEPLOYED) {
+        const c = get(objects, 'Deployment', `patchbay-${svc}`)!.spec.template.spec.containers[0];
+        expect({ svc, reads: c.envFrom.some((f: ApiJson) => f.configMapRef?.name === 'patchbay-tracing') }).toEqual({
+          svc,
+          reads: true,
+        });
+        // Each service accepts the collector's address once it is set (its schema checks the URL).
+        expect(
+          envProblems(svc, {
+            ...tracing!.data,
+            OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc:4318',
+          }),
+        ).toEqual([]);
+      }
+    }
+  });
+
   test("production-s3: the production overlay with Patchbay's own blobs on S3 (GridFS elsewhere)", () => {
     const url = (objects: K8sObject[]) => get(objects, 'Secret', 'patchbay-blob-store')!.stringData.BLOB_STORE_URL;
     expect(url(builds['production-s3'])).toMatch(/^s3:\/\/[a-z0-9.-]+\/[a-z]+\?region=[a-z0-9-]+$/);

@@ -1,5 +1,5 @@
 /**
- * A transcoder that dies in the middle of a download-time transcode (issue 25, item 8): the
+ * A transcoder that dies in the middle of a download-time transcode (docs/security.md, "Transcoding capacity"): the
  * download is made again by the other replica, within seconds of the death — never the 120 s wait
  * for an answer that cannot come and then a 504. Two transcoder replicas over NATS; the one running
  * the ffmpeg is killed with SIGKILL (its ffmpeg dies with it).

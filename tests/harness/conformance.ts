@@ -1,6 +1,6 @@
 /**
  * Every response the API suite receives through supertest is checked against the OpenAPI document
- * the instance serves (issue 18: live responses validate against the document). A response that
+ * the instance serves (decisions §25: live responses validate against the document). A response that
  * does not match fails the request's `await` — and so the test — naming the route, the status and
  * what does not fit. Installed for the api-* jest projects (setupFilesAfterEnv).
  */

@@ -58,6 +58,8 @@ const ROOT = path.resolve(__dirname, '../..');
 /** A fixed key for test runs against MongoDB (32 bytes, Base64); never used outside tests. */
 export const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString('base64');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+/** What `pnpm start` runs: the all-in-one process from its cached bundle. */
+export const START_SCRIPT = 'scripts/start.cjs';
 
 /**
  * Starts Patchbay the way a user does — `pnpm start` (all-in-one) or the distributed launcher over
@@ -118,9 +120,14 @@ export async function startPatchbay(
       : {}),
     ...extraEnv,
   };
-  const entry = mode === 'embedded' ? 'services/all-in-one/src/main.ts' : 'services/all-in-one/src/distributed.ts';
+  // Embedded: as `pnpm start` runs it, from the all-in-one bundle (scripts/start.cjs; built by the first
+  // start after a change of the sources), so a restart takes the time an operator's does.
+  const [command, args] =
+    mode === 'embedded'
+      ? [process.execPath, [path.join(ROOT, START_SCRIPT)]]
+      : [TSX, [path.join(ROOT, 'services/all-in-one/src/distributed.ts')]];
   // Its own process group, so a crash can be simulated by killing every process of the instance.
-  const child = spawn(TSX, [path.join(ROOT, entry)], {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

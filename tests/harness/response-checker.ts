@@ -26,7 +26,7 @@ const API_PREFIX = '/core/v2';
 const NOT_FOUND_POINTER = '#/components/responses/NotFound';
 
 /**
- * Checks live responses against the OpenAPI document (issue 18): the status must be one the
+ * Checks live responses against the OpenAPI document (decisions §25): the status must be one the
  * operation documents, a JSON response must be JSON where the document says so and fit the
  * schema of that status (through ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses it). Requests under
  * `/core/v2` that match no operation must be the 404 error body; other paths (/health, /metrics,

@@ -10,7 +10,10 @@
  */
 import { reservePorts, releasePorts } from '../../packages/platform/src/testing/ports';
 
-/** The query string the driver needs for this server (docs: TOOLCHAIN.md, README). */
+/**
+ * The query string the driver needs for this server (without `poll` the driver's streaming monitor
+ * breaks after about 10 s; README, Tests on MongoDB).
+ */
 export const CONGO_URL_OPTIONS = 'directConnection=true&serverMonitoringMode=poll';
 
 export interface WireServer {

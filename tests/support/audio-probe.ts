@@ -5,7 +5,7 @@ import path from 'node:path';
 import type request from 'supertest';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-audio-probe-'));
-/** Headerless formats need their input format named (TOOLCHAIN.md). */
+/** Headerless formats need their input format named, or ffprobe reads their duration wrong. */
 const FFPROBE_INPUT: Record<string, string[]> = {
   al: ['-f', 'alaw', '-sample_rate', '8000'],
   alaw: ['-f', 'alaw', '-sample_rate', '8000'],

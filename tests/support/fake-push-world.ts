@@ -25,6 +25,8 @@ export interface PushTestSettings {
   retryBaseMs: number;
   /** PUSH_SEND_WORKERS (default: the service's default, one per core). */
   sendWorkers?: number;
+  /** More environment for the instance (a test's own settings). */
+  env?: Record<string, string>;
 }
 
 const V2 = '/core/v2';
@@ -63,6 +65,7 @@ export class FakePushWorld {
       PUSH_MAX_RETRIES: String(s.maxRetries),
       PUSH_RETRY_BASE_MS: String(s.retryBaseMs),
       ...(s.sendWorkers !== undefined ? { PUSH_SEND_WORKERS: String(s.sendWorkers) } : {}),
+      ...s.env,
     };
     // A Patchbay that does not start must not leave the fakes listening (jest would not exit).
     const pb = await startPatchbay(mode, env).catch(async (err: unknown) => {

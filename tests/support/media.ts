@@ -8,7 +8,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-media-'));
 
 /**
  * A tiny real audio file made by ffmpeg at test time: a sine tone of `seconds` in `format`
- * (any format of interface.md), returned as bytes.
+ * (any format of docs/interface-notes.md, Transcoding targets and bitrates), returned as bytes.
  */
 export function tone(format: string, seconds = 1, opts: { bitrate?: number } = {}): Buffer {
   const file = path.join(dir, `tone-${seconds}-${opts.bitrate ?? 0}.${format}`);
@@ -34,7 +34,7 @@ export function tone(format: string, seconds = 1, opts: { bitrate?: number } = {
 
 /**
  * A real audio file of `seconds` at a chosen sample rate and channel count (pink noise, fixed seed,
- * so lossy encoders spend the bits they are given), in `format` (a format of interface.md, or mp4).
+ * so lossy encoders spend the bits they are given), in `format` (a stored audio format, or mp4).
  */
 export function noise(
   format: string,

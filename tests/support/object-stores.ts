@@ -1,7 +1,7 @@
 /**
- * Object storage servers for the external-container tests (TOOLCHAIN "External object storage,
- * offline"): s3rver and Azurite, each its own process on a free port, started by the test, and
- * the adapters themselves to look into a bucket without going through Patchbay.
+ * Object storage servers for the external-container tests, all offline: s3rver and Azurite, each
+ * its own process on a free port, started by the test, and the adapters themselves to look into a
+ * bucket without going through Patchbay.
  */
 import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
 import { AzureBlobStore } from '@patchbay/blob-azure';

@@ -26,6 +26,7 @@ export class AgeEncryptStream extends Transform {
   /** Known from the start: the header is written before any plaintext is read. */
   readonly headerBytes: number;
   private readonly key: Buffer;
+  private readonly secret: Buffer;
   /**
    * The plaintext of the chunk being filled, as slices of the input (at most CHUNK_SIZE bytes):
    * referenced, not copied, as a PassThrough holds what it was written — a producer must not
@@ -44,9 +45,18 @@ export class AgeEncryptStream extends Transform {
     const { fileKey, header } = sealFileKey(recipients.map((r) => (typeof r === 'string' ? parseRecipient(r) : r)));
     const nonce = crypto.randomBytes(PAYLOAD_NONCE_SIZE);
     this.key = payloadKey(fileKey, nonce);
+    this.secret = fileKey;
     this.headerBytes = header.length;
     this.out(header);
     this.out(nonce);
+  }
+
+  /**
+   * This file's key (16 bytes): whoever holds it reads the file, so it is for a process that must
+   * read back what it just wrote (a probe of the plaintext) and never leaves memory (FileKeyIdentity).
+   */
+  get fileKey(): Buffer {
+    return Buffer.from(this.secret);
   }
 
   /** Set once the last chunk is written (before 'end'); null until then. */

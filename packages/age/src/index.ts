@@ -9,6 +9,7 @@ export { AgeEncryptStream, encryptStream, type AgeSummary } from './encrypt-stre
 export { AgeFormatError, AgeIntegrityError, AgeKeyError, AgeNoIdentityError } from './errors';
 export { CHUNK_SIZE, MAX_RECIPIENTS, PAYLOAD_NONCE_SIZE, SEALED_CHUNK_SIZE, TAG_SIZE } from './format';
 export { MAX_HEADER_BYTES } from './header';
+export { FileKeyIdentity } from './file-key-identity';
 export { parseIdentities, parseRecipient } from './keys';
 export { type AgeLayout, type CiphertextRange, chunkOffset, ciphertextRange, payloadShape } from './layout';
 export { AgeRangeReader, type FetchRange, readPlaintextRange, type RangeReaderOptions } from './range-reader';

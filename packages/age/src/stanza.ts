@@ -23,9 +23,9 @@ export interface Recipient {
   wrap(fileKey: Buffer): Stanza;
 }
 
-/** A private key that can open a file encrypted to its recipient. */
+/** A private key that can open a file encrypted to its recipient (or, `file-key`, one file's own key). */
 export interface Identity {
-  readonly key_type: KeyType;
+  readonly key_type: KeyType | 'file-key';
   /** The fingerprint of the matching recipient, so a caller can tell which key it holds. */
   readonly fingerprint: string;
   /**

@@ -1,5 +1,5 @@
 /**
- * @patchbay/blob-routing: which blob store a key is in (ADR 29).
+ * @patchbay/blob-routing: which blob store a key is in (decisions §29).
  *
  * - `openServiceBlobStore`: what every service that touches blobs is given: Patchbay's own store
  *   (directory, GridFS or S3 by BLOB_STORE_URL) with `ext/<store_id>/…` keys routed to the

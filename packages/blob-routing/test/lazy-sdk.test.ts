@@ -1,6 +1,7 @@
 /**
- * A service that never touches a bucket never loads an SDK (STYLE §2): importing the blob routing
- * loads none; the first store of a type loads that provider's SDK alone.
+ * A service that never touches a bucket never loads an SDK (docs/contributing.md, How code should
+ * look): importing the blob routing loads none; the first store of a type loads that provider's SDK
+ * alone.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';

@@ -6,6 +6,7 @@ import { registerCountries } from './commands/countries';
 import { registerRecords } from './commands/records';
 import { registerMedia } from './commands/media';
 import { registerStore } from './commands/store';
+import { registerFiles } from './commands/files';
 
 /**
  * `pnpm patchbay …` — the admin command line. It talks to a running Patchbay over its public HTTP
@@ -29,6 +30,7 @@ registerCountries(program, clientOptions, print);
 registerRecords(program, clientOptions, print);
 registerMedia(program, clientOptions, print);
 registerStore(program, print);
+registerFiles(program, clientOptions, print);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   // A PatchbayApiError's message is the status, the API's message and one line per field error.

@@ -22,7 +22,7 @@ export const PROPERTIES = WRITABLE_PROPERTIES;
 export const hasAddresses = (type: EndpointType) => type === 'third_party';
 
 /**
- * What may change after creation (interface.md "Voice endpoints", Rule 2): hosted types only
+ * What may change after creation (docs/interface-notes.md, Voice endpoints): hosted types only
  * `name` and `capacity`, Voicemail also its properties; third_party everything but its type; the
  * System Gateway nothing.
  */

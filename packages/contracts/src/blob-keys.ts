@@ -1,5 +1,5 @@
 /**
- * The layout of blob keys, built and parsed here only (ADR 29, ADR 34):
+ * The layout of blob keys, built and parsed here only (decisions §29, §34):
  * - `files/<partner_sid>/<file_sid>`: a file's bytes in Patchbay's own store;
  * - `<source key>.<format>[-<kbit/s>].<nonce>`: an upload-time transcoding result, next to its source
  *   (so in the same store, external or not);

@@ -1,7 +1,7 @@
 import type { EndpointType } from './schemas/endpoint';
 
 /**
- * Which properties a client writes on each endpoint type (interface.md "Properties object"):
+ * Which properties a client writes on each endpoint type (docs/interface-notes.md, Voice endpoints):
  * the one table the endpoint service enforces and the console's forms follow. No runtime imports,
  * so the console can bundle this file alone.
  */

@@ -18,7 +18,8 @@ export function parseFlag(query: Readonly<Record<string, unknown>>, name: string
 
 /**
  * `with_related` (default false): `true` adds the owning partner as a nested `partner` object to
- * endpoints, push applications and devices, and tokens (reference-facts). Read with parseFlag.
+ * endpoints, push applications and devices, and tokens (docs/interface-notes.md, Requests and
+ * responses). Read with parseFlag.
  */
 export function parseWithRelated(query: Readonly<Record<string, unknown>>): boolean {
   return parseFlag(query, 'with_related', false);

@@ -233,6 +233,15 @@ export {
 } from './blob-keys';
 export { ContainerSchema } from './schemas/container';
 export { FileSchema } from './schemas/file';
+export {
+  EncryptionKeyCreateSchema,
+  EncryptionKeyPatchSchema,
+  EncryptionKeySchema,
+  FileEncryptionSchema,
+  KEY_TYPES,
+  MAX_CONTAINER_KEYS,
+} from './schemas/encryption-key';
+export type { EncryptionKey, EncryptionKeyCreate, EncryptionKeyPatch, FileEncryption } from './schemas/encryption-key';
 export { VoicemailCallbackDeliverySchema } from './schemas/media';
 export { PublicFileQuerySchema, CACHE_CONTROL_PATTERN, CACHE_HEADERS_PATTERN } from './schemas/public-file';
 export type { PublicFileQuery } from './schemas/public-file';
@@ -290,6 +299,8 @@ export {
   ProbeReplySchema,
   TranscodeRequestSchema,
   TranscodeReplySchema,
+  SealedTranscodeRequestSchema,
+  SealedTranscodeReplySchema,
   UploadJobSchema,
   TranscodingProgressEventSchema,
   TranscodingDoneEventSchema,
@@ -300,6 +311,8 @@ export type {
   ProbeReply,
   TranscodeRequest,
   TranscodeReply,
+  SealedTranscodeRequest,
+  SealedTranscodeReply,
   UploadJob,
   TranscodingProgressEvent,
   TranscodingDoneEvent,

@@ -1,9 +1,10 @@
 /**
- * The media formats of interface.md, once: the name a format goes by (`content_format`,
- * `desired_format`, `f=`, `content_type=`, and the file extension), its mime type, how ffmpeg
- * must be told to read it, whether it is a target only, and whether a bitrate changes it.
- * Headerless telephony formats (al/alaw, ul/ulaw, g722) carry no header, so their input format is
- * named to ffmpeg; the others are probed. The transcoder keeps only how each is written (encoder).
+ * The media formats of docs/interface-notes.md (Transcoding targets and bitrates), once: the name a
+ * format goes by (`content_format`, `desired_format`, `f=`, `content_type=`, and the file
+ * extension), its mime type, how ffmpeg must be told to read it, whether it is a target only, and
+ * whether a bitrate changes it. Headerless telephony formats (al/alaw, ul/ulaw, g722) carry no
+ * header, so their input format is named to ffmpeg; the others are probed. The transcoder keeps
+ * only how each is written (encoder).
  */
 export interface MediaFormat {
   /** The format's name and file extension. */
@@ -23,7 +24,7 @@ export interface MediaFormat {
 const ALAW_INPUT = ['-f', 'alaw', '-ar', '8000', '-ac', '1'] as const;
 const ULAW_INPUT = ['-f', 'mulaw', '-ar', '8000', '-ac', '1'] as const;
 
-/** In the order interface.md lists them (error messages name them in this order). */
+/** In the order the interface notes list them (error messages name them in this order). */
 export const MEDIA_FORMATS = [
   { extension: 'al', mime: 'audio/basic', input: ALAW_INPUT, targetOnly: false, bitrate: false },
   { extension: 'alaw', mime: 'audio/basic', input: ALAW_INPUT, targetOnly: false, bitrate: false },

@@ -64,6 +64,11 @@ export const Subjects = {
     containerCheck: 'svc.storage.containers.check',
     /** Internal: `{partner_sid}` → the partner's default container. */
     containerDefault: 'svc.storage.containers.default',
+    keyCreate: 'svc.storage.encryption-keys.create',
+    keyList: 'svc.storage.encryption-keys.list',
+    keyGet: 'svc.storage.encryption-keys.get',
+    keyUpdate: 'svc.storage.encryption-keys.update',
+    keyDelete: 'svc.storage.encryption-keys.delete',
     uploadPrepare: 'svc.storage.files.prepare',
     uploadCommit: 'svc.storage.files.commit',
     uploadAbort: 'svc.storage.files.abort',
@@ -132,6 +137,11 @@ export const Subjects = {
     probe: 'svc.transcoder.media.probe',
     /** Download-time: `{blob_key, source_format, target, bitrate, output_key}` → `{size}` once the copy is stored. */
     transcode: 'svc.transcoder.media.transcode',
+    /**
+     * Upload-time transcoding of an encrypted upload, done within the upload (SealedTranscodeRequest): the age file
+     * at `blob_key` is decrypted into scratch with its file key, transcoded, and the result encrypted to `recipients`.
+     */
+    sealedTranscode: 'svc.transcoder.media.sealed-transcode',
     /** Upload-time durable job: `{file_sid, partner_sid, blob_key, source_format, target, bitrate}`. */
     uploadJob: 'job.transcoder.upload',
   },

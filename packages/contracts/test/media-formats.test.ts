@@ -12,7 +12,7 @@ import {
 } from '../src';
 
 describe('the media formats table', () => {
-  test('one entry per name, in the order of interface.md; mp4 the only target-only format', () => {
+  test('one entry per name, in the order of the interface notes; mp4 the only target-only format', () => {
     const names = MEDIA_FORMATS.map((f) => f.extension);
     expect(new Set(names).size).toBe(names.length);
     expect(AUDIO_FORMATS).toEqual(['al', 'alaw', 'flac', 'g722', 'mp3', 'ogg', 'ul', 'ulaw', 'wav']);
@@ -20,7 +20,7 @@ describe('the media formats table', () => {
     expect(BITRATE_FORMATS).toEqual(['mp3', 'ogg', 'mp4']);
   });
 
-  test('the Content-Type of each format (interface.md, public file server rule 3)', () => {
+  test('the Content-Type of each format (interface notes, Transcoding targets and bitrates)', () => {
     expect(Object.fromEntries(TARGET_FORMATS.map((f) => [f, mimeOfFormat(f)]))).toEqual({
       al: 'audio/basic',
       alaw: 'audio/basic',

@@ -92,3 +92,7 @@ export { guardedLookup } from './net/guarded-lookup';
 export { GuardedHttpAgent, GuardedHttpsAgent, outboundAgents } from './net/guarded-agents';
 export type { OutboundAgents, GuardOptions } from './net/guarded-agents';
 export { assertPublicUrl } from './net/check-outbound-url';
+export { docStoreSpans, blobStoreSpans } from './runtime/store-spans';
+export type { TraceCarrier } from './bus/port';
+export { inSpan, failSpan, activeTraceIds, SpanKind } from './tracing/span-helpers';
+export { startTracing, stopTracing, tracingStarted } from './tracing/start-tracing';

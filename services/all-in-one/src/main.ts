@@ -1,3 +1,5 @@
+// First: tracing (when OTEL_* asks for it) starts before any module it instruments is loaded.
+import '@patchbay/platform/src/tracing/register';
 import {
   busSizes,
   claimDataDir,
@@ -11,6 +13,8 @@ import {
   serverPort,
   startOpsServer,
   stopAll,
+  blobStoreSpans,
+  docStoreSpans,
   type Stoppable,
 } from '@patchbay/platform';
 import { MemoryBus, publicFilesUrl } from '@patchbay/platform';
@@ -69,15 +73,20 @@ runProcess({
       metrics,
       ...sizes,
     });
-    const blobs = await openServiceBlobStore({
-      config,
-      bus: routingBus,
-      logger: logger.child({ mod: 'blob-routing' }),
-    });
+    const blobs = blobStoreSpans(
+      await openServiceBlobStore({
+        config,
+        bus: routingBus,
+        logger: logger.child({ mod: 'blob-routing' }),
+      }),
+    );
     closers.push({ stop: async () => blobs.close?.() }, { stop: () => routingBus.close() });
     for (const entry of SERVICES) {
       const bus = await openBus({ natsUrl: config.NATS_URL, hub, name: entry.name, logger, metrics, ...sizes });
-      const docs = await openDocStore({ ...where, service: entry.name, logger: logger.child({ svc: entry.name }) });
+      const docs = docStoreSpans(
+        await openDocStore({ ...where, service: entry.name, logger: logger.child({ svc: entry.name }) }),
+        where,
+      );
       closers.push({ stop: () => bus.close() }, { stop: () => docs.close() });
       started.push(await entry.start({ bus, docs, blobs, logger: logger.child({ svc: entry.name }), metrics }, config));
     }

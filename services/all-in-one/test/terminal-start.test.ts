@@ -1,5 +1,5 @@
 /**
- * `pnpm start` on a terminal (issue 18): the all-in-one process writes one readable line per
+ * `pnpm start` on a terminal (decisions §24): the all-in-one process writes one readable line per
  * event, the start banner as it is, and not a single JSON line. A real start of Patchbay under a
  * pseudo-terminal (util-linux `script`), stopped once its banner is out.
  */

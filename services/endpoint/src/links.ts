@@ -21,8 +21,9 @@ const SECURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  *   503: a reference that cannot be checked is never accepted.
  * - `properties.conference_endpoint_sid` must name a Conference endpoint of the same partner.
  * - `properties.greeting` (Voicemail) must be the `publish_uri` of a published file of the same
- *   partner (interface.md rule 2: a file played through its publish_uri must be published); storage
- *   is asked (`Subjects.storage.publishedCheck`), with the same 422/503 rule as the container.
+ *   partner (a file played through its publish_uri must be published: docs/interface-notes.md,
+ *   Endpoints and containers); storage is asked (`Subjects.storage.publishedCheck`), with the same
+ *   422/503 rule as the container.
  * Only references that changed from `previous` are checked (null: a new endpoint).
  */
 export class EndpointLinks {

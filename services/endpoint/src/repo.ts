@@ -31,7 +31,7 @@ export interface CallbackDoc extends Record<string, unknown> {
   partner_sid: string;
   callback_url: string;
   callback_method: 'POST' | 'GET';
-  /** The fields sent (reference-facts "Voicemail callback"). */
+  /** The fields sent (docs/interface-notes.md, Media plane: the Voicemail callback). */
   fields: Record<string, unknown>;
   state: 'pending' | 'delivered' | 'failed';
   attempts: number;

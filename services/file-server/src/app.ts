@@ -33,7 +33,7 @@ export function fileId(pathname: string): string | undefined {
  * The public file server: `/f/<id>` only (plus /health); no Authorization. Anything
  * not served — unpublished, unknown, wrong form, another path — is the same 404 error body, so a
  * response never tells whether a file exists. A plain request listener: one route needs no router
- * (express's routing was about a tenth of a range reply's CPU; docs/decisions.md 32).
+ * (express's routing was about a tenth of a range reply's CPU; decisions §32).
  */
 export function createFileServerApp(
   deps: ServeDeps & { logger: Logger; metrics: Registry; health: HealthState },

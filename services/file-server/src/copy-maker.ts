@@ -30,7 +30,7 @@ type Outcome = { size: number } | { claim: CopyClaimReply };
  * Download-time copies, made once: identical requests in this replica share one wait, and storage's
  * claims (messages/copies.ts) let one caller across every replica have the copy made while the
  * others wait for it. While its transcoder works, the claim's lease is watched: a lease that runs
- * out means that transcoder died, and the copy is asked of another at once (issue 25, item 8)
+ * out means that transcoder died, and the copy is asked of another at once (docs/security.md, "Transcoding capacity")
  * instead of waiting out TRANSCODE_TIMEOUT_MS for an answer that cannot come.
  */
 export class CopyMaker {

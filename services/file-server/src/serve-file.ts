@@ -5,6 +5,8 @@ import {
   isExternalBlobKey,
   mimeOfFormat,
   COPY_USE_MS,
+  ConflictError,
+  errorItem,
   NotFoundError,
   UnprocessableError,
   safeContentType,
@@ -29,11 +31,15 @@ export interface ServeDeps {
 
 /**
  * The copy to serve: the stored file, or a transcoded copy when `f`/`br` ask for a change. `br` is
- * ignored unless lower than the stored file's bitrate (interface.md), and for targets whose rate is
- * fixed or lossless (a wav at any `br` is the same wav). mp4 can be a target only: transcoding an
- * mp4 file is a 422 naming the parameter that asked for it.
+ * ignored unless lower than the stored file's bitrate (docs/interface-notes.md, File server and
+ * ranges), and for targets whose rate is fixed or lossless (a wav at any `br` is the same wav). mp4
+ * can be a target only: transcoding an mp4 file is a 422 naming the parameter that asked for it.
  */
 function target(file: PublicFile, opts: DownloadOptions): { format: string; bitrate: number | null } | null {
+  if (file.encrypted && (opts.format !== null || opts.bitrate !== null)) {
+    // Patchbay cannot read an encrypted file: it is served only as stored (decisions §43).
+    throw new ConflictError([errorItem('the file is encrypted', 'f')]);
+  }
   const format = opts.format ?? file.content_format;
   if (!format) return null;
   const lowers = opts.bitrate !== null && file.content_bitrate !== null && opts.bitrate * 1000 < file.content_bitrate;
@@ -50,8 +56,8 @@ function target(file: PublicFile, opts: DownloadOptions): { format: string; bitr
 
 /**
  * `GET|HEAD {storage_url}/f/<id>`: the published file (or its transcoded copy) straight from the
- * blob store, with the headers of interface.md. Ranges only on a stored object: a transcoding
- * request without a cached copy gets the whole result with 200 (rule 7).
+ * blob store, with the headers of docs/interface-notes.md, File server and ranges. Ranges only on a
+ * stored object: a transcoding request without a cached copy gets the whole result with 200.
  */
 export function serveFile(deps: ServeDeps) {
   return async (

@@ -13,7 +13,7 @@ import { startAccelNginx } from './accel-nginx';
 /**
  * FILE_SERVER_ACCEL_REDIRECT through a real nginx: the file server decides the answer and its
  * headers, nginx sends the bytes from the directory store; what a client sees is what it sees
- * without nginx (interface.md, public file server rules 3–6).
+ * without nginx (docs/interface-notes.md, File server and ranges: headers, ranges, If-Range).
  */
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'patchbay-accel-'));
 fs.chmodSync(root, 0o755); // nginx workers run as an unprivileged user
@@ -124,7 +124,7 @@ test("the file server answers with X-Accel-Redirect and no body; through nginx t
   });
 });
 
-test('active content through nginx: an attachment, nosniff, sandboxed (issue 25, item 4)', async () => {
+test('active content through nginx: an attachment, nosniff, sandboxed', async () => {
   for (const query of ['', '?disposition=inline']) {
     const res = await get(`HT1${query}`);
     expect(res.status).toBe(200);

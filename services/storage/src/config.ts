@@ -8,7 +8,10 @@ import {
   type CredentialKeySettings,
 } from '@patchbay/platform';
 
-/** The keys external containers' credentials are sealed with at rest (ADR 28): the push scheme, storage's own keys. */
+/**
+ * The keys external containers' credentials are sealed with at rest (decisions §28): the push
+ * scheme, storage's own keys.
+ */
 export const STORAGE_KEYS = {
   purpose: 'storage',
   keyEnv: 'STORAGE_CREDENTIALS_KEY',

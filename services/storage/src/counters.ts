@@ -18,7 +18,7 @@ export async function addFile(
     const current = attempt === 0 ? c : await repo.containers.findOne({ container_sid: c.container_sid });
     if (!current) throw UnprocessableError.field('container_sid', 'container does not exist');
     if (current.type !== 'internal') {
-      // External containers have no space limits (reference-facts "External containers"): counted
+      // External containers have no space limits (docs/interface-notes.md, External containers): counted
       // only, the same counters a delete takes off (decisions §41).
       await repo.containers.updateOne(
         { container_sid: current.container_sid },

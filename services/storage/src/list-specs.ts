@@ -46,6 +46,7 @@ export const CONTAINER_LIST_SPEC = defineListSpec({
     'default_file_publish',
     'default_file_threshold_include',
     'default_file_unique',
+    'encryption_key_sids',
   ],
   defaultOrder: { field: 'date_created', dir: 'asc' },
   sidField: 'container_sid',
@@ -75,7 +76,21 @@ export const FILE_LIST_SPEC = defineListSpec({
     parent_file_sid: 'uuid',
     ...keys,
   },
-  selectable: ['publish_uri', 'content_transcoding_progress', 'desired_format', 'desired_bitrate'],
+  selectable: ['encryption', 'publish_uri', 'content_transcoding_progress', 'desired_format', 'desired_bitrate'],
   defaultOrder: { field: 'date_created', dir: 'asc' },
   sidField: 'file_sid',
+});
+
+export const ENCRYPTION_KEY_LIST_SPEC = defineListSpec({
+  fields: {
+    encryption_key_sid: 'uuid',
+    partner_sid: 'uuid',
+    name: 'string',
+    key_type: 'string',
+    fingerprint: 'string',
+    public_key: 'string',
+    date_created: 'date',
+  },
+  defaultOrder: { field: 'date_created', dir: 'asc' },
+  sidField: 'encryption_key_sid',
 });

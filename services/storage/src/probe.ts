@@ -20,11 +20,14 @@ export function probeMedia(
   ctx: StorageContext,
   f: Pick<FileDoc, 'blob_key' | 'content_format'>,
   target?: string,
+  /** The blob is an encrypted upload being committed: its file key (base64; decisions §43). */
+  fileKey?: string,
 ): Promise<Probed> {
   return new TranscoderClient(ctx.bus, { timeoutMs: MEDIA_PROBE_TIMEOUT_MS }).probe({
     blob_key: f.blob_key,
     format: f.content_format,
     ...(target ? { target } : {}),
+    ...(fileKey ? { file_key: fileKey } : {}),
   });
 }
 

@@ -64,6 +64,8 @@ export interface FileDoc extends Record<string, unknown> {
   date_content_modified?: Date;
   /** Upload time + lifecycle_ttl, when lifecycle_action is delete (for the expiry sweep). */
   expires_at?: Date;
+  /** Set when the stored bytes are an age file (never changes: a rotation leaves older files as they are). */
+  encryption?: FileEncryptionDoc | null;
   /** A Voicemail recording's callback the endpoint service has not taken yet (callbacks.ts). */
   callback_pending?: Record<string, unknown>;
 }
@@ -80,10 +82,10 @@ export interface UploadDoc extends Record<string, unknown> {
 }
 
 /**
- * Where blobs of an external container are (ADR 29): one record per container and location
+ * Where blobs of an external container are (decisions §29): one record per container and location
  * (type, endpoint, bucket or container, prefix, region). Blob keys `ext/<store_id>/…` name it, so a
  * file stays readable after its container moves elsewhere; credentials of the same location are
- * updated in place (a rotation reaches old files too). Credentials sealed (ADR 28).
+ * updated in place (a rotation reaches old files too). Credentials sealed (decisions §28).
  */
 export interface BlobStoreDoc extends Record<string, unknown> {
   store_id: string;
@@ -104,8 +106,28 @@ export interface PartnerLimitDoc extends Record<string, unknown> {
   containers: number;
 }
 
+/** A partner's public key (docs/interface-notes.md §20): public material only. */
+export interface EncryptionKeyDoc extends Record<string, unknown> {
+  encryption_key_sid: string;
+  partner_sid: string;
+  name: string;
+  key_type: 'age-x25519' | 'ssh-rsa';
+  public_key: string;
+  fingerprint: string;
+  date_created: Date;
+}
+
+/** How a file's stored bytes are encrypted (absent or null: stored as uploaded). */
+export interface FileEncryptionDoc {
+  format: 'age-v1';
+  encryption_key_sids: string[];
+  header_bytes: number;
+  plaintext_bytes: number;
+}
+
 export interface StorageRepo {
   containers: Collection<ContainerDoc>;
+  encryptionKeys: Collection<EncryptionKeyDoc>;
   files: Collection<FileDoc>;
   uploads: Collection<UploadDoc>;
   limits: Collection<PartnerLimitDoc>;
@@ -142,6 +164,7 @@ export interface BlobDeletionDoc extends Record<string, unknown> {
 export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
   const repo: StorageRepo = {
     containers: docs.collection<ContainerDoc>('containers'),
+    encryptionKeys: docs.collection<EncryptionKeyDoc>('encryption_keys'),
     files: docs.collection<FileDoc>('files'),
     uploads: docs.collection<UploadDoc>('uploads'),
     limits: docs.collection<PartnerLimitDoc>('partner_limits'),
@@ -154,6 +177,9 @@ export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
   await repo.copies.createIndex({ state: 1, last_used: 1 });
   await repo.blobDeletions.createIndex({ blob_key: 1 }, { unique: true });
   await repo.blobStores.createIndex({ store_id: 1 }, { unique: true });
+  await repo.encryptionKeys.createIndex({ encryption_key_sid: 1 }, { unique: true });
+  await repo.encryptionKeys.createIndex({ partner_sid: 1, date_created: 1 });
+  await repo.containers.createIndex({ encryption_key_sids: 1 });
   await repo.containers.createIndex({ container_sid: 1 }, { unique: true });
   await repo.containers.createIndex({ partner_sid: 1, date_created: 1 });
   await repo.containers.createIndex({ default_for: 1 }, { unique: true, sparse: true });

@@ -1,6 +1,6 @@
-import type { Container, ExternalAttributesRead, StoredFile } from '@patchbay/contracts';
+import type { Container, EncryptionKey, ExternalAttributesRead, FileEncryption, StoredFile } from '@patchbay/contracts';
 import { containerStatus } from './domain/container-rules';
-import type { ContainerDoc, FileDoc } from './repo';
+import type { ContainerDoc, EncryptionKeyDoc, FileDoc, FileEncryptionDoc } from './repo';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
@@ -18,6 +18,7 @@ export function serializeContainer(c: ContainerDoc): Container {
     default_file_publish: c.default_file_publish as Container['default_file_publish'],
     default_file_threshold_include: c.default_file_threshold_include,
     default_file_unique: c.default_file_unique,
+    encryption_key_sids: c.encryption_key_sids ?? [],
     integer_key_1: c.integer_key_1,
     integer_key_2: c.integer_key_2,
     is_default: c.is_default,
@@ -92,7 +93,7 @@ export function publishUri(
 }
 
 /**
- * When the file's bytes last changed, for Last-Modified and If-Range (issue 15): a rename or a
+ * When the file's bytes last changed, for Last-Modified and If-Range (decisions §19): a rename or a
  * publish change keeps it, new data moves it. Records from before the field existed: their upload
  * time, or, once transcoded, the last change recorded (the best that is known).
  */
@@ -115,6 +116,7 @@ export function serializeFile(f: FileDoc, storageUrl: string, allowPublish: bool
     date_modified: iso(f.date_modified),
     desired_bitrate: f.desired_bitrate,
     desired_format: f.desired_format,
+    encryption: f.encryption ? serializeEncryption(f.encryption) : null,
     file_access_name: f.file_access_name,
     file_bytes: f.file_bytes,
     file_sid: f.file_sid,
@@ -135,5 +137,26 @@ export function serializeFile(f: FileDoc, storageUrl: string, allowPublish: bool
     threshold_include: f.threshold_include,
     type: f.type,
     unique: f.unique,
+  };
+}
+
+function serializeEncryption(e: FileEncryptionDoc): FileEncryption {
+  return {
+    encryption_key_sids: e.encryption_key_sids,
+    format: e.format,
+    header_bytes: e.header_bytes,
+    plaintext_bytes: e.plaintext_bytes,
+  };
+}
+
+export function serializeEncryptionKey(k: EncryptionKeyDoc): EncryptionKey {
+  return {
+    date_created: iso(k.date_created),
+    encryption_key_sid: k.encryption_key_sid,
+    fingerprint: k.fingerprint,
+    key_type: k.key_type,
+    name: k.name,
+    partner_sid: k.partner_sid,
+    public_key: k.public_key,
   };
 }

@@ -15,6 +15,7 @@ import { retryBlobDeletions } from './blob-deletions';
 import { externalDeadlineMs } from './external-deadline';
 import { openStorageRepo } from './repo';
 import { containerHandlers, ensureDefaultContainer } from './handlers/containers';
+import { encryptionKeyHandlers } from './handlers/encryption-keys';
 import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
 import { fileHandlers } from './handlers/files';
 import { reconcileCounters, requeueUnfinishedTranscoding, sweepOrphanBlobs } from './maintenance';
@@ -59,6 +60,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     StorageRequests,
     {
       ...containerHandlers(ctx),
+      ...encryptionKeyHandlers(ctx),
       ...uploadHandlers(ctx, deps.blobs),
       ...fileHandlers(ctx, deps.blobs),
       ...mediaHandlers(ctx),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { AgeSummary } from '@patchbay/age';
 import { UnavailableError, UnprocessableError, type TranscodeRequest } from '@patchbay/contracts';
 import type { BlobStore, Bus, Logger } from '@patchbay/platform';
 import { planOutput, type OutputPlan } from './domain/output-plan';
@@ -7,7 +8,7 @@ import { probe, type ProbeResult } from './ffmpeg/probe';
 import { FfmpegError } from './ffmpeg/run';
 import { transcode } from './ffmpeg/transcode';
 import type { Limiter } from './limiter';
-import { fetchBlob, storeBlob, withScratch } from './workspace';
+import { fetchBlob, storeBlob, storeSealedBlob, withScratch } from './workspace';
 
 export interface JobDeps {
   bus: Bus;
@@ -32,6 +33,10 @@ export interface ConvertOptions {
   signal?: AbortSignal;
   /** Identifies the work in logs (a file SID). */
   subject?: string;
+  /** The source is an encrypted upload: read back with its file key (decisions §43). */
+  fileKey?: Buffer;
+  /** Store the result as an age file encrypted to these public keys (never in clear). */
+  sealTo?: readonly string[];
 }
 
 /**
@@ -47,7 +52,7 @@ export async function convert(
   deps: JobDeps,
   req: ConvertRequest,
   opts: ConvertOptions = {},
-): Promise<{ size: number; probe: ProbeResult | null }> {
+): Promise<{ size: number; probe: ProbeResult | null; sealed: AgeSummary | null }> {
   const { signal } = opts;
   const spec = FORMATS[req.target];
   if (!spec) throw UnprocessableError.field('f', `${req.target} is not a format Patchbay can write`);
@@ -56,7 +61,7 @@ export async function convert(
       withScratch(deps.scratchDir, async (dir) => {
         const input = path.join(dir, 'input');
         const output = path.join(dir, `output.${spec.extension}`);
-        await fetchBlob(deps.blobs, req.blob_key, input, signal);
+        await fetchBlob(deps.blobs, req.blob_key, input, signal, opts.fileKey);
         let result: ProbeResult | null = null;
         try {
           const source =
@@ -83,8 +88,12 @@ export async function convert(
         } catch (err) {
           throw forPeople(deps.log, err, req, deps.timeoutMs, opts.subject);
         }
+        if (opts.sealTo) {
+          const sealed = await storeSealedBlob(deps.blobs, req.output_key, output, opts.sealTo);
+          return { size: sealed.file_bytes, probe: result, sealed };
+        }
         const size = await storeBlob(deps.blobs, req.output_key, output, { durable: !opts.cacheCopy });
-        return { size, probe: result };
+        return { size, probe: result, sealed: null };
       }),
     signal,
   );

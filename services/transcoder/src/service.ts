@@ -28,6 +28,7 @@ import { Limiter } from './limiter';
 import type { JobDeps } from './convert';
 import { downloadCopies } from './download-copies';
 import { runUploadJob } from './jobs';
+import { sealedTranscode } from './sealed-transcode';
 import { transcoderMetrics } from './metrics';
 import { startScratch } from './scratch/scratch-keeper';
 
@@ -127,14 +128,19 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
           throw new UnavailableError('this transcoder is stopping; ask again');
         }
       },
-      [Subjects.transcoder.probe]: async ({ blob_key: key, format, target }) => {
+      [Subjects.transcoder.sealedTranscode]: async (req) => {
+        const missing = toolkit.cannotWrite(req.target);
+        if (missing) throw unavailable(missing, 'desired_format');
+        return measured('upload', () => sealedTranscode(jobDeps, req));
+      },
+      [Subjects.transcoder.probe]: async ({ blob_key: key, format, target, file_key: fileKey }) => {
         // Storage names the target when the upload is to be transcoded: refused now, not after the 201.
         const missing = target ? toolkit.cannotWrite(target) : toolkit.cannotProbe();
         if (missing) throw unavailable(missing, target ? 'desired_format' : null);
         return measured('probe', () =>
           withScratch(scratch.dir, async (dir) => {
             const file = path.join(dir, 'input');
-            await fetchBlob(deps.blobs, key, file);
+            await fetchBlob(deps.blobs, key, file, undefined, fileKey ? Buffer.from(fileKey, 'base64') : undefined);
             try {
               return await probe(file, format ?? null);
             } catch (err) {

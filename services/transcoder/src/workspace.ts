@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
+import { decryptStream, encryptStream, FileKeyIdentity, type AgeSummary } from '@patchbay/age';
 import type { BlobStore } from '@patchbay/platform';
 
 /**
@@ -23,9 +24,38 @@ export function defaultScratchRoot(): string {
   return path.join(os.tmpdir(), 'patchbay-transcoder');
 }
 
-/** Copies a blob to a local file, streaming; aborting `signal` stops the copy (rejects with an AbortError). */
-export async function fetchBlob(blobs: BlobStore, key: string, file: string, signal?: AbortSignal): Promise<void> {
-  await pipeline(await blobs.get(key), fs.createWriteStream(file), { signal });
+/**
+ * Copies a blob to a local file, streaming; aborting `signal` stops the copy (rejects with an AbortError).
+ * With `fileKey` the blob is an encrypted upload (an age file): its plaintext is what lands in the
+ * file, in this job's scratch directory only, removed with it (decisions §43).
+ */
+export async function fetchBlob(
+  blobs: BlobStore,
+  key: string,
+  file: string,
+  signal?: AbortSignal,
+  fileKey?: Buffer,
+): Promise<void> {
+  const source = await blobs.get(key);
+  if (fileKey) {
+    await pipeline(source, decryptStream([new FileKeyIdentity(fileKey)]), fs.createWriteStream(file), { signal });
+    return;
+  }
+  await pipeline(source, fs.createWriteStream(file), { signal });
+}
+
+/** Stores a local file as an age file encrypted to `recipients` (the blob store makes the write atomic). */
+export async function storeSealedBlob(
+  blobs: BlobStore,
+  key: string,
+  file: string,
+  recipients: readonly string[],
+): Promise<AgeSummary> {
+  const enc = encryptStream(recipients);
+  const reading = pipeline(fs.createReadStream(file, { highWaterMark: CHUNK }), enc);
+  await Promise.all([blobs.put(key, enc), reading]);
+  if (!enc.summary) throw new Error('the age encrypter ended without a summary'); // unreachable after 'end'
+  return enc.summary;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Download-time transcoding (`svc.transcoder.media.transcode`, what `?f=…&br=…` asks for) never
- * breaks on an allowed bitrate: every target at every bitrate of interface.md, from an 8 kHz mono
- * and a 44.1 kHz stereo source. Real ffmpeg on one-second noise clips. Lossy targets honour the
- * bitrate (a low one by resampling); the others have a fixed or lossless rate and ignore it.
+ * breaks on an allowed bitrate: every target at every allowed bitrate, from an 8 kHz mono
+ * and a 44.1 kHz stereo source (docs/interface-notes.md, Transcoding targets and bitrates). Real
+ * ffmpeg on one-second noise clips. Lossy targets honour the bitrate (a low one by resampling); the
+ * others have a fixed or lossless rate and ignore it.
  */
 import fs from 'node:fs';
 import path from 'node:path';

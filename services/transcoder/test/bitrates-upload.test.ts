@@ -1,8 +1,9 @@
 /**
  * Upload-time transcoding (`job.transcoder.upload`, what `type=audio` with `desired_format` and
- * `desired_bitrate` asks for) never breaks on an allowed bitrate: every target at every bitrate of
- * interface.md, from an 8 kHz mono and a 44.1 kHz stereo source, each job reported to storage with
- * a description of the new data that matches the blob. Real ffmpeg on one-second noise clips.
+ * `desired_bitrate` asks for) never breaks on an allowed bitrate: every target at every allowed
+ * bitrate (docs/interface-notes.md, Transcoding targets and bitrates), from an 8 kHz mono and a
+ * 44.1 kHz stereo source, each job reported to storage with a description of the new data that
+ * matches the blob. Real ffmpeg on one-second noise clips.
  */
 import fs from 'node:fs';
 import path from 'node:path';

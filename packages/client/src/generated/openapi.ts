@@ -166,7 +166,7 @@ export interface paths {
         };
         /**
          * Download a published file (public link)
-         * @description The file's `publish_uri`. No Authorization. Ranges and If-Range; transcoding on the way with `f`/`br` (mp4 is a target only: transcoding an mp4 file is a 422).
+         * @description The file's `publish_uri`. No Authorization. Ranges and If-Range; transcoding on the way with `f`/`br` (mp4 is a target only: transcoding an mp4 file is a 422; an encrypted file is served only as stored: `f`/`br` on it are a 409).
          */
         get: operations["getPublicFile"];
         put?: never;
@@ -175,7 +175,7 @@ export interface paths {
         options?: never;
         /**
          * The headers of a published file
-         * @description The file's `publish_uri`. No Authorization. Ranges and If-Range; transcoding on the way with `f`/`br` (mp4 is a target only: transcoding an mp4 file is a 422).
+         * @description The file's `publish_uri`. No Authorization. Ranges and If-Range; transcoding on the way with `f`/`br` (mp4 is a target only: transcoding an mp4 file is a 422; an encrypted file is served only as stored: `f`/`br` on it are a 409).
          */
         head: operations["headPublicFile"];
         patch?: never;
@@ -212,7 +212,7 @@ export interface paths {
         };
         /**
          * Play a file as an endpoint may (operator only)
-         * @description By `file_sid` or by `uri` (a publish_uri): neither or both is a 400; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422. Never changes `date_last_accessed`.
+         * @description By `file_sid` or by `uri` (a publish_uri): neither or both is a 400; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422; an encrypted file is a 409 (media servers cannot play it). Never changes `date_last_accessed`.
          *
          *     Scopes (any one): `media.manage`.
          */
@@ -673,6 +673,62 @@ export interface paths {
         patch: operations["patchStorageContainersByContainerSid"];
         trace?: never;
     };
+    "/storage/encryption_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List public keys
+         * @description Scopes (any one): `storage.manage`, `storage.read`.
+         */
+        get: operations["getStorageEncryptionKeys"];
+        put?: never;
+        /**
+         * Register a public key
+         * @description An age X25519 recipient (`age1…`) or an SSH RSA public key of 2048 bits or more; anything else is a 422 naming `public_key`. Patchbay never holds a private key.
+         *
+         *     Scopes (any one): `storage.manage`.
+         */
+        post: operations["postStorageEncryptionKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/storage/encryption_keys/{encryption_key_sid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a public key
+         * @description Scopes (any one): `storage.manage`, `storage.read`.
+         */
+        get: operations["getStorageEncryptionKeysByEncryptionKeySid"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a public key
+         * @description A key a container names in `encryption_key_sids`: 409.
+         *
+         *     Scopes (any one): `storage.manage`.
+         */
+        delete: operations["deleteStorageEncryptionKeysByEncryptionKeySid"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a public key (the key itself cannot change)
+         * @description Scopes (any one): `storage.manage`.
+         */
+        patch: operations["patchStorageEncryptionKeysByEncryptionKeySid"];
+        trace?: never;
+    };
     "/storage/files": {
         parameters: {
             query?: never;
@@ -940,6 +996,7 @@ export interface components {
             default_file_publish: "no" | "file_access_name" | "file_sid";
             default_file_threshold_include: boolean;
             default_file_unique: boolean;
+            encryption_key_sids: string[];
             external_attributes: {
                 /** @description aws_s3 and gcp_storage */
                 bucket?: string;
@@ -998,6 +1055,7 @@ export interface components {
             default_file_publish?: "no" | "file_access_name" | "file_sid";
             default_file_threshold_include?: boolean;
             default_file_unique?: boolean;
+            encryption_key_sids?: string[];
             external_attributes?: {
                 bucket?: string;
                 container?: string;
@@ -1051,6 +1109,7 @@ export interface components {
             default_file_publish: "no" | "file_access_name" | "file_sid";
             default_file_threshold_include: boolean;
             default_file_unique: boolean;
+            encryption_key_sids?: string[];
             external_attributes: {
                 bucket?: string;
                 container?: string;
@@ -1108,6 +1167,7 @@ export interface components {
             default_file_publish?: "no" | "file_access_name" | "file_sid";
             default_file_threshold_include?: boolean;
             default_file_unique?: boolean;
+            encryption_key_sids?: string[];
             external_attributes?: {
                 /** @description aws_s3 and gcp_storage */
                 bucket?: string;
@@ -1175,6 +1235,50 @@ export interface components {
             official_name?: string;
             region?: string | null;
             subregion?: string | null;
+        };
+        EncryptionKey: {
+            /** Format: date-time */
+            date_created: string;
+            /** Format: uuid */
+            encryption_key_sid: string;
+            fingerprint: string;
+            /** @enum {string} */
+            key_type: "age-x25519" | "ssh-rsa";
+            name: string;
+            /** Format: uuid */
+            partner_sid: string;
+            public_key: string;
+        };
+        EncryptionKeyCreate: {
+            date_created?: unknown;
+            encryption_key_sid?: unknown;
+            fingerprint?: unknown;
+            key_type?: unknown;
+            name?: string;
+            partner_sid?: unknown;
+            public_key: string;
+        };
+        EncryptionKeyPatch: {
+            date_created?: unknown;
+            encryption_key_sid?: unknown;
+            fingerprint?: unknown;
+            key_type?: unknown;
+            name?: string;
+            partner_sid?: unknown;
+            public_key?: unknown;
+        };
+        EncryptionKeySelection: {
+            /** Format: date-time */
+            date_created?: string;
+            /** Format: uuid */
+            encryption_key_sid?: string;
+            fingerprint?: string;
+            /** @enum {string} */
+            key_type?: "age-x25519" | "ssh-rsa";
+            name?: string;
+            /** Format: uuid */
+            partner_sid?: string;
+            public_key?: string;
         };
         Endpoint: {
             addresses: components["schemas"]["EndpointAddress"][];
@@ -1408,6 +1512,7 @@ export interface components {
             date_modified: string;
             desired_bitrate: number | null;
             desired_format: string | null;
+            encryption: components["schemas"]["FileEncryption"] | null;
             file_access_name: string;
             file_bytes: number;
             /** Format: uuid */
@@ -1434,6 +1539,20 @@ export interface components {
             type: "file" | "audio";
             unique: boolean;
         };
+        FileEncryption: {
+            encryption_key_sids: string[];
+            /** @constant */
+            format: "age-v1";
+            header_bytes: number;
+            plaintext_bytes: number;
+        };
+        FileEncryptionSelection: {
+            encryption_key_sids?: string[];
+            /** @constant */
+            format?: "age-v1";
+            header_bytes?: number;
+            plaintext_bytes?: number;
+        };
         FilePatch: {
             container_sid?: unknown;
             content_classification?: unknown;
@@ -1445,6 +1564,7 @@ export interface components {
             date_modified?: unknown;
             desired_bitrate?: unknown;
             desired_format?: unknown;
+            encryption?: unknown;
             file_access_name?: string;
             file_bytes?: unknown;
             file_sid?: unknown;
@@ -1479,6 +1599,7 @@ export interface components {
             date_modified?: unknown;
             desired_bitrate?: unknown;
             desired_format?: unknown;
+            encryption?: unknown;
             file_access_name: string;
             file_bytes?: unknown;
             file_sid?: unknown;
@@ -1518,6 +1639,7 @@ export interface components {
             date_modified?: string;
             desired_bitrate?: number | null;
             desired_format?: string | null;
+            encryption?: components["schemas"]["FileEncryptionSelection"] | null;
             file_access_name?: string;
             file_bytes?: number;
             /** Format: uuid */
@@ -2593,6 +2715,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             416: components["responses"]["RangeNotSatisfiable"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
@@ -2659,6 +2782,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             416: components["responses"]["RangeNotSatisfiable"];
             422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
@@ -2761,6 +2885,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             416: components["responses"]["RangeNotSatisfiable"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -4094,6 +4219,199 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Container"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getStorageEncryptionKeys: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                filter?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+                /** @description Items per page (at most 1000). */
+                limit?: number;
+                /** @description Items skipped. */
+                offset?: number;
+                /** @description `<field>`, `<field> asc` or `<field> desc` (the space may be `+`), or `shuffle`. */
+                order?: string;
+                /** @description With `order=shuffle`: the same seed gives the same order. */
+                seed?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        has_more: boolean;
+                        items: (components["schemas"]["EncryptionKey"] | components["schemas"]["EncryptionKeySelection"])[];
+                        limit: number;
+                        offset: number;
+                        pagination: {
+                            /** Format: uri */
+                            next?: string;
+                            /** Format: uri */
+                            previous?: string;
+                        };
+                        total: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    postStorageEncryptionKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EncryptionKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncryptionKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getStorageEncryptionKeysByEncryptionKeySid: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+            };
+            header?: never;
+            path: {
+                encryption_key_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncryptionKey"] | components["schemas"]["EncryptionKeySelection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    deleteStorageEncryptionKeysByEncryptionKeySid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                encryption_key_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    patchStorageEncryptionKeysByEncryptionKeySid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                encryption_key_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EncryptionKeyPatch"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncryptionKey"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -7,7 +7,10 @@ import { uploadFile, type UploadFields } from '../upload';
 import { Field, ProblemBanner } from './field';
 import { onAsync } from '../on-async';
 
-/** Formats a file can be stored in when it is uploaded as audio (interface.md "Limits"). */
+/**
+ * Formats a file can be stored in when it is uploaded as audio (docs/interface-notes.md,
+ * Transcoding targets and bitrates).
+ */
 export const STORED_FORMATS = ['al', 'alaw', 'flac', 'g722', 'mp3', 'ogg', 'ul', 'ulaw', 'wav'] as const;
 const BITRATES = [8, 16, 24, 32, 40, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 const SHOWN = ['name', 'publish', 'type', 'desired_format', 'desired_bitrate', 'data'];

@@ -14,8 +14,9 @@ import type { Session } from '../session';
 type File = Schemas['File'];
 const PAGE = 10;
 
+/** Audio the browser can play from its public link: never an encrypted file (its bytes are an age file). */
 const playable = (f: File) =>
-  f.publish !== 'no' && !!f.publish_uri && (f.type === 'audio' || f.mime_type.startsWith('audio/'));
+  !f.encryption && f.publish !== 'no' && !!f.publish_uri && (f.type === 'audio' || f.mime_type.startsWith('audio/'));
 
 /** The files of one container, a page at a time, filtered by name; upload, play, copy link, delete. */
 export function FilesPanel(props: { session: Session; container: Schemas['Container']; onChanged: () => void }) {
@@ -109,6 +110,11 @@ export function FilesPanel(props: { session: Session; container: Schemas['Contai
               </th>
               <td>
                 {f.mime_type}
+                {f.encryption && (
+                  <span class="tag" title="Stored as an age file: decrypt it with your private key">
+                    encrypted
+                  </span>
+                )}
                 {f.content_transcoding_progress !== null && f.content_transcoding_progress < 100 && (
                   <span class="tag">transcoding {f.content_transcoding_progress}%</span>
                 )}

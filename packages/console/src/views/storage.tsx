@@ -8,6 +8,7 @@ import { bytes, provider } from '../format';
 import { usePagedList, type Envelope } from '../list';
 import type { Session } from '../session';
 import { FilesPanel } from './files';
+import { ContainerKeysPanel } from './container-keys';
 
 type Container = Schemas['Container'];
 const PAGE = 10;
@@ -50,6 +51,7 @@ export function StorageView({ session }: { session: Session }) {
                 <div>
                   {c.name}
                   {c.is_default && <span class="tag">default</span>}
+                  {c.encryption_key_sids.length > 0 && <span class="tag">encrypted</span>}
                 </div>
                 <div class="provider">{provider(c.type)}</div>
               </th>
@@ -112,6 +114,14 @@ export function StorageView({ session }: { session: Session }) {
       {selected && (
         <FilesPanel
           key={selected.container_sid}
+          session={session}
+          container={selected}
+          onChanged={() => void list.reload()}
+        />
+      )}
+      {selected && (
+        <ContainerKeysPanel
+          key={`keys-${selected.container_sid}`}
           session={session}
           container={selected}
           onChanged={() => void list.reload()}

@@ -1,4 +1,11 @@
-import type { ProbeReply, ProbeRequest, TranscodeReply, TranscodeRequest } from '../messages/transcoder';
+import type {
+  ProbeReply,
+  ProbeRequest,
+  SealedTranscodeReply,
+  SealedTranscodeRequest,
+  TranscodeReply,
+  TranscodeRequest,
+} from '../messages/transcoder';
 import { unwrapReply } from '../reply';
 import { Subjects } from '../subjects';
 import type { BusRequester, CallOptions } from './bus-requester';
@@ -18,6 +25,11 @@ export class TranscoderClient {
   /** A download-time copy, stored at `output_key`; its size once stored. */
   transcode(req: TranscodeRequest, opts?: CallOptions): Promise<TranscodeReply> {
     return this.call(Subjects.transcoder.transcode, req, opts);
+  }
+
+  /** Upload-time transcoding of an encrypted upload, stored encrypted at `output_key` (decisions §43). */
+  sealedTranscode(req: SealedTranscodeRequest, opts?: CallOptions): Promise<SealedTranscodeReply> {
+    return this.call(Subjects.transcoder.sealedTranscode, req, opts);
   }
 
   private async call<T>(subject: string, payload: unknown, opts?: CallOptions): Promise<T> {

@@ -3,6 +3,7 @@ import { GatewayRequestSchema, PrincipalSchema } from '../gateway-request';
 import { BlobStoreOpenReplySchema, BlobStoreOpenRequestSchema, ContainerSchema } from '../schemas/container';
 import { AnyListEnvelopeSchema } from '../schemas/envelope';
 import { FileSchema } from '../schemas/file';
+import { EncryptionKeySchema } from '../schemas/encryption-key';
 import {
   PlaybackOpenReplySchema,
   PlaybackOpenRequestSchema,
@@ -50,6 +51,11 @@ export const PreparedSchema = Type.Object({
   file_sid: Sid,
   blob_key: BlobKey,
   max_bytes: Type.Integer({ minimum: 0 }),
+  /**
+   * The container's public keys, when it has any: the bytes are to be streamed through an age
+   * encrypter to all of them and never stored as they came (decisions §43).
+   */
+  encrypt_to: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 16384 }), { maxItems: 4 })),
 });
 export type Prepared = Static<typeof PreparedSchema>;
 export const UploadReserveRequestSchema = Type.Object({ principal: PrincipalSchema });
@@ -60,6 +66,18 @@ export const UploadCommitRequestSchema = Type.Object({
   file_sid: Sid,
   size: Type.Integer({ minimum: 0 }),
   head: Type.String(),
+  /**
+   * An encrypted upload (`encrypt_to` was given): `size` counts the stored age file, `head` is the
+   * plaintext's; `file_key` (base64) lets storage have the plaintext probed and transcoded within
+   * this request, in the transcoder's scratch, and is never stored (decisions §43).
+   */
+  encryption: Type.Optional(
+    Type.Object({
+      header_bytes: Type.Integer({ minimum: 0 }),
+      plaintext_bytes: Type.Integer({ minimum: 0 }),
+      file_key: Type.String({ minLength: 24, maxLength: 24 }),
+    }),
+  ),
 });
 export type UploadCommitRequest = Static<typeof UploadCommitRequestSchema>;
 export const UploadAbortRequestSchema = Type.Object({ principal: PrincipalSchema, file_sid: Sid });
@@ -88,6 +106,8 @@ export const PublicFileSchema = Type.Object({
   file_access_name: Type.String(),
   content_format: Type.Union([Type.String(), Type.Null()]),
   content_bitrate: Type.Union([Type.Number(), Type.Null()]),
+  /** The stored bytes are an age file (decisions §43): served as they are, never transcoded on download. */
+  encrypted: Type.Optional(Type.Boolean()),
   /** When the bytes last changed (ISO 8601): Last-Modified, and what If-Range is compared with. */
   last_modified: Type.String(),
   /** What storage sent before `last_modified`; read only during a rolling update. */
@@ -110,6 +130,11 @@ export const StorageRequests = {
   [Subjects.storage.containerDelete]: { request: GatewayRequestSchema, reply: NoBody },
   [Subjects.storage.containerCheck]: { request: ContainerCheckRequestSchema, reply: ContainerSchema },
   [Subjects.storage.containerDefault]: { request: ContainerDefaultRequestSchema, reply: ContainerSchema },
+  [Subjects.storage.keyCreate]: { request: GatewayRequestSchema, reply: EncryptionKeySchema },
+  [Subjects.storage.keyList]: { request: GatewayRequestSchema, reply: AnyListEnvelopeSchema },
+  [Subjects.storage.keyGet]: { request: GatewayRequestSchema, reply: Type.Partial(EncryptionKeySchema) },
+  [Subjects.storage.keyUpdate]: { request: GatewayRequestSchema, reply: EncryptionKeySchema },
+  [Subjects.storage.keyDelete]: { request: GatewayRequestSchema, reply: NoBody },
   [Subjects.storage.uploadPrepare]: { request: UploadPrepareRequestSchema, reply: PreparedSchema },
   [Subjects.storage.uploadCommit]: { request: UploadCommitRequestSchema, reply: FileSchema },
   [Subjects.storage.uploadAbort]: { request: UploadAbortRequestSchema, reply: UploadAbortReplySchema },

@@ -13,6 +13,11 @@ const Sid = Type.String({ minLength: 1, maxLength: 64 });
 const BlobKey = Type.String({ minLength: 1, maxLength: 1024 });
 const FormatName = Type.String({ minLength: 1, maxLength: 200 });
 const NullableFormat = Type.Union([FormatName, Type.Null()]);
+/**
+ * An age file's own key (base64 of 16 bytes): the blob is an encrypted upload, read back with it
+ * into scratch only (decisions §43). Travels in requests only, never in a durable job or event.
+ */
+const FileKey = Type.String({ minLength: 24, maxLength: 24 });
 const Kbits = Type.Union([Type.Integer({ minimum: 1, maximum: 100000 }), Type.Null()]);
 
 /**
@@ -23,6 +28,7 @@ export const ProbeRequestSchema = Type.Object({
   blob_key: BlobKey,
   format: Type.Optional(NullableFormat),
   target: Type.Optional(FormatName),
+  file_key: Type.Optional(FileKey),
 });
 export type ProbeRequest = Static<typeof ProbeRequestSchema>;
 /** From ffprobe: seconds, the format in the table's names where it maps, bits per second. */
@@ -93,7 +99,31 @@ export const TranscodingFailedEventSchema = Type.Object({
 });
 export type TranscodingFailedEvent = Static<typeof TranscodingFailedEventSchema>;
 
+/** Upload-time transcoding of an encrypted upload, within the upload's commit (decisions §43). */
+export const SealedTranscodeRequestSchema = Type.Object({
+  blob_key: BlobKey,
+  file_key: FileKey,
+  source_format: NullableFormat,
+  target: FormatName,
+  bitrate: Kbits,
+  output_key: BlobKey,
+  recipients: Type.Array(Type.String({ minLength: 1, maxLength: 16384 }), { minItems: 1, maxItems: 4 }),
+});
+export type SealedTranscodeRequest = Static<typeof SealedTranscodeRequestSchema>;
+/** The stored result: its age layout and the plaintext's description. */
+export const SealedTranscodeReplySchema = Type.Object({
+  file_bytes: Type.Integer({ minimum: 0 }),
+  header_bytes: Type.Integer({ minimum: 0 }),
+  plaintext_bytes: Type.Integer({ minimum: 0 }),
+  content_format: FormatName,
+  mime_type: Type.String({ minLength: 1 }),
+  content_duration: Type.Union([Type.Number(), Type.Null()]),
+  content_bitrate: Type.Union([Type.Number(), Type.Null()]),
+});
+export type SealedTranscodeReply = Static<typeof SealedTranscodeReplySchema>;
+
 export const TranscoderRequests = {
+  [Subjects.transcoder.sealedTranscode]: { request: SealedTranscodeRequestSchema, reply: SealedTranscodeReplySchema },
   [Subjects.transcoder.probe]: { request: ProbeRequestSchema, reply: ProbeReplySchema },
   [Subjects.transcoder.transcode]: { request: TranscodeRequestSchema, reply: TranscodeReplySchema },
 } as const satisfies Record<string, RequestSpec>;

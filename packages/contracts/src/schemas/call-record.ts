@@ -1,6 +1,6 @@
 /**
  * Call detail records (`/calls/call_drs`). `CallRecordSchema` is the one list of their fields
- * (reference-facts.md "Lists of records", with the compatible API's published sample for the types
+ * (docs/interface-notes.md, Detail records and countries, with the compatible API's published sample for the types
  * it leaves open); the ingest schema, the stored document, the serializer and the list spec are
  * derived from it. Shared value types: ./detail-record.ts.
  *

@@ -1,10 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_CONTAINER_KEYS } from './encryption-key';
 
 export const CLASSIFICATIONS = ['archive', 'document', 'executable', 'media', 'unknown'] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
 export const ClassificationSchema = Type.Union(CLASSIFICATIONS.map((c) => Type.Literal(c)));
 
-/** `internal` is Patchbay's own blob store; the others name an external object storage (reference-facts). */
+/**
+ * `internal` is Patchbay's own blob store; the others name an external object storage
+ * (docs/interface-notes.md, External containers).
+ */
 export const CONTAINER_TYPES = ['internal', 'aws_s3', 'gcp_storage', 'azure_blob'] as const;
 export type ContainerType = (typeof CONTAINER_TYPES)[number];
 
@@ -55,6 +59,11 @@ const containerWritable = {
   default_file_publish: Literals(PUBLISH_VALUES),
   default_file_threshold_include: Type.Boolean(),
   default_file_unique: Type.Boolean(),
+  /** Keys of the same partner every file stored from now on is encrypted to (docs/interface-notes.md §20). */
+  encryption_key_sids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+    maxItems: MAX_CONTAINER_KEYS,
+    uniqueItems: true,
+  }),
   integer_key_1: Nullable(Type.Integer()),
   integer_key_2: Nullable(Type.Integer()),
   name: Type.String({ maxLength: 256 }),
@@ -104,6 +113,8 @@ export type ContainerPatch = Static<typeof ContainerPatchSchema>;
 export const ContainerPutSchema = Type.Object(
   {
     ...containerWritable,
+    // Optional, and kept when left out: a PUT written before encryption existed must not turn it off unnoticed.
+    encryption_key_sids: Type.Optional(containerWritable.encryption_key_sids),
     ...Object.fromEntries(Object.entries(containerReadOnly).map(([k, v]) => [k, Type.Optional(v)])),
   },
   { additionalProperties: false, $id: 'ContainerPut' },

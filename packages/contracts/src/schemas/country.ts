@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-/** An item of `GET /countries` (interface.md, "Items of the country list"). */
+/** An item of `GET /countries` (docs/interface-notes.md, Detail records and countries). */
 export const CountrySchema = Type.Object(
   {
     capital: NullableString,

@@ -6,7 +6,7 @@
  * records service derives its validation, stored documents, serialization and list specs from it
  * (services/records/src/domain/record-fields.ts), so a field is added in exactly one place.
  *
- * Types (reference-facts.md "Lists of records"; where it is silent, Patchbay's choice, modelled on
+ * Types (docs/interface-notes.md, Detail records and countries; where it is silent, Patchbay's choice, modelled on
  * the compatible API's published samples):
  * - Secure IDs (`dr_sid`, `partner_sid`, `endpoint_sid_*`, `trunk_group_sid_*`) are UUIDs, stored
  *   lower case.

@@ -2,10 +2,10 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PartnerSchema } from './partner';
 
 /**
- * Voice endpoints (interface.md "Endpoint", "Endpoint Address", "Attributes object", "Properties
- * object"; reference-facts "Endpoints"). Output schemas describe what the API returns; input schemas
- * what a create (POST), update (PATCH) and replace (PUT) body may hold. Read-only fields are accepted
- * in bodies and ignored (reference-facts); unknown fields are a 400.
+ * Voice endpoints (docs/interface-notes.md, Voice endpoints). Output schemas describe what the API
+ * returns; input schemas what a create (POST), update (PATCH) and replace (PUT) body may hold.
+ * Read-only fields are accepted in bodies and ignored (docs/interface-notes.md, Requests and
+ * responses); unknown fields are a 400.
  */
 
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);

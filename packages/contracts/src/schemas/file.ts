@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ClassificationSchema, LIFECYCLE_ACTIONS, PUBLISH_VALUES } from './container';
 import { MIME_TYPE_PATTERN } from '../mime-type';
+import { FileEncryptionSchema } from './encryption-key';
 
 import { AUDIO_FORMATS, BITRATE_FORMATS, TARGET_FORMATS } from '../media-formats';
 
@@ -69,6 +70,7 @@ export const FILE_READ_ONLY = [
   'date_modified',
   'desired_bitrate',
   'desired_format',
+  'encryption',
   'file_bytes',
   'file_sid',
   'parent_file_sid',
@@ -118,6 +120,8 @@ export const FileSchema = Type.Object(
     date_modified: Timestamp,
     desired_bitrate: Type.Union([Type.Integer(), Type.Null()]),
     desired_format: Type.Union([Type.String(), Type.Null()]),
+    /** How the stored bytes are encrypted (age v1 to the container's keys), null for a plain file. */
+    encryption: Type.Union([FileEncryptionSchema, Type.Null()]),
     file_access_name: Type.String(),
     file_bytes: Type.Integer({ minimum: 0 }),
     file_sid: Type.String({ format: 'uuid' }),

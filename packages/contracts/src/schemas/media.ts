@@ -3,7 +3,7 @@ import { CALLBACK_METHODS, ENDPOINT_TYPES } from './endpoint';
 import { SecureIdSchema } from './detail-record';
 
 /**
- * The media plane (reference-facts "Media plane"): operator-only routes through which the
+ * The media plane (docs/interface-notes.md, Media plane): operator-only routes through which the
  * platform's media servers store recordings and play stored files, under the endpoint rules.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Message (SMS/MMS) detail records (`/sms/message_drs`). `MessageRecordSchema` is the one list of
- * their fields (reference-facts.md "Lists of records", with the compatible API's published sample
+ * their fields (docs/interface-notes.md, Detail records and countries, with the compatible API's published sample
  * for the types it leaves open); the ingest schema, the stored document, the serializer and the
  * list spec are derived from it. Shared value types: ./detail-record.ts.
  *

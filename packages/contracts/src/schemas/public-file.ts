@@ -2,15 +2,15 @@ import { Type, type Static } from '@sinclair/typebox';
 import { BITRATES, TARGET_FORMATS } from './file';
 import { describeMediaMimes } from '../media-formats';
 
-/** `cache_control` values the public file server passes on (interface.md). */
+/** `cache_control` values the public file server passes on (docs/interface-notes.md, File server and ranges). */
 export const CACHE_CONTROL_PATTERN =
   '^(max-age=[0-9]+|max-stale|max-stale=[0-9]+|min-fresh=[0-9]+|no-cache|no-store|no-transform|only-if-cached)$';
 /** `cache_headers`: `no`, or a number of seconds. */
 export const CACHE_HEADERS_PATTERN = '^(no|[0-9]{1,10})$';
 
 /**
- * The query parameters of the public file server, `GET {storage_url}/f/<id>` (interface.md
- * "Public file server"): what the OpenAPI document shows. The file server reads them itself
+ * The query parameters of the public file server, `GET {storage_url}/f/<id>`
+ * (docs/interface-notes.md, File server and ranges): what the OpenAPI document shows. The file server reads them itself
  * (file-server/src/domain/download-options.ts), with a 400 naming each bad one.
  */
 export const PublicFileQuerySchema = Type.Object(

@@ -5,7 +5,7 @@ const NullableString = (opts: { maxLength?: number; minLength?: number } = {}) =
   Type.Union([Type.String(opts), Type.Null()]);
 const Ignored = () => Type.Optional(Type.Unknown());
 
-/** What write-only credentials are returned as when they are set (reference-facts, Push). */
+/** What write-only credentials are returned as when they are set (docs/interface-notes.md, Push). */
 export const CREDENTIAL_MASK = '********';
 
 /**

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 export const MAX_PUSH_RECIPIENTS = 100;
 export const PUSH_PRIORITIES = ['normal', 'high'] as const;
 
-/** Why a recipient was not delivered to (reference-facts, Push; Patchbay's reasons). */
+/** Why a recipient was not delivered to (docs/interface-notes.md, Push; Patchbay's reasons). */
 export const PUSH_FAILURE_REASONS = [
   'not_found',
   'unregistered',

@@ -5,10 +5,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from './detail-record';
 
-/** Records per bus message of a bulk ingest; a batch is also cut at INGEST_BATCH_BYTES. */
-export const INGEST_BATCH_RECORDS = 500;
-/** Serialized records per bus message, well under NATS's 1 MiB message limit. */
-export const INGEST_BATCH_BYTES = 512 * 1024;
+/**
+ * Records per bus message of a bulk ingest, stored in one transaction; a batch is also cut at
+ * INGEST_BATCH_BYTES. 2,000 rather than 500: fewer commits and round trips, about a fifth more
+ * records per second on the embedded store (decisions §39), still a few tens of milliseconds each.
+ */
+export const INGEST_BATCH_RECORDS = 2000;
+/** Serialized records per bus message, under NATS's 1 MiB message limit with the envelope. */
+export const INGEST_BATCH_BYTES = 768 * 1024;
 /** One record's largest JSON text; a larger one is refused at its position. */
 export const INGEST_RECORD_MAX_BYTES = 64 * 1024;
 /** Errors listed in an ingest report; later ones are only counted (`rejected`). */

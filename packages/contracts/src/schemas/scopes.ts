@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-/** Every scope a partner may hold (reference-facts, "Scopes"). */
+/** Every scope a partner may hold (docs/interface-notes.md, Authentication, partners and scopes). */
 export const ALL_SCOPES = [
   'endpoints.manage',
   'endpoints.create',

@@ -2,7 +2,7 @@
  * Recently read blocks of stored files, in memory, so the ranges of a file in demand (a recording
  * being played and sought in by many listeners) cost no read at all instead of a positioned read
  * through libuv's thread pool — the largest part of a small range reply's time in a Node process
- * after the socket write itself (docs/decisions.md 35).
+ * after the socket write itself (decisions §35).
  *
  * A block is named by the identity of the file it came from — device, inode, size, mtime and ctime
  * of the open file — so a replaced file (a new inode: the directory store renames a new file over

@@ -8,8 +8,8 @@ const BODY = Buffer.from('patchbay storage probe\n');
 
 /**
  * Checks that a store can be used the way Patchbay uses it: writes a small probe object, reads it
- * back and deletes it (reference-facts: "Create and update check the storage by writing and deleting
- * a probe object"; the read is added because a store Patchbay cannot read from is as useless as one
+ * back and deletes it (docs/interface-notes.md, External containers: create and update write and delete a
+ * probe object; the read is added because a store Patchbay cannot read from is as useless as one
  * it cannot write to). The object is `patchbay-probe/<uuid>`, under the store's own prefix.
  *
  * Resolves when all three work; otherwise rejects with the adapter's error, already translated —

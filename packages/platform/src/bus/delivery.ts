@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '@patchbay/contracts';
 import { BusPayloadError } from './bus-errors';
 import { decodePayload } from './envelope-codec';
-import type { JobHandler } from './port';
+import type { JobHandler, TraceCarrier } from './port';
 
 /**
  * One message handed out by a durable consumer (a JetStream pull, or the in-process equivalent).
@@ -17,6 +17,8 @@ export interface Delivery {
    */
   load?(): Promise<Uint8Array>;
   readonly requestId?: string;
+  /** The sender's trace context (port.ts, TraceCarrier). */
+  readonly traceContext?: TraceCarrier;
   /** 1 on first delivery. */
   readonly deliveryCount: number;
   /** Acknowledges; resolves once the medium has recorded it (or gave up trying: at-least-once). */
@@ -121,6 +123,7 @@ export function jobRunner(
         handler(payload, {
           subject: d.subject,
           requestId: d.requestId,
+          traceContext: d.traceContext,
           deliveryCount: d.deliveryCount,
           working: () => d.working(),
           signal,

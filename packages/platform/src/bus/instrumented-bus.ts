@@ -8,10 +8,12 @@ import type {
   RequestHandler,
   RequestOptions,
   Subscription,
+  TraceCarrier,
   WorkOptions,
 } from './port';
 import { busMetrics, type BusMetrics } from './bus-metrics';
 import { currentRequestId, withRequestId } from './request-context';
+import { replyStatus, tracedReceive, tracedSend } from './bus-tracing';
 
 type Kind = 'event' | 'job' | 'listen';
 
@@ -22,7 +24,10 @@ type Kind = 'event' | 'job' | 'listen';
  *    (see bus-metrics.ts);
  *  - the request ID: each handler runs with the ID of its message as the current one, and every
  *    request, event or job sent without an explicit `requestId` carries the current one, so the ID
- *    set by the gateway follows a call through every service it touches.
+ *    set by the gateway follows a call through every service it touches;
+ *  - OpenTelemetry spans (bus-tracing.ts): a client or producer span around each message sent,
+ *    whose W3C trace context the message carries, and a server or consumer span around each
+ *    handler, child of the sender's (a message without one starts a new trace).
  * Subjects never carry IDs (contracts/subjects.ts), so the label sets stay small.
  */
 export class InstrumentedBus implements Bus {
@@ -46,10 +51,17 @@ export class InstrumentedBus implements Bus {
     const end = this.m.requestSeconds.startTimer({ subject });
     let outcome = 'error';
     try {
-      const reply = await this.inner.request(subject, payload, {
-        ...opts,
-        requestId: opts.requestId || currentRequestId(),
-      });
+      const reply = await tracedSend(
+        'request',
+        subject,
+        (traceContext) =>
+          this.inner.request(subject, payload, {
+            ...opts,
+            requestId: opts.requestId || currentRequestId(),
+            traceContext: opts.traceContext ?? traceContext,
+          }),
+        (span, answer) => replyStatus(span, answer.status),
+      );
       outcome = String(reply.status);
       return reply;
     } catch (err) {
@@ -64,27 +76,35 @@ export class InstrumentedBus implements Bus {
 
   serve(subject: string, queue: string, handler: RequestHandler): Promise<Subscription> {
     return this.inner.serve(subject, queue, (payload, ctx) =>
-      withRequestId(ctx.requestId, async () => {
-        const end = this.m.servedSeconds.startTimer({ subject: ctx.subject });
-        let status = '500';
-        try {
-          const reply = await handler(payload, ctx);
-          status = String(reply.status);
-          return reply;
-        } finally {
-          end();
-          this.m.served.inc({ subject: ctx.subject, status });
-        }
-      }),
+      withRequestId(ctx.requestId, () =>
+        tracedReceive(
+          'request',
+          ctx.subject,
+          ctx.traceContext,
+          async () => {
+            const end = this.m.servedSeconds.startTimer({ subject: ctx.subject });
+            let status = '500';
+            try {
+              const reply = await handler(payload, ctx);
+              status = String(reply.status);
+              return reply;
+            } finally {
+              end();
+              this.m.served.inc({ subject: ctx.subject, status });
+            }
+          },
+          (span, reply) => replyStatus(span, reply.status),
+        ),
+      ),
     );
   }
 
   publish(subject: string, payload: unknown, opts: PublishOptions = {}): Promise<void> {
-    return this.sent('event', subject, () => this.inner.publish(subject, payload, this.withId(opts)));
+    return this.sent('event', subject, opts, (sent) => this.inner.publish(subject, payload, sent));
   }
 
   enqueue(subject: string, payload: unknown, opts: PublishOptions = {}): Promise<void> {
-    return this.sent('job', subject, () => this.inner.enqueue(subject, payload, this.withId(opts)));
+    return this.sent('job', subject, opts, (sent) => this.inner.enqueue(subject, payload, sent));
   }
 
   subscribe(subject: string, durable: string, handler: EventHandler): Promise<Subscription> {
@@ -99,14 +119,21 @@ export class InstrumentedBus implements Bus {
     return this.inner.close();
   }
 
-  private withId(opts: PublishOptions): PublishOptions {
-    return { ...opts, requestId: opts.requestId || currentRequestId() };
-  }
-
-  private async sent(kind: 'event' | 'job', subject: string, send: () => Promise<void>): Promise<void> {
+  private async sent(
+    kind: 'event' | 'job',
+    subject: string,
+    opts: PublishOptions,
+    send: (opts: PublishOptions) => Promise<void>,
+  ): Promise<void> {
     let result = 'failed';
     try {
-      await send();
+      await tracedSend(kind, subject, (traceContext) =>
+        send({
+          ...opts,
+          requestId: opts.requestId || currentRequestId(),
+          traceContext: opts.traceContext ?? traceContext,
+        }),
+      );
       result = 'ok';
     } finally {
       this.m.published.inc({ subject, kind, result });
@@ -114,21 +141,23 @@ export class InstrumentedBus implements Bus {
   }
 
   /** Wraps an event, job or listen handler: current request ID, duration and result. */
-  private handled<C extends { subject: string; requestId?: string }>(
+  private handled<C extends { subject: string; requestId?: string; traceContext?: TraceCarrier }>(
     kind: Kind,
     handler: (payload: unknown, ctx: C) => Promise<void>,
   ) {
     return (payload: unknown, ctx: C): Promise<void> =>
-      withRequestId(ctx.requestId, async () => {
-        const end = this.m.handledSeconds.startTimer({ subject: ctx.subject, kind });
-        let result = 'failed';
-        try {
-          await handler(payload, ctx);
-          result = 'ok';
-        } finally {
-          end();
-          this.m.handled.inc({ subject: ctx.subject, kind, result });
-        }
-      });
+      withRequestId(ctx.requestId, () =>
+        tracedReceive(kind, ctx.subject, ctx.traceContext, async () => {
+          const end = this.m.handledSeconds.startTimer({ subject: ctx.subject, kind });
+          let result = 'failed';
+          try {
+            await handler(payload, ctx);
+            result = 'ok';
+          } finally {
+            end();
+            this.m.handled.inc({ subject: ctx.subject, kind, result });
+          }
+        }),
+      );
   }
 }

@@ -66,7 +66,7 @@ export class MemoryBus implements Bus {
     this.assertOpen();
     const framed = this.large.frame(encodePayload(payload), `the request to ${subject}`);
     const msg: WireMessage = { data: framed.data, chunked: framed.chunked };
-    const ctx: MessageContext = { subject, requestId: opts.requestId };
+    const ctx: MessageContext = { subject, requestId: opts.requestId, traceContext: opts.traceContext };
     const answers = this.hub
       .route(subject)
       .map((r) => r.answer(msg, ctx))
@@ -124,7 +124,7 @@ export class MemoryBus implements Bus {
     const stream = this.hub.streamFor(subject);
     if (!stream) throw new UnavailableError(`no stream stores ${subject}`);
     const data = encodePayload(payload);
-    let msg: StoredMessage = { subject, data, requestId: opts.requestId };
+    let msg: StoredMessage = { subject, data, requestId: opts.requestId, traceContext: opts.traceContext };
     if (!this.large.fits(data)) {
       this.large.checkSize(data, `the message on ${subject}`);
       const name = randomUUID();
@@ -138,7 +138,8 @@ export class MemoryBus implements Bus {
       };
     }
     this.hub.carry(msg.data, `the message on ${subject}`);
-    if (stream.append(msg, opts)) this.hub.notify(subject, msg, { subject, requestId: opts.requestId });
+    if (stream.append(msg, opts))
+      this.hub.notify(subject, msg, { subject, requestId: opts.requestId, traceContext: opts.traceContext });
   }
 
   async listen(subject: string, handler: EventHandler): Promise<Subscription> {
@@ -167,7 +168,7 @@ export class MemoryBus implements Bus {
     this.assertOpen();
     const consumer = this.hub.events.consumer(consumerName(durable, subject), subject, EVENT_ACK_WAIT_MS);
     const run = (d: Delivery) =>
-      settle(d, (p) => handler(p, { subject: d.subject, requestId: d.requestId }), {
+      settle(d, (p) => handler(p, { subject: d.subject, requestId: d.requestId, traceContext: d.traceContext }), {
         maxDeliver: Infinity,
         kind: 'event',
         logger: this.logger,

@@ -81,6 +81,7 @@ export class MemoryConsumer {
       data: msg.data,
       ...(msg.load ? { load: msg.load } : {}),
       requestId: msg.requestId,
+      traceContext: msg.traceContext,
       deliveryCount: count,
       ack: async () => this.finish(seq, token),
       term: () => this.finish(seq, token),

@@ -1,8 +1,11 @@
+import type { TraceCarrier } from './port';
+
 /** A message as the in-process streams keep it. */
 export interface StoredMessage {
   subject: string;
   data: Uint8Array;
   requestId?: string;
+  traceContext?: TraceCarrier;
   /** A body too large for one message: where to read it (instead of `data`). */
   load?: () => Promise<Uint8Array>;
   /** Lets that body go (the message is acknowledged off a work queue, or dropped off the log). */

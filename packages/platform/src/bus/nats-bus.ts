@@ -33,7 +33,7 @@ import {
   storedRef,
   type BusLimits,
 } from './large-messages';
-import { bodyName, busHeaders, headerOf, quietly, withLimit } from './nats-helpers';
+import { bodyName, busHeaders, headerOf, quietly, traceOf, withLimit } from './nats-helpers';
 import { respond } from './nats-respond';
 import { NatsBodyStore, natsWire } from './nats-large';
 import { fromNatsError, jsErrorCode } from './nats-errors';
@@ -72,7 +72,7 @@ const DRAIN_LIMIT_MS = 5000;
  *
  * Messages of any size: a request or reply larger than the server's max_payload is offered in
  * chunks that its receiver pulls and reassembles; an event or job that large keeps its body in the
- * JetStream object store and the message names it (large-messages.ts; docs/decisions.md §37).
+ * JetStream object store and the message names it (large-messages.ts; decisions §37).
  */
 export class NatsBus implements Bus {
   private readonly subs = new Set<Subscription>();
@@ -139,7 +139,7 @@ export class NatsBus implements Bus {
     try {
       msg = await this.nc.request(subject, framed.data, {
         timeout,
-        headers: busHeaders({ requestId: opts.requestId, chunked: framed.chunked }),
+        headers: busHeaders({ requestId: opts.requestId, chunked: framed.chunked, traceContext: opts.traceContext }),
       });
     } catch (err) {
       throw fromNatsError(err, `request ${subject}`);
@@ -154,7 +154,7 @@ export class NatsBus implements Bus {
   async serve(subject: string, queue: string, handler: RequestHandler): Promise<Subscription> {
     const inFlight = new InFlight();
     const answer = async (msg: Msg) => {
-      const ctx = { subject: msg.subject, requestId: headerOf(msg, REQUEST_ID_HEADER) };
+      const ctx = { subject: msg.subject, requestId: headerOf(msg, REQUEST_ID_HEADER), traceContext: traceOf(msg) };
       let reply: BusReply;
       try {
         const what = `the request on ${msg.subject}`;
@@ -211,7 +211,7 @@ export class NatsBus implements Bus {
     try {
       await this.js.publish(subject, data, {
         msgID: opts.msgId,
-        headers: busHeaders({ requestId: opts.requestId, stored }),
+        headers: busHeaders({ requestId: opts.requestId, stored, traceContext: opts.traceContext }),
       });
     } catch (err) {
       // Refused outright (no stream, an API error): the body has nothing pointing to it. After a
@@ -233,7 +233,7 @@ export class NatsBus implements Bus {
             this.logger.error({ err, subject }, 'listen subscription failed');
             return;
           }
-          const ctx = { subject: msg.subject, requestId: headerOf(msg, REQUEST_ID_HEADER) };
+          const ctx = { subject: msg.subject, requestId: headerOf(msg, REQUEST_ID_HEADER), traceContext: traceOf(msg) };
           const stored = headerOf(msg, STORED_HEADER);
           void inFlight.track(
             (stored ? this.stored.load(stored, `the message on ${msg.subject}`) : Promise.resolve(msg.data))
@@ -262,7 +262,7 @@ export class NatsBus implements Bus {
       ackWaitMs: EVENT_ACK_WAIT_MS,
     };
     const run = (d: Delivery) =>
-      settle(d, (p) => handler(p, { subject: d.subject, requestId: d.requestId }), {
+      settle(d, (p) => handler(p, { subject: d.subject, requestId: d.requestId, traceContext: d.traceContext }), {
         maxDeliver: Infinity,
         kind: 'event',
         logger: this.logger,

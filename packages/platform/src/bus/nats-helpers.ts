@@ -3,15 +3,36 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { headers, type Msg, type MsgHdrs } from 'nats';
 import { REQUEST_ID_HEADER } from './envelope-codec';
 import { CHUNKED_HEADER, STORED_HEADER } from './large-messages';
+import type { TraceCarrier } from './port';
+
+/** The W3C trace context headers a message may carry (port.ts, TraceCarrier). */
+export const TRACE_HEADERS = ['traceparent', 'tracestate'] as const;
 
 /** The headers a bus message carries (none: undefined, so a plain message stays header-free). */
-export function busHeaders(h: { requestId?: string; chunked?: string; stored?: string }): MsgHdrs | undefined {
-  if (!h.requestId && !h.chunked && !h.stored) return undefined;
+export function busHeaders(h: {
+  requestId?: string;
+  chunked?: string;
+  stored?: string;
+  traceContext?: TraceCarrier;
+}): MsgHdrs | undefined {
+  const trace = TRACE_HEADERS.filter((name) => h.traceContext?.[name]);
+  if (!h.requestId && !h.chunked && !h.stored && trace.length === 0) return undefined;
   const out = headers();
   if (h.requestId) out.set(REQUEST_ID_HEADER, h.requestId);
   if (h.chunked) out.set(CHUNKED_HEADER, h.chunked);
   if (h.stored) out.set(STORED_HEADER, h.stored);
+  for (const name of trace) out.set(name, h.traceContext![name]);
   return out;
+}
+
+/** A received message's trace context headers, undefined when it has none. */
+export function traceOf(msg: Pick<Msg, 'headers'>): TraceCarrier | undefined {
+  let found: TraceCarrier | undefined;
+  for (const name of TRACE_HEADERS) {
+    const value = headerOf(msg, name);
+    if (value) (found ??= {})[name] = value;
+  }
+  return found;
 }
 
 /** A header's value, undefined when absent or empty (nats.js answers '' for a missing one). */

@@ -2,6 +2,7 @@ import type { Consumer, ConsumerMessages, JsMsg, Subscription as NatsSubscriptio
 import type { Delivery, DeliverySource } from './delivery';
 import { REQUEST_ID_HEADER } from './envelope-codec';
 import { STORED_HEADER } from './large-messages';
+import { traceOf } from './nats-helpers';
 
 /** How a source reaches the bodies of large events and jobs (kept in the object store). */
 export interface StoredBodies {
@@ -109,6 +110,7 @@ function toDelivery(m: JsMsg, bodies: StoredBodies, dropBodies: boolean): Delive
     data: m.data,
     ...(stored ? { load: () => bodies.load(stored, `the message on ${m.subject}`) } : {}),
     requestId: m.headers?.get(REQUEST_ID_HEADER) || undefined,
+    traceContext: traceOf(m),
     deliveryCount: m.info.deliveryCount,
     // At-least-once: a settle that cannot be sent (connection gone) only means the message comes
     // back after its ack wait, so these never throw.

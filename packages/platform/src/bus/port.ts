@@ -1,11 +1,20 @@
 import type { BusReply } from '@patchbay/contracts';
 
+/**
+ * W3C trace context of a message (`traceparent`, and `tracestate` when there is one): NATS headers
+ * of the same names on the wire, this object as it is through the in-process bus. The adapters only
+ * carry it; InstrumentedBus writes it on every message sent and starts each handler's span from it.
+ */
+export type TraceCarrier = Record<string, string>;
+
 /** Metadata that travels with every bus message (NATS headers on the wire). */
 export interface MessageContext {
   /** Subject the message arrived on. */
   subject: string;
   /** Request ID carried from the gateway through every hop, for logs. */
   requestId?: string;
+  /** The trace context the sender was in (none: the handler starts a new trace). */
+  traceContext?: TraceCarrier;
 }
 
 /** A job delivered from a work queue. */
@@ -28,10 +37,12 @@ export interface RequestOptions {
   /** Milliseconds before the request fails with a TimeoutError (default 5000). */
   timeoutMs?: number;
   requestId?: string;
+  traceContext?: TraceCarrier;
 }
 
 export interface PublishOptions {
   requestId?: string;
+  traceContext?: TraceCarrier;
   /** De-duplication ID: a second publish with the same ID inside the window is dropped. */
   msgId?: string;
 }

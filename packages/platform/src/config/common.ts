@@ -77,6 +77,44 @@ export const CommonConfig = {
   NATS_EVENTS_MAX_BYTES: Type.Optional(Type.Integer({ minimum: 0 })),
   /** Replicas of both streams on a NATS cluster (1, 3 or 5). Unset = leave as created (1). */
   NATS_STREAM_REPLICAS: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+  /*
+   * OpenTelemetry traces (decisions §42): the standard variables Patchbay honours. The SDK starts
+   * before this schema is read (tracing/register.ts, tracing/trace-settings.ts), so they are read
+   * there; they are declared here so start-up checks them like every other key and a deployment
+   * that sets them is known to be understood. All unset: tracing off, no SDK loaded.
+   */
+  /** The OTLP/HTTP collector's root (`/v1/traces` is added); setting it turns tracing on. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** The full traces URL, used as it is; wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** `http/protobuf` (default) or `http/json`. */
+  OTEL_EXPORTER_OTLP_PROTOCOL: Type.Optional(Type.Union([Type.Literal('http/protobuf'), Type.Literal('http/json')])),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: Type.Optional(
+    Type.Union([Type.Literal('http/protobuf'), Type.Literal('http/json')]),
+  ),
+  /** Extra request headers for the collector (`key=value,…`: an API key, say); never logged. */
+  OTEL_EXPORTER_OTLP_HEADERS: Type.Optional(Type.String()),
+  /** `otlp` (the default once an endpoint is set), `console`, or `none` (off whatever else is set). */
+  OTEL_TRACES_EXPORTER: Type.Optional(Type.Union(['otlp', 'console', 'none'].map((v) => Type.Literal(v)))),
+  /** The `service.name` of this process's spans; default `patchbay-<service>` (`patchbay`: all-in-one). */
+  OTEL_SERVICE_NAME: Type.Optional(Type.String({ minLength: 1 })),
+  /** Which traces are kept: `parentbased_always_on` (default), `parentbased_traceidratio` with a ratio… */
+  OTEL_TRACES_SAMPLER: Type.Optional(
+    Type.Union(
+      [
+        'always_on',
+        'always_off',
+        'traceidratio',
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'parentbased_traceidratio',
+      ].map((v) => Type.Literal(v)),
+    ),
+  ),
+  /** The share of new traces kept by the ratio samplers (0–1). */
+  OTEL_TRACES_SAMPLER_ARG: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  /** `true`: tracing off whatever else is set. */
+  OTEL_SDK_DISABLED: Type.Boolean({ default: false }),
 };
 
 /**

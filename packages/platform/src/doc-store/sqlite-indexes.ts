@@ -49,6 +49,9 @@ export const keyColumn = (path: string): string => quoteId(`k:${path}`);
 export class SqliteIndexes {
   private indexes: IndexInfo[] = [];
   private columns = new Set<string>();
+  /** Per write, once for each document (kept with `columns` and `indexes` by reload): */
+  private columnParts: [string, string[]][] = [];
+  private unique: UniqueField[] = [];
   private readonly multikey = new Set<string>();
   private readonly elements: UniqueElements;
 
@@ -86,14 +89,14 @@ export class SqliteIndexes {
    */
   written(id: number, doc: unknown): void {
     if (doc !== null)
-      for (const path of this.columns) {
-        if (this.multikey.has(path) || !crossesArray(doc, path.split('.'))) continue;
+      for (const [path, parts] of this.columnParts) {
+        if (this.multikey.has(path) || !crossesArray(doc, parts)) continue;
         this.db
           .prepare(`INSERT OR IGNORE INTO ${MULTIKEY_TABLE} (collection, path) VALUES (?, ?)`)
           .run(this.collection, path);
         this.multikey.add(path);
       }
-    this.elements.written(this.uniqueFields(), id, doc);
+    if (this.unique.length > 0) this.elements.written(this.unique, id, doc);
   }
 
   /** Creates the index unless one on the same keys exists; throws SQLite's unique error over duplicates. */
@@ -165,6 +168,7 @@ export class SqliteIndexes {
       `ALTER TABLE ${this.table} ADD COLUMN ${keyColumn(path)} GENERATED ALWAYS AS (${keyExpression(path)}) VIRTUAL`,
     );
     this.columns.add(path);
+    this.columnParts.push([path, path.split('.')]);
   }
 
   /** The single-field unique indexes (those with a side table of array elements). */
@@ -216,6 +220,8 @@ export class SqliteIndexes {
         .filter((n) => n.startsWith('k:'))
         .map((n) => n.slice(2)),
     );
+    this.columnParts = [...this.columns].map((p) => [p, p.split('.')]);
+    this.unique = this.uniqueFields();
   }
 }
 

@@ -44,13 +44,13 @@ const giveBack = (buf: Buffer): void => {
 };
 
 /**
- * Sends a blob the way the public file server does (interface.md rules 4–6): `Range: bytes=a-b` →
- * 206 with Content-Range; an unsatisfiable range → RangeNotSatisfiableError (416) after setting
- * `Content-Range: bytes *\/size`; several ranges, a malformed header or an If-Range that does not
- * match Last-Modified → the whole object with 200. HEAD sends the headers only. The bytes stream
- * from the store (the range is read by the store, not skipped here). Used by the file server and
- * the media plane's playback. Resolves with the bytes promised in Content-Length (0 for HEAD and
- * an X-Accel-Redirect answer).
+ * Sends a blob the way the public file server does (docs/interface-notes.md, File server and
+ * ranges): `Range: bytes=a-b` → 206 with Content-Range; an unsatisfiable range →
+ * RangeNotSatisfiableError (416) after setting `Content-Range: bytes *\/size`; several ranges, a
+ * malformed header or an If-Range that does not match Last-Modified → the whole object with 200.
+ * HEAD sends the headers only. The bytes stream from the store (the range is read by the store, not
+ * skipped here). Used by the file server and the media plane's playback. Resolves with the bytes
+ * promised in Content-Length (0 for HEAD and an X-Accel-Redirect answer).
  */
 export async function sendBlob(
   req: IncomingMessage,

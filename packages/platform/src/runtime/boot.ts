@@ -10,6 +10,7 @@ import { busSizes, openBus, openDocStore, openBlobStore } from './adapters';
 import { runProcess, stopAll, type Stoppable } from './service-runner';
 import { claimDataDir } from '../data-dir/claim-data-dir';
 import type { ServiceDeps } from './service-deps';
+import { blobStoreSpans, docStoreSpans } from './store-spans';
 import type { DocStore } from '../doc-store/port';
 import type { BlobStore } from '../blob-store/port';
 import type { Bus } from '../bus/port';
@@ -89,12 +90,12 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
         mongodbDbPrefix: config.MONGODB_DB_PREFIX,
         dataDir: config.DATA_DIR,
       };
-      const docs = opts.docs ? await openDocStore({ ...where, service: opts.name, logger }) : unusedDocStore(opts.name);
+      const docs = opts.docs
+        ? docStoreSpans(await openDocStore({ ...where, service: opts.name, logger }), where)
+        : unusedDocStore(opts.name);
       const blobs = !opts.blobs
         ? unusedBlobStore(opts.name)
-        : opts.openBlobs
-          ? await opts.openBlobs({ config, bus, logger })
-          : await openBlobStore(where);
+        : blobStoreSpans(opts.openBlobs ? await opts.openBlobs({ config, bus, logger }) : await openBlobStore(where));
       let ready = false;
       const service = await opts.start({ bus, docs, blobs, logger, metrics }, config);
       let ops: Server | undefined;

@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { activeTraceIds } from '../tracing/span-helpers';
 
 export type { Logger };
 
@@ -33,7 +34,7 @@ const REDACT = [
   '*.apns_p12',
   '*.apns_p8',
   '*.apns_p12_password',
-  // External containers' and Patchbay's own object storage credentials (ADR 28).
+  // External containers' and Patchbay's own object storage credentials (decisions §28).
   'credentials',
   '*.credentials',
   '*.*.credentials',
@@ -70,7 +71,7 @@ function readableStream() {
     translateTime: 'SYS:HH:MM:ss.l',
     // `err` joins the message (type, message, where it was thrown): a stack would take many lines.
     // The JSON format keeps the whole stack.
-    ignore: 'pid,hostname,name,svc,mod,err',
+    ignore: 'pid,hostname,name,svc,mod,err,span_id',
     messageFormat: (log, messageKey) => {
       // `[storage/uploads]`; a service's own module (`[storage/storage]`) is just `[storage]`.
       const where = [...new Set([log.svc, log.mod].filter((v) => typeof v === 'string' && v !== ''))].join('/');
@@ -81,16 +82,26 @@ function readableStream() {
 
 /**
  * The process's logger; modules take `logger.child({svc, mod})`. `format` (default json) decides
- * how lines are written (resolveLogFormat). Credentials never reach a log line in either format:
+ * how lines are written (resolveLogFormat). A line written inside a span carries `trace_id` and
+ * `span_id`. Credentials never reach a log line in either format:
  * the usual carriers are redacted by pino before formatting.
  */
-export function createLogger(opts: { name: string; level?: string; format?: LogFormat }): Logger {
+export function createLogger(opts: {
+  name: string;
+  level?: string;
+  format?: LogFormat;
+  /** Where JSON lines go (default stdout; tests read them back). */
+  destination?: pino.DestinationStream;
+}): Logger {
   const options: pino.LoggerOptions = {
     name: opts.name,
     level: opts.level ?? 'info',
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT, censor: '[redacted]' },
+    // Every line written while a span is active carries its trace_id and span_id (none: nothing added).
+    mixin: activeTraceIds,
   };
-  return opts.format === 'pretty' ? pino(options, readableStream()) : pino(options);
+  if (opts.format === 'pretty') return pino(options, readableStream());
+  return opts.destination ? pino(options, opts.destination) : pino(options);
 }

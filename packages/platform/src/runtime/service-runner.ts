@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { watchProcess } from './watch-process';
 import { nodeVersionProblem } from './node-version';
+import { stopTracing } from '../tracing/start-tracing';
 
 /**
  * How long a process has, after SIGTERM, to finish its work before it exits anyway. Anything a
@@ -55,6 +56,8 @@ export function runProcess(opts: {
     }, opts.graceMs ?? SHUTDOWN_GRACE_MS);
     timer.unref();
     (running ? running.stop() : Promise.resolve())
+      // The spans of the last work are still in the exporter's batch: send them before exiting.
+      .then(() => stopTracing().catch((err: unknown) => logger.warn({ err }, 'traces could not be flushed')))
       .then(() => {
         logger.info('stopped');
         process.exit(0);

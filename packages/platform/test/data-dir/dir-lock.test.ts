@@ -71,13 +71,14 @@ test('a holder killed with SIGKILL leaves a stale lock, which the next process t
 
 test('a holder that exited but was never reaped (a zombie: PID 1 of a container without an init) does not hold the lock', async () => {
   const dir = path.join(root, 'records');
-  // The shell starts a child that exits at once, then becomes `sleep`, which never reaps it.
-  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // The shell starts a child that exits a second later, and becomes `sleep` at once (exec), which never
+  // reaps it: the child stays a zombie. (A child exiting before the exec would be reaped by the shell.)
+  const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(parent);
   const pid = Number((await new Promise<Buffer>((r) => parent.stdout!.once('data', r))).toString().trim());
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 15_000;
   while (!/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 50));
   expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
   writeLock(dir, { ...currentIdentity(), pid, start: startTimeOf(pid) });
   const lock = lockDir(dir);

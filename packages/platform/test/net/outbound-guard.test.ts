@@ -39,7 +39,7 @@ beforeEach(() => {
   connections = 0;
 });
 
-/** Ten ways to write this machine's address (the five and five more). */
+/** Ten ways to write this machine's address (five common spellings and five less common ones). */
 const SPELLINGS = [
   '127.0.0.1',
   '0.0.0.0',

@@ -1,5 +1,5 @@
 /**
- * Logs for people and for machines (issue 18): on a terminal one readable line per event, JSON
+ * Logs for people and for machines (decisions §24): on a terminal one readable line per event, JSON
  * when the output is not a terminal or LOG_FORMAT=json, and credentials redacted either way. A real
  * process writes the events (fixtures/log-lines.ts); util-linux's `script` gives it a terminal.
  */

@@ -1,5 +1,5 @@
 /**
- * Object storage credentials never reach the logs (ADR 28): an external container's attributes, and
+ * Object storage credentials never reach the logs (decisions §28): an external container's attributes, and
  * the request an SDK error carries (Azure's URL with its SAS signature, Google's bearer token), are
  * redacted, whether the error is logged as is or as another error's cause; the message stays.
  */

@@ -1,6 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
-import { ADDRESS_NOT_ALLOWED, AddressNotAllowedError, assertPublicUrl, outboundAgents } from '@patchbay/platform';
+import {
+  ADDRESS_NOT_ALLOWED,
+  AddressNotAllowedError,
+  assertPublicUrl,
+  inSpan,
+  outboundAgents,
+  SpanKind,
+} from '@patchbay/platform';
 import { SIGNATURE_HEADER, signCallback } from '../domain/callback-signature';
 
 export interface CallbackRequest {
@@ -23,10 +30,24 @@ export type SendOutcome =
  * again on the address the socket actually connects to, so a name that resolves differently the
  * second time cannot slip past. A refusal has one fixed reason (ADDRESS_NOT_ALLOWED).
  */
-export async function sendCallback(
+export function sendCallback(
   req: CallbackRequest,
   opts: { timeoutMs: number; allowPrivate: boolean },
 ): Promise<SendOutcome> {
+  // A span per attempt, with its outcome (never the URL: it is the partner's, and may hold a secret).
+  return inSpan(
+    'endpoint callback',
+    { kind: SpanKind.CLIENT, attributes: { 'http.request.method': req.method } },
+    async (span) => {
+      const outcome = await attempt(req, opts);
+      span.setAttribute('patchbay.callback.outcome', outcome.kind);
+      if (outcome.kind === 'delivered') span.setAttribute('http.response.status_code', outcome.status);
+      return outcome;
+    },
+  );
+}
+
+async function attempt(req: CallbackRequest, opts: { timeoutMs: number; allowPrivate: boolean }): Promise<SendOutcome> {
   let url: URL;
   try {
     url = new URL(req.url);

@@ -16,7 +16,7 @@ const OUTBOUND_MIN_SUBNET_MASK = 29;
 const HOSTNAME =
   /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 
-/** An address with every default applied (reference-facts "Endpoints": Address defaults). */
+/** An address with every default applied (docs/interface-notes.md, Voice endpoints: address defaults). */
 export function normalizeAddress(a: EndpointAddressInput): EndpointAddress {
   return {
     direction: a.direction ?? 'any',

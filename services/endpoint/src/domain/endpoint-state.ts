@@ -34,7 +34,7 @@ export interface GeneratedValues {
   properties: Record<GeneratedProperty, string>;
 }
 
-/** Defaults of the Endpoint table (reference-facts "Endpoints"). */
+/** Defaults of the Endpoint table (docs/interface-notes.md, Voice endpoints). */
 const DEFAULT_NAME = 'N/A';
 
 /** The endpoint a create body describes, every default applied and the read-only values generated. */

@@ -8,9 +8,8 @@ import {
 } from '@patchbay/contracts';
 
 /**
- * What each endpoint type is (interface.md "Properties object" and Rules 2–3 of "Voice endpoints";
- * reference-facts "Endpoints"): which properties it has, which of them a client writes, and which
- * fields may still change after creation.
+ * What each endpoint type is (docs/interface-notes.md, Voice endpoints): which properties it has,
+ * which of them a client writes, and which fields may still change after creation.
  */
 
 export type GeneratedProperty = 'account_sid' | 'api_url' | 'login' | 'password' | 'subscriber_sid';
@@ -27,7 +26,7 @@ export function generatedProperties(type: EndpointType): readonly GeneratedPrope
     : ['account_sid', 'api_url', 'login', 'password'];
 }
 
-/** Defaults of the writable properties (interface.md: callback_method POST, the rest null). */
+/** Defaults of the writable properties (callback_method POST, the rest null). */
 export const PROPERTY_DEFAULTS: Readonly<Record<WritableProperty, EndpointProperties[WritableProperty]>> = {
   callback_method: 'POST',
   callback_url: null,

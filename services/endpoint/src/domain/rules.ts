@@ -4,9 +4,9 @@ import { addressViolations } from './addresses';
 import { changeableAfterCreation, isHosted } from './endpoint-types';
 import { inapplicableProperties, type EndpointState } from './endpoint-state';
 
-/** The scope that lets a partner set `auth_required` (interface.md "Authentication"). */
+/** The scope that lets a partner set `auth_required` (docs/interface-notes.md, Authentication, partners and scopes). */
 export const AUTH_REQUIRED_SCOPE = 'endpoints.manage_auth_required';
-/** The exact error item of interface.md "Errors" for `auth_required` without its scope. */
+/** The exact error item of docs/interface-notes.md, Status codes and errors, for `auth_required` without its scope. */
 export const AUTH_REQUIRED_DENIED = (): ErrorItem =>
   errorItem('partner does not have permissions to set this value', 'auth_required');
 

@@ -35,7 +35,7 @@ const validateCreate = compileValidator(EndpointCreateSchema);
 const validateUpdate = compileValidator(EndpointUpdateSchema);
 const validateReplace = compileValidator(EndpointReplaceSchema);
 
-/** The exact 409 of interface.md "Errors". */
+/** The exact 409 of docs/interface-notes.md, Status codes and errors. */
 export const duplicateIpConflict = (): ConflictError =>
   new ConflictError([errorItem('duplicate ip for auth_required=false')]);
 

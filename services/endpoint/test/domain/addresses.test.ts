@@ -8,7 +8,7 @@ import {
 } from '../../src/domain/addresses';
 
 describe('normalizeAddress', () => {
-  test('applies every default of reference-facts', () => {
+  test('applies every address default', () => {
     expect(normalizeAddress({ ip: '10.0.0.1' })).toEqual({
       direction: 'any',
       dst_port: 5060,

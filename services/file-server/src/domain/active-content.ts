@@ -1,5 +1,5 @@
 /**
- * Active content on the public file server (issue 25, item 4; docs/security.md "Active content").
+ * Active content on the public file server (docs/security.md, "Active content").
  * Every file is a partner's upload, served on the file server's own origin: a browser must never run
  * it there. So every reply carries `X-Content-Type-Options: nosniff` (the browser takes the
  * Content-Type as given, never guesses HTML from the bytes) and FILE_CSP (a sandboxed document: no

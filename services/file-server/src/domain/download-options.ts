@@ -28,9 +28,9 @@ function single(query: Record<string, unknown>, name: string): string | undefine
 }
 
 /**
- * Reads the public file server's query parameters (interface.md): every invalid value is a 400
- * naming the parameter. `cache_headers` wins over `cache_control`; with neither the header is
- * literally `None`, as the compatible server sends it.
+ * Reads the public file server's query parameters (docs/interface-notes.md, File server and
+ * ranges): every invalid value is a 400 naming the parameter. `cache_headers` wins over
+ * `cache_control`; with neither the header is literally `None`, as the compatible server sends it.
  */
 export function parseDownloadOptions(query: Record<string, unknown>): DownloadOptions {
   const disposition = single(query, 'disposition') ?? 'inline';
@@ -40,7 +40,7 @@ export function parseDownloadOptions(query: Record<string, unknown>): DownloadOp
   if (dispositionName !== null && dispositionName.length === 0)
     throw BadRequestError.field('disposition_name', 'disposition_name must not be empty');
   const ct = single(query, 'content_type');
-  // `content_type` names a format and sets its mime type (interface.md, public file server rule 3).
+  // `content_type` names a format and sets its mime type (docs/interface-notes.md, Transcoding targets and bitrates).
   if (ct !== undefined && !isTargetFormat(ct))
     throw BadRequestError.field('content_type', `content_type must be one of ${TARGET_FORMATS.join(', ')}`);
   const cacheHeaders = single(query, 'cache_headers');

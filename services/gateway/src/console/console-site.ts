@@ -43,7 +43,7 @@ export function consolePolicy(opts: Pick<ConsoleSiteOptions, 'apiUrl' | 'storage
 }
 
 /**
- * `GET /console`: the partner console (issue 20), a static page built by packages/console, with
+ * `GET /console`: the partner console (decisions §31), a static page built by packages/console, with
  * its assets under /console/assets/ (hashed names: cached for a year as immutable; the page itself
  * is revalidated every time, so a new build is picked up at once). It talks to the public API
  * only, with the token of whoever signs in. Without a build it answers 503 saying how to make one.

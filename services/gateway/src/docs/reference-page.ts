@@ -68,7 +68,7 @@ function contentSecurityPolicy(apiUrls: readonly string[]): string {
 
 /**
  * `GET /docs`: the API reference, Swagger UI rendering `/core/v2/openapi.json`, with every asset
- * served from here (docs/decisions.md §26). A Content-Security-Policy that allows no other origin
+ * served from here (decisions §26). A Content-Security-Policy that allows no other origin
  * for scripts, styles, images or fonts keeps it that way: a remote asset would be blocked, not
  * loaded. Styles may be inline (Swagger UI sets some), scripts may not.
  */

@@ -52,13 +52,13 @@ export function fileServerPath(storageUrl: string, components: SchemaComponents)
       headers: { ...HEADERS, 'Content-Range': { schema: { type: 'string' } } },
       ...(method === 'get' ? { content: bytes } : {}),
     },
-    ...Object.fromEntries([400, 404, 416, 422, 500, 503, 504].map((s) => [String(s), errorResponse(s)])),
+    ...Object.fromEntries([400, 404, 409, 416, 422, 500, 503, 504].map((s) => [String(s), errorResponse(s)])),
   });
   const op = (method: 'get' | 'head') => ({
     operationId: method === 'get' ? 'getPublicFile' : 'headPublicFile',
     summary: method === 'get' ? 'Download a published file (public link)' : 'The headers of a published file',
     description:
-      "The file's `publish_uri`. No Authorization. Ranges and If-Range; transcoding on the way with `f`/`br` (mp4 is a target only: transcoding an mp4 file is a 422).",
+      "The file's `publish_uri`. No Authorization. Ranges and If-Range; transcoding on the way with `f`/`br` (mp4 is a target only: transcoding an mp4 file is a 422; an encrypted file is served only as stored: `f`/`br` on it are a 409).",
     tags: ['public file server'],
     parameters: parameters(components),
     responses: responses(method),

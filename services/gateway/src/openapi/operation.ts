@@ -3,7 +3,10 @@ import type { SchemaComponents } from './components';
 import { routeParameters } from './parameters';
 import { routeResponses } from './responses';
 
-/** The two ways to authenticate (reference-facts "Authentication"): a token, or the partner's login. */
+/**
+ * The two ways to authenticate (docs/interface-notes.md, Authentication, partners and scopes): a
+ * token, or the partner's login.
+ */
 export const SECURITY_SCHEMES = {
   bearer: {
     type: 'http',

@@ -19,7 +19,7 @@ const q = (name: string, schema: JsonSchema, description: string): Parameter => 
   schema,
 });
 
-/** Field filtering, on lists and on a GET by SID (reference-facts "Lists"). */
+/** Field filtering, on lists and on a GET by SID (docs/interface-notes.md, Field filtering). */
 const FIELD_PARAMETERS: Parameter[] = [
   q(
     'include_fields',

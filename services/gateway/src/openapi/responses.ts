@@ -3,7 +3,7 @@ import { bodyKind, isBinary, type ResponseBody, type RouteDef } from '../routes/
 import type { JsonSchema, SchemaComponents } from './components';
 import { pathParamNames } from './parameters';
 
-/** What each error status means (reference-facts "Status codes"); every one has the error body. */
+/** What each error status means (docs/interface-notes.md, Status codes and errors); every one has the error body. */
 export const ERROR_STATUSES: Readonly<Record<number, string>> = {
   400: 'Malformed request: invalid JSON, a body or parameter that does not fit its schema, a bad filter or pagination. `errors` names each field.',
   401: 'No credentials ("Unauthorized"), or wrong or revoked ones ("Bad credentials").',

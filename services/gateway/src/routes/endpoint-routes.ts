@@ -17,9 +17,9 @@ const AUTH_REQUIRED =
   'Setting `auth_required` also needs scope `endpoints.manage_auth_required` (else 422); `auth_required=false` on an IP and port another such endpoint uses is a 409.';
 
 /**
- * Voice endpoints (interface.md "Voice endpoints", scopes of "Authentication"). The extra scope
- * `endpoints.manage_auth_required` for setting `auth_required` is checked by the endpoint service,
- * which alone knows whether a body changes it.
+ * Voice endpoints (docs/interface-notes.md, Voice endpoints; scopes: Authentication, partners and
+ * scopes). The extra scope `endpoints.manage_auth_required` for setting `auth_required` is checked
+ * by the endpoint service, which alone knows whether a body changes it.
  */
 export const ENDPOINT_ROUTES: RouteDef[] = [
   {

@@ -18,7 +18,7 @@ const RevokeForm = Type.Object(
   { additionalProperties: false },
 );
 
-/** Tokens, whoami and partners (reference-facts "Authentication, partners, scopes"). */
+/** Tokens, whoami and partners (docs/interface-notes.md, Authentication, partners and scopes). */
 export const IDENTITY_ROUTES: RouteDef[] = [
   {
     method: 'post',

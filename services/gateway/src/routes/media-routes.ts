@@ -11,7 +11,7 @@ import { playbackRoute } from '../media/playback-route';
 import { recordingRoute } from '../media/recording-route';
 import type { RouteDef } from './route-def';
 
-/** Only the operator partner holds it (reference-facts "Media plane"). */
+/** Only the operator partner holds it (docs/interface-notes.md, Media plane). */
 const MEDIA = ['media.manage'];
 
 /** The query schemas as parameters: only their declared properties (the services ignore the rest). */
@@ -46,11 +46,11 @@ export const MEDIA_ROUTES: RouteDef[] = [
     doc: {
       summary: 'Play a file as an endpoint may (operator only)',
       description:
-        'By `file_sid` or by `uri` (a publish_uri): neither or both is a 400; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422. Never changes `date_last_accessed`.',
+        'By `file_sid` or by `uri` (a publish_uri): neither or both is a 400; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422; an encrypted file is a 409 (media servers cannot play it). Never changes `date_last_accessed`.',
       query: declared(PlaybackQuerySchema),
       headers: { Range: 'bytes=<start>-<end>: 206 with Content-Range' },
       responses: { 200: { binary: ['*/*'] }, 206: { binary: ['*/*'], description: 'The range asked for.' } },
-      errors: [404, 416, 422],
+      errors: [404, 409, 416, 422],
     },
   },
   {

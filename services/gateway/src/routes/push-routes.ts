@@ -34,7 +34,7 @@ const REUSE = Type.Object({
 const CREDENTIALS =
   'Credentials are write-only: returned as `"********"` when set; sending the mask back keeps the stored value, `null` clears it.';
 
-/** Push applications, devices and sending (reference-facts "Push"; sending needs a create scope). */
+/** Push applications, devices and sending (docs/interface-notes.md, Push; sending needs a create scope). */
 export const PUSH_ROUTES: RouteDef[] = [
   {
     method: 'post',

@@ -13,6 +13,7 @@ import {
 import { downloadRoute } from '../upload/download-route';
 import { uploadRoute } from '../upload/upload-routes';
 import type { RouteDef } from './route-def';
+import { ENCRYPTION_KEY_ROUTES } from './encryption-key-routes';
 
 const MANAGE = 'storage.manage';
 
@@ -104,6 +105,7 @@ export const STORAGE_ROUTES: RouteDef[] = [
       responses: { 204: null },
     },
   },
+  ...ENCRYPTION_KEY_ROUTES,
   {
     method: 'get',
     path: '/storage/files',

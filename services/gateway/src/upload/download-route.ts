@@ -7,7 +7,7 @@ import { storageOf } from './upload-flow';
 
 /**
  * `GET /storage/files/{file_sid}/data`: the bytes, streamed from the blob store, with Content-Type,
- * Content-Length and Content-Disposition; no range support (interface.md); storage bumps
+ * Content-Length and Content-Disposition; no range support (docs/interface-notes.md, Download Data); storage bumps
  * `date_last_accessed` when it opens the file (the only thing that does).
  */
 export function downloadRoute(deps: StreamDeps): RequestHandler {

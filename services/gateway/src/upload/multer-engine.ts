@@ -1,17 +1,15 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
 import { ApiError, BadRequestError, assertJsonDepth, type Principal } from '@patchbay/contracts';
-import { abortUpload, prepareUpload, reserveUpload, streamToBlob, type UploadDeps } from './upload-flow';
+import { abortUpload, prepareUpload, reserveUpload, streamToBlob, type Streamed, type UploadDeps } from './upload-flow';
 import { MULTIPART_SLACK, answerBeforeBody, refuseDeclaredOversize } from './declared-size';
 
 /**
  * What the engine hands back to the route for the `data` part. `deferred`: the part came before
  * `file_object`, so its upload is only reserved and the route prepares it once the form is read.
  */
-export interface StreamedPart {
+export interface StreamedPart extends Streamed {
   file_sid: string;
-  size: number;
-  head: Buffer;
   deferred: boolean;
 }
 
@@ -24,6 +22,7 @@ declare global {
         file_sid?: string;
         head?: Buffer;
         deferred?: boolean;
+        encryption?: Streamed['encryption'];
       }
     }
   }
@@ -33,7 +32,13 @@ declare global {
 /** The part this engine stored, as multer hands it back on `req.file` (null: none was). */
 export function streamedPart(file: Partial<Express.Multer.File> | undefined): StreamedPart | null {
   if (!file?.file_sid || !file.head || file.size === undefined) return null;
-  return { file_sid: file.file_sid, size: file.size, head: file.head, deferred: file.deferred ?? false };
+  return {
+    file_sid: file.file_sid,
+    size: file.size,
+    head: file.head,
+    deferred: file.deferred ?? false,
+    ...(file.encryption ? { encryption: file.encryption } : {}),
+  };
 }
 
 /** The `file_object` form field as the File fields; 400 naming it when missing or not a JSON object. */
@@ -78,8 +83,8 @@ export function blobStorageEngine(deps: UploadDeps): StorageEngine {
           if (err instanceof ApiError && req.res) answerBeforeBody(req, req.res, err);
           throw err;
         }
-        const { size, head } = await streamToBlob(deps, principal, prepared, file.stream, requestId);
-        const part: StreamedPart = { file_sid: prepared.file_sid, size, head, deferred };
+        const streamed = await streamToBlob(deps, principal, prepared, file.stream, requestId);
+        const part: StreamedPart = { ...streamed, file_sid: prepared.file_sid, deferred };
         return part;
       })().then(
         (part) => cb(null, part),

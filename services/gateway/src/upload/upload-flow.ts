@@ -1,7 +1,14 @@
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
-import { StorageClient, type BusReply, type Prepared, type Principal } from '@patchbay/contracts';
+import { encryptStream } from '@patchbay/age';
+import {
+  StorageClient,
+  type BusReply,
+  type Prepared,
+  type Principal,
+  type UploadCommitRequest,
+} from '@patchbay/contracts';
 import { decodedBody, decoderFor } from '../http/content-encoding';
 import { sendReply } from '../http/respond';
 import type { StreamDeps } from '../routes/route-def';
@@ -52,7 +59,7 @@ export async function streamedUpload(
     req.resume();
     throw err;
   }
-  const reply = await commitUpload(deps, principal, prepared.file_sid, streamed.size, streamed.head, requestId).catch(
+  const reply = await commitUpload(deps, principal, prepared.file_sid, streamed, requestId).catch(
     async (err: unknown) => {
       await abortUpload(deps, principal, prepared.file_sid, requestId);
       throw err;
@@ -82,8 +89,20 @@ export async function reserveUpload(deps: UploadDeps, principal: Principal, requ
 }
 
 /**
+ * What step 2 stored: `size` bytes in the blob store; `head`, the first bytes as uploaded (for
+ * sniffing); for an encrypted upload, the age layout and the file's key (for the probe within commit).
+ */
+export interface Streamed {
+  size: number;
+  head: Buffer;
+  encryption?: UploadCommitRequest['encryption'];
+}
+
+/**
  * Step 2: the body streams straight into the blob store (never buffered whole), counted and capped
- * at the room left in the container. On any failure the pending upload is aborted (blob removed).
+ * at the room left in the container. When the container has keys (`encrypt_to`), the bytes pass
+ * through an age encrypter on the way, so only the age file is stored (decisions §43). On any
+ * failure the pending upload is aborted (blob removed).
  */
 export async function streamToBlob(
   deps: UploadDeps,
@@ -91,18 +110,31 @@ export async function streamToBlob(
   prepared: Prepared,
   body: Readable,
   requestId: string,
-): Promise<{ size: number; head: Buffer }> {
+): Promise<Streamed> {
   const tap = new UploadTap(prepared.max_bytes);
   try {
-    const done = deps.blobs.put(prepared.blob_key, tap);
+    const enc = prepared.encrypt_to?.length ? encryptStream(prepared.encrypt_to) : null;
+    const stored = enc ?? tap;
+    const done = deps.blobs.put(prepared.blob_key, stored);
     await Promise.all([
-      pipeline(body, tap).catch((err: unknown) => {
-        tap.destroy(err as Error);
+      (enc ? pipeline(body, tap, enc) : pipeline(body, tap)).catch((err: unknown) => {
+        stored.destroy(err as Error);
         throw err;
       }),
       done,
     ]);
-    return { size: tap.size, head: tap.head() };
+    if (!enc) return { size: tap.size, head: tap.head() };
+    const summary = enc.summary;
+    if (!summary) throw new Error('the age encrypter ended without a summary'); // unreachable after the pipeline
+    return {
+      size: summary.file_bytes,
+      head: tap.head(),
+      encryption: {
+        header_bytes: summary.header_bytes,
+        plaintext_bytes: summary.plaintext_bytes,
+        file_key: enc.fileKey.toString('base64'),
+      },
+    };
   } catch (err) {
     await abortUpload(deps, principal, prepared.file_sid, requestId);
     throw err;
@@ -114,13 +146,13 @@ export async function commitUpload(
   deps: UploadDeps,
   principal: Principal,
   fileSid: string,
-  size: number,
-  head: Buffer,
+  streamed: Streamed,
   requestId: string,
 ): Promise<BusReply> {
+  const { size, head, encryption } = streamed;
   return storageOf(deps, requestId).commit(
-    { principal, file_sid: fileSid, size, head: head.toString('base64') },
-    { timeoutMs: Math.max(deps.timeoutMs, 30000) },
+    { principal, file_sid: fileSid, size, head: head.toString('base64'), ...(encryption ? { encryption } : {}) },
+    { timeoutMs: Math.max(deps.timeoutMs, encryption ? 150000 : 30000) },
   );
 }
 

@@ -80,7 +80,7 @@ async function completeMultipart(
     await abortUpload(deps, principal, part.file_sid, requestId);
     throw err;
   }
-  return commitUpload(deps, principal, part.file_sid, part.size, part.head, requestId);
+  return commitUpload(deps, principal, part.file_sid, part, requestId);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document (issue 18): a valid OpenAPI 3.1 document by a well-kept validator
+ * The OpenAPI document (decisions §25): a valid OpenAPI 3.1 document by a well-kept validator
  * (@readme/openapi-parser), holding every route of the route table with its parameters, body,
  * responses (each error status with the error body) and scopes, and the public file server.
  */

@@ -1,5 +1,5 @@
 /**
- * The route table is the one source of the OpenAPI document (issue 18): a route that does not say
+ * The route table is the one source of the OpenAPI document (decisions §25): a route that does not say
  * what it takes and gives fails here — a summary, a schema for its success response (or `null` for
  * no body, or the media types of bytes), and a schema for any body it reads.
  */

@@ -11,6 +11,7 @@ import { withTimeout } from '../domain/retry';
 import type { ApplicationDoc, DeviceDoc, OpenedApplication } from '../repo';
 import { OpenedCredentials } from '../secrets/opened-credentials';
 import { SenderConfigError } from '../senders/sender';
+import { inSpan, SpanKind } from '@patchbay/platform';
 import type { PushContext } from './context';
 
 const validateNotification = compileValidator(PushNotificationSchema);
@@ -44,7 +45,20 @@ export function notificationHandlers(ctx: PushContext) {
     return app;
   }
 
-  async function sendGroup(
+  /** One group through its sender, as a span of its own: the sender's part of a push trace. */
+  function sendGroup(
+    app: OpenedApplication,
+    group: SendGroup<DeviceDoc>,
+    message: PushMessage,
+    deadline: number,
+  ): Promise<Map<string, PushResult>> {
+    const attributes = { 'patchbay.push.route': group.route, 'patchbay.push.devices': group.devices.length };
+    return inSpan(`push send ${group.route}`, { kind: SpanKind.CLIENT, attributes }, () =>
+      sendGroupNow(app, group, message, deadline),
+    );
+  }
+
+  async function sendGroupNow(
     app: OpenedApplication,
     group: SendGroup<DeviceDoc>,
     message: PushMessage,

@@ -43,7 +43,7 @@ function completeCall(doc: RecordDoc): void {
   const talk = date(doc, 'date_talk');
   if (talk && (talk < start || talk > stop))
     throw new RecordRuleError('date_talk', 'date_talk must lie between date_start and date_stop');
-  if (doc.duration === null) {
+  if (doc.duration === undefined) {
     doc.duration = secondsBetween(start, stop);
     doc.numeric.duration = decimal(doc.duration);
   }

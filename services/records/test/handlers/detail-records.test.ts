@@ -65,3 +65,19 @@ test("list: the caller's records only; a cursor is looked up among them", async 
   const after = await handlers.list(request(A, {}, { after: sid, include_fields: 'partner_sid' }));
   expect(after.items.every((i) => i.partner_sid === A)).toBe(true);
 });
+
+test('a record is stored without its null fields and read back with every field, null ones as null', async () => {
+  const repo = await openRecordsRepo(docs);
+  const stored = await repo.messageDrs.findOne({ partner_sid: A, dr_sid: sid });
+  // Only what has a value (lists included, as `[]`); `numeric` without its null entries.
+  expect(Object.entries(stored ?? {}).filter(([, v]) => v === null)).toEqual([]);
+  expect(stored).toMatchObject({ message: 'from A', media_urls: [], numeric: {} });
+  expect(stored).not.toHaveProperty('price');
+  const read = await handlers.get(request(A, { dr_sid: sid }));
+  expect(Object.keys(read).sort()).toEqual([...MESSAGE_RECORDS.fields.names].sort());
+  expect(read).toMatchObject({ message: 'from A', price: null, date_sent: null, media_urls: [] });
+  // A filter on null still finds them (missing is null, as in MongoDB), and one on a value does not.
+  const byNull = await handlers.list(request(A, {}, { filter: 'price eq null' }));
+  expect(byNull.items.map((i) => i.message).sort()).toEqual(['from A', 'from A, again']);
+  expect((await handlers.list(request(A, {}, { filter: "price eq '0.01'" }))).items).toEqual([]);
+});

@@ -1,6 +1,6 @@
 import { UnprocessableError, errorItem, type ErrorItem } from '@patchbay/contracts';
 
-/** Container defaults (reference-facts "Storage"). */
+/** Container defaults (docs/interface-notes.md, Files and containers). */
 export const CONTAINER_DEFAULTS = {
   allow_publish: true,
   allowed_classifications: [] as string[],
@@ -10,6 +10,7 @@ export const CONTAINER_DEFAULTS = {
   default_file_publish: 'file_sid',
   default_file_threshold_include: true,
   default_file_unique: false,
+  encryption_key_sids: [] as string[],
   integer_key_1: null,
   integer_key_2: null,
   name: 'N/A',

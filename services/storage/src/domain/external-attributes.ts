@@ -1,6 +1,6 @@
 import { errorItem, type ErrorItem, type ExternalStoreType } from '@patchbay/contracts';
 
-/** The `external_attributes` fields of each type (reference-facts "External containers"). */
+/** The `external_attributes` fields of each type (docs/interface-notes.md, External containers). */
 const FIELDS: Record<ExternalStoreType, { required: string; optional: string[]; credentials: string[][] }> = {
   aws_s3: {
     required: 'bucket',

@@ -7,8 +7,8 @@ import {
 } from '@patchbay/contracts';
 
 /**
- * The rules of interface.md "How endpoints use containers" for the media plane, as pure functions
- * of the endpoint and the file (reference-facts "Media plane").
+ * The rules of docs/interface-notes.md, Endpoints and containers, for the media plane, as pure
+ * functions of the endpoint and the file (docs/interface-notes.md, Media plane).
  */
 
 /** Which container a recording goes to: the one named, or the partner's default (null). */

@@ -23,12 +23,13 @@ export interface TranscodingPlan {
 const takesBitrate = (format: string) => (BITRATE_FORMATS as readonly string[]).includes(format);
 
 /**
- * The transcoding an upload gets; null: stored as it is. interface.md: `type` audio with
+ * The transcoding an upload gets; null: stored as it is (docs/interface-notes.md, Transcoding targets
+ * and bitrates): `type` audio with
  * `desired_format`, or `desired_bitrate` on an mp3. With the source's bitrate unknown (before
  * probing) it says whether transcoding may be needed at all.
  * - `desired_bitrate` applies to lossy targets only, and never makes a file bigger: at or above the
- *   source's bitrate it is ignored, as `br` is at download (issue 15).
- * - mp4 can be a target only (interface.md, Limits): an mp4 source that would be transcoded is a
+ *   source's bitrate it is ignored, as `br` is at download.
+ * - mp4 can be a target only: an mp4 source that would be transcoded is a
  *   422 naming the field that asked for it.
  */
 export function planTranscoding(ask: TranscodingAsk, source: SourceMedia): TranscodingPlan | null {

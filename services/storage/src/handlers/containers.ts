@@ -30,6 +30,7 @@ import type { ContainerDoc } from '../repo';
 import { serializeContainer } from '../serialize';
 import { CONTAINER_LIST_SPEC } from '../list-specs';
 import type { StorageContext } from './context';
+import { checkContainerKeys } from './encryption-keys';
 import { keepMaskedCredentials, locationOf, sameLocation, type PlainAttributes } from '../domain/external-attributes';
 import { checkExternalStorage, openContainerAttributes, saveStore, sealContainerAttributes } from '../external-stores';
 import { Deadline } from '../external-deadline';
@@ -167,7 +168,15 @@ export function containerHandlers(ctx: StorageContext) {
         }
         const external = current.type !== 'internal';
         checkLimitSettings(external, body);
-        const base = whole ? { ...CONTAINER_DEFAULTS, unique: current.unique, type: current.type } : current;
+        const base = whole
+          ? {
+              ...CONTAINER_DEFAULTS,
+              unique: current.unique,
+              type: current.type,
+              // A PUT without it keeps the keys (decisions §43): leaving them out never stops encryption.
+              encryption_key_sids: current.encryption_key_sids ?? [],
+            }
+          : current;
         const next = { ...pickSettingsFrom(base), ...(external ? withoutNullLimits(body) : body) } as ContainerSettings;
         // A PATCH that leaves external_attributes out leaves them (sealed, as stored) unchecked.
         const touched = body.external_attributes !== undefined;
@@ -177,6 +186,8 @@ export function containerHandlers(ctx: StorageContext) {
           : null;
         if (touched) next.external_attributes = sent;
         checkContainerRules(next);
+        if (body.encryption_key_sids !== undefined)
+          await checkContainerKeys(ctx, current.partner_sid, next.encryption_key_sids);
         let store: Record<string, unknown> = {};
         if (external && sent) {
           if (sameAttributes(sent, stored)) {
@@ -230,10 +241,11 @@ export function containerHandlers(ctx: StorageContext) {
         ...pickSettings(external ? withoutNullLimits(body) : body),
       } as ContainerSettings;
       checkContainerRules(settings);
+      await checkContainerKeys(ctx, req.principal.partner_sid, settings.encryption_key_sids);
       const plain = settings.type !== 'internal' ? (settings.external_attributes as PlainAttributes | null) : null;
       if (plain) await checkInTime(settings.type as ExternalStoreType, plain, deadline);
       const partnerSid = req.principal.partner_sid;
-      // External containers do not count toward the container limit (interface.md, Limits).
+      // External containers do not count toward the container limit (docs/interface-notes.md, Files and containers).
       const counted = settings.type === 'internal';
       const max = counted ? await maxContainers(ctx, partnerSid) : 0;
       if (counted && !(await takeSlot(ctx, partnerSid, max)))

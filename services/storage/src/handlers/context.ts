@@ -13,6 +13,6 @@ export interface StorageContext {
   externalDeadlineMs: number;
   /** EXTERNAL_STORAGE_ALLOW_PRIVATE: external containers may use loopback, private… addresses. */
   allowPrivateExternalStorage: boolean;
-  /** Seals and opens external containers' credentials (ADR 28). */
+  /** Seals and opens external containers' credentials (decisions §28). */
   keys: KeyRing;
 }

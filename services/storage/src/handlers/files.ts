@@ -148,7 +148,7 @@ export function fileHandlers(ctx: StorageContext, blobs: BlobStore) {
       return {
         blob_key: f.blob_key,
         file_bytes: f.file_bytes,
-        mime_type: f.mime_type,
+        mime_type: storedMimeType(f),
         name: f.name,
         file_access_name: f.file_access_name,
       };
@@ -162,9 +162,10 @@ export function fileHandlers(ctx: StorageContext, blobs: BlobStore) {
         file_sid: f.file_sid,
         blob_key: f.blob_key,
         file_bytes: f.file_bytes,
-        mime_type: f.mime_type,
+        mime_type: storedMimeType(f),
         name: f.name,
         file_access_name: f.file_access_name,
+        ...(f.encryption ? { encrypted: true } : {}),
         content_format: f.content_format,
         content_bitrate: f.content_bitrate ?? null,
         last_modified: contentModified(f).toISOString(),
@@ -191,4 +192,9 @@ export async function deleteFile(ctx: StorageContext, blobs: BlobStore, f: FileD
   });
   ctx.log.info({ file_sid: f.file_sid, container_sid: f.container_sid }, 'file deleted');
   return true;
+}
+
+/** What the stored bytes are: an encrypted file is served as the age file it is, not as its plaintext's type. */
+function storedMimeType(f: FileDoc): string {
+  return f.encryption ? 'application/octet-stream' : f.mime_type;
 }

@@ -1,6 +1,7 @@
 import {
   BadRequestError,
   ApiError,
+  ConflictError,
   EndpointLookupReplySchema,
   ForbiddenError,
   NotFoundError,
@@ -30,7 +31,7 @@ const validatePlaybackQuery = compileValidator(PlaybackQuerySchema, { fromString
 const validateEndpoint = compileValidator(EndpointLookupReplySchema);
 
 /**
- * The media plane's storage side (reference-facts "Media plane"): which container a recording goes
+ * The media plane's storage side (docs/interface-notes.md, Media plane): which container a recording goes
  * to and the prepare step of its upload (the same commit as any upload follows), what an endpoint
  * may play, and whether a Voicemail greeting names a published file. The endpoint rules are in
  * domain/media-rules.ts; the endpoint itself is asked of the endpoint service.
@@ -166,6 +167,11 @@ export function mediaHandlers(ctx: StorageContext) {
         { partner_sid: file.partner_sid, container_sid: file.container_sid, published },
         { by: q.uri !== undefined ? 'uri' : 'file_sid', container_sid: container },
       );
+      // A media server cannot play an age file (decisions §43): greetings and prompts belong in plain containers.
+      if (file.encryption)
+        throw new ConflictError([
+          errorItem('the file is encrypted: media servers cannot play it', q.uri !== undefined ? 'uri' : 'file_sid'),
+        ]);
       return {
         file_sid: file.file_sid,
         blob_key: file.blob_key,

@@ -1,6 +1,10 @@
 import type { Static } from '@sinclair/typebox';
+import { randomUUID } from 'node:crypto';
 import {
   isTranscodingOf,
+  transcodedBlobKey,
+  TranscoderClient,
+  type SealedTranscodeReply,
   Queues,
   Subjects,
   TranscoderEvents,
@@ -25,12 +29,42 @@ export async function planUploadTranscoding(
   ask: TranscodingAsk,
   blobKey: string,
   sniffedFormat: string | null,
+  /** An encrypted upload's file key (base64): the probe reads its plaintext (decisions §43). */
+  fileKey?: string,
 ): Promise<{ plan: TranscodingPlan | null; probed: Probed | null }> {
   const asked = planTranscoding(ask, { format: sniffedFormat, bitrate: null });
   if (!asked) return { plan: null, probed: null };
-  const probed = await probeMedia(ctx, { blob_key: blobKey, content_format: sniffedFormat }, asked.target);
+  const probed = await probeMedia(ctx, { blob_key: blobKey, content_format: sniffedFormat }, asked.target, fileKey);
   if (probed.duration === null) throw UnprocessableError.field('data', 'the file is not decodable audio');
   return { probed, plan: planTranscoding(ask, { format: probed.format ?? sniffedFormat, bitrate: probed.bitrate }) };
+}
+
+/** How long the commit of an encrypted upload waits for its transcoding (within the request: decisions §43). */
+const SEALED_TRANSCODE_TIMEOUT_MS = 120000;
+
+/**
+ * Upload-time transcoding of an encrypted upload, done by the transcoder within the commit: the
+ * result is stored next to the source, encrypted to the same keys; the caller records it.
+ */
+export async function sealedTranscode(
+  ctx: StorageContext,
+  u: { blob_key: string },
+  plan: TranscodingPlan,
+  sourceFormat: string | null,
+  fileKey: string,
+  keys: { public_keys: string[] },
+): Promise<SealedTranscodeReply & { blob_key: string }> {
+  const outputKey = transcodedBlobKey(u.blob_key, plan.target, plan.bitrate, randomUUID().slice(0, 8));
+  const reply = await new TranscoderClient(ctx.bus, { timeoutMs: SEALED_TRANSCODE_TIMEOUT_MS }).sealedTranscode({
+    blob_key: u.blob_key,
+    file_key: fileKey,
+    source_format: sourceFormat,
+    target: plan.target,
+    bitrate: plan.bitrate,
+    output_key: outputKey,
+    recipients: keys.public_keys,
+  });
+  return { ...reply, blob_key: outputKey };
 }
 
 /** The durable job for a file waiting for its upload-time transcoding (at commit, and again after a crash). */

@@ -6,6 +6,7 @@ import {
   DuplicateKeyError,
   NotFoundError,
   Subjects,
+  UnavailableError,
   UnprocessableError,
   compileValidator,
   FileUploadSchema,
@@ -35,11 +36,17 @@ import { addFile, refuseIfFull, removeFile } from '../counters';
 import type { ContainerDoc, FileDoc, UploadDoc } from '../repo';
 import { serializeFile } from '../serialize';
 import { uniqueConflict } from './containers';
-import { planUploadTranscoding, transcodingJob } from './transcoding';
+import { planUploadTranscoding, sealedTranscode, transcodingJob } from './transcoding';
+import { containerRecipients } from './encryption-keys';
 import { probeFile, probeMedia } from '../probe';
 import type { StorageContext } from './context';
 
 const validateJson = compileValidator(FileUploadSchema);
+
+const DATA_FIRST_ENCRYPTED =
+  'file_object must come before data for a partner with encrypted containers, so that the data is encrypted as it arrives';
+
+const isMediaType = (mime: string) => mime.startsWith('audio/') || mime.startsWith('video/');
 const validateQuery = compileValidator(FileUploadSchema, { fromStrings: true });
 
 /** Where an upload's bytes go (messages/storage.ts). */
@@ -48,6 +55,8 @@ export type PrepareReply = Prepared;
 interface PendingUpload extends UploadDoc {
   fields: UploadFields;
   recording?: RecordingOrigin;
+  /** The container's keys at prepare: the bytes were to be encrypted to these (decisions §43). */
+  encryption_key_sids?: string[];
 }
 
 /**
@@ -69,10 +78,13 @@ export async function openPendingUpload(
   if (dup) throw uniqueConflict(dup.file_sid, 'file');
   if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name })))
     throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
-  // External containers have no space limits; their blobs go to the container's storage (ADR 29).
+  // External containers have no space limits; their blobs go to the container's storage (decisions §29).
   const external = c.type !== 'internal';
   if (!external) refuseIfFull(c, reserved?.size ?? 0, fields.threshold_include);
   if (reserved) {
+    // Refused at reserve already (the partner had no encrypted container then): a container named since must not
+    // take bytes stored as they came.
+    if ((c.encryption_key_sids ?? []).length > 0) throw UnprocessableError.field('file_object', DATA_FIRST_ENCRYPTED);
     // The bytes are in already (under the key reserved for them): the upload gets its container and fields.
     const attached = await repo.uploads.findOneAndUpdate(
       { file_sid: reserved.file_sid, partner_sid: c.partner_sid, reserved: true },
@@ -87,6 +99,7 @@ export async function openPendingUpload(
   }
   const fileSid = randomUUID();
   const key = fileBlobKey(c.partner_sid, fileSid);
+  const keys = await containerRecipients(ctx, c);
   const upload: PendingUpload = {
     file_sid: fileSid,
     partner_sid: c.partner_sid,
@@ -95,17 +108,19 @@ export async function openPendingUpload(
     date_created: new Date(),
     fields,
     ...(recording ? { recording } : {}),
+    ...(keys.sids.length > 0 ? { encryption_key_sids: keys.sids } : {}),
   };
   await repo.uploads.insertOne(upload);
   return {
     file_sid: fileSid,
     blob_key: upload.blob_key,
     max_bytes: external ? Number.MAX_SAFE_INTEGER : Math.max(0, c.quota_bytes - c.total_bytes),
+    ...(keys.sids.length > 0 ? { encrypt_to: keys.public_keys } : {}),
   };
 }
 
 /**
- * Upload in two steps around the byte stream (ARCHITECTURE "Upload"): prepare refuses what the
+ * Upload in two steps around the byte stream (README, Architecture): prepare refuses what the
  * request alone already breaks, before any byte moves; commit re-checks atomically with the real
  * size and content, and either records the File or removes the blob. A pending upload is recorded
  * so a crash between the two leaves nothing behind after the stale-upload sweep.
@@ -151,6 +166,9 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
     [Subjects.storage.uploadReserve]: async ({ principal }: UploadReserveRequest): Promise<PrepareReply> => {
       // The container is not known yet: the bytes may fill the roomiest one; prepare checks the real one.
       const containers = await repo.containers.find({ partner_sid: principal.partner_sid, type: 'internal' });
+      // Bytes of unknown destination would be stored as they came: never for a partner that encrypts (decisions §43).
+      if (containers.some((c) => (c.encryption_key_sids ?? []).length > 0))
+        throw UnprocessableError.field('file_object', DATA_FIRST_ENCRYPTED);
       const room = Math.max(0, ...containers.map((c) => c.quota_bytes - c.total_bytes));
       const fileSid = randomUUID();
       const upload: UploadDoc = {
@@ -170,36 +188,82 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
       if (!u) throw new NotFoundError('upload not found');
       if (u.reserved || !u.fields)
         throw BadRequestError.field('file_object', 'the upload has no File fields (file_object) yet');
-      const size = Number(req.size);
+      let size = Number(req.size);
       if (!Number.isInteger(size) || size < 0) throw BadRequestError.field('size', 'invalid size');
+      // Results of a transcoding within this request (encrypted uploads), removed if the commit fails.
+      const extraBlobs: string[] = [];
       try {
+        const sealedKeys = u.encryption_key_sids ?? [];
+        // The gateway encrypts when prepare said so; bytes stored otherwise are never recorded.
+        if (sealedKeys.length > 0 !== Boolean(req.encryption))
+          throw new UnavailableError('the upload was not stored as its container requires; try again');
+        const sealed = req.encryption ? { ...req.encryption, sids: sealedKeys } : null;
+        const fileKey = sealed?.file_key;
         const c = await containerFor(u.partner_sid, u.container_sid);
         const f = u.fields;
         const content = describeContent(f, Buffer.from(String(req.head ?? ''), 'base64'));
         checkClassification(c, content.classification);
-        const { plan, probed: planned } = await planUploadTranscoding(ctx, f, u.blob_key, content.format);
+        const { plan, probed: planned } = await planUploadTranscoding(ctx, f, u.blob_key, content.format, fileKey);
         // A recording must be audio too: find out before anything is recorded (an upload to transcode was probed just
         // above).
-        const probed =
+        let probed =
           planned ??
-          (u.recording ? await probeMedia(ctx, { blob_key: u.blob_key, content_format: content.format }) : null);
+          (u.recording
+            ? await probeMedia(ctx, { blob_key: u.blob_key, content_format: content.format }, undefined, fileKey)
+            : null);
         if (probed && probed.duration === null)
           throw UnprocessableError.field('data', 'the recording is not decodable audio');
+        // Encrypted: the plaintext is probed now, within this request (the file key is not kept for later).
+        if (sealed && !probed && isMediaType(content.mimeType))
+          probed = await probeMedia(
+            ctx,
+            { blob_key: u.blob_key, content_format: content.format },
+            undefined,
+            fileKey,
+          ).catch(() => null);
+        let blobKey = u.blob_key;
+        let described = { format: probed?.format ?? content.format, mime: content.mimeType };
+        let plaintextBytes = sealed?.plaintext_bytes ?? 0;
+        let headerBytes = sealed?.header_bytes ?? 0;
+        let transcodedNow = false;
+        if (sealed && plan) {
+          // Transcoded here, not by the durable job: the file key must not outlive this request.
+          const result = await sealedTranscode(
+            ctx,
+            u,
+            plan,
+            content.format,
+            sealed.file_key,
+            await containerRecipients(ctx, { partner_sid: u.partner_sid, encryption_key_sids: sealedKeys }),
+          );
+          extraBlobs.push(result.blob_key);
+          blobKey = result.blob_key;
+          size = result.file_bytes;
+          plaintextBytes = result.plaintext_bytes;
+          headerBytes = result.header_bytes;
+          described = { format: result.content_format, mime: result.mime_type };
+          probed = {
+            format: result.content_format,
+            duration: result.content_duration,
+            bitrate: result.content_bitrate,
+          };
+          transcodedNow = true;
+        }
         await addFile(repo, c, size, f.threshold_include);
         const now = new Date();
         const doc: FileDoc = {
           file_sid: u.file_sid,
           partner_sid: u.partner_sid,
           container_sid: u.container_sid,
-          blob_key: u.blob_key,
+          blob_key: blobKey,
           name: u.recording && !f.given_name ? recordingName(u.recording, u.file_sid, content.mimeType) : f.name,
-          mime_type: content.mimeType,
+          mime_type: described.mime,
           type: f.type,
           content_classification: content.classification,
-          content_format: probed?.format ?? content.format,
+          content_format: described.format,
           content_duration: probed?.duration ?? null,
           content_bitrate: probed?.bitrate ?? null,
-          content_transcoding_progress: plan ? 0 : null,
+          content_transcoding_progress: plan ? (transcodedNow ? 100 : 0) : null,
           desired_format: f.desired_format,
           desired_bitrate: f.desired_bitrate,
           // Named after the format it will have: the publish_uri returned now stays valid after transcoding.
@@ -226,6 +290,14 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
           date_modified: now,
           date_last_accessed: now,
           date_content_modified: now,
+          encryption: sealed
+            ? {
+                format: 'age-v1',
+                encryption_key_sids: sealed.sids,
+                header_bytes: headerBytes,
+                plaintext_bytes: plaintextBytes,
+              }
+            : null,
           ...(f.lifecycle_action === 'delete' && f.lifecycle_ttl >= 0
             ? { expires_at: new Date(now.getTime() + f.lifecycle_ttl * 1000) }
             : {}),
@@ -242,11 +314,13 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
           throw err;
         }
         await repo.uploads.deleteOne({ file_sid: u.file_sid });
-        if (plan)
+        // The upload's own blob was replaced by its encrypted transcoding.
+        if (transcodedNow) await deleteBlobOrRetryLater(ctx, blobs, u.blob_key);
+        if (plan && !transcodedNow)
           await ctx.bus.enqueue(Subjects.transcoder.uploadJob, transcodingJob(doc, plan), {
             msgId: `transcode-${doc.file_sid}`,
           });
-        else if (!probed) await probeFile(ctx, doc);
+        else if (!probed && !sealed) await probeFile(ctx, doc);
         const stored = (await repo.files.findOne({ file_sid: doc.file_sid })) ?? doc;
         await ctx.bus.publish(Subjects.events.fileCreated, {
           file_sid: doc.file_sid,
@@ -266,6 +340,7 @@ export function uploadHandlers(ctx: StorageContext, blobs: BlobStore) {
         if (u.recording?.endpoint_type === 'voicemail') await scheduleVoicemailCallback(ctx, u.recording, file);
         return reply(201, file);
       } catch (err) {
+        for (const key of extraBlobs) await deleteBlobOrRetryLater(ctx, blobs, key);
         await discard(u);
         throw err;
       }
@@ -290,7 +365,7 @@ export async function sweepStaleUploads(ctx: StorageContext, blobs: BlobStore, o
   return stale.length;
 }
 
-/** A recording's default name: `<call_sid or file_sid>.<ext>` (reference-facts "Media plane"). */
+/** A recording's default name: `<call_sid or file_sid>.<ext>` (docs/interface-notes.md, Media plane). */
 function recordingName(r: RecordingOrigin, fileSid: string, mimeType: string): string {
   const ext = extensionForMime(mimeType);
   return `${r.call_sid ?? fileSid}${ext ? `.${ext}` : ''}`;

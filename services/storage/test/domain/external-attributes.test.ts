@@ -7,7 +7,7 @@ import {
 
 const fields = (errors: Array<{ field: string | null; message: string }>) => errors.map((e) => [e.field, e.message]);
 
-describe('external_attributes per type (reference-facts "External containers")', () => {
+describe('external_attributes per type (interface notes, External containers)', () => {
   test('each type takes its own fields and credentials of one accepted shape', () => {
     expect(
       checkExternalAttributes('aws_s3', {

@@ -17,7 +17,7 @@ describe('upload-time transcoding plan', () => {
     expect(planTranscoding(ask({ desired_format: 'wav' }), wav8k)).toBeNull();
   });
 
-  test('desired_bitrate alone applies to mp3 files only (interface.md)', () => {
+  test('desired_bitrate alone applies to mp3 files only', () => {
     expect(planTranscoding(ask({ desired_bitrate: 32 }), mp3At128)).toEqual({ target: 'mp3', bitrate: 32 });
     expect(planTranscoding(ask({ desired_bitrate: 32 }), wav8k)).toBeNull();
     // Before probing (bitrate unknown) the request is taken as it is: the source is probed.

@@ -1,13 +1,14 @@
 /**
- * How a lossy encoder is set up for a requested bitrate, so that every bitrate of interface.md
- * works for every target and source (issue 15). Each encoder reaches only a band of bitrates at a
- * given sample rate and channel count: libvorbis refuses to open outside it (48 kbps at 8 kHz mono,
- * or 40 kbps at 44.1 kHz stereo), LAME and AAC silently encode at their floor instead (an 8 kbps
- * request on 44.1 kHz stereo gives 32 or 25 kbps). The plan keeps the source's rate and channels
- * when the bitrate fits them; a bitrate below the band mixes down to mono, then lowers the sample
- * rate until it fits, so a low bitrate is honoured; a bitrate above the band is lowered to the
- * band's top (the nearest valid one: more would add nothing the source has). Bitrates here are
- * kbit/s. The bands were measured with Debian 12's ffmpeg 5.1 (libvorbis 1.3.7, LAME 3.100).
+ * How a lossy encoder is set up for a requested bitrate, so that every allowed bitrate works for
+ * every target and source (docs/interface-notes.md, Transcoding targets and bitrates;
+ * decisions §20). Each encoder reaches only a band of bitrates at a given sample rate and channel
+ * count: libvorbis refuses to open outside it (48 kbps at 8 kHz mono, or 40 kbps at 44.1 kHz
+ * stereo), LAME and AAC silently encode at their floor instead (an 8 kbps request on 44.1 kHz
+ * stereo gives 32 or 25 kbps). The plan keeps the source's rate and channels when the bitrate fits
+ * them; a bitrate below the band mixes down to mono, then lowers the sample rate until it fits, so
+ * a low bitrate is honoured; a bitrate above the band is lowered to the band's top (the nearest
+ * valid one: more would add nothing the source has). Bitrates here are kbit/s. The bands were
+ * measured with Debian 12's ffmpeg 5.1 (libvorbis 1.3.7, LAME 3.100).
  */
 
 /** What the source is, from ffprobe; null when unknown (then the worst case is assumed). */

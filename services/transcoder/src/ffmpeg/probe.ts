@@ -5,7 +5,10 @@ import { run } from './run';
 export interface ProbeResult {
   /** Seconds, millisecond precision; null when there is no audio stream. */
   duration: number | null;
-  /** Format name in interface.md's vocabulary where it maps (mp3, wav, ogg, flac, …). */
+  /**
+   * Format name as the API names formats, where it maps (mp3, wav, ogg, flac, …;
+   * docs/interface-notes.md, Transcoding targets and bitrates).
+   */
   format: string | null;
   /**
    * Bits per second, when known: the audio stream's own (a 128 kbit/s mp3 says 128000), else the

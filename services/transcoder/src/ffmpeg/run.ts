@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { inSpan } from '@patchbay/platform';
 import { guarded } from './child-guard';
 
 /** Why a run failed: the input (`failed`), the time limit (`timeout`), or ffmpeg itself missing (`spawn`). */
@@ -49,6 +50,14 @@ const EXEC_FAILED = 127;
  * with this process where the platform allows (child-guard.ts).
  */
 export function run(bin: string, args: string[], opts: RunOptions): Promise<string> {
+  // A span per run (`ffmpeg`, `ffprobe`): where a job's time went. The arguments hold scratch paths, not kept.
+  const name = path.basename(bin);
+  return inSpan(name, { attributes: { 'process.executable.name': name, 'patchbay.ffmpeg.nice': opts.nice ?? 0 } }, () =>
+    runChild(bin, args, opts),
+  );
+}
+
+function runChild(bin: string, args: string[], opts: RunOptions): Promise<string> {
   const { signal } = opts;
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {

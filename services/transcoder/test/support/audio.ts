@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Headerless formats need their input format named for ffprobe (TOOLCHAIN.md). */
+/** Headerless formats need their input format named for ffprobe, or the duration it reads is wrong. */
 const PROBE_INPUT: Record<string, string[]> = {
   al: ['-f', 'alaw', '-sample_rate', '8000'],
   alaw: ['-f', 'alaw', '-sample_rate', '8000'],

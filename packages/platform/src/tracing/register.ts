@@ -1,0 +1,15 @@
+/**
+ * The first import of every Patchbay entry point (`import '@patchbay/platform/src/tracing/register'`):
+ * starts tracing before any instrumented module is loaded, when OTEL_* variables ask for it
+ * (start-tracing.ts). It imports nothing else of the platform, so nothing is loaded before it.
+ */
+import { startTracing } from './start-tracing';
+import { TraceSettingsError } from './trace-settings';
+
+try {
+  startTracing();
+} catch (err) {
+  if (!(err instanceof TraceSettingsError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}
