@@ -2671,7 +2671,11 @@ export interface operations {
                 f?: "al" | "alaw" | "flac" | "g722" | "mp3" | "ogg" | "ul" | "ulaw" | "wav" | "mp4";
             };
             header?: {
-                /** @description The file's Last-Modified: the range if unchanged, else the whole file with 200. */
+                /** @description An HTTP date: 304 with no body when the bytes have not changed since (ignored with If-None-Match). */
+                "If-Modified-Since"?: string;
+                /** @description ETags (or `*`): 304 with no body when one is the file's. */
+                "If-None-Match"?: string;
+                /** @description The file's Last-Modified or ETag: the range if unchanged, else the whole file with 200. */
                 "If-Range"?: string;
                 /** @description `bytes=<start>-<end>`: 206 with Content-Range. */
                 Range?: string;
@@ -2691,6 +2695,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: "*";
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
                     "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
@@ -2706,12 +2712,25 @@ export interface operations {
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
                     "Content-Range"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
                     "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "*/*": string;
                 };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since): no body. */
+            304: {
+                headers: {
+                    "Cache-Control"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
@@ -2742,7 +2761,11 @@ export interface operations {
                 f?: "al" | "alaw" | "flac" | "g722" | "mp3" | "ogg" | "ul" | "ulaw" | "wav" | "mp4";
             };
             header?: {
-                /** @description The file's Last-Modified: the range if unchanged, else the whole file with 200. */
+                /** @description An HTTP date: 304 with no body when the bytes have not changed since (ignored with If-None-Match). */
+                "If-Modified-Since"?: string;
+                /** @description ETags (or `*`): 304 with no body when one is the file's. */
+                "If-None-Match"?: string;
+                /** @description The file's Last-Modified or ETag: the range if unchanged, else the whole file with 200. */
                 "If-Range"?: string;
                 /** @description `bytes=<start>-<end>`: 206 with Content-Range. */
                 Range?: string;
@@ -2762,6 +2785,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: "*";
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
                     "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
@@ -2775,6 +2800,19 @@ export interface operations {
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
                     "Content-Range"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since): no body. */
+            304: {
+                headers: {
+                    "Cache-Control"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
                     "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
