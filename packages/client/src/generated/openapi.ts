@@ -157,6 +157,28 @@ export interface paths {
         patch: operations["patchEndpointsByEndpointSid"];
         trace?: never;
     };
+    "/endpoints/{endpoint_sid}/callbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Voicemail endpoint's callback deliveries
+         * @description Read-only: each delivery with its `state` (pending, delivered, failed), `attempts`, `last_error` (a refused address, a non-2xx answer, a timeout) and `date_next_attempt`. Filter example: `state eq "failed"`.
+         *
+         *     Scopes (any one): `endpoints.manage`, `endpoints.read`.
+         */
+        get: operations["getEndpointsByEndpointSidCallbacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/f/{file_identifier}": {
         parameters: {
             query?: never;
@@ -2646,6 +2668,64 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getEndpointsByEndpointSidCallbacks: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                filter?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+                /** @description Items per page (at most 1000). */
+                limit?: number;
+                /** @description Items skipped. */
+                offset?: number;
+                /** @description `<field>`, `<field> asc` or `<field> desc` (the space may be `+`), or `shuffle`. */
+                order?: string;
+                /** @description With `order=shuffle`: the same seed gives the same order. */
+                seed?: string;
+            };
+            header?: never;
+            path: {
+                endpoint_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        has_more: boolean;
+                        items: (components["schemas"]["VoicemailCallbackDelivery"] | components["schemas"]["VoicemailCallbackDeliverySelection"])[];
+                        limit: number;
+                        offset: number;
+                        pagination: {
+                            /** Format: uri */
+                            next?: string;
+                            /** Format: uri */
+                            previous?: string;
+                        };
+                        total: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

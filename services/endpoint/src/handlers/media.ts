@@ -116,9 +116,21 @@ export function mediaHandlers(ctx: EndpointContext) {
       return { scheduled: true };
     },
     [Subjects.endpoint.callbackList]: async (req: GatewayRequest) => {
+      // `/endpoints/{sid}/callbacks`: a partner's own endpoint only (404 otherwise); the operator's
+      // `/media/callbacks`: every delivery (decisions §41).
+      const endpointSid = req.params.endpoint_sid;
+      let baseFilter: Record<string, unknown> = {};
+      if (endpointSid !== undefined) {
+        const own = await repo.endpoints.findOne(
+          { endpoint_sid: String(endpointSid), partner_sid: req.principal.partner_sid },
+          { projection: { endpoint_sid: 1 } },
+        );
+        if (!own) throw new NotFoundError();
+        baseFilter = { partner_sid: req.principal.partner_sid, endpoint_sid: own.endpoint_sid };
+      }
       return runList({
         collection: repo.callbacks,
-        baseFilter: {},
+        baseFilter,
         query: req.query,
         spec: CALLBACK_LIST_SPEC,
         url: req.url,
