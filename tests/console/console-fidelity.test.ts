@@ -75,3 +75,54 @@ test('an external container shows its provider and its counts: no meters, no upl
   expect(await page.$('#upload')).toBeNull();
   expect(await page.$eval('section.files [role="note"]', (el) => el.textContent)).toMatch(/Google Cloud Storage/);
 }, 60_000);
+
+test('a field’s error goes once its value is edited; the next refusal shows it again', async () => {
+  await view('Endpoints');
+  await clickText(page, 'New endpoint');
+  await page.waitForSelector('#endpoint-create', { visible: true });
+  await typeInto(page, '#endpoint-create-addresses-0-ip', 'not an ip!');
+  await clickText(page, 'Create endpoint', '#endpoint-create');
+  const error = '#endpoint-create .field-error[data-field="addresses.0.ip"]';
+  await page.waitForSelector(error, { visible: true });
+  clear(); // the refused POST (400) is logged by the browser as a failed resource
+  await page.type('#endpoint-create-addresses-0-ip', 'x');
+  await page.waitForSelector(error, { hidden: true });
+  expect(await page.$eval('#endpoint-create-addresses-0-ip', (el) => el.getAttribute('aria-describedby'))).toBeNull();
+  await clickText(page, 'Create endpoint', '#endpoint-create');
+  await page.waitForSelector(error, { visible: true });
+  clear();
+  await clickText(page, 'Cancel', '#endpoint-create').catch(() => undefined);
+}, 60_000);
+
+test('at a phone’s width (390 px) no view is wider than the screen', async () => {
+  await page.setViewport({ width: 390, height: 844 });
+  try {
+    for (const [name, ready] of [
+      ['Storage', 'table.containers tbody tr'],
+      ['Endpoints', 'table.endpoint-list tbody tr'],
+      ['Push', 'nav.tabs'],
+      ['Records', 'nav.tabs'],
+    ] as const) {
+      await view(name);
+      await page.waitForSelector(ready, { visible: true });
+      await new Promise((r) => setTimeout(r, 300));
+      const widths = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as number[];
+      // What sticks out, should anything: the elements that leave a parent still inside the screen.
+      const wide =
+        widths[0] > widths[1]
+          ? await page.evaluate(
+              `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && e.parentElement.getBoundingClientRect().right <= window.innerWidth + 1).slice(0, 5).map((e) => e.tagName + '.' + e.className)`,
+            )
+          : [];
+      expect({ name, overflow: widths[0] > widths[1], wide }).toEqual({ name, overflow: false, wide: [] });
+    }
+    // The storage view with a container's files open too.
+    await view('Storage');
+    await (await page.waitForSelector('table.containers tbody tr button', { visible: true }))!.click();
+    await page.waitForSelector('section.files', { visible: true });
+    const widths = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as number[];
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]);
+  } finally {
+    await page.setViewport({ width: 1280, height: 860 });
+  }
+}, 60_000);

@@ -60,7 +60,7 @@ export function FilesPanel(props: { session: Session; container: Schemas['Contai
       {container.type === 'internal' ? (
         <UploadForm session={session} container={container} onUploaded={changed} />
       ) : (
-        <p class="note" role="note">
+        <p class="external-note" role="note">
           Stored in {provider(container.type)}: files arrive as recordings; they cannot be uploaded here.
         </p>
       )}
