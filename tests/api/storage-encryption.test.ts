@@ -9,8 +9,6 @@
  * be deleted; another partner can neither read nor name the keys.
  */
 import crypto from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { API, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
 import { instanceBlobs, type InstanceBlobs } from '../harness/stores';
@@ -71,7 +69,7 @@ async function expectNoPlaintext(marker: Buffer): Promise<void> {
     expect({ key, found: Buffer.concat(chunks).includes(marker) }).toEqual({ key, found: false });
   }
   expect(filesContaining(instance().dataDir, marker)).toEqual([]);
-  expect(filesContaining(path.join(os.tmpdir(), 'patchbay-transcoder'), marker)).toEqual([]);
+  expect(filesContaining(instance().scratchDir, marker)).toEqual([]);
 }
 
 beforeAll(async () => {

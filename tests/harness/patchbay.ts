@@ -19,6 +19,8 @@ export interface PatchbayInstance {
   password: string;
   token: string;
   dataDir: string;
+  /** The transcoder's scratch directory (TRANSCODER_SCRATCH_DIR): inside the data directory unless a test sets it. */
+  scratchDir: string;
   natsUrl?: string;
   /** With MONGODB_URL: this instance's MONGODB_DB_PREFIX (its databases are `<prefix>_<service>`, `<prefix>_blobs`). */
   mongoDbPrefix?: string;
@@ -55,6 +57,7 @@ interface Reuse {
 }
 
 const ROOT = path.resolve(__dirname, '../..');
+const scratchDirOf = (dataDir: string) => path.join(dataDir, 'transcoder-scratch');
 /** A fixed key for test runs against MongoDB (32 bytes, Base64); never used outside tests. */
 export const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString('base64');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -99,6 +102,8 @@ export async function startPatchbay(
     // The embedded process uses one of the four ports reserved for file servers; its operations port is the last.
     ...(mode === 'embedded' ? { OPS_PORT: String(storagePort + 3) } : {}),
     MONGODB_URL: mongodbUrl ?? '',
+    // The transcoder's scratch of this instance only, so a test can look for what its jobs left there.
+    TRANSCODER_SCRATCH_DIR: scratchDirOf(dataDir),
     // Voicemail callbacks go to receivers the tests run on 127.0.0.1, and are retried quickly.
     CALLBACK_ALLOW_PRIVATE: 'true',
     CALLBACK_RETRY_BASE_MS: '200',
@@ -176,6 +181,7 @@ export async function startPatchbay(
     password,
     token,
     dataDir,
+    scratchDir: extraEnv.TRANSCODER_SCRATCH_DIR ?? scratchDirOf(dataDir),
     natsUrl: nats?.url,
     mongoDbPrefix,
     blobStoreUrl,
