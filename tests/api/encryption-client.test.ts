@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createPatchbayClient, data } from '@patchbay/client';
+import { createPatchbayClient, data, type Schemas } from '@patchbay/client';
 import { encryptedRangeReader, parseIdentities } from '@patchbay/client/src/encrypted';
 import { API, http, instance, newPartner, type TestPartner } from '../harness/api';
 import { makePartnerKeys, type PartnerKeys } from '../support/age-keys';
@@ -93,9 +93,10 @@ test('the client fetches the header and only the chunks that hold the range', as
       return fetch(input, init);
     },
   });
-  const typed = await data(
+  // Asked without include_fields/exclude_fields: the whole File, not its Selection form.
+  const typed = (await data(
     pb.api.GET('/storage/files/{file_sid}', { params: { path: { file_sid: String(file.file_sid) } } }),
-  );
+  )) as Schemas['File'];
   const enc = typed.encryption!;
   const reader = await encryptedRangeReader(pb, typed, parseIdentities(fs.readFileSync(keys.ageIdentityFile, 'utf8')));
   const bytes = await reader.read(2 * CHUNK + 5, 3 * CHUNK + 5);

@@ -96,6 +96,12 @@ export function endpointsAs(p: TestPartner) {
 
 /** Creates an endpoint and returns it; fails the test unless the API answers 200. */
 export async function created(p: TestPartner, body: unknown): Promise<ApiJson> {
+  const b = body as { type?: string; properties?: Record<string, unknown> };
+  // A conference_playback endpoint needs its conference (decisions §41): one is made when none is named.
+  if (b.type === 'conference_playback' && !b.properties?.conference_endpoint_sid) {
+    const conference = await created(p, { type: 'conference' });
+    body = { ...b, properties: { ...b.properties, conference_endpoint_sid: conference.endpoint_sid } };
+  }
   const res = await endpointsAs(p).create(body);
   if (res.status !== 200) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;

@@ -131,7 +131,12 @@ describe('POST /endpoints: fields and defaults', () => {
       '/voicemail/v1',
     ],
   ])('%s: generated read-only properties, no addresses, voip_token null', async (type, keys, suffix) => {
-    const res = await ep.create({ type });
+    // A playback endpoint names its conference (decisions §41).
+    const properties =
+      type === 'conference_playback'
+        ? { conference_endpoint_sid: (await ep.create({ type: 'conference' })).body.endpoint_sid }
+        : undefined;
+    const res = await ep.create({ type, ...(properties ? { properties } : {}) });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ type, addresses: [], voip_token: null });
     expect(Object.keys(res.body.properties)).toEqual(keys);
@@ -150,7 +155,7 @@ describe('POST /endpoints: fields and defaults', () => {
         greeting: null,
         max_duration: null,
       });
-    const again = await ep.create({ type });
+    const again = await ep.create({ type, ...(properties ? { properties } : {}) });
     expect(again.body.properties.password).not.toBe(p.password);
   });
 

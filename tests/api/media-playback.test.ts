@@ -89,10 +89,14 @@ test('types that play nothing, unknown files and endpoints, and a request naming
   ).toBe(404);
   expect((await play({ endpoint_sid: flexml.endpoint_sid, uri: 'https://elsewhere.example/f/x' })).status).toBe(404);
   expect((await play({ endpoint_sid: '00000000-0000-4000-8000-000000000000', file_sid: f.file_sid })).status).toBe(404);
-  expect((await play({ endpoint_sid: flexml.endpoint_sid, file_sid: f.file_sid, uri: f.publish_uri })).status).toBe(
-    422,
-  );
-  expect((await play({ endpoint_sid: flexml.endpoint_sid })).status).toBe(422);
+  // Both or neither: a malformed request, 400 naming the two parameters (decisions §41).
+  for (const query of [{ file_sid: String(f.file_sid), uri: String(f.publish_uri) }, {}] as Array<
+    Record<string, string>
+  >) {
+    const res = await play({ endpoint_sid: flexml.endpoint_sid, ...query });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body.toString()).errors.map((e: { field: string }) => e.field)).toEqual(['file_sid', 'uri']);
+  }
   expect((await play({ file_sid: f.file_sid })).status).toBe(400);
 });
 

@@ -40,9 +40,10 @@ export class ResponseChecker {
   constructor(private readonly doc: Json & { paths: Record<string, Record<string, OperationObject>> }) {
     addFormats(this.ajv);
     this.ajv.addSchema(doc, 'openapi');
-    // With include_fields/exclude_fields a response leaves fields out: checked against the same
-    // schemas with nothing required (types and unknown fields are still checked).
-    this.ajv.addSchema(withoutRequired(doc) as Json, 'openapi-selected');
+    // Without include_fields/exclude_fields every field must be there: the whole-object branch of
+    // each "whole or Selection" body (decisions §41). Filtered responses are checked against the
+    // document as published.
+    this.ajv.addSchema(wholeOnly(doc) as Json, 'openapi-whole');
     this.templates = Object.keys(doc.paths)
       .map((path) => ({
         path,
@@ -106,7 +107,7 @@ export class ResponseChecker {
     }
     const selected = /[?&](include_fields|exclude_fields)=/.test(x.url);
     const validate = this.validator(
-      `${selected ? 'openapi-selected' : 'openapi'}${pointer}/content/application~1json/schema`,
+      `${selected ? 'openapi' : 'openapi-whole'}${pointer}/content/application~1json/schema`,
     );
     if (validate(body)) return null;
     const errors = (validate.errors ?? [])
@@ -134,13 +135,12 @@ function pointerEscape(token: string): string {
   return encodeURIComponent(token.replace(/~/g, '~0').replace(/\//g, '~1'));
 }
 
-/** A copy of the document whose schemas require nothing (for field-filtered responses). */
-function withoutRequired(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutRequired);
+/** A copy of the document where each "whole or Selection" body is the whole object alone. */
+function wholeOnly(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(wholeOnly);
   if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(
-    Object.entries(node)
-      .filter(([k, v]) => !(k === 'required' && Array.isArray(v)))
-      .map(([k, v]) => [k, withoutRequired(v)]),
-  );
+  const anyOf = (node as { anyOf?: unknown }).anyOf;
+  if (Array.isArray(anyOf) && anyOf.length === 2 && /Selection$/.test(String((anyOf[1] as { $ref?: unknown }).$ref)))
+    return wholeOnly(anyOf[0]);
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, wholeOnly(v)]));
 }

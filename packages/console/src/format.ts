@@ -20,3 +20,14 @@ export function when(iso: string | null | undefined): string {
 export function filterText(s: string): string {
   return s.replace(/["\\]/g, '');
 }
+
+/** The storage behind a container, as a person names it. */
+export function provider(type: string): string {
+  const names: Record<string, string> = {
+    internal: 'Patchbay',
+    aws_s3: 'Amazon S3 (external)',
+    gcp_storage: 'Google Cloud Storage (external)',
+    azure_blob: 'Azure Blob Storage (external)',
+  };
+  return names[type] ?? type;
+}

@@ -18,7 +18,8 @@ const anonymous = createPatchbayClient({ baseUrl: API_ROOT });
 /** A session for an access token, checked by asking the API who it belongs to. */
 export async function sessionForToken(token: string): Promise<Session> {
   const client = anonymous.withCredentials({ token });
-  const partner = await data(client.api.GET('/oauth/whoami'));
+  // Asked without include_fields/exclude_fields: the whole Partner, not the Selection form.
+  const partner = (await data(client.api.GET('/oauth/whoami'))) as Schemas['Partner'];
   return { client, partner, token };
 }
 

@@ -278,7 +278,12 @@ export {
   RecordEventSchema,
 } from './messages/records';
 export type { RecordIngestBatch, RecordIngestBatchResult, RecordEvent } from './messages/records';
-export { EndpointRequests, CallbackScheduledSchema } from './messages/endpoint';
+export {
+  EndpointRequests,
+  CallbackScheduledSchema,
+  ContainerUsersRequestSchema,
+  ContainerUsersReplySchema,
+} from './messages/endpoint';
 export { PushRequests } from './messages/push';
 export { ThresholdWorkerJobs, SweepJobSchema, ExpireJobSchema } from './messages/threshold-worker';
 export type { SweepJob, ExpireJob } from './messages/threshold-worker';
@@ -361,3 +366,5 @@ export type {
   CopyUsedRequest,
 } from './messages/copies';
 export { CopyCacheClient } from './clients/copy-cache-client';
+export { ExternalAttributesReadSchema } from './schemas/container';
+export type { ExternalAttributesRead } from './schemas/container';

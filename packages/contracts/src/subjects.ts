@@ -21,6 +21,8 @@ export const Subjects = {
     tokenUpdate: 'svc.identity.tokens.update',
     tokenRevoke: 'svc.identity.tokens.revoke',
     bootstrap: 'svc.identity.bootstrap',
+    /** Internal, from the gateway: `{}` → `{ready}`, true once the operator partner exists (credentials can work). */
+    ready: 'svc.identity.ready',
   },
   records: {
     countryList: 'svc.records.countries.list',
@@ -42,6 +44,8 @@ export const Subjects = {
     delete: 'svc.endpoint.endpoints.delete',
     /** Internal: `{endpoint_sid}` → EndpointLookupReply (any partner's: the media plane's rules need them). */
     lookup: 'svc.endpoint.endpoints.lookup',
+    /** Internal, from storage: `{partner_sid, container_sid}` → the endpoints naming that container (a delete checks). */
+    usingContainer: 'svc.endpoint.endpoints.using-container',
     /**
      * Internal, from storage: a recording stored for a Voicemail endpoint (VoicemailCallbackSchedule) → `{scheduled}`.
      */

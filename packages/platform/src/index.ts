@@ -73,6 +73,7 @@ export { sendBlob } from './http/send-blob';
 export type { BlobReply } from './http/send-blob';
 export { decideRange } from './http/range';
 export type { RangeDecision } from './http/range';
+export { strongEtag, notModified, ifRangeMatches } from './http/conditional';
 export { assertKey, resolveRange } from './blob-store/blob-checks';
 export { BlobStoreUnavailableError } from './blob-store/blob-store-unavailable-error';
 export type { BlobStoreFailure } from './blob-store/blob-store-unavailable-error';

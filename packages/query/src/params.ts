@@ -43,9 +43,14 @@ function collector(problems: Problems): Bad {
  * space). Unknown parameters are ignored. Every invalid parameter is reported in one 400, each
  * error naming its parameter, in the order after, before, limit, offset, order, seed, filter,
  * include_fields, exclude_fields (so `errors[0].field` is the first bad one of these). `seed` is
- * read only with `order=shuffle` (and ignored otherwise, like an unknown parameter).
+ * read only with `order=shuffle` (and ignored otherwise, like an unknown parameter). Without
+ * `limit`, `defaultLimit` applies (10, or a list's compatibility setting such as CDR_DEFAULT_LIMIT).
  */
-export function parseListParams(query: Record<string, unknown>, spec: ListSpec): ListParams {
+export function parseListParams(
+  query: Record<string, unknown>,
+  spec: ListSpec,
+  defaultLimit: number = DEFAULT_LIMIT,
+): ListParams {
   const problems: Problems = [];
   const bad = collector(problems);
   const raw = (name: string): string | undefined => readSingle(query, name, bad);
@@ -55,7 +60,7 @@ export function parseListParams(query: Record<string, unknown>, spec: ListSpec):
   const cursorMode = after !== undefined || before !== undefined;
 
   const limitRaw = raw('limit');
-  let limit = DEFAULT_LIMIT;
+  let limit = defaultLimit;
   if (limitRaw !== undefined) {
     const n = /^\d+$/.test(limitRaw) ? Number(limitRaw) : NaN;
     if (Number.isInteger(n) && n >= 1 && n <= MAX_LIMIT) limit = n;

@@ -40,6 +40,8 @@ export interface RunListOptions<D extends StoredDoc, T extends object> {
   url: string | URL;
   /** Stored document → public object; field filtering is applied to its result. */
   serialize: (doc: D) => T | Promise<T>;
+  /** The `limit` when the request gives none (default 10; at most MAX_LIMIT). */
+  defaultLimit?: number;
   /** Source of randomness for a new `order=shuffle` seed (tests pass a seeded one). */
   random?: () => number;
 }
@@ -92,7 +94,7 @@ export async function runList<D extends StoredDoc, T extends object>(
   opts: RunListOptions<D, T>,
 ): Promise<ListEnvelope<Record<string, unknown>>> {
   const { spec } = opts;
-  const params = parseListParams(opts.query, spec);
+  const params = parseListParams(opts.query, spec, opts.defaultLimit);
   const matching = andFilters(opts.baseFilter ?? {}, params.filter);
   const page =
     params.order.kind === 'shuffle'

@@ -11,7 +11,7 @@ import {
   UnprocessableError,
   safeContentType,
 } from '@patchbay/contracts';
-import { sendBlob, type BlobStore, type Bus } from '@patchbay/platform';
+import { sendBlob, strongEtag, type BlobStore, type Bus } from '@patchbay/platform';
 import { ACTIVE_CONTENT_HEADERS, effectiveDisposition } from './domain/active-content';
 import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { CopyMaker } from './copy-maker';
@@ -117,11 +117,14 @@ export function serveFile(deps: ServeDeps) {
       }
     }
     const contentType = opts.contentType ?? mime;
+    const modified = new Date(file.last_modified ?? file.date_modified);
     return sendBlob(req, res, deps.blobs, {
       key,
       size,
       contentType,
-      lastModified: new Date(file.last_modified ?? file.date_modified).toUTCString(),
+      lastModified: modified.toUTCString(),
+      // The stored bytes only: a transcoded copy made again may differ byte for byte (decisions §41).
+      etag: want ? undefined : strongEtag(file.file_sid, file.blob_key, size, modified.getTime()),
       ranges: rangeAllowed,
       keepOpenMs: deps.keepOpenMs,
       // A file of an external container is not in the directory nginx reads: sent from here.

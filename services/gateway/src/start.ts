@@ -11,6 +11,7 @@ import {
 import { createApp } from './app';
 import { invalidateOnIdentityEvents } from './auth/cache-invalidation';
 import type { GatewaySettings } from './config';
+import { AuthReadiness } from './auth/auth-readiness';
 
 /**
  * Starts the gateway's HTTP server on `port`. Stopping closes the listener, lets in-flight requests
@@ -25,7 +26,9 @@ export async function startGateway(
   const log = deps.logger.child({ mod: 'gateway' });
   // While a service (or the whole bus) does not answer, calls to it fail fast with a 503.
   const bus = new CircuitBreakerBus(deps.bus, { logger: log });
-  const { app, cache } = createApp({ ...deps, bus, settings, health: { ready: () => ready } });
+  // /health is 200 only once credentials can work: listening, and identity has its operator partner.
+  const auth = new AuthReadiness(deps.bus, log);
+  const { app, cache } = createApp({ ...deps, bus, settings, health: { ready: () => ready && auth.ready } });
   const invalidation = await invalidateOnIdentityEvents(bus, cache, deps.logger.child({ mod: 'auth' }));
   // Uploads and bulk ingest stream large bodies: no limit on a request's total time, but a head that
   // does not arrive, an idle connection and a body that stops or trickles are cut.
@@ -37,6 +40,7 @@ export async function startGateway(
     server.listen(port, '0.0.0.0', () => resolve());
   });
   ready = true;
+  auth.start();
   const actual = (server.address() as { port: number }).port;
   log.info({ port: actual }, 'gateway listening');
   return {
@@ -44,6 +48,7 @@ export async function startGateway(
     port: actual,
     stop: async () => {
       ready = false;
+      auth.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

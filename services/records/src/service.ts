@@ -13,12 +13,12 @@ import { openRecordsRepo } from './repo';
  * and the durable `evt.call.completed` / `evt.message.recorded` events). The subject table; the
  * handlers are in handlers/, the rules in domain/.
  */
-export async function startRecordsService(deps: ServiceDeps, _settings: RecordsSettings): Promise<Stoppable> {
+export async function startRecordsService(deps: ServiceDeps, settings: RecordsSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'records' });
   const repo = await openRecordsRepo(deps.docs);
   const countries = countryHandlers(repo.countries);
-  const calls = detailRecordHandlers(CALL_RECORDS, repo.callDrs, log);
-  const messages = detailRecordHandlers(MESSAGE_RECORDS, repo.messageDrs, log);
+  const calls = detailRecordHandlers(CALL_RECORDS, repo.callDrs, log, settings.cdrDefaultLimit);
+  const messages = detailRecordHandlers(MESSAGE_RECORDS, repo.messageDrs, log, settings.cdrDefaultLimit);
   const subs = await serveRequests(
     deps.bus,
     Queues.records,

@@ -42,7 +42,7 @@ beforeAll(async () => {
       logger: createLogger({ name: 'records-test', level: 'silent' }),
       metrics: createMetricsRegistry('records-test'),
     },
-    {},
+    { cdrDefaultLimit: 10 },
   );
 });
 afterAll(async () => {
@@ -246,7 +246,7 @@ test('a malformed batch or event is refused where it is received: 400 naming the
       logger,
       metrics: createMetricsRegistry('records-malformed'),
     },
-    {},
+    { cdrDefaultLimit: 10 },
   );
   try {
     const bad = await caller.request(Subjects.records.callIngest, {

@@ -18,10 +18,11 @@ export async function addFile(
     const current = attempt === 0 ? c : await repo.containers.findOne({ container_sid: c.container_sid });
     if (!current) throw UnprocessableError.field('container_sid', 'container does not exist');
     if (current.type !== 'internal') {
-      // External containers have no space limits (docs/interface-notes.md, External containers): counted only.
+      // External containers have no space limits (docs/interface-notes.md, External containers): counted
+      // only, the same counters a delete takes off (decisions §41).
       await repo.containers.updateOne(
         { container_sid: current.container_sid },
-        { $inc: { total_files: 1, total_bytes: size } },
+        { $inc: countsOf(size, countsForThreshold) },
       );
       return;
     }
@@ -38,10 +39,7 @@ export async function addFile(
       total_bytes: { $lte: current.quota_bytes - size },
     };
     if (current.threshold_action === 'reject' && countsForThreshold) guard.$or = rejectGuard(current);
-    const inc: Record<string, number> = countsForThreshold
-      ? { total_files: 1, total_bytes: size, threshold_total_files: 1, threshold_total_bytes: size }
-      : { total_files: 1, total_bytes: size };
-    const updated = await repo.containers.findOneAndUpdate(guard, { $inc: inc });
+    const updated = await repo.containers.findOneAndUpdate(guard, { $inc: countsOf(size, countsForThreshold) });
     if (updated) {
       if (thresholdReached(updated) && !updated.threshold_exceeded_at) {
         await repo.containers.updateOne(
@@ -93,11 +91,31 @@ export async function removeFile(
   size: number,
   countedForThreshold: boolean,
 ): Promise<void> {
-  const inc: Record<string, number> = countedForThreshold
-    ? { total_files: -1, total_bytes: -size, threshold_total_files: -1, threshold_total_bytes: -size }
-    : { total_files: -1, total_bytes: -size };
+  const inc = countsOf(-size, countedForThreshold, -1);
   const updated = await repo.containers.findOneAndUpdate({ container_sid: containerSid }, { $inc: inc });
-  if (updated) await syncExceeded(repo, updated);
+  if (updated) await syncExceeded(repo, await clampAtZero(repo, updated, Object.keys(inc)));
+}
+
+/** The counter increments of one file of `size` bytes (`files` -1 and a negative size take it off). */
+function countsOf(size: number, countsForThreshold: boolean, files = 1): Record<string, number> {
+  return countsForThreshold
+    ? { total_files: files, total_bytes: size, threshold_total_files: files, threshold_total_bytes: size }
+    : { total_files: files, total_bytes: size };
+}
+
+type Counter = 'total_files' | 'total_bytes' | 'threshold_total_files' | 'threshold_total_bytes';
+
+/**
+ * Counters never go below zero: one that did (a file counted before the counters were kept both
+ * ways, or counted by an older version) is set back to 0, each with its own conditional write so a
+ * concurrent increment is never lost. The maintenance reconcile recounts from the files.
+ */
+async function clampAtZero(repo: StorageRepo, c: ContainerDoc, fields: string[]): Promise<ContainerDoc> {
+  const below = (fields as Counter[]).filter((f) => c[f] < 0);
+  for (const f of below)
+    await repo.containers.updateOne({ container_sid: c.container_sid, [f]: { $lt: 0 } }, { $set: { [f]: 0 } });
+  if (below.length === 0) return c;
+  return (await repo.containers.findOne({ container_sid: c.container_sid })) ?? c;
 }
 
 /** Moves a file in or out of the threshold counts (its `threshold_include` changed). */
@@ -112,7 +130,8 @@ export async function setThresholdInclusion(
     { container_sid: containerSid },
     { $inc: { threshold_total_files: sign, threshold_total_bytes: sign * size } },
   );
-  if (updated) await syncExceeded(repo, updated);
+  if (updated)
+    await syncExceeded(repo, await clampAtZero(repo, updated, ['threshold_total_files', 'threshold_total_bytes']));
 }
 
 /** Starts or clears the grace period by whether a threshold is reached (idempotent). */

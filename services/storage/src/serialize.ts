@@ -1,4 +1,4 @@
-import type { Container, EncryptionKey, FileEncryption, StoredFile } from '@patchbay/contracts';
+import type { Container, EncryptionKey, ExternalAttributesRead, FileEncryption, StoredFile } from '@patchbay/contracts';
 import { containerStatus } from './domain/container-rules';
 import type { ContainerDoc, EncryptionKeyDoc, FileDoc, FileEncryptionDoc } from './repo';
 
@@ -43,13 +43,43 @@ export function serializeContainer(c: ContainerDoc): Container {
     external_attributes: c.external_attributes ? maskCredentials(c.external_attributes) : null,
     type: c.type,
     unique: c.unique,
+    ...(c.type === 'internal' ? {} : NO_LIMITS),
   };
 }
 
-/** Credentials of an external container are write-only. */
-function maskCredentials(ext: Record<string, unknown>): Record<string, unknown> {
-  const creds = ext.credentials as Record<string, unknown> | undefined;
-  return { ...ext, credentials: creds ? Object.fromEntries(Object.keys(creds).map((k) => [k, '********'])) : null };
+/**
+ * Quota and threshold do not apply to an external container (decisions §41): its limit settings and
+ * the status derived from them read as null; `total_files`/`total_bytes` still count its files.
+ */
+const NO_LIMITS = {
+  available_bytes_percent: null,
+  available_files_percent: null,
+  quota_bytes: null,
+  quota_files: null,
+  threshold_action: null,
+  threshold_available_bytes_percent: null,
+  threshold_available_files_percent: null,
+  threshold_bytes: null,
+  threshold_bytes_target: null,
+  threshold_files: null,
+  threshold_files_target: null,
+  threshold_grace_period: null,
+  threshold_total_bytes: null,
+  threshold_total_files: null,
+} as const;
+
+/** Credentials of an external container are write-only; the location fields are strings as stored. */
+function maskCredentials(ext: Record<string, unknown>): ExternalAttributesRead {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(ext)) if (k !== 'credentials' && typeof v === 'string') out[k] = v;
+  const creds = ext.credentials;
+  const masked =
+    creds && typeof creds === 'object' ? Object.keys(creds).map((k): [string, '********'] => [k, '********']) : null;
+  // The location keys were checked against the schema when they were stored (external-attributes.ts).
+  return {
+    ...(out as Omit<ExternalAttributesRead, 'credentials'>),
+    credentials: masked ? Object.fromEntries(masked) : null,
+  };
 }
 
 /** `publish_uri`: by `publish`, null for `no` or when the container forbids publishing. */

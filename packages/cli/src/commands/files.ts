@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { data } from '@patchbay/client';
+import { data, type Schemas } from '@patchbay/client';
 import { decryptStream } from '@patchbay/age';
 import { decryptedDownload, encryptedRangeReader, parseIdentities } from '@patchbay/client/src/encrypted';
 import { apiClient, type ClientOptions } from '../client';
@@ -46,7 +46,10 @@ export function registerFiles(program: Command, opts: () => ClientOptions, print
           await pipeline(await decryptedDownload(pb, fileSid, identities), output(o.out));
           return;
         }
-        const file = await data(pb.api.GET('/storage/files/{file_sid}', { params: { path: { file_sid: fileSid } } }));
+        // Asked without include_fields/exclude_fields: the whole File, not its Selection form.
+        const file = (await data(
+          pb.api.GET('/storage/files/{file_sid}', { params: { path: { file_sid: fileSid } } }),
+        )) as Schemas['File'];
         const { start, end } = parseRange(o.range);
         const reader = await encryptedRangeReader(pb, file, identities);
         const out = output(o.out);

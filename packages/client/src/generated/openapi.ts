@@ -157,6 +157,28 @@ export interface paths {
         patch: operations["patchEndpointsByEndpointSid"];
         trace?: never;
     };
+    "/endpoints/{endpoint_sid}/callbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Voicemail endpoint's callback deliveries
+         * @description Read-only: each delivery with its `state` (pending, delivered, failed), `attempts`, `last_error` (a refused address, a non-2xx answer, a timeout) and `date_next_attempt`. Filter example: `state eq "failed"`.
+         *
+         *     Scopes (any one): `endpoints.manage`, `endpoints.read`.
+         */
+        get: operations["getEndpointsByEndpointSidCallbacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/f/{file_identifier}": {
         parameters: {
             query?: never;
@@ -212,7 +234,7 @@ export interface paths {
         };
         /**
          * Play a file as an endpoint may (operator only)
-         * @description By `file_sid` or by `uri` (a publish_uri), never both; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422; an encrypted file is a 409 (media servers cannot play it). Never changes `date_last_accessed`.
+         * @description By `file_sid` or by `uri` (a publish_uri): neither or both is a 400; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422; an encrypted file is a 409 (media servers cannot play it). Never changes `date_last_accessed`.
          *
          *     Scopes (any one): `media.manage`.
          */
@@ -278,7 +300,7 @@ export interface paths {
         put?: never;
         /**
          * Get an access token (password grant)
-         * @description Form fields `grant_type=password`, `username`, `password`. The secret (`access_token`) is shown once, in this answer. Repeated failures for one login or client address are throttled: 429 with `Retry-After`.
+         * @description Form fields `grant_type=password`, `username`, `password`; optional `scope` (space-delimited, RFC 6749: a scope the partner lacks is a 400 `invalid_scope`). The secret (`access_token`) is shown once, in this answer. Repeated failures for one login or client address are throttled: 429 with `Retry-After`.
          *
          *     No credentials.
          */
@@ -922,11 +944,66 @@ export interface components {
             user_data?: string | null;
             version?: number | null;
         };
+        CallRecordSelection: {
+            cic?: string | null;
+            cic_original?: string | null;
+            cic_transformed?: string | null;
+            codec_dst?: string | null;
+            codec_src?: string | null;
+            /** Format: date-time */
+            date_insert?: string;
+            /** Format: date-time */
+            date_start?: string;
+            /** Format: date-time */
+            date_stop?: string;
+            date_talk?: string | null;
+            direction?: ("inbound" | "outbound" | "any" | "undirected") | null;
+            disconnect_originator?: string | null;
+            diversion_dst?: string | null;
+            diversion_src?: string | null;
+            dr_sid?: string;
+            duration?: string | null;
+            duration_billing?: string | null;
+            endpoint_sid_dst?: string | null;
+            endpoint_sid_src?: string | null;
+            identity?: string | null;
+            ip_dst?: string | null;
+            ip_src?: string | null;
+            number_billing?: string | null;
+            number_dst?: string | null;
+            number_dst_original?: string | null;
+            number_dst_transformed?: string | null;
+            number_external?: string | null;
+            number_src?: string | null;
+            number_src_original?: string | null;
+            number_src_transformed?: string | null;
+            partner_sid?: string;
+            price?: string | null;
+            price_lcr_dst?: string | null;
+            price_lcr_src?: string | null;
+            rate?: string | null;
+            rate_lcr_dst?: string | null;
+            rate_lcr_src?: string | null;
+            sipcallid_dst?: string | null;
+            sipcallid_src?: string | null;
+            sipcause?: string | null;
+            stir_attest?: string | null;
+            stir_identity?: string | null;
+            stir_orig_id?: string | null;
+            stir_signing_entity?: string | null;
+            stir_verstat?: string | null;
+            transcoded?: boolean | null;
+            trunk_group_sid_dst?: string | null;
+            trunk_group_sid_src?: string | null;
+            user_data?: string | null;
+            version?: number | null;
+        };
+        /** @description On an external container (type aws_s3, gcp_storage or azure_blob) quota and threshold do not apply: quota_*, threshold_* and the *_percent fields are null; total_files and total_bytes count its files. */
         Container: {
             allow_publish: boolean;
             allowed_classifications: ("archive" | "document" | "executable" | "media" | "unknown")[];
-            available_bytes_percent: number;
-            available_files_percent: number;
+            available_bytes_percent: number | null;
+            available_files_percent: number | null;
             blocked_classifications: ("archive" | "document" | "executable" | "media" | "unknown")[];
             /** Format: uuid */
             container_sid: string;
@@ -943,7 +1020,18 @@ export interface components {
             default_file_unique: boolean;
             encryption_key_sids: string[];
             external_attributes: {
-                [key: string]: unknown;
+                /** @description aws_s3 and gcp_storage */
+                bucket?: string;
+                /** @description azure_blob */
+                container?: string;
+                /** @description Write-only: the names of the credentials given, each "********"; null when none were given. */
+                credentials: {
+                    [key: string]: "********";
+                } | null;
+                endpoint?: string;
+                prefix?: string;
+                /** @description aws_s3 */
+                region?: string;
             } | null;
             integer_key_1: number | null;
             integer_key_2: number | null;
@@ -951,23 +1039,22 @@ export interface components {
             name: string;
             /** Format: uuid */
             partner_sid: string;
-            quota_bytes: number;
-            quota_files: number;
+            quota_bytes: number | null;
+            quota_files: number | null;
             string_key_1: string | null;
             string_key_2: string | null;
             string_key_3: string | null;
             string_key_4: string | null;
-            /** @enum {string} */
-            threshold_action: "no_action" | "reject" | "delete_lru";
+            threshold_action: ("no_action" | "reject" | "delete_lru") | null;
             threshold_available_bytes_percent: number | null;
             threshold_available_files_percent: number | null;
             threshold_bytes: number | null;
             threshold_bytes_target: number | null;
             threshold_files: number | null;
             threshold_files_target: number | null;
-            threshold_grace_period: number;
-            threshold_total_bytes: number;
-            threshold_total_files: number;
+            threshold_grace_period: number | null;
+            threshold_total_bytes: number | null;
+            threshold_total_files: number | null;
             total_bytes: number;
             total_files: number;
             /** @enum {string} */
@@ -1006,21 +1093,20 @@ export interface components {
             is_default?: unknown;
             name?: string;
             partner_sid?: unknown;
-            quota_bytes?: number;
-            quota_files?: number;
+            quota_bytes?: number | null;
+            quota_files?: number | null;
             string_key_1?: string | null;
             string_key_2?: string | null;
             string_key_3?: string | null;
             string_key_4?: string | null;
-            /** @enum {string} */
-            threshold_action?: "no_action" | "reject" | "delete_lru";
+            threshold_action?: ("no_action" | "reject" | "delete_lru") | null;
             threshold_available_bytes_percent?: unknown;
             threshold_available_files_percent?: unknown;
             threshold_bytes?: number | null;
             threshold_bytes_target?: number | null;
             threshold_files?: number | null;
             threshold_files_target?: number | null;
-            threshold_grace_period?: number;
+            threshold_grace_period?: number | null;
             threshold_total_bytes?: unknown;
             threshold_total_files?: unknown;
             total_bytes?: unknown;
@@ -1061,21 +1147,20 @@ export interface components {
             is_default?: unknown;
             name: string;
             partner_sid?: unknown;
-            quota_bytes: number;
-            quota_files: number;
+            quota_bytes: number | null;
+            quota_files: number | null;
             string_key_1: string | null;
             string_key_2: string | null;
             string_key_3: string | null;
             string_key_4: string | null;
-            /** @enum {string} */
-            threshold_action: "no_action" | "reject" | "delete_lru";
+            threshold_action: ("no_action" | "reject" | "delete_lru") | null;
             threshold_available_bytes_percent?: unknown;
             threshold_available_files_percent?: unknown;
             threshold_bytes: number | null;
             threshold_bytes_target: number | null;
             threshold_files: number | null;
             threshold_files_target: number | null;
-            threshold_grace_period: number;
+            threshold_grace_period: number | null;
             threshold_total_bytes?: unknown;
             threshold_total_files?: unknown;
             total_bytes?: unknown;
@@ -1083,6 +1168,69 @@ export interface components {
             /** @enum {string} */
             type: "internal" | "aws_s3" | "gcp_storage" | "azure_blob";
             unique: boolean;
+        };
+        /** @description On an external container (type aws_s3, gcp_storage or azure_blob) quota and threshold do not apply: quota_*, threshold_* and the *_percent fields are null; total_files and total_bytes count its files. */
+        ContainerSelection: {
+            allow_publish?: boolean;
+            allowed_classifications?: ("archive" | "document" | "executable" | "media" | "unknown")[];
+            available_bytes_percent?: number | null;
+            available_files_percent?: number | null;
+            blocked_classifications?: ("archive" | "document" | "executable" | "media" | "unknown")[];
+            /** Format: uuid */
+            container_sid?: string;
+            /** Format: date-time */
+            date_created?: string;
+            /** Format: date-time */
+            date_modified?: string;
+            /** @enum {string} */
+            default_file_lifecycle_action?: "no_action" | "delete";
+            default_file_lifecycle_ttl?: number;
+            /** @enum {string} */
+            default_file_publish?: "no" | "file_access_name" | "file_sid";
+            default_file_threshold_include?: boolean;
+            default_file_unique?: boolean;
+            encryption_key_sids?: string[];
+            external_attributes?: {
+                /** @description aws_s3 and gcp_storage */
+                bucket?: string;
+                /** @description azure_blob */
+                container?: string;
+                /** @description Write-only: the names of the credentials given, each "********"; null when none were given. */
+                credentials?: {
+                    [key: string]: "********";
+                } | null;
+                endpoint?: string;
+                prefix?: string;
+                /** @description aws_s3 */
+                region?: string;
+            } | null;
+            integer_key_1?: number | null;
+            integer_key_2?: number | null;
+            is_default?: boolean;
+            name?: string;
+            /** Format: uuid */
+            partner_sid?: string;
+            quota_bytes?: number | null;
+            quota_files?: number | null;
+            string_key_1?: string | null;
+            string_key_2?: string | null;
+            string_key_3?: string | null;
+            string_key_4?: string | null;
+            threshold_action?: ("no_action" | "reject" | "delete_lru") | null;
+            threshold_available_bytes_percent?: number | null;
+            threshold_available_files_percent?: number | null;
+            threshold_bytes?: number | null;
+            threshold_bytes_target?: number | null;
+            threshold_files?: number | null;
+            threshold_files_target?: number | null;
+            threshold_grace_period?: number | null;
+            threshold_total_bytes?: number | null;
+            threshold_total_files?: number | null;
+            total_bytes?: number;
+            total_files?: number;
+            /** @enum {string} */
+            type?: "internal" | "aws_s3" | "gcp_storage" | "azure_blob";
+            unique?: boolean;
         };
         Country: {
             capital: string | null;
@@ -1096,6 +1244,19 @@ export interface components {
             official_name: string;
             region: string | null;
             subregion: string | null;
+        };
+        CountrySelection: {
+            capital?: string | null;
+            common_name?: string;
+            dialing_prefix?: string | null;
+            domain?: string | null;
+            iso_3166_alpha_2?: string;
+            iso_3166_alpha_3?: string;
+            iso_3166_numeric?: number;
+            mcc?: string | null;
+            official_name?: string;
+            region?: string | null;
+            subregion?: string | null;
         };
         EncryptionKey: {
             /** Format: date-time */
@@ -1127,6 +1288,19 @@ export interface components {
             name?: string;
             partner_sid?: unknown;
             public_key?: unknown;
+        };
+        EncryptionKeySelection: {
+            /** Format: date-time */
+            date_created?: string;
+            /** Format: uuid */
+            encryption_key_sid?: string;
+            fingerprint?: string;
+            /** @enum {string} */
+            key_type?: "age-x25519" | "ssh-rsa";
+            name?: string;
+            /** Format: uuid */
+            partner_sid?: string;
+            public_key?: string;
         };
         Endpoint: {
             addresses: components["schemas"]["EndpointAddress"][];
@@ -1180,7 +1354,30 @@ export interface components {
             /** @enum {string} */
             transport?: "udp" | "tcp" | "tls";
         };
+        EndpointAddressSelection: {
+            /** @enum {string} */
+            direction?: "inbound" | "outbound" | "any";
+            dst_port?: number | null;
+            ip?: string;
+            location_sid?: string | null;
+            port?: number;
+            priority?: number;
+            sip_password?: string | null;
+            sip_username?: string | null;
+            srtp?: boolean;
+            subnet_mask?: number;
+            /** @enum {string} */
+            transport?: "udp" | "tcp" | "tls";
+        };
         EndpointAttributes: {
+            account_sid?: string | null;
+            api_url?: string | null;
+            did_group_id?: string | null;
+            key?: string | null;
+            subscriber_sid?: string | null;
+            value?: string | null;
+        };
+        EndpointAttributesSelection: {
             account_sid?: string | null;
             api_url?: string | null;
             did_group_id?: string | null;
@@ -1236,6 +1433,20 @@ export interface components {
             password?: unknown;
             subscriber_sid?: unknown;
         };
+        EndpointPropertiesSelection: {
+            account_sid?: string;
+            api_url?: string;
+            /** @enum {string} */
+            callback_method?: "POST" | "GET";
+            callback_url?: string | null;
+            conference_endpoint_sid?: string | null;
+            container_sid?: string | null;
+            greeting?: string | null;
+            login?: string;
+            max_duration?: number | null;
+            password?: string;
+            subscriber_sid?: string;
+        };
         EndpointReplace: {
             addresses: components["schemas"]["EndpointAddressInput"][];
             attributes: components["schemas"]["EndpointAttributes"];
@@ -1255,6 +1466,28 @@ export interface components {
             /** @enum {string} */
             type: "conference" | "conference_playback" | "flexml" | "mediator" | "voicemail" | "third_party" | "system_gateway";
             voip_token?: unknown;
+        };
+        EndpointSelection: {
+            addresses?: components["schemas"]["EndpointAddressSelection"][];
+            attributes?: components["schemas"]["EndpointAttributesSelection"];
+            auth_required?: boolean;
+            capacity?: number;
+            cps_limit?: number | null;
+            /** Format: uuid */
+            endpoint_sid?: string;
+            name?: string;
+            out_sip_password?: string | null;
+            out_sip_username?: string | null;
+            partner?: components["schemas"]["PartnerSelection"];
+            /** Format: uuid */
+            partner_sid?: string;
+            properties?: components["schemas"]["EndpointPropertiesSelection"];
+            transformations?: {
+                [key: string]: unknown;
+            }[];
+            /** @enum {string} */
+            type?: "conference" | "conference_playback" | "flexml" | "mediator" | "voicemail" | "third_party" | "system_gateway";
+            voip_token?: string | null;
         };
         EndpointUpdate: {
             addresses?: components["schemas"]["EndpointAddressInput"][];
@@ -1335,6 +1568,13 @@ export interface components {
             header_bytes: number;
             plaintext_bytes: number;
         };
+        FileEncryptionSelection: {
+            encryption_key_sids?: string[];
+            /** @constant */
+            format?: "age-v1";
+            header_bytes?: number;
+            plaintext_bytes?: number;
+        };
         FilePatch: {
             container_sid?: unknown;
             content_classification?: unknown;
@@ -1405,6 +1645,49 @@ export interface components {
             type?: unknown;
             unique?: unknown;
         };
+        FileSelection: {
+            /** Format: uuid */
+            container_sid?: string;
+            /** @enum {string} */
+            content_classification?: "archive" | "document" | "executable" | "media" | "unknown";
+            content_duration?: number | null;
+            content_format?: string | null;
+            content_transcoding_progress?: number | null;
+            /** Format: date-time */
+            date_created?: string;
+            /** Format: date-time */
+            date_last_accessed?: string;
+            /** Format: date-time */
+            date_modified?: string;
+            desired_bitrate?: number | null;
+            desired_format?: string | null;
+            encryption?: components["schemas"]["FileEncryptionSelection"] | null;
+            file_access_name?: string;
+            file_bytes?: number;
+            /** Format: uuid */
+            file_sid?: string;
+            integer_key_1?: number | null;
+            integer_key_2?: number | null;
+            /** @enum {string} */
+            lifecycle_action?: "no_action" | "delete";
+            lifecycle_ttl?: number;
+            mime_type?: string;
+            name?: string;
+            parent_file_sid?: string | null;
+            /** Format: uuid */
+            partner_sid?: string;
+            /** @enum {string} */
+            publish?: "no" | "file_access_name" | "file_sid";
+            publish_uri?: string | null;
+            string_key_1?: string | null;
+            string_key_2?: string | null;
+            string_key_3?: string | null;
+            string_key_4?: string | null;
+            threshold_include?: boolean;
+            /** @enum {string} */
+            type?: "file" | "audio";
+            unique?: boolean;
+        };
         MessageRecord: {
             a2p_campaign: string | null;
             date_changed: string | null;
@@ -1440,7 +1723,7 @@ export interface components {
             type: ("sms" | "mms") | null;
             user_data: string | null;
             vendor_error_code: string | null;
-            version: string | null;
+            version: (string | number) | null;
         };
         MessageRecordInput: {
             a2p_campaign?: string | null;
@@ -1476,7 +1759,44 @@ export interface components {
             type?: ("sms" | "mms") | null;
             user_data?: string | null;
             vendor_error_code?: string | null;
-            version?: string | null;
+            version?: (string | number) | null;
+        };
+        MessageRecordSelection: {
+            a2p_campaign?: string | null;
+            date_changed?: string | null;
+            /** Format: date-time */
+            date_insert?: string;
+            date_sent?: string | null;
+            date_start?: string | null;
+            date_stop?: string | null;
+            delay_sent?: number | null;
+            direction?: ("inbound" | "outbound" | "any" | "undirected") | null;
+            dr_sid?: string;
+            mcc?: number | null;
+            mcc_mnc_price?: string | null;
+            mcc_mnc_rate?: string | null;
+            media_urls?: string[];
+            message?: string | null;
+            message_segments?: number | null;
+            mnc?: number | null;
+            number_billing?: string | null;
+            number_dst?: string | null;
+            number_external?: string | null;
+            number_group_dst?: string[];
+            number_src?: string | null;
+            p2p_nnid?: string | null;
+            partner_sid?: string;
+            passthrough_price?: string | null;
+            passthrough_rate?: string | null;
+            price?: string | null;
+            provider?: string | null;
+            rate?: string | null;
+            registration_type?: string | null;
+            status?: string | null;
+            type?: ("sms" | "mms") | null;
+            user_data?: string | null;
+            vendor_error_code?: string | null;
+            version?: (string | number) | null;
         };
         Partner: {
             attributes: {
@@ -1500,6 +1820,20 @@ export interface components {
             login: string;
             name?: string;
             password: string;
+            /** @enum {string} */
+            status?: "active" | "suspended";
+        };
+        PartnerSelection: {
+            attributes?: {
+                [key: string]: unknown;
+            };
+            available_scopes?: ("endpoints.manage" | "endpoints.create" | "endpoints.read" | "endpoints.update" | "endpoints.delete" | "endpoints.manage_auth_required" | "storage.manage" | "storage.create" | "storage.read" | "storage.update" | "storage.delete" | "push.manage" | "push.create" | "push.read" | "push.update" | "push.delete" | "countries.manage" | "countries.read" | "calls.manage" | "calls.read" | "calls.create" | "sms.manage" | "sms.read" | "sms.create" | "oauth.manage" | "oauth.create" | "oauth.read" | "partners.manage" | "partners.read" | "media.manage")[];
+            /** Format: date-time */
+            date_created?: string;
+            login?: string;
+            name?: string;
+            /** Format: uuid */
+            partner_sid?: string;
             /** @enum {string} */
             status?: "active" | "suspended";
         };
@@ -1529,6 +1863,23 @@ export interface components {
             partner?: components["schemas"]["Partner"];
             /** Format: uuid */
             partner_sid: string;
+        };
+        PushApplicationSelection: {
+            apns_id?: string | null;
+            apns_key_id?: string | null;
+            apns_p8?: string | null;
+            apns_p12?: string | null;
+            apns_p12_expiration?: string | null;
+            apns_p12_password?: string | null;
+            apns_team_id?: string | null;
+            apns_topic?: string | null;
+            /** Format: uuid */
+            application_sid?: string;
+            google_credentials?: string | null;
+            name?: string;
+            partner?: components["schemas"]["PartnerSelection"];
+            /** Format: uuid */
+            partner_sid?: string;
         };
         PushApplicationWrite: {
             apns_id?: string | null;
@@ -1585,6 +1936,22 @@ export interface components {
             os_version?: string;
             partner?: unknown;
             partner_sid?: unknown;
+            token?: string;
+            /** @enum {string} */
+            type?: "android" | "ios" | "web";
+        };
+        PushDeviceSelection: {
+            /** Format: uuid */
+            application_sid?: string;
+            application_version?: string;
+            /** Format: uuid */
+            device_sid?: string;
+            /** @enum {string} */
+            environment?: "production" | "development";
+            os_version?: string;
+            partner?: components["schemas"]["PartnerSelection"];
+            /** Format: uuid */
+            partner_sid?: string;
             token?: string;
             /** @enum {string} */
             type?: "android" | "ios" | "web";
@@ -1655,8 +2022,26 @@ export interface components {
             grant_type: "password";
             name?: string;
             password: string;
+            /** @description OAuth 2.0 (RFC 6749 §3.3): the scopes to issue, space-delimited; each must be held by the partner, else 400 with message `invalid_scope`. Instead of `scopes`. */
+            scope?: string;
             scopes?: ("endpoints.manage" | "endpoints.create" | "endpoints.read" | "endpoints.update" | "endpoints.delete" | "endpoints.manage_auth_required" | "storage.manage" | "storage.create" | "storage.read" | "storage.update" | "storage.delete" | "push.manage" | "push.create" | "push.read" | "push.update" | "push.delete" | "countries.manage" | "countries.read" | "calls.manage" | "calls.read" | "calls.create" | "sms.manage" | "sms.read" | "sms.create" | "oauth.manage" | "oauth.create" | "oauth.read" | "partners.manage" | "partners.read" | "media.manage")[];
             username: string;
+        };
+        TokenSelection: {
+            access_token?: string | null;
+            /** Format: date-time */
+            date_created?: string;
+            date_expiration_access_token?: string | null;
+            date_last_accessed?: string | null;
+            name?: string | null;
+            partner?: components["schemas"]["PartnerSelection"];
+            /** Format: uuid */
+            partner_sid?: string;
+            scopes?: ("endpoints.manage" | "endpoints.create" | "endpoints.read" | "endpoints.update" | "endpoints.delete" | "endpoints.manage_auth_required" | "storage.manage" | "storage.create" | "storage.read" | "storage.update" | "storage.delete" | "push.manage" | "push.create" | "push.read" | "push.update" | "push.delete" | "countries.manage" | "countries.read" | "calls.manage" | "calls.read" | "calls.create" | "sms.manage" | "sms.read" | "sms.create" | "oauth.manage" | "oauth.create" | "oauth.read" | "partners.manage" | "partners.read" | "media.manage")[];
+            /** Format: uuid */
+            token_sid?: string;
+            /** @constant */
+            token_type?: "bearer";
         };
         TokenUpdate: {
             name?: string | null;
@@ -1677,6 +2062,22 @@ export interface components {
             partner_sid: string;
             /** @enum {string} */
             state: "pending" | "delivered" | "failed";
+        };
+        VoicemailCallbackDeliverySelection: {
+            attempts?: number;
+            /** @enum {string} */
+            callback_method?: "POST" | "GET";
+            callback_url?: string;
+            /** Format: date-time */
+            date_created?: string;
+            date_delivered?: string | null;
+            date_next_attempt?: string | null;
+            endpoint_sid?: string;
+            file_sid?: string;
+            last_error?: string | null;
+            partner_sid?: string;
+            /** @enum {string} */
+            state?: "pending" | "delivered" | "failed";
         };
     };
     responses: {
@@ -1846,7 +2247,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["CallRecord"][];
+                        items: (components["schemas"]["CallRecord"] | components["schemas"]["CallRecordSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -1929,7 +2330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CallRecord"];
+                    "application/json": components["schemas"]["CallRecord"] | components["schemas"]["CallRecordSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1975,7 +2376,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["Country"][];
+                        items: (components["schemas"]["Country"] | components["schemas"]["CountrySelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -2019,7 +2420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Country"];
+                    "application/json": components["schemas"]["Country"] | components["schemas"]["CountrySelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2067,7 +2468,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["Endpoint"][];
+                        items: (components["schemas"]["Endpoint"] | components["schemas"]["EndpointSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -2148,7 +2549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Endpoint"];
+                    "application/json": components["schemas"]["Endpoint"] | components["schemas"]["EndpointSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2273,6 +2674,64 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    getEndpointsByEndpointSidCallbacks: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                filter?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+                /** @description Items per page (at most 1000). */
+                limit?: number;
+                /** @description Items skipped. */
+                offset?: number;
+                /** @description `<field>`, `<field> asc` or `<field> desc` (the space may be `+`), or `shuffle`. */
+                order?: string;
+                /** @description With `order=shuffle`: the same seed gives the same order. */
+                seed?: string;
+            };
+            header?: never;
+            path: {
+                endpoint_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        has_more: boolean;
+                        items: (components["schemas"]["VoicemailCallbackDelivery"] | components["schemas"]["VoicemailCallbackDeliverySelection"])[];
+                        limit: number;
+                        offset: number;
+                        pagination: {
+                            /** Format: uri */
+                            next?: string;
+                            /** Format: uri */
+                            previous?: string;
+                        };
+                        total: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     getPublicFile: {
         parameters: {
             query?: {
@@ -2292,7 +2751,11 @@ export interface operations {
                 f?: "al" | "alaw" | "flac" | "g722" | "mp3" | "ogg" | "ul" | "ulaw" | "wav" | "mp4";
             };
             header?: {
-                /** @description The file's Last-Modified: the range if unchanged, else the whole file with 200. */
+                /** @description An HTTP date: 304 with no body when the bytes have not changed since (ignored with If-None-Match). */
+                "If-Modified-Since"?: string;
+                /** @description ETags (or `*`): 304 with no body when one is the file's. */
+                "If-None-Match"?: string;
+                /** @description The file's Last-Modified or ETag: the range if unchanged, else the whole file with 200. */
                 "If-Range"?: string;
                 /** @description `bytes=<start>-<end>`: 206 with Content-Range. */
                 Range?: string;
@@ -2312,6 +2775,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: "*";
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
                     "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
@@ -2327,12 +2792,25 @@ export interface operations {
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
                     "Content-Range"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
                     "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "*/*": string;
                 };
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since): no body. */
+            304: {
+                headers: {
+                    "Cache-Control"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
@@ -2363,7 +2841,11 @@ export interface operations {
                 f?: "al" | "alaw" | "flac" | "g722" | "mp3" | "ogg" | "ul" | "ulaw" | "wav" | "mp4";
             };
             header?: {
-                /** @description The file's Last-Modified: the range if unchanged, else the whole file with 200. */
+                /** @description An HTTP date: 304 with no body when the bytes have not changed since (ignored with If-None-Match). */
+                "If-Modified-Since"?: string;
+                /** @description ETags (or `*`): 304 with no body when one is the file's. */
+                "If-None-Match"?: string;
+                /** @description The file's Last-Modified or ETag: the range if unchanged, else the whole file with 200. */
                 "If-Range"?: string;
                 /** @description `bytes=<start>-<end>`: 206 with Content-Range. */
                 Range?: string;
@@ -2383,6 +2865,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: "*";
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
                     "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
@@ -2396,6 +2880,19 @@ export interface operations {
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
                     "Content-Range"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
+                    "Last-Modified"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (If-None-Match or If-Modified-Since): no body. */
+            304: {
+                headers: {
+                    "Cache-Control"?: string;
+                    /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
+                    ETag?: string;
                     "Last-Modified"?: string;
                     [name: string]: unknown;
                 };
@@ -2444,7 +2941,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["VoicemailCallbackDelivery"][];
+                        items: (components["schemas"]["VoicemailCallbackDelivery"] | components["schemas"]["VoicemailCallbackDeliverySelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -2663,7 +3160,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["Token"][];
+                        items: (components["schemas"]["Token"] | components["schemas"]["TokenSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -2688,6 +3185,10 @@ export interface operations {
     getOauthTokensByTokenSid: {
         parameters: {
             query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
                 /** @description Add the owning partner as a nested `partner` object. */
                 with_related?: boolean;
             };
@@ -2705,7 +3206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Token"];
+                    "application/json": components["schemas"]["Token"] | components["schemas"]["TokenSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2758,7 +3259,12 @@ export interface operations {
     };
     getOauthWhoami: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2771,9 +3277,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Partner"];
+                    "application/json": components["schemas"]["Partner"] | components["schemas"]["PartnerSelection"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -2844,7 +3351,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["Partner"][];
+                        items: (components["schemas"]["Partner"] | components["schemas"]["PartnerSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -2903,7 +3410,12 @@ export interface operations {
     };
     getPartnersByPartnerSid: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+            };
             header?: never;
             path: {
                 partner_sid: string;
@@ -2918,7 +3430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Partner"];
+                    "application/json": components["schemas"]["Partner"] | components["schemas"]["PartnerSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3004,7 +3516,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["PushApplication"][];
+                        items: (components["schemas"]["PushApplication"] | components["schemas"]["PushApplicationSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -3085,7 +3597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PushApplication"];
+                    "application/json": components["schemas"]["PushApplication"] | components["schemas"]["PushApplicationSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3239,7 +3751,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["PushDevice"][];
+                        items: (components["schemas"]["PushDevice"] | components["schemas"]["PushDeviceSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -3323,7 +3835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PushDevice"];
+                    "application/json": components["schemas"]["PushDevice"] | components["schemas"]["PushDeviceSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3514,7 +4026,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["MessageRecord"][];
+                        items: (components["schemas"]["MessageRecord"] | components["schemas"]["MessageRecordSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -3597,7 +4109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageRecord"];
+                    "application/json": components["schemas"]["MessageRecord"] | components["schemas"]["MessageRecordSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3643,7 +4155,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["Container"][];
+                        items: (components["schemas"]["Container"] | components["schemas"]["ContainerSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -3702,7 +4214,12 @@ export interface operations {
     };
     getStorageContainersByContainerSid: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+            };
             header?: never;
             path: {
                 container_sid: string;
@@ -3717,7 +4234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Container"];
+                    "application/json": components["schemas"]["Container"] | components["schemas"]["ContainerSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3869,7 +4386,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["EncryptionKey"][];
+                        items: (components["schemas"]["EncryptionKey"] | components["schemas"]["EncryptionKeySelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -3948,7 +4465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EncryptionKey"];
+                    "application/json": components["schemas"]["EncryptionKey"] | components["schemas"]["EncryptionKeySelection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4062,7 +4579,7 @@ export interface operations {
                     "application/json": {
                         count: number;
                         has_more: boolean;
-                        items: components["schemas"]["File"][];
+                        items: (components["schemas"]["File"] | components["schemas"]["FileSelection"])[];
                         limit: number;
                         offset: number;
                         pagination: {
@@ -4115,9 +4632,9 @@ export interface operations {
             content: {
                 "application/octet-stream": unknown;
                 "multipart/form-data": {
-                    /** @description The file content (the last part). */
+                    /** @description The file content, before or after `file_object`: a file part, or a part without a filename (`curl -F data=<file`), read as the file all the same. */
                     data: string;
-                    /** @description The File fields as JSON (FileUpload); only `container_sid` is required. */
+                    /** @description The File fields as JSON (FileUpload); only `container_sid` is required. A text field or a file part (`curl -F file_object=@fields.json`). */
                     file_object: string;
                 };
             };
@@ -4166,7 +4683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["File"];
+                    "application/json": components["schemas"]["File"] | components["schemas"]["FileSelection"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,9 +1,11 @@
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { fieldMessages, type Problem } from '../errors';
 
 /**
  * A labelled form control with the API's messages for its field right under it; the control is
- * rendered by `children(id, describedBy)` so it can be an input, a select or a textarea.
+ * rendered by `children(id, describedBy)` so it can be an input, a select or a textarea. Once the
+ * value is edited the messages go (they were about the value sent); the next answer brings its own.
  */
 export function Field(props: {
   form: string;
@@ -14,10 +16,16 @@ export function Field(props: {
   children: (id: string, describedBy: string | undefined, invalid: boolean) => ComponentChildren;
 }) {
   const id = `${props.form}-${props.name.replace(/[^a-z0-9_]/gi, '-')}`;
-  const messages = fieldMessages(props.problem, props.name, true);
+  // The problem whose messages the person has since answered by editing the value.
+  const [edited, setEdited] = useState<Problem | null>(null);
+  const messages =
+    props.problem !== null && edited === props.problem ? [] : fieldMessages(props.problem, props.name, true);
   const errId = messages.length ? `${id}-error` : undefined;
+  const answered = () => {
+    if (props.problem && edited !== props.problem) setEdited(props.problem);
+  };
   return (
-    <div class="field">
+    <div class="field" onInput={answered} onChange={answered}>
       <label for={id}>{props.label}</label>
       {props.children(id, errId, messages.length > 0)}
       {props.hint && <small class="hint">{props.hint}</small>}

@@ -7,7 +7,7 @@ import { ProblemBanner } from '../components/field';
 import { Pager } from '../components/pager';
 import { UploadForm } from '../components/upload-form';
 import { otherMessages, problemOf, type Problem } from '../errors';
-import { bytes, filterText, when } from '../format';
+import { bytes, filterText, provider, when } from '../format';
 import { usePagedList, type Envelope } from '../list';
 import type { Session } from '../session';
 
@@ -57,7 +57,13 @@ export function FilesPanel(props: { session: Session; container: Schemas['Contai
       <h2 id="files-title">
         Files of <code>{container.container_sid}</code>
       </h2>
-      <UploadForm session={session} container={container} onUploaded={changed} />
+      {container.type === 'internal' ? (
+        <UploadForm session={session} container={container} onUploaded={changed} />
+      ) : (
+        <p class="external-note" role="note">
+          Stored in {provider(container.type)}: files arrive as recordings; they cannot be uploaded here.
+        </p>
+      )}
       <form
         class="filter"
         role="search"

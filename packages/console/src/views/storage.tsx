@@ -4,7 +4,7 @@ import { Pager } from '../components/pager';
 import { ProblemBanner } from '../components/field';
 import { UsageMeter } from '../components/usage-meter';
 import { otherMessages } from '../errors';
-import { bytes } from '../format';
+import { bytes, provider } from '../format';
 import { usePagedList, type Envelope } from '../list';
 import type { Session } from '../session';
 import { FilesPanel } from './files';
@@ -53,26 +53,38 @@ export function StorageView({ session }: { session: Session }) {
                   {c.is_default && <span class="tag">default</span>}
                   {c.encryption_key_sids.length > 0 && <span class="tag">encrypted</span>}
                 </div>
+                <div class="provider">{provider(c.type)}</div>
               </th>
-              <td>
-                <UsageMeter
-                  label="Files"
-                  value={c.total_files}
-                  quota={c.quota_files}
-                  threshold={c.threshold_files}
-                  format={(n) => String(n)}
-                />
-              </td>
-              <td>
-                <UsageMeter
-                  label="Bytes"
-                  value={c.total_bytes}
-                  quota={c.quota_bytes}
-                  threshold={c.threshold_bytes}
-                  format={bytes}
-                />
-              </td>
-              <td>{c.threshold_action}</td>
+              {c.quota_files === null || c.quota_bytes === null ? (
+                // External storage: no quota, no threshold (decisions §41); the counts alone.
+                <>
+                  <td class="count">{c.total_files}</td>
+                  <td class="count">{bytes(c.total_bytes)}</td>
+                  <td>—</td>
+                </>
+              ) : (
+                <>
+                  <td>
+                    <UsageMeter
+                      label="Files"
+                      value={c.total_files}
+                      quota={c.quota_files}
+                      threshold={c.threshold_files}
+                      format={(n) => String(n)}
+                    />
+                  </td>
+                  <td>
+                    <UsageMeter
+                      label="Bytes"
+                      value={c.total_bytes}
+                      quota={c.quota_bytes}
+                      threshold={c.threshold_bytes}
+                      format={bytes}
+                    />
+                  </td>
+                  <td>{c.threshold_action}</td>
+                </>
+              )}
               <td>
                 <button
                   type="button"

@@ -15,6 +15,11 @@ export class EndpointClient {
     return this.call(Subjects.endpoint.lookup, { endpoint_sid: endpointSid }, opts);
   }
 
+  /** The endpoints of a partner whose `properties.container_sid` names `containerSid` (at most 20). */
+  usingContainer(partnerSid: string, containerSid: string, opts?: CallOptions): Promise<{ endpoint_sids: string[] }> {
+    return this.call(Subjects.endpoint.usingContainer, { partner_sid: partnerSid, container_sid: containerSid }, opts);
+  }
+
   /**
    * Schedules the Voicemail callback of a stored recording; `scheduled` false when the endpoint has no callback_url.
    */

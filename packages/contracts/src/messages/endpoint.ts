@@ -20,6 +20,16 @@ import type { RequestSpec } from './message-spec';
 
 export const CallbackScheduledSchema = Type.Object({ scheduled: Type.Boolean() });
 
+/** storage → endpoint: which endpoints of a partner name a container (`properties.container_sid`). */
+export const ContainerUsersRequestSchema = Type.Object(
+  {
+    partner_sid: Type.String({ minLength: 1, maxLength: 64 }),
+    container_sid: Type.String({ minLength: 1, maxLength: 64 }),
+  },
+  { additionalProperties: false },
+);
+export const ContainerUsersReplySchema = Type.Object({ endpoint_sids: Type.Array(Type.String()) });
+
 export const EndpointRequests = {
   [Subjects.endpoint.create]: { request: GatewayRequestSchema, reply: EndpointSchema },
   [Subjects.endpoint.list]: { request: GatewayRequestSchema, reply: AnyListEnvelopeSchema },
@@ -28,6 +38,7 @@ export const EndpointRequests = {
   [Subjects.endpoint.replace]: { request: GatewayRequestSchema, reply: EndpointSchema },
   [Subjects.endpoint.delete]: { request: GatewayRequestSchema, reply: Type.Null() },
   [Subjects.endpoint.lookup]: { request: EndpointLookupRequestSchema, reply: EndpointLookupReplySchema },
+  [Subjects.endpoint.usingContainer]: { request: ContainerUsersRequestSchema, reply: ContainerUsersReplySchema },
   [Subjects.endpoint.callbackSchedule]: { request: VoicemailCallbackScheduleSchema, reply: CallbackScheduledSchema },
   [Subjects.endpoint.callbackList]: {
     request: GatewayRequestSchema,

@@ -82,6 +82,10 @@ export const IdentityRequests = {
   [Subjects.identity.tokenUpdate]: { request: GatewayRequestSchema, reply: TokenSchema },
   [Subjects.identity.tokenRevoke]: { request: GatewayRequestSchema, reply: NoBody },
   [Subjects.identity.bootstrap]: { request: BootstrapRequestSchema, reply: BootstrapReplySchema },
+  [Subjects.identity.ready]: {
+    request: Type.Object({}, { additionalProperties: false }),
+    reply: Type.Object({ ready: Type.Boolean() }),
+  },
 } as const satisfies Record<(typeof Subjects.identity)[keyof typeof Subjects.identity], RequestSpec>;
 
 /**

@@ -67,18 +67,19 @@ const containerWritable = {
   integer_key_1: Nullable(Type.Integer()),
   integer_key_2: Nullable(Type.Integer()),
   name: Type.String({ maxLength: 256 }),
-  quota_bytes: NonNegInt,
-  quota_files: NonNegInt,
+  // Null only on an external container, where quota and threshold do not apply (decisions §41).
+  quota_bytes: Nullable(NonNegInt),
+  quota_files: Nullable(NonNegInt),
   string_key_1: Nullable(Type.String({ maxLength: 256 })),
   string_key_2: Nullable(Type.String({ maxLength: 256 })),
   string_key_3: Nullable(Type.String({ maxLength: 256 })),
   string_key_4: Nullable(Type.String({ maxLength: 256 })),
-  threshold_action: Literals(THRESHOLD_ACTIONS),
+  threshold_action: Type.Union([Literals(THRESHOLD_ACTIONS), Type.Null()]),
   threshold_bytes: Nullable(NonNegInt),
   threshold_bytes_target: Nullable(NonNegInt),
   threshold_files: Nullable(NonNegInt),
   threshold_files_target: Nullable(NonNegInt),
-  threshold_grace_period: NonNegInt,
+  threshold_grace_period: Nullable(NonNegInt),
   type: Literals(CONTAINER_TYPES),
   external_attributes: Type.Union([ExternalAttributesSchema, Type.Null()]),
   unique: Type.Boolean(),
@@ -120,33 +121,59 @@ export const ContainerPutSchema = Type.Object(
 );
 
 const Percent = Type.Number({ minimum: 0, maximum: 100 });
+const NullablePercent = Type.Union([Percent, Type.Null()]);
+
+/** `external_attributes` as returned: the location as stored, each credential "********". */
+export const ExternalAttributesReadSchema = Type.Object(
+  {
+    bucket: Type.Optional(Type.String({ description: 'aws_s3 and gcp_storage' })),
+    container: Type.Optional(Type.String({ description: 'azure_blob' })),
+    region: Type.Optional(Type.String({ description: 'aws_s3' })),
+    endpoint: Type.Optional(Type.String()),
+    prefix: Type.Optional(Type.String()),
+    credentials: Type.Union([Type.Record(Type.String(), Type.Literal('********')), Type.Null()], {
+      description: 'Write-only: the names of the credentials given, each "********"; null when none were given.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export type ExternalAttributesRead = Static<typeof ExternalAttributesReadSchema>;
 
 /**
  * A container as the API returns it: every field present (null when unset). The `*_percent` and
  * `threshold_total_*` fields are status, derived from the counters; credentials in
- * `external_attributes` are returned as "********".
+ * `external_attributes` are returned as "********". On an external container (`type` other than
+ * `internal`) quota and threshold do not apply: those settings and the status derived from them are
+ * null, and `total_files`/`total_bytes` count its files.
  */
 export const ContainerSchema = Type.Object(
   {
     ...containerWritable,
     allowed_classifications: Type.Array(ClassificationSchema),
     blocked_classifications: Type.Array(ClassificationSchema),
-    available_bytes_percent: Percent,
-    available_files_percent: Percent,
+    available_bytes_percent: NullablePercent,
+    available_files_percent: NullablePercent,
     container_sid: Type.String({ format: 'uuid' }),
     date_created: Type.String({ format: 'date-time' }),
     date_modified: Type.String({ format: 'date-time' }),
-    external_attributes: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    external_attributes: Type.Union([ExternalAttributesReadSchema, Type.Null()]),
     is_default: Type.Boolean(),
     name: Type.String(),
     partner_sid: Type.String({ format: 'uuid' }),
-    threshold_available_bytes_percent: Type.Union([Percent, Type.Null()]),
-    threshold_available_files_percent: Type.Union([Percent, Type.Null()]),
-    threshold_total_bytes: NonNegInt,
-    threshold_total_files: NonNegInt,
+    threshold_available_bytes_percent: NullablePercent,
+    threshold_available_files_percent: NullablePercent,
+    threshold_total_bytes: Nullable(NonNegInt),
+    threshold_total_files: Nullable(NonNegInt),
     total_bytes: NonNegInt,
     total_files: NonNegInt,
   },
-  { additionalProperties: false, $id: 'Container' },
+  {
+    additionalProperties: false,
+    $id: 'Container',
+    description:
+      'On an external container (type aws_s3, gcp_storage or azure_blob) quota and threshold do not apply: ' +
+      'quota_*, threshold_* and the *_percent fields are null; total_files and total_bytes count its files.',
+  },
 );
 export type Container = Static<typeof ContainerSchema>;

@@ -10,7 +10,8 @@
  * - `price`, `rate`, `mcc_mnc_*`, `passthrough_*`: decimal strings (JSON numbers refused).
  * - `type`: `sms` or `mms`; `direction`: `inbound`, `outbound`, `any` or `undirected`.
  * - `media_urls`: URLs (at most 10), `number_group_dst`: numbers (at most 100); `[]` when none.
- * - `vendor_error_code` is a string (`"503"` in the compatible API's sample), `version` a string.
+ * - `vendor_error_code` is a string (`"503"` in the compatible API's sample); `version` a string or an
+ *   integer (the interface leaves its type open; reference-facts "Compatibility settings"), returned as given.
  *
  * Ingest (`POST /sms/message_drs`, event `evt.message.recorded`): `dr_sid` is required;
  * `date_insert` defaults to the time the record is stored. `partner_sid` as for call records.
@@ -72,7 +73,7 @@ export const MessageRecordSchema = Type.Object(
     type: Nullable(MessageTypeSchema),
     user_data: Nullable(RecordText(4096)),
     vendor_error_code: Nullable(RecordText(64)),
-    version: Nullable(RecordText(32)),
+    version: Nullable(Type.Union([RecordText(32), RecordCountSchema])),
   },
   { additionalProperties: false, $id: 'MessageRecord' },
 );

@@ -30,6 +30,13 @@ export const TokenRequestSchema = Type.Object(
     grant_type: Type.Literal('password'),
     name: Type.Optional(Type.String({ maxLength: 256 })),
     password: Type.String({ minLength: 1 }),
+    scope: Type.Optional(
+      Type.String({
+        maxLength: 4096,
+        description:
+          'OAuth 2.0 (RFC 6749 §3.3): the scopes to issue, space-delimited; each must be held by the partner, else 400 with message `invalid_scope`. Instead of `scopes`.',
+      }),
+    ),
     scopes: Type.Optional(Type.Array(ScopeSchema, { uniqueItems: true })),
     username: Type.String({ minLength: 1 }),
   },

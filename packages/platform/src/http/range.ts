@@ -1,4 +1,5 @@
 import parseRange from 'range-parser';
+import { ifRangeMatches } from './conditional';
 
 export type RangeDecision =
   { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
@@ -13,9 +14,11 @@ export function decideRange(
   range: string | undefined,
   ifRange: string | undefined,
   lastModified: string,
+  /** The representation's strong tag: an If-Range may carry it instead of the date. */
+  etag?: string,
 ): RangeDecision {
   if (!range) return { kind: 'full' };
-  if (ifRange !== undefined && ifRange.trim() !== lastModified) return { kind: 'full' };
+  if (ifRange !== undefined && !ifRangeMatches(ifRange, etag, lastModified)) return { kind: 'full' };
   const parsed = parseRange(size, range, { combine: true });
   if (parsed === -1) return { kind: 'unsatisfiable' };
   if (parsed === -2 || parsed.type !== 'bytes' || parsed.length !== 1) return { kind: 'full' };

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { RangeNotSatisfiableError } from '@patchbay/contracts';
 import type { BlobReader, BlobStore } from '../blob-store/port';
 import { decideRange } from './range';
+import { notModified } from './conditional';
 
 /** What to send of one stored object. */
 export interface BlobReply {
@@ -12,6 +13,11 @@ export interface BlobReply {
   contentType: string;
   /** HTTP date of when the bytes last changed: Last-Modified, and what If-Range is compared with. */
   lastModified: string;
+  /**
+   * A strong ETag for these exact bytes (conditional.ts): sent, and If-None-Match / If-Range compared
+   * with it. Left out where the bytes may differ for the same tag (a copy made again).
+   */
+  etag?: string;
   /** Whether `Range` is honoured (false: the whole object with 200, e.g. a copy made just now). */
   ranges: boolean;
   /** More headers (Cache-Control, Content-Disposition, CORS). */
@@ -61,10 +67,18 @@ export async function sendBlob(
   // Names and values in one flat list, given to writeHead at once (setHeader per header costs more).
   const headers: string[] = [];
   for (const [name, value] of Object.entries(r.headers ?? {})) headers.push(name, value);
+  if (r.etag) headers.push('ETag', r.etag);
+  // Only where a tag vouches for the bytes (never a copy made again, nor the media plane's playback).
+  if (r.etag && notModified(req.method, req.headers, r.etag, r.lastModified)) {
+    // 304: the validators and caching headers of the 200, no body and no Content-* of it.
+    res.writeHead(304, [...headers, 'Last-Modified', r.lastModified]);
+    res.end();
+    return 0;
+  }
   headers.push('Content-Type', r.contentType, 'Last-Modified', r.lastModified);
   const ifRange = req.headers['if-range'];
   const decision = r.ranges
-    ? decideRange(r.size, req.headers.range, typeof ifRange === 'string' ? ifRange : undefined, r.lastModified)
+    ? decideRange(r.size, req.headers.range, typeof ifRange === 'string' ? ifRange : undefined, r.lastModified, r.etag)
     : { kind: 'full' as const };
   if (decision.kind === 'unsatisfiable') unsatisfiable(res, headers, r.size);
   if (r.accelRedirect && req.method === 'GET' && r.ranges) {

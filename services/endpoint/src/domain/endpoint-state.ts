@@ -113,7 +113,9 @@ function buildProperties(
   const out: Record<string, unknown> = {};
   for (const k of generatedProperties(type)) out[k] = generated[k];
   for (const k of WRITABLE_PROPERTIES[type]) {
-    out[k] = given[k] !== undefined ? given[k] : base[k] !== undefined ? base[k] : PROPERTY_DEFAULTS[k];
+    // A greeting of "" clears it, as null does (decisions §41): "" is no publish_uri.
+    const value = k === 'greeting' && given[k] === '' ? null : given[k];
+    out[k] = value !== undefined ? value : base[k] !== undefined ? base[k] : PROPERTY_DEFAULTS[k];
   }
   return sortKeys(out) as EndpointProperties;
 }

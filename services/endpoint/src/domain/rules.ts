@@ -35,6 +35,11 @@ export function createViolations(
     out.push(errorItem(`${next.type} endpoints are hosted applications and have no addresses`, 'addresses'));
   out.push(...thirdPartyViolations(next));
   out.push(...addressViolations(next.addresses));
+  // Without its conference a playback endpoint could play nothing, for ever (decisions §41).
+  if (next.type === 'conference_playback' && !next.properties.conference_endpoint_sid)
+    out.push(
+      errorItem('a conference_playback endpoint needs its conference endpoint', 'properties.conference_endpoint_sid'),
+    );
   return out;
 }
 

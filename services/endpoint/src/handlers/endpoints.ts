@@ -151,6 +151,28 @@ export function endpointHandlers(ctx: EndpointContext) {
     const doc = await load(req);
     if (doc.type === 'system_gateway')
       throw UnprocessableError.field('type', 'the System Gateway endpoint cannot be deleted');
+    if (doc.type === 'conference') {
+      // A playback endpoint reads only its conference's recordings: deleting the conference would
+      // leave it refused for ever (decisions §41).
+      const playbacks = await repo.endpoints.find(
+        {
+          partner_sid: doc.partner_sid,
+          type: 'conference_playback',
+          'properties.conference_endpoint_sid': doc.endpoint_sid,
+        },
+        { projection: { endpoint_sid: 1 }, limit: 20, sort: { endpoint_sid: 1 } },
+      );
+      if (playbacks.length > 0)
+        throw new ConflictError(
+          playbacks.map((p) =>
+            errorItem(
+              `conference_playback endpoint ${p.endpoint_sid} names this conference (properties.conference_endpoint_sid)`,
+              'endpoint_sid',
+              p.endpoint_sid,
+            ),
+          ),
+        );
+    }
     await repo.endpoints.deleteOne({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid });
     log.info({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid, requestId }, 'endpoint deleted');
     return reply(204, null);

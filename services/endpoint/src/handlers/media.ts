@@ -69,6 +69,19 @@ export function mediaHandlers(ctx: EndpointContext) {
         callback_url: p.callback_url ?? null,
       };
     },
+    [Subjects.endpoint.usingContainer]: async ({
+      partner_sid: partnerSid,
+      container_sid: containerSid,
+    }: {
+      partner_sid: string;
+      container_sid: string;
+    }): Promise<{ endpoint_sids: string[] }> => {
+      const users = await repo.endpoints.find(
+        { partner_sid: partnerSid, 'properties.container_sid': containerSid },
+        { projection: { endpoint_sid: 1 }, limit: 20, sort: { endpoint_sid: 1 } },
+      );
+      return { endpoint_sids: users.map((e) => e.endpoint_sid) };
+    },
     [Subjects.endpoint.callbackSchedule]: async (rec: VoicemailCallbackSchedule) => {
       const e = await repo.endpoints.findOne({
         endpoint_sid: rec.endpoint_sid,
@@ -103,9 +116,21 @@ export function mediaHandlers(ctx: EndpointContext) {
       return { scheduled: true };
     },
     [Subjects.endpoint.callbackList]: async (req: GatewayRequest) => {
+      // `/endpoints/{sid}/callbacks`: a partner's own endpoint only (404 otherwise); the operator's
+      // `/media/callbacks`: every delivery (decisions §41).
+      const endpointSid = req.params.endpoint_sid;
+      let baseFilter: Record<string, unknown> = {};
+      if (endpointSid !== undefined) {
+        const own = await repo.endpoints.findOne(
+          { endpoint_sid: String(endpointSid), partner_sid: req.principal.partner_sid },
+          { projection: { endpoint_sid: 1 } },
+        );
+        if (!own) throw new NotFoundError();
+        baseFilter = { partner_sid: req.principal.partner_sid, endpoint_sid: own.endpoint_sid };
+      }
       return runList({
         collection: repo.callbacks,
-        baseFilter: {},
+        baseFilter,
         query: req.query,
         spec: CALLBACK_LIST_SPEC,
         url: req.url,

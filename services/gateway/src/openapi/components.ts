@@ -19,6 +19,26 @@ export class SchemaComponents {
     return this.walk(JSON.parse(JSON.stringify(schema)) as unknown) as JsonSchema;
   }
 
+  /**
+   * The body of an operation with field filtering (`include_fields`/`exclude_fields`): the resource
+   * (a GET by SID's body, or a list's `items`) is the whole object or its `<Name>Selection` form — the
+   * same fields, none required, as a field-filtered response is (decisions §41). Without filtering
+   * every field is present, as the whole object says.
+   */
+  useSelectable(schema: TSchema | JsonSchema): JsonSchema {
+    const copy = JSON.parse(JSON.stringify(schema)) as JsonSchema;
+    const either = (resource: JsonSchema): JsonSchema => ({
+      anyOf: [resource, selection(resource)],
+      description:
+        'The whole object; with `include_fields` or `exclude_fields`, only the fields selected (the Selection form).',
+    });
+    if (typeof copy.$id === 'string') return this.walk(either(copy)) as JsonSchema;
+    const items = (copy.properties as Record<string, JsonSchema> | undefined)?.items;
+    if (items && typeof (items.items as JsonSchema | undefined)?.$id === 'string')
+      items.items = either(items.items as JsonSchema);
+    return this.walk(copy) as JsonSchema;
+  }
+
   /** The `components.schemas` object, names in alphabetical order. */
   schemas(): Record<string, JsonSchema> {
     return Object.fromEntries([...this.named.keys()].sort().map((id) => [id, this.named.get(id)!.schema]));
@@ -45,6 +65,21 @@ export class SchemaComponents {
     if (had && had.text !== text) throw new Error(`two different schemas have the $id ${id}`);
     this.named.set(id, { schema, text });
   }
+}
+
+/** A copy of a schema with nothing required at any depth, each named part renamed `<Name>Selection`. */
+function selection(node: unknown): JsonSchema {
+  const strip = (n: unknown): unknown => {
+    if (Array.isArray(n)) return n.map(strip);
+    if (n === null || typeof n !== 'object') return n;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(n)) {
+      if (key === 'required' && Array.isArray(value)) continue;
+      out[key] = key === '$id' && typeof value === 'string' ? `${value}Selection` : strip(value);
+    }
+    return out;
+  };
+  return strip(node) as JsonSchema;
 }
 
 /**

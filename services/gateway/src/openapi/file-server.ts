@@ -21,7 +21,19 @@ const parameters = (components: SchemaComponents) => [
   {
     name: 'If-Range',
     in: 'header',
-    description: "The file's Last-Modified: the range if unchanged, else the whole file with 200.",
+    description: "The file's Last-Modified or ETag: the range if unchanged, else the whole file with 200.",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'If-None-Match',
+    in: 'header',
+    description: "ETags (or `*`): 304 with no body when one is the file's.",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'If-Modified-Since',
+    in: 'header',
+    description: 'An HTTP date: 304 with no body when the bytes have not changed since (ignored with If-None-Match).',
     schema: { type: 'string' },
   },
 ];
@@ -31,6 +43,10 @@ const HEADERS = {
   'Content-Disposition': { schema: { type: 'string' } },
   'Cache-Control': { schema: { type: 'string' } },
   'Last-Modified': { schema: { type: 'string' } },
+  ETag: {
+    description: 'A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy.',
+    schema: { type: 'string' },
+  },
   'Access-Control-Allow-Origin': { schema: { type: 'string', const: '*' } },
 };
 const bytes = { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
@@ -51,6 +67,14 @@ export function fileServerPath(storageUrl: string, components: SchemaComponents)
       description: 'The range asked for.',
       headers: { ...HEADERS, 'Content-Range': { schema: { type: 'string' } } },
       ...(method === 'get' ? { content: bytes } : {}),
+    },
+    304: {
+      description: 'Not modified (If-None-Match or If-Modified-Since): no body.',
+      headers: {
+        ETag: HEADERS.ETag,
+        'Last-Modified': HEADERS['Last-Modified'],
+        'Cache-Control': HEADERS['Cache-Control'],
+      },
     },
     ...Object.fromEntries([400, 404, 409, 416, 422, 500, 503, 504].map((s) => [String(s), errorResponse(s)])),
   });

@@ -51,6 +51,7 @@ export function successResponse(
   status: number,
   body: ResponseBody,
   components: SchemaComponents,
+  selectable = false,
 ): Record<string, unknown> {
   const description =
     status === 204 ? 'Done; no body.' : status === 201 ? 'Created.' : status === 206 ? 'Partial content.' : 'OK.';
@@ -71,7 +72,8 @@ export function successResponse(
       ),
     };
   }
-  return { description, content: { 'application/json': { schema: components.use(body) } } };
+  const schema = selectable ? components.useSelectable(body) : components.use(body);
+  return { description, content: { 'application/json': { schema } } };
 }
 
 /** The names of the shared error responses (`components.responses`), by status. */
@@ -116,8 +118,9 @@ export function errorResponses(components: SchemaComponents): Record<string, unk
 /** Every response of a route: its successes, then each error status it can answer. */
 export function routeResponses(route: RouteDef, components: SchemaComponents): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const selectable = route.method === 'get' && (route.doc.fields === true || route.doc.list !== undefined);
   for (const [status, body] of Object.entries(route.doc.responses))
-    out[status] = successResponse(Number(status), body as ResponseBody, components);
+    out[status] = successResponse(Number(status), body as ResponseBody, components, selectable && status === '200');
   for (const status of errorStatuses(route)) out[String(status)] = errorResponse(status);
   return out;
 }

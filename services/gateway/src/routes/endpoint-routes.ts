@@ -4,6 +4,7 @@ import {
   EndpointSchema,
   EndpointUpdateSchema,
   ListEnvelopeSchema,
+  VoicemailCallbackDeliverySchema,
   Subjects as S,
 } from '@patchbay/contracts';
 import type { RouteDef } from './route-def';
@@ -53,6 +54,19 @@ export const ENDPOINT_ROUTES: RouteDef[] = [
     subject: S.endpoint.get,
     scopes: READ,
     doc: { summary: 'Get an endpoint', fields: true, query: WITH_RELATED, responses: { 200: EndpointSchema } },
+  },
+  {
+    method: 'get',
+    path: '/endpoints/:endpoint_sid/callbacks',
+    subject: S.endpoint.callbackList,
+    scopes: READ,
+    doc: {
+      summary: "List a Voicemail endpoint's callback deliveries",
+      description:
+        'Read-only: each delivery with its `state` (pending, delivered, failed), `attempts`, `last_error` (a refused address, a non-2xx answer, a timeout) and `date_next_attempt`. Filter example: `state eq "failed"`.',
+      list: 'offset',
+      responses: { 200: ListEnvelopeSchema(VoicemailCallbackDeliverySchema) },
+    },
   },
   {
     method: 'patch',

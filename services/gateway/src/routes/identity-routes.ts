@@ -31,10 +31,10 @@ export const IDENTITY_ROUTES: RouteDef[] = [
     doc: {
       summary: 'Get an access token (password grant)',
       description:
-        'Form fields `grant_type=password`, `username`, `password`. The secret (`access_token`) is shown once, in this answer. Repeated failures for one login or client address are throttled: 429 with `Retry-After`.',
+        'Form fields `grant_type=password`, `username`, `password`; optional `scope` (space-delimited, RFC 6749: a scope the partner lacks is a 400 `invalid_scope`). The secret (`access_token`) is shown once, in this answer. Repeated failures for one login or client address are throttled: 429 with `Retry-After`.',
       request: TokenRequestSchema,
       responses: { 200: TokenSchema },
-      errors: [401, 422, 429],
+      errors: [400, 401, 422, 429],
     },
   },
   {
@@ -43,7 +43,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
     subject: S.identity.partnerGet,
     scopes: [],
     callerParam: 'partner_sid',
-    doc: { summary: 'The partner the credentials belong to', responses: { 200: PartnerSchema } },
+    doc: { summary: 'The partner the credentials belong to', fields: true, responses: { 200: PartnerSchema } },
   },
   {
     method: 'get',
@@ -57,7 +57,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
     path: '/oauth/tokens/:token_sid',
     subject: S.identity.tokenGet,
     scopes: ['oauth.manage', 'oauth.read'],
-    doc: { summary: 'Get a token', query: WITH_RELATED, responses: { 200: TokenSchema } },
+    doc: { summary: 'Get a token', fields: true, query: WITH_RELATED, responses: { 200: TokenSchema } },
   },
   {
     method: 'patch',
@@ -105,7 +105,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
     path: '/partners/:partner_sid',
     subject: S.identity.partnerGet,
     scopes: ['partners.manage', 'partners.read'],
-    doc: { summary: 'Get a partner', responses: { 200: PartnerSchema } },
+    doc: { summary: 'Get a partner', fields: true, responses: { 200: PartnerSchema } },
   },
   {
     method: 'patch',

@@ -46,7 +46,7 @@ export const MEDIA_ROUTES: RouteDef[] = [
     doc: {
       summary: 'Play a file as an endpoint may (operator only)',
       description:
-        'By `file_sid` or by `uri` (a publish_uri), never both; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422; an encrypted file is a 409 (media servers cannot play it). Never changes `date_last_accessed`.',
+        'By `file_sid` or by `uri` (a publish_uri): neither or both is a 400; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422; an encrypted file is a 409 (media servers cannot play it). Never changes `date_last_accessed`.',
       query: declared(PlaybackQuerySchema),
       headers: { Range: 'bytes=<start>-<end>: 206 with Content-Range' },
       responses: { 200: { binary: ['*/*'] }, 206: { binary: ['*/*'], description: 'The range asked for.' } },

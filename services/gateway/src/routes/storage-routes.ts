@@ -22,11 +22,13 @@ const UploadForm = Type.Object(
   {
     file_object: Type.String({
       contentMediaType: 'application/json',
-      description: 'The File fields as JSON (FileUpload); only `container_sid` is required.',
+      description:
+        'The File fields as JSON (FileUpload); only `container_sid` is required. A text field or a file part (`curl -F file_object=@fields.json`).',
     }),
     data: Type.String({
       contentMediaType: 'application/octet-stream',
-      description: 'The file content (the last part).',
+      description:
+        'The file content, before or after `file_object`: a file part, or a part without a filename (`curl -F data=<file`), read as the file all the same.',
     }),
   },
   { required: ['file_object', 'data'] },
@@ -68,7 +70,7 @@ export const STORAGE_ROUTES: RouteDef[] = [
     path: '/storage/containers/:container_sid',
     subject: S.storage.containerGet,
     scopes: [MANAGE, 'storage.read'],
-    doc: { summary: 'Get a container', responses: { 200: ContainerSchema } },
+    doc: { summary: 'Get a container', fields: true, responses: { 200: ContainerSchema } },
   },
   {
     method: 'patch',

@@ -13,6 +13,7 @@ import type { StreamDeps } from '../routes/route-def';
 import { blobStorageEngine, parseFileObject, streamedPart, type StreamedPart } from './multer-engine';
 import { abortUpload, commitUpload, prepareUpload, streamedUpload } from './upload-flow';
 import { dropUnreadBody } from './declared-size';
+import { PartHeaderNormalizer, multipartBoundary } from './part-headers';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
 const MALFORMED_MULTIPART =
@@ -34,6 +35,29 @@ function multerError(err: unknown): unknown {
     return BadRequestError.field('data', `the multipart body is malformed: ${err.message}`);
   }
   return err;
+}
+
+/**
+ * Feeds busboy the body with each part's headers as the upload reads them (part-headers.ts). When
+ * multer stops reading (an error), it unpipes busboy from the request: the normalizer is unpiped
+ * from busboy then, and drains, so the request still ends.
+ */
+function normalizedParts(req: Request, busboy: NodeJS.WritableStream): void {
+  const boundary = multipartBoundary(req.headers['content-type']);
+  if (!boundary) {
+    req.pipe(busboy);
+    return;
+  }
+  const normalizer = new PartHeaderNormalizer(boundary);
+  const unpipe = req.unpipe.bind(req);
+  req.unpipe = (dest?: NodeJS.WritableStream) => {
+    if (dest === busboy) {
+      normalizer.unpipe(busboy);
+      normalizer.resume();
+    }
+    return unpipe(dest);
+  };
+  req.pipe(normalizer).pipe(busboy);
 }
 
 /**
@@ -65,10 +89,13 @@ async function completeMultipart(
  * prepares before and commits after, so a refused upload leaves no byte and no record.
  */
 export function uploadRoute(deps: StreamDeps): RequestHandler {
-  const multipart = multer({
+  // streamHandler is multer 2.5's (not yet in @types/multer 2.3): the options are typed with it.
+  const options: multer.Options & { streamHandler: typeof normalizedParts } = {
     storage: blobStorageEngine(deps),
     limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 21, headerPairs: 200 },
-  }).single('data');
+    streamHandler: normalizedParts,
+  };
+  const multipart = multer(options).single('data');
   return async (req: Request, res: Response, next: NextFunction) => {
     const principal = res.locals.principal as Principal;
     const requestId = String(req.headers['x-request-id'] ?? '');

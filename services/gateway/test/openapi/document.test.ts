@@ -83,8 +83,20 @@ test('lists take pagination, filter and field filtering; cursor lists also after
   expect(names('/calls/call_drs')).toEqual(expect.arrayContaining(['limit', 'after', 'before', 'filter']));
   expect(names('/storage/files/{file_sid}')).toEqual(expect.arrayContaining(['include_fields', 'exclude_fields']));
   expect(doc.paths['/endpoints'].get.responses['200'].content?.['application/json'].schema).toMatchObject({
-    properties: { items: { items: { $ref: '#/components/schemas/Endpoint' } } },
+    properties: {
+      items: {
+        items: {
+          anyOf: [{ $ref: '#/components/schemas/Endpoint' }, { $ref: '#/components/schemas/EndpointSelection' }],
+        },
+      },
+    },
   });
+  // The Selection form: the same fields, none required (a field-filtered body), nested parts too.
+  const selection = doc.components.schemas.EndpointSelection as Record<string, unknown>;
+  expect(selection.required).toBeUndefined();
+  expect(Object.keys(selection.properties as object)).toEqual(
+    Object.keys((doc.components.schemas.Endpoint as { properties: object }).properties),
+  );
 });
 
 test('uploads document both bodies; the media plane its query; the login its 429', () => {
@@ -120,7 +132,9 @@ test('the public file server is its own server, with its query parameters and Ra
     'br',
     'Range',
     'If-Range',
+    'If-None-Match',
+    'If-Modified-Since',
   ]);
   expect(item.get.security).toEqual([]);
-  expect(Object.keys(item.get.responses)).toEqual(expect.arrayContaining(['200', '206', '404', '416', '503']));
+  expect(Object.keys(item.get.responses)).toEqual(expect.arrayContaining(['200', '206', '304', '404', '416', '503']));
 });

@@ -1,4 +1,5 @@
 import {
+  BadRequestError,
   Subjects,
   TokenRequestSchema,
   UnauthorizedError,
@@ -8,6 +9,7 @@ import {
   type Scope,
 } from '@patchbay/contracts';
 import { effectiveScopes } from '../domain/scope-rules';
+import { requestedScope } from '../domain/requested-scope';
 import { hashToken, verifyPasswordOrDecoy } from '../domain/secrets';
 import type { PartnerDoc } from '../repo';
 import type { IdentityContext } from './context';
@@ -76,7 +78,10 @@ export function authHandlers(ctx: IdentityContext) {
       const p = await throttle.guard({ login: input.username, address: addressOf(ip) }, () =>
         checkPassword(input.username, input.password),
       );
-      return issueToken(ctx, p, { scopes: input.scopes, name: input.name, expiresIn: input.access_token_expires_in });
+      if (input.scope !== undefined && input.scopes !== undefined)
+        throw BadRequestError.field('scope', 'send scope (OAuth, space-delimited) or scopes, not both');
+      const scopes = input.scope !== undefined ? requestedScope(input.scope, p.available_scopes) : input.scopes;
+      return issueToken(ctx, p, { scopes, name: input.name, expiresIn: input.access_token_expires_in });
     },
   };
 }

@@ -13,6 +13,17 @@ import { issueToken } from './tokens';
 export function bootstrapHandlers(ctx: IdentityContext) {
   const { repo } = ctx;
   return {
+    /**
+     * Whether credentials can work yet: the operator partner exists (the launcher bootstraps it once
+     * every service answers). The gateway's /health waits for it (decisions §41).
+     */
+    [Subjects.identity.ready]: async (): Promise<{ ready: boolean }> => {
+      const operator = await repo.partners.findOne(
+        { available_scopes: 'media.manage' },
+        { projection: { partner_sid: 1 } },
+      );
+      return { ready: operator !== null };
+    },
     [Subjects.identity.bootstrap]: async (input: BootstrapRequest): Promise<BootstrapReply> => {
       const login = input.login ?? 'admin';
       let partner = await repo.partners.findOne({ login });

@@ -12,7 +12,7 @@ import {
   type Principal,
   type Scope,
 } from '@patchbay/contracts';
-import { runList } from '@patchbay/query';
+import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { DEFAULT_PARTNER_SCOPES, checkGrantable } from '../domain/scope-rules';
 import { hashPassword } from '../domain/secrets';
 import { PARTNER_LIST_SPEC } from '../domain/list-specs';
@@ -86,7 +86,12 @@ export function partnerHandlers(ctx: IdentityContext) {
       );
     },
     [Subjects.identity.partnerGet]: async (req: GatewayRequest) => {
-      return serializePartner(await visiblePartner(ctx, req.principal, req.params.partner_sid));
+      const fields = parseFieldParams(req.query, PARTNER_LIST_SPEC);
+      return applyFieldFilter(
+        serializePartner(await visiblePartner(ctx, req.principal, req.params.partner_sid)),
+        fields.include,
+        fields.exclude,
+      );
     },
     [Subjects.identity.partnerLookup]: async ({ partner_sid: partnerSid }: { partner_sid: string }) => {
       const p = await repo.partners.findOne({ partner_sid: partnerSid });

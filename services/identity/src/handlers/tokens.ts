@@ -10,7 +10,7 @@ import {
   type Scope,
 } from '@patchbay/contracts';
 import { reply } from '@patchbay/platform';
-import { runList } from '@patchbay/query';
+import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { checkGrantable } from '../domain/scope-rules';
 import { hashToken, newTokenSecret } from '../domain/secrets';
 import { TOKEN_LIST_SPEC } from '../domain/list-specs';
@@ -74,16 +74,21 @@ export function tokenHandlers(ctx: IdentityContext) {
       });
     },
     [Subjects.identity.tokenGet]: async (req: GatewayRequest) => {
+      const fields = parseFieldParams(req.query, TOKEN_LIST_SPEC);
       const t = await repo.tokens.findOne({
         token_sid: String(req.params.token_sid),
         partner_sid: req.principal.partner_sid,
       });
       if (!t) throw new NotFoundError();
       const withRelated = parseWithRelated(req.query);
-      return serializeToken(
-        t,
-        null,
-        withRelated ? ((await repo.partners.findOne({ partner_sid: t.partner_sid })) ?? undefined) : undefined,
+      return applyFieldFilter(
+        serializeToken(
+          t,
+          null,
+          withRelated ? ((await repo.partners.findOne({ partner_sid: t.partner_sid })) ?? undefined) : undefined,
+        ),
+        fields.include,
+        fields.exclude,
       );
     },
     [Subjects.identity.tokenUpdate]: async (req: GatewayRequest) => {

@@ -30,6 +30,7 @@ const FILTER_TYPES: Record<FieldKind, FieldType> = {
   boolean: 'boolean',
   text: 'string',
   list: 'string',
+  text_or_integer: 'string',
 };
 
 /**

@@ -11,9 +11,12 @@ import { DecimalStringSchema, SecondsStringSchema, SecureIdSchema } from '@patch
  * - `secure_id`: a UUID, stored lower case; `timestamp`: an ISO 8601 date-time, stored as a Date;
  * - `money`/`seconds`: decimal strings, stored as given plus a numeric copy (filters and sorts);
  * - `integer`, `boolean`, `text` (strings and enums): stored as given;
- * - `list`: an array, `[]` when absent.
+ * - `list`: an array, `[]` when absent;
+ * - `text_or_integer`: a string or an integer (a type the interface leaves open), stored and returned
+ *   as given; `filter` compares it as text, so `eq 2` matches the string "2" only.
  */
-export type FieldKind = 'secure_id' | 'timestamp' | 'money' | 'seconds' | 'integer' | 'boolean' | 'text' | 'list';
+export type FieldKind =
+  'secure_id' | 'timestamp' | 'money' | 'seconds' | 'integer' | 'boolean' | 'text' | 'list' | 'text_or_integer';
 
 export interface RecordFields {
   /** Every field, in alphabetical order (the order of the API object's keys). */
@@ -37,6 +40,8 @@ function kindOf(name: string, types: TSchema[]): FieldKind {
   const [first] = types;
   if (types.length === 0) throw new Error(`record field '${name}' has no type`);
   if (types.every((t) => t.type === 'string' && t.const !== undefined)) return 'text'; // an enum
+  if (types.length === 2 && types.some((t) => t.type === 'string') && types.some((t) => t.type === 'integer'))
+    return 'text_or_integer';
   if (types.length > 1) throw new Error(`record field '${name}' mixes types`);
   if (first.type === 'string') {
     if (first.format === 'date-time') return 'timestamp';

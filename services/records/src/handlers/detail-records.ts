@@ -46,7 +46,13 @@ export async function ingestItems(
  * to the caller: a partner sees, pages from and ingests only its own records, and another
  * partner's `dr_sid` is to it exactly what an unknown one is.
  */
-export function detailRecordHandlers(kind: RecordKind, records: Collection<RecordDoc>, log: Logger) {
+export function detailRecordHandlers(
+  kind: RecordKind,
+  records: Collection<RecordDoc>,
+  log: Logger,
+  /** CDR_DEFAULT_LIMIT: the list's `limit` when the request gives none. */
+  defaultLimit?: number,
+) {
   const serialize = (doc: RecordDoc) => serializeRecord(kind.fields, doc);
   return {
     list: async (req: GatewayRequest) => {
@@ -57,6 +63,7 @@ export function detailRecordHandlers(kind: RecordKind, records: Collection<Recor
         spec: kind.spec,
         url: req.url,
         serialize,
+        defaultLimit,
       });
     },
     get: async (req: GatewayRequest) => {

@@ -80,7 +80,11 @@ export function checkClassification(c: ContainerDoc, classification: Classificat
 export function describeContent(f: UploadFields, head: Buffer) {
   const sniffed = sniff(head);
   const name = f.given_name ? f.name : undefined;
-  const mimeType = f.mime_type ?? mimeFromName(name) ?? sniffed?.mime ?? 'application/octet-stream';
+  // Audio and video are typed by their bytes, the name only when the bytes say nothing (WAV bytes
+  // named x.mp3 are audio/x-wav: decisions §41); other sniffed types do not override the name, so
+  // a text upload is never promoted to an active type by its content.
+  const media = sniffed && /^(audio|video)\//.test(sniffed.mime) ? sniffed.mime : undefined;
+  const mimeType = f.mime_type ?? media ?? mimeFromName(name) ?? sniffed?.mime ?? 'application/octet-stream';
   const classification = f.content_classification ?? classify({ sniffedMime: sniffed?.mime, name, mimeType });
   const format = contentFormat({
     sniffedFormat: sniffed?.format,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ConflictError,
+  EndpointClient,
   DuplicateKeyError,
   NotFoundError,
   Subjects,
@@ -15,7 +16,7 @@ import {
   type Partner,
 } from '@patchbay/contracts';
 import { changedFields, compareAndSet, reply } from '@patchbay/platform';
-import { runList } from '@patchbay/query';
+import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import {
   CONTAINER_CREATE_ONLY,
   CONTAINER_DEFAULTS,
@@ -34,6 +35,7 @@ import { keepMaskedCredentials, locationOf, sameLocation, type PlainAttributes }
 import { checkExternalStorage, openContainerAttributes, saveStore, sealContainerAttributes } from '../external-stores';
 import { Deadline } from '../external-deadline';
 import { probeFailure } from '../domain/probe-failure';
+import { checkLimitSettings, withoutNullLimits } from '../domain/external-limits';
 
 const validatePatch = compileValidator(ContainerPatchSchema);
 const validatePut = compileValidator(ContainerPutSchema);
@@ -164,6 +166,8 @@ export function containerHandlers(ctx: StorageContext) {
           if (body[field] !== undefined && body[field] !== current[field])
             throw UnprocessableError.field(field, `${field} cannot be changed after creation`);
         }
+        const external = current.type !== 'internal';
+        checkLimitSettings(external, body);
         const base = whole
           ? {
               ...CONTAINER_DEFAULTS,
@@ -173,18 +177,19 @@ export function containerHandlers(ctx: StorageContext) {
               encryption_key_sids: current.encryption_key_sids ?? [],
             }
           : current;
-        const next = { ...pickSettingsFrom(base), ...body } as ContainerSettings;
-        const stored = openContainerAttributes(ctx.keys, current);
-        const sent = keepMaskedCredentials(
-          next.external_attributes as PlainAttributes | null,
-          stored?.credentials ?? null,
-        );
-        next.external_attributes = sent;
+        const next = { ...pickSettingsFrom(base), ...(external ? withoutNullLimits(body) : body) } as ContainerSettings;
+        // A PATCH that leaves external_attributes out leaves them (sealed, as stored) unchecked.
+        const touched = body.external_attributes !== undefined;
+        const stored = touched ? openContainerAttributes(ctx.keys, current) : null;
+        const sent = touched
+          ? keepMaskedCredentials(next.external_attributes as PlainAttributes | null, stored?.credentials ?? null)
+          : null;
+        if (touched) next.external_attributes = sent;
         checkContainerRules(next);
         if (body.encryption_key_sids !== undefined)
           await checkContainerKeys(ctx, current.partner_sid, next.encryption_key_sids);
         let store: Record<string, unknown> = {};
-        if (current.type !== 'internal' && sent) {
+        if (external && sent) {
           if (sameAttributes(sent, stored)) {
             next.external_attributes = current.external_attributes;
           } else {
@@ -228,7 +233,13 @@ export function containerHandlers(ctx: StorageContext) {
   return {
     [Subjects.storage.containerCreate]: async (req: GatewayRequest) => {
       const deadline = new Deadline(ctx.externalDeadlineMs);
-      const settings = { ...CONTAINER_DEFAULTS, ...pickSettings(validatePatch(req.body ?? {})) } as ContainerSettings;
+      const body = validatePatch(req.body ?? {});
+      const external = body.type !== undefined && body.type !== 'internal';
+      checkLimitSettings(external, body);
+      const settings = {
+        ...CONTAINER_DEFAULTS,
+        ...pickSettings(external ? withoutNullLimits(body) : body),
+      } as ContainerSettings;
       checkContainerRules(settings);
       await checkContainerKeys(ctx, req.principal.partner_sid, settings.encryption_key_sids);
       const plain = settings.type !== 'internal' ? (settings.external_attributes as PlainAttributes | null) : null;
@@ -266,7 +277,12 @@ export function containerHandlers(ctx: StorageContext) {
       });
     },
     [Subjects.storage.containerGet]: async (req: GatewayRequest) => {
-      return serializeContainer(await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid));
+      const fields = parseFieldParams(req.query, CONTAINER_LIST_SPEC);
+      return applyFieldFilter(
+        serializeContainer(await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid)),
+        fields.include,
+        fields.exclude,
+      );
     },
     [Subjects.storage.containerUpdate]: async (req: GatewayRequest) => {
       return update(req, pickSettings(validatePatch(req.body ?? {})), false);
@@ -277,6 +293,17 @@ export function containerHandlers(ctx: StorageContext) {
     [Subjects.storage.containerDelete]: async (req: GatewayRequest) => {
       const c = await ownedContainer(ctx, req.principal.partner_sid, req.params.container_sid);
       if (c.is_default) throw UnprocessableError.field('container_sid', 'the default container cannot be deleted');
+      // An endpoint's recordings go to the container it names: deleting it would strand them (decisions §41).
+      // When the endpoint service cannot say, nothing is deleted (its 503 is the answer).
+      const { endpoint_sids: users } = await new EndpointClient(ctx.bus, {
+        timeoutMs: ctx.busTimeoutMs,
+      }).usingContainer(c.partner_sid, c.container_sid);
+      if (users.length > 0)
+        throw new ConflictError(
+          users.map((sid) =>
+            errorItem(`endpoint ${sid} names this container (properties.container_sid)`, 'container_sid', sid),
+          ),
+        );
       if (
         (await repo.files.countDocuments({ container_sid: c.container_sid })) > 0 ||
         (await repo.uploads.countDocuments({ container_sid: c.container_sid })) > 0

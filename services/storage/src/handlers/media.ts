@@ -1,4 +1,5 @@
 import {
+  BadRequestError,
   ApiError,
   ConflictError,
   EndpointLookupReplySchema,
@@ -8,7 +9,6 @@ import {
   RecordingQuerySchema,
   Subjects,
   UnavailableError,
-  UnprocessableError,
   compileValidator,
   errorItem,
   unwrapReply,
@@ -135,10 +135,11 @@ export function mediaHandlers(ctx: StorageContext) {
     [Subjects.storage.playbackOpen]: async (req: PlaybackOpenRequest): Promise<PlaybackOpenReply> => {
       operatorOnly(req.principal);
       const q = validatePlaybackQuery(req.query);
-      if ((q.file_sid === undefined) === (q.uri === undefined))
-        throw new UnprocessableError([
-          errorItem('give the file either by file_sid or by uri (its publish_uri)', q.file_sid ? 'uri' : 'file_sid'),
-        ]);
+      // Neither or both: a malformed request (400), naming each of the two (decisions §41).
+      if ((q.file_sid === undefined) === (q.uri === undefined)) {
+        const say = q.file_sid === undefined ? 'give the file by file_sid or by uri' : 'give file_sid or uri, not both';
+        throw new BadRequestError('validation error', [errorItem(say, 'file_sid'), errorItem(say, 'uri')]);
+      }
       const endpoint = await endpointOf(q.endpoint_sid);
       const found =
         q.uri !== undefined
