@@ -106,7 +106,9 @@ async function main(): Promise<void> {
   fs.rmSync(dir, { recursive: true, force: true });
 
   console.log(
-    `${SIZE / MiB} MiB in ${BLOCK_KIB} KiB pieces, best of ${RUNS} alternating rounds; node ${process.version}; ${os.cpus().length} cores; ` +
+    `${SIZE / MiB} MiB in ${BLOCK_KIB} KiB pieces, best of ${RUNS} ` +
+      `alternating rounds; node ${process.version}; ${os.cpus().length} ` +
+      `cores; ` +
       `load ${os
         .loadavg()
         .map((l) => l.toFixed(1))

@@ -153,7 +153,8 @@ async function main(): Promise<void> {
     const mibs = (ms: number) => (SIZE / MiB / (ms / 1000)).toFixed(1);
     const enc = last.encryption as { header_bytes: number };
     console.log(
-      `\nEncrypted vs plain raw upload, ${SIZE / MiB} MiB, ${MODE}, best of ${RUNS} alternating, ${os.cpus().length} cores (decrypts: ok)\n`,
+      `\nEncrypted vs plain raw upload, ${SIZE / MiB} MiB, ${MODE}, best of ` +
+        `${RUNS} alternating, ${os.cpus().length} cores (decrypts: ok)\n`,
     );
     console.log(
       table([

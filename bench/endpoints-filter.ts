@@ -163,17 +163,25 @@ async function main(): Promise<void> {
 
   const width = Math.max(...results.map((r) => r.name.length));
   const out = [
-    `endpoints-filter: ${ENDPOINTS} endpoints of one partner (2 addresses each), store ${label}; loaded in ${loadMs.toFixed(0)} ms`,
-    `${RUNS} timed runs per row after ${WARMUP} warm-up runs; time of one svc.endpoint.list request (query, count, serialize)`,
+    `endpoints-filter: ${ENDPOINTS} endpoints of one partner (2 addresses ` +
+      `each), store ${label}; loaded in ${loadMs.toFixed(0)} ms`,
+    `${RUNS} timed runs per row after ${WARMUP} warm-up runs; time of one ` +
+      `svc.endpoint.list request (query, count, serialize)`,
     '',
-    `${'query'.padEnd(width)}  ${'median ms'.padStart(9)}  ${'p95 ms'.padStart(8)}  ${'items'.padStart(5)}  ${'total'.padStart(6)}`,
+    `${'query'.padEnd(width)}  ${'median ms'.padStart(9)}  ` +
+      `${'p95 ms'.padStart(8)}  ${'items'.padStart(5)}  ` +
+      `${'total'.padStart(6)}`,
     ...results.map(
       (r) =>
-        `${r.name.padEnd(width)}  ${r.median.toFixed(2).padStart(9)}  ${r.p95.toFixed(2).padStart(8)}  ${String(r.items).padStart(5)}  ${String(r.total).padStart(6)}`,
+        `${r.name.padEnd(width)}  ${r.median.toFixed(2).padStart(9)}  ` +
+        `${r.p95.toFixed(2).padStart(8)}  ${String(r.items).padStart(5)}  ` +
+        `${String(r.total).padStart(6)}`,
     ),
     '',
-    `ratio filtered (addresses.ip, indexed) / unfiltered, medians: ${(results[1].median / results[0].median).toFixed(3)}`,
-    `ratio unindexed filter / unfiltered, medians:                 ${(results[3].median / results[0].median).toFixed(3)}`,
+    `ratio filtered (addresses.ip, indexed) / unfiltered, medians: ` +
+      `${(results[1].median / results[0].median).toFixed(3)}`,
+    `ratio unindexed filter / unfiltered, medians:                 ` +
+      `${(results[3].median / results[0].median).toFixed(3)}`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 

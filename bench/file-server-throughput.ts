@@ -11,7 +11,8 @@
  * its edge: the file server decides each answer, nginx sends the bytes (docs/operations.md).
  *
  *   pnpm exec tsx bench/file-server-throughput.ts [embedded|distributed] [sizeMiB=100]
- *   BENCH_TRACING=on pnpm exec tsx bench/file-server-throughput.ts …   (Patchbay with tracing on: lib/tracing-switch.ts)
+ *   BENCH_TRACING=on pnpm exec tsx bench/file-server-throughput.ts …   (Patchbay with tracing on:
+ * lib/tracing-switch.ts)
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -51,7 +52,8 @@ async function startNginx(root: string, edge: Edge): Promise<{ port: number; edg
 events { worker_connections 1024; }
 http { access_log off; sendfile on; tcp_nopush off; keepalive_requests 100000;
   types { application/octet-stream bin; }
-  client_body_temp_path ${root}/tmp; proxy_temp_path ${root}/tmp; fastcgi_temp_path ${root}/tmp; uwsgi_temp_path ${root}/tmp; scgi_temp_path ${root}/tmp;
+  client_body_temp_path ${root}/tmp; proxy_temp_path ${root}/tmp;
+  fastcgi_temp_path ${root}/tmp; uwsgi_temp_path ${root}/tmp; scgi_temp_path ${root}/tmp;
   server { listen 127.0.0.1:${port}; root ${root}/www; }
   upstream fs { server 127.0.0.1:${edge.fileServerPort}; keepalive 64; }
   server { listen 127.0.0.1:${edgePort};
@@ -215,7 +217,11 @@ async function main(): Promise<void> {
     const accelUrl = `http://127.0.0.1:${nginx.edgePort}${new URL(accelUri).pathname}`;
     const [ngx, node, pb, edge] = await measure([`http://127.0.0.1:${nginx.port}/file.bin`, bare.url, pbUrl, accelUrl]);
     console.log(
-      `\nPublic file server (${MODE}) vs nginx 1.22 (1 worker, sendfile on, tcp_nopush off), ${SIZE / MiB} MiB file, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, best of ${ROUNDS} alternating rounds; full: 2 curl x 4; ranges: wrk -t1 -c${RANGE_CONNECTIONS} -d${RANGE_SECONDS}s\n`,
+      `\nPublic file server (${MODE}) vs nginx 1.22 (1 worker, sendfile on, ` +
+        `tcp_nopush off), ${SIZE / MiB} MiB file, ${os.cpus().length} cores, ` +
+        `load ${os.loadavg()[0].toFixed(1)}, best of ${ROUNDS} alternating ` +
+        `rounds; full: 2 curl x 4; ranges: wrk -t1 -c${RANGE_CONNECTIONS} ` +
+        `-d${RANGE_SECONDS}s\n`,
     );
     const row = (server: string, b: Best) => ({
       server,

@@ -86,7 +86,9 @@ function main(): void {
     }
     const bucket = owner(frame);
     buckets.set(bucket, (buckets.get(bucket) ?? 0) + us);
-    const name = `${frame.functionName || '(anonymous)'} ${frame.url ? `${frame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(packages|services)\//, '$1/')}:${frame.lineNumber + 1}` : ''}`;
+    const name =
+      `${frame.functionName || '(anonymous)'} ` +
+      `${frame.url ? `${frame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(packages|services)\//, '$1/')}:${frame.lineNumber + 1}` : ''}`;
     fns.set(name, (fns.get(name) ?? 0) + us);
   }
   const busy = total - idle;
@@ -99,7 +101,9 @@ function main(): void {
       for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
         const frame = byId.get(at)!.callFrame;
         if (!frame.url.includes(inclusiveOf)) continue;
-        const name = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(packages|services)\//, '$1/')}:${frame.lineNumber + 1}`;
+        const name =
+          `${frame.functionName || '(anonymous)'} ` +
+          `${frame.url.replace(/^.*\/(packages|services)\//, '$1/')}:${frame.lineNumber + 1}`;
         if (seen.has(name)) continue;
         seen.add(name);
         inclusive.set(name, (inclusive.get(name) ?? 0) + us);
@@ -108,7 +112,9 @@ function main(): void {
   }
   const pct = (us: number) => `${((100 * us) / busy).toFixed(1).padStart(5)}%`;
   console.log(
-    `${file}: ${(total / 1e6).toFixed(2)} s profiled, ${(busy / 1e6).toFixed(2)} s busy (${((100 * busy) / total).toFixed(0)}%)\n`,
+    `${file}: ${(total / 1e6).toFixed(2)} s profiled, ` +
+      `${(busy / 1e6).toFixed(2)} s busy ` +
+      `(${((100 * busy) / total).toFixed(0)}%)\n`,
   );
   console.log('busy time by owner:');
   for (const [name, us] of [...buckets].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.OWNERS ?? 15)))

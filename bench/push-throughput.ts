@@ -191,7 +191,8 @@ async function main(): Promise<void> {
 
     const load = os.loadavg()[0].toFixed(1);
     console.log(
-      `\nPush to ${RECIPIENTS} recipients per run on fake FCM and APNs (HTTP/2 + TLS), best of ${ROUNDS}, alternating; ` +
+      `\nPush to ${RECIPIENTS} recipients per run on fake FCM and APNs ` +
+        `(HTTP/2 + TLS), best of ${ROUNDS}, alternating; ` +
         `${os.cpus().length} cores, load ${load}, Patchbay ${MODE}\n`,
     );
     const row = (path: string, r: Run, base: Run) => ({
@@ -222,7 +223,8 @@ async function main(): Promise<void> {
       ]),
     );
     const per = (a: Measured, d: Measured) =>
-      `${pathCpu(a.cpu).toFixed(2)} s vs ${pathCpu(d.cpu).toFixed(2)} s directly (${(pathCpu(a.cpu) / pathCpu(d.cpu)).toFixed(2)}×)`;
+      `${pathCpu(a.cpu).toFixed(2)} s vs ${pathCpu(d.cpu).toFixed(2)} s ` +
+      `directly (${(pathCpu(a.cpu) / pathCpu(d.cpu)).toFixed(2)}×)`;
     console.log(
       `\nCPU of the whole path (all but the rest of the machine): Android ${per(b.fcmPatchbay, b.fcmDirect)}; ` +
         `iOS ${per(b.apnsPatchbay, b.apnsDirect)}`,

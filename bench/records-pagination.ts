@@ -92,7 +92,9 @@ async function main(): Promise<void> {
   const loaded = ms(process.hrtime.bigint() - t);
   const heap = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
   console.log(
-    `${N.toLocaleString('en')} call records of one partner: built in ${(made / 1000).toFixed(1)} s, inserted with their indexes in ${(loaded / 1000).toFixed(1)} s (heap ${heap} MiB)`,
+    `${N.toLocaleString('en')} call records of one partner: built in ` +
+      `${(made / 1000).toFixed(1)} s, inserted with their indexes in ` +
+      `${(loaded / 1000).toFixed(1)} s (heap ${heap} MiB)`,
   );
 
   const sid = (i: number) => records[i].dr_sid;
@@ -175,7 +177,8 @@ async function main(): Promise<void> {
   );
 
   console.log(
-    `\nlimit ${LIMIT}; median of ${RUNS} interleaved runs after a warm-up; page 1 vs page ${lastPage.toLocaleString('en')} (the last)\n`,
+    `\nlimit ${LIMIT}; median of ${RUNS} interleaved runs after a warm-up; ` +
+      `page 1 vs page ${lastPage.toLocaleString('en')} (the last)\n`,
   );
   console.log(`mode              page 1 (ms)   page ${lastPage.toLocaleString('en')} (ms)   ratio`);
   for (const [mode, a, b] of rows)
@@ -200,7 +203,9 @@ async function main(): Promise<void> {
   const b1 = await once({ limit, after: sid(0) }, 1, unplanned);
   const bN = await once({ limit, after: sid((lastPage - 1) * LIMIT - 1) }, (lastPage - 1) * LIMIT, unplanned);
   console.log(
-    `\nbaseline, NeDB's own plan (no ordered index scan), after (asc), one run each: page 1 ${b1.toFixed(0)} ms, page ${lastPage.toLocaleString('en')} ${bN.toFixed(0)} ms`,
+    `\nbaseline, NeDB's own plan (no ordered index scan), after (asc), one ` +
+      `run each: page 1 ${b1.toFixed(0)} ms, page ` +
+      `${lastPage.toLocaleString('en')} ${bN.toFixed(0)} ms`,
   );
   await docs.close();
 }

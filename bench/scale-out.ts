@@ -99,7 +99,9 @@ async function main(): Promise<void> {
 
     const r = (x: number) => x.toFixed(2);
     process.stdout.write(
-      `\nScale-out on ${os.cpus().length} CPU(s): ${JOBS} upload-time jobs (60 s tone → mp4), ${DOWNLOADS} downloads of ${FILE_BYTES / MiB} MiB (8 at a time)\n\n`,
+      `\nScale-out on ${os.cpus().length} CPU(s): ${JOBS} upload-time jobs ` +
+        `(60 s tone → mp4), ${DOWNLOADS} downloads of ${FILE_BYTES / MiB} MiB ` +
+        `(8 at a time)\n\n`,
     );
     process.stdout.write(
       `${table([

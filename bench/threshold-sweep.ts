@@ -199,7 +199,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${n} files done\n`);
   }
   process.stdout.write(
-    `\ndelete_lru sweep, all-in-one configuration (in-process bus, NeDB on disk, blob directory); node ${process.version}\n\n${table(rows)}\n`,
+    `\ndelete_lru sweep, all-in-one configuration (in-process bus, NeDB on ` +
+      `disk, blob directory); node ${process.version}\n\n${table(rows)}\n`,
   );
 }
 

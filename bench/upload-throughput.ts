@@ -157,7 +157,8 @@ async function main(): Promise<void> {
       ]),
     );
     console.log(
-      `\n${BIG / MiB} MiB upload: ${mbps(BIG, bigMs)} MiB/s; gateway peak RSS ${(peak / MiB).toFixed(0)} MiB (target < 200 MiB)`,
+      `\n${BIG / MiB} MiB upload: ${mbps(BIG, bigMs)} MiB/s; gateway peak ` +
+        `RSS ${(peak / MiB).toFixed(0)} MiB (target < 200 MiB)`,
     );
     console.log(tracing.summary());
   } finally {

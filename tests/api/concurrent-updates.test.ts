@@ -124,21 +124,24 @@ test('files: 10 concurrent PATCHes of 10 fields, none lost, threshold counts mov
   expect(container).toMatchObject({ total_files: ROUNDS, threshold_total_files: 0, threshold_total_bytes: 0 });
 });
 
-test('endpoints: 10 concurrent PATCHes (top-level fields and nested attributes merged key by key), none lost', async () => {
-  for (let round = 0; round < ROUNDS; round++) {
-    const e = await created(p, { type: 'third_party', addresses: [freshAddress()] });
-    const patches: Patch[] = [
-      { name: `e${round}` },
-      { capacity: round + 3 },
-      { out_sip_username: 'u' },
-      { out_sip_password: 'pw' },
-      ...['key', 'value', 'account_sid', 'api_url', 'did_group_id', 'subscriber_sid'].map((k) => ({
-        attributes: { [k]: `${k}-${round}` },
-      })),
-    ];
-    expectAll(await race(`/endpoints/${e.endpoint_sid}`, patches), patches);
-  }
-});
+test(
+  'endpoints: 10 concurrent PATCHes (top-level fields and nested ' + 'attributes merged key by key), none lost',
+  async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const e = await created(p, { type: 'third_party', addresses: [freshAddress()] });
+      const patches: Patch[] = [
+        { name: `e${round}` },
+        { capacity: round + 3 },
+        { out_sip_username: 'u' },
+        { out_sip_password: 'pw' },
+        ...['key', 'value', 'account_sid', 'api_url', 'did_group_id', 'subscriber_sid'].map((k) => ({
+          attributes: { [k]: `${k}-${round}` },
+        })),
+      ];
+      expectAll(await race(`/endpoints/${e.endpoint_sid}`, patches), patches);
+    }
+  },
+);
 
 test('push applications: 6 concurrent PATCHes of 6 fields (credentials included), none lost', async () => {
   const sa = fakeServiceAccount('race');
@@ -194,7 +197,8 @@ test('partners and tokens: concurrent PATCHes of different fields, none lost', a
       { attributes: { tier: round } },
       { password: `new-password-${round}` },
     ];
-    expectAll(await race(`/partners/${child.partner_sid}`, patches, adminAuth()), patches.slice(0, 2)); // the password is write-only
+    // The password is write-only.
+    expectAll(await race(`/partners/${child.partner_sid}`, patches, adminAuth()), patches.slice(0, 2));
     const login = await http()
       .post(`${API}/oauth/token`)
       .type('form')

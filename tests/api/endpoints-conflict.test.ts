@@ -50,22 +50,25 @@ describe('auth_required=false on an IP and port already used with auth_required=
     expect(res.status).toBe(409);
   });
 
-  test('updates: turning auth_required off, or moving an address onto a used one, is refused and changes nothing', async () => {
-    const a = freshAddress();
-    await created(partner, open(a));
-    const closed = await created(partner, { type: 'third_party', addresses: [a] });
-    const off = await ep.patch(closed.endpoint_sid, { auth_required: false });
-    expect(off.status).toBe(409);
-    expect(off.body).toEqual(DUPLICATE_IP);
-    const elsewhere = await created(partner, open(freshAddress()));
-    const moved = await ep.patch(elsewhere.endpoint_sid, { addresses: [a] });
-    expect(moved.status).toBe(409);
-    expect(moved.body).toEqual(DUPLICATE_IP);
-    const put = await ep.put(elsewhere.endpoint_sid, { ...elsewhere, addresses: [a] });
-    expect(put.status).toBe(409);
-    expect((await ep.get(closed.endpoint_sid)).body).toEqual(closed);
-    expect((await ep.get(elsewhere.endpoint_sid)).body).toEqual(elsewhere);
-  });
+  test(
+    'updates: turning auth_required off, or moving an address onto a used ' + 'one, is refused and changes nothing',
+    async () => {
+      const a = freshAddress();
+      await created(partner, open(a));
+      const closed = await created(partner, { type: 'third_party', addresses: [a] });
+      const off = await ep.patch(closed.endpoint_sid, { auth_required: false });
+      expect(off.status).toBe(409);
+      expect(off.body).toEqual(DUPLICATE_IP);
+      const elsewhere = await created(partner, open(freshAddress()));
+      const moved = await ep.patch(elsewhere.endpoint_sid, { addresses: [a] });
+      expect(moved.status).toBe(409);
+      expect(moved.body).toEqual(DUPLICATE_IP);
+      const put = await ep.put(elsewhere.endpoint_sid, { ...elsewhere, addresses: [a] });
+      expect(put.status).toBe(409);
+      expect((await ep.get(closed.endpoint_sid)).body).toEqual(closed);
+      expect((await ep.get(elsewhere.endpoint_sid)).body).toEqual(elsewhere);
+    },
+  );
 
   test('deleting the endpoint, or turning auth_required on, frees the IP and port', async () => {
     const a = freshAddress();

@@ -141,21 +141,24 @@ describe('type rules after creation', () => {
     },
   );
 
-  test('conference and flexml: properties.container_sid is fixed; conference_playback: conference_endpoint_sid too', async () => {
-    for (const type of ['conference', 'flexml']) {
-      const e = await created(partner, { type });
-      const res = await ep.patch(e.endpoint_sid, {
-        properties: { container_sid: '6f1c9d9e-8a53-4bd5-9d51-8b6a6d5b1c11' },
-      });
+  test(
+    'conference and flexml: properties.container_sid is fixed; ' + 'conference_playback: conference_endpoint_sid too',
+    async () => {
+      for (const type of ['conference', 'flexml']) {
+        const e = await created(partner, { type });
+        const res = await ep.patch(e.endpoint_sid, {
+          properties: { container_sid: '6f1c9d9e-8a53-4bd5-9d51-8b6a6d5b1c11' },
+        });
+        expect(res.status).toBe(422);
+        expect(fieldsOf(res.body)).toEqual(['properties.container_sid']);
+      }
+      const conf = await created(partner, { type: 'conference' });
+      const playback = await created(partner, { type: 'conference_playback' });
+      const res = await ep.patch(playback.endpoint_sid, { properties: { conference_endpoint_sid: conf.endpoint_sid } });
       expect(res.status).toBe(422);
-      expect(fieldsOf(res.body)).toEqual(['properties.container_sid']);
-    }
-    const conf = await created(partner, { type: 'conference' });
-    const playback = await created(partner, { type: 'conference_playback' });
-    const res = await ep.patch(playback.endpoint_sid, { properties: { conference_endpoint_sid: conf.endpoint_sid } });
-    expect(res.status).toBe(422);
-    expect(fieldsOf(res.body)).toEqual(['properties.conference_endpoint_sid']);
-  });
+      expect(fieldsOf(res.body)).toEqual(['properties.conference_endpoint_sid']);
+    },
+  );
 
   test('voicemail: also callback_method, callback_url, greeting, max_duration (and container_sid)', async () => {
     const e = await created(partner, { type: 'voicemail' });

@@ -227,33 +227,37 @@ describe('checks on create and update', () => {
     expect(closed.body.errors[0].message).toBe('the storage cannot be used: could not connect');
   }, 60_000);
 
-  test('an update is probed too; sending back the masked credentials keeps them; no uploads through the API', async () => {
-    const created = await createExternal('aws_s3', s3Attributes());
-    expect(created.status).toBe(200);
-    const sid = created.body.container_sid;
-    const kept = await api()
-      .put(`${API}/storage/containers/${sid}`)
-      .set(...partner.auth)
-      .send({ ...created.body, name: 'renamed' });
-    expect(kept.status).toBe(200);
-    expect(kept.body.external_attributes.credentials.secret_access_key).toBe('********');
-    const moved = await api()
-      .patch(`${API}/storage/containers/${sid}`)
-      .set(...partner.auth)
-      .send({ external_attributes: { ...created.body.external_attributes, bucket: 'gone' } });
-    expect(moved.status).toBe(422);
-    expect(moved.body.errors[0].field).toBe('external_attributes');
-    // Masked credentials were kept: the same bucket still probes fine, and a recording still lands.
-    const f = await recordInto(sid);
-    expect(await keysOf(s3Of('recordings'))).toContain(`pbx/files/${partner.partner_sid}/${f.file_sid}`);
-    const up = await api()
-      .post(`${API}/storage/files?container_sid=${sid}&name=a.txt`)
-      .set(...partner.auth)
-      .set('Content-Type', 'application/octet-stream')
-      .send(Buffer.from('a'));
-    expect(up.body.errors[0].field).toBe('container_sid');
-    expect(up.status).toBe(422);
-  }, 60_000);
+  test(
+    'an update is probed too; sending back the masked credentials keeps ' + 'them; no uploads through the API',
+    async () => {
+      const created = await createExternal('aws_s3', s3Attributes());
+      expect(created.status).toBe(200);
+      const sid = created.body.container_sid;
+      const kept = await api()
+        .put(`${API}/storage/containers/${sid}`)
+        .set(...partner.auth)
+        .send({ ...created.body, name: 'renamed' });
+      expect(kept.status).toBe(200);
+      expect(kept.body.external_attributes.credentials.secret_access_key).toBe('********');
+      const moved = await api()
+        .patch(`${API}/storage/containers/${sid}`)
+        .set(...partner.auth)
+        .send({ external_attributes: { ...created.body.external_attributes, bucket: 'gone' } });
+      expect(moved.status).toBe(422);
+      expect(moved.body.errors[0].field).toBe('external_attributes');
+      // Masked credentials were kept: the same bucket still probes fine, and a recording still lands.
+      const f = await recordInto(sid);
+      expect(await keysOf(s3Of('recordings'))).toContain(`pbx/files/${partner.partner_sid}/${f.file_sid}`);
+      const up = await api()
+        .post(`${API}/storage/files?container_sid=${sid}&name=a.txt`)
+        .set(...partner.auth)
+        .set('Content-Type', 'application/octet-stream')
+        .send(Buffer.from('a'));
+      expect(up.body.errors[0].field).toBe('container_sid');
+      expect(up.status).toBe(422);
+    },
+    60_000,
+  );
 });
 
 describe('expiry', () => {

@@ -45,102 +45,110 @@ afterAll(async () => {
   await Promise.all([pb?.stop(), silent?.stop(), slow?.stop(), s3?.stop()]);
 }, 60_000);
 
-test("A's creates aimed at a silent endpoint are 422s, nothing is created later, and B's calls all succeed", async () => {
-  const [a, b] = [await partner('a'), await partner('b')];
-  const endpoint = `http://127.0.0.1:${silent.port}`;
-  const attempts: Array<[string, Record<string, unknown>]> = [
-    ['aws_s3', { bucket: 'slow', endpoint, credentials: { access_key_id: 'k', secret_access_key: 's' } }],
-    ['aws_s3', { bucket: 'slow-two', endpoint }],
-    ['gcp_storage', { bucket: 'slow', endpoint }],
-    ['azure_blob', { container: 'slow', endpoint: `${endpoint}/acct` }],
-  ];
-  let answeredAt = 0;
-  const creates = Promise.all(
-    attempts.map(async ([type, external_attributes]) => {
-      const res = await api()
-        .post(`${API}/storage/containers`)
-        .set(...a)
-        .send({ type, external_attributes });
-      return { type, status: res.status, body: res.body as { errors: Array<{ field: string; message: string }> } };
-    }),
-  ).finally(() => {
-    answeredAt = Date.now();
-  });
+test(
+  "A's creates aimed at a silent endpoint are 422s, nothing is created " + "later, and B's calls all succeed",
+  async () => {
+    const [a, b] = [await partner('a'), await partner('b')];
+    const endpoint = `http://127.0.0.1:${silent.port}`;
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      ['aws_s3', { bucket: 'slow', endpoint, credentials: { access_key_id: 'k', secret_access_key: 's' } }],
+      ['aws_s3', { bucket: 'slow-two', endpoint }],
+      ['gcp_storage', { bucket: 'slow', endpoint }],
+      ['azure_blob', { container: 'slow', endpoint: `${endpoint}/acct` }],
+    ];
+    let answeredAt = 0;
+    const creates = Promise.all(
+      attempts.map(async ([type, external_attributes]) => {
+        const res = await api()
+          .post(`${API}/storage/containers`)
+          .set(...a)
+          .send({ type, external_attributes });
+        return { type, status: res.status, body: res.body as { errors: Array<{ field: string; message: string }> } };
+      }),
+    ).finally(() => {
+      answeredAt = Date.now();
+    });
 
-  // B works with storage the whole time A's creates are waiting on the silent endpoint, and for a bus
-  // timeout after they were answered (when a breaker opened by them would refuse B, and when a create
-  // that outlived its request would appear).
-  const seen: number[] = [];
-  const made = await api()
-    .post(`${API}/storage/containers`)
-    .set(...b)
-    .send({ name: 'b' });
-  seen.push(made.status);
-  while (answeredAt === 0 || Date.now() - answeredAt < BUS_TIMEOUT_MS) {
-    const up = await api()
-      .post(`${API}/storage/files?container_sid=${made.body.container_sid}&name=n.txt`)
+    // B works with storage the whole time A's creates are waiting on the silent endpoint, and for a bus
+    // timeout after they were answered (when a breaker opened by them would refuse B, and when a create
+    // that outlived its request would appear).
+    const seen: number[] = [];
+    const made = await api()
+      .post(`${API}/storage/containers`)
       .set(...b)
-      .set('Content-Type', 'application/octet-stream')
-      .send(Buffer.from('neighbour'));
-    seen.push(up.status);
-    seen.push(
-      (
-        await api()
-          .get(`${API}/storage/containers`)
-          .set(...b)
-      ).status,
-    );
-    if (up.status !== 201) continue;
-    for (const call of [
-      api()
-        .get(`${API}/storage/files/${up.body.file_sid}`)
-        .set(...b),
-      api()
-        .delete(`${API}/storage/files/${up.body.file_sid}`)
-        .set(...b),
-    ])
-      seen.push((await call).status);
-  }
+      .send({ name: 'b' });
+    seen.push(made.status);
+    while (answeredAt === 0 || Date.now() - answeredAt < BUS_TIMEOUT_MS) {
+      const up = await api()
+        .post(`${API}/storage/files?container_sid=${made.body.container_sid}&name=n.txt`)
+        .set(...b)
+        .set('Content-Type', 'application/octet-stream')
+        .send(Buffer.from('neighbour'));
+      seen.push(up.status);
+      seen.push(
+        (
+          await api()
+            .get(`${API}/storage/containers`)
+            .set(...b)
+        ).status,
+      );
+      if (up.status !== 201) continue;
+      for (const call of [
+        api()
+          .get(`${API}/storage/files/${up.body.file_sid}`)
+          .set(...b),
+        api()
+          .delete(`${API}/storage/files/${up.body.file_sid}`)
+          .set(...b),
+      ])
+        seen.push((await call).status);
+    }
 
-  expect(seen.length).toBeGreaterThan(3);
-  expect(seen.filter((s) => s !== 200 && s !== 201 && s !== 204)).toEqual([]);
-  for (const r of await creates) {
-    expect({ type: r.type, status: r.status }).toEqual({ type: r.type, status: 422 });
-    expectErrorBody(r.body);
-    expect(r.body.errors).toEqual([
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen.filter((s) => s !== 200 && s !== 201 && s !== 204)).toEqual([]);
+    for (const r of await creates) {
+      expect({ type: r.type, status: r.status }).toEqual({ type: r.type, status: 422 });
+      expectErrorBody(r.body);
+      expect(r.body.errors).toEqual([
+        { field: 'external_attributes', message: 'the storage cannot be used: could not connect', reference_sid: null },
+      ]);
+    }
+    expect(silent.connections()).toBeGreaterThan(0);
+    // Nothing of A's appeared after its creates were answered.
+    const listed = await api()
+      .get(`${API}/storage/containers`)
+      .set(...a);
+    expect(listed.body.items.map((c: { type: string }) => c.type)).toEqual(['internal']);
+  },
+  90_000,
+);
+
+test(
+  'a storage that works, but slower than the deadline: 422 in time, and ' + 'no container appears afterwards',
+  async () => {
+    const a = await partner('slow');
+    const res = await api()
+      .post(`${API}/storage/containers`)
+      .set(...a)
+      .send({
+        type: 'aws_s3',
+        external_attributes: {
+          bucket: 'works-slowly',
+          endpoint: `http://127.0.0.1:${slow.port}`,
+          credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' },
+        },
+      });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
       { field: 'external_attributes', message: 'the storage cannot be used: could not connect', reference_sid: null },
     ]);
-  }
-  expect(silent.connections()).toBeGreaterThan(0);
-  // Nothing of A's appeared after its creates were answered.
-  const listed = await api()
-    .get(`${API}/storage/containers`)
-    .set(...a);
-  expect(listed.body.items.map((c: { type: string }) => c.type)).toEqual(['internal']);
-}, 90_000);
-
-test('a storage that works, but slower than the deadline: 422 in time, and no container appears afterwards', async () => {
-  const a = await partner('slow');
-  const res = await api()
-    .post(`${API}/storage/containers`)
-    .set(...a)
-    .send({
-      type: 'aws_s3',
-      external_attributes: {
-        bucket: 'works-slowly',
-        endpoint: `http://127.0.0.1:${slow.port}`,
-        credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' },
-      },
-    });
-  expect(res.status).toBe(422);
-  expect(res.body.errors).toEqual([
-    { field: 'external_attributes', message: 'the storage cannot be used: could not connect', reference_sid: null },
-  ]);
-  expect(slow.connections()).toBeGreaterThan(0);
-  // Long enough for every call of the probe to have been answered by now.
-  await new Promise((r) => setTimeout(r, 2 * BUS_TIMEOUT_MS));
-  const listed = await api()
-    .get(`${API}/storage/containers`)
-    .set(...a);
-  expect(listed.body.items.map((c: { type: string }) => c.type)).toEqual(['internal']);
-}, 60_000);
+    expect(slow.connections()).toBeGreaterThan(0);
+    // Long enough for every call of the probe to have been answered by now.
+    await new Promise((r) => setTimeout(r, 2 * BUS_TIMEOUT_MS));
+    const listed = await api()
+      .get(`${API}/storage/containers`)
+      .set(...a);
+    expect(listed.body.items.map((c: { type: string }) => c.type)).toEqual(['internal']);
+  },
+  60_000,
+);

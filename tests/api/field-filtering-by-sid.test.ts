@@ -50,21 +50,24 @@ test.each([
   expect(bad.body.errors[0].field).toBe('include_fields');
 });
 
-test("a filtered body fits the published document's 200 schema (a whole one too); a wrong type still does not", async () => {
-  const doc = (await http().get(`${API}/openapi.json`)).body as Record<string, unknown>;
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-  addFormats(ajv);
-  ajv.addSchema(doc, 'openapi');
-  const validate = ajv.compile({
-    $ref: 'openapi#/paths/~1storage~1containers~1%7Bcontainer_sid%7D/get/responses/200/content/application~1json/schema',
-  });
-  const filtered = (await get(`/storage/containers/${container}`, 'include_fields=name')).body;
-  const whole = (await get(`/storage/containers/${container}`, '')).body;
-  expect(validate(filtered)).toBe(true);
-  expect(validate(whole)).toBe(true);
-  expect(validate({ name: 42 })).toBe(false);
-  const list = ajv.compile({
-    $ref: 'openapi#/paths/~1storage~1containers/get/responses/200/content/application~1json/schema',
-  });
-  expect(list((await get('/storage/containers', 'include_fields=container_sid')).body)).toBe(true);
-});
+test(
+  "a filtered body fits the published document's 200 schema (a whole one " + 'too); a wrong type still does not',
+  async () => {
+    const doc = (await http().get(`${API}/openapi.json`)).body as Record<string, unknown>;
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+    addFormats(ajv);
+    ajv.addSchema(doc, 'openapi');
+    const validate = ajv.compile({
+      $ref: 'openapi#/paths/~1storage~1containers~1%7Bcontainer_sid%7D/get/responses/200/content/application~1json/schema',
+    });
+    const filtered = (await get(`/storage/containers/${container}`, 'include_fields=name')).body;
+    const whole = (await get(`/storage/containers/${container}`, '')).body;
+    expect(validate(filtered)).toBe(true);
+    expect(validate(whole)).toBe(true);
+    expect(validate({ name: 42 })).toBe(false);
+    const list = ajv.compile({
+      $ref: 'openapi#/paths/~1storage~1containers/get/responses/200/content/application~1json/schema',
+    });
+    expect(list((await get('/storage/containers', 'include_fields=container_sid')).body)).toBe(true);
+  },
+);

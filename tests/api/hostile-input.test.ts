@@ -300,143 +300,153 @@ test('path segments that do not percent-decode are a 400 naming the path, on the
   expectErrorBody(pub.body);
 });
 
-test('JSON nested thousands of levels deep: 400 on every write route and in every JSON the gateway reads; GET routes never parse a body', async () => {
-  const deep = nested(4000);
-  const findings = await sweep(
-    withBody.map((r) => async () => {
-      // As the bootstrap partner, so no scope check answers before the body is read.
-      const res = await requestFor(r.method, `${API}${fill(r.path, 'x')}`)
-        .set(...adminAuth())
-        .set('Content-Type', 'application/json')
-        .send(deep);
-      seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
-      return res.status === 400 && res.body.message === 'JSON nested more than 64 levels deep'
-        ? null
-        : { call: `${r.method} ${r.path}`, status: res.status, body: res.text.slice(0, 200) };
-    }),
-  );
-  expect(findings).toEqual([]);
-  // Just inside the limit is fine (a 4xx from the service at worst, never a 5xx).
-  const edge = await http()
-    .post(`${API}/storage/containers`)
-    .set(...p.auth)
-    .set('Content-Type', 'application/json')
-    .send(`{"name": ${nested(63)}}`);
-  expect(edge.status).toBe(400);
-  expect(edge.body.errors[0]).toMatchObject({ field: 'name' });
-  // A GET with a body it does not use answers as without one.
-  const list = await http()
-    .get(`${API}/storage/containers`)
-    .set(...p.auth)
-    .set('Content-Type', 'application/json')
-    .send(deep);
-  expect(list.status).toBe(200);
-  // Streamed bodies: a record of an ingest, the file_object of a multipart upload.
-  const ingest = await http()
-    .post(`${API}/calls/call_drs`)
-    .set(...p.auth)
-    .set('Content-Type', 'application/json')
-    .send(`[{"dr_sid": ${nested(4000)}}]`);
-  expect(ingest.status).toBe(200);
-  expect(ingest.body).toMatchObject({ received: 1, rejected: 1, stored: 0 });
-  expect(ingest.body.errors[0].message).toMatch(/nest/);
-  const c = await createContainer(await newPartner());
-  const multipart = await http()
-    .post(`${API}/storage/files`)
-    .set(...p.auth)
-    .field('file_object', `{"container_sid": "${c.container_sid}", "x": ${nested(4000)}}`)
-    .attach('data', Buffer.from('abc'), 'a.txt');
-  expect(multipart.status).toBe(400);
-  expect(multipart.body.errors[0]).toMatchObject({ field: 'file_object' });
-}, 60_000);
+test(
+  'JSON nested thousands of levels deep: 400 on every write route and in ' +
+    'every JSON the gateway reads; GET routes never parse a body',
+  async () => {
+    const deep = nested(4000);
+    const findings = await sweep(
+      withBody.map((r) => async () => {
+        // As the bootstrap partner, so no scope check answers before the body is read.
+        const res = await requestFor(r.method, `${API}${fill(r.path, 'x')}`)
+          .set(...adminAuth())
+          .set('Content-Type', 'application/json')
+          .send(deep);
+        seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+        return res.status === 400 && res.body.message === 'JSON nested more than 64 levels deep'
+          ? null
+          : { call: `${r.method} ${r.path}`, status: res.status, body: res.text.slice(0, 200) };
+      }),
+    );
+    expect(findings).toEqual([]);
+    // Just inside the limit is fine (a 4xx from the service at worst, never a 5xx).
+    const edge = await http()
+      .post(`${API}/storage/containers`)
+      .set(...p.auth)
+      .set('Content-Type', 'application/json')
+      .send(`{"name": ${nested(63)}}`);
+    expect(edge.status).toBe(400);
+    expect(edge.body.errors[0]).toMatchObject({ field: 'name' });
+    // A GET with a body it does not use answers as without one.
+    const list = await http()
+      .get(`${API}/storage/containers`)
+      .set(...p.auth)
+      .set('Content-Type', 'application/json')
+      .send(deep);
+    expect(list.status).toBe(200);
+    // Streamed bodies: a record of an ingest, the file_object of a multipart upload.
+    const ingest = await http()
+      .post(`${API}/calls/call_drs`)
+      .set(...p.auth)
+      .set('Content-Type', 'application/json')
+      .send(`[{"dr_sid": ${nested(4000)}}]`);
+    expect(ingest.status).toBe(200);
+    expect(ingest.body).toMatchObject({ received: 1, rejected: 1, stored: 0 });
+    expect(ingest.body.errors[0].message).toMatch(/nest/);
+    const c = await createContainer(await newPartner());
+    const multipart = await http()
+      .post(`${API}/storage/files`)
+      .set(...p.auth)
+      .field('file_object', `{"container_sid": "${c.container_sid}", "x": ${nested(4000)}}`)
+      .attach('data', Buffer.from('abc'), 'a.txt');
+    expect(multipart.status).toBe(400);
+    expect(multipart.body.errors[0]).toMatchObject({ field: 'file_object' });
+  },
+  60_000,
+);
 
-test('Content-Encoding that does not match the body: 400 naming Content-Encoding; an unknown coding 415; a real gzip or zstd upload is stored decoded', async () => {
-  const owner = await newPartner();
-  const c = await createContainer(owner);
-  const calls: Array<[string, string, string, string]> = [];
-  for (const coding of ['gzip', 'deflate', 'br', 'zstd']) {
-    calls.push(['/storage/containers', 'application/json', coding, '{"name": "plain"}']);
-    calls.push(['/oauth/token', 'application/x-www-form-urlencoded', coding, 'grant_type=password']);
-    calls.push(['/calls/call_drs', 'application/json', coding, '[]']);
-    calls.push([
-      `/storage/files?container_sid=${c.container_sid}&name=a.txt`,
-      'application/octet-stream',
-      coding,
-      'not compressed at all',
-    ]);
-  }
-  for (const [path, type, coding, body] of calls) {
-    const res = await http()
-      .post(`${API}${path}`)
-      .set(...owner.auth)
-      .set('Content-Type', type)
-      .set('Content-Encoding', coding)
-      .send(body);
-    seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
-    expect({ path, coding, status: res.status }).toEqual({ path, coding, status: 400 });
-    expectErrorBody(res.body);
-  }
-  const unknown = await http()
-    .post(`${API}/storage/containers`)
-    .set(...owner.auth)
-    .set('Content-Type', 'application/json')
-    .set('Content-Encoding', 'compress')
-    .send('{}');
-  expect(unknown.status).toBe(415);
-  const multipart = await http()
-    .post(`${API}/storage/files`)
-    .set(...owner.auth)
-    .set('Content-Encoding', 'gzip')
-    .field('file_object', JSON.stringify({ container_sid: c.container_sid }))
-    .attach('data', Buffer.from('abc'), 'a.txt');
-  expect(multipart.status).toBe(415);
-  // Nothing half-written: the refused uploads left no file.
-  expect(
-    (
-      await http()
-        .get(`${API}/storage/containers/${c.container_sid}`)
+test(
+  'Content-Encoding that does not match the body: 400 naming ' +
+    'Content-Encoding; an unknown coding 415; a real gzip or zstd upload ' +
+    'is stored decoded',
+  async () => {
+    const owner = await newPartner();
+    const c = await createContainer(owner);
+    const calls: Array<[string, string, string, string]> = [];
+    for (const coding of ['gzip', 'deflate', 'br', 'zstd']) {
+      calls.push(['/storage/containers', 'application/json', coding, '{"name": "plain"}']);
+      calls.push(['/oauth/token', 'application/x-www-form-urlencoded', coding, 'grant_type=password']);
+      calls.push(['/calls/call_drs', 'application/json', coding, '[]']);
+      calls.push([
+        `/storage/files?container_sid=${c.container_sid}&name=a.txt`,
+        'application/octet-stream',
+        coding,
+        'not compressed at all',
+      ]);
+    }
+    for (const [path, type, coding, body] of calls) {
+      const res = await http()
+        .post(`${API}${path}`)
         .set(...owner.auth)
-    ).body.total_files,
-  ).toBe(0);
-  const gz = await http()
-    .post(`${API}/storage/files?container_sid=${c.container_sid}&name=z.txt`)
-    .set(...owner.auth)
-    .set('Content-Type', 'application/octet-stream')
-    .set('Content-Encoding', 'gzip')
-    .send(gzipSync(Buffer.from('hello, decoded')));
-  expect(gz.status).toBe(201);
-  expect(gz.body.file_bytes).toBe(14);
-  const data = await http()
-    .get(`${API}/storage/files/${gz.body.file_sid}/data`)
-    .set(...owner.auth)
-    .buffer(true)
-    .parse((res, cb) => {
-      const parts: Buffer[] = [];
-      res.on('data', (b: Buffer) => parts.push(b));
-      res.on('end', () => cb(null, Buffer.concat(parts)));
+        .set('Content-Type', type)
+        .set('Content-Encoding', coding)
+        .send(body);
+      seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+      expect({ path, coding, status: res.status }).toEqual({ path, coding, status: 400 });
+      expectErrorBody(res.body);
+    }
+    const unknown = await http()
+      .post(`${API}/storage/containers`)
+      .set(...owner.auth)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'compress')
+      .send('{}');
+    expect(unknown.status).toBe(415);
+    const multipart = await http()
+      .post(`${API}/storage/files`)
+      .set(...owner.auth)
+      .set('Content-Encoding', 'gzip')
+      .field('file_object', JSON.stringify({ container_sid: c.container_sid }))
+      .attach('data', Buffer.from('abc'), 'a.txt');
+    expect(multipart.status).toBe(415);
+    // Nothing half-written: the refused uploads left no file.
+    expect(
+      (
+        await http()
+          .get(`${API}/storage/containers/${c.container_sid}`)
+          .set(...owner.auth)
+      ).body.total_files,
+    ).toBe(0);
+    const gz = await http()
+      .post(`${API}/storage/files?container_sid=${c.container_sid}&name=z.txt`)
+      .set(...owner.auth)
+      .set('Content-Type', 'application/octet-stream')
+      .set('Content-Encoding', 'gzip')
+      .send(gzipSync(Buffer.from('hello, decoded')));
+    expect(gz.status).toBe(201);
+    expect(gz.body.file_bytes).toBe(14);
+    const data = await http()
+      .get(`${API}/storage/files/${gz.body.file_sid}/data`)
+      .set(...owner.auth)
+      .buffer(true)
+      .parse((res, cb) => {
+        const parts: Buffer[] = [];
+        res.on('data', (b: Buffer) => parts.push(b));
+        res.on('end', () => cb(null, Buffer.concat(parts)));
+      });
+    expect((data.body as Buffer).toString()).toBe('hello, decoded');
+    const zst = await http()
+      .post(`${API}/storage/files?container_sid=${c.container_sid}&name=z.zst.txt`)
+      .set(...owner.auth)
+      .set('Content-Type', 'application/octet-stream')
+      .set('Content-Encoding', 'zstd')
+      .send(zstdCompressSync(Buffer.from('hello, zstd decoded')));
+    expect(zst.status).toBe(201);
+    expect(zst.body.file_bytes).toBe(19);
+    const containers = await http()
+      .post(`${API}/storage/containers`)
+      .set(...(await newPartner()).auth)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'zstd')
+      // As is: superagent would otherwise serialise a Buffer sent as JSON (its typings expect a string).
+      .serialize(((body: Buffer) => body) as unknown as (body: unknown) => string)
+      .send(zstdCompressSync(Buffer.from('{"name": "zstd-json"}')));
+    expect({ status: containers.status, body: containers.body }).toMatchObject({
+      status: 200,
+      body: { name: 'zstd-json' },
     });
-  expect((data.body as Buffer).toString()).toBe('hello, decoded');
-  const zst = await http()
-    .post(`${API}/storage/files?container_sid=${c.container_sid}&name=z.zst.txt`)
-    .set(...owner.auth)
-    .set('Content-Type', 'application/octet-stream')
-    .set('Content-Encoding', 'zstd')
-    .send(zstdCompressSync(Buffer.from('hello, zstd decoded')));
-  expect(zst.status).toBe(201);
-  expect(zst.body.file_bytes).toBe(19);
-  const containers = await http()
-    .post(`${API}/storage/containers`)
-    .set(...(await newPartner()).auth)
-    .set('Content-Type', 'application/json')
-    .set('Content-Encoding', 'zstd')
-    // As is: superagent would otherwise serialise a Buffer sent as JSON (its typings expect a string).
-    .serialize(((body: Buffer) => body) as unknown as (body: unknown) => string)
-    .send(zstdCompressSync(Buffer.from('{"name": "zstd-json"}')));
-  expect({ status: containers.status, body: containers.body }).toMatchObject({
-    status: 200,
-    body: { name: 'zstd-json' },
-  });
-});
+  },
+);
 
 test('a mime_type with CR, LF, NUL or non-ASCII is refused at upload and on update, naming mime_type', async () => {
   const owner = await newPartner();
@@ -487,45 +497,49 @@ test('a mime_type with CR, LF, NUL or non-ASCII is refused at upload and on upda
   expect(pub.headers['content-type']).toBe('text/csv');
 });
 
-test('property: percent-encoded path segments (valid or not) and nested bodies of any depth never get a 5xx', async () => {
-  const segment = fc
-    .array(
-      fc.oneof(
-        fc.constantFrom('%', '%Z', '%ZZ', '%C0%AF', '%E0%A4', '%FF', '%00', '%2F', '%2E%2E', '%25', '%F0%9F%98%80'),
-        fc.string({ minLength: 1, maxLength: 3 }).map(encodeURIComponent),
-      ),
-      { minLength: 1, maxLength: 6 },
-    )
-    .map((parts) => parts.join(''));
-  const paths = fc.sample(segment, { numRuns: 40, seed: 20261124 });
-  const routes = ROUTES.filter((r) => r.method === 'get' && r.path.includes(':') && r.auth !== false);
-  const pathCalls = paths.map((id, i) => () => call('get', fill(routes[i % routes.length].path, id)));
-  const bodies = fc.sample(
-    fc
-      .integer({ min: 0, max: 3000 })
-      .chain((depth) =>
-        fc.constantFrom(nested(depth), `{"name": ${nested(depth)}}`, `{"a":`.repeat(depth) + '1' + '}'.repeat(depth)),
-      ),
-    { numRuns: 24, seed: 20261124 },
-  );
-  const bodyCalls = bodies.map((body, i) => async (): Promise<Finding | null> => {
-    const r = withBody[i % withBody.length];
-    const res = await requestFor(r.method, `${API}${fill(r.path, 'x')}`)
-      .set(...p.auth)
-      .set('Content-Type', 'application/json')
-      .send(body);
-    seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
-    return res.status >= 500
-      ? { call: `${r.method} ${r.path} ${body.slice(0, 60)}…`, status: res.status, body: res.text.slice(0, 200) }
-      : null;
-  });
-  expect(await sweep([...pathCalls, ...bodyCalls])).toEqual([]);
-  const pubs = paths.map((id) => async (): Promise<Finding | null> => {
-    const res = await request(instance().storageUrl).get(`/f/${id}`);
-    return res.status >= 500 ? { call: `GET /f/${id}`, status: res.status, body: res.text.slice(0, 200) } : null;
-  });
-  expect(await sweep(pubs)).toEqual([]);
-}, 120_000);
+test(
+  'property: percent-encoded path segments (valid or not) and nested ' + 'bodies of any depth never get a 5xx',
+  async () => {
+    const segment = fc
+      .array(
+        fc.oneof(
+          fc.constantFrom('%', '%Z', '%ZZ', '%C0%AF', '%E0%A4', '%FF', '%00', '%2F', '%2E%2E', '%25', '%F0%9F%98%80'),
+          fc.string({ minLength: 1, maxLength: 3 }).map(encodeURIComponent),
+        ),
+        { minLength: 1, maxLength: 6 },
+      )
+      .map((parts) => parts.join(''));
+    const paths = fc.sample(segment, { numRuns: 40, seed: 20261124 });
+    const routes = ROUTES.filter((r) => r.method === 'get' && r.path.includes(':') && r.auth !== false);
+    const pathCalls = paths.map((id, i) => () => call('get', fill(routes[i % routes.length].path, id)));
+    const bodies = fc.sample(
+      fc
+        .integer({ min: 0, max: 3000 })
+        .chain((depth) =>
+          fc.constantFrom(nested(depth), `{"name": ${nested(depth)}}`, `{"a":`.repeat(depth) + '1' + '}'.repeat(depth)),
+        ),
+      { numRuns: 24, seed: 20261124 },
+    );
+    const bodyCalls = bodies.map((body, i) => async (): Promise<Finding | null> => {
+      const r = withBody[i % withBody.length];
+      const res = await requestFor(r.method, `${API}${fill(r.path, 'x')}`)
+        .set(...p.auth)
+        .set('Content-Type', 'application/json')
+        .send(body);
+      seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
+      return res.status >= 500
+        ? { call: `${r.method} ${r.path} ${body.slice(0, 60)}…`, status: res.status, body: res.text.slice(0, 200) }
+        : null;
+    });
+    expect(await sweep([...pathCalls, ...bodyCalls])).toEqual([]);
+    const pubs = paths.map((id) => async (): Promise<Finding | null> => {
+      const res = await request(instance().storageUrl).get(`/f/${id}`);
+      return res.status >= 500 ? { call: `GET /f/${id}`, status: res.status, body: res.text.slice(0, 200) } : null;
+    });
+    expect(await sweep(pubs)).toEqual([]);
+  },
+  120_000,
+);
 
 test('the sweeps reached the services: no 401, and hundreds of validation answers (runs last)', () => {
   expect(seen.get(401) ?? 0).toBe(0);

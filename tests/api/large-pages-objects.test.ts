@@ -119,21 +119,25 @@ test('GET /push/devices?limit=1000: 1,000 devices with the longest tokens and ve
   expect(new Set(page.items.map((d) => d.token))).toEqual(new Set(tokens));
 }, 240_000);
 
-test('a single object near the JSON body limit: a partner whose attributes fill the request, created and read back', async () => {
-  const login = `big${Date.now().toString(36)}`;
-  const body = { name: 'Near the limit', login, password: 'partner-password-1', attributes: { n: 1, note: '' } };
-  // The body 16 bytes short of JSON_BODY_LIMIT (1 MiB): with the gateway's envelope, over 1 MiB on the bus.
-  body.attributes.note = 'a'.repeat(MiB - 16 - Buffer.byteLength(JSON.stringify(body)));
-  const { attributes } = body;
-  const created = await http()
-    .post(`${API}/partners`)
-    .set(...adminAuth())
-    .send(body);
-  expect(created.status).toBe(200);
-  expect(created.body.attributes).toEqual(attributes);
-  const read = await http()
-    .get(`${API}/partners/${String(created.body.partner_sid)}`)
-    .set(...adminAuth());
-  expect(read.status).toBe(200);
-  expect(read.body.attributes).toEqual(attributes);
-}, 60_000);
+test(
+  'a single object near the JSON body limit: a partner whose attributes ' + 'fill the request, created and read back',
+  async () => {
+    const login = `big${Date.now().toString(36)}`;
+    const body = { name: 'Near the limit', login, password: 'partner-password-1', attributes: { n: 1, note: '' } };
+    // The body 16 bytes short of JSON_BODY_LIMIT (1 MiB): with the gateway's envelope, over 1 MiB on the bus.
+    body.attributes.note = 'a'.repeat(MiB - 16 - Buffer.byteLength(JSON.stringify(body)));
+    const { attributes } = body;
+    const created = await http()
+      .post(`${API}/partners`)
+      .set(...adminAuth())
+      .send(body);
+    expect(created.status).toBe(200);
+    expect(created.body.attributes).toEqual(attributes);
+    const read = await http()
+      .get(`${API}/partners/${String(created.body.partner_sid)}`)
+      .set(...adminAuth());
+    expect(read.status).toBe(200);
+    expect(read.body.attributes).toEqual(attributes);
+  },
+  60_000,
+);

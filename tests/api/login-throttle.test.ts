@@ -30,38 +30,46 @@ function expectLocked(
   expect(res.body).toMatchObject({ message: 'too many failed logins', errors: [{ field: 'login' }] });
 }
 
-test('five failed logins lock that login (Basic and password grant alike) for a minute; other logins are untouched', async () => {
-  const victim = await newPartner();
-  const other = await newPartner();
-  const from = address();
-  const statuses: number[] = [];
-  for (let i = 0; i < 5; i++)
-    statuses.push(
-      (i % 2 ? await basicAs(from, victim.login, `guess-${i}`) : await grantAs(from, victim.login, `guess-${i}`))
-        .status,
-    );
-  expect(statuses).toEqual([401, 401, 401, 401, 401]);
-  expectLocked(await basicAs(from, victim.login, victim.password), 60);
-  expectLocked(await grantAs(address(), victim.login, victim.password), 60);
-  // Its existing token still works (tokens are not passwords), and so do other logins.
-  expect(
-    (
-      await http()
-        .get(`${API}/oauth/whoami`)
-        .set(...victim.auth)
-    ).status,
-  ).toBe(200);
-  expect((await basicAs(from, other.login, other.password)).status).toBe(200);
-});
+test(
+  'five failed logins lock that login (Basic and password grant alike) ' + 'for a minute; other logins are untouched',
+  async () => {
+    const victim = await newPartner();
+    const other = await newPartner();
+    const from = address();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (i % 2 ? await basicAs(from, victim.login, `guess-${i}`) : await grantAs(from, victim.login, `guess-${i}`))
+          .status,
+      );
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    expectLocked(await basicAs(from, victim.login, victim.password), 60);
+    expectLocked(await grantAs(address(), victim.login, victim.password), 60);
+    // Its existing token still works (tokens are not passwords), and so do other logins.
+    expect(
+      (
+        await http()
+          .get(`${API}/oauth/whoami`)
+          .set(...victim.auth)
+      ).status,
+    ).toBe(200);
+    expect((await basicAs(from, other.login, other.password)).status).toBe(200);
+  },
+);
 
-test('failures from one address over many logins lock that address; the same logins from another address work', async () => {
-  const p = await newPartner();
-  const from = address();
-  for (let i = 0; i < 30; i++) expect((await grantAs(from, `nobody-${i}-${randomInt(1e9)}`, 'guess')).status).toBe(401);
-  expectLocked(await grantAs(from, p.login, p.password), 300);
-  expectLocked(await basicAs(from, p.login, p.password), 300);
-  expect((await grantAs(address(), p.login, p.password)).status).toBe(200);
-}, 60_000);
+test(
+  'failures from one address over many logins lock that address; the ' + 'same logins from another address work',
+  async () => {
+    const p = await newPartner();
+    const from = address();
+    for (let i = 0; i < 30; i++)
+      expect((await grantAs(from, `nobody-${i}-${randomInt(1e9)}`, 'guess')).status).toBe(401);
+    expectLocked(await grantAs(from, p.login, p.password), 300);
+    expectLocked(await basicAs(from, p.login, p.password), 300);
+    expect((await grantAs(address(), p.login, p.password)).status).toBe(200);
+  },
+  60_000,
+);
 
 test('a login that fails repeatedly is answered more slowly; a success clears its count', async () => {
   const p = await newPartner();

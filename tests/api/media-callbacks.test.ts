@@ -35,43 +35,47 @@ const deliveries = async (fileSid: string) =>
   ).body.items;
 
 describe('the greeting', () => {
-  test('must be the publish_uri of a published file of the same partner, on create and on update (422 properties.greeting)', async () => {
-    const mine = await storedFile(p);
-    const hidden = await storedFile(p, { publish: 'no' });
-    const theirs = await storedFile(await newPartner());
-    const storage = new URL(mine.publish_uri).origin;
-    const bad = [
-      'https://elsewhere.example/greeting.wav',
-      `${storage}/f/${hidden.file_sid}`,
-      theirs.publish_uri,
-      `${storage}/f/00000000-0000-4000-8000-000000000000`,
-      'not a url',
-    ];
-    for (const greeting of bad) {
-      const res = await http()
-        .post(`${API}/endpoints`)
+  test(
+    'must be the publish_uri of a published file of the same partner, on ' +
+      'create and on update (422 properties.greeting)',
+    async () => {
+      const mine = await storedFile(p);
+      const hidden = await storedFile(p, { publish: 'no' });
+      const theirs = await storedFile(await newPartner());
+      const storage = new URL(mine.publish_uri).origin;
+      const bad = [
+        'https://elsewhere.example/greeting.wav',
+        `${storage}/f/${hidden.file_sid}`,
+        theirs.publish_uri,
+        `${storage}/f/00000000-0000-4000-8000-000000000000`,
+        'not a url',
+      ];
+      for (const greeting of bad) {
+        const res = await http()
+          .post(`${API}/endpoints`)
+          .set(...p.auth)
+          .send({ type: 'voicemail', properties: { greeting } });
+        expect({ greeting, status: res.status, field: res.body.errors?.[0]?.field }).toEqual({
+          greeting,
+          status: 422,
+          field: 'properties.greeting',
+        });
+      }
+      const vm = await endpoint(p, 'voicemail', { greeting: mine.publish_uri });
+      expect(vm.properties.greeting).toBe(mine.publish_uri);
+      const patched = await http()
+        .patch(`${API}/endpoints/${vm.endpoint_sid}`)
         .set(...p.auth)
-        .send({ type: 'voicemail', properties: { greeting } });
-      expect({ greeting, status: res.status, field: res.body.errors?.[0]?.field }).toEqual({
-        greeting,
-        status: 422,
-        field: 'properties.greeting',
-      });
-    }
-    const vm = await endpoint(p, 'voicemail', { greeting: mine.publish_uri });
-    expect(vm.properties.greeting).toBe(mine.publish_uri);
-    const patched = await http()
-      .patch(`${API}/endpoints/${vm.endpoint_sid}`)
-      .set(...p.auth)
-      .send({ properties: { greeting: theirs.publish_uri } });
-    expect(patched.status).toBe(422);
-    expect(patched.body.errors[0]).toMatchObject({ field: 'properties.greeting' });
-    const cleared = await http()
-      .patch(`${API}/endpoints/${vm.endpoint_sid}`)
-      .set(...p.auth)
-      .send({ properties: { greeting: null } });
-    expect(cleared.status).toBe(200);
-  });
+        .send({ properties: { greeting: theirs.publish_uri } });
+      expect(patched.status).toBe(422);
+      expect(patched.body.errors[0]).toMatchObject({ field: 'properties.greeting' });
+      const cleared = await http()
+        .patch(`${API}/endpoints/${vm.endpoint_sid}`)
+        .set(...p.auth)
+        .send({ properties: { greeting: null } });
+      expect(cleared.status).toBe(200);
+    },
+  );
 });
 
 describe('the callback after a Voicemail recording', () => {

@@ -21,27 +21,31 @@ function expectForbidden(res: { status: number; body: unknown }, field: string):
   expect(JSON.parse((res.body as Buffer).toString())).toMatchObject({ message: 'Forbidden', errors: [{ field }] });
 }
 
-test("FlexML: by publish_uri a published file (any partner's), never an unpublished one; by file_sid only its own partner's", async () => {
-  const flexml = await endpoint(p, 'flexml');
-  const published = await storedFile(p);
-  const hidden = await storedFile(p, { publish: 'no' });
-  const byAccessName = await storedFile(p, { publish: 'file_access_name' });
-  const theirs = await storedFile(other);
-  const ok = await play({ endpoint_sid: flexml.endpoint_sid, uri: published.publish_uri });
-  expect(ok.status).toBe(200);
-  expect((ok.body as Buffer).equals(tone('wav', 1))).toBe(true);
-  expect((await play({ endpoint_sid: flexml.endpoint_sid, uri: byAccessName.publish_uri })).status).toBe(200);
-  expect((await play({ endpoint_sid: flexml.endpoint_sid, uri: theirs.publish_uri })).status).toBe(200);
-  // Not published, or not under this uri (a file_access_name file named by its file_sid).
-  const storage = new URL(published.publish_uri).origin;
-  expectForbidden(await play({ endpoint_sid: flexml.endpoint_sid, uri: `${storage}/f/${hidden.file_sid}` }), 'uri');
-  expectForbidden(
-    await play({ endpoint_sid: flexml.endpoint_sid, uri: `${storage}/f/${byAccessName.file_sid}` }),
-    'uri',
-  );
-  expect((await play({ endpoint_sid: flexml.endpoint_sid, file_sid: hidden.file_sid })).status).toBe(200);
-  expectForbidden(await play({ endpoint_sid: flexml.endpoint_sid, file_sid: theirs.file_sid }), 'file_sid');
-});
+test(
+  "FlexML: by publish_uri a published file (any partner's), never an " +
+    "unpublished one; by file_sid only its own partner's",
+  async () => {
+    const flexml = await endpoint(p, 'flexml');
+    const published = await storedFile(p);
+    const hidden = await storedFile(p, { publish: 'no' });
+    const byAccessName = await storedFile(p, { publish: 'file_access_name' });
+    const theirs = await storedFile(other);
+    const ok = await play({ endpoint_sid: flexml.endpoint_sid, uri: published.publish_uri });
+    expect(ok.status).toBe(200);
+    expect((ok.body as Buffer).equals(tone('wav', 1))).toBe(true);
+    expect((await play({ endpoint_sid: flexml.endpoint_sid, uri: byAccessName.publish_uri })).status).toBe(200);
+    expect((await play({ endpoint_sid: flexml.endpoint_sid, uri: theirs.publish_uri })).status).toBe(200);
+    // Not published, or not under this uri (a file_access_name file named by its file_sid).
+    const storage = new URL(published.publish_uri).origin;
+    expectForbidden(await play({ endpoint_sid: flexml.endpoint_sid, uri: `${storage}/f/${hidden.file_sid}` }), 'uri');
+    expectForbidden(
+      await play({ endpoint_sid: flexml.endpoint_sid, uri: `${storage}/f/${byAccessName.file_sid}` }),
+      'uri',
+    );
+    expect((await play({ endpoint_sid: flexml.endpoint_sid, file_sid: hidden.file_sid })).status).toBe(200);
+    expectForbidden(await play({ endpoint_sid: flexml.endpoint_sid, file_sid: theirs.file_sid }), 'file_sid');
+  },
+);
 
 test('Voicemail: its greeting by publish_uri when published; nothing by file_sid', async () => {
   const greeting = await storedFile(p);
@@ -56,25 +60,29 @@ test('Voicemail: its greeting by publish_uri when published; nothing by file_sid
   expectForbidden(await play({ endpoint_sid: vm.endpoint_sid, uri: vm.properties.greeting }), 'uri');
 });
 
-test("Conference: files of its own container (property, else the default); Conference Playback: only its conference's", async () => {
-  const room = await createContainer(p);
-  const elsewhere = await createContainer(p);
-  const conference = await endpoint(p, 'conference', { container_sid: room.container_sid });
-  const replay = await endpoint(p, 'conference_playback', { conference_endpoint_sid: conference.endpoint_sid });
-  const inRoom = await storedFile(p, { containerSid: room.container_sid, publish: 'no' });
-  const outside = await storedFile(p, { containerSid: elsewhere.container_sid });
-  const inDefault = await storedFile(p, { containerSid: await defaultContainer(p) });
-  for (const e of [conference, replay]) {
-    expect((await play({ endpoint_sid: e.endpoint_sid, file_sid: inRoom.file_sid })).status).toBe(200);
-    expectForbidden(await play({ endpoint_sid: e.endpoint_sid, file_sid: outside.file_sid }), 'file_sid');
-    expectForbidden(await play({ endpoint_sid: e.endpoint_sid, uri: outside.publish_uri }), 'uri');
-    expectForbidden(await play({ endpoint_sid: e.endpoint_sid, file_sid: inDefault.file_sid }), 'file_sid');
-  }
-  // Without a container_sid, a conference plays from the partner's default container.
-  const bare = await endpoint(p, 'conference');
-  expect((await play({ endpoint_sid: bare.endpoint_sid, file_sid: inDefault.file_sid })).status).toBe(200);
-  expectForbidden(await play({ endpoint_sid: bare.endpoint_sid, file_sid: inRoom.file_sid }), 'file_sid');
-});
+test(
+  'Conference: files of its own container (property, else the default); ' +
+    "Conference Playback: only its conference's",
+  async () => {
+    const room = await createContainer(p);
+    const elsewhere = await createContainer(p);
+    const conference = await endpoint(p, 'conference', { container_sid: room.container_sid });
+    const replay = await endpoint(p, 'conference_playback', { conference_endpoint_sid: conference.endpoint_sid });
+    const inRoom = await storedFile(p, { containerSid: room.container_sid, publish: 'no' });
+    const outside = await storedFile(p, { containerSid: elsewhere.container_sid });
+    const inDefault = await storedFile(p, { containerSid: await defaultContainer(p) });
+    for (const e of [conference, replay]) {
+      expect((await play({ endpoint_sid: e.endpoint_sid, file_sid: inRoom.file_sid })).status).toBe(200);
+      expectForbidden(await play({ endpoint_sid: e.endpoint_sid, file_sid: outside.file_sid }), 'file_sid');
+      expectForbidden(await play({ endpoint_sid: e.endpoint_sid, uri: outside.publish_uri }), 'uri');
+      expectForbidden(await play({ endpoint_sid: e.endpoint_sid, file_sid: inDefault.file_sid }), 'file_sid');
+    }
+    // Without a container_sid, a conference plays from the partner's default container.
+    const bare = await endpoint(p, 'conference');
+    expect((await play({ endpoint_sid: bare.endpoint_sid, file_sid: inDefault.file_sid })).status).toBe(200);
+    expectForbidden(await play({ endpoint_sid: bare.endpoint_sid, file_sid: inRoom.file_sid }), 'file_sid');
+  },
+);
 
 test('types that play nothing, unknown files and endpoints, and a request naming both or neither', async () => {
   const f = await storedFile(p);

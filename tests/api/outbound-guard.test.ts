@@ -123,77 +123,97 @@ test('create: every spelling, for every storage type, is refused with one messag
   expect(listed.body.items.map((c: { type: string }) => c.type).sort()).toEqual(['aws_s3', 'internal']);
 }, 120_000);
 
-test('update: every spelling is refused the same way, never connected to, and the container is kept as it was', async () => {
-  const answers = new Set<string>();
-  for (const host of SPELLINGS) {
-    const res = await api()
-      .patch(`${API}/storage/containers/${kept.container_sid}`)
-      .set(...auth)
-      .send({ external_attributes: { ...kept.external_attributes, endpoint: `http://${host}:${recorder.port}` } });
-    expect({ host, status: res.status }).toEqual({ host, status: 422 });
-    answers.add(JSON.stringify(res.body.errors));
-  }
-  expect([...answers]).toEqual([JSON.stringify(REFUSED)]);
-  expect(recorder.connections()).toBe(0);
-  const now = await api()
-    .get(`${API}/storage/containers/${kept.container_sid}`)
-    .set(...auth);
-  expect(now.body.external_attributes.endpoint).toBe(s3.endpoint);
-}, 60_000);
+test(
+  'update: every spelling is refused the same way, never connected to, ' + 'and the container is kept as it was',
+  async () => {
+    const answers = new Set<string>();
+    for (const host of SPELLINGS) {
+      const res = await api()
+        .patch(`${API}/storage/containers/${kept.container_sid}`)
+        .set(...auth)
+        .send({ external_attributes: { ...kept.external_attributes, endpoint: `http://${host}:${recorder.port}` } });
+      expect({ host, status: res.status }).toEqual({ host, status: 422 });
+      answers.add(JSON.stringify(res.body.errors));
+    }
+    expect([...answers]).toEqual([JSON.stringify(REFUSED)]);
+    expect(recorder.connections()).toBe(0);
+    const now = await api()
+      .get(`${API}/storage/containers/${kept.container_sid}`)
+      .set(...auth);
+    expect(now.body.external_attributes.endpoint).toBe(s3.endpoint);
+  },
+  60_000,
+);
 
-test("names by the provider's rules: a bucket '..' and a climbing prefix are refused before anything is sent", async () => {
-  const cases: Array<[string, Record<string, unknown>, string]> = [
-    ['aws_s3', { ...aimedAt('aws_s3', '127.0.0.1'), bucket: '..' }, 'external_attributes.bucket'],
-    ['gcp_storage', { ...aimedAt('gcp_storage', '127.0.0.1'), bucket: 'UP..' }, 'external_attributes.bucket'],
-    ['azure_blob', { ...aimedAt('azure_blob', '127.0.0.1'), container: 'a--b' }, 'external_attributes.container'],
-    ['aws_s3', { ...aimedAt('aws_s3', '127.0.0.1'), prefix: '../other' }, 'external_attributes.prefix'],
-    ['aws_s3', { ...aimedAt('aws_s3', '127.0.0.1'), prefix: '/abs' }, 'external_attributes.prefix'],
-  ];
-  for (const [type, attrs, field] of cases) {
-    const res = await api()
-      .post(`${API}/storage/containers`)
-      .set(...auth)
-      .send({ type, external_attributes: attrs });
-    expect({ type, attrs, status: res.status, fields: res.body.errors.map((e: { field: string }) => e.field) }).toEqual(
-      { type, attrs, status: 422, fields: [field] },
-    );
-  }
-  expect(recorder.connections()).toBe(0);
-});
+test(
+  "names by the provider's rules: a bucket '..' and a climbing prefix " + 'are refused before anything is sent',
+  async () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['aws_s3', { ...aimedAt('aws_s3', '127.0.0.1'), bucket: '..' }, 'external_attributes.bucket'],
+      ['gcp_storage', { ...aimedAt('gcp_storage', '127.0.0.1'), bucket: 'UP..' }, 'external_attributes.bucket'],
+      ['azure_blob', { ...aimedAt('azure_blob', '127.0.0.1'), container: 'a--b' }, 'external_attributes.container'],
+      ['aws_s3', { ...aimedAt('aws_s3', '127.0.0.1'), prefix: '../other' }, 'external_attributes.prefix'],
+      ['aws_s3', { ...aimedAt('aws_s3', '127.0.0.1'), prefix: '/abs' }, 'external_attributes.prefix'],
+    ];
+    for (const [type, attrs, field] of cases) {
+      const res = await api()
+        .post(`${API}/storage/containers`)
+        .set(...auth)
+        .send({ type, external_attributes: attrs });
+      expect({
+        type,
+        attrs,
+        status: res.status,
+        fields: res.body.errors.map((e: { field: string }) => e.field),
+      }).toEqual({ type, attrs, status: 422, fields: [field] });
+    }
+    expect(recorder.connections()).toBe(0);
+  },
+);
 
-test('a store on a private address, saved while that was allowed, is no longer read from (503, not its bytes)', async () => {
-  const data = await api()
-    .get(`${API}/storage/files/${keptFile}/data`)
-    .set(...auth);
-  expect(data.status).toBe(503);
-  expectErrorBody(data.body);
-  expect(data.body.message).toBe('this address is not allowed');
-  expect((await request(pb.storageUrl).get(`/f/${keptFile}`)).status).toBe(503);
-});
+test(
+  'a store on a private address, saved while that was allowed, is no ' + 'longer read from (503, not its bytes)',
+  async () => {
+    const data = await api()
+      .get(`${API}/storage/files/${keptFile}/data`)
+      .set(...auth);
+    expect(data.status).toBe(503);
+    expectErrorBody(data.body);
+    expect(data.body.message).toBe('this address is not allowed');
+    expect((await request(pb.storageUrl).get(`/f/${keptFile}`)).status).toBe(503);
+  },
+);
 
-test('callback_url: not http(s), or a private address however written, is refused when set (422 naming it)', async () => {
-  const voicemail = (callback_url: string) =>
-    api()
-      .post(`${API}/endpoints`)
-      .set(...auth)
-      .send({ type: 'voicemail', properties: { callback_url } });
-  for (const url of ['file:///etc/passwd', 'gopher://example.com/_x', 'javascript:alert(1)']) {
-    const res = await voicemail(url);
-    expect({ url, status: res.status, errors: res.body.errors }).toEqual({
-      url,
-      status: 422,
-      errors: [
-        { field: 'properties.callback_url', message: 'callback_url must be an http or https URL', reference_sid: null },
-      ],
-    });
-  }
-  for (const host of SPELLINGS) {
-    const res = await voicemail(`http://${host}:${recorder.port}/hook`);
-    expect({ host, status: res.status, errors: res.body.errors }).toEqual({
-      host,
-      status: 422,
-      errors: [{ field: 'properties.callback_url', message: 'this address is not allowed', reference_sid: null }],
-    });
-  }
-  expect(recorder.connections()).toBe(0);
-});
+test(
+  'callback_url: not http(s), or a private address however written, is ' + 'refused when set (422 naming it)',
+  async () => {
+    const voicemail = (callback_url: string) =>
+      api()
+        .post(`${API}/endpoints`)
+        .set(...auth)
+        .send({ type: 'voicemail', properties: { callback_url } });
+    for (const url of ['file:///etc/passwd', 'gopher://example.com/_x', 'javascript:alert(1)']) {
+      const res = await voicemail(url);
+      expect({ url, status: res.status, errors: res.body.errors }).toEqual({
+        url,
+        status: 422,
+        errors: [
+          {
+            field: 'properties.callback_url',
+            message: 'callback_url must be an http or https URL',
+            reference_sid: null,
+          },
+        ],
+      });
+    }
+    for (const host of SPELLINGS) {
+      const res = await voicemail(`http://${host}:${recorder.port}/hook`);
+      expect({ host, status: res.status, errors: res.body.errors }).toEqual({
+        host,
+        status: 422,
+        errors: [{ field: 'properties.callback_url', message: 'this address is not allowed', reference_sid: null }],
+      });
+    }
+    expect(recorder.connections()).toBe(0);
+  },
+);

@@ -89,25 +89,28 @@ describe('push applications', () => {
     }
   });
 
-  test('apns_p12: opened with its password, expiration read from the certificate (modern and old RC2 files)', async () => {
-    for (const legacy of [false, true]) {
-      const cert = fakeApnsP12({ password: 'p12-secret', bundleId: 'com.example.crud', days: 40, legacy });
-      const res = await createApp(p, {
-        apns_p12: cert.base64,
-        apns_p12_password: 'p12-secret',
-        apns_topic: 'com.example.crud',
-      });
-      expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({
-        apns_p12: MASK,
-        apns_p12_password: MASK,
-        apns_topic: 'com.example.crud',
-        google_credentials: null,
-        apns_p8: null,
-      });
-      expect(res.body.apns_p12_expiration).toBe(cert.notAfter.toISOString());
-    }
-  });
+  test(
+    'apns_p12: opened with its password, expiration read from the ' + 'certificate (modern and old RC2 files)',
+    async () => {
+      for (const legacy of [false, true]) {
+        const cert = fakeApnsP12({ password: 'p12-secret', bundleId: 'com.example.crud', days: 40, legacy });
+        const res = await createApp(p, {
+          apns_p12: cert.base64,
+          apns_p12_password: 'p12-secret',
+          apns_topic: 'com.example.crud',
+        });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({
+          apns_p12: MASK,
+          apns_p12_password: MASK,
+          apns_topic: 'com.example.crud',
+          google_credentials: null,
+          apns_p8: null,
+        });
+        expect(res.body.apns_p12_expiration).toBe(cert.notAfter.toISOString());
+      }
+    },
+  );
 
   test('apns_p12 that does not open: 422 (wrong password, not a p12, not Base64)', async () => {
     const cert = fakeApnsP12({ password: 'right', bundleId: 'com.example.x' });
@@ -146,55 +149,58 @@ describe('push applications', () => {
     expect422(await createApp(p, { apns_p8: rsa, apns_key_id: 'K', apns_team_id: 'T' }), ['apns_p8']);
   });
 
-  test('PATCH changes what it names; the mask keeps a credential; null clears it (and the p12 expiration)', async () => {
-    const cert = fakeApnsP12({ password: 'pw', bundleId: 'com.example.patch' });
-    const sa = fakeServiceAccount('proj-patch');
-    const created = (
-      await createApp(p, {
-        name: 'before',
-        google_credentials: sa.base64,
-        apns_p12: cert.base64,
-        apns_p12_password: 'pw',
-      })
-    ).body;
-    const url = `${API}/push/applications/${created.application_sid}`;
-    const renamed = await http()
-      .patch(url)
-      .set(...p.auth)
-      .send({ name: 'after', google_credentials: MASK });
-    expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({
-      name: 'after',
-      google_credentials: MASK,
-      apns_p12: MASK,
-      apns_p12_expiration: created.apns_p12_expiration,
-    });
-    // Sending back exactly what was read changes nothing.
-    const { application_sid: _sid, partner_sid: _p, ...readBack } = renamed.body;
-    const same = await http()
-      .patch(url)
-      .set(...p.auth)
-      .send(readBack);
-    expect(same.status).toBe(200);
-    expect(same.body).toEqual(renamed.body);
-    const cleared = await http()
-      .patch(url)
-      .set(...p.auth)
-      .send({ apns_p12: null });
-    expect(cleared.body).toMatchObject({
-      apns_p12: null,
-      apns_p12_password: null,
-      apns_p12_expiration: null,
-      google_credentials: MASK,
-    });
-    expect422(
-      await http()
+  test(
+    'PATCH changes what it names; the mask keeps a credential; null clears ' + 'it (and the p12 expiration)',
+    async () => {
+      const cert = fakeApnsP12({ password: 'pw', bundleId: 'com.example.patch' });
+      const sa = fakeServiceAccount('proj-patch');
+      const created = (
+        await createApp(p, {
+          name: 'before',
+          google_credentials: sa.base64,
+          apns_p12: cert.base64,
+          apns_p12_password: 'pw',
+        })
+      ).body;
+      const url = `${API}/push/applications/${created.application_sid}`;
+      const renamed = await http()
         .patch(url)
         .set(...p.auth)
-        .send({ google_credentials: 'eyJub3QiOiJzYSJ9' }),
-      ['google_credentials'],
-    );
-  });
+        .send({ name: 'after', google_credentials: MASK });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({
+        name: 'after',
+        google_credentials: MASK,
+        apns_p12: MASK,
+        apns_p12_expiration: created.apns_p12_expiration,
+      });
+      // Sending back exactly what was read changes nothing.
+      const { application_sid: _sid, partner_sid: _p, ...readBack } = renamed.body;
+      const same = await http()
+        .patch(url)
+        .set(...p.auth)
+        .send(readBack);
+      expect(same.status).toBe(200);
+      expect(same.body).toEqual(renamed.body);
+      const cleared = await http()
+        .patch(url)
+        .set(...p.auth)
+        .send({ apns_p12: null });
+      expect(cleared.body).toMatchObject({
+        apns_p12: null,
+        apns_p12_password: null,
+        apns_p12_expiration: null,
+        google_credentials: MASK,
+      });
+      expect422(
+        await http()
+          .patch(url)
+          .set(...p.auth)
+          .send({ google_credentials: 'eyJub3QiOiJzYSJ9' }),
+        ['google_credentials'],
+      );
+    },
+  );
 
   test('PUT replaces: omitted fields go back to their defaults', async () => {
     const sa = fakeServiceAccount('proj-put');
@@ -343,59 +349,62 @@ describe('push applications', () => {
     ).toBe(404);
   });
 
-  test('scopes: push.read reads, push.create creates (and sends), push.update updates, push.delete deletes', async () => {
-    const reader = await newPartner({ scopes: ['push.read'] });
-    const creator = await newPartner({ scopes: ['push.create'] });
-    expect((await createApp(reader, {})).status).toBe(403);
-    expect(
-      (
-        await http()
-          .post(`${API}/push/notifications`)
-          .set(...reader.auth)
-          .send({ recipients: ['x'] })
-      ).status,
-    ).toBe(403);
-    expect(
-      (
-        await http()
-          .get(`${API}/push/applications`)
-          .set(...reader.auth)
-      ).status,
-    ).toBe(200);
-    const app = await createApp(creator, {});
-    expect(app.status).toBe(200);
-    const url = `${API}/push/applications/${app.body.application_sid}`;
-    expect(
-      (
-        await http()
-          .get(url)
-          .set(...creator.auth)
-      ).status,
-    ).toBe(403);
-    expect(
-      (
-        await http()
-          .patch(url)
-          .set(...creator.auth)
-          .send({ name: 'n' })
-      ).status,
-    ).toBe(403);
-    expect(
-      (
-        await http()
-          .delete(url)
-          .set(...creator.auth)
-      ).status,
-    ).toBe(403);
-    const sent = await http()
-      .post(`${API}/push/notifications`)
-      .set(...creator.auth)
-      .send({ recipients: ['00000000-0000-4000-8000-000000000000'] });
-    expect(sent.status).toBe(200);
-    expect(sent.body).toEqual({
-      failure: 1,
-      results: { '00000000-0000-4000-8000-000000000000': 'not_found' },
-      success: 0,
-    });
-  });
+  test(
+    'scopes: push.read reads, push.create creates (and sends), push.update ' + 'updates, push.delete deletes',
+    async () => {
+      const reader = await newPartner({ scopes: ['push.read'] });
+      const creator = await newPartner({ scopes: ['push.create'] });
+      expect((await createApp(reader, {})).status).toBe(403);
+      expect(
+        (
+          await http()
+            .post(`${API}/push/notifications`)
+            .set(...reader.auth)
+            .send({ recipients: ['x'] })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await http()
+            .get(`${API}/push/applications`)
+            .set(...reader.auth)
+        ).status,
+      ).toBe(200);
+      const app = await createApp(creator, {});
+      expect(app.status).toBe(200);
+      const url = `${API}/push/applications/${app.body.application_sid}`;
+      expect(
+        (
+          await http()
+            .get(url)
+            .set(...creator.auth)
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await http()
+            .patch(url)
+            .set(...creator.auth)
+            .send({ name: 'n' })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await http()
+            .delete(url)
+            .set(...creator.auth)
+        ).status,
+      ).toBe(403);
+      const sent = await http()
+        .post(`${API}/push/notifications`)
+        .set(...creator.auth)
+        .send({ recipients: ['00000000-0000-4000-8000-000000000000'] });
+      expect(sent.status).toBe(200);
+      expect(sent.body).toEqual({
+        failure: 1,
+        results: { '00000000-0000-4000-8000-000000000000': 'not_found' },
+        success: 0,
+      });
+    },
+  );
 });

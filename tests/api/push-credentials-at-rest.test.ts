@@ -142,77 +142,88 @@ describe('push credentials at rest', () => {
     expect(read.body).toMatchObject({ apns_p12: '********', apns_p12_password: '********' });
   });
 
-  test('after a crash and restart with the same key, and for credentials stored in plaintext before encryption, sending still works', async () => {
-    const keyBefore = keyAtRest.current();
-    // As data written before credentials were encrypted would have it: plain strings.
-    const stored = await storedApplication(apps.cert);
-    await w.restart(() =>
-      rewriteStored(
-        w.pb,
-        stored,
-        (doc) => doc.application_sid === apps.cert,
-        (doc) => {
-          doc.apns_p12 = cert.base64;
-          doc.apns_p12_password = password;
+  test(
+    'after a crash and restart with the same key, and for credentials ' +
+      'stored in plaintext before encryption, sending still works',
+    async () => {
+      const keyBefore = keyAtRest.current();
+      // As data written before credentials were encrypted would have it: plain strings.
+      const stored = await storedApplication(apps.cert);
+      await w.restart(() =>
+        rewriteStored(
+          w.pb,
+          stored,
+          (doc) => doc.application_sid === apps.cert,
+          (doc) => {
+            doc.apns_p12 = cert.base64;
+            doc.apns_p12_password = password;
+          },
+        ),
+      );
+      expect(keyAtRest.current()).toBe(keyBefore);
+      const res = await sendAll();
+      expect(res.body).toEqual({
+        failure: 0,
+        results: { [devices.android]: 'success', [devices.iosToken]: 'success', [devices.iosCert]: 'success' },
+        success: 3,
+      });
+    },
+    120_000,
+  );
+
+  test(
+    'with an unknown key: no_credentials (not a 500), logged with the ' +
+      'application and key id; the plaintext is gone from the store; new ' +
+      'credentials fix it',
+    async () => {
+      const oldKid = kidOf(keyAtRest.current());
+      await w.restart(() => keyAtRest.replace());
+      // The start-up migration sealed the plaintext values (an embedded datafile has since been compacted).
+      await expectNoSecretStored(secrets);
+
+      const res = await sendAll();
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        failure: 3,
+        results: {
+          [devices.android]: 'no_credentials',
+          [devices.iosToken]: 'no_credentials',
+          [devices.iosCert]: 'no_credentials',
         },
-      ),
-    );
-    expect(keyAtRest.current()).toBe(keyBefore);
-    const res = await sendAll();
-    expect(res.body).toEqual({
-      failure: 0,
-      results: { [devices.android]: 'success', [devices.iosToken]: 'success', [devices.iosCert]: 'success' },
-      success: 3,
-    });
-  }, 120_000);
+        success: 0,
+      });
+      const logged = w.pb
+        .output()
+        .split('\n')
+        .filter((l) => l.includes(apps.both) && l.includes(oldKid));
+      expect(logged.length).toBeGreaterThanOrEqual(1);
+      for (const s of secrets) expect(w.pb.output()).not.toContain(s);
 
-  test('with an unknown key: no_credentials (not a 500), logged with the application and key id; the plaintext is gone from the store; new credentials fix it', async () => {
-    const oldKid = kidOf(keyAtRest.current());
-    await w.restart(() => keyAtRest.replace());
-    // The start-up migration sealed the plaintext values (an embedded datafile has since been compacted).
-    await expectNoSecretStored(secrets);
-
-    const res = await sendAll();
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      failure: 3,
-      results: {
-        [devices.android]: 'no_credentials',
-        [devices.iosToken]: 'no_credentials',
-        [devices.iosCert]: 'no_credentials',
-      },
-      success: 0,
-    });
-    const logged = w.pb
-      .output()
-      .split('\n')
-      .filter((l) => l.includes(apps.both) && l.includes(oldKid));
-    expect(logged.length).toBeGreaterThanOrEqual(1);
-    for (const s of secrets) expect(w.pb.output()).not.toContain(s);
-
-    const read = await w
-      .api()
-      .get(`${V2}/push/applications/${apps.both}`)
-      .set(...p.auth);
-    expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ google_credentials: '********', apns_p8: '********' });
-    const renamed = await w
-      .api()
-      .patch(`${V2}/push/applications/${apps.both}`)
-      .set(...p.auth)
-      .send({ name: 'renamed' });
-    expect(renamed.status).toBe(200);
-    const fixed = await w
-      .api()
-      .patch(`${V2}/push/applications/${apps.both}`)
-      .set(...p.auth)
-      .send({ google_credentials: sa.base64, apns_p8: key.p8 });
-    expect(fixed.status).toBe(200);
-    const again = await w.send(p, { recipients: [devices.android, devices.iosToken], title: 'fixed' });
-    expect(again.body).toEqual({
-      failure: 0,
-      results: { [devices.android]: 'success', [devices.iosToken]: 'success' },
-      success: 2,
-    });
-  }, 120_000);
+      const read = await w
+        .api()
+        .get(`${V2}/push/applications/${apps.both}`)
+        .set(...p.auth);
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({ google_credentials: '********', apns_p8: '********' });
+      const renamed = await w
+        .api()
+        .patch(`${V2}/push/applications/${apps.both}`)
+        .set(...p.auth)
+        .send({ name: 'renamed' });
+      expect(renamed.status).toBe(200);
+      const fixed = await w
+        .api()
+        .patch(`${V2}/push/applications/${apps.both}`)
+        .set(...p.auth)
+        .send({ google_credentials: sa.base64, apns_p8: key.p8 });
+      expect(fixed.status).toBe(200);
+      const again = await w.send(p, { recipients: [devices.android, devices.iosToken], title: 'fixed' });
+      expect(again.body).toEqual({
+        failure: 0,
+        results: { [devices.android]: 'success', [devices.iosToken]: 'success' },
+        success: 2,
+      });
+    },
+    120_000,
+  );
 });

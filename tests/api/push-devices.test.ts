@@ -95,62 +95,68 @@ describe('push devices', () => {
     }
   });
 
-  test('reuse (default true) returns the device with the same token, type and environment; reuse=false makes another', async () => {
-    const t = token();
-    const first = (await createDevice(p, { application_sid: appSid, type: 'android', token: t })).body;
-    const again = await createDevice(p, { application_sid: appSid, type: 'android', token: t, os_version: '14' });
-    expect(again.body.device_sid).toBe(first.device_sid);
-    const explicit = await createDevice(p, { application_sid: appSid, type: 'android', token: t }, { reuse: 'true' });
-    expect(explicit.body.device_sid).toBe(first.device_sid);
-    const otherEnv = await createDevice(p, {
-      application_sid: appSid,
-      type: 'android',
-      token: t,
-      environment: 'development',
-    });
-    expect(otherEnv.body.device_sid).not.toBe(first.device_sid);
-    const otherType = await createDevice(p, { application_sid: appSid, type: 'web', token: t });
-    expect(otherType.body.device_sid).not.toBe(first.device_sid);
-    const fresh = await createDevice(p, { application_sid: appSid, type: 'android', token: t }, { reuse: 'false' });
-    expect(fresh.status).toBe(200);
-    expect(fresh.body.device_sid).not.toBe(first.device_sid);
-    const badFlag = await createDevice(p, { application_sid: appSid, type: 'android', token: t }, { reuse: 'maybe' });
-    expect(badFlag.status).toBe(400);
-    expect(badFlag.body.errors[0].field).toBe('reuse');
-    // Another partner's identical registration is never reused.
-    const theirs = await createDevice(other, { application_sid: otherAppSid, type: 'android', token: t });
-    expect(theirs.body.device_sid).not.toBe(first.device_sid);
-    expect(theirs.body.partner_sid).toBe(other.partner_sid);
-  });
+  test(
+    'reuse (default true) returns the device with the same token, type and ' + 'environment; reuse=false makes another',
+    async () => {
+      const t = token();
+      const first = (await createDevice(p, { application_sid: appSid, type: 'android', token: t })).body;
+      const again = await createDevice(p, { application_sid: appSid, type: 'android', token: t, os_version: '14' });
+      expect(again.body.device_sid).toBe(first.device_sid);
+      const explicit = await createDevice(p, { application_sid: appSid, type: 'android', token: t }, { reuse: 'true' });
+      expect(explicit.body.device_sid).toBe(first.device_sid);
+      const otherEnv = await createDevice(p, {
+        application_sid: appSid,
+        type: 'android',
+        token: t,
+        environment: 'development',
+      });
+      expect(otherEnv.body.device_sid).not.toBe(first.device_sid);
+      const otherType = await createDevice(p, { application_sid: appSid, type: 'web', token: t });
+      expect(otherType.body.device_sid).not.toBe(first.device_sid);
+      const fresh = await createDevice(p, { application_sid: appSid, type: 'android', token: t }, { reuse: 'false' });
+      expect(fresh.status).toBe(200);
+      expect(fresh.body.device_sid).not.toBe(first.device_sid);
+      const badFlag = await createDevice(p, { application_sid: appSid, type: 'android', token: t }, { reuse: 'maybe' });
+      expect(badFlag.status).toBe(400);
+      expect(badFlag.body.errors[0].field).toBe('reuse');
+      // Another partner's identical registration is never reused.
+      const theirs = await createDevice(other, { application_sid: otherAppSid, type: 'android', token: t });
+      expect(theirs.body.device_sid).not.toBe(first.device_sid);
+      expect(theirs.body.partner_sid).toBe(other.partner_sid);
+    },
+  );
 
-  test('concurrent registrations of one token (reuse) agree on one device; after it is deleted, a new one is made', async () => {
-    const t = token();
-    const replies = await Promise.all(
-      Array.from({ length: 12 }, () => createDevice(p, { application_sid: appSid, type: 'android', token: t })),
-    );
-    expect(replies.map((r) => r.status)).toEqual(Array(12).fill(200));
-    const sids = new Set(replies.map((r) => r.body.device_sid));
-    expect(sids.size).toBe(1);
-    const listed = await http()
-      .get(`${API}/push/devices`)
-      .query({ filter: `token eq '${t}'` })
-      .set(...p.auth);
-    expect(listed.body.items.map((d: { device_sid: string }) => d.device_sid)).toEqual([...sids]);
-    // The registration is released with the device: the next registration is a new device, and again only one.
-    expect(
-      (
-        await http()
-          .delete(`${API}/push/devices/${[...sids][0]}`)
-          .set(...p.auth)
-      ).status,
-    ).toBe(204);
-    const again = await Promise.all(
-      Array.from({ length: 6 }, () => createDevice(p, { application_sid: appSid, type: 'android', token: t })),
-    );
-    const next = new Set(again.map((r) => r.body.device_sid));
-    expect(next.size).toBe(1);
-    expect(next.has([...sids][0])).toBe(false);
-  });
+  test(
+    'concurrent registrations of one token (reuse) agree on one device; ' + 'after it is deleted, a new one is made',
+    async () => {
+      const t = token();
+      const replies = await Promise.all(
+        Array.from({ length: 12 }, () => createDevice(p, { application_sid: appSid, type: 'android', token: t })),
+      );
+      expect(replies.map((r) => r.status)).toEqual(Array(12).fill(200));
+      const sids = new Set(replies.map((r) => r.body.device_sid));
+      expect(sids.size).toBe(1);
+      const listed = await http()
+        .get(`${API}/push/devices`)
+        .query({ filter: `token eq '${t}'` })
+        .set(...p.auth);
+      expect(listed.body.items.map((d: { device_sid: string }) => d.device_sid)).toEqual([...sids]);
+      // The registration is released with the device: the next registration is a new device, and again only one.
+      expect(
+        (
+          await http()
+            .delete(`${API}/push/devices/${[...sids][0]}`)
+            .set(...p.auth)
+        ).status,
+      ).toBe(204);
+      const again = await Promise.all(
+        Array.from({ length: 6 }, () => createDevice(p, { application_sid: appSid, type: 'android', token: t })),
+      );
+      const next = new Set(again.map((r) => r.body.device_sid));
+      expect(next.size).toBe(1);
+      expect(next.has([...sids][0])).toBe(false);
+    },
+  );
 
   test('GET, list with filter, PATCH, PUT, DELETE', async () => {
     const q = await newPartner();

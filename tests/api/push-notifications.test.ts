@@ -24,104 +24,112 @@ beforeAll(async () => {
 afterAll(() => w?.stop(), 60_000);
 
 describe('sending push notifications', () => {
-  test('FCM: Android and web devices get title, body, data, priority, ttl and collapse key, through the OAuth token exchange', async () => {
-    const p = await w.newPartner();
-    const sa = w.fcmAccount('fields');
-    const app = await w.newApp(p, { name: 'fcm', google_credentials: sa.base64 });
-    const androidToken = deviceToken('fcm');
-    const webToken = deviceToken('fcm');
-    const android = await w.newDevice(p, app, 'android', androidToken);
-    const web = await w.newDevice(p, app, 'web', webToken);
-    const res = await w.send(p, {
-      recipients: [android, web],
-      title: 'Hello',
-      body: 'World',
-      data: { order: 42, kind: 'call', nested: { a: 1 } },
-      priority: 'high',
-      ttl: 3600,
-      collapse_key: 'missed-call',
-      android_click_action: 'OPEN_CALL',
-      android_icon: 'ic_call',
-      android_sound: 'ring.mp3',
-      android_tag: 'calls',
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ failure: 0, results: { [android]: 'success', [web]: 'success' }, success: 2 });
-    expect(w.fcm.tokenGrants.get(sa.projectId)).toBeGreaterThanOrEqual(1);
-    const got = w.fcm.forProject(sa.projectId);
-    const a = got.find((r) => r.message.token === androidToken)?.message;
-    expect(a).toEqual({
-      token: androidToken,
-      notification: { title: 'Hello', body: 'World' },
-      data: { order: '42', kind: 'call', nested: '{"a":1}' },
-      android: {
+  test(
+    'FCM: Android and web devices get title, body, data, priority, ttl and ' +
+      'collapse key, through the OAuth token exchange',
+    async () => {
+      const p = await w.newPartner();
+      const sa = w.fcmAccount('fields');
+      const app = await w.newApp(p, { name: 'fcm', google_credentials: sa.base64 });
+      const androidToken = deviceToken('fcm');
+      const webToken = deviceToken('fcm');
+      const android = await w.newDevice(p, app, 'android', androidToken);
+      const web = await w.newDevice(p, app, 'web', webToken);
+      const res = await w.send(p, {
+        recipients: [android, web],
+        title: 'Hello',
+        body: 'World',
+        data: { order: 42, kind: 'call', nested: { a: 1 } },
         priority: 'high',
-        ttl: '3600s',
+        ttl: 3600,
         collapse_key: 'missed-call',
-        notification: { click_action: 'OPEN_CALL', icon: 'ic_call', sound: 'ring.mp3', tag: 'calls' },
-      },
-    });
-    const webMsg = got.find((r) => r.message.token === webToken)?.message;
-    expect(webMsg).toEqual({
-      token: webToken,
-      notification: { title: 'Hello', body: 'World' },
-      data: { order: '42', kind: 'call', nested: '{"a":1}' },
-      webpush: { headers: { TTL: '3600', Urgency: 'high', Topic: 'missed-call' } },
-    });
-  });
-
-  test('APNs token auth: each environment goes to its own server with topic, priority, expiration, collapse id, badge, sound and data', async () => {
-    const p = await w.newPartner();
-    const key = w.apnsKey();
-    const app = await w.newApp(p, tokenApp(key, 'com.example.calls'));
-    const prodToken = deviceToken('ios');
-    const devToken = deviceToken('ios');
-    const prod = await w.newDevice(p, app, 'ios', prodToken, 'production');
-    const dev = await w.newDevice(p, app, 'ios', devToken, 'development');
-    const before = Math.floor(Date.now() / 1000);
-    const res = await w.send(p, {
-      recipients: [prod, dev],
-      title: 'Incoming',
-      body: 'Alice is calling',
-      data: { call_id: 'c-1' },
-      priority: 'normal',
-      ttl: 120,
-      ios_badge: 7,
-      ios_sound: 'ring.caf',
-      ios_category: 'CALL',
-      ios_collapse_id: 'call-c-1',
-      ios_mutable_content: true,
-    });
-    expect(res.body).toEqual({ failure: 0, results: { [prod]: 'success', [dev]: 'success' }, success: 2 });
-    const p1 = w.apnsProd.received.find((r) => r.token === prodToken);
-    const d1 = w.apnsDev.received.find((r) => r.token === devToken);
-    expect(w.apnsProd.received.some((r) => r.token === devToken)).toBe(false);
-    expect(w.apnsDev.received.some((r) => r.token === prodToken)).toBe(false);
-    for (const r of [p1, d1]) {
-      expect(r).toMatchObject({
-        topic: 'com.example.calls',
-        priority: '5',
-        collapseId: 'call-c-1',
-        pushType: 'alert',
-        auth: { kind: 'token', keyId: key.keyId, teamId: key.teamId },
-        payload: {
-          call_id: 'c-1',
-          aps: {
-            alert: { title: 'Incoming', body: 'Alice is calling' },
-            badge: 7,
-            sound: 'ring.caf',
-            category: 'CALL',
-            'mutable-content': 1,
-          },
+        android_click_action: 'OPEN_CALL',
+        android_icon: 'ic_call',
+        android_sound: 'ring.mp3',
+        android_tag: 'calls',
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ failure: 0, results: { [android]: 'success', [web]: 'success' }, success: 2 });
+      expect(w.fcm.tokenGrants.get(sa.projectId)).toBeGreaterThanOrEqual(1);
+      const got = w.fcm.forProject(sa.projectId);
+      const a = got.find((r) => r.message.token === androidToken)?.message;
+      expect(a).toEqual({
+        token: androidToken,
+        notification: { title: 'Hello', body: 'World' },
+        data: { order: '42', kind: 'call', nested: '{"a":1}' },
+        android: {
+          priority: 'high',
+          ttl: '3600s',
+          collapse_key: 'missed-call',
+          notification: { click_action: 'OPEN_CALL', icon: 'ic_call', sound: 'ring.mp3', tag: 'calls' },
         },
       });
-      const expiration = Number(r?.expiration);
-      expect(expiration).toBeGreaterThanOrEqual(before + 120);
-      expect(expiration).toBeLessThanOrEqual(before + 125);
-    }
-    expect(p1?.environment).toBe('production');
-    expect(d1?.environment).toBe('development');
-  });
+      const webMsg = got.find((r) => r.message.token === webToken)?.message;
+      expect(webMsg).toEqual({
+        token: webToken,
+        notification: { title: 'Hello', body: 'World' },
+        data: { order: '42', kind: 'call', nested: '{"a":1}' },
+        webpush: { headers: { TTL: '3600', Urgency: 'high', Topic: 'missed-call' } },
+      });
+    },
+  );
+
+  test(
+    'APNs token auth: each environment goes to its own server with topic, ' +
+      'priority, expiration, collapse id, badge, sound and data',
+    async () => {
+      const p = await w.newPartner();
+      const key = w.apnsKey();
+      const app = await w.newApp(p, tokenApp(key, 'com.example.calls'));
+      const prodToken = deviceToken('ios');
+      const devToken = deviceToken('ios');
+      const prod = await w.newDevice(p, app, 'ios', prodToken, 'production');
+      const dev = await w.newDevice(p, app, 'ios', devToken, 'development');
+      const before = Math.floor(Date.now() / 1000);
+      const res = await w.send(p, {
+        recipients: [prod, dev],
+        title: 'Incoming',
+        body: 'Alice is calling',
+        data: { call_id: 'c-1' },
+        priority: 'normal',
+        ttl: 120,
+        ios_badge: 7,
+        ios_sound: 'ring.caf',
+        ios_category: 'CALL',
+        ios_collapse_id: 'call-c-1',
+        ios_mutable_content: true,
+      });
+      expect(res.body).toEqual({ failure: 0, results: { [prod]: 'success', [dev]: 'success' }, success: 2 });
+      const p1 = w.apnsProd.received.find((r) => r.token === prodToken);
+      const d1 = w.apnsDev.received.find((r) => r.token === devToken);
+      expect(w.apnsProd.received.some((r) => r.token === devToken)).toBe(false);
+      expect(w.apnsDev.received.some((r) => r.token === prodToken)).toBe(false);
+      for (const r of [p1, d1]) {
+        expect(r).toMatchObject({
+          topic: 'com.example.calls',
+          priority: '5',
+          collapseId: 'call-c-1',
+          pushType: 'alert',
+          auth: { kind: 'token', keyId: key.keyId, teamId: key.teamId },
+          payload: {
+            call_id: 'c-1',
+            aps: {
+              alert: { title: 'Incoming', body: 'Alice is calling' },
+              badge: 7,
+              sound: 'ring.caf',
+              category: 'CALL',
+              'mutable-content': 1,
+            },
+          },
+        });
+        const expiration = Number(r?.expiration);
+        expect(expiration).toBeGreaterThanOrEqual(before + 120);
+        expect(expiration).toBeLessThanOrEqual(before + 125);
+      }
+      expect(p1?.environment).toBe('production');
+      expect(d1?.environment).toBe('development');
+    },
+  );
 
   test('APNs certificate auth: an old RC2 .p12 is converted and presented as the client certificate', async () => {
     const p = await w.newPartner();
@@ -138,17 +146,21 @@ describe('sending push notifications', () => {
     expect(r?.payload).toEqual({ aps: { alert: { title: 'T' }, 'content-available': 1 } });
   });
 
-  test('credentials that do not work for an environment fail only their recipients (provider_error), never the request', async () => {
-    const p = await w.newPartner();
-    const noSandbox = fakeApnsP12({ password: 'pw', bundleId: 'com.example.nosandbox', sandbox: false });
-    const broken = await w.newApp(p, { apns_p12: noSandbox.base64, apns_p12_password: 'pw' });
-    const healthy = await w.newApp(p, tokenApp(w.apnsKey(), 'com.example.healthy'));
-    const bad = await w.newDevice(p, broken, 'ios', deviceToken('ios'), 'development');
-    const good = await w.newDevice(p, healthy, 'ios', deviceToken('ios'), 'development');
-    const res = await w.send(p, { recipients: [bad, good], title: 'x' });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ failure: 1, results: { [bad]: 'provider_error', [good]: 'success' }, success: 1 });
-  });
+  test(
+    'credentials that do not work for an environment fail only their ' +
+      'recipients (provider_error), never the request',
+    async () => {
+      const p = await w.newPartner();
+      const noSandbox = fakeApnsP12({ password: 'pw', bundleId: 'com.example.nosandbox', sandbox: false });
+      const broken = await w.newApp(p, { apns_p12: noSandbox.base64, apns_p12_password: 'pw' });
+      const healthy = await w.newApp(p, tokenApp(w.apnsKey(), 'com.example.healthy'));
+      const bad = await w.newDevice(p, broken, 'ios', deviceToken('ios'), 'development');
+      const good = await w.newDevice(p, healthy, 'ios', deviceToken('ios'), 'development');
+      const res = await w.send(p, { recipients: [bad, good], title: 'x' });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ failure: 1, results: { [bad]: 'provider_error', [good]: 'success' }, success: 1 });
+    },
+  );
 
   test('only recipients: an empty message that still counts as a success, on every platform', async () => {
     const p = await w.newPartner();
@@ -209,37 +221,43 @@ describe('sending push notifications', () => {
     expect(w.apnsProd.received.filter((r) => r.token === tokens.iosGone)).toHaveLength(1);
   });
 
-  test("not_found for unknown and other partners' devices; no_credentials when the application lacks the platform", async () => {
-    const p = await w.newPartner();
-    const q = await w.newPartner();
-    const sa = w.fcmAccount('nocred');
-    const fcmOnly = await w.newApp(p, { google_credentials: sa.base64 });
-    const android = await w.newDevice(p, fcmOnly, 'android', deviceToken('fcm'));
-    const ios = await w.newDevice(p, fcmOnly, 'ios', deviceToken('ios'));
-    const bare = await w.newApp(p, {});
-    const web = await w.newDevice(p, bare, 'web', deviceToken('fcm'));
-    const theirs = await w.newDevice(
-      q,
-      await w.newApp(q, { google_credentials: w.fcmAccount('theirs').base64 }),
-      'android',
-      deviceToken('fcm'),
-    );
-    const unknown = '00000000-0000-4000-8000-00000000beef';
-    const res = await w.send(p, { recipients: [android, ios, web, theirs, unknown, 'not-a-sid', android], body: 'b' });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      failure: 5,
-      success: 1,
-      results: {
-        [android]: 'success',
-        [ios]: 'no_credentials',
-        [web]: 'no_credentials',
-        [theirs]: 'not_found',
-        [unknown]: 'not_found',
-        'not-a-sid': 'not_found',
-      },
-    });
-  });
+  test(
+    "not_found for unknown and other partners' devices; no_credentials " + 'when the application lacks the platform',
+    async () => {
+      const p = await w.newPartner();
+      const q = await w.newPartner();
+      const sa = w.fcmAccount('nocred');
+      const fcmOnly = await w.newApp(p, { google_credentials: sa.base64 });
+      const android = await w.newDevice(p, fcmOnly, 'android', deviceToken('fcm'));
+      const ios = await w.newDevice(p, fcmOnly, 'ios', deviceToken('ios'));
+      const bare = await w.newApp(p, {});
+      const web = await w.newDevice(p, bare, 'web', deviceToken('fcm'));
+      const theirs = await w.newDevice(
+        q,
+        await w.newApp(q, { google_credentials: w.fcmAccount('theirs').base64 }),
+        'android',
+        deviceToken('fcm'),
+      );
+      const unknown = '00000000-0000-4000-8000-00000000beef';
+      const res = await w.send(p, {
+        recipients: [android, ios, web, theirs, unknown, 'not-a-sid', android],
+        body: 'b',
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        failure: 5,
+        success: 1,
+        results: {
+          [android]: 'success',
+          [ios]: 'no_credentials',
+          [web]: 'no_credentials',
+          [theirs]: 'not_found',
+          [unknown]: 'not_found',
+          'not-a-sid': 'not_found',
+        },
+      });
+    },
+  );
 
   test('bad send requests are 400 naming the field', async () => {
     const p = await w.newPartner();
@@ -300,98 +318,104 @@ describe('sending push notifications', () => {
     expect(again.body).toEqual({ failure: 0, results: { [d.downFcm]: 'success', [d.downIos]: 'success' }, success: 2 });
   });
 
-  test("a slow provider does not hold up another partner's send; its own recipients time out as provider_error", async () => {
-    const slowPartner = await w.newPartner();
-    const fastPartner = await w.newPartner();
-    const slowSa = w.fcmAccount('slow');
-    const slowKey = w.apnsKey();
-    w.fcm.answerProject(slowSa.projectId, { kind: 'slow', delayMs: 20_000 });
-    w.apnsProd.answerTopic('com.example.slow', { kind: 'slow', delayMs: 20_000 });
-    const slowApp = await w.newApp(slowPartner, {
-      google_credentials: slowSa.base64,
-      ...tokenApp(slowKey, 'com.example.slow'),
-    });
-    const slowDevices = [
-      await w.newDevice(slowPartner, slowApp, 'android', deviceToken('fcm')),
-      await w.newDevice(slowPartner, slowApp, 'ios', deviceToken('ios')),
-    ];
-    const fastApp = await w.newApp(fastPartner, {
-      google_credentials: w.fcmAccount('fast').base64,
-      ...tokenApp(w.apnsKey(), 'com.example.fast'),
-    });
-    const fastDevices = [
-      await w.newDevice(fastPartner, fastApp, 'android', deviceToken('fcm')),
-      await w.newDevice(fastPartner, fastApp, 'ios', deviceToken('ios')),
-    ];
+  test(
+    "a slow provider does not hold up another partner's send; its own " + 'recipients time out as provider_error',
+    async () => {
+      const slowPartner = await w.newPartner();
+      const fastPartner = await w.newPartner();
+      const slowSa = w.fcmAccount('slow');
+      const slowKey = w.apnsKey();
+      w.fcm.answerProject(slowSa.projectId, { kind: 'slow', delayMs: 20_000 });
+      w.apnsProd.answerTopic('com.example.slow', { kind: 'slow', delayMs: 20_000 });
+      const slowApp = await w.newApp(slowPartner, {
+        google_credentials: slowSa.base64,
+        ...tokenApp(slowKey, 'com.example.slow'),
+      });
+      const slowDevices = [
+        await w.newDevice(slowPartner, slowApp, 'android', deviceToken('fcm')),
+        await w.newDevice(slowPartner, slowApp, 'ios', deviceToken('ios')),
+      ];
+      const fastApp = await w.newApp(fastPartner, {
+        google_credentials: w.fcmAccount('fast').base64,
+        ...tokenApp(w.apnsKey(), 'com.example.fast'),
+      });
+      const fastDevices = [
+        await w.newDevice(fastPartner, fastApp, 'android', deviceToken('fcm')),
+        await w.newDevice(fastPartner, fastApp, 'ios', deviceToken('ios')),
+      ];
 
-    const slowStarted = Date.now();
-    const slowSend = w
-      .send(slowPartner, { recipients: slowDevices, title: 'slow' })
-      .then((r) => ({ r, ms: Date.now() - slowStarted, at: Date.now() }));
-    await new Promise((r) => setTimeout(r, 200)); // the slow send is now waiting on its providers
-    const fastStarted = Date.now();
-    const fast = await w.send(fastPartner, { recipients: fastDevices, title: 'fast' });
-    const fastMs = Date.now() - fastStarted;
-    expect(fast.body).toEqual({
-      failure: 0,
-      results: Object.fromEntries(fastDevices.map((s) => [s, 'success'])),
-      success: 2,
-    });
-    expect(fastMs).toBeLessThan(ATTEMPT_TIMEOUT_MS);
+      const slowStarted = Date.now();
+      const slowSend = w
+        .send(slowPartner, { recipients: slowDevices, title: 'slow' })
+        .then((r) => ({ r, ms: Date.now() - slowStarted, at: Date.now() }));
+      await new Promise((r) => setTimeout(r, 200)); // the slow send is now waiting on its providers
+      const fastStarted = Date.now();
+      const fast = await w.send(fastPartner, { recipients: fastDevices, title: 'fast' });
+      const fastMs = Date.now() - fastStarted;
+      expect(fast.body).toEqual({
+        failure: 0,
+        results: Object.fromEntries(fastDevices.map((s) => [s, 'success'])),
+        success: 2,
+      });
+      expect(fastMs).toBeLessThan(ATTEMPT_TIMEOUT_MS);
 
-    const slow = await slowSend;
-    expect(fastStarted + fastMs).toBeLessThan(slow.at);
-    expect(slow.r.body).toEqual({
-      failure: 2,
-      results: Object.fromEntries(slowDevices.map((s) => [s, 'provider_error'])),
-      success: 0,
-    });
-    expect(slow.ms).toBeGreaterThanOrEqual(ATTEMPT_TIMEOUT_MS - 100);
-    expect(slow.ms).toBeLessThan(SEND_DEADLINE_MS + 2000);
-    w.fcm.answerProject(slowSa.projectId, null);
-    w.apnsProd.answerTopic('com.example.slow', null);
-  });
+      const slow = await slowSend;
+      expect(fastStarted + fastMs).toBeLessThan(slow.at);
+      expect(slow.r.body).toEqual({
+        failure: 2,
+        results: Object.fromEntries(slowDevices.map((s) => [s, 'provider_error'])),
+        success: 0,
+      });
+      expect(slow.ms).toBeGreaterThanOrEqual(ATTEMPT_TIMEOUT_MS - 100);
+      expect(slow.ms).toBeLessThan(SEND_DEADLINE_MS + 2000);
+      w.fcm.answerProject(slowSa.projectId, null);
+      w.apnsProd.answerTopic('com.example.slow', null);
+    },
+  );
 
-  test('clients are kept open and reused; new credentials replace them; deleting the application removes its devices', async () => {
-    const p = await w.newPartner();
-    const key1 = w.apnsKey();
-    const sa1 = w.fcmAccount('rotate1');
-    const app = await w.newApp(p, { google_credentials: sa1.base64, ...tokenApp(key1, 'com.example.rotate') });
-    const iosToken = deviceToken('ios');
-    const ios = await w.newDevice(p, app, 'ios', iosToken, 'development');
-    const android = await w.newDevice(p, app, 'android', deviceToken('fcm'));
-    const connectionsBefore = w.apnsDev.connections;
-    for (let i = 0; i < 3; i++)
-      expect((await w.send(p, { recipients: [ios, android], title: `n${i}` })).body.success).toBe(2);
-    expect(w.apnsDev.connections - connectionsBefore).toBe(1);
-    expect(w.fcm.tokenGrants.get(sa1.projectId)).toBe(1);
+  test(
+    'clients are kept open and reused; new credentials replace them; ' + 'deleting the application removes its devices',
+    async () => {
+      const p = await w.newPartner();
+      const key1 = w.apnsKey();
+      const sa1 = w.fcmAccount('rotate1');
+      const app = await w.newApp(p, { google_credentials: sa1.base64, ...tokenApp(key1, 'com.example.rotate') });
+      const iosToken = deviceToken('ios');
+      const ios = await w.newDevice(p, app, 'ios', iosToken, 'development');
+      const android = await w.newDevice(p, app, 'android', deviceToken('fcm'));
+      const connectionsBefore = w.apnsDev.connections;
+      for (let i = 0; i < 3; i++)
+        expect((await w.send(p, { recipients: [ios, android], title: `n${i}` })).body.success).toBe(2);
+      expect(w.apnsDev.connections - connectionsBefore).toBe(1);
+      expect(w.fcm.tokenGrants.get(sa1.projectId)).toBe(1);
 
-    const key2 = w.apnsKey();
-    const sa2 = w.fcmAccount('rotate2');
-    const patched = await w
-      .api()
-      .patch(`/core/v2/push/applications/${app}`)
-      .set(...p.auth)
-      .send({ google_credentials: sa2.base64, apns_p8: key2.p8, apns_key_id: key2.keyId, apns_team_id: key2.teamId });
-    expect(patched.status).toBe(200);
-    expect((await w.send(p, { recipients: [ios, android], title: 'rotated' })).body.success).toBe(2);
-    const last = w.apnsDev.received.filter((r) => r.token === iosToken).pop();
-    expect(last?.auth).toMatchObject({ kind: 'token', keyId: key2.keyId });
-    expect(last?.payload.aps.alert.title).toBe('rotated');
-    expect(w.fcm.forProject(sa2.projectId).map((r) => r.message.notification.title)).toEqual(['rotated']);
-    expect(w.apnsDev.connections - connectionsBefore).toBe(2);
+      const key2 = w.apnsKey();
+      const sa2 = w.fcmAccount('rotate2');
+      const patched = await w
+        .api()
+        .patch(`/core/v2/push/applications/${app}`)
+        .set(...p.auth)
+        .send({ google_credentials: sa2.base64, apns_p8: key2.p8, apns_key_id: key2.keyId, apns_team_id: key2.teamId });
+      expect(patched.status).toBe(200);
+      expect((await w.send(p, { recipients: [ios, android], title: 'rotated' })).body.success).toBe(2);
+      const last = w.apnsDev.received.filter((r) => r.token === iosToken).pop();
+      expect(last?.auth).toMatchObject({ kind: 'token', keyId: key2.keyId });
+      expect(last?.payload.aps.alert.title).toBe('rotated');
+      expect(w.fcm.forProject(sa2.projectId).map((r) => r.message.notification.title)).toEqual(['rotated']);
+      expect(w.apnsDev.connections - connectionsBefore).toBe(2);
 
-    expect(
-      (
-        await w
-          .api()
-          .delete(`/core/v2/push/applications/${app}`)
-          .set(...p.auth)
-      ).status,
-    ).toBe(204);
-    const after = await w.send(p, { recipients: [ios, android] });
-    expect(after.body).toEqual({ failure: 2, results: { [ios]: 'not_found', [android]: 'not_found' }, success: 0 });
-  });
+      expect(
+        (
+          await w
+            .api()
+            .delete(`/core/v2/push/applications/${app}`)
+            .set(...p.auth)
+        ).status,
+      ).toBe(204);
+      const after = await w.send(p, { recipients: [ios, android] });
+      expect(after.body).toEqual({ failure: 2, results: { [ios]: 'not_found', [android]: 'not_found' }, success: 0 });
+    },
+  );
 
   test('100 recipients across platforms in one request', async () => {
     const p = await w.newPartner();

@@ -234,32 +234,35 @@ test('types of the added fields are checked: a bad one refuses its record, by po
   ]);
 });
 
-test('unknown fields are dropped and counted over the whole body; a bad record still counts its unknown fields', async () => {
-  const records = Array.from({ length: 700 }, (_, i) => ({
-    dr_sid: randomUUID(),
-    type: 'sms',
-    export_version: 9,
-    ...(i % 100 === 0 && { carrier_note: 'x' }),
-    ...(i === 5 && { mcc: 'three-ten' }),
-    ...(i === 6 && { [`very_long_${'n'.repeat(200)}`]: 1 }),
-  }));
-  const res = await http()
-    .post(`${API}/sms/message_drs`)
-    .set(...partner.auth)
-    .set('Content-Type', 'application/x-ndjson')
-    .send(records.map((r) => JSON.stringify(r)).join('\n'));
-  expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({
-    received: 700,
-    stored: 699,
-    rejected: 1,
-    errors: [expect.objectContaining({ position: 5, field: 'mcc' })],
-  });
-  // Names longer than 128 characters are dropped too, but not listed.
-  expect(res.body.ignored_fields).toEqual({ carrier_note: 7, export_version: 700 });
-  const got = await http()
-    .get(`${API}/sms/message_drs/${records[0].dr_sid}`)
-    .set(...partner.auth);
-  expect(got.body).not.toHaveProperty('export_version');
-  expect(got.body).not.toHaveProperty('carrier_note');
-});
+test(
+  'unknown fields are dropped and counted over the whole body; a bad ' + 'record still counts its unknown fields',
+  async () => {
+    const records = Array.from({ length: 700 }, (_, i) => ({
+      dr_sid: randomUUID(),
+      type: 'sms',
+      export_version: 9,
+      ...(i % 100 === 0 && { carrier_note: 'x' }),
+      ...(i === 5 && { mcc: 'three-ten' }),
+      ...(i === 6 && { [`very_long_${'n'.repeat(200)}`]: 1 }),
+    }));
+    const res = await http()
+      .post(`${API}/sms/message_drs`)
+      .set(...partner.auth)
+      .set('Content-Type', 'application/x-ndjson')
+      .send(records.map((r) => JSON.stringify(r)).join('\n'));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      received: 700,
+      stored: 699,
+      rejected: 1,
+      errors: [expect.objectContaining({ position: 5, field: 'mcc' })],
+    });
+    // Names longer than 128 characters are dropped too, but not listed.
+    expect(res.body.ignored_fields).toEqual({ carrier_note: 7, export_version: 700 });
+    const got = await http()
+      .get(`${API}/sms/message_drs/${records[0].dr_sid}`)
+      .set(...partner.auth);
+    expect(got.body).not.toHaveProperty('export_version');
+    expect(got.body).not.toHaveProperty('carrier_note');
+  },
+);

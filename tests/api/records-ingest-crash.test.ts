@@ -24,52 +24,56 @@ const record = (i: number) =>
   });
 const body = (n: number, from = 0) => Array.from({ length: n }, (_, i) => record(from + i)).join('\n');
 
-test('a body of several transactions is stored whole; after a kill -9 mid-ingest every acknowledged record is there', async () => {
-  inst = await startPatchbay(mode());
-  const auth = ['Authorization', `Bearer ${inst.token}`] as const;
-  const ingest = (text: string) =>
-    request(inst!.origin)
-      .post('/core/v2/calls/call_drs')
-      .set(...auth)
-      .set('Content-Type', 'application/x-ndjson')
-      .send(text);
+test(
+  'a body of several transactions is stored whole; after a kill -9 ' + 'mid-ingest every acknowledged record is there',
+  async () => {
+    inst = await startPatchbay(mode());
+    const auth = ['Authorization', `Bearer ${inst.token}`] as const;
+    const ingest = (text: string) =>
+      request(inst!.origin)
+        .post('/core/v2/calls/call_drs')
+        .set(...auth)
+        .set('Content-Type', 'application/x-ndjson')
+        .send(text);
 
-  const acknowledged: string[] = [];
-  const big = body(3 * INGEST_BATCH_RECORDS + 250);
-  const first = await ingest(big);
-  expect(first.status).toBe(200);
-  const n = 3 * INGEST_BATCH_RECORDS + 250;
-  expect(first.body).toMatchObject({ received: n, stored: n, duplicates: 0, rejected: 0, complete: true });
-  acknowledged.push(big);
-  for (let k = 0; k < 3; k++) {
-    const text = body(800, 10_000 * (k + 1));
-    const res = await ingest(text);
-    expect(res.body).toMatchObject({ stored: 800, complete: true });
-    acknowledged.push(text);
-  }
+    const acknowledged: string[] = [];
+    const big = body(3 * INGEST_BATCH_RECORDS + 250);
+    const first = await ingest(big);
+    expect(first.status).toBe(200);
+    const n = 3 * INGEST_BATCH_RECORDS + 250;
+    expect(first.body).toMatchObject({ received: n, stored: n, duplicates: 0, rejected: 0, complete: true });
+    acknowledged.push(big);
+    for (let k = 0; k < 3; k++) {
+      const text = body(800, 10_000 * (k + 1));
+      const res = await ingest(text);
+      expect(res.body).toMatchObject({ stored: 800, complete: true });
+      acknowledged.push(text);
+    }
 
-  // A slow ingest in flight: batches are stored while the body streams in; then the process dies.
-  const slow = http.request(`${inst.origin}/core/v2/calls/call_drs`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${inst.token}`, 'Content-Type': 'application/x-ndjson' },
-  });
-  slow.on('error', () => undefined);
-  for (let k = 0; k < 6; k++) {
-    slow.write(`${body(INGEST_BATCH_RECORDS, 100_000 + k * INGEST_BATCH_RECORDS)}\n`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await inst.kill();
-  slow.destroy();
-  inst = await inst.restart();
+    // A slow ingest in flight: batches are stored while the body streams in; then the process dies.
+    const slow = http.request(`${inst.origin}/core/v2/calls/call_drs`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${inst.token}`, 'Content-Type': 'application/x-ndjson' },
+    });
+    slow.on('error', () => undefined);
+    for (let k = 0; k < 6; k++) {
+      slow.write(`${body(INGEST_BATCH_RECORDS, 100_000 + k * INGEST_BATCH_RECORDS)}\n`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await inst.kill();
+    slow.destroy();
+    inst = await inst.restart();
 
-  // Every acknowledged record is stored: sent again, each one is a duplicate.
-  for (const text of acknowledged) {
-    const again = await request(inst.origin)
-      .post('/core/v2/calls/call_drs')
-      .set('Authorization', `Bearer ${inst.token}`)
-      .set('Content-Type', 'application/x-ndjson')
-      .send(text);
-    const n = text.split('\n').length;
-    expect(again.body).toMatchObject({ received: n, stored: 0, duplicates: n, complete: true });
-  }
-}, 240_000);
+    // Every acknowledged record is stored: sent again, each one is a duplicate.
+    for (const text of acknowledged) {
+      const again = await request(inst.origin)
+        .post('/core/v2/calls/call_drs')
+        .set('Authorization', `Bearer ${inst.token}`)
+        .set('Content-Type', 'application/x-ndjson')
+        .send(text);
+      const n = text.split('\n').length;
+      expect(again.body).toMatchObject({ received: n, stored: 0, duplicates: n, complete: true });
+    }
+  },
+  240_000,
+);

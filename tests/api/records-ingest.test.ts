@@ -41,58 +41,61 @@ async function eventually(check: () => Promise<void>, timeoutMs = 15_000): Promi
 }
 
 describe('POST /calls/call_drs', () => {
-  test('a JSON array: good records stored, bad ones reported by position and skipped, unknown fields dropped', async () => {
-    const good = [call(1), call(2), call(3), { ...call(5), unknown_field: 1 }];
-    const body = [
-      good[0],
-      { ...call(4), price: 0.5 },
-      'not an object',
-      good[1],
-      good[3],
-      { ...call(6), date_stop: '2024-01-01T00:00:00Z' },
-      good[2],
-    ];
-    const res = await post('/calls/call_drs').send(body);
-    expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual([
-      'complete',
-      'duplicates',
-      'errors',
-      'ignored_fields',
-      'received',
-      'rejected',
-      'stored',
-    ]);
-    expect(res.body).toMatchObject({
-      complete: true,
-      received: 7,
-      stored: 4,
-      duplicates: 0,
-      rejected: 3,
-      ignored_fields: { unknown_field: 1 },
-    });
-    expect(res.body.errors.map((e: { position: number; field: string | null }) => [e.position, e.field])).toEqual([
-      [1, 'price'],
-      [2, null],
-      [5, 'date_stop'],
-    ]);
-    expect(res.body.errors[0]).toMatchObject({
-      dr_sid: body[1] && (body[1] as { dr_sid: string }).dr_sid,
-      message: expect.stringContaining('decimal string'),
-    });
-    for (const r of good)
-      expect(
-        (
-          await http()
-            .get(`${API}/calls/call_drs/${r.dr_sid}`)
-            .set(...partner.auth)
-        ).status,
-      ).toBe(200);
-    const refused = await http()
-      .get(`${API}/calls/call_drs/${(body[1] as { dr_sid: string }).dr_sid}`)
-      .set(...partner.auth);
-    expect(refused.status).toBe(404);
-  });
+  test(
+    'a JSON array: good records stored, bad ones reported by position and ' + 'skipped, unknown fields dropped',
+    async () => {
+      const good = [call(1), call(2), call(3), { ...call(5), unknown_field: 1 }];
+      const body = [
+        good[0],
+        { ...call(4), price: 0.5 },
+        'not an object',
+        good[1],
+        good[3],
+        { ...call(6), date_stop: '2024-01-01T00:00:00Z' },
+        good[2],
+      ];
+      const res = await post('/calls/call_drs').send(body);
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body)).toEqual([
+        'complete',
+        'duplicates',
+        'errors',
+        'ignored_fields',
+        'received',
+        'rejected',
+        'stored',
+      ]);
+      expect(res.body).toMatchObject({
+        complete: true,
+        received: 7,
+        stored: 4,
+        duplicates: 0,
+        rejected: 3,
+        ignored_fields: { unknown_field: 1 },
+      });
+      expect(res.body.errors.map((e: { position: number; field: string | null }) => [e.position, e.field])).toEqual([
+        [1, 'price'],
+        [2, null],
+        [5, 'date_stop'],
+      ]);
+      expect(res.body.errors[0]).toMatchObject({
+        dr_sid: body[1] && (body[1] as { dr_sid: string }).dr_sid,
+        message: expect.stringContaining('decimal string'),
+      });
+      for (const r of good)
+        expect(
+          (
+            await http()
+              .get(`${API}/calls/call_drs/${r.dr_sid}`)
+              .set(...partner.auth)
+          ).status,
+        ).toBe(200);
+      const refused = await http()
+        .get(`${API}/calls/call_drs/${(body[1] as { dr_sid: string }).dr_sid}`)
+        .set(...partner.auth);
+      expect(refused.status).toBe(404);
+    },
+  );
 
   test('NDJSON: a broken line, a non-object and an oversized record are refused at their positions', async () => {
     const big = call(9, { number_src: 'x'.repeat(70_000) });

@@ -275,27 +275,30 @@ describe.each(KINDS)('$name', (kind) => {
     });
   });
 
-  test('items carry every field (null when unset), alphabetical; prices are decimal strings; total is null', async () => {
-    const page = await get(`${kind.path}?limit=3`);
-    expect(page.body.total).toBeNull();
-    for (const item of page.body.items) {
-      expect(Object.keys(item)).toEqual(kind.fields);
-      expect(item.partner_sid).toBe(partner.partner_sid);
-      expect(typeof item.price).toBe('string');
-      expect(item[kind.orderField]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    }
-    const one = records[7];
-    const got = await http()
-      .get(`${API}${kind.path}/${one.dr_sid}`)
-      .set(...partner.auth);
-    expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({
-      dr_sid: one.dr_sid,
-      price: one.price,
-      rate: '0.005',
-      [kind.orderField]: one[kind.orderField],
-    });
-  });
+  test(
+    'items carry every field (null when unset), alphabetical; prices are ' + 'decimal strings; total is null',
+    async () => {
+      const page = await get(`${kind.path}?limit=3`);
+      expect(page.body.total).toBeNull();
+      for (const item of page.body.items) {
+        expect(Object.keys(item)).toEqual(kind.fields);
+        expect(item.partner_sid).toBe(partner.partner_sid);
+        expect(typeof item.price).toBe('string');
+        expect(item[kind.orderField]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      }
+      const one = records[7];
+      const got = await http()
+        .get(`${API}${kind.path}/${one.dr_sid}`)
+        .set(...partner.auth);
+      expect(got.status).toBe(200);
+      expect(got.body).toMatchObject({
+        dr_sid: one.dr_sid,
+        price: one.price,
+        rate: '0.005',
+        [kind.orderField]: one[kind.orderField],
+      });
+    },
+  );
 
   test("GET by dr_sid: field filtering; another partner's or unknown sid is a 404", async () => {
     const one = records[3];
@@ -317,33 +320,36 @@ describe.each(KINDS)('$name', (kind) => {
     }
   });
 
-  test('filter and field filtering work with cursors; a cursor works with or without the filter that produced it', async () => {
-    const filter = encodeURIComponent('direction eq "inbound" and price ge 0.005');
-    const want = ordered.filter((sid) => {
-      const r = records.find((x) => x.dr_sid === sid)!;
-      return r.direction === 'inbound' && Number(r.price) >= 0.005;
-    });
-    const seen: string[] = [];
-    let url = `${kind.path}?limit=50&filter=${filter}&include_fields=dr_sid,direction,price&after=${ordered[0]}`;
-    for (;;) {
-      const page = await get(url);
-      expect(page.status).toBe(200);
-      for (const item of page.body.items) expect(Object.keys(item)).toEqual(['direction', 'dr_sid', 'price']);
-      seen.push(...sids(page));
-      if (!page.body.pagination.next) break;
-      expect(new URL(page.body.pagination.next).searchParams.get('filter')).toBe(
-        'direction eq "inbound" and price ge 0.005',
-      );
-      url = page.body.pagination.next;
-    }
-    expect(seen).toEqual(want.filter((s) => s !== ordered[0]));
-    // A sid the filter excludes still positions the cursor.
-    const outside = ordered.find((s) => !want.includes(s))!;
-    const page = await get(`${kind.path}?limit=1&filter=${filter}&after=${outside}`);
-    expect(sids(page)).toEqual([want.find((s) => ordered.indexOf(s) > ordered.indexOf(outside))]);
-    const excl = await get(`${kind.path}?limit=1&exclude_fields=price,rate`);
-    expect(Object.keys(excl.body.items[0])).toEqual(kind.fields.filter((f) => f !== 'price' && f !== 'rate'));
-  });
+  test(
+    'filter and field filtering work with cursors; a cursor works with or ' + 'without the filter that produced it',
+    async () => {
+      const filter = encodeURIComponent('direction eq "inbound" and price ge 0.005');
+      const want = ordered.filter((sid) => {
+        const r = records.find((x) => x.dr_sid === sid)!;
+        return r.direction === 'inbound' && Number(r.price) >= 0.005;
+      });
+      const seen: string[] = [];
+      let url = `${kind.path}?limit=50&filter=${filter}&include_fields=dr_sid,direction,price&after=${ordered[0]}`;
+      for (;;) {
+        const page = await get(url);
+        expect(page.status).toBe(200);
+        for (const item of page.body.items) expect(Object.keys(item)).toEqual(['direction', 'dr_sid', 'price']);
+        seen.push(...sids(page));
+        if (!page.body.pagination.next) break;
+        expect(new URL(page.body.pagination.next).searchParams.get('filter')).toBe(
+          'direction eq "inbound" and price ge 0.005',
+        );
+        url = page.body.pagination.next;
+      }
+      expect(seen).toEqual(want.filter((s) => s !== ordered[0]));
+      // A sid the filter excludes still positions the cursor.
+      const outside = ordered.find((s) => !want.includes(s))!;
+      const page = await get(`${kind.path}?limit=1&filter=${filter}&after=${outside}`);
+      expect(sids(page)).toEqual([want.find((s) => ordered.indexOf(s) > ordered.indexOf(outside))]);
+      const excl = await get(`${kind.path}?limit=1&exclude_fields=price,rate`);
+      expect(Object.keys(excl.body.items[0])).toEqual(kind.fields.filter((f) => f !== 'price' && f !== 'rate'));
+    },
+  );
 
   test('offset paging still works, with total null', async () => {
     const page = await get(`${kind.path}?limit=5&offset=10&order=${kind.orderField}+asc`);

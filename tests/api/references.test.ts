@@ -46,21 +46,24 @@ test('a container an endpoint names: 409 naming each endpoint; deletable once no
   expect((await del(`/storage/containers/${c.container_sid}`)).status).toBe(204);
 });
 
-test('conference_playback: its conference is required at create, and that conference cannot be deleted under it', async () => {
-  const bare = await http()
-    .post(`${API}/endpoints`)
-    .set(...p.auth)
-    .send({ type: 'conference_playback' });
-  expect(bare.status).toBe(422);
-  expect(bare.body.errors[0].field).toBe('properties.conference_endpoint_sid');
-  const conference = await endpoint(p, 'conference');
-  const playback = await endpoint(p, 'conference_playback', { conference_endpoint_sid: conference.endpoint_sid });
-  const refused = await del(`/endpoints/${conference.endpoint_sid}`);
-  expect(refused.status).toBe(409);
-  expect(refused.body.errors[0].reference_sid).toBe(playback.endpoint_sid);
-  expect((await del(`/endpoints/${playback.endpoint_sid}`)).status).toBe(204);
-  expect((await del(`/endpoints/${conference.endpoint_sid}`)).status).toBe(204);
-});
+test(
+  'conference_playback: its conference is required at create, and that ' + 'conference cannot be deleted under it',
+  async () => {
+    const bare = await http()
+      .post(`${API}/endpoints`)
+      .set(...p.auth)
+      .send({ type: 'conference_playback' });
+    expect(bare.status).toBe(422);
+    expect(bare.body.errors[0].field).toBe('properties.conference_endpoint_sid');
+    const conference = await endpoint(p, 'conference');
+    const playback = await endpoint(p, 'conference_playback', { conference_endpoint_sid: conference.endpoint_sid });
+    const refused = await del(`/endpoints/${conference.endpoint_sid}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors[0].reference_sid).toBe(playback.endpoint_sid);
+    expect((await del(`/endpoints/${playback.endpoint_sid}`)).status).toBe(204);
+    expect((await del(`/endpoints/${conference.endpoint_sid}`)).status).toBe(204);
+  },
+);
 
 test('callback_url must be http(s) when set (422 naming it); a greeting of "" clears it (null)', async () => {
   const vm = await endpoint(p, 'voicemail');

@@ -140,31 +140,35 @@ test('a 5 GiB Content-Length is refused with 422 naming quota_bytes before any o
   expect(await fileCount()).toBe(before);
 }, 30000);
 
-test('a multipart upload declared larger than the room left is refused once its fields are read, not its file', async () => {
-  const boundary = 'bnd7c1';
-  const fields =
-    `--${boundary}\r\nContent-Disposition: form-data; name="file_object"\r\n\r\n` +
-    `${JSON.stringify({ container_sid: containerSid, name: 'huge.wav' })}\r\n` +
-    `--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="huge.wav"\r\n` +
-    `Content-Type: application/octet-stream\r\n\r\n`;
-  const { socket } = connect(Number(new URL(inst.origin).port));
-  let answer = '';
-  socket.on('data', (b: Buffer) => (answer += b.toString('latin1')));
-  socket.write(
-    `POST /core/v2/storage/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${inst.token}\r\n` +
-      `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${5 * 1024 ** 3}\r\n\r\n${fields}` +
-      // The first bytes of the file, and then nothing more.
-      'RIFF'.padEnd(256, '\0'),
-  );
-  const status = await new Promise<number>((resolve, reject) => {
-    const check = () => {
-      const m = /^HTTP\/1\.1 (\d{3})/.exec(answer);
-      if (m) resolve(Number(m[1]));
-      else socket.once('data', check);
-    };
-    socket.once('close', () => reject(new Error(`closed without an answer: ${answer}`)));
-    check();
-  });
-  expect(status).toBe(422);
-  socket.destroy();
-}, 30000);
+test(
+  'a multipart upload declared larger than the room left is refused once ' + 'its fields are read, not its file',
+  async () => {
+    const boundary = 'bnd7c1';
+    const fields =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file_object"\r\n\r\n` +
+      `${JSON.stringify({ container_sid: containerSid, name: 'huge.wav' })}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="huge.wav"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n`;
+    const { socket } = connect(Number(new URL(inst.origin).port));
+    let answer = '';
+    socket.on('data', (b: Buffer) => (answer += b.toString('latin1')));
+    socket.write(
+      `POST /core/v2/storage/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${inst.token}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${5 * 1024 ** 3}\r\n\r\n${fields}` +
+        // The first bytes of the file, and then nothing more.
+        'RIFF'.padEnd(256, '\0'),
+    );
+    const status = await new Promise<number>((resolve, reject) => {
+      const check = () => {
+        const m = /^HTTP\/1\.1 (\d{3})/.exec(answer);
+        if (m) resolve(Number(m[1]));
+        else socket.once('data', check);
+      };
+      socket.once('close', () => reject(new Error(`closed without an answer: ${answer}`)));
+      check();
+    });
+    expect(status).toBe(422);
+    socket.destroy();
+  },
+  30000,
+);

@@ -35,7 +35,9 @@ function group(pgid: number): number[] {
 const signals = mode() === 'embedded' ? (['SIGTERM', 'SIGINT'] as const) : (['SIGTERM'] as const);
 
 test.each(signals)(
-  `%s to the pnpm process of \`pnpm ${mode() === 'embedded' ? 'start' : 'start:distributed'}\` stops Patchbay: no process left`,
+  `%s to the pnpm process of \`pnpm ` +
+    `${mode() === 'embedded' ? 'start' : 'start:distributed'}\` stops ` +
+    `Patchbay: no process left`,
   async (signal) => {
     const nats = mode() === 'distributed' ? await startNatsServer() : undefined;
     const ports = await reservePorts(4);

@@ -105,22 +105,25 @@ describe('keys', () => {
     expect(sealed.encryption_key_sids).toEqual([ageKey.encryption_key_sid, rsaKey.encryption_key_sid]);
   });
 
-  test('anything else is a 422 naming public_key: garbage, an ed25519 key, a secret key, RSA under 2048 bits', async () => {
-    const ed = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl x@y';
-    for (const public_key of ['not a key', ed, 'AGE-SECRET-KEY-1QQQQ']) {
-      const res = await createKey(a, { public_key });
+  test(
+    'anything else is a 422 naming public_key: garbage, an ed25519 key, a ' + 'secret key, RSA under 2048 bits',
+    async () => {
+      const ed = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl x@y';
+      for (const public_key of ['not a key', ed, 'AGE-SECRET-KEY-1QQQQ']) {
+        const res = await createKey(a, { public_key });
+        expect(res.status).toBe(422);
+        expectErrorBody(res.body);
+        expect(res.body.errors[0].field).toBe('public_key');
+      }
+      const small = crypto.generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' });
+      const blob = sshRsaBlob(small.e as string, small.n as string);
+      const res = await createKey(a, { public_key: `ssh-rsa ${blob.toString('base64')} small` });
       expect(res.status).toBe(422);
-      expectErrorBody(res.body);
-      expect(res.body.errors[0].field).toBe('public_key');
-    }
-    const small = crypto.generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' });
-    const blob = sshRsaBlob(small.e as string, small.n as string);
-    const res = await createKey(a, { public_key: `ssh-rsa ${blob.toString('base64')} small` });
-    expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toMatchObject({ field: 'public_key' });
-    expect(res.body.errors[0].message).toMatch(/1024/);
-    expect((await createKey(a, { name: 'x' })).status).toBe(400);
-  });
+      expect(res.body.errors[0]).toMatchObject({ field: 'public_key' });
+      expect(res.body.errors[0].message).toMatch(/1024/);
+      expect((await createKey(a, { name: 'x' })).status).toBe(400);
+    },
+  );
 
   test('list, filter, get, rename; the key itself cannot change', async () => {
     const list = await http()

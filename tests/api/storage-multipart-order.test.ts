@@ -59,54 +59,62 @@ test('data before file_object uploads as the usual order does', async () => {
   expect(usual.status).toBe(201);
 });
 
-test('data first, then fields that are refused (quota, unknown container, bad field, none at all): the right 4xx, and nothing left', async () => {
-  const c = await createContainer(p, { quota_bytes: 10 });
-  const big = Buffer.alloc(100, 1);
-  const cases: Array<{ parts: Parameters<typeof multipart>[0]; status: number; field: string }> = [
-    {
-      parts: [
-        ['data', big],
-        ['file_object', JSON.stringify({ container_sid: c.container_sid })],
-      ],
-      status: 422,
-      field: 'quota_bytes',
-    },
-    {
-      parts: [
-        ['data', big],
-        ['file_object', JSON.stringify({ container_sid: '00000000-0000-4000-8000-000000000000' })],
-      ],
-      status: 422,
-      field: 'container_sid',
-    },
-    {
-      parts: [
-        ['data', big],
-        ['file_object', JSON.stringify({ container_sid: c.container_sid, publish: 'everyone' })],
-      ],
-      status: 400,
-      field: 'publish',
-    },
-    {
-      parts: [
-        ['data', big],
-        ['file_object', 'not json'],
-      ],
-      status: 400,
-      field: 'file_object',
-    },
-    { parts: [['data', big]], status: 400, field: 'file_object' },
-  ];
-  for (const { parts, status, field } of cases) {
-    const res = await multipart(parts);
-    expect({ field, status: res.status, named: res.body.errors?.[0]?.field }).toEqual({ field, status, named: field });
-  }
-  expect(await listFiles(p, c.container_sid)).toEqual([]);
-  expect(
-    (
-      await http()
-        .get(`${API}/storage/containers/${c.container_sid}`)
-        .set(...p.auth)
-    ).body,
-  ).toMatchObject({ total_files: 0, total_bytes: 0 });
-});
+test(
+  'data first, then fields that are refused (quota, unknown container, ' +
+    'bad field, none at all): the right 4xx, and nothing left',
+  async () => {
+    const c = await createContainer(p, { quota_bytes: 10 });
+    const big = Buffer.alloc(100, 1);
+    const cases: Array<{ parts: Parameters<typeof multipart>[0]; status: number; field: string }> = [
+      {
+        parts: [
+          ['data', big],
+          ['file_object', JSON.stringify({ container_sid: c.container_sid })],
+        ],
+        status: 422,
+        field: 'quota_bytes',
+      },
+      {
+        parts: [
+          ['data', big],
+          ['file_object', JSON.stringify({ container_sid: '00000000-0000-4000-8000-000000000000' })],
+        ],
+        status: 422,
+        field: 'container_sid',
+      },
+      {
+        parts: [
+          ['data', big],
+          ['file_object', JSON.stringify({ container_sid: c.container_sid, publish: 'everyone' })],
+        ],
+        status: 400,
+        field: 'publish',
+      },
+      {
+        parts: [
+          ['data', big],
+          ['file_object', 'not json'],
+        ],
+        status: 400,
+        field: 'file_object',
+      },
+      { parts: [['data', big]], status: 400, field: 'file_object' },
+    ];
+    for (const { parts, status, field } of cases) {
+      const res = await multipart(parts);
+      expect({ field, status: res.status, named: res.body.errors?.[0]?.field }).toEqual({
+        field,
+        status,
+        named: field,
+      });
+    }
+    expect(await listFiles(p, c.container_sid)).toEqual([]);
+    expect(
+      (
+        await http()
+          .get(`${API}/storage/containers/${c.container_sid}`)
+          .set(...p.auth)
+      ).body,
+    ).toMatchObject({ total_files: 0, total_bytes: 0 });
+  },
+);

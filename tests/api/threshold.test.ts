@@ -49,35 +49,44 @@ describe('threshold-worker: delete_lru and lifecycle expiry', () => {
       return c.total_files === files ? c : undefined;
     });
 
-  test('a container over its threshold is brought to its target in LRU order; downloads by SID protect a file, reads through publish_uri do not', async () => {
-    const c = await s.createContainer({ threshold_action: 'no_action', threshold_files: 8, threshold_files_target: 4 });
-    const files = await fill(c.container_sid, 10);
-    // Downloaded by SID: now the most recently used.
-    for (const f of files.slice(0, 2)) expect((await s.downloadBySid(f.file_sid)).status).toBe(200);
-    // Read only through the public file server: their date_last_accessed stays as it was.
-    for (const f of files.slice(2, 4)) expect((await request(f.publish_uri).get('')).status).toBe(200);
-    const before = await s.files(c.container_sid);
-    for (const f of before.filter((x) => [files[2].file_sid, files[3].file_sid].includes(x.file_sid))) {
-      expect(f.date_last_accessed).toBe(files.find((x) => x.file_sid === f.file_sid)!.date_last_accessed);
-    }
-    const gone = expectedLru({ threshold_files_target: 4, threshold_bytes_target: null }, before);
-    expect(gone).toEqual(expect.arrayContaining([files[2].file_sid, files[3].file_sid]));
-    expect(gone).not.toContain(files[0].file_sid);
-    expect(gone).not.toContain(files[1].file_sid);
+  test(
+    'a container over its threshold is brought to its target in LRU order; ' +
+      'downloads by SID protect a file, reads through publish_uri do not',
+    async () => {
+      const c = await s.createContainer({
+        threshold_action: 'no_action',
+        threshold_files: 8,
+        threshold_files_target: 4,
+      });
+      const files = await fill(c.container_sid, 10);
+      // Downloaded by SID: now the most recently used.
+      for (const f of files.slice(0, 2)) expect((await s.downloadBySid(f.file_sid)).status).toBe(200);
+      // Read only through the public file server: their date_last_accessed stays as it was.
+      for (const f of files.slice(2, 4)) expect((await request(f.publish_uri).get('')).status).toBe(200);
+      const before = await s.files(c.container_sid);
+      for (const f of before.filter((x) => [files[2].file_sid, files[3].file_sid].includes(x.file_sid))) {
+        expect(f.date_last_accessed).toBe(files.find((x) => x.file_sid === f.file_sid)!.date_last_accessed);
+      }
+      const gone = expectedLru({ threshold_files_target: 4, threshold_bytes_target: null }, before);
+      expect(gone).toEqual(expect.arrayContaining([files[2].file_sid, files[3].file_sid]));
+      expect(gone).not.toContain(files[0].file_sid);
+      expect(gone).not.toContain(files[1].file_sid);
 
-    await s.patchContainer(c.container_sid, { threshold_action: 'delete_lru' });
-    const after = await settledAt(c.container_sid, 4);
-    expect(after).toMatchObject({ total_files: 4, threshold_total_files: 4, threshold_available_files_percent: 50 });
-    expect(sids(await s.files(c.container_sid))).toEqual(sids(before.filter((f) => !gone.includes(f.file_sid))));
-    // Deleted through storage: gone from the API, the data download and the public file server (its cache too).
-    for (const sid of gone) expect((await s.getFile(sid)).status).toBe(404);
-    expect((await s.downloadBySid(files[2].file_sid)).status).toBe(404);
-    expect((await request(files[2].publish_uri).get('')).status).toBe(404);
+      await s.patchContainer(c.container_sid, { threshold_action: 'delete_lru' });
+      const after = await settledAt(c.container_sid, 4);
+      expect(after).toMatchObject({ total_files: 4, threshold_total_files: 4, threshold_available_files_percent: 50 });
+      expect(sids(await s.files(c.container_sid))).toEqual(sids(before.filter((f) => !gone.includes(f.file_sid))));
+      // Deleted through storage: gone from the API, the data download and the public file server (its cache too).
+      for (const sid of gone) expect((await s.getFile(sid)).status).toBe(404);
+      expect((await s.downloadBySid(files[2].file_sid)).status).toBe(404);
+      expect((await request(files[2].publish_uri).get('')).status).toBe(404);
 
-    // Back between target and threshold: no sweep until the threshold is reached again.
-    await fill(c.container_sid, 3);
-    swept = { sid: c.container_sid, files: 7 };
-  }, 60_000);
+      // Back between target and threshold: no sweep until the threshold is reached again.
+      await fill(c.container_sid, 3);
+      swept = { sid: c.container_sid, files: 7 };
+    },
+    60_000,
+  );
 
   test('a bytes threshold: LRU files go until both counts are at or below target, not one more', async () => {
     const c = await s.createContainer({

@@ -113,43 +113,47 @@ test('beyond the download-time queue: 503 with Retry-After, at once; the rest ar
   expect((await pub(0).get(`/f/${sid}?${again}`)).status).toBe(200);
 }, 120_000);
 
-test('the cache of transcoded copies is brought within TRANSCODE_CACHE_BYTES; an evicted copy is made again', async () => {
-  const sid = await upload('cache.wav', tone('wav', 10));
-  const asks = ['f=mp3', 'f=ogg', 'f=flac', 'f=al', 'f=ul', 'f=g722', 'f=mp3&br=16', 'f=ogg&br=16', 'f=mp4'];
-  const sizes = new Map<string, number>();
-  for (const q of asks) {
-    const res = await bytes(pub(0).get(`/f/${sid}?${q}`));
-    expect(res.status).toBe(200);
-    expect((res.body as Buffer).length).toBe(Number(res.headers['content-length']));
-    sizes.set(q, (res.body as Buffer).length);
-  }
-  const made = [...sizes.values()].reduce((a, b) => a + b, 0);
-  expect(made).toBeGreaterThan(BUDGET); // what an unbounded cache would keep
-  const blobs = await instanceBlobs(inst);
-  try {
-    const cached = async () => {
-      let total = 0;
-      for (const key of await blobs.keys('cache/'))
-        total += (await blobs.store.stat(key).catch(() => ({ size: 0 }))).size;
-      return total;
-    };
-    // Copies just read are kept a few seconds (a download may still be reading them), then evicted.
-    await until(
-      'the cache to be within its budget',
-      60_000,
-      async () => ((await cached()) <= BUDGET ? true : undefined),
-      {
-        everyMs: 500,
-      },
-    );
-    expect(await cached()).toBeLessThanOrEqual(BUDGET);
-    const first = await bytes(pub(0).get(`/f/${sid}?${asks[0]}`));
-    expect(first.status).toBe(200);
-    expect((first.body as Buffer).length).toBe(sizes.get(asks[0]));
-  } finally {
-    await blobs.close();
-  }
-}, 120_000);
+test(
+  'the cache of transcoded copies is brought within ' + 'TRANSCODE_CACHE_BYTES; an evicted copy is made again',
+  async () => {
+    const sid = await upload('cache.wav', tone('wav', 10));
+    const asks = ['f=mp3', 'f=ogg', 'f=flac', 'f=al', 'f=ul', 'f=g722', 'f=mp3&br=16', 'f=ogg&br=16', 'f=mp4'];
+    const sizes = new Map<string, number>();
+    for (const q of asks) {
+      const res = await bytes(pub(0).get(`/f/${sid}?${q}`));
+      expect(res.status).toBe(200);
+      expect((res.body as Buffer).length).toBe(Number(res.headers['content-length']));
+      sizes.set(q, (res.body as Buffer).length);
+    }
+    const made = [...sizes.values()].reduce((a, b) => a + b, 0);
+    expect(made).toBeGreaterThan(BUDGET); // what an unbounded cache would keep
+    const blobs = await instanceBlobs(inst);
+    try {
+      const cached = async () => {
+        let total = 0;
+        for (const key of await blobs.keys('cache/'))
+          total += (await blobs.store.stat(key).catch(() => ({ size: 0 }))).size;
+        return total;
+      };
+      // Copies just read are kept a few seconds (a download may still be reading them), then evicted.
+      await until(
+        'the cache to be within its budget',
+        60_000,
+        async () => ((await cached()) <= BUDGET ? true : undefined),
+        {
+          everyMs: 500,
+        },
+      );
+      expect(await cached()).toBeLessThanOrEqual(BUDGET);
+      const first = await bytes(pub(0).get(`/f/${sid}?${asks[0]}`));
+      expect(first.status).toBe(200);
+      expect((first.body as Buffer).length).toBe(sizes.get(asks[0]));
+    } finally {
+      await blobs.close();
+    }
+  },
+  120_000,
+);
 
 test("a partner's upload-time transcode is not held back by a flood of anonymous ?f= requests", async () => {
   const source = noise('wav', { seconds: 120, sampleRate: 16000, channels: 1 });

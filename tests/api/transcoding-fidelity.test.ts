@@ -48,27 +48,30 @@ describe('an allowed bitrate never breaks a conversion', () => {
     expect(done.content_duration).toBeCloseTo(3, 0);
   });
 
-  test('a low bitrate the encoder cannot reach at 44.1 kHz is honoured by resampling (br and desired_bitrate)', async () => {
-    const up = await uploadRaw(p, { container_sid: containerSid, name: 'stereo.wav' }, stereo44k(6));
-    // Headers and container included (Vorbis's are ~4 KB); at 44.1 kHz stereo the encoders cannot go
-    // below 32 (mp3) and 25 (AAC) kbit/s, and Vorbis refuses to encode under 45.
-    for (const [f, limit] of [
-      ['mp3', 12],
-      ['mp4', 15],
-      ['ogg', 22],
-    ] as const) {
-      const res = await binary(pub().get(`/f/${up.body.file_sid}?f=${f}&br=8`));
-      expect(res.status).toBe(200);
-      expect([f, kbps(res.body.length, durationOf(res.body, f)) < limit]).toEqual([f, true]);
-    }
-    const stored = await uploadRaw(
-      p,
-      { container_sid: containerSid, name: 'stereo.wav', type: 'audio', desired_format: 'mp3', desired_bitrate: 8 },
-      stereo44k(),
-    );
-    const done = await transcodedFile(p, stored.body.file_sid);
-    expect(kbps(done.file_bytes, done.content_duration)).toBeLessThan(12);
-  });
+  test(
+    'a low bitrate the encoder cannot reach at 44.1 kHz is honoured by ' + 'resampling (br and desired_bitrate)',
+    async () => {
+      const up = await uploadRaw(p, { container_sid: containerSid, name: 'stereo.wav' }, stereo44k(6));
+      // Headers and container included (Vorbis's are ~4 KB); at 44.1 kHz stereo the encoders cannot go
+      // below 32 (mp3) and 25 (AAC) kbit/s, and Vorbis refuses to encode under 45.
+      for (const [f, limit] of [
+        ['mp3', 12],
+        ['mp4', 15],
+        ['ogg', 22],
+      ] as const) {
+        const res = await binary(pub().get(`/f/${up.body.file_sid}?f=${f}&br=8`));
+        expect(res.status).toBe(200);
+        expect([f, kbps(res.body.length, durationOf(res.body, f)) < limit]).toEqual([f, true]);
+      }
+      const stored = await uploadRaw(
+        p,
+        { container_sid: containerSid, name: 'stereo.wav', type: 'audio', desired_format: 'mp3', desired_bitrate: 8 },
+        stereo44k(),
+      );
+      const done = await transcodedFile(p, stored.body.file_sid);
+      expect(kbps(done.file_bytes, done.content_duration)).toBeLessThan(12);
+    },
+  );
 
   test('br on a target of fixed or lossless rate is ignored: the same copy as without it, made once', async () => {
     const up = await uploadRaw(p, { container_sid: containerSid, name: 'stereo.wav' }, stereo44k());
@@ -110,23 +113,27 @@ describe('desired_bitrate never makes a file bigger', () => {
     }
   });
 
-  test('below it, it lowers the size; with a format change it is ignored when not lower, and the format still changes', async () => {
-    const source = noise('mp3', { seconds: 3, sampleRate: 44100, channels: 2, bitrate: 128 });
-    const lower = await uploadRaw(
-      p,
-      { container_sid: containerSid, name: 'song.mp3', type: 'audio', desired_bitrate: 64 },
-      source,
-    );
-    expect((await transcodedFile(p, lower.body.file_sid)).file_bytes).toBeLessThan(source.length * 0.6);
-    const ogg = await uploadRaw(
-      p,
-      { container_sid: containerSid, name: 'song.mp3', type: 'audio', desired_format: 'ogg', desired_bitrate: 320 },
-      source,
-    );
-    const done = await transcodedFile(p, ogg.body.file_sid);
-    expect(done.content_format).toBe('ogg');
-    expect(done.file_bytes).toBeLessThan(source.length);
-  });
+  test(
+    'below it, it lowers the size; with a format change it is ignored when ' +
+      'not lower, and the format still changes',
+    async () => {
+      const source = noise('mp3', { seconds: 3, sampleRate: 44100, channels: 2, bitrate: 128 });
+      const lower = await uploadRaw(
+        p,
+        { container_sid: containerSid, name: 'song.mp3', type: 'audio', desired_bitrate: 64 },
+        source,
+      );
+      expect((await transcodedFile(p, lower.body.file_sid)).file_bytes).toBeLessThan(source.length * 0.6);
+      const ogg = await uploadRaw(
+        p,
+        { container_sid: containerSid, name: 'song.mp3', type: 'audio', desired_format: 'ogg', desired_bitrate: 320 },
+        source,
+      );
+      const done = await transcodedFile(p, ogg.body.file_sid);
+      expect(done.content_format).toBe('ogg');
+      expect(done.file_bytes).toBeLessThan(source.length);
+    },
+  );
 });
 
 describe('mp4 is a target only', () => {
@@ -162,48 +169,58 @@ describe('mp4 is a target only', () => {
     ).toBe(before);
   });
 
-  test("at download, f or br on an mp4 file is the file server's 422 naming the parameter; f=mp4 serves it as it is", async () => {
-    const source = mp4();
-    const up = await uploadRaw(p, { container_sid: containerSid, name: 'clip.mp4' }, source);
-    expect(up.status).toBe(201);
-    for (const [query, field] of [
-      ['f=mp3', 'f'],
-      ['f=ogg&br=32', 'f'],
-      ['br=8', 'br'],
-      ['f=mp4&br=8', 'br'],
-    ]) {
-      const res = await pub().get(`/f/${up.body.file_sid}?${query}`);
-      expect([query, res.status]).toEqual([query, 422]);
-      expectErrorBody(res.body);
-      expect(res.body.errors[0].field).toBe(field);
-    }
-    const same = await binary(pub().get(`/f/${up.body.file_sid}?f=mp4`));
-    expect(same.status).toBe(200);
-    expect(Buffer.compare(same.body, source)).toBe(0);
-  });
+  test(
+    "at download, f or br on an mp4 file is the file server's 422 naming " + 'the parameter; f=mp4 serves it as it is',
+    async () => {
+      const source = mp4();
+      const up = await uploadRaw(p, { container_sid: containerSid, name: 'clip.mp4' }, source);
+      expect(up.status).toBe(201);
+      for (const [query, field] of [
+        ['f=mp3', 'f'],
+        ['f=ogg&br=32', 'f'],
+        ['br=8', 'br'],
+        ['f=mp4&br=8', 'br'],
+      ]) {
+        const res = await pub().get(`/f/${up.body.file_sid}?${query}`);
+        expect([query, res.status]).toEqual([query, 422]);
+        expectErrorBody(res.body);
+        expect(res.body.errors[0].field).toBe(field);
+      }
+      const same = await binary(pub().get(`/f/${up.body.file_sid}?f=mp4`));
+      expect(same.status).toBe(200);
+      expect(Buffer.compare(same.body, source)).toBe(0);
+    },
+  );
 });
 
 describe('errors are for people', () => {
-  test("a file that is not decodable audio says so, at upload and at download, without ffmpeg's words, paths or addresses", async () => {
-    const junk = Buffer.from('RIFF\0\0\0\0WAVEfmt this is not really audio at all');
-    const res = await uploadRaw(
-      p,
-      { container_sid: containerSid, name: 'junk.wav', type: 'audio', desired_format: 'mp3' },
-      junk,
-    );
-    expect(res.status).toBe(422);
-    expectErrorBody(res.body);
-    expect(res.body.errors[0]).toMatchObject({ field: 'data', message: expect.stringMatching(/not decodable audio/) });
-    expect(JSON.stringify(res.body)).not.toMatch(LEAKS);
+  test(
+    'a file that is not decodable audio says so, at upload and at ' +
+      "download, without ffmpeg's words, paths or addresses",
+    async () => {
+      const junk = Buffer.from('RIFF\0\0\0\0WAVEfmt this is not really audio at all');
+      const res = await uploadRaw(
+        p,
+        { container_sid: containerSid, name: 'junk.wav', type: 'audio', desired_format: 'mp3' },
+        junk,
+      );
+      expect(res.status).toBe(422);
+      expectErrorBody(res.body);
+      expect(res.body.errors[0]).toMatchObject({
+        field: 'data',
+        message: expect.stringMatching(/not decodable audio/),
+      });
+      expect(JSON.stringify(res.body)).not.toMatch(LEAKS);
 
-    const stored = await uploadRaw(p, { container_sid: containerSid, name: 'junk.wav' }, junk);
-    expect(stored.status).toBe(201);
-    for (const query of ['f=mp3', 'f=ogg&br=32']) {
-      const dl = await pub().get(`/f/${stored.body.file_sid}?${query}`);
-      expect(dl.status).toBe(422);
-      expectErrorBody(dl.body);
-      expect(dl.body.errors[0].message).toMatch(/not decodable audio/);
-      expect(JSON.stringify(dl.body)).not.toMatch(LEAKS);
-    }
-  });
+      const stored = await uploadRaw(p, { container_sid: containerSid, name: 'junk.wav' }, junk);
+      expect(stored.status).toBe(201);
+      for (const query of ['f=mp3', 'f=ogg&br=32']) {
+        const dl = await pub().get(`/f/${stored.body.file_sid}?${query}`);
+        expect(dl.status).toBe(422);
+        expectErrorBody(dl.body);
+        expect(dl.body.errors[0].message).toMatch(/not decodable audio/);
+        expect(JSON.stringify(dl.body)).not.toMatch(LEAKS);
+      }
+    },
+  );
 });

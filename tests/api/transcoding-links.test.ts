@@ -100,30 +100,35 @@ test('Last-Modified follows the bytes: a rename or a publish change keeps it, an
   expect([viaSid.status, viaSid.headers['last-modified']]).toEqual([206, lastModified]);
 });
 
-test('new data changes Last-Modified: after upload-time transcoding, an If-Range of the old data gets the whole new file', async () => {
-  // Ten minutes to AAC: seconds of work, so the new data is certainly stamped in a later second.
-  const up = await uploadRaw(
-    p,
-    {
-      container_sid: containerSid,
-      name: 'long.wav',
-      type: 'audio',
-      desired_format: 'mp4',
-      publish: 'file_access_name',
-    },
-    noise('wav', { seconds: 600, sampleRate: 8000, channels: 1 }),
-  );
-  const before = await fetchUri(up.body.publish_uri, { Range: 'bytes=0-99' });
-  expect(before.status).toBe(206);
-  expect(before.headers['content-type']).toBe('audio/x-wav');
-  const old = before.headers['last-modified'] as string;
-  await transcodedFile(p, up.body.file_sid);
-  const stale = await fetchUri(up.body.publish_uri, { Range: 'bytes=0-99', 'If-Range': old });
-  expect(stale.status).toBe(200);
-  expect(stale.headers['content-type']).toBe('video/mp4');
-  expect(stale.headers['content-range']).toBeUndefined();
-  const now = stale.headers['last-modified'] as string;
-  expect(new Date(now).getTime()).toBeGreaterThan(new Date(old).getTime());
-  const fresh = await fetchUri(up.body.publish_uri, { Range: 'bytes=0-99', 'If-Range': now });
-  expect(fresh.status).toBe(206);
-}, 90000);
+test(
+  'new data changes Last-Modified: after upload-time transcoding, an ' +
+    'If-Range of the old data gets the whole new file',
+  async () => {
+    // Ten minutes to AAC: seconds of work, so the new data is certainly stamped in a later second.
+    const up = await uploadRaw(
+      p,
+      {
+        container_sid: containerSid,
+        name: 'long.wav',
+        type: 'audio',
+        desired_format: 'mp4',
+        publish: 'file_access_name',
+      },
+      noise('wav', { seconds: 600, sampleRate: 8000, channels: 1 }),
+    );
+    const before = await fetchUri(up.body.publish_uri, { Range: 'bytes=0-99' });
+    expect(before.status).toBe(206);
+    expect(before.headers['content-type']).toBe('audio/x-wav');
+    const old = before.headers['last-modified'] as string;
+    await transcodedFile(p, up.body.file_sid);
+    const stale = await fetchUri(up.body.publish_uri, { Range: 'bytes=0-99', 'If-Range': old });
+    expect(stale.status).toBe(200);
+    expect(stale.headers['content-type']).toBe('video/mp4');
+    expect(stale.headers['content-range']).toBeUndefined();
+    const now = stale.headers['last-modified'] as string;
+    expect(new Date(now).getTime()).toBeGreaterThan(new Date(old).getTime());
+    const fresh = await fetchUri(up.body.publish_uri, { Range: 'bytes=0-99', 'If-Range': now });
+    expect(fresh.status).toBe(206);
+  },
+  90000,
+);

@@ -91,19 +91,22 @@ describe('download-time transcoding (f, br)', () => {
     expect((await pub().get(`/f/${f.file_sid}?f=mp3`)).status).toBe(422);
   });
 
-  test('an empty cached copy (what a machine crash can leave of an unsynced write) is made again, not served', async () => {
-    const f = (await uploadRaw(p, { container_sid: containerSid, name: 'torn.wav' }, tone('wav', 1))).body;
-    const first = await binary(pub().get(`/f/${f.file_sid}?f=flac`));
-    expect(first.status).toBe(200);
-    const [copy, ...more] = await blobs.keys(`cache/${f.file_sid}/`);
-    expect(more).toEqual([]);
-    await blobs.store.put(copy, Readable.from([]));
-    const again = await binary(pub().get(`/f/${f.file_sid}?f=flac`));
-    expect(again.status).toBe(200);
-    expect(again.body.length).toBe(first.body.length);
-    expect(durationOf(again.body, 'flac')).toBeCloseTo(1, 0);
-    expect((await blobs.store.stat(copy)).size).toBe(first.body.length);
-  });
+  test(
+    'an empty cached copy (what a machine crash can leave of an unsynced ' + 'write) is made again, not served',
+    async () => {
+      const f = (await uploadRaw(p, { container_sid: containerSid, name: 'torn.wav' }, tone('wav', 1))).body;
+      const first = await binary(pub().get(`/f/${f.file_sid}?f=flac`));
+      expect(first.status).toBe(200);
+      const [copy, ...more] = await blobs.keys(`cache/${f.file_sid}/`);
+      expect(more).toEqual([]);
+      await blobs.store.put(copy, Readable.from([]));
+      const again = await binary(pub().get(`/f/${f.file_sid}?f=flac`));
+      expect(again.status).toBe(200);
+      expect(again.body.length).toBe(first.body.length);
+      expect(durationOf(again.body, 'flac')).toBeCloseTo(1, 0);
+      expect((await blobs.store.stat(copy)).size).toBe(first.body.length);
+    },
+  );
 
   test('cached copies go with the file', async () => {
     const f = (await uploadRaw(p, { container_sid: containerSid, name: 'gone.wav' }, tone('wav', 1))).body;

@@ -111,7 +111,10 @@ test('at a phone’s width (390 px) no view is wider than the screen', async () 
       const wide =
         widths[0] > widths[1]
           ? await page.evaluate(
-              `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && e.parentElement.getBoundingClientRect().right <= window.innerWidth + 1).slice(0, 5).map((e) => e.tagName + '.' + e.className)`,
+              `[...document.querySelectorAll('body *')].filter((e) => ` +
+                `e.getBoundingClientRect().right > window.innerWidth + 1 && ` +
+                `e.parentElement.getBoundingClientRect().right <= window.innerWidth + ` +
+                `1).slice(0, 5).map((e) => e.tagName + '.' + e.className)`,
             )
           : [];
       expect({ name, overflow: widths[0] > widths[1], wide }).toEqual({ name, overflow: false, wide: [] });

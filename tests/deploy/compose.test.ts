@@ -95,30 +95,34 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(services[name].environment)).not.toContain('ENDPOINT_CREDENTIALS_KEY');
   });
 
-  test('the services that touch blobs can be pointed at S3 from .env; the s3 profile adds an S3 server and its bucket', () => {
-    for (const name of DEPLOYED) {
-      const env = services[name].environment as Record<string, string>;
-      const blobs = ['storage', 'gateway', 'file-server', 'transcoder'].includes(name);
-      expect({ name, url: env.BLOB_STORE_URL }).toEqual({ name, url: blobs ? '${BLOB_STORE_URL:-}' : undefined });
-      if (blobs) expect(env.AWS_SECRET_ACCESS_KEY).toBe('${BLOB_STORE_SECRET_ACCESS_KEY:-}');
-    }
-    expect(services.blobs.profiles).toEqual(['s3']);
-    expect(services.blobs.image).toMatch(/^chrislusf\/seaweedfs:\d+\.\d+$/);
-    expect(services.blobs.command).toEqual(expect.arrayContaining(['server', '-s3', '-s3.port=8333']));
-    expect(services.blobs.ports).toBeUndefined();
-    expect(services['blobs-init'].profiles).toEqual(['s3']);
-    expect(services['blobs-init'].command.join(' ')).toMatch(/s3\.bucket\.create -name patchbay/);
-    // The URL the compose file documents for the profile is one every blob service accepts.
-    expect(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')).toMatch(
-      /BLOB_STORE_URL=s3:\/\/patchbay\/blobs\?endpoint=http:\/\/blobs:8333/,
-    );
-    expect(
-      envProblems('storage', {
-        ...(services.storage.environment as Record<string, string>),
-        BLOB_STORE_URL: 's3://patchbay/blobs?endpoint=http://blobs:8333',
-      }),
-    ).toEqual([]);
-  });
+  test(
+    'the services that touch blobs can be pointed at S3 from .env; the s3 ' +
+      'profile adds an S3 server and its bucket',
+    () => {
+      for (const name of DEPLOYED) {
+        const env = services[name].environment as Record<string, string>;
+        const blobs = ['storage', 'gateway', 'file-server', 'transcoder'].includes(name);
+        expect({ name, url: env.BLOB_STORE_URL }).toEqual({ name, url: blobs ? '${BLOB_STORE_URL:-}' : undefined });
+        if (blobs) expect(env.AWS_SECRET_ACCESS_KEY).toBe('${BLOB_STORE_SECRET_ACCESS_KEY:-}');
+      }
+      expect(services.blobs.profiles).toEqual(['s3']);
+      expect(services.blobs.image).toMatch(/^chrislusf\/seaweedfs:\d+\.\d+$/);
+      expect(services.blobs.command).toEqual(expect.arrayContaining(['server', '-s3', '-s3.port=8333']));
+      expect(services.blobs.ports).toBeUndefined();
+      expect(services['blobs-init'].profiles).toEqual(['s3']);
+      expect(services['blobs-init'].command.join(' ')).toMatch(/s3\.bucket\.create -name patchbay/);
+      // The URL the compose file documents for the profile is one every blob service accepts.
+      expect(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')).toMatch(
+        /BLOB_STORE_URL=s3:\/\/patchbay\/blobs\?endpoint=http:\/\/blobs:8333/,
+      );
+      expect(
+        envProblems('storage', {
+          ...(services.storage.environment as Record<string, string>),
+          BLOB_STORE_URL: 's3://patchbay/blobs?endpoint=http://blobs:8333',
+        }),
+      ).toEqual([]);
+    },
+  );
 
   test('the transcoder and the file server run several replicas, behind the edge for the file server', () => {
     expect(services.transcoder.deploy.replicas).toBeGreaterThanOrEqual(3);

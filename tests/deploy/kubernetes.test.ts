@@ -153,76 +153,88 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
     }
   });
 
-  test('push reads its credentials key from a Secret of its own, which no other pod reads and no ConfigMap repeats', () => {
-    const secretRefs = (d: K8sObject): string[] =>
-      d.spec.template.spec.containers[0].envFrom
-        .filter((f: ApiJson) => f.secretRef)
-        .map((f: ApiJson) => f.secretRef.name);
-    expect(secretRefs(get(objects, 'Deployment', 'patchbay-push')!)).toContain('patchbay-push-credentials');
-    const secret = get(objects, 'Secret', 'patchbay-push-credentials')!;
-    expect(Object.keys({ ...(secret.data ?? {}), ...(secret.stringData ?? {}) }).sort()).toEqual([
-      'PUSH_CREDENTIALS_KEY',
-      'PUSH_CREDENTIALS_OLD_KEYS',
-    ]);
-    for (const d of of(objects, 'Deployment'))
-      if (d.metadata.name !== 'patchbay-push') expect(secretRefs(d)).not.toContain('patchbay-push-credentials');
-    for (const cm of of(objects, 'ConfigMap')) expect(Object.keys(cm.data ?? {})).not.toContain('PUSH_CREDENTIALS_KEY');
-  });
+  test(
+    'push reads its credentials key from a Secret of its own, which no ' + 'other pod reads and no ConfigMap repeats',
+    () => {
+      const secretRefs = (d: K8sObject): string[] =>
+        d.spec.template.spec.containers[0].envFrom
+          .filter((f: ApiJson) => f.secretRef)
+          .map((f: ApiJson) => f.secretRef.name);
+      expect(secretRefs(get(objects, 'Deployment', 'patchbay-push')!)).toContain('patchbay-push-credentials');
+      const secret = get(objects, 'Secret', 'patchbay-push-credentials')!;
+      expect(Object.keys({ ...(secret.data ?? {}), ...(secret.stringData ?? {}) }).sort()).toEqual([
+        'PUSH_CREDENTIALS_KEY',
+        'PUSH_CREDENTIALS_OLD_KEYS',
+      ]);
+      for (const d of of(objects, 'Deployment'))
+        if (d.metadata.name !== 'patchbay-push') expect(secretRefs(d)).not.toContain('patchbay-push-credentials');
+      for (const cm of of(objects, 'ConfigMap'))
+        expect(Object.keys(cm.data ?? {})).not.toContain('PUSH_CREDENTIALS_KEY');
+    },
+  );
 
-  test('storage reads its credentials key from a Secret of its own; the services that touch blobs read where they are from another', () => {
-    const secretRefs = (d: K8sObject): string[] =>
-      d.spec.template.spec.containers[0].envFrom
-        .filter((f: ApiJson) => f.secretRef)
-        .map((f: ApiJson) => f.secretRef.name);
-    const keys = (name: string) => {
-      const o = get(objects, 'Secret', name)!;
-      return Object.keys({ ...(o.data ?? {}), ...(o.stringData ?? {}) }).sort();
-    };
-    expect(keys('patchbay-storage-credentials')).toEqual(['STORAGE_CREDENTIALS_KEY', 'STORAGE_CREDENTIALS_OLD_KEYS']);
-    expect(keys('patchbay-endpoint-credentials')).toEqual([
-      'ENDPOINT_CREDENTIALS_KEY',
-      'ENDPOINT_CREDENTIALS_OLD_KEYS',
-    ]);
-    expect(keys('patchbay-blob-store')).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'BLOB_STORE_URL']);
-    for (const d of of(objects, 'Deployment')) {
-      const name = d.metadata.name.replace(/^patchbay-/, '');
-      expect({ name, key: secretRefs(d).includes('patchbay-storage-credentials') }).toEqual({
-        name,
-        key: name === 'storage',
-      });
-      expect({ name, key: secretRefs(d).includes('patchbay-endpoint-credentials') }).toEqual({
-        name,
-        key: name === 'endpoint',
-      });
-      expect({ name, blobs: secretRefs(d).includes('patchbay-blob-store') }).toEqual({
-        name,
-        blobs: ['storage', 'gateway', 'file-server', 'transcoder'].includes(name),
-      });
-    }
-    for (const cm of of(objects, 'ConfigMap'))
-      expect(Object.keys(cm.data ?? {})).not.toEqual(expect.arrayContaining(['STORAGE_CREDENTIALS_KEY']));
-  });
+  test(
+    'storage reads its credentials key from a Secret of its own; the ' +
+      'services that touch blobs read where they are from another',
+    () => {
+      const secretRefs = (d: K8sObject): string[] =>
+        d.spec.template.spec.containers[0].envFrom
+          .filter((f: ApiJson) => f.secretRef)
+          .map((f: ApiJson) => f.secretRef.name);
+      const keys = (name: string) => {
+        const o = get(objects, 'Secret', name)!;
+        return Object.keys({ ...(o.data ?? {}), ...(o.stringData ?? {}) }).sort();
+      };
+      expect(keys('patchbay-storage-credentials')).toEqual(['STORAGE_CREDENTIALS_KEY', 'STORAGE_CREDENTIALS_OLD_KEYS']);
+      expect(keys('patchbay-endpoint-credentials')).toEqual([
+        'ENDPOINT_CREDENTIALS_KEY',
+        'ENDPOINT_CREDENTIALS_OLD_KEYS',
+      ]);
+      expect(keys('patchbay-blob-store')).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'BLOB_STORE_URL']);
+      for (const d of of(objects, 'Deployment')) {
+        const name = d.metadata.name.replace(/^patchbay-/, '');
+        expect({ name, key: secretRefs(d).includes('patchbay-storage-credentials') }).toEqual({
+          name,
+          key: name === 'storage',
+        });
+        expect({ name, key: secretRefs(d).includes('patchbay-endpoint-credentials') }).toEqual({
+          name,
+          key: name === 'endpoint',
+        });
+        expect({ name, blobs: secretRefs(d).includes('patchbay-blob-store') }).toEqual({
+          name,
+          blobs: ['storage', 'gateway', 'file-server', 'transcoder'].includes(name),
+        });
+      }
+      for (const cm of of(objects, 'ConfigMap'))
+        expect(Object.keys(cm.data ?? {})).not.toEqual(expect.arrayContaining(['STORAGE_CREDENTIALS_KEY']));
+    },
+  );
 
-  test('autoscaling: file server on CPU, transcoder on CPU and queue depth; the Ingress reaches the gateway and the file server', () => {
-    const hpa = (name: string) => get(objects, 'HorizontalPodAutoscaler', `patchbay-${name}`)!;
-    expect(hpa('file-server').spec.metrics).toEqual([
-      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
-    ]);
-    expect(hpa('transcoder').spec.metrics.map((m: ApiJson) => m.resource?.name ?? m.external?.metric.name)).toEqual([
-      'cpu',
-      'transcoder_queue_depth',
-    ]);
-    for (const h of of(objects, 'HorizontalPodAutoscaler')) {
-      expect(get(objects, 'Deployment', h.spec.scaleTargetRef.name)).toBeDefined();
-      expect(h.spec.minReplicas).toBeLessThanOrEqual(h.spec.maxReplicas);
-    }
-    const backends = get(objects, 'Ingress', 'patchbay')!.spec.rules.map(
-      (r: ApiJson) => r.http.paths[0].backend.service,
-    );
-    expect(backends.map((b: ApiJson) => b.name)).toEqual(['patchbay-gateway', 'patchbay-file-server']);
-    for (const b of backends)
-      expect(get(objects, 'Service', b.name)!.spec.ports.map((p: ApiJson) => p.name)).toContain(b.port.name);
-  });
+  test(
+    'autoscaling: file server on CPU, transcoder on CPU and queue depth; ' +
+      'the Ingress reaches the gateway and the file server',
+    () => {
+      const hpa = (name: string) => get(objects, 'HorizontalPodAutoscaler', `patchbay-${name}`)!;
+      expect(hpa('file-server').spec.metrics).toEqual([
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
+      ]);
+      expect(hpa('transcoder').spec.metrics.map((m: ApiJson) => m.resource?.name ?? m.external?.metric.name)).toEqual([
+        'cpu',
+        'transcoder_queue_depth',
+      ]);
+      for (const h of of(objects, 'HorizontalPodAutoscaler')) {
+        expect(get(objects, 'Deployment', h.spec.scaleTargetRef.name)).toBeDefined();
+        expect(h.spec.minReplicas).toBeLessThanOrEqual(h.spec.maxReplicas);
+      }
+      const backends = get(objects, 'Ingress', 'patchbay')!.spec.rules.map(
+        (r: ApiJson) => r.http.paths[0].backend.service,
+      );
+      expect(backends.map((b: ApiJson) => b.name)).toEqual(['patchbay-gateway', 'patchbay-file-server']);
+      for (const b of backends)
+        expect(get(objects, 'Service', b.name)!.spec.ports.map((p: ApiJson) => p.name)).toContain(b.port.name);
+    },
+  );
 });
 
 describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
@@ -239,29 +251,33 @@ describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
     expect(get(builds.base, 'Deployment', 'patchbay-transcoder')!.spec.replicas).toBe(2);
   });
 
-  test('tracing: every service reads the OpenTelemetry settings, with the collector address a value to set (empty: off)', () => {
-    for (const [name, objects] of Object.entries(builds)) {
-      const tracing = get(objects, 'ConfigMap', 'patchbay-tracing');
-      expect({ name, data: tracing?.data }).toEqual({
-        name,
-        data: { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
-      });
-      for (const svc of DEPLOYED) {
-        const c = get(objects, 'Deployment', `patchbay-${svc}`)!.spec.template.spec.containers[0];
-        expect({ svc, reads: c.envFrom.some((f: ApiJson) => f.configMapRef?.name === 'patchbay-tracing') }).toEqual({
-          svc,
-          reads: true,
+  test(
+    'tracing: every service reads the OpenTelemetry settings, with the ' +
+      'collector address a value to set (empty: off)',
+    () => {
+      for (const [name, objects] of Object.entries(builds)) {
+        const tracing = get(objects, 'ConfigMap', 'patchbay-tracing');
+        expect({ name, data: tracing?.data }).toEqual({
+          name,
+          data: { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
         });
-        // Each service accepts the collector's address once it is set (its schema checks the URL).
-        expect(
-          envProblems(svc, {
-            ...tracing!.data,
-            OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc:4318',
-          }),
-        ).toEqual([]);
+        for (const svc of DEPLOYED) {
+          const c = get(objects, 'Deployment', `patchbay-${svc}`)!.spec.template.spec.containers[0];
+          expect({ svc, reads: c.envFrom.some((f: ApiJson) => f.configMapRef?.name === 'patchbay-tracing') }).toEqual({
+            svc,
+            reads: true,
+          });
+          // Each service accepts the collector's address once it is set (its schema checks the URL).
+          expect(
+            envProblems(svc, {
+              ...tracing!.data,
+              OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc:4318',
+            }),
+          ).toEqual([]);
+        }
       }
-    }
-  });
+    },
+  );
 
   test("production-s3: the production overlay with Patchbay's own blobs on S3 (GridFS elsewhere)", () => {
     const url = (objects: K8sObject[]) => get(objects, 'Secret', 'patchbay-blob-store')!.stringData.BLOB_STORE_URL;

@@ -96,38 +96,46 @@ async function runIdentityOnce(otel: Record<string, string>, traceparent: string
   }
 }
 
-test('with OTEL_EXPORTER_OTLP_ENDPOINT (http/json), the spans arrive at the receiver, in the trace of the message', async () => {
-  const traceId = randomBytes(16).toString('hex');
-  const parentId = randomBytes(8).toString('hex');
-  await runIdentityOnce(
-    { OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
-    `00-${traceId}-${parentId}-01`,
-  );
-  expect(received.length).toBeGreaterThan(0);
-  expect(received[0]).toMatchObject({ path: '/v1/traces', contentType: expect.stringContaining('application/json') });
-  const resources = received.flatMap((r) => r.body?.resourceSpans ?? []);
-  const names = resources.map((r) => r.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue);
-  expect(new Set(names)).toEqual(new Set(['patchbay-identity']));
-  const spans = resources.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
-  const served = spans.filter((s) => s.name === 'serve svc.identity.auth.token' && s.traceId === traceId);
-  expect(served.length).toBeGreaterThan(0);
-  for (const s of served) expect(s.parentSpanId).toBe(parentId);
-}, 60000);
+test(
+  'with OTEL_EXPORTER_OTLP_ENDPOINT (http/json), the spans arrive at the ' + 'receiver, in the trace of the message',
+  async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const parentId = randomBytes(8).toString('hex');
+    await runIdentityOnce(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+      `00-${traceId}-${parentId}-01`,
+    );
+    expect(received.length).toBeGreaterThan(0);
+    expect(received[0]).toMatchObject({ path: '/v1/traces', contentType: expect.stringContaining('application/json') });
+    const resources = received.flatMap((r) => r.body?.resourceSpans ?? []);
+    const names = resources.map((r) => r.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue);
+    expect(new Set(names)).toEqual(new Set(['patchbay-identity']));
+    const spans = resources.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
+    const served = spans.filter((s) => s.name === 'serve svc.identity.auth.token' && s.traceId === traceId);
+    expect(served.length).toBeGreaterThan(0);
+    for (const s of served) expect(s.parentSpanId).toBe(parentId);
+  },
+  60000,
+);
 
-test('by default (http/protobuf), to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: protobuf carrying the trace and the service', async () => {
-  const traceId = randomBytes(16).toString('hex');
-  await runIdentityOnce(
-    { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiverUrl}/custom/traces` },
-    `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
-  );
-  expect(received.length).toBeGreaterThan(0);
-  expect(received[0]).toMatchObject({ path: '/custom/traces', contentType: 'application/x-protobuf' });
-  // Protobuf carries IDs as raw bytes and names as UTF-8: both appear in the body as they are.
-  const all = Buffer.concat(received.map((r) => r.raw));
-  expect(all.includes(Buffer.from(traceId, 'hex'))).toBe(true);
-  expect(all.includes(Buffer.from('patchbay-identity'))).toBe(true);
-  expect(all.includes(Buffer.from('serve svc.identity.auth.token'))).toBe(true);
-}, 60000);
+test(
+  'by default (http/protobuf), to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: ' + 'protobuf carrying the trace and the service',
+  async () => {
+    const traceId = randomBytes(16).toString('hex');
+    await runIdentityOnce(
+      { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiverUrl}/custom/traces` },
+      `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    );
+    expect(received.length).toBeGreaterThan(0);
+    expect(received[0]).toMatchObject({ path: '/custom/traces', contentType: 'application/x-protobuf' });
+    // Protobuf carries IDs as raw bytes and names as UTF-8: both appear in the body as they are.
+    const all = Buffer.concat(received.map((r) => r.raw));
+    expect(all.includes(Buffer.from(traceId, 'hex'))).toBe(true);
+    expect(all.includes(Buffer.from('patchbay-identity'))).toBe(true);
+    expect(all.includes(Buffer.from('serve svc.identity.auth.token'))).toBe(true);
+  },
+  60000,
+);
 
 test('without any OTEL_* variable, nothing is sent', async () => {
   const traceId = randomBytes(16).toString('hex');

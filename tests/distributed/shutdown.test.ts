@@ -152,50 +152,54 @@ describe('distributed set under operations: request IDs in every log, SIGTERM lo
     expect((data.body as Buffer).subarray(4, 8).toString()).toBe('ftyp');
   }, 150000);
 
-  test('a file server stopped with SIGTERM in the middle of a slow download: the download completes intact', async () => {
-    const bytes = crypto.randomBytes(24 * 1024 * 1024);
-    const res = await upload('big.bin', bytes);
-    expect(res.status).toBe(201);
-    const pid = serviceProcess(inst.pid, 'services/file-server/src/main.ts', { STORAGE_PORT: String(storagePort) });
-    const hash = crypto.createHash('sha256');
-    let received = 0;
-    let signalled = false;
-    const finished = new Promise<number>((resolve, reject) => {
-      http
-        .get(
-          `http://127.0.0.1:${storagePort}/f/${res.body.file_sid}`,
-          { headers: { connection: 'close' }, agent: false },
-          (r) => {
-            if (r.statusCode !== 200) reject(new Error(`status ${r.statusCode}`));
-            // A slow client: about 6 MiB/s, pausing between chunks.
-            r.on('data', (chunk: Buffer) => {
-              hash.update(chunk);
-              received += chunk.length;
-              if (!signalled && received > 2 * 1024 * 1024) {
-                signalled = true;
-                process.kill(pid, 'SIGTERM');
-              }
-              r.pause();
-              setTimeout(() => r.resume(), Math.ceil(chunk.length / (6 * 1024)));
-            });
-            r.on('end', () => resolve(received));
-            r.on('error', reject);
-          },
-        )
-        .on('error', reject);
-    });
-    // Once signalled, the replica takes no new connections (readiness is gone) while it finishes.
-    await until('the signal', 20000, async () => (signalled ? true : undefined));
-    const health = await fetch(`http://127.0.0.1:${storagePort}/health`).then(
-      (r) => r.status,
-      () => 'refused',
-    );
-    expect([503, 'refused']).toContain(health);
-    expect(await finished).toBe(bytes.length);
-    expect(hash.digest('hex')).toBe(crypto.createHash('sha256').update(bytes).digest('hex'));
-    await exitOf(pid, 30000);
-    // The other replica still serves.
-    const other = await request(`http://127.0.0.1:${storagePort + 1}`).head(`/f/${res.body.file_sid}`);
-    expect(other.status).toBe(200);
-  }, 120000);
+  test(
+    'a file server stopped with SIGTERM in the middle of a slow download: ' + 'the download completes intact',
+    async () => {
+      const bytes = crypto.randomBytes(24 * 1024 * 1024);
+      const res = await upload('big.bin', bytes);
+      expect(res.status).toBe(201);
+      const pid = serviceProcess(inst.pid, 'services/file-server/src/main.ts', { STORAGE_PORT: String(storagePort) });
+      const hash = crypto.createHash('sha256');
+      let received = 0;
+      let signalled = false;
+      const finished = new Promise<number>((resolve, reject) => {
+        http
+          .get(
+            `http://127.0.0.1:${storagePort}/f/${res.body.file_sid}`,
+            { headers: { connection: 'close' }, agent: false },
+            (r) => {
+              if (r.statusCode !== 200) reject(new Error(`status ${r.statusCode}`));
+              // A slow client: about 6 MiB/s, pausing between chunks.
+              r.on('data', (chunk: Buffer) => {
+                hash.update(chunk);
+                received += chunk.length;
+                if (!signalled && received > 2 * 1024 * 1024) {
+                  signalled = true;
+                  process.kill(pid, 'SIGTERM');
+                }
+                r.pause();
+                setTimeout(() => r.resume(), Math.ceil(chunk.length / (6 * 1024)));
+              });
+              r.on('end', () => resolve(received));
+              r.on('error', reject);
+            },
+          )
+          .on('error', reject);
+      });
+      // Once signalled, the replica takes no new connections (readiness is gone) while it finishes.
+      await until('the signal', 20000, async () => (signalled ? true : undefined));
+      const health = await fetch(`http://127.0.0.1:${storagePort}/health`).then(
+        (r) => r.status,
+        () => 'refused',
+      );
+      expect([503, 'refused']).toContain(health);
+      expect(await finished).toBe(bytes.length);
+      expect(hash.digest('hex')).toBe(crypto.createHash('sha256').update(bytes).digest('hex'));
+      await exitOf(pid, 30000);
+      // The other replica still serves.
+      const other = await request(`http://127.0.0.1:${storagePort + 1}`).head(`/f/${res.body.file_sid}`);
+      expect(other.status).toBe(200);
+    },
+    120000,
+  );
 });

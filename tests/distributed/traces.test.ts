@@ -91,58 +91,65 @@ function logLines(): Array<Record<string, unknown>> {
     });
 }
 
-test('one upload with desired_format: one trace, gateway → storage → transcoder → ffmpeg, each span beneath the one that caused it', async () => {
-  const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
-  const containerSid = await until('the default container', 20000, async () => {
-    const res = await request(w.pb.origin)
-      .get('/core/v2/storage/containers')
-      .set(...auth);
-    return res.body.items?.[0]?.container_sid as string | undefined;
-  });
-  const up = await request(w.pb.origin)
-    .post(`/core/v2/storage/files?container_sid=${containerSid}&name=traced.wav&type=audio&desired_format=mp3`)
-    .set(...auth)
-    .set('Content-Type', 'application/octet-stream')
-    .send(tone('wav', 1));
-  expect(up.status).toBe(201);
-  await until('the transcoding to finish', 60000, async () => {
-    const res = await request(w.pb.origin)
-      .get(`/core/v2/storage/files/${up.body.file_sid}`)
-      .set(...auth);
-    return res.body.content_transcoding_progress === 100 ? true : undefined;
-  });
-  const t = await traceWith(
-    (s) => s.service === 'patchbay-transcoder' && s.name === 'ffmpeg',
-    (spans) => spans.some((s) => s.service === 'patchbay-storage' && s.name.startsWith('process evt.file.transcoding')),
-  );
-  const { root, one, parent, ancestors } = checkTree(t);
-  for (const service of ['patchbay-gateway', 'patchbay-storage', 'patchbay-transcoder'])
-    expect(t.some((s) => s.service === service)).toBe(true);
-  // The gateway asks storage to record the upload; storage enqueues the job; the transcoder runs ffmpeg on it.
-  const served = t.filter((s) => s.service === 'patchbay-storage' && s.kind === SERVER && s.name.startsWith('serve '));
-  expect(served.length).toBeGreaterThan(0);
-  for (const s of served) {
-    expect(parent(s)).toMatchObject({
-      service: 'patchbay-gateway',
-      kind: CLIENT,
-      name: s.name.replace('serve ', 'request '),
+test(
+  'one upload with desired_format: one trace, gateway → storage → ' +
+    'transcoder → ffmpeg, each span beneath the one that caused it',
+  async () => {
+    const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
+    const containerSid = await until('the default container', 20000, async () => {
+      const res = await request(w.pb.origin)
+        .get('/core/v2/storage/containers')
+        .set(...auth);
+      return res.body.items?.[0]?.container_sid as string | undefined;
     });
-    expect(ancestors(s)).toContain(root);
-  }
-  const job = one('process job.transcoder.upload', 'patchbay-transcoder');
-  expect(parent(job)).toMatchObject({ service: 'patchbay-storage', name: 'publish job.transcoder.upload' });
-  expect(ancestors(job).some((s) => s.service === 'patchbay-storage' && s.kind === SERVER)).toBe(true);
-  const ffmpeg = t.filter((s) => s.name === 'ffmpeg');
-  for (const f of ffmpeg) expect(ancestors(f)).toContain(job);
-  // Store calls are spans of their own, beneath the handler that made them.
-  expect(t.some((s) => s.service === 'patchbay-storage' && s.name.startsWith('insertOne '))).toBe(true);
-  expect(t.some((s) => s.name === 'blob put')).toBe(true);
-  // The log lines of the request carry its trace_id.
-  const gatewayLine = await until('the gateway’s request log line', 10000, () =>
-    logLines().find((l) => l.msg === 'request' && l.method === 'POST' && l.route === '/core/v2/storage/files'),
-  );
-  expect(gatewayLine.trace_id).toBe(root.traceId);
-});
+    const up = await request(w.pb.origin)
+      .post(`/core/v2/storage/files?container_sid=${containerSid}&name=traced.wav&type=audio&desired_format=mp3`)
+      .set(...auth)
+      .set('Content-Type', 'application/octet-stream')
+      .send(tone('wav', 1));
+    expect(up.status).toBe(201);
+    await until('the transcoding to finish', 60000, async () => {
+      const res = await request(w.pb.origin)
+        .get(`/core/v2/storage/files/${up.body.file_sid}`)
+        .set(...auth);
+      return res.body.content_transcoding_progress === 100 ? true : undefined;
+    });
+    const t = await traceWith(
+      (s) => s.service === 'patchbay-transcoder' && s.name === 'ffmpeg',
+      (spans) =>
+        spans.some((s) => s.service === 'patchbay-storage' && s.name.startsWith('process evt.file.transcoding')),
+    );
+    const { root, one, parent, ancestors } = checkTree(t);
+    for (const service of ['patchbay-gateway', 'patchbay-storage', 'patchbay-transcoder'])
+      expect(t.some((s) => s.service === service)).toBe(true);
+    // The gateway asks storage to record the upload; storage enqueues the job; the transcoder runs ffmpeg on it.
+    const served = t.filter(
+      (s) => s.service === 'patchbay-storage' && s.kind === SERVER && s.name.startsWith('serve '),
+    );
+    expect(served.length).toBeGreaterThan(0);
+    for (const s of served) {
+      expect(parent(s)).toMatchObject({
+        service: 'patchbay-gateway',
+        kind: CLIENT,
+        name: s.name.replace('serve ', 'request '),
+      });
+      expect(ancestors(s)).toContain(root);
+    }
+    const job = one('process job.transcoder.upload', 'patchbay-transcoder');
+    expect(parent(job)).toMatchObject({ service: 'patchbay-storage', name: 'publish job.transcoder.upload' });
+    expect(ancestors(job).some((s) => s.service === 'patchbay-storage' && s.kind === SERVER)).toBe(true);
+    const ffmpeg = t.filter((s) => s.name === 'ffmpeg');
+    for (const f of ffmpeg) expect(ancestors(f)).toContain(job);
+    // Store calls are spans of their own, beneath the handler that made them.
+    expect(t.some((s) => s.service === 'patchbay-storage' && s.name.startsWith('insertOne '))).toBe(true);
+    expect(t.some((s) => s.name === 'blob put')).toBe(true);
+    // The log lines of the request carry its trace_id.
+    const gatewayLine = await until('the gateway’s request log line', 10000, () =>
+      logLines().find((l) => l.msg === 'request' && l.method === 'POST' && l.route === '/core/v2/storage/files'),
+    );
+    expect(gatewayLine.trace_id).toBe(root.traceId);
+  },
+);
 
 test('one push send: one trace, gateway → push → the FCM sender', async () => {
   const p = await w.newPartner();
@@ -175,29 +182,32 @@ test('one push send: one trace, gateway → push → the FCM sender', async () =
   expect(sent).toMatchObject({ trace_id: root.traceId, span_id: sender.spanId });
 });
 
-test('a public download: the file server’s HTTP span, with its lookup in storage and the blob read beneath it', async () => {
-  const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
-  const containerSid = (
-    await request(w.pb.origin)
-      .get('/core/v2/storage/containers')
+test(
+  'a public download: the file server’s HTTP span, with its lookup in ' + 'storage and the blob read beneath it',
+  async () => {
+    const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
+    const containerSid = (
+      await request(w.pb.origin)
+        .get('/core/v2/storage/containers')
+        .set(...auth)
+    ).body.items[0].container_sid as string;
+    const up = await request(w.pb.origin)
+      .post(`/core/v2/storage/files?container_sid=${containerSid}&name=public.bin&publish=file_sid`)
       .set(...auth)
-  ).body.items[0].container_sid as string;
-  const up = await request(w.pb.origin)
-    .post(`/core/v2/storage/files?container_sid=${containerSid}&name=public.bin&publish=file_sid`)
-    .set(...auth)
-    .set('Content-Type', 'application/octet-stream')
-    .send(Buffer.alloc(4096, 7));
-  expect(up.status).toBe(201);
-  const got = await request(w.pb.storageUrl).get(`/f/${up.body.file_sid}`);
-  expect(got.status).toBe(200);
-  const t = await traceWith(
-    (s) => s.service === 'patchbay-file-server' && s.kind === SERVER && !s.parentSpanId,
-    (spans) => spans.some((s) => s.service === 'patchbay-file-server' && s.name.startsWith('blob ')),
-  );
-  const byId = new Map(t.map((s) => [s.spanId, s]));
-  const root = t.find((s) => !s.parentSpanId)!;
-  expect(root).toMatchObject({ service: 'patchbay-file-server', kind: SERVER });
-  for (const s of t) if (s !== root) expect(byId.has(s.parentSpanId!)).toBe(true);
-  const lookup = t.find((s) => s.service === 'patchbay-storage' && s.kind === SERVER)!;
-  expect(byId.get(lookup.parentSpanId!)).toMatchObject({ service: 'patchbay-file-server', kind: CLIENT });
-});
+      .set('Content-Type', 'application/octet-stream')
+      .send(Buffer.alloc(4096, 7));
+    expect(up.status).toBe(201);
+    const got = await request(w.pb.storageUrl).get(`/f/${up.body.file_sid}`);
+    expect(got.status).toBe(200);
+    const t = await traceWith(
+      (s) => s.service === 'patchbay-file-server' && s.kind === SERVER && !s.parentSpanId,
+      (spans) => spans.some((s) => s.service === 'patchbay-file-server' && s.name.startsWith('blob ')),
+    );
+    const byId = new Map(t.map((s) => [s.spanId, s]));
+    const root = t.find((s) => !s.parentSpanId)!;
+    expect(root).toMatchObject({ service: 'patchbay-file-server', kind: SERVER });
+    for (const s of t) if (s !== root) expect(byId.has(s.parentSpanId!)).toBe(true);
+    const lookup = t.find((s) => s.service === 'patchbay-storage' && s.kind === SERVER)!;
+    expect(byId.get(lookup.parentSpanId!)).toMatchObject({ service: 'patchbay-file-server', kind: CLIENT });
+  },
+);

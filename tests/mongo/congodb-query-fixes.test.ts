@@ -80,16 +80,19 @@ describe('projection', () => {
     expect(await c.findOne({}, { projection: { ...noId, 'meta.none': 1 } })).toEqual({ meta: {} });
   });
 
-  test('an exclusion through an array removes the field from every element, and leaves the stored document whole', async () => {
-    const c = coll();
-    await c.insertOne({ ...doc });
-    expect(await c.findOne({}, { projection: { ...noId, 'addresses.port': 0, 'meta.a': 0, name: 0 } })).toEqual({
-      sid: 'p1',
-      addresses: [{ ip: '1.1.1.1' }, { ip: '2.2.2.2' }, 'scalar'],
-      meta: { b: 2 },
-    });
-    expect(await c.findOne({}, { projection: noId })).toEqual(doc);
-  });
+  test(
+    'an exclusion through an array removes the field from every element, ' + 'and leaves the stored document whole',
+    async () => {
+      const c = coll();
+      await c.insertOne({ ...doc });
+      expect(await c.findOne({}, { projection: { ...noId, 'addresses.port': 0, 'meta.a': 0, name: 0 } })).toEqual({
+        sid: 'p1',
+        addresses: [{ ip: '1.1.1.1' }, { ip: '2.2.2.2' }, 'scalar'],
+        meta: { b: 2 },
+      });
+      expect(await c.findOne({}, { projection: noId })).toEqual(doc);
+    },
+  );
 
   test('fields come back in the stored order, with _id unless excluded', async () => {
     const c = coll();

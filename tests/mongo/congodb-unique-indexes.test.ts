@@ -44,19 +44,23 @@ async function refusal(op: Promise<unknown>): Promise<MongoServerError> {
 }
 
 describe('a unique index refuses a duplicate key', () => {
-  test('on insert: code 11000, the E11000 message naming collection, index and key, keyPattern and keyValue; nothing stored', async () => {
-    const c = coll();
-    await c.createIndex({ email: 1 }, { unique: true });
-    await c.insertOne({ email: 'a@x', n: 1 });
-    const err = await refusal(c.insertOne({ email: 'a@x', n: 2 }));
-    expect(err.message).toBe(
-      `E11000 duplicate key error collection: unique_test.${c.collectionName} index: email_1 dup key: { email: "a@x" }`,
-    );
-    expect(err.keyPattern).toEqual({ email: 1 });
-    expect(err.keyValue).toEqual({ email: 'a@x' });
-    expect(await c.find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ email: 'a@x', n: 1 }]);
-    await c.insertOne({ email: 'b@x' });
-  });
+  test(
+    'on insert: code 11000, the E11000 message naming collection, index ' +
+      'and key, keyPattern and keyValue; nothing stored',
+    async () => {
+      const c = coll();
+      await c.createIndex({ email: 1 }, { unique: true });
+      await c.insertOne({ email: 'a@x', n: 1 });
+      const err = await refusal(c.insertOne({ email: 'a@x', n: 2 }));
+      expect(err.message).toBe(
+        `E11000 duplicate key error collection: unique_test.${c.collectionName} index: email_1 dup key: { email: "a@x" }`,
+      );
+      expect(err.keyPattern).toEqual({ email: 1 });
+      expect(err.keyValue).toEqual({ email: 'a@x' });
+      expect(await c.find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ email: 'a@x', n: 1 }]);
+      await c.insertOne({ email: 'b@x' });
+    },
+  );
 
   test('a duplicate _id is refused the same way, by the _id_ index', async () => {
     const c = coll();
@@ -66,33 +70,38 @@ describe('a unique index refuses a duplicate key', () => {
     expect(err.keyPattern).toEqual({ _id: 1 });
   });
 
-  test('on update, replacement, findAndModify and upsert; the refused document is unchanged, a document may keep its own key, and a key given up is free', async () => {
-    const c = coll();
-    await c.createIndex({ email: 1 }, { unique: true });
-    await c.insertMany([
-      { email: 'a', k: 1 },
-      { email: 'b', k: 2 },
-    ]);
-    await refusal(c.updateOne({ k: 2 }, { $set: { email: 'a' } }));
-    await refusal(c.replaceOne({ k: 2 }, { email: 'a', k: 2 }));
-    await refusal(c.findOneAndUpdate({ k: 2 }, { $set: { email: 'a' } }));
-    const upsert = await refusal(c.findOneAndUpdate({ k: 3 }, { $set: { email: 'a' } }, { upsert: true }));
-    expect(upsert.keyValue).toEqual({ email: 'a' });
-    await refusal(c.updateOne({ k: 3 }, { $set: { email: 'b' } }, { upsert: true }));
-    expect(await c.find({}, { projection: { _id: 0 }, sort: { k: 1 } }).toArray()).toEqual([
-      { email: 'a', k: 1 },
-      { email: 'b', k: 2 },
-    ]);
-    await expect(c.updateOne({ k: 1 }, { $set: { email: 'a', touched: true } })).resolves.toMatchObject({
-      modifiedCount: 1,
-    });
-    await expect(c.updateOne({ k: 2 }, { $set: { email: 'c' } })).resolves.toMatchObject({ modifiedCount: 1 });
-    // The keys given up by an update or a delete are free again; the ones taken are not.
-    await c.insertOne({ email: 'b', k: 4 });
-    await refusal(c.insertOne({ email: 'c', k: 5 }));
-    await c.deleteOne({ k: 2 });
-    await c.insertOne({ email: 'c', k: 5 });
-  });
+  test(
+    'on update, replacement, findAndModify and upsert; the refused ' +
+      'document is unchanged, a document may keep its own key, and a key ' +
+      'given up is free',
+    async () => {
+      const c = coll();
+      await c.createIndex({ email: 1 }, { unique: true });
+      await c.insertMany([
+        { email: 'a', k: 1 },
+        { email: 'b', k: 2 },
+      ]);
+      await refusal(c.updateOne({ k: 2 }, { $set: { email: 'a' } }));
+      await refusal(c.replaceOne({ k: 2 }, { email: 'a', k: 2 }));
+      await refusal(c.findOneAndUpdate({ k: 2 }, { $set: { email: 'a' } }));
+      const upsert = await refusal(c.findOneAndUpdate({ k: 3 }, { $set: { email: 'a' } }, { upsert: true }));
+      expect(upsert.keyValue).toEqual({ email: 'a' });
+      await refusal(c.updateOne({ k: 3 }, { $set: { email: 'b' } }, { upsert: true }));
+      expect(await c.find({}, { projection: { _id: 0 }, sort: { k: 1 } }).toArray()).toEqual([
+        { email: 'a', k: 1 },
+        { email: 'b', k: 2 },
+      ]);
+      await expect(c.updateOne({ k: 1 }, { $set: { email: 'a', touched: true } })).resolves.toMatchObject({
+        modifiedCount: 1,
+      });
+      await expect(c.updateOne({ k: 2 }, { $set: { email: 'c' } })).resolves.toMatchObject({ modifiedCount: 1 });
+      // The keys given up by an update or a delete are free again; the ones taken are not.
+      await c.insertOne({ email: 'b', k: 4 });
+      await refusal(c.insertOne({ email: 'c', k: 5 }));
+      await c.deleteOne({ k: 2 });
+      await c.insertOne({ email: 'c', k: 5 });
+    },
+  );
 
   test('in batches: an ordered insert stops at the duplicate, an unordered one skips it', async () => {
     const c = coll();
@@ -136,13 +145,16 @@ describe('which documents collide', () => {
     expect(err.keyValue).toEqual({ container: 'c1', name: 'a' });
   });
 
-  test('without sparse, a missing field is null: two documents without it collide, and with an explicit null', async () => {
-    const c = coll();
-    await c.createIndex({ code: 1 }, { unique: true });
-    await c.insertOne({ n: 1 });
-    await refusal(c.insertOne({ n: 2 }));
-    await refusal(c.insertOne({ n: 3, code: null }));
-  });
+  test(
+    'without sparse, a missing field is null: two documents without it ' + 'collide, and with an explicit null',
+    async () => {
+      const c = coll();
+      await c.createIndex({ code: 1 }, { unique: true });
+      await c.insertOne({ n: 1 });
+      await refusal(c.insertOne({ n: 2 }));
+      await refusal(c.insertOne({ n: 3, code: null }));
+    },
+  );
 
   test('sparse skips a document only when it has none of the fields; an explicit null is a value', async () => {
     const c = coll();
@@ -160,20 +172,23 @@ describe('which documents collide', () => {
     await compound.insertOne({ a: 1, b: 2 });
   });
 
-  test('an array field indexes each element: documents sharing one collide, one document may repeat a value', async () => {
-    const c = coll();
-    await c.createIndex({ tags: 1 }, { unique: true });
-    await c.insertOne({ tags: ['a', 'b'] });
-    const err = await refusal(c.insertOne({ tags: ['b', 'c'] }));
-    expect(err.keyValue).toEqual({ tags: 'b' });
-    await refusal(c.insertOne({ tags: 'a' }));
-    await c.insertOne({ tags: ['c', 'c'] });
-    await c.insertOne({ tags: [] });
-    await refusal(c.insertOne({ tags: [] })); // an empty array is one key too (undefined)
-    await refusal(
-      db.collection<{ tags: string[] }>(c.collectionName).updateOne({ tags: 'c' }, { $push: { tags: 'a' } }),
-    );
-  });
+  test(
+    'an array field indexes each element: documents sharing one collide, ' + 'one document may repeat a value',
+    async () => {
+      const c = coll();
+      await c.createIndex({ tags: 1 }, { unique: true });
+      await c.insertOne({ tags: ['a', 'b'] });
+      const err = await refusal(c.insertOne({ tags: ['b', 'c'] }));
+      expect(err.keyValue).toEqual({ tags: 'b' });
+      await refusal(c.insertOne({ tags: 'a' }));
+      await c.insertOne({ tags: ['c', 'c'] });
+      await c.insertOne({ tags: [] });
+      await refusal(c.insertOne({ tags: [] })); // an empty array is one key too (undefined)
+      await refusal(
+        db.collection<{ tags: string[] }>(c.collectionName).updateOne({ tags: 'c' }, { $push: { tags: 'a' } }),
+      );
+    },
+  );
 
   test('a path through an array of documents indexes every element', async () => {
     const c = coll();
@@ -184,24 +199,28 @@ describe('which documents collide', () => {
     await c.insertOne({ other: 1 });
   });
 
-  test('numbers collide by value whatever their BSON type; other types by type and value (binaries by subtype and bytes)', async () => {
-    const c = coll();
-    await c.createIndex({ v: 1 }, { unique: true });
-    await c.insertOne({ v: 1 });
-    await refusal(c.insertOne({ v: new Double(1) }));
-    await refusal(c.insertOne({ v: Long.fromNumber(1) }));
-    await c.insertOne({ v: '1' });
-    await c.insertOne({ v: new Date('2024-01-01T00:00:00Z') });
-    await c.insertOne({ v: '2024-01-01T00:00:00.000Z' });
-    await refusal(c.insertOne({ v: new Date('2024-01-01T00:00:00Z') }));
-    await c.insertOne({ v: { x: 1, y: 2 } });
-    await c.insertOne({ v: { y: 2, x: 1 } }); // embedded documents compare field order too
-    await refusal(c.insertOne({ v: { x: 1, y: 2 } }));
-    await c.insertOne({ v: new Binary(Buffer.from('ab')) });
-    await c.insertOne({ v: new Binary(Buffer.from('ab'), 5) }); // same bytes, another subtype
-    await c.insertOne({ v: new Binary(Buffer.from('abc')) });
-    await refusal(c.insertOne({ v: new Binary(Buffer.from('ab')) }));
-  });
+  test(
+    'numbers collide by value whatever their BSON type; other types by ' +
+      'type and value (binaries by subtype and bytes)',
+    async () => {
+      const c = coll();
+      await c.createIndex({ v: 1 }, { unique: true });
+      await c.insertOne({ v: 1 });
+      await refusal(c.insertOne({ v: new Double(1) }));
+      await refusal(c.insertOne({ v: Long.fromNumber(1) }));
+      await c.insertOne({ v: '1' });
+      await c.insertOne({ v: new Date('2024-01-01T00:00:00Z') });
+      await c.insertOne({ v: '2024-01-01T00:00:00.000Z' });
+      await refusal(c.insertOne({ v: new Date('2024-01-01T00:00:00Z') }));
+      await c.insertOne({ v: { x: 1, y: 2 } });
+      await c.insertOne({ v: { y: 2, x: 1 } }); // embedded documents compare field order too
+      await refusal(c.insertOne({ v: { x: 1, y: 2 } }));
+      await c.insertOne({ v: new Binary(Buffer.from('ab')) });
+      await c.insertOne({ v: new Binary(Buffer.from('ab'), 5) }); // same bytes, another subtype
+      await c.insertOne({ v: new Binary(Buffer.from('abc')) });
+      await refusal(c.insertOne({ v: new Binary(Buffer.from('ab')) }));
+    },
+  );
 });
 
 describe('building and re-creating indexes', () => {

@@ -45,7 +45,10 @@ async function main(): Promise<number> {
   try {
     const kind = await serverKind(url);
     console.log(
-      `test:mongo: ${server ? 'in-memory CongoDB started' : 'MONGODB_URL given'}; the server is ${kind === 'congodb' ? 'the CongoDB emulator' : 'MongoDB'} (${url.replace(/\/\/[^@/]*@/, '//***@')})`,
+      `test:mongo: ` +
+        `${server ? 'in-memory CongoDB started' : 'MONGODB_URL given'}; the ` +
+        `server is ${kind === 'congodb' ? 'the CongoDB emulator' : 'MongoDB'} ` +
+        `(${url.replace(/\/\/[^@/]*@/, '//***@')})`,
     );
     // SIGINT reaches jest too (same process group); wait for it to finish before stopping the server.
     process.on('SIGINT', () => undefined);

@@ -88,7 +88,9 @@ describe('parseIdentities', () => {
   });
 
   test('several age identities in one file, comments and blank lines ignored', () => {
-    const text = `${fs.readFileSync(keys.ageIdentityFile, 'utf8')}\n\n# another\n${fs.readFileSync(keys.ageIdentityFile, 'utf8')}`;
+    const text =
+      `${fs.readFileSync(keys.ageIdentityFile, 'utf8')}\n\n# ` +
+      `another\n${fs.readFileSync(keys.ageIdentityFile, 'utf8')}`;
     expect(parseIdentities(text)).toHaveLength(2);
   });
 

@@ -43,7 +43,8 @@ export function storageOptions(opts: GcsBlobStoreOptions): StorageOptions {
   if (opts.endpoint !== undefined) checkEndpointUrl(opts.endpoint);
   if (!opts.endpoint && !opts.credentials) {
     throw invalid(
-      'credentials.service_account_json is required for Google Cloud Storage (only a custom endpoint may be used without)',
+      'credentials.service_account_json is required for Google Cloud Storage ' +
+        '(only a custom endpoint may be used without)',
     );
   }
   const key = opts.credentials && serviceAccount(opts.credentials.service_account_json);
@@ -86,7 +87,8 @@ function serviceAccount(base64: string): ServiceAccountKey {
   }
   if (!key || typeof key.client_email !== 'string' || typeof key.private_key !== 'string') {
     throw invalid(
-      'credentials.service_account_json is not Base64 of a service account key file (JSON with client_email and private_key)',
+      'credentials.service_account_json is not Base64 of a service account ' +
+        'key file (JSON with client_email and private_key)',
     );
   }
   return key as ServiceAccountKey;

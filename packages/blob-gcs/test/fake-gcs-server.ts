@@ -69,7 +69,10 @@ export async function startFakeGcs(buckets: Record<string, BucketMode>): Promise
           403,
           gcsError(
             403,
-            `probe@patchbay-test.iam.gserviceaccount.com does not have storage.objects.${req.method === 'GET' ? 'get' : 'create'} access to the Google Cloud Storage object. Permission denied on resource (or it may not exist).`,
+            `probe@patchbay-test.iam.gserviceaccount.com does not have ` +
+              `storage.objects.${req.method === 'GET' ? 'get' : 'create'} access to ` +
+              `the Google Cloud Storage object. Permission denied on resource (or it ` +
+              `may not exist).`,
             'forbidden',
           ),
         ),

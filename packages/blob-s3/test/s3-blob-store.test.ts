@@ -96,7 +96,8 @@ describe('S3BlobStore specifics', () => {
     const content = generated(12 * MiB + 1, 5);
     await expect(store.put('m', content.stream())).resolves.toEqual({ size: 12 * MiB + 1 });
     expect(await sha256Of(await store.get('m'))).toBe(content.sha256);
-    expect((await readAll(await store.get('m', { start: 5 * MiB - 1, end: 5 * MiB }))).length).toBe(2); // across a part boundary
+    // across a part boundary
+    expect((await readAll(await store.get('m', { start: 5 * MiB - 1, end: 5 * MiB }))).length).toBe(2);
   });
 
   it('reads a range with a single GET that carries it', async () => {

@@ -23,7 +23,9 @@ export function startS3ErrorServer(status: number, code: string): Promise<FakeSe
   return serve((req, res, seen) => {
     seen.push({ method: req.method!, url: req.url!, headers: req.headers });
     req.resume();
-    const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${code}</Message><RequestId>1</RequestId></Error>`;
+    const body =
+      `<?xml version="1.0" ` +
+      `encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${code}</Message><RequestId>1</RequestId></Error>`;
     res.writeHead(status, {
       'content-type': 'application/xml',
       'content-length': req.method === 'HEAD' ? 0 : Buffer.byteLength(body),

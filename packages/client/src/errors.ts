@@ -17,7 +17,8 @@ export class PatchbayApiError extends Error {
     readonly requestId: string | null = null,
   ) {
     super(
-      `HTTP ${status}: ${body.message}${body.errors.map((e) => `\n  - ${e.field ?? '(request)'}: ${e.message}`).join('')}`,
+      `HTTP ${status}: ` +
+        `${body.message}${body.errors.map((e) => `\n  - ${e.field ?? '(request)'}: ${e.message}`).join('')}`,
     );
     this.errors = body.errors;
   }

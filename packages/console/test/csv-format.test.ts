@@ -30,7 +30,8 @@ describe('formulas in the CSV (OWASP CSV injection)', () => {
       g: '\rcell',
     };
     expect(toCsv(Object.keys(row), [row]).split('\r\n')[1]).toBe(
-      `"'=HYPERLINK(""http://evil.example"",""click"")",'=cmd|' /C calc'!A0,'+1+2,'-2+3+cmd|x,'@SUM(A1:A2),'\tcell,"'\rcell"`,
+      `"'=HYPERLINK(""http://evil.example"",""click"")",'=cmd|' /C ` +
+        `calc'!A0,'+1+2,'-2+3+cmd|x,'@SUM(A1:A2),'\tcell,"'\rcell"`,
     );
   });
 

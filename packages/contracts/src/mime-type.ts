@@ -4,7 +4,9 @@
  * NUL or anything outside ASCII would break every download of the file.
  */
 export const MIME_TYPE_PATTERN =
-  '^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(?:[ \\t]*;[ \\t]*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|"[^"\\\\\\x00-\\x1f\\x7f-\\uffff]*"))*$';
+  '^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(?:[ ' +
+  '\\t]*;[ ' +
+  '\\t]*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|"[^"\\\\\\x00-\\x1f\\x7f-\\uffff]*"))*$';
 
 const VALID = new RegExp(MIME_TYPE_PATTERN);
 

@@ -44,7 +44,9 @@ export const Subjects = {
     delete: 'svc.endpoint.endpoints.delete',
     /** Internal: `{endpoint_sid}` → EndpointLookupReply (any partner's: the media plane's rules need them). */
     lookup: 'svc.endpoint.endpoints.lookup',
-    /** Internal, from storage: `{partner_sid, container_sid}` → the endpoints naming that container (a delete checks). */
+    /**
+     * Internal, from storage: `{partner_sid, container_sid}` → the endpoints naming that container (a delete checks).
+     */
     usingContainer: 'svc.endpoint.endpoints.using-container',
     /**
      * Internal, from storage: a recording stored for a Voicemail endpoint (VoicemailCallbackSchedule) → `{scheduled}`.

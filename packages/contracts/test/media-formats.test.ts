@@ -36,7 +36,8 @@ describe('the media formats table', () => {
     expect(mimeOfFormat('aiff')).toBeUndefined();
     expect(mimeOfFormat(null)).toBeUndefined();
     expect(describeMediaMimes()).toBe(
-      'al/alaw/ul/ulaw audio/basic, flac audio/flac, g722 audio/G722, mp3 audio/mpeg, mp4 video/mp4, ogg audio/ogg, wav audio/x-wav',
+      'al/alaw/ul/ulaw audio/basic, flac audio/flac, g722 audio/G722, mp3 ' +
+        'audio/mpeg, mp4 video/mp4, ogg audio/ogg, wav audio/x-wav',
     );
   });
 

@@ -29,17 +29,20 @@ test("a gateway request: principal, params, query and url required; the body is 
   expect(() => check({ principal, params: { sid: 5 }, query: {}, url: 'http://x' })).toThrow();
 });
 
-test('versions may differ on the bus: a scope this build does not know, a partner field added later, still pass', () => {
-  expect(
-    compileValidator(GatewayRequestSchema)({
-      principal: { ...principal, scopes: ['scope.from.the.future'] },
-      params: {},
-      query: {},
-      url: 'u',
-    }).principal.scopes,
-  ).toEqual(['scope.from.the.future']);
-  expect(compileValidator(PartnerEventSchema)({ partner: { partner_sid: 'p', shoe_size: 44 } })).toEqual({
-    partner: { partner_sid: 'p', shoe_size: 44 },
-  });
-  expect(() => compileValidator(PartnerEventSchema)({ partner: {} })).toThrow();
-});
+test(
+  'versions may differ on the bus: a scope this build does not know, a ' + 'partner field added later, still pass',
+  () => {
+    expect(
+      compileValidator(GatewayRequestSchema)({
+        principal: { ...principal, scopes: ['scope.from.the.future'] },
+        params: {},
+        query: {},
+        url: 'u',
+      }).principal.scopes,
+    ).toEqual(['scope.from.the.future']);
+    expect(compileValidator(PartnerEventSchema)({ partner: { partner_sid: 'p', shoe_size: 44 } })).toEqual({
+      partner: { partner_sid: 'p', shoe_size: 44 },
+    });
+    expect(() => compileValidator(PartnerEventSchema)({ partner: {} })).toThrow();
+  },
+);

@@ -92,7 +92,9 @@ describe('parser', () => {
   });
   it('keeps dates, UUIDs and dot paths as single words', () => {
     const ast = parseFilter(
-      'addresses.ip eq 1.1.2.13 and date_stop ge 2019-03-01T02:12:30.250-01:00 and container_sid eq 1e4b0f6c-55d4-4d4e-9b6f-0c7f8a1b2c3d',
+      'addresses.ip eq 1.1.2.13 and date_stop ge ' +
+        '2019-03-01T02:12:30.250-01:00 and container_sid eq ' +
+        '1e4b0f6c-55d4-4d4e-9b6f-0c7f8a1b2c3d',
     );
     expect(ast.map((c) => [c.attr, c.values[0].text])).toEqual([
       ['addresses.ip', '1.1.2.13'],

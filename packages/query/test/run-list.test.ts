@@ -256,57 +256,60 @@ describe('runList: after/before', () => {
 });
 
 describe('runList properties', () => {
-  it('following next, then previous, visits the filtered list exactly once each way (offset and cursor modes)', async () => {
-    const p3 = randomUUID();
-    const drs = makeDrs(p3, 40, 3);
-    await store.collection<Dr>('call_drs').insertMany(drs);
-    const run = (url: string) =>
-      runList({
-        collection: coll,
-        baseFilter: { partner_sid: p3 },
-        query: queryOf(url),
-        spec: countableDrs,
-        url,
-        serialize,
-      });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 1, max: 12 }),
-        fc.integer({ min: 0, max: 19 }),
-        fc.constantFrom('asc', 'desc'),
-        fc.constantFrom('offset', 'after'),
-        async (limit, minDuration, dir, mode) => {
-          const expected = sorted(
-            drs.filter((d) => d.duration >= minDuration),
-            dir,
-          );
-          const first = sorted(drs, dir)[0]; // the first record of the unfiltered list: the starting cursor
-          const query: Record<string, string> = {
-            limit: String(limit),
-            order: `date_stop ${dir}`,
-            filter: `duration ge ${minDuration}`,
-          };
-          if (mode === 'after') query.after = first;
-          let env = await run(`${BASE}?${new URLSearchParams(query)}`);
-          expect(env.total).toBe(expected.length);
-          const forward = env.items.map(sidOf);
-          while (env.pagination.next) {
-            expect(env.has_more).toBe(true);
-            env = await run(env.pagination.next);
-            forward.push(...env.items.map(sidOf));
-          }
-          expect(env.has_more).toBe(false);
-          expect(forward).toEqual(mode === 'after' ? expected.filter((s) => s !== first) : expected);
-          if (forward.length === 0) return; // an empty page has no anchor to go back from
-          const backward = env.items.map(sidOf).reverse();
-          while (env.pagination.previous) {
-            env = await run(env.pagination.previous);
-            backward.push(...env.items.map(sidOf).reverse());
-          }
-          expect(backward.reverse()).toEqual(expected);
-        },
-      ),
-      { numRuns: 60 },
-    );
-  });
+  it(
+    'following next, then previous, visits the filtered list exactly once ' + 'each way (offset and cursor modes)',
+    async () => {
+      const p3 = randomUUID();
+      const drs = makeDrs(p3, 40, 3);
+      await store.collection<Dr>('call_drs').insertMany(drs);
+      const run = (url: string) =>
+        runList({
+          collection: coll,
+          baseFilter: { partner_sid: p3 },
+          query: queryOf(url),
+          spec: countableDrs,
+          url,
+          serialize,
+        });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 12 }),
+          fc.integer({ min: 0, max: 19 }),
+          fc.constantFrom('asc', 'desc'),
+          fc.constantFrom('offset', 'after'),
+          async (limit, minDuration, dir, mode) => {
+            const expected = sorted(
+              drs.filter((d) => d.duration >= minDuration),
+              dir,
+            );
+            const first = sorted(drs, dir)[0]; // the first record of the unfiltered list: the starting cursor
+            const query: Record<string, string> = {
+              limit: String(limit),
+              order: `date_stop ${dir}`,
+              filter: `duration ge ${minDuration}`,
+            };
+            if (mode === 'after') query.after = first;
+            let env = await run(`${BASE}?${new URLSearchParams(query)}`);
+            expect(env.total).toBe(expected.length);
+            const forward = env.items.map(sidOf);
+            while (env.pagination.next) {
+              expect(env.has_more).toBe(true);
+              env = await run(env.pagination.next);
+              forward.push(...env.items.map(sidOf));
+            }
+            expect(env.has_more).toBe(false);
+            expect(forward).toEqual(mode === 'after' ? expected.filter((s) => s !== first) : expected);
+            if (forward.length === 0) return; // an empty page has no anchor to go back from
+            const backward = env.items.map(sidOf).reverse();
+            while (env.pagination.previous) {
+              env = await run(env.pagination.previous);
+              backward.push(...env.items.map(sidOf).reverse());
+            }
+            expect(backward.reverse()).toEqual(expected);
+          },
+        ),
+        { numRuns: 60 },
+      );
+    },
+  );
 });

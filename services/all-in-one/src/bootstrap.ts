@@ -32,7 +32,8 @@ export function banner(r: BootstrapResult, baseUrl: string, storageUrl: string):
     r.access_token ??
     (r.token_from_env
       ? '(as set in PATCHBAY_BOOTSTRAP_TOKEN)'
-      : '(issued on first start only; get a new one with: pnpm patchbay token create --login <login> --password <password>)');
+      : '(issued on first start only; get a new one with: pnpm patchbay token ' +
+        'create --login <login> --password <password>)');
   const shown = r.access_token ?? (r.token_from_env ? '$PATCHBAY_BOOTSTRAP_TOKEN' : null);
   const lines = [
     '',

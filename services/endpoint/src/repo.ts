@@ -52,7 +52,8 @@ export interface EndpointRepo {
 }
 
 /**
- * The endpoint collection (its secrets sealed with `secrets`) and its indexes (created idempotently at start): the SID; the partner
+ * The endpoint collection (its secrets sealed with `secrets`) and its indexes (created idempotently at start): the SID;
+ * the partner
  * (with creation time, the default order); `addresses.ip` (multikey: `filter=addresses.ip eq …`
  * is an index look-up); and the two sparse unique indexes above.
  */

@@ -21,7 +21,8 @@ import { migrateEndpointSecrets } from './secrets/migrate-secrets';
 import { ensureSystemGateway, subscribeSystemGateways } from './system-gateway';
 
 /**
- * The endpoint service: owns the `endpoints` collection (its secrets sealed at rest: secrets/), answers `svc.endpoint.*` for the gateway,
+ * The endpoint service: owns the `endpoints` collection (its secrets sealed at rest: secrets/), answers
+ * `svc.endpoint.*` for the gateway,
  * creates each partner's System Gateway on `evt.partner.created`, and delivers Voicemail callbacks
  * (callbacks/). Asks storage
  * (`containerCheck`) and identity (`partnerLookup`) over the bus.

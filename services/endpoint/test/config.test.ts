@@ -5,26 +5,30 @@ import { DEFAULT_ENDPOINT_SETTINGS, EndpointConfig, endpointSettings } from '../
 const settingsOf = (env: NodeJS.ProcessEnv) =>
   endpointSettings(loadConfig(Type.Object({ ...CommonConfig, ...EndpointConfig }), env));
 
-test('endpointSettings: defaults are DEFAULT_ENDPOINT_SETTINGS; HOSTED_API_URL loses its trailing slashes; callbacks as given', () => {
-  const { credentialKeys, ...rest } = settingsOf({ DATA_DIR: '/var/lib/pb' });
-  expect({ ...rest, credentialKeys: undefined }).toEqual(DEFAULT_ENDPOINT_SETTINGS);
-  // Secrets keys: the generated key file of the embedded store unless ENDPOINT_CREDENTIALS_KEY is set.
-  expect(credentialKeys).toEqual({ current: null, old: [], keyFile: '/var/lib/pb/endpoint/credentials.key' });
-  const s = settingsOf({
-    HOSTED_API_URL: 'https://hosted.example//',
-    BUS_TIMEOUT_MS: '3000',
-    CALLBACK_ALLOW_PRIVATE: 'true',
-    CALLBACK_TIMEOUT_MS: '500',
-    CALLBACK_RETRY_BASE_MS: '20',
-    CALLBACK_RETRY_FOR_MS: '5000',
-  });
-  expect(s).toMatchObject({
-    hostedApiUrl: 'https://hosted.example',
-    busTimeoutMs: 3000,
-    callbacks: { allowPrivate: true, timeoutMs: 500, retryBaseMs: 20, retryForMs: 5000 },
-  });
-  expect(() => settingsOf({ HOSTED_API_URL: 'ftp://x' })).toThrow(/HOSTED_API_URL/);
-});
+test(
+  'endpointSettings: defaults are DEFAULT_ENDPOINT_SETTINGS; ' +
+    'HOSTED_API_URL loses its trailing slashes; callbacks as given',
+  () => {
+    const { credentialKeys, ...rest } = settingsOf({ DATA_DIR: '/var/lib/pb' });
+    expect({ ...rest, credentialKeys: undefined }).toEqual(DEFAULT_ENDPOINT_SETTINGS);
+    // Secrets keys: the generated key file of the embedded store unless ENDPOINT_CREDENTIALS_KEY is set.
+    expect(credentialKeys).toEqual({ current: null, old: [], keyFile: '/var/lib/pb/endpoint/credentials.key' });
+    const s = settingsOf({
+      HOSTED_API_URL: 'https://hosted.example//',
+      BUS_TIMEOUT_MS: '3000',
+      CALLBACK_ALLOW_PRIVATE: 'true',
+      CALLBACK_TIMEOUT_MS: '500',
+      CALLBACK_RETRY_BASE_MS: '20',
+      CALLBACK_RETRY_FOR_MS: '5000',
+    });
+    expect(s).toMatchObject({
+      hostedApiUrl: 'https://hosted.example',
+      busTimeoutMs: 3000,
+      callbacks: { allowPrivate: true, timeoutMs: 500, retryBaseMs: 20, retryForMs: 5000 },
+    });
+    expect(() => settingsOf({ HOSTED_API_URL: 'ftp://x' })).toThrow(/HOSTED_API_URL/);
+  },
+);
 
 test('secrets key: ENDPOINT_CREDENTIALS_KEY (and old keys), required with MongoDB, never echoed', () => {
   const key = Buffer.alloc(32, 3).toString('base64');

@@ -41,7 +41,8 @@ export async function startFileServer(
   const own = deps.blobs instanceof RoutedBlobStore ? deps.blobs.platform : deps.blobs;
   if (settings.accelRedirect && !(own instanceof DirBlobStore)) {
     throw new ConfigError([
-      'FILE_SERVER_ACCEL_REDIRECT: only with the directory blob store (nginx reads its files); unset it with MONGODB_URL',
+      'FILE_SERVER_ACCEL_REDIRECT: only with the directory blob store (nginx ' +
+        'reads its files); unset it with MONGODB_URL',
     ]);
   }
   let ready = false;

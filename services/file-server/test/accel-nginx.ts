@@ -45,7 +45,8 @@ export async function startAccelNginx(
     `worker_processes 1; daemon off; pid ${root}/nginx.pid; error_log ${root}/error.log;
 events { worker_connections 1024; }
 http { access_log off; keepalive_requests 100000;
-  client_body_temp_path ${root}/tmp; proxy_temp_path ${root}/tmp; fastcgi_temp_path ${root}/tmp; uwsgi_temp_path ${root}/tmp; scgi_temp_path ${root}/tmp;
+  client_body_temp_path ${root}/tmp; proxy_temp_path ${root}/tmp;
+  fastcgi_temp_path ${root}/tmp; uwsgi_temp_path ${root}/tmp; scgi_temp_path ${root}/tmp;
   upstream fs { server 127.0.0.1:${fileServerPort}; keepalive 32; }
   server { listen 127.0.0.1:${port};
     location /f/ { proxy_pass http://fs; proxy_http_version 1.1; proxy_set_header Connection ""; }

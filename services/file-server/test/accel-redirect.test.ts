@@ -84,45 +84,49 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-test("the file server answers with X-Accel-Redirect and no body; through nginx the client gets the file with Patchbay's headers", async () => {
-  const direct = await fetch(`http://127.0.0.1:${server.port}/f/FI1`);
-  expect(direct.headers.get('x-accel-redirect')).toBe('/_patchbay_blobs/files/P1/FI1');
-  // An empty body said so, not a chunked one nginx would have to read to its end.
-  expect([direct.headers.get('content-length'), direct.headers.get('transfer-encoding')]).toEqual(['0', null]);
-  expect(await direct.text()).toBe('');
-  const res = await get('FI1');
-  expect(res.status).toBe(200);
-  expect(Buffer.from(await res.arrayBuffer()).equals(DATA)).toBe(true);
-  expect(
-    Object.fromEntries(
-      [
-        'content-type',
-        'content-length',
-        'cache-control',
-        'content-disposition',
-        'accept-ranges',
-        'access-control-allow-origin',
-        'access-control-allow-methods',
-        'last-modified',
-        'x-accel-redirect',
-        'x-content-type-options',
-        'content-security-policy',
-      ].map((h) => [h, res.headers.get(h)]),
-    ),
-  ).toEqual({
-    'content-type': 'audio/x-wav',
-    'content-length': String(DATA.length),
-    'cache-control': 'None',
-    'content-disposition': 'inline',
-    'accept-ranges': 'bytes',
-    'access-control-allow-origin': '*',
-    'access-control-allow-methods': 'GET',
-    'last-modified': LAST_MODIFIED.toUTCString(),
-    'x-accel-redirect': null,
-    'x-content-type-options': 'nosniff',
-    'content-security-policy': FILE_CSP,
-  });
-});
+test(
+  'the file server answers with X-Accel-Redirect and no body; through ' +
+    "nginx the client gets the file with Patchbay's headers",
+  async () => {
+    const direct = await fetch(`http://127.0.0.1:${server.port}/f/FI1`);
+    expect(direct.headers.get('x-accel-redirect')).toBe('/_patchbay_blobs/files/P1/FI1');
+    // An empty body said so, not a chunked one nginx would have to read to its end.
+    expect([direct.headers.get('content-length'), direct.headers.get('transfer-encoding')]).toEqual(['0', null]);
+    expect(await direct.text()).toBe('');
+    const res = await get('FI1');
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(DATA)).toBe(true);
+    expect(
+      Object.fromEntries(
+        [
+          'content-type',
+          'content-length',
+          'cache-control',
+          'content-disposition',
+          'accept-ranges',
+          'access-control-allow-origin',
+          'access-control-allow-methods',
+          'last-modified',
+          'x-accel-redirect',
+          'x-content-type-options',
+          'content-security-policy',
+        ].map((h) => [h, res.headers.get(h)]),
+      ),
+    ).toEqual({
+      'content-type': 'audio/x-wav',
+      'content-length': String(DATA.length),
+      'cache-control': 'None',
+      'content-disposition': 'inline',
+      'accept-ranges': 'bytes',
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET',
+      'last-modified': LAST_MODIFIED.toUTCString(),
+      'x-accel-redirect': null,
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': FILE_CSP,
+    });
+  },
+);
 
 test('active content through nginx: an attachment, nosniff, sandboxed', async () => {
   for (const query of ['', '?disposition=inline']) {

@@ -4,28 +4,33 @@ import { DEFAULT_IDENTITY_SETTINGS, IdentityConfig, identitySettings } from '../
 
 const settingsOf = (env: NodeJS.ProcessEnv) => identitySettings(loadConfig(Type.Object(IdentityConfig), env));
 
-test('identitySettings: defaults are DEFAULT_IDENTITY_SETTINGS; seconds become milliseconds; a lock grows to at most 15 min (login) and 1 h (address)', () => {
-  expect(settingsOf({})).toEqual(DEFAULT_IDENTITY_SETTINGS);
-  const s = settingsOf({
-    LOGIN_MAX_FAILURES: '3',
-    LOGIN_LOCK_SECONDS: '10',
-    ADDRESS_MAX_FAILURES: '50',
-    ADDRESS_LOCK_SECONDS: '7200',
-    LOGIN_FAILURE_WINDOW_SECONDS: '60',
-  });
-  expect(s.throttle.login).toMatchObject({
-    maxFailures: 3,
-    windowMs: 60_000,
-    lockMs: 10_000,
-    maxLockMs: 900_000,
-    slowMs: 250,
-  });
-  expect(s.throttle.address).toMatchObject({
-    maxFailures: 50,
-    windowMs: 60_000,
-    lockMs: 7_200_000,
-    maxLockMs: 7_200_000,
-    slowMs: 0,
-  });
-  expect(() => settingsOf({ LOGIN_MAX_FAILURES: '0' })).toThrow(/LOGIN_MAX_FAILURES/);
-});
+test(
+  'identitySettings: defaults are DEFAULT_IDENTITY_SETTINGS; seconds ' +
+    'become milliseconds; a lock grows to at most 15 min (login) and 1 h ' +
+    '(address)',
+  () => {
+    expect(settingsOf({})).toEqual(DEFAULT_IDENTITY_SETTINGS);
+    const s = settingsOf({
+      LOGIN_MAX_FAILURES: '3',
+      LOGIN_LOCK_SECONDS: '10',
+      ADDRESS_MAX_FAILURES: '50',
+      ADDRESS_LOCK_SECONDS: '7200',
+      LOGIN_FAILURE_WINDOW_SECONDS: '60',
+    });
+    expect(s.throttle.login).toMatchObject({
+      maxFailures: 3,
+      windowMs: 60_000,
+      lockMs: 10_000,
+      maxLockMs: 900_000,
+      slowMs: 250,
+    });
+    expect(s.throttle.address).toMatchObject({
+      maxFailures: 50,
+      windowMs: 60_000,
+      lockMs: 7_200_000,
+      maxLockMs: 7_200_000,
+      slowMs: 0,
+    });
+    expect(() => settingsOf({ LOGIN_MAX_FAILURES: '0' })).toThrow(/LOGIN_MAX_FAILURES/);
+  },
+);

@@ -18,7 +18,8 @@ import { WorkerSendRunner } from './senders/worker-send-runner';
 /**
  * The push service: owns push applications and devices, and sends notifications through FCM
  * (its own HTTP/2 sender) and APNs (@parse/node-apn) with one client per application, kept open
- * and reused, on worker threads (senders/worker-send-runner.ts). Credentials are encrypted at rest (secrets/); values stored in plaintext or under an
+ * and reused, on worker threads (senders/worker-send-runner.ts). Credentials are encrypted at rest (secrets/); values
+ * stored in plaintext or under an
  * old key are re-encrypted at start, before requests are served. Stopping it stops taking
  * requests, lets sends in flight finish, then closes the clients.
  */

@@ -65,21 +65,25 @@ describe('push configuration', () => {
     ]);
   });
 
-  test('credentials keys: Base64 of 32 bytes, old keys comma-separated; without one the embedded store uses a key file', () => {
-    const [k1, k2, k3] = [randomBytes(32), randomBytes(32), randomBytes(32)];
-    const s = loadPushSettings({
-      PUSH_CREDENTIALS_KEY: k1.toString('base64'),
-      PUSH_CREDENTIALS_OLD_KEYS: `${k2.toString('base64')}, ${k3.toString('base64url')}`,
-    });
-    expect(s.credentialKeys.current?.equals(k1)).toBe(true);
-    expect(s.credentialKeys.old.map((k) => k.toString('hex'))).toEqual([k2.toString('hex'), k3.toString('hex')]);
-    const embedded = loadPushSettings({ DATA_DIR: '/var/lib/patchbay' });
-    expect(embedded.credentialKeys).toEqual({
-      current: null,
-      old: [],
-      keyFile: path.resolve('/var/lib/patchbay/push/credentials.key'),
-    });
-  });
+  test(
+    'credentials keys: Base64 of 32 bytes, old keys comma-separated; ' +
+      'without one the embedded store uses a key file',
+    () => {
+      const [k1, k2, k3] = [randomBytes(32), randomBytes(32), randomBytes(32)];
+      const s = loadPushSettings({
+        PUSH_CREDENTIALS_KEY: k1.toString('base64'),
+        PUSH_CREDENTIALS_OLD_KEYS: `${k2.toString('base64')}, ${k3.toString('base64url')}`,
+      });
+      expect(s.credentialKeys.current?.equals(k1)).toBe(true);
+      expect(s.credentialKeys.old.map((k) => k.toString('hex'))).toEqual([k2.toString('hex'), k3.toString('hex')]);
+      const embedded = loadPushSettings({ DATA_DIR: '/var/lib/patchbay' });
+      expect(embedded.credentialKeys).toEqual({
+        current: null,
+        old: [],
+        keyFile: path.resolve('/var/lib/patchbay/push/credentials.key'),
+      });
+    },
+  );
 
   test('a credentials key that is not 32 bytes stops start-up naming the key, never echoing it', () => {
     const short = randomBytes(16).toString('base64');

@@ -114,21 +114,24 @@ test('20 registrations of one token at once: one device, every answer names it',
   expect(await repo.devices.countDocuments({ token })).toBe(1);
 });
 
-test('after the device is deleted, or moved to another token, the next racing registrations again make exactly one', async () => {
-  const token = `again-${randomUUID()}`;
-  const first = body(await register(token)).device_sid as string;
-  expect((await call(Subjects.push.deviceDelete, {}, { device_sid: first })).status).toBe(204);
-  const afterDelete = (await Promise.all(Array.from({ length: 10 }, () => register(token)))).map(body);
-  const second = afterDelete[0].device_sid as string;
-  expect(new Set(afterDelete.map((a) => a.device_sid))).toEqual(new Set([second]));
-  expect(second).not.toBe(first);
-  // The device now registers another token: the old registration is free for a new device.
-  body(await call(Subjects.push.deviceUpdate, { token: `${token}-moved` }, { device_sid: second }));
-  const afterMove = (await Promise.all(Array.from({ length: 10 }, () => register(token)))).map(body);
-  expect(new Set(afterMove.map((a) => a.device_sid)).size).toBe(1);
-  expect(afterMove[0].device_sid).not.toBe(second);
-  expect(await repo.devices.countDocuments({ token })).toBe(1);
-});
+test(
+  'after the device is deleted, or moved to another token, the next ' + 'racing registrations again make exactly one',
+  async () => {
+    const token = `again-${randomUUID()}`;
+    const first = body(await register(token)).device_sid as string;
+    expect((await call(Subjects.push.deviceDelete, {}, { device_sid: first })).status).toBe(204);
+    const afterDelete = (await Promise.all(Array.from({ length: 10 }, () => register(token)))).map(body);
+    const second = afterDelete[0].device_sid as string;
+    expect(new Set(afterDelete.map((a) => a.device_sid))).toEqual(new Set([second]));
+    expect(second).not.toBe(first);
+    // The device now registers another token: the old registration is free for a new device.
+    body(await call(Subjects.push.deviceUpdate, { token: `${token}-moved` }, { device_sid: second }));
+    const afterMove = (await Promise.all(Array.from({ length: 10 }, () => register(token)))).map(body);
+    expect(new Set(afterMove.map((a) => a.device_sid)).size).toBe(1);
+    expect(afterMove[0].device_sid).not.toBe(second);
+    expect(await repo.devices.countDocuments({ token })).toBe(1);
+  },
+);
 
 test('a claim whose device was never written (its writer died) is taken over after a short wait', async () => {
   const token = `orphan-${randomUUID()}`;

@@ -142,31 +142,34 @@ describe('push credentials at rest', () => {
     });
   });
 
-  test('a plain value stored before encryption is read as is (checked against) and sealed on its next write', async () => {
-    legacy = await insertLegacy({
-      apns_p12: p12.base64,
-      apns_p12_password: 'p12-secret-password',
-      google_credentials: sa.base64,
-    });
-    // The stored .p12 is opened with the new password: it was read, in plaintext, as it was stored.
-    const wrong = await call(
-      Subjects.push.applicationUpdate,
-      { apns_p12_password: 'not-the-password' },
-      { application_sid: legacy },
-    );
-    expect(wrong.status).toBe(422);
-    expect(JSON.stringify(wrong)).toMatch(/apns_p12 does not open with apns_p12_password/);
-    expect(ok(await call(Subjects.push.applicationGet, undefined, { application_sid: legacy }))).toMatchObject({
-      apns_p12: CREDENTIAL_MASK,
-      apns_p12_password: CREDENTIAL_MASK,
-    });
-    expect((await stored(legacy)).apns_p12_password).toBe('p12-secret-password');
-    ok(await call(Subjects.push.applicationUpdate, { name: 'renamed' }, { application_sid: legacy }));
-    const doc = await stored(legacy);
-    for (const f of ['apns_p12', 'apns_p12_password', 'google_credentials'] as const)
-      expect(kidOf(doc[f])).toBe(keyId(KEY_A));
-    expect(JSON.stringify(doc)).not.toContain('p12-secret-password');
-  });
+  test(
+    'a plain value stored before encryption is read as is (checked ' + 'against) and sealed on its next write',
+    async () => {
+      legacy = await insertLegacy({
+        apns_p12: p12.base64,
+        apns_p12_password: 'p12-secret-password',
+        google_credentials: sa.base64,
+      });
+      // The stored .p12 is opened with the new password: it was read, in plaintext, as it was stored.
+      const wrong = await call(
+        Subjects.push.applicationUpdate,
+        { apns_p12_password: 'not-the-password' },
+        { application_sid: legacy },
+      );
+      expect(wrong.status).toBe(422);
+      expect(JSON.stringify(wrong)).toMatch(/apns_p12 does not open with apns_p12_password/);
+      expect(ok(await call(Subjects.push.applicationGet, undefined, { application_sid: legacy }))).toMatchObject({
+        apns_p12: CREDENTIAL_MASK,
+        apns_p12_password: CREDENTIAL_MASK,
+      });
+      expect((await stored(legacy)).apns_p12_password).toBe('p12-secret-password');
+      ok(await call(Subjects.push.applicationUpdate, { name: 'renamed' }, { application_sid: legacy }));
+      const doc = await stored(legacy);
+      for (const f of ['apns_p12', 'apns_p12_password', 'google_credentials'] as const)
+        expect(kidOf(doc[f])).toBe(keyId(KEY_A));
+      expect(JSON.stringify(doc)).not.toContain('p12-secret-password');
+    },
+  );
 
   test('start-up migration: plain values and old-key values are re-sealed with the new key, idempotently', async () => {
     const plain = await insertLegacy({ google_credentials: sa.base64 });
@@ -197,55 +200,60 @@ describe('push credentials at rest', () => {
     expect(JSON.stringify(wrong)).toMatch(/apns_p12 does not open with apns_p12_password/);
   });
 
-  test('an unknown key: its platform gets no_credentials, the application stays readable and editable, and new credentials fix it', async () => {
-    // google_credentials under the current key, APNs under a key this process never had.
-    await start(KEY_B);
-    const foreign: SealedSecret = {
-      v: 1,
-      kid: 'deadbeef',
-      iv: b64(randomBytes(12)),
-      tag: b64(randomBytes(16)),
-      data: b64(randomBytes(40)),
-    };
-    const app = ok(await call(Subjects.push.applicationCreate, { name: 'mixed', google_credentials: sa.base64 }))
-      .application_sid as string;
-    await repo.applications.updateOne(
-      { application_sid: app },
-      { $set: { apns_p12: foreign, apns_p12_password: foreign } },
-    );
-    await start(KEY_C, [KEY_B]);
-    const ios = ok(await call(Subjects.push.deviceCreate, { application_sid: app, type: 'ios', token: 'a'.repeat(64) }))
-      .device_sid as string;
-    const sent = ok(await call(Subjects.push.notificationSend, { recipients: [ios], title: 'x' }));
-    expect(sent).toEqual({ failure: 1, results: { [ios]: 'no_credentials' }, success: 0 });
-    expect(ok(await call(Subjects.push.applicationGet, undefined, { application_sid: app }))).toMatchObject({
-      apns_p12: CREDENTIAL_MASK,
-      apns_p12_password: CREDENTIAL_MASK,
-    });
-    // A rename keeps the value it cannot read exactly as stored (an operator may still add its key).
-    ok(
-      await call(
-        Subjects.push.applicationUpdate,
-        { name: 'renamed', apns_p12: CREDENTIAL_MASK },
+  test(
+    'an unknown key: its platform gets no_credentials, the application ' +
+      'stays readable and editable, and new credentials fix it',
+    async () => {
+      // google_credentials under the current key, APNs under a key this process never had.
+      await start(KEY_B);
+      const foreign: SealedSecret = {
+        v: 1,
+        kid: 'deadbeef',
+        iv: b64(randomBytes(12)),
+        tag: b64(randomBytes(16)),
+        data: b64(randomBytes(40)),
+      };
+      const app = ok(await call(Subjects.push.applicationCreate, { name: 'mixed', google_credentials: sa.base64 }))
+        .application_sid as string;
+      await repo.applications.updateOne(
         { application_sid: app },
-      ),
-    );
-    expect((await stored(app)).apns_p12).toEqual(foreign);
-    expect(kidOf((await stored(app)).google_credentials)).toBe(keyId(KEY_C));
-    // Half of the certificate pair cannot be checked against the unreadable other half: 422, not 500.
-    const half = await call(Subjects.push.applicationUpdate, { apns_p12_password: 'new' }, { application_sid: app });
-    expect(half.status).toBe(422);
-    expect(JSON.stringify(half)).toMatch(
-      /apns_p12 was encrypted with a key this server does not have \(key id deadbeef\)/,
-    );
-    // New credentials replace it.
-    ok(
-      await call(
-        Subjects.push.applicationUpdate,
-        { apns_p12: p12.base64, apns_p12_password: 'p12-secret-password' },
-        { application_sid: app },
-      ),
-    );
-    expect(kidOf((await stored(app)).apns_p12)).toBe(keyId(KEY_C));
-  });
+        { $set: { apns_p12: foreign, apns_p12_password: foreign } },
+      );
+      await start(KEY_C, [KEY_B]);
+      const ios = ok(
+        await call(Subjects.push.deviceCreate, { application_sid: app, type: 'ios', token: 'a'.repeat(64) }),
+      ).device_sid as string;
+      const sent = ok(await call(Subjects.push.notificationSend, { recipients: [ios], title: 'x' }));
+      expect(sent).toEqual({ failure: 1, results: { [ios]: 'no_credentials' }, success: 0 });
+      expect(ok(await call(Subjects.push.applicationGet, undefined, { application_sid: app }))).toMatchObject({
+        apns_p12: CREDENTIAL_MASK,
+        apns_p12_password: CREDENTIAL_MASK,
+      });
+      // A rename keeps the value it cannot read exactly as stored (an operator may still add its key).
+      ok(
+        await call(
+          Subjects.push.applicationUpdate,
+          { name: 'renamed', apns_p12: CREDENTIAL_MASK },
+          { application_sid: app },
+        ),
+      );
+      expect((await stored(app)).apns_p12).toEqual(foreign);
+      expect(kidOf((await stored(app)).google_credentials)).toBe(keyId(KEY_C));
+      // Half of the certificate pair cannot be checked against the unreadable other half: 422, not 500.
+      const half = await call(Subjects.push.applicationUpdate, { apns_p12_password: 'new' }, { application_sid: app });
+      expect(half.status).toBe(422);
+      expect(JSON.stringify(half)).toMatch(
+        /apns_p12 was encrypted with a key this server does not have \(key id deadbeef\)/,
+      );
+      // New credentials replace it.
+      ok(
+        await call(
+          Subjects.push.applicationUpdate,
+          { apns_p12: p12.base64, apns_p12_password: 'p12-secret-password' },
+          { application_sid: app },
+        ),
+      );
+      expect(kidOf((await stored(app)).apns_p12)).toBe(keyId(KEY_C));
+    },
+  );
 });

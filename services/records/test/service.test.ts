@@ -121,23 +121,27 @@ describe('ingest batches', () => {
     expect(unwrapReply<{ price: string }>(await get(P1, records[0].dr_sid)).price).toBe('0.10');
   });
 
-  test("identity is per partner: another partner's dr_sid is a fresh record of the caller; nobody ingests for another", async () => {
-    const mine = call(7, { price: '0.01' });
-    await ingest(P1, [mine]);
-    expect((await get(P2, mine.dr_sid)).status).toBe(404);
-    const res = await ingest(P2, [{ ...mine, price: '0.99' }, call(8, { partner_sid: P1 })]);
-    expect(res).toEqual({
-      stored: 1,
-      duplicates: 0,
-      errors: [expect.objectContaining({ position: 1, field: 'partner_sid' })],
-      ignored_fields: {},
-    });
-    expect(unwrapReply<{ price: string; partner_sid: string }>(await get(P2, mine.dr_sid))).toMatchObject({
-      price: '0.99',
-      partner_sid: P2,
-    });
-    expect(unwrapReply<{ price: string }>(await get(P1, mine.dr_sid)).price).toBe('0.01');
-  });
+  test(
+    "identity is per partner: another partner's dr_sid is a fresh record " +
+      'of the caller; nobody ingests for another',
+    async () => {
+      const mine = call(7, { price: '0.01' });
+      await ingest(P1, [mine]);
+      expect((await get(P2, mine.dr_sid)).status).toBe(404);
+      const res = await ingest(P2, [{ ...mine, price: '0.99' }, call(8, { partner_sid: P1 })]);
+      expect(res).toEqual({
+        stored: 1,
+        duplicates: 0,
+        errors: [expect.objectContaining({ position: 1, field: 'partner_sid' })],
+        ignored_fields: {},
+      });
+      expect(unwrapReply<{ price: string; partner_sid: string }>(await get(P2, mine.dr_sid))).toMatchObject({
+        price: '0.99',
+        partner_sid: P2,
+      });
+      expect(unwrapReply<{ price: string }>(await get(P1, mine.dr_sid)).price).toBe('0.01');
+    },
+  );
 });
 
 test('served records match the published schemas (every field present, decimal strings)', async () => {
@@ -234,55 +238,59 @@ describe('record events', () => {
   });
 });
 
-test('a malformed batch or event is refused where it is received: 400 naming the field, an error logged, the service still serving', async () => {
-  const { logger, lines } = captureLogger('error');
-  const hub = MemoryBus.hub();
-  const caller = new MemoryBus(hub);
-  const own = await startRecordsService(
-    {
-      bus: new MemoryBus(hub),
-      docs: new SqliteDocStore(),
-      blobs: unusedBlobs,
-      logger,
-      metrics: createMetricsRegistry('records-malformed'),
-    },
-    { cdrDefaultLimit: 10 },
-  );
-  try {
-    const bad = await caller.request(Subjects.records.callIngest, {
-      principal: principal(P1),
-      first_position: 'x',
-      records: [],
-    });
-    expect(bad.status).toBe(400);
-    expect('error' in bad && bad.error.errors.map((e) => e.field)).toEqual(['first_position']);
-    expect(
-      (
-        await caller.request(Subjects.records.messageIngest, {
-          principal: principal(P1),
-          first_position: 0,
-          records: 'nope',
-        })
-      ).status,
-    ).toBe(400);
-    expect((await caller.request(Subjects.records.callList, { params: {}, query: {}, url: 'x' })).status).toBe(400);
-    await caller.publish(Subjects.events.callCompleted, { record: 'not an object' });
-    await eventually(async () =>
-      expect(lines.filter((l) => l.msg === 'malformed internal message refused').map((l) => l.subject)).toEqual([
-        Subjects.records.callIngest,
-        Subjects.records.messageIngest,
-        Subjects.records.callList,
-        Subjects.events.callCompleted,
-      ]),
+test(
+  'a malformed batch or event is refused where it is received: 400 ' +
+    'naming the field, an error logged, the service still serving',
+  async () => {
+    const { logger, lines } = captureLogger('error');
+    const hub = MemoryBus.hub();
+    const caller = new MemoryBus(hub);
+    const own = await startRecordsService(
+      {
+        bus: new MemoryBus(hub),
+        docs: new SqliteDocStore(),
+        blobs: unusedBlobs,
+        logger,
+        metrics: createMetricsRegistry('records-malformed'),
+      },
+      { cdrDefaultLimit: 10 },
     );
-    const fine = await caller.request(Subjects.records.callIngest, {
-      principal: principal(P1),
-      first_position: 0,
-      records: [call(1)],
-    });
-    expect(fine.status).toBe(200);
-  } finally {
-    await own.stop();
-    await caller.close();
-  }
-});
+    try {
+      const bad = await caller.request(Subjects.records.callIngest, {
+        principal: principal(P1),
+        first_position: 'x',
+        records: [],
+      });
+      expect(bad.status).toBe(400);
+      expect('error' in bad && bad.error.errors.map((e) => e.field)).toEqual(['first_position']);
+      expect(
+        (
+          await caller.request(Subjects.records.messageIngest, {
+            principal: principal(P1),
+            first_position: 0,
+            records: 'nope',
+          })
+        ).status,
+      ).toBe(400);
+      expect((await caller.request(Subjects.records.callList, { params: {}, query: {}, url: 'x' })).status).toBe(400);
+      await caller.publish(Subjects.events.callCompleted, { record: 'not an object' });
+      await eventually(async () =>
+        expect(lines.filter((l) => l.msg === 'malformed internal message refused').map((l) => l.subject)).toEqual([
+          Subjects.records.callIngest,
+          Subjects.records.messageIngest,
+          Subjects.records.callList,
+          Subjects.events.callCompleted,
+        ]),
+      );
+      const fine = await caller.request(Subjects.records.callIngest, {
+        principal: principal(P1),
+        first_position: 0,
+        records: [call(1)],
+      });
+      expect(fine.status).toBe(200);
+    } finally {
+      await own.stop();
+      await caller.close();
+    }
+  },
+);

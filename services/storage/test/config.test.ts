@@ -9,32 +9,36 @@ const settingsOf = (env: NodeJS.ProcessEnv) =>
 const KEY = randomBytes(32).toString('base64');
 
 describe('storageSettings', () => {
-  test('credentials key: STORAGE_CREDENTIALS_KEY (and old keys), else a key file in the data directory; required with MongoDB, never echoed', () => {
-    expect(settingsOf({ DATA_DIR: '/var/lib/pb' }).credentialKeys).toEqual({
-      current: null,
-      old: [],
-      keyFile: '/var/lib/pb/storage/credentials.key',
-    });
-    const old = randomBytes(32);
-    const keys = settingsOf({
-      STORAGE_CREDENTIALS_KEY: KEY,
-      STORAGE_CREDENTIALS_OLD_KEYS: old.toString('base64'),
-    }).credentialKeys!;
-    expect(keys.current!.toString('base64')).toBe(KEY);
-    expect(keys.old.map((k) => k.toString('hex'))).toEqual([old.toString('hex')]);
-    expect(() => settingsOf({ MONGODB_URL: 'mongodb://db:27017' })).toThrow(
-      /STORAGE_CREDENTIALS_KEY: required with MONGODB_URL/,
-    );
-    const short = randomBytes(16).toString('base64');
-    expect(() => settingsOf({ STORAGE_CREDENTIALS_KEY: short })).toThrow(
-      /STORAGE_CREDENTIALS_KEY: must be Base64 of exactly 32 bytes/,
-    );
-    try {
-      settingsOf({ STORAGE_CREDENTIALS_KEY: short });
-    } catch (err) {
-      expect(String(err)).not.toContain(short);
-    }
-  });
+  test(
+    'credentials key: STORAGE_CREDENTIALS_KEY (and old keys), else a key ' +
+      'file in the data directory; required with MongoDB, never echoed',
+    () => {
+      expect(settingsOf({ DATA_DIR: '/var/lib/pb' }).credentialKeys).toEqual({
+        current: null,
+        old: [],
+        keyFile: '/var/lib/pb/storage/credentials.key',
+      });
+      const old = randomBytes(32);
+      const keys = settingsOf({
+        STORAGE_CREDENTIALS_KEY: KEY,
+        STORAGE_CREDENTIALS_OLD_KEYS: old.toString('base64'),
+      }).credentialKeys!;
+      expect(keys.current!.toString('base64')).toBe(KEY);
+      expect(keys.old.map((k) => k.toString('hex'))).toEqual([old.toString('hex')]);
+      expect(() => settingsOf({ MONGODB_URL: 'mongodb://db:27017' })).toThrow(
+        /STORAGE_CREDENTIALS_KEY: required with MONGODB_URL/,
+      );
+      const short = randomBytes(16).toString('base64');
+      expect(() => settingsOf({ STORAGE_CREDENTIALS_KEY: short })).toThrow(
+        /STORAGE_CREDENTIALS_KEY: must be Base64 of exactly 32 bytes/,
+      );
+      try {
+        settingsOf({ STORAGE_CREDENTIALS_KEY: short });
+      } catch (err) {
+        expect(String(err)).not.toContain(short);
+      }
+    },
+  );
 
   test('publish_uri root: STORAGE_URL, else the file server on STORAGE_PORT (8081)', () => {
     expect(settingsOf({}).storageUrl).toBe('http://127.0.0.1:8081');

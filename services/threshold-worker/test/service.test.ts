@@ -140,28 +140,31 @@ describe('threshold-worker with storage on the in-process bus', () => {
     expect(await remaining(kit, c)).toEqual(expect.arrayContaining(excluded));
   });
 
-  test('a container between target and threshold is left alone; reject and no_action containers are never swept', async () => {
-    const between = containerDoc({ threshold_action: 'delete_lru', threshold_files: 10, threshold_files_target: 5 });
-    const reject = containerDoc({ threshold_action: 'reject', threshold_files: 3 });
-    const none = containerDoc({ threshold_action: 'no_action', threshold_files: 3, threshold_files_target: 1 });
-    const trigger = containerDoc({ threshold_action: 'delete_lru', threshold_files: 2, threshold_files_target: 1 });
-    await seed(kit, between, filesOf(between, 8));
-    await seed(kit, reject, filesOf(reject, 5));
-    await seed(kit, none, filesOf(none, 5));
-    await seed(kit, trigger, filesOf(trigger, 3));
-    const worker = await kit.startWorker({ intervalMs: 100 });
-    await settled(kit, trigger);
-    // Several ticks later still nothing else happened.
-    await until('three more ticks', async () =>
-      (await metricTotal(worker.metrics, 'threshold_worker_ticks_total', { result: 'ok' })) >= 4 ? true : undefined,
-    );
-    for (const [c, n] of [
-      [between, 8],
-      [reject, 5],
-      [none, 5],
-    ] as const)
-      expect(await kit.repo.files.countDocuments({ container_sid: c.container_sid })).toBe(n);
-  });
+  test(
+    'a container between target and threshold is left alone; reject and ' + 'no_action containers are never swept',
+    async () => {
+      const between = containerDoc({ threshold_action: 'delete_lru', threshold_files: 10, threshold_files_target: 5 });
+      const reject = containerDoc({ threshold_action: 'reject', threshold_files: 3 });
+      const none = containerDoc({ threshold_action: 'no_action', threshold_files: 3, threshold_files_target: 1 });
+      const trigger = containerDoc({ threshold_action: 'delete_lru', threshold_files: 2, threshold_files_target: 1 });
+      await seed(kit, between, filesOf(between, 8));
+      await seed(kit, reject, filesOf(reject, 5));
+      await seed(kit, none, filesOf(none, 5));
+      await seed(kit, trigger, filesOf(trigger, 3));
+      const worker = await kit.startWorker({ intervalMs: 100 });
+      await settled(kit, trigger);
+      // Several ticks later still nothing else happened.
+      await until('three more ticks', async () =>
+        (await metricTotal(worker.metrics, 'threshold_worker_ticks_total', { result: 'ok' })) >= 4 ? true : undefined,
+      );
+      for (const [c, n] of [
+        [between, 8],
+        [reject, 5],
+        [none, 5],
+      ] as const)
+        expect(await kit.repo.files.countDocuments({ container_sid: c.container_sid })).toBe(n);
+    },
+  );
 
   test('an unfinished sweep (pending) is continued below the threshold, down to the target', async () => {
     const c = containerDoc({
@@ -182,51 +185,55 @@ describe('threshold-worker with storage on the in-process bus', () => {
     );
   });
 
-  test('a sweep that crashes half-way is finished by the next one once its lease expires: nothing twice, nothing below target', async () => {
-    const c = containerDoc({ threshold_action: 'delete_lru', threshold_files: 20, threshold_files_target: 10 });
-    const files = filesOf(c, 24);
-    await seed(kit, c, files);
-    const logger = createLogger({ name: 'crash-test', level: 'silent' });
-    const real = new StorageClient(kit.bus, { timeoutMs: 5000 });
-    // A replica that dies after 5 deletions: its requests stop, its lease is never given back.
-    let deletions = 0;
-    const dying = Object.create(real) as StorageClient;
-    dying.sweepDelete = async (req) => {
-      if (deletions++ >= 5) throw new Error('crashed');
-      return real.sweepDelete(req);
-    };
-    dying.sweepRelease = async () => {
-      throw new Error('crashed');
-    };
-    const registry = new Registry();
-    const deps: SweepDeps = {
-      storage: dying,
-      log: logger,
-      metrics: workerMetrics(registry, kit.bus),
-      batch: 4,
-      leaseMs: 1000,
-      stopping: () => false,
-    };
-    const ctx: JobContext = {
-      subject: Subjects.thresholdWorker.sweepJob,
-      deliveryCount: 1,
-      working: () => undefined,
-      signal: new AbortController().signal,
-    };
-    await expect(runLruSweep(deps, { container_sid: c.container_sid, window: 1 }, ctx)).rejects.toThrow('crashed');
-    const mid = await kit.repo.containers.findOne({ container_sid: c.container_sid });
-    expect(mid).toMatchObject({ threshold_total_files: 19, sweep_pending: true });
+  test(
+    'a sweep that crashes half-way is finished by the next one once its ' +
+      'lease expires: nothing twice, nothing below target',
+    async () => {
+      const c = containerDoc({ threshold_action: 'delete_lru', threshold_files: 20, threshold_files_target: 10 });
+      const files = filesOf(c, 24);
+      await seed(kit, c, files);
+      const logger = createLogger({ name: 'crash-test', level: 'silent' });
+      const real = new StorageClient(kit.bus, { timeoutMs: 5000 });
+      // A replica that dies after 5 deletions: its requests stop, its lease is never given back.
+      let deletions = 0;
+      const dying = Object.create(real) as StorageClient;
+      dying.sweepDelete = async (req) => {
+        if (deletions++ >= 5) throw new Error('crashed');
+        return real.sweepDelete(req);
+      };
+      dying.sweepRelease = async () => {
+        throw new Error('crashed');
+      };
+      const registry = new Registry();
+      const deps: SweepDeps = {
+        storage: dying,
+        log: logger,
+        metrics: workerMetrics(registry, kit.bus),
+        batch: 4,
+        leaseMs: 1000,
+        stopping: () => false,
+      };
+      const ctx: JobContext = {
+        subject: Subjects.thresholdWorker.sweepJob,
+        deliveryCount: 1,
+        working: () => undefined,
+        signal: new AbortController().signal,
+      };
+      await expect(runLruSweep(deps, { container_sid: c.container_sid, window: 1 }, ctx)).rejects.toThrow('crashed');
+      const mid = await kit.repo.containers.findOne({ container_sid: c.container_sid });
+      expect(mid).toMatchObject({ threshold_total_files: 19, sweep_pending: true });
 
-    // While the dead replica's lease lasts, another sweep finds the container busy.
-    const next: SweepDeps = { ...deps, storage: real };
-    expect(await runLruSweep(next, { container_sid: c.container_sid, window: 2 }, ctx)).toBe('busy');
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(await runLruSweep(next, { container_sid: c.container_sid, window: 3 }, { ...ctx, deliveryCount: 2 })).toBe(
-      'done',
-    );
-    expect(await remaining(kit, c)).toEqual(without(files, expectedLru(c, files)));
-    expect(await metricTotal(registry, 'threshold_worker_deleted_files_total')).toBe(14);
-  });
+      // While the dead replica's lease lasts, another sweep finds the container busy.
+      const next: SweepDeps = { ...deps, storage: real };
+      expect(await runLruSweep(next, { container_sid: c.container_sid, window: 2 }, ctx)).toBe('busy');
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(await runLruSweep(next, { container_sid: c.container_sid, window: 3 }, { ...ctx, deliveryCount: 2 })).toBe(
+        'done',
+      );
+      expect(await remaining(kit, c)).toEqual(without(files, expectedLru(c, files)));
+      expect(await metricTotal(registry, 'threshold_worker_deleted_files_total')).toBe(14);
+    },
+  );
 
   test('storage refuses a candidate read since it was listed, and any LRU delete by a non-holder', async () => {
     const c = containerDoc({ threshold_action: 'delete_lru', threshold_files: 4, threshold_files_target: 2 });

@@ -89,22 +89,25 @@ test.each(cases)(
   120_000,
 );
 
-test('a 96 kHz source to mp3, with and without a bitrate: LAME cannot write 96 kHz, so the rate is fitted', async () => {
-  await kit.blobs.put('files/P/hi-res', fs.createReadStream(fixture('hi-res', { rate: 96000, channels: 2 })));
-  for (const br of [null, 128]) {
-    const outputKey = `cache/hi-res/mp3-${br ?? 'src'}`;
-    unwrapReply(
-      await client.request(
-        Subjects.transcoder.transcode,
-        { blob_key: 'files/P/hi-res', source_format: 'wav', target: 'mp3', bitrate: br, output_key: outputKey },
-        { timeoutMs: 60_000 },
-      ),
-    );
-    const audio = await inspect(kit.blobFile(outputKey), 'mp3');
-    expect({ br, sampleRate: audio.sampleRate, channels: audio.channels }).toEqual({
-      br,
-      sampleRate: 48000,
-      channels: 2,
-    });
-  }
-});
+test(
+  'a 96 kHz source to mp3, with and without a bitrate: LAME cannot write ' + '96 kHz, so the rate is fitted',
+  async () => {
+    await kit.blobs.put('files/P/hi-res', fs.createReadStream(fixture('hi-res', { rate: 96000, channels: 2 })));
+    for (const br of [null, 128]) {
+      const outputKey = `cache/hi-res/mp3-${br ?? 'src'}`;
+      unwrapReply(
+        await client.request(
+          Subjects.transcoder.transcode,
+          { blob_key: 'files/P/hi-res', source_format: 'wav', target: 'mp3', bitrate: br, output_key: outputKey },
+          { timeoutMs: 60_000 },
+        ),
+      );
+      const audio = await inspect(kit.blobFile(outputKey), 'mp3');
+      expect({ br, sampleRate: audio.sampleRate, channels: audio.channels }).toEqual({
+        br,
+        sampleRate: 48000,
+        channels: 2,
+      });
+    }
+  },
+);

@@ -150,7 +150,9 @@ export function registerRecords(program: Command, opts: () => ClientOptions, pri
       print(report);
       const ignored = Object.keys(report.ignored_fields);
       process.stderr.write(
-        `received ${report.received}, stored ${report.stored}, duplicates ${report.duplicates}, rejected ${report.rejected}${report.complete ? '' : ', file not read to its end'}\n`,
+        `received ${report.received}, stored ${report.stored}, duplicates ` +
+          `${report.duplicates}, rejected ` +
+          `${report.rejected}${report.complete ? '' : ', file not read to its end'}\n`,
       );
       if (ignored.length > 0)
         process.stderr.write(`fields the server does not know were dropped: ${ignored.join(', ')}\n`);

@@ -25,7 +25,8 @@ export function FilesPanel(props: { session: Session; container: Schemas['Contai
   const [applied, setApplied] = useState('');
   const [playing, setPlaying] = useState<string | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const filter = `container_sid eq "${container.container_sid}"${applied ? ` and name ilike "%${filterText(applied)}%"` : ''}`;
+  const filter =
+    `container_sid eq ` + `"${container.container_sid}"${applied ? ` and name ilike "%${filterText(applied)}%"` : ''}`;
   const list = usePagedList<File>(
     session.token,
     filter,

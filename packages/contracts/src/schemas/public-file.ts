@@ -50,7 +50,9 @@ export const PublicFileQuerySchema = Type.Object(
         TARGET_FORMATS.map((f) => Type.Literal(f)),
         {
           description:
-            'Transcode to this format. Without a cached copy the whole result comes with 200, even for a Range. Without a usable ffmpeg: 503 naming what is missing.',
+            'Transcode to this format. Without a cached copy the whole result ' +
+            'comes with 200, even for a Range. Without a usable ffmpeg: 503 naming ' +
+            'what is missing.',
         },
       ),
     ),

@@ -34,7 +34,9 @@ export const TokenRequestSchema = Type.Object(
       Type.String({
         maxLength: 4096,
         description:
-          'OAuth 2.0 (RFC 6749 §3.3): the scopes to issue, space-delimited; each must be held by the partner, else 400 with message `invalid_scope`. Instead of `scopes`.',
+          'OAuth 2.0 (RFC 6749 §3.3): the scopes to issue, space-delimited; each ' +
+          'must be held by the partner, else 400 with message `invalid_scope`. ' +
+          'Instead of `scopes`.',
       }),
     ),
     scopes: Type.Optional(Type.Array(ScopeSchema, { uniqueItems: true })),

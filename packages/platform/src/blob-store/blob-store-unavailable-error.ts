@@ -77,7 +77,8 @@ export class BlobStoreUnavailableError extends UnavailableError {
   }
 
   /**
-   * The `address_not_allowed`, `unreachable` or `timeout` error for a failure to talk to `endpoint` at all, found by the
+   * The `address_not_allowed`, `unreachable` or `timeout` error for a failure to talk to `endpoint` at all, found by
+   * the
    * socket error code on `err` or its causes (SDKs wrap them differently); undefined when `err` is
    * something else.
    */

@@ -27,7 +27,9 @@ export interface MigratedCollection {
 export interface NedbMigrationReport {
   dir: string;
   file: string;
-  /** `would-migrate` from a check; `migrated` now; `finished` by an earlier start that stopped before moving the files. */
+  /**
+   * `would-migrate` from a check; `migrated` now; `finished` by an earlier start that stopped before moving the files.
+   */
   outcome: 'would-migrate' | 'migrated' | 'finished';
   collections: MigratedCollection[];
 }

@@ -6,7 +6,8 @@
  * ($eq $ne $gt $gte $lt $lte $in $nin, `{f: v}`, `{f: null}`) compared with the path's key
  * (sqlite-keys.ts: one value per document, in MongoDB's order), ranges kept within the operand's
  * type. Over a key column (an index) where no document ever held an array on the path; elsewhere
- * over the key expression, with the documents that hold an array there matched by `pb_match`. `$and` splits; an `$or` goes to SQL when every branch does, and the cursor shape
+ * over the key expression, with the documents that hold an array there matched by `pb_match`. `$and` splits; an `$or`
+ * goes to SQL when every branch does, and the cursor shape
  * `{$or: [{f: {$gt: v}}, {f: v, g: {$gt: s}}]}` becomes the row-value range `(f, g) > (v, s)` an
  * index walks from the cursor. Everything else is residual, matched in JS (mingo) row by row, so
  * the answer is always MongoDB's and only the speed depends on what SQL could take.

@@ -7,7 +7,10 @@ import {
   errorItem,
 } from '@patchbay/contracts';
 
-/** zlib's codes for data that does not decompress (Z_DATA_ERROR, Z_BUF_ERROR, brotli's ERR__ERROR_*, zstd's ZSTD_error_*). */
+/**
+ * zlib's codes for data that does not decompress (Z_DATA_ERROR, Z_BUF_ERROR, brotli's ERR__ERROR_*, zstd's
+ * ZSTD_error_*).
+ */
 const DECOMPRESSION_CODE = /^(Z_|ERR__ERROR_|ZSTD_error_)/;
 
 /** Whether `err` is zlib's refusal of data that does not decompress (the client's fault). */

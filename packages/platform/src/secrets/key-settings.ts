@@ -57,7 +57,9 @@ export function credentialKeySettings(
     else current = key;
   } else if (env.MONGODB_URL) {
     problems.push(
-      `${spec.keyEnv}: required with MONGODB_URL (every ${spec.purpose} replica must share one key to encrypt ${spec.purpose} credentials); ${HOW}`,
+      `${spec.keyEnv}: required with MONGODB_URL (every ${spec.purpose} ` +
+        `replica must share one key to encrypt ${spec.purpose} credentials); ` +
+        `${HOW}`,
     );
   }
   const old: Buffer[] = [];

@@ -18,7 +18,9 @@ export function openKeyRing(
     current = readOrCreateKeyFile(settings.keyFile, log, { purpose: spec.purpose, keyEnv: spec.keyEnv });
     log.warn(
       { file: settings.keyFile },
-      `${spec.keyEnv} is not set: ${spec.purpose} credentials are encrypted with a key kept in the data directory. Set ${spec.keyEnv} in production (docs/operations.md)`,
+      `${spec.keyEnv} is not set: ${spec.purpose} credentials are encrypted ` +
+        `with a key kept in the data directory. Set ${spec.keyEnv} in ` +
+        `production (docs/operations.md)`,
     );
   }
   const ring = new KeyRing(current, settings.old, spec.purpose);

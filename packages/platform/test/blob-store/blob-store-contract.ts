@@ -59,24 +59,28 @@ export function describeBlobStoreContract(
     // Optional in the port: the adapters that offer a file copy must store exactly what put would.
     // Registered only for them: an adapter without the capability has nothing to skip.
     if (opts.offersPutFile)
-      it('putFile stores a local file exactly, atomically, durable or not, and a missing file is an error that leaves nothing', async () => {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blob-putfile-'));
-        try {
-          const content = generated(3 * MiB + 17, 9);
-          const local = path.join(dir, 'local.bin');
-          await pipeline(content.stream(), fs.createWriteStream(local));
-          await store.put(`${p}f`, bufferStream('older'));
-          await expect(store.putFile!(`${p}f`, local)).resolves.toEqual({ size: 3 * MiB + 17 });
-          expect(await sha256Of(await store.get(`${p}f`))).toBe(content.sha256);
-          await expect(store.putFile!(`${p}g`, local, { durable: false })).resolves.toEqual({ size: 3 * MiB + 17 });
-          expect((await store.stat(`${p}g`)).size).toBe(3 * MiB + 17);
-          await expect(store.putFile!(`${p}h`, path.join(dir, 'missing'))).rejects.toThrow();
-          await expect(store.stat(`${p}h`)).rejects.toBeInstanceOf(NotFoundError);
-          if (opts.leftovers) expect(await opts.leftovers()).toEqual([]);
-        } finally {
-          fs.rmSync(dir, { recursive: true, force: true });
-        }
-      });
+      it(
+        'putFile stores a local file exactly, atomically, durable or not, and ' +
+          'a missing file is an error that leaves nothing',
+        async () => {
+          const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blob-putfile-'));
+          try {
+            const content = generated(3 * MiB + 17, 9);
+            const local = path.join(dir, 'local.bin');
+            await pipeline(content.stream(), fs.createWriteStream(local));
+            await store.put(`${p}f`, bufferStream('older'));
+            await expect(store.putFile!(`${p}f`, local)).resolves.toEqual({ size: 3 * MiB + 17 });
+            expect(await sha256Of(await store.get(`${p}f`))).toBe(content.sha256);
+            await expect(store.putFile!(`${p}g`, local, { durable: false })).resolves.toEqual({ size: 3 * MiB + 17 });
+            expect((await store.stat(`${p}g`)).size).toBe(3 * MiB + 17);
+            await expect(store.putFile!(`${p}h`, path.join(dir, 'missing'))).rejects.toThrow();
+            await expect(store.stat(`${p}h`)).rejects.toBeInstanceOf(NotFoundError);
+            if (opts.leftovers) expect(await opts.leftovers()).toEqual([]);
+          } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+          }
+        },
+      );
 
     it('stores an empty object', async () => {
       await expect(store.put(`${p}empty`, bufferStream(''))).resolves.toEqual({ size: 0 });

@@ -73,7 +73,9 @@ if (url) {
   });
 } else {
   console.warn(
-    'GridfsBlobStore contract suite skipped: MONGODB_URL is not set (no MongoDB server reachable here). Run `pnpm test:mongo` (or set MONGODB_URL=mongodb://…) to run it.',
+    'GridfsBlobStore contract suite skipped: MONGODB_URL is not set (no ' +
+      'MongoDB server reachable here). Run `pnpm test:mongo` (or set ' +
+      'MONGODB_URL=mongodb://…) to run it.',
   );
   describe.skip('BlobStore contract: GridfsBlobStore (needs MONGODB_URL)', () => {
     it('runs against a real MongoDB', () => undefined);

@@ -49,27 +49,30 @@ export function describeJobContract(kit: BusKit): void {
     expect(seen.filter((x) => x.worker === 'b').length).toBeGreaterThan(0);
   });
 
-  test('a failing job comes back with a rising deliveryCount, then is dropped after maxDeliver with an error log', async () => {
-    const { logger, lines } = captureLogger();
-    const w = await kit.bus({ logger });
-    const s = subject();
-    const counts: number[] = [];
-    await w.work(
-      s,
-      'runners',
-      async (_p, ctx) => {
-        counts.push(ctx.deliveryCount);
-        throw new Error('always fails');
-      },
-      { maxDeliver: 3 },
-    );
-    await w.enqueue(s, { n: 1 });
-    await eventually(() => expect(counts).toEqual([1, 2, 3]));
-    await eventually(async () => expect(await w.pending!(s, 'runners')).toBe(0));
-    expect(lines.some((l) => l.level === 50 && l.subject === s && String(l.msg).includes('dropped'))).toBe(true);
-    await sleep(300);
-    expect(counts).toEqual([1, 2, 3]);
-  });
+  test(
+    'a failing job comes back with a rising deliveryCount, then is dropped ' + 'after maxDeliver with an error log',
+    async () => {
+      const { logger, lines } = captureLogger();
+      const w = await kit.bus({ logger });
+      const s = subject();
+      const counts: number[] = [];
+      await w.work(
+        s,
+        'runners',
+        async (_p, ctx) => {
+          counts.push(ctx.deliveryCount);
+          throw new Error('always fails');
+        },
+        { maxDeliver: 3 },
+      );
+      await w.enqueue(s, { n: 1 });
+      await eventually(() => expect(counts).toEqual([1, 2, 3]));
+      await eventually(async () => expect(await w.pending!(s, 'runners')).toBe(0));
+      expect(lines.some((l) => l.level === 50 && l.subject === s && String(l.msg).includes('dropped'))).toBe(true);
+      await sleep(300);
+      expect(counts).toEqual([1, 2, 3]);
+    },
+  );
 
   test('a job whose worker stops answering is redone by another worker after the ack wait', async () => {
     const [stuck, healthy] = [await kit.bus(), await kit.bus()];

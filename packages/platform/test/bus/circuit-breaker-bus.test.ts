@@ -38,29 +38,36 @@ const timed = async (p: Promise<unknown>) => {
   return { err, ms: Date.now() - t };
 };
 
-test("after two timeouts in a row the service's calls fail fast with a 503 and Retry-After; other services are untouched", async () => {
-  for (let i = 0; i < 2; i++) expect((await timed(ask())).err).toBeInstanceOf(TimeoutError);
-  const fast = await timed(ask());
-  expect(fast.err).toBeInstanceOf(UnavailableError);
-  expect(fast.ms).toBeLessThan(50);
-  expect((fast.err as UnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
-  await expect(ask('svc.other.thing.get')).resolves.toMatchObject({ status: 200 });
-});
+test(
+  "after two timeouts in a row the service's calls fail fast with a 503 " +
+    'and Retry-After; other services are untouched',
+  async () => {
+    for (let i = 0; i < 2; i++) expect((await timed(ask())).err).toBeInstanceOf(TimeoutError);
+    const fast = await timed(ask());
+    expect(fast.err).toBeInstanceOf(UnavailableError);
+    expect(fast.ms).toBeLessThan(50);
+    expect((fast.err as UnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    await expect(ask('svc.other.thing.get')).resolves.toMatchObject({ status: 200 });
+  },
+);
 
-test('once open, one trial goes through after openMs: an answer closes the circuit, another timeout opens it again', async () => {
-  for (let i = 0; i < 2; i++) await ask().catch(() => undefined);
-  await new Promise((r) => setTimeout(r, 320));
-  // The trial times out: open again at once (no second count needed), and calls fail fast.
-  expect((await timed(ask())).err).toBeInstanceOf(TimeoutError);
-  expect((await timed(ask())).err).toBeInstanceOf(UnavailableError);
-  await new Promise((r) => setTimeout(r, 320));
-  answering = true;
-  const trial = ask();
-  // While the trial is out, the others are still refused.
-  expect((await timed(ask())).err).toBeInstanceOf(UnavailableError);
-  await expect(trial).resolves.toMatchObject({ status: 200 });
-  await expect(ask()).resolves.toMatchObject({ status: 200 });
-});
+test(
+  'once open, one trial goes through after openMs: an answer closes the ' + 'circuit, another timeout opens it again',
+  async () => {
+    for (let i = 0; i < 2; i++) await ask().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 320));
+    // The trial times out: open again at once (no second count needed), and calls fail fast.
+    expect((await timed(ask())).err).toBeInstanceOf(TimeoutError);
+    expect((await timed(ask())).err).toBeInstanceOf(UnavailableError);
+    await new Promise((r) => setTimeout(r, 320));
+    answering = true;
+    const trial = ask();
+    // While the trial is out, the others are still refused.
+    expect((await timed(ask())).err).toBeInstanceOf(UnavailableError);
+    await expect(trial).resolves.toMatchObject({ status: 200 });
+    await expect(ask()).resolves.toMatchObject({ status: 200 });
+  },
+);
 
 test('a timeout among answers does not open it: only timeouts in a row count', async () => {
   await ask().catch(() => undefined);
@@ -83,20 +90,23 @@ test('application errors never open it: a service answering 422 or 500 is a serv
   expect(calls).toBe(6);
 });
 
-test('payload errors never open it: a reply too large for the bus fails each call at once, and only that call', async () => {
-  const hub = MemoryBus.hub({ maxPayload: 1024 * 1024 });
-  const [server, client] = [new MemoryBus(hub), new MemoryBus(hub, { maxMessageBytes: 2 * 1024 * 1024 })];
-  const guarded = new CircuitBreakerBus(client, { failures: 2, openMs: 60_000 });
-  const big = bigText(3 * 1024 * 1024);
-  await server.serve('svc.big.thing.get', 'big', async (p) => ok(p === 'small' ? 'fine' : big));
-  try {
-    for (let i = 0; i < 4; i++)
-      await expect(guarded.request('svc.big.thing.get', 'large')).rejects.toThrow(BusPayloadError);
-    await expect(guarded.request('svc.big.thing.get', 'small')).resolves.toEqual(ok('fine'));
-  } finally {
-    await Promise.all([server.close(), client.close()]);
-  }
-});
+test(
+  'payload errors never open it: a reply too large for the bus fails ' + 'each call at once, and only that call',
+  async () => {
+    const hub = MemoryBus.hub({ maxPayload: 1024 * 1024 });
+    const [server, client] = [new MemoryBus(hub), new MemoryBus(hub, { maxMessageBytes: 2 * 1024 * 1024 })];
+    const guarded = new CircuitBreakerBus(client, { failures: 2, openMs: 60_000 });
+    const big = bigText(3 * 1024 * 1024);
+    await server.serve('svc.big.thing.get', 'big', async (p) => ok(p === 'small' ? 'fine' : big));
+    try {
+      for (let i = 0; i < 4; i++)
+        await expect(guarded.request('svc.big.thing.get', 'large')).rejects.toThrow(BusPayloadError);
+      await expect(guarded.request('svc.big.thing.get', 'small')).resolves.toEqual(ok('fine'));
+    } finally {
+      await Promise.all([server.close(), client.close()]);
+    }
+  },
+);
 
 test('nobody serving the subject counts as not answering: two in a row open it', async () => {
   const gone = () => bus.request('svc.gone.thing.get', {});
@@ -119,34 +129,38 @@ test('a timeout while the service answers other calls is a slow call: it does no
   await expect(bus.request('svc.mixed.thing.get', 'quick')).resolves.toEqual(ok('quick'));
 });
 
-test('NATS gone: calls fail at once with 503 and Retry-After, before any timeout; NATS back: they go through', async () => {
-  const server = await startNatsServer();
-  const [svc, client] = [await NatsBus.connect({ url: server.url }), await NatsBus.connect({ url: server.url })];
-  const guarded = new CircuitBreakerBus(client, { failures: 2, openMs: 2000 });
-  try {
-    await svc.serve('svc.natsdown.thing.get', 'natsdown', async () => ok('up'));
-    await expect(guarded.request('svc.natsdown.thing.get', {})).resolves.toEqual(ok('up'));
-    const lost = deferred();
-    client.onConnection((up) => {
-      if (!up) lost.resolve();
-    });
-    const down = server.restart({ downMs: 3000 });
-    // The connection notices the server is gone as its socket closes; from then on no call waits.
-    await lost.promise;
-    for (let i = 0; i < 3; i++) {
-      const r = await timed(guarded.request('svc.natsdown.thing.get', {}, { timeoutMs: 5000 }));
-      expect(r.err).toBeInstanceOf(UnavailableError);
-      expect(r.ms).toBeLessThan(200);
-      expect((r.err as UnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
-      expect((r.err as Error).message).toMatch(/natsdown is not answering \(the message bus is disconnected\)/);
+test(
+  'NATS gone: calls fail at once with 503 and Retry-After, before any ' + 'timeout; NATS back: they go through',
+  async () => {
+    const server = await startNatsServer();
+    const [svc, client] = [await NatsBus.connect({ url: server.url }), await NatsBus.connect({ url: server.url })];
+    const guarded = new CircuitBreakerBus(client, { failures: 2, openMs: 2000 });
+    try {
+      await svc.serve('svc.natsdown.thing.get', 'natsdown', async () => ok('up'));
+      await expect(guarded.request('svc.natsdown.thing.get', {})).resolves.toEqual(ok('up'));
+      const lost = deferred();
+      client.onConnection((up) => {
+        if (!up) lost.resolve();
+      });
+      const down = server.restart({ downMs: 3000 });
+      // The connection notices the server is gone as its socket closes; from then on no call waits.
+      await lost.promise;
+      for (let i = 0; i < 3; i++) {
+        const r = await timed(guarded.request('svc.natsdown.thing.get', {}, { timeoutMs: 5000 }));
+        expect(r.err).toBeInstanceOf(UnavailableError);
+        expect(r.ms).toBeLessThan(200);
+        expect((r.err as UnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+        expect((r.err as Error).message).toMatch(/natsdown is not answering \(the message bus is disconnected\)/);
+      }
+      await down;
+      await eventually(
+        async () => expect(await guarded.request('svc.natsdown.thing.get', {}, { timeoutMs: 1000 })).toEqual(ok('up')),
+        15_000,
+      );
+    } finally {
+      await Promise.all([svc.close(), guarded.close()]);
+      await server.stop();
     }
-    await down;
-    await eventually(
-      async () => expect(await guarded.request('svc.natsdown.thing.get', {}, { timeoutMs: 1000 })).toEqual(ok('up')),
-      15_000,
-    );
-  } finally {
-    await Promise.all([svc.close(), guarded.close()]);
-    await server.stop();
-  }
-}, 30_000);
+  },
+  30_000,
+);

@@ -63,48 +63,55 @@ describe('InstrumentedBus', () => {
     await Promise.all([server.close(), client.close()]);
   });
 
-  test('carries the request ID of the message being handled to every request, event and job sent meanwhile', async () => {
-    const { registry, server, client } = setup();
-    const seen: Record<string, string | undefined> = {};
-    await server.serve('svc.m.inner.get', 'm', async (_p, ctx) => {
-      seen.inner = ctx.requestId;
-      return ok(null);
-    });
-    await server.subscribe('evt.m.happened', 'm-events', async (_p, ctx) => {
-      seen.event = ctx.requestId;
-    });
-    await server.work('job.m.task', 'm', async (_p, ctx) => {
-      seen.job = ctx.requestId;
+  test(
+    'carries the request ID of the message being handled to every request, ' + 'event and job sent meanwhile',
+    async () => {
+      const { registry, server, client } = setup();
+      const seen: Record<string, string | undefined> = {};
+      await server.serve('svc.m.inner.get', 'm', async (_p, ctx) => {
+        seen.inner = ctx.requestId;
+        return ok(null);
+      });
+      await server.subscribe('evt.m.happened', 'm-events', async (_p, ctx) => {
+        seen.event = ctx.requestId;
+      });
+      await server.work('job.m.task', 'm', async (_p, ctx) => {
+        seen.job = ctx.requestId;
+        await client.request('svc.m.inner.get', null);
+      });
+      await server.serve('svc.m.outer.get', 'm', async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        await client.request('svc.m.inner.get', null);
+        await client.publish('evt.m.happened', {});
+        return ok(null);
+      });
+      await client.request('svc.m.outer.get', null, { requestId: 'req-42' });
+      expect(seen.inner).toBe('req-42');
+      await eventually(() => expect(seen.event).toBe('req-42'));
       await client.request('svc.m.inner.get', null);
-    });
-    await server.serve('svc.m.outer.get', 'm', async () => {
-      await new Promise((r) => setTimeout(r, 5));
-      await client.request('svc.m.inner.get', null);
-      await client.publish('evt.m.happened', {});
-      return ok(null);
-    });
-    await client.request('svc.m.outer.get', null, { requestId: 'req-42' });
-    expect(seen.inner).toBe('req-42');
-    await eventually(() => expect(seen.event).toBe('req-42'));
-    await client.request('svc.m.inner.get', null);
-    expect(seen.inner).toBeUndefined();
-    await server.serve('svc.m.enqueue', 'm', async () => {
-      await client.enqueue('job.m.task', {});
-      return ok(null);
-    });
-    seen.inner = 'none';
-    await client.request('svc.m.enqueue', null, { requestId: 'req-43' });
-    await eventually(() => expect(seen.job).toBe('req-43'));
-    await eventually(() => expect(seen.inner).toBe('req-43'));
-    expect(await sample(registry, 'bus_published_total', { subject: 'job.m.task', kind: 'job', result: 'ok' })).toBe(1);
-    await eventually(async () =>
-      expect(await sample(registry, 'bus_handled_total', { subject: 'job.m.task', kind: 'job', result: 'ok' })).toBe(1),
-    );
-    expect(
-      await sample(registry, 'bus_handled_total', { subject: 'evt.m.happened', kind: 'event', result: 'ok' }),
-    ).toBe(1);
-    await Promise.all([server.close(), client.close()]);
-  });
+      expect(seen.inner).toBeUndefined();
+      await server.serve('svc.m.enqueue', 'm', async () => {
+        await client.enqueue('job.m.task', {});
+        return ok(null);
+      });
+      seen.inner = 'none';
+      await client.request('svc.m.enqueue', null, { requestId: 'req-43' });
+      await eventually(() => expect(seen.job).toBe('req-43'));
+      await eventually(() => expect(seen.inner).toBe('req-43'));
+      expect(await sample(registry, 'bus_published_total', { subject: 'job.m.task', kind: 'job', result: 'ok' })).toBe(
+        1,
+      );
+      await eventually(async () =>
+        expect(await sample(registry, 'bus_handled_total', { subject: 'job.m.task', kind: 'job', result: 'ok' })).toBe(
+          1,
+        ),
+      );
+      expect(
+        await sample(registry, 'bus_handled_total', { subject: 'evt.m.happened', kind: 'event', result: 'ok' }),
+      ).toBe(1);
+      await Promise.all([server.close(), client.close()]);
+    },
+  );
 
   test('keeps the optional capabilities of the adapter it wraps', async () => {
     const { server } = setup();

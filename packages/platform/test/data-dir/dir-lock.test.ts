@@ -69,33 +69,40 @@ test('a holder killed with SIGKILL leaves a stale lock, which the next process t
   lock.release();
 });
 
-test('a holder that exited but was never reaped (a zombie: PID 1 of a container without an init) does not hold the lock', async () => {
-  const dir = path.join(root, 'records');
-  // The shell starts a child that exits a second later, and becomes `sleep` at once (exec), which never
-  // reaps it: the child stays a zombie. (A child exiting before the exec would be reaped by the shell.)
-  const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  children.push(parent);
-  const pid = Number((await new Promise<Buffer>((r) => parent.stdout!.once('data', r))).toString().trim());
-  const deadline = Date.now() + 15_000;
-  while (!/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
-  expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
-  writeLock(dir, { ...currentIdentity(), pid, start: startTimeOf(pid) });
-  const lock = lockDir(dir);
-  expect(JSON.parse(fs.readFileSync(lock.file, 'utf8'))).toMatchObject({ pid: process.pid });
-  lock.release();
-});
+test(
+  'a holder that exited but was never reaped (a zombie: PID 1 of a ' +
+    'container without an init) does not hold the lock',
+  async () => {
+    const dir = path.join(root, 'records');
+    // The shell starts a child that exits a second later, and becomes `sleep` at once (exec), which never
+    // reaps it: the child stays a zombie. (A child exiting before the exec would be reaped by the shell.)
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    children.push(parent);
+    const pid = Number((await new Promise<Buffer>((r) => parent.stdout!.once('data', r))).toString().trim());
+    const deadline = Date.now() + 15_000;
+    while (!/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
+    writeLock(dir, { ...currentIdentity(), pid, start: startTimeOf(pid) });
+    const lock = lockDir(dir);
+    expect(JSON.parse(fs.readFileSync(lock.file, 'utf8'))).toMatchObject({ pid: process.pid });
+    lock.release();
+  },
+);
 
-test('a reused PID (same PID, another start time) or another boot does not hold the lock; another host does', async () => {
-  const dir = path.join(root, 'push');
-  const { identity } = await sleeper();
-  writeLock(dir, { ...identity, start: String(Number(identity.start ?? 0) + 1) });
-  lockDir(dir).release();
-  writeLock(dir, { ...identity, boot: 'another-boot' });
-  lockDir(dir).release();
-  writeLock(dir, { ...identity, host: `not-${os.hostname()}` });
-  expect(() => lockDir(dir)).toThrow(/is held by PID \d+ on not-/);
-});
+test(
+  'a reused PID (same PID, another start time) or another boot does not ' + 'hold the lock; another host does',
+  async () => {
+    const dir = path.join(root, 'push');
+    const { identity } = await sleeper();
+    writeLock(dir, { ...identity, start: String(Number(identity.start ?? 0) + 1) });
+    lockDir(dir).release();
+    writeLock(dir, { ...identity, boot: 'another-boot' });
+    lockDir(dir).release();
+    writeLock(dir, { ...identity, host: `not-${os.hostname()}` });
+    expect(() => lockDir(dir)).toThrow(/is held by PID \d+ on not-/);
+  },
+);
 
 test('a lock that names no holder is not taken over', () => {
   const dir = path.join(root, 'records');

@@ -65,58 +65,71 @@ export function describeConcurrencyContract(kit: DocStoreKit): void {
     expect(await c.find({ key: 'k' })).toEqual([{ key: 'k', n: ok }]);
   });
 
-  test('compareAndSet: 20 concurrent writers of 20 different fields all land, each decided on the state it wrote over', async () => {
-    const c = kit.coll();
-    await c.insertOne({ k: 'doc', total: 0 });
-    const fields = Array.from({ length: 20 }, (_, i) => `f${i}`);
-    // Each writer sets its own field and a derived total that spans every field: a lost update
-    // or a decision on a stale read would leave the total out of step with the fields.
-    await Promise.all(
-      fields.map((f, i) =>
-        compareAndSet(c, { k: 'doc' }, (cur) => {
-          const next = { ...cur, [f]: i + 1 };
-          next.total = fields.reduce((sum, g) => sum + Number(next[g] ?? 0), 0);
-          return changedFields(cur, next);
+  test(
+    'compareAndSet: 20 concurrent writers of 20 different fields all land, ' +
+      'each decided on the state it wrote over',
+    async () => {
+      const c = kit.coll();
+      await c.insertOne({ k: 'doc', total: 0 });
+      const fields = Array.from({ length: 20 }, (_, i) => `f${i}`);
+      // Each writer sets its own field and a derived total that spans every field: a lost update
+      // or a decision on a stale read would leave the total out of step with the fields.
+      await Promise.all(
+        fields.map((f, i) =>
+          compareAndSet(c, { k: 'doc' }, (cur) => {
+            const next = { ...cur, [f]: i + 1 };
+            next.total = fields.reduce((sum, g) => sum + Number(next[g] ?? 0), 0);
+            return changedFields(cur, next);
+          }),
+        ),
+      );
+      const doc = await c.findOne({ k: 'doc' });
+      for (const [i, f] of fields.entries()) expect(doc?.[f]).toBe(i + 1);
+      expect(doc?.total).toBe((20 * 21) / 2);
+      expect(doc?.revision).toBe(20);
+    },
+  );
+
+  test(
+    'compareAndSet: a document written before revisions existed is ' + 'updated; nothing changed writes nothing',
+    async () => {
+      const c = kit.coll();
+      await c.insertOne({ k: 'old', a: 1 });
+      const same = await compareAndSet(c, { k: 'old' }, (cur) => changedFields(cur, { ...cur, a: 1 }));
+      expect(same.after).toBe(same.before);
+      expect(await c.findOne({ k: 'old' })).toEqual({ k: 'old', a: 1 });
+      const { before, after } = await compareAndSet(c, { k: 'old' }, (cur) =>
+        changedFields(cur, { ...cur, a: 2, b: undefined, gone: undefined }),
+      );
+      expect(before).toEqual({ k: 'old', a: 1 });
+      expect(after).toEqual({ k: 'old', a: 2, revision: 1 });
+    },
+  );
+
+  test(
+    'compareAndSet: unset fields, NotFoundError for no document, the ' +
+      "decision's error as is, ConflictError after its attempts",
+    async () => {
+      const c = kit.coll();
+      await c.insertOne({ k: 'x', a: 1, b: 2 });
+      expect(
+        (await compareAndSet(c, { k: 'x' }, (cur) => changedFields(cur, { ...cur, b: undefined }, ['b']))).after,
+      ).toEqual({ k: 'x', a: 1, revision: 1 });
+      await expect(compareAndSet(c, { k: 'missing' }, () => ({ $set: { a: 1 } }))).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
+      await expect(
+        compareAndSet(c, { k: 'x' }, () => {
+          throw UnprocessableError.field('a', 'no');
         }),
-      ),
-    );
-    const doc = await c.findOne({ k: 'doc' });
-    for (const [i, f] of fields.entries()) expect(doc?.[f]).toBe(i + 1);
-    expect(doc?.total).toBe((20 * 21) / 2);
-    expect(doc?.revision).toBe(20);
-  });
-
-  test('compareAndSet: a document written before revisions existed is updated; nothing changed writes nothing', async () => {
-    const c = kit.coll();
-    await c.insertOne({ k: 'old', a: 1 });
-    const same = await compareAndSet(c, { k: 'old' }, (cur) => changedFields(cur, { ...cur, a: 1 }));
-    expect(same.after).toBe(same.before);
-    expect(await c.findOne({ k: 'old' })).toEqual({ k: 'old', a: 1 });
-    const { before, after } = await compareAndSet(c, { k: 'old' }, (cur) =>
-      changedFields(cur, { ...cur, a: 2, b: undefined, gone: undefined }),
-    );
-    expect(before).toEqual({ k: 'old', a: 1 });
-    expect(after).toEqual({ k: 'old', a: 2, revision: 1 });
-  });
-
-  test("compareAndSet: unset fields, NotFoundError for no document, the decision's error as is, ConflictError after its attempts", async () => {
-    const c = kit.coll();
-    await c.insertOne({ k: 'x', a: 1, b: 2 });
-    expect(
-      (await compareAndSet(c, { k: 'x' }, (cur) => changedFields(cur, { ...cur, b: undefined }, ['b']))).after,
-    ).toEqual({ k: 'x', a: 1, revision: 1 });
-    await expect(compareAndSet(c, { k: 'missing' }, () => ({ $set: { a: 1 } }))).rejects.toBeInstanceOf(NotFoundError);
-    await expect(
-      compareAndSet(c, { k: 'x' }, () => {
-        throw UnprocessableError.field('a', 'no');
-      }),
-    ).rejects.toBeInstanceOf(UnprocessableError);
-    // A rival that always writes in between: the caller gives up with a 409, never overwrites it.
-    const rival = async () => {
-      await c.updateOne({ k: 'x' }, { $inc: { revision: 1 } });
-      return { $set: { a: 99 } };
-    };
-    await expect(compareAndSet(c, { k: 'x' }, rival, { attempts: 3 })).rejects.toBeInstanceOf(ConflictError);
-    expect((await c.findOne({ k: 'x' }))?.a).toBe(1);
-  });
+      ).rejects.toBeInstanceOf(UnprocessableError);
+      // A rival that always writes in between: the caller gives up with a 409, never overwrites it.
+      const rival = async () => {
+        await c.updateOne({ k: 'x' }, { $inc: { revision: 1 } });
+        return { $set: { a: 99 } };
+      };
+      await expect(compareAndSet(c, { k: 'x' }, rival, { attempts: 3 })).rejects.toBeInstanceOf(ConflictError);
+      expect((await c.findOne({ k: 'x' }))?.a).toBe(1);
+    },
+  );
 }

@@ -3,14 +3,17 @@ import { person, withPeople } from './doc-store-fixtures';
 
 /** Writes and their results: insert, count, delete, update operators, find-and-modify, replace. */
 export function describeCrudContract(kit: DocStoreKit): void {
-  test('insertOne stores a copy: nested objects, arrays, Dates and null round-trip; the input is untouched', async () => {
-    const c = kit.coll();
-    const doc = person('p1');
-    await c.insertOne(doc);
-    expect(doc).toEqual(person('p1'));
-    expect(doc).not.toHaveProperty('_id');
-    expect(await c.findOne({ sid: 'p1' })).toEqual(person('p1'));
-  });
+  test(
+    'insertOne stores a copy: nested objects, arrays, Dates and null ' + 'round-trip; the input is untouched',
+    async () => {
+      const c = kit.coll();
+      const doc = person('p1');
+      await c.insertOne(doc);
+      expect(doc).toEqual(person('p1'));
+      expect(doc).not.toHaveProperty('_id');
+      expect(await c.findOne({ sid: 'p1' })).toEqual(person('p1'));
+    },
+  );
 
   test('an undefined field is stored as null, as the MongoDB driver does by default', async () => {
     const c = kit.coll();

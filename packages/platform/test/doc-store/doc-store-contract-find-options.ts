@@ -134,45 +134,48 @@ export function describeFindOptionsContract(kit: DocStoreKit): void {
     },
   );
 
-  test("a cursor walk over an index (the list routes' row-value pages) visits every document once, in order", async () => {
-    const c = kit.coll();
-    await c.createIndex({ owner: 1, at: 1, sid: 1 });
-    const base = Date.UTC(2024, 0, 1);
-    // Several documents per date, so a page boundary falls between equal dates and the sid breaks the tie.
-    const docs = Array.from({ length: 60 }, (_, i) => ({
-      owner: i % 4 === 0 ? 'other' : 'me',
-      at: new Date(base + Math.floor(i / 3) * 1000),
-      sid: `s${String((i * 37) % 60).padStart(2, '0')}`,
-    }));
-    await c.insertMany(docs);
-    const expected = docs
-      .filter((d) => d.owner === 'me')
-      .sort((a, b) => a.at.getTime() - b.at.getTime() || (a.sid < b.sid ? -1 : 1))
-      .map((d) => d.sid);
-    const seen: string[] = [];
-    let last: { at: Date; sid: string } | undefined;
-    for (;;) {
-      const after = last ? { $or: [{ at: { $gt: last.at } }, { at: { $eq: last.at }, sid: { $gt: last.sid } }] } : {};
-      const page = await c.find({ owner: 'me', ...after }, { sort: { at: 1, sid: 1 }, limit: 7 });
-      if (page.length === 0) break;
-      seen.push(...page.map((d) => String(d.sid)));
-      const end = page[page.length - 1];
-      last = { at: end.at as Date, sid: String(end.sid) };
-    }
-    expect(seen).toEqual(expected);
-    // And backwards from the end.
-    const back: string[] = [];
-    let first: { at: Date; sid: string } | undefined;
-    for (;;) {
-      const before = first
-        ? { $or: [{ at: { $lt: first.at } }, { at: { $eq: first.at }, sid: { $lt: first.sid } }] }
-        : {};
-      const page = await c.find({ owner: 'me', ...before }, { sort: { at: -1, sid: -1 }, limit: 5 });
-      if (page.length === 0) break;
-      back.push(...page.map((d) => String(d.sid)));
-      const end = page[page.length - 1];
-      first = { at: end.at as Date, sid: String(end.sid) };
-    }
-    expect(back).toEqual([...expected].reverse());
-  });
+  test(
+    "a cursor walk over an index (the list routes' row-value pages) visits " + 'every document once, in order',
+    async () => {
+      const c = kit.coll();
+      await c.createIndex({ owner: 1, at: 1, sid: 1 });
+      const base = Date.UTC(2024, 0, 1);
+      // Several documents per date, so a page boundary falls between equal dates and the sid breaks the tie.
+      const docs = Array.from({ length: 60 }, (_, i) => ({
+        owner: i % 4 === 0 ? 'other' : 'me',
+        at: new Date(base + Math.floor(i / 3) * 1000),
+        sid: `s${String((i * 37) % 60).padStart(2, '0')}`,
+      }));
+      await c.insertMany(docs);
+      const expected = docs
+        .filter((d) => d.owner === 'me')
+        .sort((a, b) => a.at.getTime() - b.at.getTime() || (a.sid < b.sid ? -1 : 1))
+        .map((d) => d.sid);
+      const seen: string[] = [];
+      let last: { at: Date; sid: string } | undefined;
+      for (;;) {
+        const after = last ? { $or: [{ at: { $gt: last.at } }, { at: { $eq: last.at }, sid: { $gt: last.sid } }] } : {};
+        const page = await c.find({ owner: 'me', ...after }, { sort: { at: 1, sid: 1 }, limit: 7 });
+        if (page.length === 0) break;
+        seen.push(...page.map((d) => String(d.sid)));
+        const end = page[page.length - 1];
+        last = { at: end.at as Date, sid: String(end.sid) };
+      }
+      expect(seen).toEqual(expected);
+      // And backwards from the end.
+      const back: string[] = [];
+      let first: { at: Date; sid: string } | undefined;
+      for (;;) {
+        const before = first
+          ? { $or: [{ at: { $lt: first.at } }, { at: { $eq: first.at }, sid: { $lt: first.sid } }] }
+          : {};
+        const page = await c.find({ owner: 'me', ...before }, { sort: { at: -1, sid: -1 }, limit: 5 });
+        if (page.length === 0) break;
+        back.push(...page.map((d) => String(d.sid)));
+        const end = page[page.length - 1];
+        first = { at: end.at as Date, sid: String(end.sid) };
+      }
+      expect(back).toEqual([...expected].reverse());
+    },
+  );
 }

@@ -32,28 +32,32 @@ export function describeIndexContract(kit: DocStoreKit): void {
     expect((await duplicate(c.insertOne({ sid: 's2', other: 1 }))).index).toBe('other_1');
   });
 
-  test('updates, find-and-modify, upserts, replacements and batches are refused too; a refused single write changes nothing', async () => {
-    const c = kit.coll();
-    await c.createIndex({ email: 1 }, { unique: true });
-    await c.insertMany([
-      { email: 'a', k: 1 },
-      { email: 'b', k: 2 },
-    ]);
-    await duplicate(c.updateOne({ k: 2 }, { $set: { email: 'a' } }));
-    await duplicate(c.findOneAndUpdate({ k: 2 }, { $set: { email: 'a' } }));
-    await duplicate(c.findOneAndUpdate({ k: 3 }, { $set: { email: 'a' } }, { upsert: true }));
-    await duplicate(c.replaceOne({ k: 2 }, { email: 'a', k: 2 }));
-    await duplicate(
-      c.insertMany([
-        { email: 'c', k: 3 },
-        { email: 'c', k: 4 },
-      ]),
-    );
-    expect(await c.findOne({ k: 2 })).toEqual({ email: 'b', k: 2 });
-    expect(await c.countDocuments({ email: 'a' })).toBe(1);
-    // A multi-document write is not atomic in MongoDB: only the refusal itself is part of the contract.
-    await duplicate(c.updateMany({ k: { $gte: 1 } }, { $set: { email: 'same' } }));
-  });
+  test(
+    'updates, find-and-modify, upserts, replacements and batches are ' +
+      'refused too; a refused single write changes nothing',
+    async () => {
+      const c = kit.coll();
+      await c.createIndex({ email: 1 }, { unique: true });
+      await c.insertMany([
+        { email: 'a', k: 1 },
+        { email: 'b', k: 2 },
+      ]);
+      await duplicate(c.updateOne({ k: 2 }, { $set: { email: 'a' } }));
+      await duplicate(c.findOneAndUpdate({ k: 2 }, { $set: { email: 'a' } }));
+      await duplicate(c.findOneAndUpdate({ k: 3 }, { $set: { email: 'a' } }, { upsert: true }));
+      await duplicate(c.replaceOne({ k: 2 }, { email: 'a', k: 2 }));
+      await duplicate(
+        c.insertMany([
+          { email: 'c', k: 3 },
+          { email: 'c', k: 4 },
+        ]),
+      );
+      expect(await c.findOne({ k: 2 })).toEqual({ email: 'b', k: 2 });
+      expect(await c.countDocuments({ email: 'a' })).toBe(1);
+      // A multi-document write is not atomic in MongoDB: only the refusal itself is part of the contract.
+      await duplicate(c.updateMany({ k: { $gte: 1 } }, { $set: { email: 'same' } }));
+    },
+  );
 
   test('a compound unique index constrains the combination only', async () => {
     const c = kit.coll();

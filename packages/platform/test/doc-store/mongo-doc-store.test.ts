@@ -31,7 +31,9 @@ if (url) {
   );
 } else {
   console.warn(
-    'MongoDocStore contract suite skipped: MONGODB_URL is not set (no MongoDB server reachable here). Run `pnpm test:mongo` (or set MONGODB_URL=mongodb://…) to run it.',
+    'MongoDocStore contract suite skipped: MONGODB_URL is not set (no ' +
+      'MongoDB server reachable here). Run `pnpm test:mongo` (or set ' +
+      'MONGODB_URL=mongodb://…) to run it.',
   );
   describe.skip('DocStore contract: MongoDocStore (needs MONGODB_URL)', () => {
     test('runs against a real MongoDB', () => undefined);

@@ -77,19 +77,22 @@ test('every spelling is refused before any connection by the up-front check, wit
   expect(connections).toBe(0);
 });
 
-test('the guarded agents refuse every spelling at connect time (http and https), and the server sees none', async () => {
-  const agent = new GuardedHttpAgent({ keepAlive: true });
-  const tls = new GuardedHttpsAgent({ keepAlive: true });
-  const outcomes = new Set<string>();
-  for (const host of SPELLINGS) {
-    outcomes.add(await get(`http://${host}:${port}/`, agent));
-    outcomes.add(await get(`https://${host}:${port}/`, tls));
-  }
-  agent.destroy();
-  tls.destroy();
-  expect([...outcomes]).toEqual([ADDRESS_NOT_ALLOWED]);
-  expect(connections).toBe(0);
-});
+test(
+  'the guarded agents refuse every spelling at connect time (http and ' + 'https), and the server sees none',
+  async () => {
+    const agent = new GuardedHttpAgent({ keepAlive: true });
+    const tls = new GuardedHttpsAgent({ keepAlive: true });
+    const outcomes = new Set<string>();
+    for (const host of SPELLINGS) {
+      outcomes.add(await get(`http://${host}:${port}/`, agent));
+      outcomes.add(await get(`https://${host}:${port}/`, tls));
+    }
+    agent.destroy();
+    tls.destroy();
+    expect([...outcomes]).toEqual([ADDRESS_NOT_ALLOWED]);
+    expect(connections).toBe(0);
+  },
+);
 
 test('allowed, or to a trusted destination, the same requests connect', async () => {
   const open = outboundAgents({ allowPrivate: true, keepAlive: false });
@@ -103,7 +106,10 @@ test('allowed, or to a trusted destination, the same requests connect', async ()
   trusted.destroy();
 });
 
-test('a public address passes the up-front check without a lookup; an unresolvable name is left to fail on its own', async () => {
-  await expect(assertPublicUrl('http://8.8.8.8:1/')).resolves.toBeUndefined();
-  await expect(assertPublicUrl('http://no-such-host.invalid/')).resolves.toBeUndefined();
-});
+test(
+  'a public address passes the up-front check without a lookup; an ' + 'unresolvable name is left to fail on its own',
+  async () => {
+    await expect(assertPublicUrl('http://8.8.8.8:1/')).resolves.toBeUndefined();
+    await expect(assertPublicUrl('http://no-such-host.invalid/')).resolves.toBeUndefined();
+  },
+);

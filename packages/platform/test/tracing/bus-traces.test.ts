@@ -97,29 +97,32 @@ describe.each(adapters)('trace context over $name', ({ open }) => {
   afterEach(() => close?.());
   const instrumented = (b: Bus) => new InstrumentedBus(b, new Registry());
 
-  test('a request is a client span, its handler a server span beneath it, and the handler’s own call beneath that', async () => {
-    const medium = await open();
-    close = medium.close;
-    const [a, b, c] = [
-      instrumented(await medium.raw()),
-      instrumented(await medium.raw()),
-      instrumented(await medium.raw()),
-    ];
-    await c.serve('svc.t2.thing.get', 't2', async () => ok({ leaf: true }));
-    await b.serve('svc.t1.thing.get', 't1', async () => ok(await b.request('svc.t2.thing.get', {})));
-    const outer = await inOuterSpan(async (o) => {
-      expect(await a.request('svc.t1.thing.get', {})).toMatchObject({ body: { body: { leaf: true } } });
-      return o;
-    });
-    const [client1, server1] = [named('request svc.t1.thing.get'), named('serve svc.t1.thing.get')];
-    const [client2, server2] = [named('request svc.t2.thing.get'), named('serve svc.t2.thing.get')];
-    expect(parentOf(client1)).toBe(outer.spanContext().spanId);
-    expect(parentOf(server1)).toBe(idOf(client1));
-    expect(parentOf(client2)).toBe(idOf(server1));
-    expect(parentOf(server2)).toBe(idOf(client2));
-    for (const s of [client1, server1, client2, server2]) expect(traceOf(s)).toBe(outer.spanContext().traceId);
-    expect(server1.attributes['patchbay.bus.status']).toBe(200);
-  });
+  test(
+    'a request is a client span, its handler a server span beneath it, and ' + 'the handler’s own call beneath that',
+    async () => {
+      const medium = await open();
+      close = medium.close;
+      const [a, b, c] = [
+        instrumented(await medium.raw()),
+        instrumented(await medium.raw()),
+        instrumented(await medium.raw()),
+      ];
+      await c.serve('svc.t2.thing.get', 't2', async () => ok({ leaf: true }));
+      await b.serve('svc.t1.thing.get', 't1', async () => ok(await b.request('svc.t2.thing.get', {})));
+      const outer = await inOuterSpan(async (o) => {
+        expect(await a.request('svc.t1.thing.get', {})).toMatchObject({ body: { body: { leaf: true } } });
+        return o;
+      });
+      const [client1, server1] = [named('request svc.t1.thing.get'), named('serve svc.t1.thing.get')];
+      const [client2, server2] = [named('request svc.t2.thing.get'), named('serve svc.t2.thing.get')];
+      expect(parentOf(client1)).toBe(outer.spanContext().spanId);
+      expect(parentOf(server1)).toBe(idOf(client1));
+      expect(parentOf(client2)).toBe(idOf(server1));
+      expect(parentOf(server2)).toBe(idOf(client2));
+      for (const s of [client1, server1, client2, server2]) expect(traceOf(s)).toBe(outer.spanContext().traceId);
+      expect(server1.attributes['patchbay.bus.status']).toBe(200);
+    },
+  );
 
   test('a request that carries no trace context starts a new trace, even sent from inside a span', async () => {
     const medium = await open();
@@ -136,29 +139,32 @@ describe.each(adapters)('trace context over $name', ({ open }) => {
     expect(traceOf(served)).not.toBe(outer.spanContext().traceId);
   });
 
-  test('events, jobs and listened messages: the handler’s consumer span is the child of the producer span', async () => {
-    const medium = await open();
-    close = medium.close;
-    const [pub, sub] = [instrumented(await medium.raw()), instrumented(await medium.raw())];
-    const subject = `evt.tracetest${Math.random().toString(36).slice(2, 8)}.created`;
-    const job = `job.tracetest${Math.random().toString(36).slice(2, 8)}.run`;
-    const got: string[] = [];
-    await sub.subscribe(subject, 'traces', async () => void got.push('event'));
-    await sub.work(job, 'traces', async () => void got.push('job'));
-    await sub.listen!(subject, async () => void got.push('listen'));
-    await inOuterSpan(async () => {
-      await pub.publish(subject, { a: 1 });
-      await pub.enqueue(job, { b: 2 });
-    });
-    await eventually(() => expect(got.sort()).toEqual(['event', 'job', 'listen']));
-    await eventually(() => expect(spans().filter((s) => s.name.startsWith('process ')).length).toBe(3));
-    const [published, enqueued] = [named(`publish ${subject}`), named(`publish ${job}`)];
-    const consumers = spans().filter((s) => s.name === `process ${subject}`);
-    expect(consumers).toHaveLength(2); // the durable subscriber and the listener
-    for (const c of consumers) expect(parentOf(c)).toBe(idOf(published));
-    expect(parentOf(named(`process ${job}`))).toBe(idOf(enqueued));
-    expect(new Set(spans().map(traceOf)).size).toBe(1);
-  });
+  test(
+    'events, jobs and listened messages: the handler’s consumer span is ' + 'the child of the producer span',
+    async () => {
+      const medium = await open();
+      close = medium.close;
+      const [pub, sub] = [instrumented(await medium.raw()), instrumented(await medium.raw())];
+      const subject = `evt.tracetest${Math.random().toString(36).slice(2, 8)}.created`;
+      const job = `job.tracetest${Math.random().toString(36).slice(2, 8)}.run`;
+      const got: string[] = [];
+      await sub.subscribe(subject, 'traces', async () => void got.push('event'));
+      await sub.work(job, 'traces', async () => void got.push('job'));
+      await sub.listen!(subject, async () => void got.push('listen'));
+      await inOuterSpan(async () => {
+        await pub.publish(subject, { a: 1 });
+        await pub.enqueue(job, { b: 2 });
+      });
+      await eventually(() => expect(got.sort()).toEqual(['event', 'job', 'listen']));
+      await eventually(() => expect(spans().filter((s) => s.name.startsWith('process ')).length).toBe(3));
+      const [published, enqueued] = [named(`publish ${subject}`), named(`publish ${job}`)];
+      const consumers = spans().filter((s) => s.name === `process ${subject}`);
+      expect(consumers).toHaveLength(2); // the durable subscriber and the listener
+      for (const c of consumers) expect(parentOf(c)).toBe(idOf(published));
+      expect(parentOf(named(`process ${job}`))).toBe(idOf(enqueued));
+      expect(new Set(spans().map(traceOf)).size).toBe(1);
+    },
+  );
 
   test('a request and an event too large for one message (chunked, stored) keep their trace context', async () => {
     const medium = await open(64 * 1024);
@@ -180,34 +186,37 @@ describe.each(adapters)('trace context over $name', ({ open }) => {
   });
 });
 
-test('log lines written while a handler runs carry its trace_id and span_id; lines outside any span carry neither', async () => {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  const log = createLogger({ name: 'trace-logs', destination });
-  const hub = MemoryBus.hub();
-  const [a, b] = [
-    new InstrumentedBus(new MemoryBus(hub), new Registry()),
-    new InstrumentedBus(new MemoryBus(hub), new Registry()),
-  ];
-  await b.serve('svc.t5.thing.get', 't5', async () => {
-    log.info('inside the handler');
-    return ok(null);
-  });
-  log.info('outside');
-  await a.request('svc.t5.thing.get', {});
-  await Promise.all([a.close(), b.close()]);
-  const served = named('serve svc.t5.thing.get');
-  await eventually(() => expect(lines.some((l) => l.msg === 'inside the handler')).toBe(true));
-  expect(lines.find((l) => l.msg === 'inside the handler')).toMatchObject({
-    trace_id: traceOf(served),
-    span_id: idOf(served),
-  });
-  const outside = lines.find((l) => l.msg === 'outside')!;
-  expect(outside.trace_id).toBeUndefined();
-  expect(outside.span_id).toBeUndefined();
-});
+test(
+  'log lines written while a handler runs carry its trace_id and ' + 'span_id; lines outside any span carry neither',
+  async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    const log = createLogger({ name: 'trace-logs', destination });
+    const hub = MemoryBus.hub();
+    const [a, b] = [
+      new InstrumentedBus(new MemoryBus(hub), new Registry()),
+      new InstrumentedBus(new MemoryBus(hub), new Registry()),
+    ];
+    await b.serve('svc.t5.thing.get', 't5', async () => {
+      log.info('inside the handler');
+      return ok(null);
+    });
+    log.info('outside');
+    await a.request('svc.t5.thing.get', {});
+    await Promise.all([a.close(), b.close()]);
+    const served = named('serve svc.t5.thing.get');
+    await eventually(() => expect(lines.some((l) => l.msg === 'inside the handler')).toBe(true));
+    expect(lines.find((l) => l.msg === 'inside the handler')).toMatchObject({
+      trace_id: traceOf(served),
+      span_id: idOf(served),
+    });
+    const outside = lines.find((l) => l.msg === 'outside')!;
+    expect(outside.trace_id).toBeUndefined();
+    expect(outside.span_id).toBeUndefined();
+  },
+);

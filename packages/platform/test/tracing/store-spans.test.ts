@@ -23,33 +23,40 @@ afterAll(async () => {
 });
 beforeEach(() => exporter.reset());
 
-test('document store: a client span per call, with the store kind, collection and operation; no filter or document', async () => {
-  const docs = new TracedDocStore(new SqliteDocStore(), 'sqlite');
-  const things = docs.collection('things');
-  await things.insertOne({ id: 'a', secret: 'hunter2' });
-  expect(await things.findOne({ secret: 'hunter2' })).toMatchObject({ id: 'a' });
-  await docs.close();
-  const spans = exporter.getFinishedSpans();
-  expect(spans.map((s) => [s.name, s.kind])).toEqual([
-    ['insertOne things', SpanKind.CLIENT],
-    ['findOne things', SpanKind.CLIENT],
-  ]);
-  expect(spans[1].attributes).toEqual({
-    'db.system.name': 'sqlite',
-    'db.collection.name': 'things',
-    'db.operation.name': 'findOne',
-  });
-  expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('hunter2');
-});
+test(
+  'document store: a client span per call, with the store kind, ' + 'collection and operation; no filter or document',
+  async () => {
+    const docs = new TracedDocStore(new SqliteDocStore(), 'sqlite');
+    const things = docs.collection('things');
+    await things.insertOne({ id: 'a', secret: 'hunter2' });
+    expect(await things.findOne({ secret: 'hunter2' })).toMatchObject({ id: 'a' });
+    await docs.close();
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((s) => [s.name, s.kind])).toEqual([
+      ['insertOne things', SpanKind.CLIENT],
+      ['findOne things', SpanKind.CLIENT],
+    ]);
+    expect(spans[1].attributes).toEqual({
+      'db.system.name': 'sqlite',
+      'db.collection.name': 'things',
+      'db.operation.name': 'findOne',
+    });
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('hunter2');
+  },
+);
 
-test('blob store: spans added in place (the store keeps its class), with the key’s first segment only; a failure marks its span', async () => {
-  const store = addBlobSpans(new DirBlobStore({ dir }));
-  expect(store).toBeInstanceOf(DirBlobStore);
-  await store.put('files/p1/f1', Readable.from([Buffer.from('bytes')]));
-  expect((await store.stat('files/p1/f1')).size).toBe(5);
-  await expect(store.stat('files/p1/missing')).rejects.toMatchObject({ status: 404 });
-  const spans = exporter.getFinishedSpans();
-  expect(spans.map((s) => s.name)).toEqual(['blob put', 'blob stat', 'blob stat']);
-  expect(spans[0].attributes).toEqual({ 'patchbay.blob.operation': 'put', 'patchbay.blob.area': 'files' });
-  expect(spans.map((s) => s.status.code)).toEqual([0, 0, 2]);
-});
+test(
+  'blob store: spans added in place (the store keeps its class), with ' +
+    'the key’s first segment only; a failure marks its span',
+  async () => {
+    const store = addBlobSpans(new DirBlobStore({ dir }));
+    expect(store).toBeInstanceOf(DirBlobStore);
+    await store.put('files/p1/f1', Readable.from([Buffer.from('bytes')]));
+    expect((await store.stat('files/p1/f1')).size).toBe(5);
+    await expect(store.stat('files/p1/missing')).rejects.toMatchObject({ status: 404 });
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((s) => s.name)).toEqual(['blob put', 'blob stat', 'blob stat']);
+    expect(spans[0].attributes).toEqual({ 'patchbay.blob.operation': 'put', 'patchbay.blob.area': 'files' });
+    expect(spans.map((s) => s.status.code)).toEqual([0, 0, 2]);
+  },
+);

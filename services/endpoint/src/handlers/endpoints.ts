@@ -166,7 +166,8 @@ export function endpointHandlers(ctx: EndpointContext) {
         throw new ConflictError(
           playbacks.map((p) =>
             errorItem(
-              `conference_playback endpoint ${p.endpoint_sid} names this conference (properties.conference_endpoint_sid)`,
+              `conference_playback endpoint ${p.endpoint_sid} names this conference ` +
+                `(properties.conference_endpoint_sid)`,
               'endpoint_sid',
               p.endpoint_sid,
             ),

@@ -61,55 +61,63 @@ test('POST with a JSON body, GET with the fields as query; both signed over what
   expect(verifyCallback('k', seen[1].url!.split('?')[1], seen[1].signature)).toBe(true);
 });
 
-test('a non-2xx answer, a redirect (never followed) and a server that does not answer are failures to retry', async () => {
-  answer = (res) => {
-    res.statusCode = 503;
-    res.end();
-  };
-  expect(await sendCallback({ url: `http://127.0.0.1:${port}/`, method: 'POST', fields, key: 'k' }, open)).toEqual({
-    kind: 'failed',
-    reason: 'HTTP 503',
-  });
-  answer = (res) => {
-    res.statusCode = 302;
-    res.setHeader('Location', 'http://169.254.169.254/');
-    res.end();
-  };
-  expect(await sendCallback({ url: `http://127.0.0.1:${port}/`, method: 'POST', fields, key: 'k' }, open)).toEqual({
-    kind: 'failed',
-    reason: 'HTTP 302 (redirects are not followed)',
-  });
-  expect(seen).toHaveLength(2);
-  answer = () => undefined; // never answers
-  const slow = await sendCallback(
-    { url: `http://127.0.0.1:${port}/`, method: 'POST', fields, key: 'k' },
-    { timeoutMs: 300, allowPrivate: true },
-  );
-  expect(slow).toEqual({ kind: 'failed', reason: 'no answer within 300 ms' });
-  expect(await sendCallback({ url: 'http://127.0.0.1:1/', method: 'POST', fields, key: 'k' }, open)).toEqual({
-    kind: 'failed',
-    reason: 'connection refused',
-  });
-});
+test(
+  'a non-2xx answer, a redirect (never followed) and a server that does ' + 'not answer are failures to retry',
+  async () => {
+    answer = (res) => {
+      res.statusCode = 503;
+      res.end();
+    };
+    expect(await sendCallback({ url: `http://127.0.0.1:${port}/`, method: 'POST', fields, key: 'k' }, open)).toEqual({
+      kind: 'failed',
+      reason: 'HTTP 503',
+    });
+    answer = (res) => {
+      res.statusCode = 302;
+      res.setHeader('Location', 'http://169.254.169.254/');
+      res.end();
+    };
+    expect(await sendCallback({ url: `http://127.0.0.1:${port}/`, method: 'POST', fields, key: 'k' }, open)).toEqual({
+      kind: 'failed',
+      reason: 'HTTP 302 (redirects are not followed)',
+    });
+    expect(seen).toHaveLength(2);
+    answer = () => undefined; // never answers
+    const slow = await sendCallback(
+      { url: `http://127.0.0.1:${port}/`, method: 'POST', fields, key: 'k' },
+      { timeoutMs: 300, allowPrivate: true },
+    );
+    expect(slow).toEqual({ kind: 'failed', reason: 'no answer within 300 ms' });
+    expect(await sendCallback({ url: 'http://127.0.0.1:1/', method: 'POST', fields, key: 'k' }, open)).toEqual({
+      kind: 'failed',
+      reason: 'connection refused',
+    });
+  },
+);
 
-test('without allowPrivate: private addresses and names that resolve to them are refused before connecting', async () => {
-  const guarded = { timeoutMs: 2000, allowPrivate: false };
-  for (const url of [
-    `http://127.0.0.1:${port}/`,
-    'http://10.0.0.1/',
-    'http://[::1]:80/',
-    'http://169.254.169.254/latest/meta-data/',
-  ]) {
-    const outcome = await sendCallback({ url, method: 'POST', fields, key: 'k' }, guarded);
-    expect(outcome.kind).toBe('refused');
-  }
-  const byName = await sendCallback({ url: `http://localhost:${port}/`, method: 'POST', fields, key: 'k' }, guarded);
-  expect(byName).toEqual({ kind: 'refused', reason: 'this address is not allowed' });
-  expect(await sendCallback({ url: 'ftp://example.com/x', method: 'POST', fields, key: 'k' }, guarded)).toMatchObject({
-    kind: 'refused',
-  });
-  expect(await sendCallback({ url: 'not a url', method: 'POST', fields, key: 'k' }, guarded)).toMatchObject({
-    kind: 'refused',
-  });
-  expect(seen).toEqual([]);
-});
+test(
+  'without allowPrivate: private addresses and names that resolve to ' + 'them are refused before connecting',
+  async () => {
+    const guarded = { timeoutMs: 2000, allowPrivate: false };
+    for (const url of [
+      `http://127.0.0.1:${port}/`,
+      'http://10.0.0.1/',
+      'http://[::1]:80/',
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
+      const outcome = await sendCallback({ url, method: 'POST', fields, key: 'k' }, guarded);
+      expect(outcome.kind).toBe('refused');
+    }
+    const byName = await sendCallback({ url: `http://localhost:${port}/`, method: 'POST', fields, key: 'k' }, guarded);
+    expect(byName).toEqual({ kind: 'refused', reason: 'this address is not allowed' });
+    expect(await sendCallback({ url: 'ftp://example.com/x', method: 'POST', fields, key: 'k' }, guarded)).toMatchObject(
+      {
+        kind: 'refused',
+      },
+    );
+    expect(await sendCallback({ url: 'not a url', method: 'POST', fields, key: 'k' }, guarded)).toMatchObject({
+      kind: 'refused',
+    });
+    expect(seen).toEqual([]);
+  },
+);

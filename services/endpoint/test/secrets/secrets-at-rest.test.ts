@@ -102,33 +102,36 @@ test('plaintext written by an earlier version is read, and sealed at the next st
   expect(body(got)).toEqual(trunk);
 });
 
-test('rotation: values under the old key still open and are re-sealed with the new one; an unknown key reads null', async () => {
-  const [a, b] = [randomBytes(32), randomBytes(32)];
-  kit = await startKit({ credentialKeys: keysOf(a) }, undefined, undefined, onDisk());
-  const partnerSid = randomUUID();
-  const { trunk } = await createBoth(kit, partnerSid);
-  const sealedWithA = (await kit.docs.collection('endpoints').findOne({ endpoint_sid: trunk.endpoint_sid }))
-    ?.out_sip_password as { kid: string };
-  await kit.stop();
+test(
+  'rotation: values under the old key still open and are re-sealed with ' + 'the new one; an unknown key reads null',
+  async () => {
+    const [a, b] = [randomBytes(32), randomBytes(32)];
+    kit = await startKit({ credentialKeys: keysOf(a) }, undefined, undefined, onDisk());
+    const partnerSid = randomUUID();
+    const { trunk } = await createBoth(kit, partnerSid);
+    const sealedWithA = (await kit.docs.collection('endpoints').findOne({ endpoint_sid: trunk.endpoint_sid }))
+      ?.out_sip_password as { kid: string };
+    await kit.stop();
 
-  kit = await startKit({ credentialKeys: keysOf(b, [a]) }, undefined, undefined, onDisk());
-  const resealed = (await kit.docs.collection('endpoints').findOne({ endpoint_sid: trunk.endpoint_sid }))
-    ?.out_sip_password as { kid: string };
-  expect(resealed.kid).not.toBe(sealedWithA.kid);
-  expect(body(await kit.call('get', { partnerSid, params: { endpoint_sid: String(trunk.endpoint_sid) } }))).toEqual(
-    trunk,
-  );
-  await kit.stop();
+    kit = await startKit({ credentialKeys: keysOf(b, [a]) }, undefined, undefined, onDisk());
+    const resealed = (await kit.docs.collection('endpoints').findOne({ endpoint_sid: trunk.endpoint_sid }))
+      ?.out_sip_password as { kid: string };
+    expect(resealed.kid).not.toBe(sealedWithA.kid);
+    expect(body(await kit.call('get', { partnerSid, params: { endpoint_sid: String(trunk.endpoint_sid) } }))).toEqual(
+      trunk,
+    );
+    await kit.stop();
 
-  // Started with neither key: the secret does not open; it reads as null and is logged, never a 500.
-  const { logger, lines } = captureLogger();
-  kit = await startKit({ credentialKeys: keysOf(randomBytes(32)) }, undefined, logger, onDisk());
-  const got = await kit.call('get', { partnerSid, params: { endpoint_sid: String(trunk.endpoint_sid) } });
-  expect(got.status).toBe(200);
-  expect(body(got).out_sip_password).toBeNull();
-  expect(lines.some((l) => /endpoint secret cannot be decrypted/.test(String(l.msg)))).toBe(true);
-  expect(JSON.stringify(lines)).not.toContain(OUT);
-});
+    // Started with neither key: the secret does not open; it reads as null and is logged, never a 500.
+    const { logger, lines } = captureLogger();
+    kit = await startKit({ credentialKeys: keysOf(randomBytes(32)) }, undefined, logger, onDisk());
+    const got = await kit.call('get', { partnerSid, params: { endpoint_sid: String(trunk.endpoint_sid) } });
+    expect(got.status).toBe(200);
+    expect(body(got).out_sip_password).toBeNull();
+    expect(lines.some((l) => /endpoint secret cannot be decrypted/.test(String(l.msg)))).toBe(true);
+    expect(JSON.stringify(lines)).not.toContain(OUT);
+  },
+);
 
 test('a sealed value copied into another endpoint does not open there', async () => {
   kit = await startKit(

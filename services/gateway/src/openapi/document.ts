@@ -14,9 +14,15 @@ export interface DocumentOptions {
 }
 
 const DESCRIPTION = [
-  'Patchbay is the core API of a telephony platform: file storage (containers, files, transcoding, a public file server with ranges), voice endpoints, push notifications and paginated lists.',
-  "Authenticate with `Authorization: Bearer <access_token>` (`POST /oauth/token`) or HTTP Basic with the partner's login. Every error has the body `{message, errors: [{field, message, reference_sid}]}`.",
-  'Lists answer `{count, has_more, items, limit, offset, pagination: {next?, previous?}, total}`; follow `pagination.next` for the next page.',
+  'Patchbay is the core API of a telephony platform: file storage ' +
+    '(containers, files, transcoding, a public file server with ranges), ' +
+    'voice endpoints, push notifications and paginated lists.',
+  'Authenticate with `Authorization: Bearer <access_token>` (`POST ' +
+    "/oauth/token`) or HTTP Basic with the partner's login. Every error " +
+    'has the body `{message, errors: [{field, message, reference_sid}]}`.',
+  'Lists answer `{count, has_more, items, limit, offset, pagination: ' +
+    '{next?, previous?}, total}`; follow `pagination.next` for the next ' +
+    'page.',
 ].join('\n\n');
 
 /**

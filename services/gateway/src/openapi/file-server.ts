@@ -82,7 +82,10 @@ export function fileServerPath(storageUrl: string, components: SchemaComponents)
     operationId: method === 'get' ? 'getPublicFile' : 'headPublicFile',
     summary: method === 'get' ? 'Download a published file (public link)' : 'The headers of a published file',
     description:
-      "The file's `publish_uri`. No Authorization. Ranges and If-Range; transcoding on the way with `f`/`br` (mp4 is a target only: transcoding an mp4 file is a 422; an encrypted file is served only as stored: `f`/`br` on it are a 409).",
+      "The file's `publish_uri`. No Authorization. Ranges and If-Range; " +
+      'transcoding on the way with `f`/`br` (mp4 is a target only: ' +
+      'transcoding an mp4 file is a 422; an encrypted file is served only as ' +
+      'stored: `f`/`br` on it are a 409).',
     tags: ['public file server'],
     parameters: parameters(components),
     responses: responses(method),

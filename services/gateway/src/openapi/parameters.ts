@@ -52,7 +52,9 @@ function listParameters(mode: 'offset' | 'cursor'): Parameter[] {
     q(
       'filter',
       { type: 'string' },
-      '`<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields.',
+      '`<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, ' +
+        'gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, ' +
+        'true/false/null, ISO dates; dot paths reach nested fields.',
     ),
     ...(cursor
       ? [

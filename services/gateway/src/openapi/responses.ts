@@ -5,7 +5,9 @@ import { pathParamNames } from './parameters';
 
 /** What each error status means (docs/interface-notes.md, Status codes and errors); every one has the error body. */
 export const ERROR_STATUSES: Readonly<Record<number, string>> = {
-  400: 'Malformed request: invalid JSON, a body or parameter that does not fit its schema, a bad filter or pagination. `errors` names each field.',
+  400:
+    'Malformed request: invalid JSON, a body or parameter that does not ' +
+    'fit its schema, a bad filter or pagination. `errors` names each field.',
   401: 'No credentials ("Unauthorized"), or wrong or revoked ones ("Bad credentials").',
   403: 'The partner lacks the scope the operation needs ("Forbidden").',
   404: 'Unknown secure ID ("Cannot find item by SID"), also for another partner\'s objects.',
@@ -13,10 +15,16 @@ export const ERROR_STATUSES: Readonly<Record<number, string>> = {
   413: 'The body is larger than allowed.',
   415: 'Unsupported media type (Content-Type or Content-Encoding).',
   416: 'The range is outside the file.',
-  422: 'Object validation error: a well-formed request that breaks a rule of the object (classification, unique keys, quota, threshold, scope for a field, a reference to nothing).',
+  422:
+    'Object validation error: a well-formed request that breaks a rule of ' +
+    'the object (classification, unique keys, quota, threshold, scope for ' +
+    'a field, a reference to nothing).',
   429: 'Too many failed logins: try again after `Retry-After` seconds.',
   500: 'Internal server error.',
-  503: 'A service behind the API is down or unavailable (or a piece it needs is missing, such as ffmpeg): nothing was done. `Retry-After` when it is known.',
+  503:
+    'A service behind the API is down or unavailable (or a piece it needs ' +
+    'is missing, such as ffmpeg): nothing was done. `Retry-After` when it ' +
+    'is known.',
   504: 'A service did not answer in time.',
 };
 

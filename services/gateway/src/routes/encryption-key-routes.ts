@@ -19,7 +19,9 @@ export const ENCRYPTION_KEY_ROUTES: RouteDef[] = [
     doc: {
       summary: 'Register a public key',
       description:
-        'An age X25519 recipient (`age1…`) or an SSH RSA public key of 2048 bits or more; anything else is a 422 naming `public_key`. Patchbay never holds a private key.',
+        'An age X25519 recipient (`age1…`) or an SSH RSA public key of 2048 ' +
+        'bits or more; anything else is a 422 naming `public_key`. Patchbay ' +
+        'never holds a private key.',
       request: EncryptionKeyCreateSchema,
       responses: { 201: EncryptionKeySchema },
     },

@@ -15,7 +15,9 @@ const READ = ['endpoints.manage', 'endpoints.read'];
 const UPDATE = ['endpoints.manage', 'endpoints.update'];
 const DELETE = ['endpoints.manage', 'endpoints.delete'];
 const AUTH_REQUIRED =
-  'Setting `auth_required` also needs scope `endpoints.manage_auth_required` (else 422); `auth_required=false` on an IP and port another such endpoint uses is a 409.';
+  'Setting `auth_required` also needs scope ' +
+  '`endpoints.manage_auth_required` (else 422); `auth_required=false` on ' +
+  'an IP and port another such endpoint uses is a 409.';
 
 /**
  * Voice endpoints (docs/interface-notes.md, Voice endpoints; scopes: Authentication, partners and
@@ -63,7 +65,10 @@ export const ENDPOINT_ROUTES: RouteDef[] = [
     doc: {
       summary: "List a Voicemail endpoint's callback deliveries",
       description:
-        'Read-only: each delivery with its `state` (pending, delivered, failed), `attempts`, `last_error` (a refused address, a non-2xx answer, a timeout) and `date_next_attempt`. Filter example: `state eq "failed"`.',
+        'Read-only: each delivery with its `state` (pending, delivered, ' +
+        'failed), `attempts`, `last_error` (a refused address, a non-2xx ' +
+        'answer, a timeout) and `date_next_attempt`. Filter example: `state eq ' +
+        '"failed"`.',
       list: 'offset',
       responses: { 200: ListEnvelopeSchema(VoicemailCallbackDeliverySchema) },
     },

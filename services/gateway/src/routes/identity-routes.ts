@@ -31,7 +31,11 @@ export const IDENTITY_ROUTES: RouteDef[] = [
     doc: {
       summary: 'Get an access token (password grant)',
       description:
-        'Form fields `grant_type=password`, `username`, `password`; optional `scope` (space-delimited, RFC 6749: a scope the partner lacks is a 400 `invalid_scope`). The secret (`access_token`) is shown once, in this answer. Repeated failures for one login or client address are throttled: 429 with `Retry-After`.',
+        'Form fields `grant_type=password`, `username`, `password`; optional ' +
+        '`scope` (space-delimited, RFC 6749: a scope the partner lacks is a ' +
+        '400 `invalid_scope`). The secret (`access_token`) is shown once, in ' +
+        'this answer. Repeated failures for one login or client address are ' +
+        'throttled: 429 with `Retry-After`.',
       request: TokenRequestSchema,
       responses: { 200: TokenSchema },
       errors: [400, 401, 422, 429],

@@ -30,7 +30,10 @@ export const MEDIA_ROUTES: RouteDef[] = [
     doc: {
       summary: 'Store a recording made by an endpoint (operator only)',
       description:
-        "The container: `container_sid` (FlexML only) → the endpoint's `properties.container_sid` → the partner's default. Types that record: conference, flexml, voicemail. A Voicemail recording schedules its callback. See docs/media-plane.md.",
+        "The container: `container_sid` (FlexML only) → the endpoint's " +
+        "`properties.container_sid` → the partner's default. Types that " +
+        'record: conference, flexml, voicemail. A Voicemail recording ' +
+        'schedules its callback. See docs/media-plane.md.',
       query: declared(RecordingQuerySchema),
       request: { content: { 'audio/*': null, 'application/octet-stream': null } },
       responses: { 201: FileSchema },
@@ -46,7 +49,10 @@ export const MEDIA_ROUTES: RouteDef[] = [
     doc: {
       summary: 'Play a file as an endpoint may (operator only)',
       description:
-        'By `file_sid` or by `uri` (a publish_uri): neither or both is a 400; 403 naming the rule that forbids it; an endpoint type that plays nothing is a 422; an encrypted file is a 409 (media servers cannot play it). Never changes `date_last_accessed`.',
+        'By `file_sid` or by `uri` (a publish_uri): neither or both is a 400; ' +
+        '403 naming the rule that forbids it; an endpoint type that plays ' +
+        'nothing is a 422; an encrypted file is a 409 (media servers cannot ' +
+        'play it). Never changes `date_last_accessed`.',
       query: declared(PlaybackQuerySchema),
       headers: { Range: 'bytes=<start>-<end>: 206 with Content-Range' },
       responses: { 200: { binary: ['*/*'] }, 206: { binary: ['*/*'], description: 'The range asked for.' } },

@@ -32,7 +32,8 @@ const REUSE = Type.Object({
   ),
 });
 const CREDENTIALS =
-  'Credentials are write-only: returned as `"********"` when set; sending the mask back keeps the stored value, `null` clears it.';
+  'Credentials are write-only: returned as `"********"` when set; ' +
+  'sending the mask back keeps the stored value, `null` clears it.';
 
 /** Push applications, devices and sending (docs/interface-notes.md, Push; sending needs a create scope). */
 export const PUSH_ROUTES: RouteDef[] = [
@@ -167,7 +168,9 @@ export const PUSH_ROUTES: RouteDef[] = [
     doc: {
       summary: 'Send a notification to devices',
       description:
-        'Only `recipients` is required. Each recipient gets a result: `success`, or why not (`not_found`, `unregistered`, `invalid_token`, `no_credentials`, `provider_error`).',
+        'Only `recipients` is required. Each recipient gets a result: ' +
+        '`success`, or why not (`not_found`, `unregistered`, `invalid_token`, ' +
+        '`no_credentials`, `provider_error`).',
       request: PushNotificationSchema,
       responses: { 200: PushSendResultSchema },
     },

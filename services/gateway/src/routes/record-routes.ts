@@ -19,7 +19,11 @@ const NDJSON = [
   'application/jsonlines',
 ];
 const INGEST =
-  'A JSON array of records, or one record per line (NDJSON), streamed: any size. Known fields are type-checked (a bad record is refused by position), unknown ones dropped and counted; re-sending a `dr_sid` is a duplicate, not an error. `gzip`, `deflate`, `br` and `zstd` Content-Encodings are read.';
+  'A JSON array of records, or one record per line (NDJSON), streamed: ' +
+  'any size. Known fields are type-checked (a bad record is refused by ' +
+  'position), unknown ones dropped and counted; re-sending a `dr_sid` is ' +
+  'a duplicate, not an error. `gzip`, `deflate`, `br` and `zstd` ' +
+  'Content-Encodings are read.';
 
 /** An ingest body: a JSON array, or NDJSON (one record per line). */
 const ingestBody = (record: typeof CallRecordInputSchema) => ({

@@ -23,12 +23,16 @@ const UploadForm = Type.Object(
     file_object: Type.String({
       contentMediaType: 'application/json',
       description:
-        'The File fields as JSON (FileUpload); only `container_sid` is required. A text field or a file part (`curl -F file_object=@fields.json`).',
+        'The File fields as JSON (FileUpload); only `container_sid` is ' +
+        'required. A text field or a file part (`curl -F ' +
+        'file_object=@fields.json`).',
     }),
     data: Type.String({
       contentMediaType: 'application/octet-stream',
       description:
-        'The file content, before or after `file_object`: a file part, or a part without a filename (`curl -F data=<file`), read as the file all the same.',
+        'The file content, before or after `file_object`: a file part, or a ' +
+        'part without a filename (`curl -F data=<file`), read as the file all ' +
+        'the same.',
     }),
   },
   { required: ['file_object', 'data'] },
@@ -38,9 +42,13 @@ const UploadForm = Type.Object(
 const UploadQuery = Type.Partial(FileUploadSchema, { additionalProperties: false });
 
 const UPLOAD = [
-  'Multipart (`file_object` JSON, then `data`) or the raw bytes as `application/octet-stream` with the File fields as query parameters.',
-  'The body streams into storage; quota, classification, unique key set and threshold are checked before and after (422, nothing stored).',
-  'With `type=audio` and `desired_format` (or `desired_bitrate` on an mp3) the file is transcoded after the 201: `content_transcoding_progress` goes 0 → 100.',
+  'Multipart (`file_object` JSON, then `data`) or the raw bytes as ' +
+    '`application/octet-stream` with the File fields as query parameters.',
+  'The body streams into storage; quota, classification, unique key set ' +
+    'and threshold are checked before and after (422, nothing stored).',
+  'With `type=audio` and `desired_format` (or `desired_bitrate` on an ' +
+    'mp3) the file is transcoded after the 201: ' +
+    '`content_transcoding_progress` goes 0 → 100.',
   'Without a usable ffmpeg that request is a 503 naming what is missing.',
 ].join(' ');
 

@@ -14,7 +14,7 @@ export interface StreamedPart extends Streamed {
 }
 
 declare global {
-  /* eslint-disable @typescript-eslint/no-namespace -- augmenting multer's global Express.Multer types is done with namespaces */
+  /* eslint-disable @typescript-eslint/no-namespace -- multer's global Express.Multer types are augmented so */
   namespace Express {
     namespace Multer {
       /** What this engine hands multer for the `data` part (multer's own fields stay unset): see StreamedPart. */

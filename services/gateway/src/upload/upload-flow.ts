@@ -26,7 +26,8 @@ export function storageOf(deps: Pick<UploadDeps, 'bus' | 'timeoutMs'>, requestId
 
 /**
  * A raw body (octet-stream upload, media-plane recording) through the three steps: `prepare`
- * (storage refuses before a byte moves; a Content-Length larger than the room left is refused then too), the body into the blob store (decoded as its
+ * (storage refuses before a byte moves; a Content-Length larger than the room left is refused then too), the body into
+ * the blob store (decoded as its
  * Content-Encoding says), commit; the answer is the commit's. Any failure leaves nothing behind.
  */
 export async function streamedUpload(

@@ -105,7 +105,8 @@ export function uploadRoute(deps: StreamDeps): RequestHandler {
       if (contentCoding(req)) {
         req.resume();
         throw new UnsupportedMediaTypeError(
-          'a multipart/form-data upload cannot have a Content-Encoding; send the file as is or use application/octet-stream',
+          'a multipart/form-data upload cannot have a Content-Encoding; send the ' +
+            'file as is or use application/octet-stream',
         );
       }
       multipart(req, res, (err?: unknown) => {

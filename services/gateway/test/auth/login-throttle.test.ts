@@ -87,37 +87,45 @@ afterAll(async () => {
   await docs.close();
 });
 
-test('failures over two replicas lock the login on both: 429 with Retry-After, the right password too, until the lock ends', async () => {
-  expect((await whoami(0, basic('admin', 'wrong-1'))).status).toBe(401);
-  // The second failure in a row is answered later (slowed); the third locks the login.
-  const started = Date.now();
-  expect((await grant(1, 'admin', 'wrong-2')).status).toBe(401);
-  expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-  expect((await whoami(1, basic('admin', 'wrong-3'))).status).toBe(401);
-  for (const res of [
-    await whoami(0, basic('admin', 'admin-password-1')),
-    await grant(1, 'admin', 'admin-password-1'),
-    await whoami(1, basic('admin', 'wrong-4')),
-  ]) {
-    expect(res.status).toBe(429);
-    const retryAfter = Number(res.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(LOCK_S);
-    expect(await res.json()).toMatchObject({ message: 'too many failed logins', errors: [{ field: 'login' }] });
-  }
-  // The lock ends: the right password works again, and clears the count.
-  await new Promise((r) => setTimeout(r, LOCK_S * 1000 + 100));
-  expect((await whoami(0, basic('admin', 'admin-password-1'))).status).toBe(200);
-  expect((await whoami(1, basic('admin', 'wrong-5'))).status).toBe(401);
-  expect((await whoami(1, basic('admin', 'admin-password-1'))).status).toBe(200);
-});
+test(
+  'failures over two replicas lock the login on both: 429 with ' +
+    'Retry-After, the right password too, until the lock ends',
+  async () => {
+    expect((await whoami(0, basic('admin', 'wrong-1'))).status).toBe(401);
+    // The second failure in a row is answered later (slowed); the third locks the login.
+    const started = Date.now();
+    expect((await grant(1, 'admin', 'wrong-2')).status).toBe(401);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect((await whoami(1, basic('admin', 'wrong-3'))).status).toBe(401);
+    for (const res of [
+      await whoami(0, basic('admin', 'admin-password-1')),
+      await grant(1, 'admin', 'admin-password-1'),
+      await whoami(1, basic('admin', 'wrong-4')),
+    ]) {
+      expect(res.status).toBe(429);
+      const retryAfter = Number(res.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(LOCK_S);
+      expect(await res.json()).toMatchObject({ message: 'too many failed logins', errors: [{ field: 'login' }] });
+    }
+    // The lock ends: the right password works again, and clears the count.
+    await new Promise((r) => setTimeout(r, LOCK_S * 1000 + 100));
+    expect((await whoami(0, basic('admin', 'admin-password-1'))).status).toBe(200);
+    expect((await whoami(1, basic('admin', 'wrong-5'))).status).toBe(401);
+    expect((await whoami(1, basic('admin', 'admin-password-1'))).status).toBe(200);
+  },
+);
 
-test('failures from one client address over many logins lock that address, not others; X-Forwarded-For is trusted from loopback', async () => {
-  const attacker = { 'x-forwarded-for': '203.0.113.9' };
-  for (let i = 0; i < 5; i++) expect((await grant(i % 2, `nobody-${i}`, 'guess', attacker)).status).toBe(401);
-  const locked = await grant(0, 'admin', 'admin-password-1', attacker);
-  expect(locked.status).toBe(429);
-  expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-  expect((await grant(1, 'admin', 'admin-password-1', { 'x-forwarded-for': '198.51.100.7' })).status).toBe(200);
-  expect((await grant(1, 'admin', 'admin-password-1')).status).toBe(200);
-});
+test(
+  'failures from one client address over many logins lock that address, ' +
+    'not others; X-Forwarded-For is trusted from loopback',
+  async () => {
+    const attacker = { 'x-forwarded-for': '203.0.113.9' };
+    for (let i = 0; i < 5; i++) expect((await grant(i % 2, `nobody-${i}`, 'guess', attacker)).status).toBe(401);
+    const locked = await grant(0, 'admin', 'admin-password-1', attacker);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await grant(1, 'admin', 'admin-password-1', { 'x-forwarded-for': '198.51.100.7' })).status).toBe(200);
+    expect((await grant(1, 'admin', 'admin-password-1')).status).toBe(200);
+  },
+);

@@ -25,8 +25,10 @@ describe('the console site', () => {
     expect(
       consolePolicy({ apiUrl: 'https://api.example.net/core/v2', storageUrl: 'https://files.example.net:8443' }),
     ).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' https://files.example.net:8443; " +
-        "connect-src 'self' https://api.example.net; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src " +
+        "'self' data:; media-src 'self' https://files.example.net:8443; " +
+        ("connect-src 'self' https://api.example.net; object-src 'none'; " +
+          "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
     );
     // With the defaults (no BASE_URL, STORAGE_URL): the API's port and the file server's.
     const s = gatewaySettings({

@@ -52,27 +52,30 @@ test('every route of the route table is in the document, with its scopes as alte
   expect(operations).toHaveLength(ROUTES.length);
 });
 
-test('path parameters are declared; every body has a schema; every operation answers its errors with the error body', () => {
-  for (const route of ROUTES) {
-    const op = doc.paths[openApiPath(route.path)][route.method];
-    for (const name of [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1])) {
-      expect(op.parameters).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
+test(
+  'path parameters are declared; every body has a schema; every ' + 'operation answers its errors with the error body',
+  () => {
+    for (const route of ROUTES) {
+      const op = doc.paths[openApiPath(route.path)][route.method];
+      for (const name of [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1])) {
+        expect(op.parameters).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
+      }
+      if (bodyKind(route) !== 'none') expect(Object.keys(op.requestBody?.content ?? {}).length).toBeGreaterThan(0);
+      const errors = Object.entries(op.responses).filter(([status]) => Number(status) >= 400);
+      expect(errors.map(([s]) => s)).toEqual(expect.arrayContaining(['500', '503', '504']));
+      for (const [, response] of errors) expect(response.$ref).toMatch(/^#\/components\/responses\/\w+$/);
     }
-    if (bodyKind(route) !== 'none') expect(Object.keys(op.requestBody?.content ?? {}).length).toBeGreaterThan(0);
-    const errors = Object.entries(op.responses).filter(([status]) => Number(status) >= 400);
-    expect(errors.map(([s]) => s)).toEqual(expect.arrayContaining(['500', '503', '504']));
-    for (const [, response] of errors) expect(response.$ref).toMatch(/^#\/components\/responses\/\w+$/);
-  }
-  for (const response of Object.values(doc.components.responses) as Array<{
-    content: Record<string, { schema: unknown }>;
-  }>) {
-    expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
-  }
-  expect(doc.components.securitySchemes).toMatchObject({
-    bearer: { type: 'http', scheme: 'bearer' },
-    basic: { type: 'http', scheme: 'basic' },
-  });
-});
+    for (const response of Object.values(doc.components.responses) as Array<{
+      content: Record<string, { schema: unknown }>;
+    }>) {
+      expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+    }
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearer: { type: 'http', scheme: 'bearer' },
+      basic: { type: 'http', scheme: 'basic' },
+    });
+  },
+);
 
 test('lists take pagination, filter and field filtering; cursor lists also after and before', () => {
   const names = (path: string) => (doc.paths[path].get.parameters ?? []).map((p) => p.name);

@@ -71,21 +71,24 @@ test('service answers are summed and their errors kept by position', async () =>
   expect(report.errors.map((e) => e.position)).toEqual([1, INGEST_BATCH_RECORDS + 1, 2 * INGEST_BATCH_RECORDS + 1]);
 });
 
-test('ignored fields are added up by name over the batches; an answer without them (an older replica) adds none', async () => {
-  let n = 0;
-  const send = async (b: Batch): Promise<RecordIngestBatchResult> => {
-    const stored = b.records.length;
-    n++;
-    if (n === 2) return { stored, duplicates: 0, errors: [] };
-    return { stored, duplicates: 0, errors: [], ignored_fields: { color: b.records.length, [`only_${n}`]: 1 } };
-  };
-  const report = await ingestBody(
-    readBodyItems(lines(Array.from({ length: 2 * INGEST_BATCH_RECORDS + 200 }, (_, i) => ({ i }))), 'ndjson'),
-    send,
-  );
-  expect(report.ignored_fields).toEqual({ color: INGEST_BATCH_RECORDS + 200, only_1: 1, only_3: 1 });
-  expect(Object.keys(report.ignored_fields)).toEqual(['color', 'only_1', 'only_3']);
-});
+test(
+  'ignored fields are added up by name over the batches; an answer ' + 'without them (an older replica) adds none',
+  async () => {
+    let n = 0;
+    const send = async (b: Batch): Promise<RecordIngestBatchResult> => {
+      const stored = b.records.length;
+      n++;
+      if (n === 2) return { stored, duplicates: 0, errors: [] };
+      return { stored, duplicates: 0, errors: [], ignored_fields: { color: b.records.length, [`only_${n}`]: 1 } };
+    };
+    const report = await ingestBody(
+      readBodyItems(lines(Array.from({ length: 2 * INGEST_BATCH_RECORDS + 200 }, (_, i) => ({ i }))), 'ndjson'),
+      send,
+    );
+    expect(report.ignored_fields).toEqual({ color: INGEST_BATCH_RECORDS + 200, only_1: 1, only_3: 1 });
+    expect(Object.keys(report.ignored_fields)).toEqual(['color', 'only_1', 'only_3']);
+  },
+);
 
 test('a failed first batch rejects the ingest: nothing was stored', async () => {
   const send = async (): Promise<RecordIngestBatchResult> => {
@@ -96,35 +99,38 @@ test('a failed first batch rejects the ingest: nothing was stored', async () => 
   ).rejects.toThrow('service down');
 });
 
-test('a batch failing after others were stored: the answer says exactly what was stored, and reading stops', async () => {
-  const seen: Batch[] = [];
-  const send = async (b: Batch): Promise<RecordIngestBatchResult> => {
-    if (seen.length === 2) throw new Error('service down');
-    seen.push(b);
-    return { stored: b.records.length, duplicates: 0, errors: [] };
-  };
-  let read = 0;
-  // Records of some size, so the stream buffers' read-ahead (64 KiB each since Node 22) holds few of them.
-  const values = Array.from({ length: 20 * INGEST_BATCH_RECORDS }, (_, i) => ({ i, pad: 'x'.repeat(200) }));
-  const counted = Readable.from(
-    (function* () {
-      for (const v of values) {
-        read++;
-        yield `${JSON.stringify(v)}\n`;
-      }
-    })(),
-  );
-  const report = await ingestBody(readBodyItems(counted, 'ndjson'), send);
-  expect(report).toMatchObject({ stored: 2 * INGEST_BATCH_RECORDS, complete: false });
-  expect(report.errors).toEqual([
-    expect.objectContaining({
-      position: 2 * INGEST_BATCH_RECORDS,
-      message: expect.stringMatching(/^not stored: service down/),
-    }),
-  ]);
-  expect(report.rejected).toBe(INGEST_BATCH_RECORDS);
-  expect(read).toBeLessThan(values.length);
-});
+test(
+  'a batch failing after others were stored: the answer says exactly ' + 'what was stored, and reading stops',
+  async () => {
+    const seen: Batch[] = [];
+    const send = async (b: Batch): Promise<RecordIngestBatchResult> => {
+      if (seen.length === 2) throw new Error('service down');
+      seen.push(b);
+      return { stored: b.records.length, duplicates: 0, errors: [] };
+    };
+    let read = 0;
+    // Records of some size, so the stream buffers' read-ahead (64 KiB each since Node 22) holds few of them.
+    const values = Array.from({ length: 20 * INGEST_BATCH_RECORDS }, (_, i) => ({ i, pad: 'x'.repeat(200) }));
+    const counted = Readable.from(
+      (function* () {
+        for (const v of values) {
+          read++;
+          yield `${JSON.stringify(v)}\n`;
+        }
+      })(),
+    );
+    const report = await ingestBody(readBodyItems(counted, 'ndjson'), send);
+    expect(report).toMatchObject({ stored: 2 * INGEST_BATCH_RECORDS, complete: false });
+    expect(report.errors).toEqual([
+      expect.objectContaining({
+        position: 2 * INGEST_BATCH_RECORDS,
+        message: expect.stringMatching(/^not stored: service down/),
+      }),
+    ]);
+    expect(report.rejected).toBe(INGEST_BATCH_RECORDS);
+    expect(read).toBeLessThan(values.length);
+  },
+);
 
 test('a JSON array is read element by element', async () => {
   const seen: Batch[] = [];

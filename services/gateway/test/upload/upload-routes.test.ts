@@ -123,7 +123,10 @@ test('an aborted raw and an aborted multipart upload are logged at info, leave n
   await abandon(
     '/storage/files',
     `multipart/form-data; boundary=${boundary}`,
-    `--${boundary}\r\nContent-Disposition: form-data; name="file_object"\r\n\r\n{"container_sid":"${containerSid}"}\r\n--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; ` +
+      `name="file_object"\r\n\r\n{"container_sid":"${containerSid}"}\r\n--${boundary}\r\nContent-Disposition: ` +
+      `form-data; name="data"; filename="a.bin"\r\nContent-Type: ` +
+      `application/octet-stream\r\n\r\n`,
   );
   const deadline = Date.now() + 5000;
   while (lines.filter((l) => l.msg === 'client aborted the request').length < 2 && Date.now() < deadline)

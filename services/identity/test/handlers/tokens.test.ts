@@ -29,41 +29,44 @@ test('with_related: true adds the partner, false or absent does not, anything el
   });
 });
 
-test('narrowing a token and revoking it announce evt.token.revoked; a revoked token no longer authenticates', async () => {
-  const revoked: string[] = [];
-  const sub = await kit.bus.listen!(Subjects.events.tokenRevoked, async (e) => {
-    revoked.push((e as { token_sid: string }).token_sid);
-  });
-  const a = await kit.newPartner(['sms.read', 'push.read']);
-  const narrowed = unwrapReply<Token>(
-    await kit.call('tokenUpdate', a.principal, {
-      params: { token_sid: a.token.token_sid },
-      body: { scopes: ['sms.read'] },
-    }),
-  );
-  expect(narrowed.scopes).toEqual(['sms.read']);
-  expect((await kit.principalOf(a.token.access_token!)).scopes).toEqual(['sms.read']);
-  expect(
-    await kit.call('tokenUpdate', a.principal, {
-      params: { token_sid: a.token.token_sid },
-      body: { scopes: ['calls.read'] },
-    }),
-  ).toMatchObject({ status: 422 });
-  expect(
-    (
-      await kit.call('tokenRevoke', a.principal, {
-        body: { token: a.token.access_token, token_type_hint: 'access_token' },
-      })
-    ).status,
-  ).toBe(204);
-  expect((await kit.bus.request(Subjects.identity.authenticateToken, { token: a.token.access_token })).status).toBe(
-    401,
-  );
-  const deadline = Date.now() + 2000;
-  while (revoked.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  expect(revoked).toEqual([a.token.token_sid, a.token.token_sid]);
-  await sub.stop();
-});
+test(
+  'narrowing a token and revoking it announce evt.token.revoked; a ' + 'revoked token no longer authenticates',
+  async () => {
+    const revoked: string[] = [];
+    const sub = await kit.bus.listen!(Subjects.events.tokenRevoked, async (e) => {
+      revoked.push((e as { token_sid: string }).token_sid);
+    });
+    const a = await kit.newPartner(['sms.read', 'push.read']);
+    const narrowed = unwrapReply<Token>(
+      await kit.call('tokenUpdate', a.principal, {
+        params: { token_sid: a.token.token_sid },
+        body: { scopes: ['sms.read'] },
+      }),
+    );
+    expect(narrowed.scopes).toEqual(['sms.read']);
+    expect((await kit.principalOf(a.token.access_token!)).scopes).toEqual(['sms.read']);
+    expect(
+      await kit.call('tokenUpdate', a.principal, {
+        params: { token_sid: a.token.token_sid },
+        body: { scopes: ['calls.read'] },
+      }),
+    ).toMatchObject({ status: 422 });
+    expect(
+      (
+        await kit.call('tokenRevoke', a.principal, {
+          body: { token: a.token.access_token, token_type_hint: 'access_token' },
+        })
+      ).status,
+    ).toBe(204);
+    expect((await kit.bus.request(Subjects.identity.authenticateToken, { token: a.token.access_token })).status).toBe(
+      401,
+    );
+    const deadline = Date.now() + 2000;
+    while (revoked.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(revoked).toEqual([a.token.token_sid, a.token.token_sid]);
+    await sub.stop();
+  },
+);
 
 test('bootstrap is idempotent: the same partner, no new secrets, fixed ones applied again', async () => {
   const again = unwrapReply<{

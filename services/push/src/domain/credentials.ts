@@ -114,7 +114,9 @@ export function readP8(value: string): string {
     const text = raw.toString('utf8');
     pem = text.includes('-----BEGIN')
       ? text
-      : `-----BEGIN PRIVATE KEY-----\n${raw.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----\n`;
+      : `-----BEGIN PRIVATE ` +
+        `KEY-----\n${raw.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END ` +
+        `PRIVATE KEY-----\n`;
   }
   try {
     const key = createPrivateKey(pem);

@@ -58,7 +58,8 @@ export class EditableCredentials {
       if (kept && next[field] === kept.placeholder && next[other] !== this.fields[other]) {
         throw UnprocessableError.field(
           field,
-          `${field} was encrypted with a key this server does not have (key id ${kept.kid ?? 'unknown'}): send it again together with ${other}`,
+          `${field} was encrypted with a key this server does not have (key id ` +
+            `${kept.kid ?? 'unknown'}): send it again together with ${other}`,
         );
       }
     }

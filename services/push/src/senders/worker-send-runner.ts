@@ -31,7 +31,8 @@ function spawn(endpoint: FcmTestEndpoint | undefined): Worker {
 /**
  * Send jobs on worker threads (PUSH_SEND_WORKERS, default one per core), so one push replica sends
  * on every core: the service's thread reads requests and devices, the workers do the providers'
- * HTTP/2 and TLS work (FCM sessions, node-apn Providers). A worker that dies fails its jobs in flight (their devices become provider_error) and
+ * HTTP/2 and TLS work (FCM sessions, node-apn Providers). A worker that dies fails its jobs in flight (their devices
+ * become provider_error) and
  * is replaced.
  */
 export class WorkerSendRunner implements SendRunner {

@@ -7,26 +7,30 @@ import { serializeRecord } from '../../src/domain/serialize';
 const P = randomUUID();
 const NOW = new Date('2024-05-01T00:00:00.000Z');
 
-test('every field, alphabetical, null when unknown, [] for lists, dates in UTC with milliseconds; numeric stays inside', () => {
-  const doc = recordDocFrom(
-    MESSAGE_RECORDS,
-    { dr_sid: randomUUID(), date_sent: '2024-04-30T12:00:00+02:00', mcc_mnc_price: '0.015' },
-    P,
-    NOW,
-  );
-  const out = serializeRecord(MESSAGE_RECORDS.fields, doc);
-  expect(Object.keys(out)).toEqual(Object.keys(MessageRecordSchema.properties).sort());
-  expect(out).toMatchObject({
-    date_sent: '2024-04-30T10:00:00.000Z',
-    date_insert: '2024-05-01T00:00:00.000Z',
-    mcc_mnc_price: '0.015',
-    media_urls: [],
-    number_group_dst: [],
-    a2p_campaign: null,
-  });
-  expect(out).not.toHaveProperty('numeric');
-  expect(compileValidator(MessageRecordSchema)(out)).toBeTruthy();
-});
+test(
+  'every field, alphabetical, null when unknown, [] for lists, dates in ' +
+    'UTC with milliseconds; numeric stays inside',
+  () => {
+    const doc = recordDocFrom(
+      MESSAGE_RECORDS,
+      { dr_sid: randomUUID(), date_sent: '2024-04-30T12:00:00+02:00', mcc_mnc_price: '0.015' },
+      P,
+      NOW,
+    );
+    const out = serializeRecord(MESSAGE_RECORDS.fields, doc);
+    expect(Object.keys(out)).toEqual(Object.keys(MessageRecordSchema.properties).sort());
+    expect(out).toMatchObject({
+      date_sent: '2024-04-30T10:00:00.000Z',
+      date_insert: '2024-05-01T00:00:00.000Z',
+      mcc_mnc_price: '0.015',
+      media_urls: [],
+      number_group_dst: [],
+      a2p_campaign: null,
+    });
+    expect(out).not.toHaveProperty('numeric');
+    expect(compileValidator(MessageRecordSchema)(out)).toBeTruthy();
+  },
+);
 
 test('a call record serializes to its published schema', () => {
   const doc = recordDocFrom(

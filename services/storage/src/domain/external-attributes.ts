@@ -34,7 +34,8 @@ export function checkExternalAttributes(type: ExternalStoreType, attrs: PlainAtt
   for (const key of Object.keys(attrs)) {
     if (key !== spec.required && key !== 'credentials' && !spec.optional.includes(key))
       say(
-        `${key} is not a field of a container of type ${type} (fields: ${[spec.required, ...spec.optional, 'credentials'].join(', ')})`,
+        `${key} is not a field of a container of type ${type} (fields: ` +
+          `${[spec.required, ...spec.optional, 'credentials'].join(', ')})`,
       );
   }
   const creds = attrs.credentials;
@@ -43,7 +44,8 @@ export function checkExternalAttributes(type: ExternalStoreType, attrs: PlainAtt
     const shape = spec.credentials.find((s) => [...s].sort().join() === given.join());
     if (!shape)
       say(
-        `credentials of a container of type ${type} are ${spec.credentials.map((s) => `{${s.join(', ')}}`).join(' or ')}`,
+        `credentials of a container of type ${type} are ` +
+          `${spec.credentials.map((s) => `{${s.join(', ')}}`).join(' or ')}`,
       );
     for (const [k, v] of Object.entries(creds)) if (v === '' || v === MASK) say(`credentials.${k} must be given`);
   }

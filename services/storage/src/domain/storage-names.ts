@@ -30,7 +30,10 @@ const looksLikeIPv4 = (v: string) => /^\d+\.\d+\.\d+\.\d+$/.test(v) || isIP(v) !
 function s3Bucket(v: string): string | undefined {
   if (v.length < 3 || v.length > 63) return 'an S3 bucket name is 3 to 63 characters long';
   if (!/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/.test(v))
-    return 'an S3 bucket name has lowercase letters, digits, dots and hyphens, and starts and ends with a letter or digit';
+    return (
+      'an S3 bucket name has lowercase letters, digits, dots and hyphens, ' +
+      'and starts and ends with a letter or digit'
+    );
   if (v.includes('..')) return 'an S3 bucket name has no two adjacent dots';
   if (looksLikeIPv4(v)) return 'an S3 bucket name is not an IP address';
   if (/^(xn--|sthree-|amzn-s3-demo-)/.test(v) || /(-s3alias|--ol-s3|\.mrap|--x-s3|--table-s3)$/.test(v))

@@ -44,7 +44,9 @@ export function planTranscoding(ask: TranscodingAsk, source: SourceMedia): Trans
     const field = target === 'mp4' ? 'desired_bitrate' : 'desired_format';
     throw UnprocessableError.field(
       field,
-      'mp4 can be a transcoding target only: this file is mp4, so it cannot be transcoded (upload it without desired_format and desired_bitrate to store it as it is)',
+      'mp4 can be a transcoding target only: this file is mp4, so it cannot ' +
+        'be transcoded (upload it without desired_format and desired_bitrate ' +
+        'to store it as it is)',
     );
   }
   return { target, bitrate };

@@ -44,7 +44,8 @@ import type { StorageContext } from './context';
 const validateJson = compileValidator(FileUploadSchema);
 
 const DATA_FIRST_ENCRYPTED =
-  'file_object must come before data for a partner with encrypted containers, so that the data is encrypted as it arrives';
+  'file_object must come before data for a partner with encrypted ' +
+  'containers, so that the data is encrypted as it arrives';
 
 const isMediaType = (mime: string) => mime.startsWith('audio/') || mime.startsWith('video/');
 const validateQuery = compileValidator(FileUploadSchema, { fromStrings: true });

@@ -43,24 +43,28 @@ describe('container rules', () => {
     ).toEqual([]);
   });
 
-  test('external attributes exactly for external containers; no classification both allowed and blocked; every problem at once', () => {
-    expect(fieldsOf(container({ type: 'aws_s3' }))).toEqual(['external_attributes']);
-    expect(fieldsOf(container({ type: 'aws_s3', external_attributes: { bucket: 'b' } }))).toEqual([]);
-    expect(fieldsOf(container({ external_attributes: { bucket: 'b' } }))).toEqual(['external_attributes']);
-    expect(
-      fieldsOf(container({ allowed_classifications: ['media', 'document'], blocked_classifications: ['media'] })),
-    ).toEqual(['blocked_classifications']);
-    expect(
-      fieldsOf(
-        container({
-          threshold_files: 101,
-          threshold_action: 'reject',
-          blocked_classifications: ['x'],
-          allowed_classifications: ['x'],
-        }),
-      ),
-    ).toEqual(['threshold_files', 'blocked_classifications']);
-  });
+  test(
+    'external attributes exactly for external containers; no ' +
+      'classification both allowed and blocked; every problem at once',
+    () => {
+      expect(fieldsOf(container({ type: 'aws_s3' }))).toEqual(['external_attributes']);
+      expect(fieldsOf(container({ type: 'aws_s3', external_attributes: { bucket: 'b' } }))).toEqual([]);
+      expect(fieldsOf(container({ external_attributes: { bucket: 'b' } }))).toEqual(['external_attributes']);
+      expect(
+        fieldsOf(container({ allowed_classifications: ['media', 'document'], blocked_classifications: ['media'] })),
+      ).toEqual(['blocked_classifications']);
+      expect(
+        fieldsOf(
+          container({
+            threshold_files: 101,
+            threshold_action: 'reject',
+            blocked_classifications: ['x'],
+            allowed_classifications: ['x'],
+          }),
+        ),
+      ).toEqual(['threshold_files', 'blocked_classifications']);
+    },
+  );
 });
 
 describe('derived fields', () => {

@@ -176,29 +176,32 @@ test('the first result is swapped in, the second removed; progress follows the c
   expect((await repo.files.findOne({ file_sid: f.file_sid }))?.content_transcoding_progress).toBe(100);
 });
 
-test('a result for a deleted file is removed; one naming another blob removes nothing; a failure clears progress', async () => {
-  const gone = await seedFile('F-gone');
-  const late = doneOf(gone, 'cccc3333', 50);
-  await put(late.blob_key, 50);
-  await repo.files.deleteOne({ file_sid: gone.file_sid });
-  await bus.publish(Subjects.events.fileTranscodingDone, late);
-  await until(async () => !(await exists(late.blob_key)));
+test(
+  'a result for a deleted file is removed; one naming another blob ' + 'removes nothing; a failure clears progress',
+  async () => {
+    const gone = await seedFile('F-gone');
+    const late = doneOf(gone, 'cccc3333', 50);
+    await put(late.blob_key, 50);
+    await repo.files.deleteOne({ file_sid: gone.file_sid });
+    await bus.publish(Subjects.events.fileTranscodingDone, late);
+    await until(async () => !(await exists(late.blob_key)));
 
-  const victim = await seedFile('F-victim');
-  const other = await seedFile('F-other');
-  await bus.publish(Subjects.events.fileTranscodingDone, {
-    ...doneOf(victim, 'dddd4444', 1),
-    file_sid: 'no-such-file',
-    blob_key: other.blob_key,
-  });
-  await bus.publish(Subjects.events.fileTranscodingFailed, {
-    file_sid: victim.file_sid,
-    source_blob_key: victim.blob_key,
-    reason: 'not decodable',
-  });
-  await until(
-    async () => (await repo.files.findOne({ file_sid: victim.file_sid }))?.content_transcoding_progress === null,
-  );
-  expect(await exists(other.blob_key)).toBe(true);
-  expect(await exists(victim.blob_key)).toBe(true);
-});
+    const victim = await seedFile('F-victim');
+    const other = await seedFile('F-other');
+    await bus.publish(Subjects.events.fileTranscodingDone, {
+      ...doneOf(victim, 'dddd4444', 1),
+      file_sid: 'no-such-file',
+      blob_key: other.blob_key,
+    });
+    await bus.publish(Subjects.events.fileTranscodingFailed, {
+      file_sid: victim.file_sid,
+      source_blob_key: victim.blob_key,
+      reason: 'not decodable',
+    });
+    await until(
+      async () => (await repo.files.findOne({ file_sid: victim.file_sid }))?.content_transcoding_progress === null,
+    );
+    expect(await exists(other.blob_key)).toBe(true);
+    expect(await exists(victim.blob_key)).toBe(true);
+  },
+);

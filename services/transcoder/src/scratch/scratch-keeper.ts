@@ -32,7 +32,8 @@ export async function startScratch(root: string, log: Logger, runTimeoutMs: numb
   timer.unref();
   if (!parentDeathSignal())
     log.warn(
-      'setpriv --pdeathsig is not available here: an ffmpeg whose worker is killed runs on until the next scratch sweep kills it',
+      'setpriv --pdeathsig is not available here: an ffmpeg whose worker is ' +
+        'killed runs on until the next scratch sweep kills it',
     );
   return {
     dir: mine.dir,

@@ -50,22 +50,26 @@ describe('encoder settings for a requested bitrate', () => {
     }
   });
 
-  test('any source (odd rates, surround, unknown): never above the request, never up-sampled or up-mixed past the source', () => {
-    const sources = [6000, 8000, 11025, 22050, 44100, 48000, 96000, 192000, null].flatMap((sampleRate) =>
-      [1, 2, 6, null].map((channels) => ({ sampleRate, channels })),
-    );
-    for (const target of ['mp3', 'ogg', 'mp4'])
-      for (const source of sources)
-        for (const br of BITRATES) {
-          const plan = planOutput(target, br, source);
-          const at = JSON.stringify({ target, source, br, plan });
-          expect([at, plan.bitrate !== null && plan.bitrate <= br]).toEqual([at, true]);
-          expect([at, (STANDARD_RATES as readonly number[]).includes(plan.sampleRate ?? 0)]).toEqual([at, true]);
-          expect([
-            at,
-            source.sampleRate === null || source.sampleRate < 8000 || (plan.sampleRate ?? 0) <= source.sampleRate,
-          ]).toEqual([at, true]);
-          expect([at, (plan.channels ?? 0) <= Math.min(2, source.channels ?? 2)]).toEqual([at, true]);
-        }
-  });
+  test(
+    'any source (odd rates, surround, unknown): never above the request, ' +
+      'never up-sampled or up-mixed past the source',
+    () => {
+      const sources = [6000, 8000, 11025, 22050, 44100, 48000, 96000, 192000, null].flatMap((sampleRate) =>
+        [1, 2, 6, null].map((channels) => ({ sampleRate, channels })),
+      );
+      for (const target of ['mp3', 'ogg', 'mp4'])
+        for (const source of sources)
+          for (const br of BITRATES) {
+            const plan = planOutput(target, br, source);
+            const at = JSON.stringify({ target, source, br, plan });
+            expect([at, plan.bitrate !== null && plan.bitrate <= br]).toEqual([at, true]);
+            expect([at, (STANDARD_RATES as readonly number[]).includes(plan.sampleRate ?? 0)]).toEqual([at, true]);
+            expect([
+              at,
+              source.sampleRate === null || source.sampleRate < 8000 || (plan.sampleRate ?? 0) <= source.sampleRate,
+            ]).toEqual([at, true]);
+            expect([at, (plan.channels ?? 0) <= Math.min(2, source.channels ?? 2)]).toEqual([at, true]);
+          }
+    },
+  );
 });

@@ -74,16 +74,19 @@ test('a build lacking an encoder is passed over for one that has them all', asyn
   expect(kit.ffmpeg.passedOver[0]).toBe(`${partial} (FFMPEG_PATH) lacks the encoders libmp3lame`);
 });
 
-test('when the only ffmpeg lacks an encoder, it is used for what it can write and the rest is refused by name', async () => {
-  const partial = ffmpegWithout(path.join(root, 'no-lame-2'), ['libmp3lame', 'libvorbis']);
-  const kit = await Toolkit.resolve({ ffmpegPath: partial, searchPath: pathWithProbeOnly(), npm: false });
-  expect(kit.ffmpeg.chosen?.path).toBe(partial);
-  expect(kit.ffmpeg.missing).toEqual(['libmp3lame', 'libvorbis']);
-  expect([kit.complete(), kit.canTranscode()]).toEqual([false, true]);
-  expect(kit.cannotWrite('wav')).toBeNull();
-  expect(kit.cannotWrite('mp3')).toBe(`the ffmpeg at ${partial} has no libmp3lame encoder, which mp3 needs`);
-  expect(kit.cannotWrite('ogg')).toMatch(/no libvorbis encoder, which ogg needs/);
-});
+test(
+  'when the only ffmpeg lacks an encoder, it is used for what it can ' + 'write and the rest is refused by name',
+  async () => {
+    const partial = ffmpegWithout(path.join(root, 'no-lame-2'), ['libmp3lame', 'libvorbis']);
+    const kit = await Toolkit.resolve({ ffmpegPath: partial, searchPath: pathWithProbeOnly(), npm: false });
+    expect(kit.ffmpeg.chosen?.path).toBe(partial);
+    expect(kit.ffmpeg.missing).toEqual(['libmp3lame', 'libvorbis']);
+    expect([kit.complete(), kit.canTranscode()]).toEqual([false, true]);
+    expect(kit.cannotWrite('wav')).toBeNull();
+    expect(kit.cannotWrite('mp3')).toBe(`the ffmpeg at ${partial} has no libmp3lame encoder, which mp3 needs`);
+    expect(kit.cannotWrite('ogg')).toMatch(/no libvorbis encoder, which ogg needs/);
+  },
+);
 
 test('with no ffmpeg at all, every candidate is named with why it was not used', async () => {
   const notExec = brokenBinary(path.join(root, 'not-exec'), 'ffmpeg', 'not-executable');
@@ -91,10 +94,13 @@ test('with no ffmpeg at all, every candidate is named with why it was not used',
   expect(kit.ffmpeg.chosen).toBeNull();
   expect(kit.canTranscode()).toBe(false);
   expect(kit.cannotWrite('mp3')).toBe(
-    `no working ffmpeg: ${notExec} (FFMPEG_PATH) is not executable; no ffmpeg on PATH; ${npmPackageOf('ffmpeg')} is not used (TRANSCODER_NPM_FFMPEG=false)`,
+    `no working ffmpeg: ${notExec} (FFMPEG_PATH) is not executable; no ` +
+      `ffmpeg on PATH; ${npmPackageOf('ffmpeg')} is not used ` +
+      `(TRANSCODER_NPM_FFMPEG=false)`,
   );
   expect(kit.cannotProbe()).toBe(
-    `no working ffprobe: FFPROBE_PATH is not set; no ffprobe on PATH; ${npmPackageOf('ffprobe')} is not used (TRANSCODER_NPM_FFMPEG=false)`,
+    `no working ffprobe: FFPROBE_PATH is not set; no ffprobe on PATH; ` +
+      `${npmPackageOf('ffprobe')} is not used (TRANSCODER_NPM_FFMPEG=false)`,
   );
 });
 

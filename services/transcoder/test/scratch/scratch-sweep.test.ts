@@ -84,32 +84,37 @@ test('the sweep kills what a dead worker left running, removes its files, and sp
   await mine.release();
 }, 60_000);
 
-test('workers that cannot be seen (another PID namespace or boot) are judged by heartbeat; old-layout job directories by age; nothing else is touched', async () => {
-  const root = newRoot();
-  const mine = await claimWorkerDir(root);
-  const beating = foreignWorker(root, (o) => o, 5_000);
-  const silent = foreignWorker(root, (o) => o, 10 * 60_000);
-  const lastBoot = foreignWorker(root, (o) => ({ ...o, boot_id: 'another-boot' }), 0);
-  const oldRecent = path.join(root, randomUUID());
-  const oldStale = path.join(root, randomUUID());
-  for (const d of [oldRecent, oldStale]) {
-    fs.mkdirSync(d);
-    fs.writeFileSync(path.join(d, 'input'), 'x');
-  }
-  const past = new Date(Date.now() - 2 * LEGACY_MS);
-  for (const f of [oldStale, path.join(oldStale, 'input')]) fs.utimesSync(f, past, past);
-  // Not the transcoder's: left alone however old (a volume's lost+found, an operator's file).
-  const foreign = path.join(root, 'lost+found');
-  fs.mkdirSync(foreign);
-  fs.utimesSync(foreign, past, past);
+test(
+  'workers that cannot be seen (another PID namespace or boot) are ' +
+    'judged by heartbeat; old-layout job directories by age; nothing else ' +
+    'is touched',
+  async () => {
+    const root = newRoot();
+    const mine = await claimWorkerDir(root);
+    const beating = foreignWorker(root, (o) => o, 5_000);
+    const silent = foreignWorker(root, (o) => o, 10 * 60_000);
+    const lastBoot = foreignWorker(root, (o) => ({ ...o, boot_id: 'another-boot' }), 0);
+    const oldRecent = path.join(root, randomUUID());
+    const oldStale = path.join(root, randomUUID());
+    for (const d of [oldRecent, oldStale]) {
+      fs.mkdirSync(d);
+      fs.writeFileSync(path.join(d, 'input'), 'x');
+    }
+    const past = new Date(Date.now() - 2 * LEGACY_MS);
+    for (const f of [oldStale, path.join(oldStale, 'input')]) fs.utimesSync(f, past, past);
+    // Not the transcoder's: left alone however old (a volume's lost+found, an operator's file).
+    const foreign = path.join(root, 'lost+found');
+    fs.mkdirSync(foreign);
+    fs.utimesSync(foreign, past, past);
 
-  const result = await sweepScratch(root, log, { own: mine.dir, legacyMs: LEGACY_MS });
-  expect(result.removed.sort()).toEqual([silent, lastBoot, oldStale].sort());
-  expect(fs.readdirSync(root).sort()).toEqual(
-    [path.basename(mine.dir), path.basename(beating), path.basename(oldRecent), 'lost+found'].sort(),
-  );
-  await mine.release();
-});
+    const result = await sweepScratch(root, log, { own: mine.dir, legacyMs: LEGACY_MS });
+    expect(result.removed.sort()).toEqual([silent, lastBoot, oldStale].sort());
+    expect(fs.readdirSync(root).sort()).toEqual(
+      [path.basename(mine.dir), path.basename(beating), path.basename(oldRecent), 'lost+found'].sort(),
+    );
+    await mine.release();
+  },
+);
 
 test('a worker that is only a zombie (killed, its parent has not reaped it) is dead', async () => {
   const root = newRoot();
