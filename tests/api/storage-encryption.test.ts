@@ -13,7 +13,7 @@ import request from 'supertest';
 import { API, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
 import { instanceBlobs, type InstanceBlobs } from '../harness/stores';
 import { ageDecrypt, filesContaining, makePartnerKeys, type PartnerKeys } from '../support/age-keys';
-import { tone } from '../support/media';
+import { uniqueTone } from '../support/media';
 import { endpoint, play, record } from '../support/media-plane';
 import { createContainer, uploadMultipart, uploadRaw } from '../support/storage';
 import type { ApiJson } from '../support/api-json';
@@ -258,7 +258,7 @@ describe('files stored encrypted', () => {
   });
 
   test('a recording: probed on the plaintext, stored encrypted, playback 409', async () => {
-    const wav = tone('wav', 2);
+    const wav = uniqueTone(2);
     const vm = await endpoint(a, 'flexml', { container_sid: sealed.container_sid });
     const res = await record({ endpoint_sid: vm.endpoint_sid }, wav);
     expect(res.status).toBe(201);
@@ -272,7 +272,7 @@ describe('files stored encrypted', () => {
   });
 
   test('upload-time transcoding: done before the 201, stored encrypted, decrypts to the target format', async () => {
-    const wav = tone('wav', 2);
+    const wav = uniqueTone(2);
     const res = await uploadRaw(
       a,
       { container_sid: sealed.container_sid, name: 'call.wav', type: 'audio', desired_format: 'mp3' },

@@ -33,6 +33,28 @@ export function tone(format: string, seconds = 1, opts: { bitrate?: number } = {
 }
 
 /**
+ * A WAV tone no other test makes: its frequency is drawn at random (300–1300 Hz), so its bytes, and
+ * those of anything transcoded from it, can be searched for in a store other tests also write to.
+ */
+export function uniqueTone(seconds: number): Buffer {
+  const frequency = 300 + Math.random() * 1000;
+  const file = path.join(dir, `unique-${process.pid}-${frequency}.wav`);
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${frequency.toFixed(3)}:sample_rate=16000:duration=${seconds}`,
+    ...FORMATS.wav.output,
+    file,
+  ]);
+  return fs.readFileSync(file);
+}
+
+/**
  * A real audio file of `seconds` at a chosen sample rate and channel count (pink noise, fixed seed,
  * so lossy encoders spend the bits they are given), in `format` (a stored audio format, or mp4).
  */
