@@ -12,10 +12,17 @@ import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { pathWithoutFfmpeg } from '../support/bare-path';
 import { binary, durationOf } from '../support/audio-probe';
 import { tone } from '../support/media';
+import { until } from '../support/poll';
 
 const bare = pathWithoutFfmpeg();
 afterAll(() => bare.remove());
 const NO_FFMPEG = { PATH: bare.dir, FFMPEG_PATH: '', FFPROBE_PATH: '', LOG_LEVEL: 'info' };
+
+/** Whether /health turns 200: it does once the gateway has seen identity ready (polled), a moment after the start. */
+const healthy = (inst: PatchbayInstance) =>
+  until('/health to answer 200', 10_000, async () =>
+    (await request(inst.origin).get('/health')).status === 200 ? true : undefined,
+  );
 
 /** The bootstrap partner's default container, through the API. */
 async function defaultContainer(inst: PatchbayInstance): Promise<string> {
@@ -44,7 +51,7 @@ describe("no system ffmpeg: the npm packages' static builds", () => {
   });
 
   test('/health answers, the log names the binary used, and ?f=mp3 transcodes', async () => {
-    expect((await request(inst.origin).get('/health')).status).toBe(200);
+    expect(await healthy(inst)).toBe(true);
     expect(inst.startupOutput).toMatch(/"msg":"ffmpeg found"/);
     expect(inst.startupOutput).toMatch(
       /"ffmpeg":\{"path":"[^"]*node_modules\/@ffmpeg-installer\/linux-x64\/ffmpeg","version":"[^"]+","source":"@ffmpeg-installer\/linux-x64"\}/,
@@ -72,7 +79,7 @@ describe('no ffmpeg at all', () => {
   });
 
   test('everything else works: upload, download, the public link, other resources', async () => {
-    expect((await request(inst.origin).get('/health')).status).toBe(200);
+    expect(await healthy(inst)).toBe(true);
     expect(inst.startupOutput).toMatch(/transcoding is limited or unavailable/);
     const container = await defaultContainer(inst);
     const wav = tone('wav', 1);
