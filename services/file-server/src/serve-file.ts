@@ -73,9 +73,14 @@ export function serveFile(deps: ServeDeps) {
     try {
       return await send(req, res, file, opts, want, requestId, false);
     } catch (err) {
+      if (!(err instanceof NotFoundError) || res.headersSent) throw err;
       // A cached copy evicted between its stat and its read: made again, once (headers not sent yet).
-      if (!want || !(err instanceof NotFoundError) || res.headersSent) throw err;
-      return send(req, res, file, opts, want, requestId, true);
+      if (want) return send(req, res, file, opts, want, requestId, true);
+      // The stored blob was replaced (an upload-time transcode, new data) after this replica cached the
+      // answer, before the file's event reached it: send() dropped the entry; resolved afresh, once.
+      const fresh = await deps.resolver.resolve(id, requestId);
+      if (fresh.blob_key === file.blob_key) throw err;
+      return send(req, res, fresh, opts, target(fresh, opts), requestId, false);
     }
   };
 
