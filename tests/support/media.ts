@@ -6,29 +6,32 @@ import { FORMATS } from '../../services/transcoder/src/ffmpeg/formats';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-media-'));
 
+/** Writes a sine tone of `seconds` at `frequency` Hz to `file` in `format`, with ffmpeg. */
+function writeSine(file: string, format: string, seconds: number, frequency: number, bitrate?: number): void {
+  const spec = FORMATS[format];
+  if (!spec) throw new Error(`unknown format ${format}`);
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${frequency}:sample_rate=16000:duration=${seconds}`,
+    ...spec.output,
+  ];
+  if (bitrate && spec.bitrate) args.push('-b:a', `${bitrate}k`);
+  execFileSync('ffmpeg', [...args, file]);
+}
+
 /**
  * A tiny real audio file made by ffmpeg at test time: a sine tone of `seconds` in `format`
  * (any format of docs/interface-notes.md, Transcoding targets and bitrates), returned as bytes.
  */
 export function tone(format: string, seconds = 1, opts: { bitrate?: number } = {}): Buffer {
   const file = path.join(dir, `tone-${seconds}-${opts.bitrate ?? 0}.${format}`);
-  if (!fs.existsSync(file)) {
-    const spec = FORMATS[format];
-    if (!spec) throw new Error(`unknown format ${format}`);
-    const args = [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `sine=frequency=440:sample_rate=16000:duration=${seconds}`,
-      ...spec.output,
-    ];
-    if (opts.bitrate && spec.bitrate) args.push('-b:a', `${opts.bitrate}k`);
-    execFileSync('ffmpeg', [...args, file]);
-  }
+  if (!fs.existsSync(file)) writeSine(file, format, seconds, 440, opts.bitrate);
   return fs.readFileSync(file);
 }
 
@@ -37,20 +40,9 @@ export function tone(format: string, seconds = 1, opts: { bitrate?: number } = {
  * those of anything transcoded from it, can be searched for in a store other tests also write to.
  */
 export function uniqueTone(seconds: number): Buffer {
-  const frequency = 300 + Math.random() * 1000;
+  const frequency = (300 + Math.random() * 1000).toFixed(3);
   const file = path.join(dir, `unique-${process.pid}-${frequency}.wav`);
-  execFileSync('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=${frequency.toFixed(3)}:sample_rate=16000:duration=${seconds}`,
-    ...FORMATS.wav.output,
-    file,
-  ]);
+  writeSine(file, 'wav', seconds, Number(frequency));
   return fs.readFileSync(file);
 }
 
