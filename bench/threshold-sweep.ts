@@ -7,7 +7,7 @@
  * files (after the first).
  *
  * Also: a tick (the due-containers request), the expired-files request (a scan on NeDB: see
- * storage's handlers/sweep.ts), the candidate request alone (a page of 200 LRU files,
+ * storage's operations/lru-sweep.ts), the candidate request alone (a page of 200 LRU files,
  * lease taken and given back), and the candidate query on NeDB under three index sets — the
  * compound index alone (what MongoDB needs; NeDB cannot use it for a sort, so it matches and sorts
  * every file), plus date_last_accessed (what storage creates: an ordered index scan), plus a
@@ -20,7 +20,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Subjects, unwrapReply } from '@patchbay/contracts';
 import { SqliteDocStore } from '@patchbay/platform';
-import { openStorageRepo, type ContainerDoc, type FileDoc } from '../services/storage/src/repo';
+import { openStorageRepo } from '../services/storage/src/repo';
+import type { ContainerDoc, FileDoc } from '../services/storage/src/domain/documents';
 import { containerDoc, fileDoc, seed, startSweepKit, type SweepKit } from '../services/threshold-worker/test/sweep-kit';
 import { table } from './lib/proc';
 

@@ -1,10 +1,10 @@
 import {
   ApiError,
+  StorageClient,
   Subjects,
   UnavailableError,
   UnprocessableError,
   errorItem,
-  unwrapReply,
   type ErrorItem,
 } from '@patchbay/contracts';
 import type { Bus, Logger } from '@patchbay/platform';
@@ -28,14 +28,16 @@ const SECURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  */
 export class EndpointLinks {
   private readonly log: Logger;
+  private readonly storage: StorageClient;
 
   constructor(
     private readonly repo: EndpointRepo,
-    private readonly bus: Bus,
+    bus: Bus,
     logger: Logger,
-    private readonly timeoutMs: number,
+    timeoutMs: number,
   ) {
     this.log = logger.child({ mod: 'links' });
+    this.storage = new StorageClient(bus, { timeoutMs });
   }
 
   async check(
@@ -64,7 +66,8 @@ export class EndpointLinks {
       const problem = SECURE_ID.test(container)
         ? await this.askStorage(
             Subjects.storage.containerCheck,
-            { partner_sid: partnerSid, container_sid: container },
+            partnerSid,
+            () => this.storage.checkContainer(partnerSid, container, { requestId }),
             notFound,
             requestId,
           )
@@ -79,7 +82,8 @@ export class EndpointLinks {
       );
       const problem = await this.askStorage(
         Subjects.storage.publishedCheck,
-        { partner_sid: partnerSid, uri: greeting },
+        partnerSid,
+        () => this.storage.checkPublished(partnerSid, greeting, { requestId }),
         unpublished,
         requestId,
       );
@@ -91,17 +95,18 @@ export class EndpointLinks {
   /** `refused` when storage answers 4xx; null when it confirms; throws 503 when storage cannot say. */
   private async askStorage(
     subject: string,
-    payload: Record<string, string>,
+    partnerSid: string,
+    ask: () => Promise<unknown>,
     refused: ErrorItem,
     requestId?: string,
   ): Promise<ErrorItem | null> {
     try {
-      unwrapReply(await this.bus.request(subject, payload, { timeoutMs: this.timeoutMs, requestId }));
+      await ask();
       return null;
     } catch (err) {
       if (err instanceof ApiError && err.status >= 400 && err.status < 500) return refused;
       this.log.warn(
-        { err, partner_sid: payload.partner_sid, subject, requestId },
+        { err, partner_sid: partnerSid, subject, requestId },
         'reference check failed: storage did not answer',
       );
       throw new UnavailableError(

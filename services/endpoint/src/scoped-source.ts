@@ -1,6 +1,6 @@
 import type { Collection } from '@patchbay/platform';
 import type { ListSource } from '@patchbay/query';
-import type { EndpointDoc } from './repo';
+import type { EndpointDoc } from './domain/documents';
 
 type Filter = Record<string, unknown>;
 

@@ -11,7 +11,7 @@ import {
 } from '@patchbay/platform';
 import { CallbackDeliverer } from './callbacks/deliverer';
 import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from './config';
-import type { EndpointContext } from './handlers/context';
+import type { EndpointContext } from './context';
 import { endpointHandlers } from './handlers/endpoints';
 import { mediaHandlers } from './handlers/media';
 import { EndpointLinks } from './links';

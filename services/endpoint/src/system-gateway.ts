@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DuplicateKeyError, PartnerEventSchema, Queues, Subjects } from '@patchbay/contracts';
 import { checkedEvent, type Bus, type Logger, type Subscription } from '@patchbay/platform';
-import type { EndpointDoc, EndpointRepo } from './repo';
+import type { EndpointDoc } from './domain/documents';
+import type { EndpointRepo } from './repo';
 
 /** The System Gateway of a partner: a virtual routing gateway with no addresses and no properties. */
 export function systemGatewayDoc(partnerSid: string, now = new Date()): EndpointDoc {

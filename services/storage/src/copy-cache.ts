@@ -8,7 +8,7 @@ import {
   type CopyClaimReply,
 } from '@patchbay/contracts';
 import type { BlobStore, Collection, Logger } from '@patchbay/platform';
-import type { CopyDoc, FileDoc } from './repo';
+import type { CopyDoc, FileDoc } from './domain/documents';
 
 /**
  * The cache of download-time transcoded copies (`cache/<file_sid>/…`), kept within a budget in
@@ -43,11 +43,16 @@ export class CopyCache {
       return { state: 'busy' };
     }
     const token = randomUUID();
-    const making: Partial<CopyDoc> = { state: 'making', token, lease_until: new Date(now + COPY_LEASE_MS), size: 0 };
+    const making = {
+      state: 'making',
+      token,
+      lease_until: new Date(now + COPY_LEASE_MS),
+      size: 0,
+    } satisfies Partial<CopyDoc>;
     if (!doc) {
       try {
         await this.copies.insertOne({
-          ...(making as CopyDoc),
+          ...making,
           key,
           file_sid: fileSid,
           last_used: new Date(now),
@@ -121,7 +126,7 @@ export class CopyCache {
 
   /**
    * Counts copies no record knows (made before this cache was kept, or a record lost): they take
-   * space, so they count, as least recently used. Part of storage's periodic sweep.
+   * space, so they count, as least recently used. Part of storage's periodic maintenance (operations/maintenance.ts).
    */
   async reconcile(): Promise<void> {
     if (!this.blobs.list) return;

@@ -1,7 +1,8 @@
 import { UnprocessableError } from '@patchbay/contracts';
 import type { Filter } from '@patchbay/platform';
 import { thresholdReached } from './domain/container-rules';
-import type { ContainerDoc, StorageRepo } from './repo';
+import type { ContainerDoc } from './domain/documents';
+import type { StorageRepo } from './repo';
 
 /**
  * Container counters. Adding a file is one conditional `$inc` on the container document — atomic
@@ -96,6 +97,8 @@ export async function removeFile(
   if (updated) await syncExceeded(repo, await clampAtZero(repo, updated, Object.keys(inc)));
 }
 
+type Counter = 'total_files' | 'total_bytes' | 'threshold_total_files' | 'threshold_total_bytes';
+
 /** The counter increments of one file of `size` bytes (`files` -1 and a negative size take it off). */
 function countsOf(size: number, countsForThreshold: boolean, files = 1): Record<string, number> {
   return countsForThreshold
@@ -103,7 +106,8 @@ function countsOf(size: number, countsForThreshold: boolean, files = 1): Record<
     : { total_files: files, total_bytes: size };
 }
 
-type Counter = 'total_files' | 'total_bytes' | 'threshold_total_files' | 'threshold_total_bytes';
+const isCounter = (field: string): field is Counter =>
+  ['total_files', 'total_bytes', 'threshold_total_files', 'threshold_total_bytes'].includes(field);
 
 /**
  * Counters never go below zero: one that did (a file counted before the counters were kept both
@@ -111,7 +115,7 @@ type Counter = 'total_files' | 'total_bytes' | 'threshold_total_files' | 'thresh
  * concurrent increment is never lost. The maintenance reconcile recounts from the files.
  */
 async function clampAtZero(repo: StorageRepo, c: ContainerDoc, fields: string[]): Promise<ContainerDoc> {
-  const below = (fields as Counter[]).filter((f) => c[f] < 0);
+  const below = fields.filter(isCounter).filter((f) => c[f] < 0);
   for (const f of below)
     await repo.containers.updateOne({ container_sid: c.container_sid, [f]: { $lt: 0 } }, { $set: { [f]: 0 } });
   if (below.length === 0) return c;

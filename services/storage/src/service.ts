@@ -10,23 +10,24 @@ import {
   type ServiceDeps,
   type Stoppable,
 } from '@patchbay/platform';
-import { externalStoreHandlers } from './external-stores';
-import { retryBlobDeletions } from './blob-deletions';
-import { externalDeadlineMs } from './external-deadline';
-import { openStorageRepo } from './repo';
-import { containerHandlers, ensureDefaultContainer } from './handlers/containers';
-import { encryptionKeyHandlers } from './handlers/encryption-keys';
-import { uploadHandlers, sweepStaleUploads } from './handlers/uploads';
-import { fileHandlers } from './handlers/files';
-import { reconcileCounters, requeueUnfinishedTranscoding, sweepOrphanBlobs } from './maintenance';
-import { subscribeTranscodingEvents } from './handlers/transcoding';
-import { retryPendingCallbacks } from './callbacks';
-import { mediaHandlers } from './handlers/media';
-import { sweepHandlers } from './handlers/sweep';
-import { copyHandlers } from './handlers/copies';
-import { CopyCache } from './copy-cache';
-import type { StorageContext } from './handlers/context';
 import { STORAGE_KEYS, type StorageSettings } from './config';
+import type { StorageContext } from './context';
+import { CopyCache } from './copy-cache';
+import { externalDeadlineMs } from './external-deadline';
+import { KeyedLock } from './keyed-lock';
+import { openStorageRepo } from './repo';
+import { blobStoreHandlers } from './handlers/blob-stores';
+import { containerHandlers } from './handlers/containers';
+import { copyHandlers } from './handlers/copies';
+import { encryptionKeyHandlers } from './handlers/encryption-keys';
+import { fileHandlers } from './handlers/files';
+import { mediaHandlers } from './handlers/media';
+import { sweepHandlers } from './handlers/sweeps';
+import { subscribeTranscodingEvents } from './handlers/transcoding-events';
+import { uploadHandlers } from './handlers/uploads';
+import { ensureDefaultContainer } from './operations/containers';
+import { reconcileCounters, requeueUnfinishedTranscoding, runMaintenance } from './operations/maintenance';
+import { removeStaleUploads } from './operations/uploads';
 
 /**
  * The storage service: owns containers and file metadata; the bytes live in the blob store.
@@ -43,6 +44,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     : new KeyRing(randomBytes(32), [], 'storage');
   const ctx: StorageContext = {
     repo,
+    blobs: deps.blobs,
     bus: deps.bus,
     log,
     storageUrl: settings.storageUrl.replace(/\/$/, ''),
@@ -50,9 +52,10 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     externalDeadlineMs: externalDeadlineMs(settings.busTimeoutMs),
     allowPrivateExternalStorage: settings.allowPrivateExternalStorage ?? false,
     keys,
+    containerLocks: new KeyedLock(),
   };
   if (settings.reconcileOnStart ?? true) await reconcileCounters(ctx);
-  await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
+  await removeStaleUploads(ctx, settings.uploadStaleMs);
   const copies = new CopyCache(repo.copies, repo.files, deps.blobs, settings.copyCacheBytes ?? 1024 ** 3, log);
   const subs = await serveRequests(
     deps.bus,
@@ -61,17 +64,17 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     {
       ...containerHandlers(ctx),
       ...encryptionKeyHandlers(ctx),
-      ...uploadHandlers(ctx, deps.blobs),
-      ...fileHandlers(ctx, deps.blobs),
+      ...uploadHandlers(ctx),
+      ...fileHandlers(ctx),
       ...mediaHandlers(ctx),
-      ...externalStoreHandlers(ctx),
-      ...(await sweepHandlers(ctx, deps.blobs)),
+      ...blobStoreHandlers(ctx),
+      ...sweepHandlers(ctx),
       ...copyHandlers(copies),
     },
     log,
   );
   // The transcoder's reports (events) are consumed before any job is enqueued again.
-  subs.push(...(await subscribeTranscodingEvents(ctx, deps.blobs)));
+  subs.push(...(await subscribeTranscodingEvents(ctx)));
   if (settings.requeueTranscodingOnStart ?? true) {
     await requeueUnfinishedTranscoding(ctx).catch((err: unknown) =>
       log.error({ err }, 'unfinished transcoding jobs could not be enqueued again'),
@@ -88,17 +91,10 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     ),
   );
   const backfill = backfillPartners(deps.bus, (sid) => ensureDefaultContainer(ctx, sid), log);
-  const sweep = async () => {
-    await retryPendingCallbacks(ctx);
-    await retryBlobDeletions(ctx, deps.blobs);
-    await sweepStaleUploads(ctx, deps.blobs, settings.uploadStaleMs);
-    await sweepOrphanBlobs(ctx, deps.blobs, settings.uploadStaleMs);
-    await deps.blobs.sweepIncomplete?.(settings.uploadStaleMs);
-    await copies.reconcile();
-  };
-  await sweep().catch((err: unknown) => log.error({ err }, 'start-up sweep failed'));
+  const maintain = () => runMaintenance(ctx, copies, settings.uploadStaleMs);
+  await maintain().catch((err: unknown) => log.error({ err }, 'start-up maintenance failed'));
   const timer = setInterval(() => {
-    sweep().catch((err: unknown) => log.error({ err }, 'sweep failed'));
+    maintain().catch((err: unknown) => log.error({ err }, 'maintenance failed'));
   }, settings.sweepIntervalMs);
   timer.unref();
   log.info('storage service ready');

@@ -15,7 +15,7 @@ import {
   until,
   type SweepKit,
 } from './sweep-kit';
-import type { ContainerDoc, FileDoc } from '../../storage/src/repo';
+import type { ContainerDoc, FileDoc } from '../../storage/src/domain/documents';
 
 const T0 = Date.UTC(2024, 0, 1);
 const at = (s: number) => new Date(T0 + s * 1000);

@@ -1,7 +1,8 @@
 import { Counter, type Logger, type ServiceDeps } from '@patchbay/platform';
 import type { CallbackSettings } from '../config';
 import { nextAttemptDelayMs } from '../domain/callback-signature';
-import type { CallbackDoc, EndpointRepo } from '../repo';
+import type { CallbackDoc } from '../domain/documents';
+import type { EndpointRepo } from '../repo';
 import { sendCallback, type SendOutcome } from './sender';
 
 /** How often the outbox is looked at when nothing new was scheduled here. */

@@ -122,10 +122,12 @@ function exchange(
   });
 }
 
+/** In plain words; read by shape, not `instanceof Error` (an error of another realm is one too). */
 function describe(err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  if (e.code === 'ECONNREFUSED') return 'connection refused';
-  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'the host name does not resolve';
-  if (e.code === 'ECONNRESET') return 'connection reset';
-  return e.message ?? String(err);
+  const e = typeof err === 'object' && err !== null ? err : {};
+  const code = 'code' in e ? e.code : undefined;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve';
+  if (code === 'ECONNRESET') return 'connection reset';
+  return 'message' in e && typeof e.message === 'string' ? e.message : String(err);
 }

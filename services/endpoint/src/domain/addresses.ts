@@ -12,7 +12,7 @@ export const SIP_PORT = 5060;
 const DEFAULT_SUBNET_MASK = 32;
 const OUTBOUND_MIN_SUBNET_MASK = 29;
 
-/** A host name as DNS allows it: dot-separated labels of letters, digits and inner hyphens. */
+/** A host name the way DNS allows it: dot-separated labels of letters, digits and inner hyphens. */
 const HOSTNAME =
   /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 

@@ -1,4 +1,4 @@
-import type { EndpointDoc } from '../repo';
+import type { EndpointDoc } from './documents';
 import { openIpKeys } from './addresses';
 import type { EndpointState } from './endpoint-state';
 

@@ -80,9 +80,9 @@ export function applyUpdate(
     next.attributes = compact(replaceNested ? input.attributes : { ...current.attributes, ...input.attributes });
   if (input.properties !== undefined) {
     const base = replaceNested ? {} : current.properties;
-    const generated = Object.fromEntries(
-      generatedProperties(current.type).map((k) => [k, current.properties[k]]),
-    ) as Record<GeneratedProperty, string>;
+    const kept = generatedProperties(current.type).map((k) => [k, current.properties[k]]);
+    // why the cast: Object.fromEntries loses the keys' type; they are the type's generated properties.
+    const generated = Object.fromEntries(kept) as Record<GeneratedProperty, string>;
     next.properties = buildProperties(current.type, base, input.properties, generated);
   }
   return next;
@@ -95,6 +95,7 @@ export function inapplicableProperties(
 ): WritableProperty[] {
   if (!given) return [];
   const allowed = WRITABLE_PROPERTIES[type];
+  // why the cast: Object.keys says string[]; PROPERTY_DEFAULTS has one key per writable property.
   return (Object.keys(PROPERTY_DEFAULTS) as WritableProperty[]).filter(
     (k) => given[k] !== undefined && !allowed.includes(k),
   );
@@ -117,11 +118,13 @@ function buildProperties(
     const value = k === 'greeting' && given[k] === '' ? null : given[k];
     out[k] = value !== undefined ? value : base[k] !== undefined ? base[k] : PROPERTY_DEFAULTS[k];
   }
+  // why the cast: `out` holds the type's generated and writable properties, each set above.
   return sortKeys(out) as EndpointProperties;
 }
 
 /** Drops keys whose value is undefined (absent), keeping explicit nulls; keys in alphabetical order. */
 function compact<T extends object>(obj: T): T {
+  // why the cast: the same object less its undefined values (absent and undefined read alike).
   return sortKeys(Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined))) as T;
 }
 

@@ -79,3 +79,17 @@ export const ENDPOINT_LIST_SPEC = defineListSpec({
   defaultOrder: { field: 'date_created', dir: 'asc' },
   sidField: 'endpoint_sid',
 });
+
+/** GET /media/callbacks: the operator's view of Voicemail callback deliveries, newest first by default. */
+export const CALLBACK_LIST_SPEC = defineListSpec({
+  fields: {
+    file_sid: 'uuid',
+    endpoint_sid: 'uuid',
+    partner_sid: 'uuid',
+    state: 'string',
+    attempts: 'integer',
+    date_created: 'date',
+  },
+  defaultOrder: { field: 'date_created', dir: 'desc' },
+  sidField: 'file_sid',
+});

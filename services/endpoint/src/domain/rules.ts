@@ -83,10 +83,11 @@ export function updateViolations(
  */
 export function changedPaths(a: EndpointState, b: EndpointState): string[] {
   const out: string[] = [];
+  // why the cast: Object.keys says string[]; `a` is an EndpointState, whose keys these are.
   for (const key of Object.keys(a) as Array<keyof EndpointState>) {
     if (key === 'attributes' || key === 'properties') {
-      const x = a[key] as Record<string, unknown>;
-      const y = b[key] as Record<string, unknown>;
+      const x: Record<string, unknown> = a[key];
+      const y: Record<string, unknown> = b[key];
       for (const k of [...new Set([...Object.keys(x), ...Object.keys(y)])].sort()) {
         if (!isDeepStrictEqual(x[k], y[k])) out.push(`${key}.${k}`);
       }

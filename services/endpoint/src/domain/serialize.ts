@@ -1,5 +1,5 @@
-import type { Endpoint, Partner } from '@patchbay/contracts';
-import type { EndpointDoc } from '../repo';
+import type { Endpoint, Partner, VoicemailCallbackDelivery } from '@patchbay/contracts';
+import type { CallbackDoc, EndpointDoc } from './documents';
 
 /**
  * A stored endpoint as the API returns it: exactly the documented fields, in alphabetical order,
@@ -34,5 +34,24 @@ export function serializeEndpoint(d: EndpointDoc, partner?: Partner): Endpoint {
     transformations: d.transformations ?? [],
     type: d.type,
     voip_token: d.voip_token ?? null,
+  };
+}
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+/** A Voicemail callback delivery as `/media/callbacks` lists it. */
+export function serializeDelivery(d: CallbackDoc): VoicemailCallbackDelivery {
+  return {
+    attempts: d.attempts,
+    callback_method: d.callback_method,
+    callback_url: d.callback_url,
+    date_created: new Date(d.date_created).toISOString(),
+    date_delivered: iso(d.date_delivered),
+    date_next_attempt: d.state === 'pending' ? iso(d.next_attempt_at) : null,
+    endpoint_sid: d.endpoint_sid,
+    file_sid: d.file_sid,
+    last_error: d.last_error,
+    partner_sid: d.partner_sid,
+    state: d.state,
   };
 }

@@ -11,7 +11,7 @@ import type {
   Update,
   UpdateResult,
 } from '@patchbay/platform';
-import type { EndpointDoc } from '../repo';
+import type { EndpointDoc } from '../domain/documents';
 import { openSecrets, sealSecrets } from './endpoint-secrets';
 
 /** Keys of a `$set` that reach into a secret without replacing its whole top-level field. */
@@ -35,8 +35,11 @@ export class SealedEndpoints implements Collection<EndpointDoc> {
     return { ...doc, ...sealSecrets(this.ring, String(doc.endpoint_sid), doc) };
   }
 
-  private open(doc: Doc | null): EndpointDoc | null {
-    if (!doc) return null;
+  private unsealOrNull(doc: Doc | null): EndpointDoc | null {
+    return doc ? this.unseal(doc) : null;
+  }
+
+  private unseal(doc: Doc): EndpointDoc {
     const sid = String(doc.endpoint_sid);
     const opened = openSecrets(this.ring, sid, doc, (u) =>
       this.log.error(
@@ -44,7 +47,8 @@ export class SealedEndpoints implements Collection<EndpointDoc> {
         'endpoint secret cannot be decrypted: add its key to ENDPOINT_CREDENTIALS_OLD_KEYS and restart',
       ),
     );
-    // The stored document with its secrets opened is the EndpointDoc the service wrote.
+    // why the cast: the raw collection holds sealed documents as plain Doc (doc-store port untyped, issue 31
+    // item 3); the stored document with its secrets unsealed is the EndpointDoc the service wrote.
     return { ...doc, ...opened } as EndpointDoc;
   }
 
@@ -70,10 +74,10 @@ export class SealedEndpoints implements Collection<EndpointDoc> {
     return this.raw.insertMany(docs.map((d) => this.seal(d)));
   }
   async findOne(filter: Filter, opts?: Pick<FindOptions, 'projection' | 'sort'>): Promise<EndpointDoc | null> {
-    return this.open(await this.raw.findOne(filter, opts));
+    return this.unsealOrNull(await this.raw.findOne(filter, opts));
   }
   async find(filter: Filter, opts?: FindOptions): Promise<EndpointDoc[]> {
-    return (await this.raw.find(filter, opts)).map((d) => this.open(d) as EndpointDoc);
+    return (await this.raw.find(filter, opts)).map((d) => this.unseal(d));
   }
   countDocuments(filter: Filter): Promise<number> {
     return this.raw.countDocuments(filter);
@@ -85,7 +89,7 @@ export class SealedEndpoints implements Collection<EndpointDoc> {
     return this.raw.updateMany(filter, this.sealUpdate(filter, update));
   }
   async findOneAndUpdate(filter: Filter, update: Update, opts?: FindOneAndUpdateOptions): Promise<EndpointDoc | null> {
-    return this.open(await this.raw.findOneAndUpdate(filter, this.sealUpdate(filter, update), opts));
+    return this.unsealOrNull(await this.raw.findOneAndUpdate(filter, this.sealUpdate(filter, update), opts));
   }
   replaceOne(filter: Filter, doc: EndpointDoc): Promise<UpdateResult> {
     return this.raw.replaceOne(filter, this.seal(doc));

@@ -1,16 +1,17 @@
 import { UnprocessableError, errorItem, type ErrorItem } from '@patchbay/contracts';
+import type { ContainerSettings } from './documents';
 
 /** Container defaults (docs/interface-notes.md, Files and containers). */
-export const CONTAINER_DEFAULTS = {
+export const CONTAINER_DEFAULTS: Readonly<ContainerSettings> = {
   allow_publish: true,
-  allowed_classifications: [] as string[],
-  blocked_classifications: [] as string[],
+  allowed_classifications: [],
+  blocked_classifications: [],
   default_file_lifecycle_action: 'no_action',
   default_file_lifecycle_ttl: -1,
   default_file_publish: 'file_sid',
   default_file_threshold_include: true,
   default_file_unique: false,
-  encryption_key_sids: [] as string[],
+  encryption_key_sids: [],
   integer_key_1: null,
   integer_key_2: null,
   name: 'N/A',
@@ -21,17 +22,19 @@ export const CONTAINER_DEFAULTS = {
   string_key_3: null,
   string_key_4: null,
   threshold_action: 'no_action',
-  threshold_bytes: null as number | null,
-  threshold_bytes_target: null as number | null,
-  threshold_files: null as number | null,
-  threshold_files_target: null as number | null,
+  threshold_bytes: null,
+  threshold_bytes_target: null,
+  threshold_files: null,
+  threshold_files_target: null,
   threshold_grace_period: 0,
-  type: 'internal' as 'internal' | 'aws_s3' | 'gcp_storage' | 'azure_blob',
-  external_attributes: null as Record<string, unknown> | null,
+  type: 'internal',
+  external_attributes: null,
   unique: false,
 };
 
-export type ContainerSettings = typeof CONTAINER_DEFAULTS;
+/** The writable settings, in one list (what a create, PATCH or PUT may change). */
+// why the cast: Object.keys says string[]; CONTAINER_DEFAULTS has exactly ContainerSettings' keys.
+export const CONTAINER_SETTINGS = Object.keys(CONTAINER_DEFAULTS) as Array<keyof ContainerSettings>;
 
 /** Fields that are fixed once the container exists. */
 export const CONTAINER_CREATE_ONLY = ['unique', 'type'] as const;
@@ -72,7 +75,7 @@ export function checkContainerRules(c: ContainerSettings): void {
       errors.push(errorItem('delete_lru needs threshold_bytes_target', 'threshold_bytes_target'));
   }
   if (c.type !== 'internal') {
-    const ext = c.external_attributes as { bucket?: string; container?: string } | null;
+    const ext = c.external_attributes;
     if (!ext || !(ext.bucket || ext.container))
       errors.push(
         errorItem(
@@ -124,6 +127,11 @@ export function thresholdReached(c: {
     (c.threshold_files !== null && c.threshold_total_files >= c.threshold_files) ||
     (c.threshold_bytes !== null && c.threshold_total_bytes >= c.threshold_bytes)
   );
+}
+
+/** The 422 for a second container or file with the same key set, naming the one that has it. */
+export function uniqueConflict(referenceSid: string, what: 'file' | 'container'): UnprocessableError {
+  return UnprocessableError.field('unique', `${what} with the same set of keys already exists`, referenceSid);
 }
 
 /** The key set of a container or file as one comparable string (null when unique is off). */

@@ -76,9 +76,10 @@ export function keepMaskedCredentials(
   const creds = next?.credentials;
   if (!next || !creds) return next;
   const merged = Object.fromEntries(
-    Object.entries(creds)
-      .map(([k, v]) => [k, v === MASK ? stored?.[k] : v])
-      .filter(([, v]) => v !== undefined),
-  ) as Record<string, string>;
+    Object.entries(creds).flatMap(([k, v]): Array<[string, string]> => {
+      const kept = v === MASK ? stored?.[k] : v;
+      return kept === undefined ? [] : [[k, kept]];
+    }),
+  );
   return { ...next, credentials: merged };
 }

@@ -2,7 +2,7 @@ import { UnprocessableError, errorItem, type ErrorItem } from '@patchbay/contrac
 
 /**
  * The space-limit settings of a container (quota and threshold). They do not apply to external
- * containers (interface.md "External storage"): there they read as null (decisions §41).
+ * containers (docs/interface-notes.md, External containers): there they read as null (decisions §41).
  */
 export const LIMIT_SETTINGS = [
   'quota_bytes',
@@ -15,6 +15,11 @@ export const LIMIT_SETTINGS = [
   'threshold_grace_period',
 ] as const;
 
+type LimitSetting = (typeof LIMIT_SETTINGS)[number];
+
+/** The limit settings of a create or update body, as far as these rules read them. */
+export type LimitSettingsSent = { [K in LimitSetting]?: unknown };
+
 /** Limit settings an internal container always has a value for (null is not a quota). */
 const NEVER_NULL_INTERNAL = ['quota_bytes', 'quota_files', 'threshold_action', 'threshold_grace_period'] as const;
 
@@ -23,7 +28,7 @@ const NEVER_NULL_INTERNAL = ['quota_bytes', 'quota_files', 'threshold_action', '
  * container takes none of them (null, as it reads them back, is fine); an internal one takes no null
  * where a number or an action is needed. Each problem is a 422 naming its field.
  */
-export function checkLimitSettings(external: boolean, body: Record<string, unknown>): void {
+export function checkLimitSettings(external: boolean, body: LimitSettingsSent): void {
   const errors: ErrorItem[] = [];
   if (external) {
     for (const field of LIMIT_SETTINGS)
@@ -37,8 +42,8 @@ export function checkLimitSettings(external: boolean, body: Record<string, unkno
 }
 
 /** A body without the limit settings sent as null (an external container's, as it was read back). */
-export function withoutNullLimits<T extends Record<string, unknown>>(body: T): T {
-  const out: Record<string, unknown> = { ...body };
+export function withoutNullLimits<T extends LimitSettingsSent>(body: T): T {
+  const out = { ...body };
   for (const field of LIMIT_SETTINGS) if (out[field] === null) delete out[field];
-  return out as T;
+  return out;
 }

@@ -1,56 +1,65 @@
 import type { Classification, FileUpload } from '@patchbay/contracts';
 import { UnprocessableError } from '@patchbay/contracts';
 import { classify, contentFormat, extensionForMime, extensionOf, mimeFromName, sniff } from './classify';
-import type { ContainerDoc } from '../repo';
+import type { ContainerSettings, UploadFields } from './documents';
 
-/** An upload's fields after defaults, as kept between prepare and commit. */
-export interface UploadFields {
-  name: string;
-  given_name: boolean;
-  mime_type: string | null;
-  type: 'file' | 'audio';
-  content_classification: Classification | null;
-  desired_format: string | null;
-  desired_bitrate: number | null;
-  publish: 'no' | 'file_access_name' | 'file_sid';
-  threshold_include: boolean;
-  lifecycle_action: 'no_action' | 'delete';
-  lifecycle_ttl: number;
-  unique: boolean;
-  file_access_name: string | null;
-  integer_key_1: number | null;
-  integer_key_2: number | null;
-  string_key_1: string | null;
-  string_key_2: string | null;
-  string_key_3: string | null;
-  string_key_4: string | null;
-}
+/** The File fields a FileUpload may carry, as its schema checked them. */
+type CheckedUpload = Partial<
+  Pick<
+    UploadFields,
+    | 'name'
+    | 'type'
+    | 'desired_format'
+    | 'publish'
+    | 'threshold_include'
+    | 'lifecycle_action'
+    | 'lifecycle_ttl'
+    | 'file_access_name'
+    | 'integer_key_1'
+    | 'integer_key_2'
+    | 'string_key_1'
+    | 'string_key_2'
+    | 'string_key_3'
+    | 'string_key_4'
+  >
+> &
+  Pick<FileUpload, 'content_classification' | 'desired_bitrate' | 'mime_type' | 'unique'>;
+
+/** The container settings an upload's defaults come from. */
+export type FileDefaults = Pick<
+  ContainerSettings,
+  | 'default_file_publish'
+  | 'default_file_threshold_include'
+  | 'default_file_lifecycle_action'
+  | 'default_file_lifecycle_ttl'
+  | 'default_file_unique'
+>;
 
 /** Applies the container's `default_file_*` values and the File defaults to what the upload said. */
-export function uploadFields(input: FileUpload, c: ContainerDoc): UploadFields {
+export function uploadFields(input: FileUpload, c: FileDefaults): UploadFields {
+  // why the cast: contracts' FileUpload loses the types of the fields built with Object.fromEntries
+  // (schemas/file.ts; issue 31 item 3); the schema checked each of them before this runs.
+  const given = input as CheckedUpload;
   return {
-    name: (input.name as string | undefined) ?? 'N/A',
-    given_name: input.name !== undefined,
-    mime_type: input.mime_type ?? null,
-    type: (input.type as 'file' | 'audio' | undefined) ?? 'file',
-    content_classification: (input.content_classification as Classification | undefined) ?? null,
-    desired_format: (input.desired_format as string | undefined) ?? null,
-    desired_bitrate: input.desired_bitrate !== undefined ? Number(input.desired_bitrate) : null,
-    publish:
-      (input.publish as UploadFields['publish'] | undefined) ?? (c.default_file_publish as UploadFields['publish']),
-    threshold_include: (input.threshold_include as boolean | undefined) ?? c.default_file_threshold_include,
-    lifecycle_action:
-      (input.lifecycle_action as UploadFields['lifecycle_action'] | undefined) ??
-      (c.default_file_lifecycle_action as UploadFields['lifecycle_action']),
-    lifecycle_ttl: (input.lifecycle_ttl as number | undefined) ?? c.default_file_lifecycle_ttl,
-    unique: input.unique ?? c.default_file_unique,
-    file_access_name: (input.file_access_name as string | undefined) ?? null,
-    integer_key_1: (input.integer_key_1 as number | null | undefined) ?? null,
-    integer_key_2: (input.integer_key_2 as number | null | undefined) ?? null,
-    string_key_1: (input.string_key_1 as string | null | undefined) ?? null,
-    string_key_2: (input.string_key_2 as string | null | undefined) ?? null,
-    string_key_3: (input.string_key_3 as string | null | undefined) ?? null,
-    string_key_4: (input.string_key_4 as string | null | undefined) ?? null,
+    name: given.name ?? 'N/A',
+    given_name: given.name !== undefined,
+    mime_type: given.mime_type ?? null,
+    type: given.type ?? 'file',
+    content_classification: given.content_classification ?? null,
+    desired_format: given.desired_format ?? null,
+    desired_bitrate: given.desired_bitrate !== undefined ? Number(given.desired_bitrate) : null,
+    publish: given.publish ?? c.default_file_publish,
+    threshold_include: given.threshold_include ?? c.default_file_threshold_include,
+    lifecycle_action: given.lifecycle_action ?? c.default_file_lifecycle_action,
+    lifecycle_ttl: given.lifecycle_ttl ?? c.default_file_lifecycle_ttl,
+    unique: given.unique ?? c.default_file_unique,
+    file_access_name: given.file_access_name ?? null,
+    integer_key_1: given.integer_key_1 ?? null,
+    integer_key_2: given.integer_key_2 ?? null,
+    string_key_1: given.string_key_1 ?? null,
+    string_key_2: given.string_key_2 ?? null,
+    string_key_3: given.string_key_3 ?? null,
+    string_key_4: given.string_key_4 ?? null,
   };
 }
 
@@ -63,7 +72,10 @@ export function declaredClassification(f: UploadFields): Classification | null {
 }
 
 /** Refuses a classification the container blocks or does not allow (422). */
-export function checkClassification(c: ContainerDoc, classification: Classification): void {
+export function checkClassification(
+  c: Pick<ContainerSettings, 'allowed_classifications' | 'blocked_classifications'>,
+  classification: Classification,
+): void {
   if (c.blocked_classifications.includes(classification))
     throw UnprocessableError.field(
       'content_classification',

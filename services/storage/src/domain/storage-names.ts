@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { errorItem, type ErrorItem, type ExternalStoreType } from '@patchbay/contracts';
+import type { PlainAttributes } from './external-attributes';
 
 /**
  * The names in an external container's attributes, by each provider's own rules, checked before
@@ -7,7 +8,7 @@ import { errorItem, type ErrorItem, type ExternalStoreType } from '@patchbay/con
  * change the path or host a request goes to (a bucket `..` climbing a path segment, a bucket or
  * account that is an address). Each problem names its field (`external_attributes.<field>`).
  */
-export function storageNameViolations(type: ExternalStoreType, attrs: Record<string, unknown>): ErrorItem[] {
+export function storageNameViolations(type: ExternalStoreType, attrs: PlainAttributes): ErrorItem[] {
   const out: ErrorItem[] = [];
   const check = (field: string, value: unknown, rule: (v: string) => string | undefined) => {
     if (typeof value !== 'string' || value === '') return;
@@ -18,9 +19,8 @@ export function storageNameViolations(type: ExternalStoreType, attrs: Record<str
   if (type === 'gcp_storage') check('bucket', attrs.bucket, gcsBucket);
   if (type === 'azure_blob') check('container', attrs.container, azureContainer);
   check('prefix', attrs.prefix, prefix);
-  const creds = attrs.credentials as Record<string, unknown> | null | undefined;
-  if (type === 'azure_blob' && creds && typeof creds === 'object')
-    check('credentials', creds.account_name, azureAccount);
+  const creds = attrs.credentials;
+  if (type === 'azure_blob' && creds) check('credentials', creds.account_name, azureAccount);
   return out;
 }
 

@@ -1,4 +1,5 @@
-import { BITRATE_FORMATS, UnprocessableError } from '@patchbay/contracts';
+import { BITRATE_FORMATS, UnprocessableError, type UploadJob } from '@patchbay/contracts';
+import type { FileDoc } from './documents';
 
 /** What an upload asked for (after defaults). */
 export interface TranscodingAsk {
@@ -50,4 +51,19 @@ export function planTranscoding(ask: TranscodingAsk, source: SourceMedia): Trans
     );
   }
   return { target, bitrate };
+}
+
+/** The durable job for a file waiting for its upload-time transcoding (at commit, and again after a crash). */
+export function transcodingJob(
+  f: Pick<FileDoc, 'file_sid' | 'partner_sid' | 'blob_key' | 'content_format'>,
+  plan: TranscodingPlan,
+): UploadJob {
+  return {
+    file_sid: f.file_sid,
+    partner_sid: f.partner_sid,
+    blob_key: f.blob_key,
+    source_format: f.content_format,
+    target: plan.target,
+    bitrate: plan.bitrate,
+  };
 }

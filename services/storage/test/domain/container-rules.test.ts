@@ -5,8 +5,8 @@ import {
   containerStatus,
   thresholdReached,
   uniqueKey,
-  type ContainerSettings,
 } from '../../src/domain/container-rules';
+import type { ContainerSettings } from '../../src/domain/documents';
 
 const container = (over: Partial<ContainerSettings> = {}): ContainerSettings => ({ ...CONTAINER_DEFAULTS, ...over });
 const fieldsOf = (c: ContainerSettings): Array<string | null> => {
@@ -58,8 +58,8 @@ describe('container rules', () => {
           container({
             threshold_files: 101,
             threshold_action: 'reject',
-            blocked_classifications: ['x'],
-            allowed_classifications: ['x'],
+            blocked_classifications: ['media'],
+            allowed_classifications: ['media'],
           }),
         ),
       ).toEqual(['threshold_files', 'blocked_classifications']);

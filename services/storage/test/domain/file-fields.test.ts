@@ -7,7 +7,7 @@ import {
   describeContent,
   uploadFields,
 } from '../../src/domain/file-fields';
-import type { ContainerDoc } from '../../src/repo';
+import type { ContainerDoc } from '../../src/domain/documents';
 
 const container = (over: Partial<ContainerDoc> = {}) =>
   ({ ...CONTAINER_DEFAULTS, container_sid: 'c', partner_sid: 'p', ...over }) as ContainerDoc;

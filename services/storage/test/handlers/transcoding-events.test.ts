@@ -18,7 +18,8 @@ import {
   type Stoppable,
 } from '@patchbay/platform';
 import { startStorageService } from '../../src/service';
-import { openStorageRepo, type ContainerDoc, type FileDoc, type StorageRepo } from '../../src/repo';
+import { openStorageRepo, type StorageRepo } from '../../src/repo';
+import type { ContainerDoc, FileDoc } from '../../src/domain/documents';
 import { CONTAINER_DEFAULTS } from '../../src/domain/container-rules';
 
 let root: string;

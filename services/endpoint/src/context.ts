@@ -1,11 +1,11 @@
 import type { IdentityClient } from '@patchbay/contracts';
 import type { Logger } from '@patchbay/platform';
-import type { CallbackDeliverer } from '../callbacks/deliverer';
-import type { EndpointSettings } from '../config';
-import type { EndpointLinks } from '../links';
-import type { EndpointRepo } from '../repo';
+import type { CallbackDeliverer } from './callbacks/deliverer';
+import type { EndpointSettings } from './config';
+import type { EndpointLinks } from './links';
+import type { EndpointRepo } from './repo';
 
-/** What every endpoint handler works with. */
+/** What every endpoint operation works with (built once by service.ts). */
 export interface EndpointContext {
   repo: EndpointRepo;
   /** Checks an endpoint's references (containers, conference endpoints, greetings) before a write. */

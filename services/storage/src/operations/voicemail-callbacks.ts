@@ -1,6 +1,7 @@
 import { EndpointClient, type StoredFile, type VoicemailCallbackSchedule } from '@patchbay/contracts';
-import type { StorageContext } from './handlers/context';
-import type { RecordingOrigin } from './domain/recording-origin';
+import type { StorageContext } from '../context';
+import type { RecordingOrigin } from '../domain/recording-origin';
+import { errorMessage } from '../error-message';
 
 /**
  * Hands a Voicemail recording's callback to the endpoint service, which owns the endpoint's
@@ -37,7 +38,7 @@ export async function retryPendingCallbacks(ctx: StorageContext): Promise<number
   const pending = await ctx.repo.files.find({ callback_pending: { $exists: true } }, { limit: 1000 });
   let done = 0;
   for (const f of pending) {
-    const schedule = f.callback_pending as VoicemailCallbackSchedule | undefined;
+    const schedule = f.callback_pending;
     if (!schedule) continue;
     if (!(await handOver(ctx, schedule))) break;
     await ctx.repo.files.updateOne({ file_sid: f.file_sid }, { $unset: { callback_pending: '' } });
@@ -53,7 +54,7 @@ async function handOver(ctx: StorageContext, schedule: VoicemailCallbackSchedule
     return true;
   } catch (err) {
     ctx.log.warn(
-      { file_sid: schedule.file_sid, err: (err as Error).message },
+      { file_sid: schedule.file_sid, err: errorMessage(err) },
       'endpoint service did not take the voicemail callback',
     );
     return false;

@@ -1,8 +1,11 @@
 import { fileSidOfBlobKey, OWN_BLOB_PREFIXES, Subjects } from '@patchbay/contracts';
-import type { BlobStore } from '@patchbay/platform';
-import { planTranscoding } from './domain/transcoding-plan';
-import type { StorageContext } from './handlers/context';
-import { transcodingJob } from './handlers/transcoding';
+import type { StorageContext } from '../context';
+import { planTranscoding, transcodingJob } from '../domain/transcoding-plan';
+import { errorMessage } from '../error-message';
+import { removeStaleUploads } from './uploads';
+import { retryBlobDeletions } from './blob-deletions';
+import { retryPendingCallbacks } from './voicemail-callbacks';
+import type { CopyCache } from '../copy-cache';
 
 /**
  * Recomputes every container's counters from its files and every partner's container count.
@@ -50,7 +53,8 @@ export async function reconcileCounters(ctx: StorageContext): Promise<void> {
  * Deletes blobs that belong to neither a File nor a pending upload: `files/<partner>/<sid>[.<fmt>]`
  * (data, or a transcoding result whose file went) and `cache/<sid>/…` (transcoded copies).
  */
-export async function sweepOrphanBlobs(ctx: StorageContext, blobs: BlobStore, olderThanMs: number): Promise<number> {
+export async function removeOrphanBlobs(ctx: StorageContext, olderThanMs: number): Promise<number> {
+  const { blobs } = ctx;
   if (!blobs.list) return 0;
   let removed = 0;
   for (const prefix of OWN_BLOB_PREFIXES)
@@ -77,7 +81,7 @@ export async function sweepOrphanBlobs(ctx: StorageContext, blobs: BlobStore, ol
  * bus loses its jobs with the process (kill -9, a crash, a machine reboot), so without this such a
  * file stays at its last progress forever. The job is rebuilt from the record (the same plan as at
  * upload), under the same message ID as at upload, and doing it twice is harmless (a redo is
- * idempotent: storage swaps in one result, see handlers/transcoding.ts). A record whose plan no
+ * idempotent: storage swaps in one result, see operations/transcoding.ts). A record whose plan no
  * longer holds gives up its progress and keeps its data. Returns how many were enqueued.
  */
 export async function requeueUnfinishedTranscoding(ctx: StorageContext): Promise<number> {
@@ -89,10 +93,7 @@ export async function requeueUnfinishedTranscoding(ctx: StorageContext): Promise
       plan = planTranscoding(f, { format: f.content_format, bitrate: f.content_bitrate ?? null });
     } catch (err) {
       plan = null;
-      ctx.log.warn(
-        { file_sid: f.file_sid, err: (err as Error).message },
-        'unfinished transcoding cannot be planned again',
-      );
+      ctx.log.warn({ file_sid: f.file_sid, err: errorMessage(err) }, 'unfinished transcoding cannot be planned again');
     }
     if (!plan) {
       await ctx.repo.files.updateOne(
@@ -109,4 +110,22 @@ export async function requeueUnfinishedTranscoding(ctx: StorageContext): Promise
     queued += 1;
   }
   return queued;
+}
+
+/**
+ * The periodic upkeep (and once at start): pending Voicemail callbacks handed over again, external
+ * objects of deleted files deleted again, dead uploads and orphan blobs removed, the blob store's own
+ * incomplete writes dropped, and the cache of transcoded copies brought within its budget.
+ */
+export async function runMaintenance(
+  ctx: StorageContext,
+  copies: Pick<CopyCache, 'reconcile'>,
+  uploadStaleMs: number,
+): Promise<void> {
+  await retryPendingCallbacks(ctx);
+  await retryBlobDeletions(ctx);
+  await removeStaleUploads(ctx, uploadStaleMs);
+  await removeOrphanBlobs(ctx, uploadStaleMs);
+  await ctx.blobs.sweepIncomplete?.(uploadStaleMs);
+  await copies.reconcile();
 }

@@ -1,21 +1,22 @@
 import type { Container, EncryptionKey, ExternalAttributesRead, FileEncryption, StoredFile } from '@patchbay/contracts';
-import { containerStatus } from './domain/container-rules';
-import type { ContainerDoc, EncryptionKeyDoc, FileDoc, FileEncryptionDoc } from './repo';
+import { containerStatus } from './container-rules';
+import type { ContainerDoc, EncryptionKeyDoc, FileDoc, FileEncryptionDoc } from './documents';
+import { locationOf } from './external-attributes';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 export function serializeContainer(c: ContainerDoc): Container {
   return {
     allow_publish: c.allow_publish,
-    allowed_classifications: c.allowed_classifications as Container['allowed_classifications'],
+    allowed_classifications: c.allowed_classifications,
     ...containerStatus(c),
-    blocked_classifications: c.blocked_classifications as Container['blocked_classifications'],
+    blocked_classifications: c.blocked_classifications,
     container_sid: c.container_sid,
     date_created: iso(c.date_created),
     date_modified: iso(c.date_modified),
-    default_file_lifecycle_action: c.default_file_lifecycle_action as Container['default_file_lifecycle_action'],
+    default_file_lifecycle_action: c.default_file_lifecycle_action,
     default_file_lifecycle_ttl: c.default_file_lifecycle_ttl,
-    default_file_publish: c.default_file_publish as Container['default_file_publish'],
+    default_file_publish: c.default_file_publish,
     default_file_threshold_include: c.default_file_threshold_include,
     default_file_unique: c.default_file_unique,
     encryption_key_sids: c.encryption_key_sids ?? [],
@@ -30,7 +31,7 @@ export function serializeContainer(c: ContainerDoc): Container {
     string_key_2: c.string_key_2,
     string_key_3: c.string_key_3,
     string_key_4: c.string_key_4,
-    threshold_action: c.threshold_action as Container['threshold_action'],
+    threshold_action: c.threshold_action,
     threshold_bytes: c.threshold_bytes,
     threshold_bytes_target: c.threshold_bytes_target,
     threshold_files: c.threshold_files,
@@ -70,16 +71,11 @@ const NO_LIMITS = {
 
 /** Credentials of an external container are write-only; the location fields are strings as stored. */
 function maskCredentials(ext: Record<string, unknown>): ExternalAttributesRead {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(ext)) if (k !== 'credentials' && typeof v === 'string') out[k] = v;
   const creds = ext.credentials;
   const masked =
     creds && typeof creds === 'object' ? Object.keys(creds).map((k): [string, '********'] => [k, '********']) : null;
   // The location keys were checked against the schema when they were stored (external-attributes.ts).
-  return {
-    ...(out as Omit<ExternalAttributesRead, 'credentials'>),
-    credentials: masked ? Object.fromEntries(masked) : null,
-  };
+  return { ...locationOf(ext), credentials: masked ? Object.fromEntries(masked) : null };
 }
 
 /** `publish_uri`: by `publish`, null for `no` or when the container forbids publishing. */

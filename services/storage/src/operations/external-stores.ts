@@ -1,7 +1,6 @@
 import {
   DuplicateKeyError,
   NotFoundError,
-  Subjects,
   UnprocessableError,
   errorItem,
   type BlobStoreOpenReply,
@@ -19,12 +18,12 @@ import {
   type Logger,
 } from '@patchbay/platform';
 import { openExternalStore } from '@patchbay/blob-routing';
-import { checkExternalAttributes, locationOf, type PlainAttributes } from './domain/external-attributes';
-import { probeFailure } from './domain/probe-failure';
-import { storageNameViolations } from './domain/storage-names';
-import type { Deadline } from './external-deadline';
-import type { BlobStoreDoc, ContainerDoc } from './repo';
-import type { StorageContext } from './handlers/context';
+import type { StorageContext } from '../context';
+import type { BlobStoreDoc, ContainerDoc } from '../domain/documents';
+import { checkExternalAttributes, locationOf, type PlainAttributes } from '../domain/external-attributes';
+import { probeFailure } from '../domain/probe-failure';
+import { storageNameViolations } from '../domain/storage-names';
+import type { Deadline } from '../external-deadline';
 
 /** Sealed credentials are bound to their record and field (GCM additional data). */
 const containerContext = (containerSid: string, field: string) =>
@@ -40,11 +39,11 @@ function seal(
   return Object.fromEntries(Object.entries(creds).map(([k, v]) => [k, sealSecret(keys, v, context(k))]));
 }
 
-/** Opens sealed credentials; a plain string (stored before they were sealed) is read as is. */
-function open(keys: KeyRing, stored: unknown, context: (field: string) => string): Record<string, string> | null {
+/** Unseals sealed credentials; a plain string (stored before they were sealed) is read as is. */
+function unseal(keys: KeyRing, stored: unknown, context: (field: string) => string): Record<string, string> | null {
   if (!stored || typeof stored !== 'object') return null;
   return Object.fromEntries(
-    Object.entries(stored as Record<string, unknown>).map(([k, v]) => [
+    Object.entries(stored).map(([k, v]: [string, unknown]) => [
       k,
       isSealedSecret(v) ? openSecret(keys, v, context(k)) : String(v),
     ]),
@@ -64,14 +63,29 @@ export function sealContainerAttributes(
 }
 
 /** A container's attributes in plaintext (for a probe, or to keep credentials a client sent back masked). */
-export function openContainerAttributes(
+export function unsealContainerAttributes(
   keys: KeyRing,
   c: Pick<ContainerDoc, 'container_sid' | 'external_attributes'>,
 ): PlainAttributes | null {
   if (!c.external_attributes) return null;
   const { credentials, ...location } = c.external_attributes;
-  const opened = open(keys, credentials, (f) => containerContext(c.container_sid, f));
-  return opened ? { ...location, credentials: opened } : { ...location };
+  const plain = unseal(keys, credentials, (f) => containerContext(c.container_sid, f));
+  return plain ? { ...location, credentials: plain } : { ...location };
+}
+
+/**
+ * Checks an external storage within `deadline` (checkExternalStorage); then, should the deadline
+ * have passed meanwhile, refuses as the check would have: nothing is written after the caller may
+ * have stopped waiting.
+ */
+export async function checkExternalInTime(
+  ctx: StorageContext,
+  type: ExternalStoreType,
+  attrs: PlainAttributes,
+  deadline: Deadline,
+): Promise<void> {
+  await checkExternalStorage(type, attrs, { allowPrivate: ctx.allowPrivateExternalStorage, deadline, log: ctx.log });
+  if (deadline.expired) throw new UnprocessableError([probeFailure('timeout', type)]);
 }
 
 /** How a create or update checks an external storage. */
@@ -173,11 +187,11 @@ export async function saveStore(
 }
 
 /** The store new blobs of an external container go to; made from its attributes for a container older than stores. */
-export async function currentStoreId(ctx: StorageContext, c: ContainerDoc): Promise<string> {
+export async function currentStoreId(ctx: StorageContext, c: ContainerDoc, type: ExternalStoreType): Promise<string> {
   if (c.external_store_id) return c.external_store_id;
   const storeId = `${c.container_sid}.1`;
-  const attrs = openContainerAttributes(ctx.keys, c) ?? {};
-  await saveStore(ctx, c, storeId, c.type as ExternalStoreType, attrs);
+  const attrs = unsealContainerAttributes(ctx.keys, c) ?? {};
+  await saveStore(ctx, c, storeId, type, attrs);
   await ctx.repo.containers.updateOne(
     { container_sid: c.container_sid },
     { $set: { external_store_id: storeId, external_store_seq: 1 } },
@@ -185,22 +199,17 @@ export async function currentStoreId(ctx: StorageContext, c: ContainerDoc): Prom
   return storeId;
 }
 
-/** Internal: the external store a blob key names, credentials opened, for the blob routing of every service. */
-export function externalStoreHandlers(ctx: StorageContext) {
+/**
+ * Internal: the external store a blob key names, credentials unsealed, for the blob routing of every
+ * service (`svc.storage.blob-stores.open`).
+ */
+export async function blobStoreForRouting(ctx: StorageContext, storeId: string): Promise<BlobStoreOpenReply> {
+  const doc: BlobStoreDoc | null = await ctx.repo.blobStores.findOne({ store_id: storeId });
+  if (!doc) throw new NotFoundError('no such blob store');
+  const credentials = unseal(ctx.keys, doc.credentials, (f) => storeContext(storeId, f));
   return {
-    [Subjects.storage.blobStoreOpen]: async ({
-      store_id: storeId,
-    }: {
-      store_id: string;
-    }): Promise<BlobStoreOpenReply> => {
-      const doc: BlobStoreDoc | null = await ctx.repo.blobStores.findOne({ store_id: storeId });
-      if (!doc) throw new NotFoundError('no such blob store');
-      const credentials = open(ctx.keys, doc.credentials, (f) => storeContext(storeId, f));
-      return {
-        store_id: storeId,
-        type: doc.type,
-        attributes: { ...doc.location, ...(credentials ? { credentials } : {}) },
-      };
-    },
+    store_id: storeId,
+    type: doc.type,
+    attributes: { ...doc.location, ...(credentials ? { credentials } : {}) },
   };
 }

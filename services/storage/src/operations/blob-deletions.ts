@@ -1,16 +1,16 @@
 import { DuplicateKeyError, isExternalBlobKey } from '@patchbay/contracts';
-import type { BlobStore } from '@patchbay/platform';
-import type { StorageContext } from './handlers/context';
-import { Deadline } from './external-deadline';
+import type { StorageContext } from '../context';
+import { Deadline } from '../external-deadline';
 
 /**
  * Deletes a deleted file's blob. An external storage may be unreachable when its file is deleted
- * (the record is gone already): its object is then remembered and deleted by the next sweeps, so
+ * (the record is gone already): its object is then remembered and deleted by the next maintenance passes, so
  * the customer's bucket is not left with objects no file refers to. Patchbay's own store fails as
- * before (its orphan sweep lists it). An external delete that has not ended within the request's
+ * before (removeOrphanBlobs lists it). An external delete that has not ended within the request's
  * share of the bus timeout (external-deadline.ts) counts as failed: the caller is answered in time.
  */
-export async function deleteBlobOrRetryLater(ctx: StorageContext, blobs: BlobStore, key: string): Promise<void> {
+export async function deleteBlobOrRetryLater(ctx: StorageContext, key: string): Promise<void> {
+  const { blobs } = ctx;
   const external = isExternalBlobKey(key);
   try {
     await (external ? new Deadline(ctx.externalDeadlineMs).race(blobs.delete(key)) : blobs.delete(key));
@@ -18,7 +18,7 @@ export async function deleteBlobOrRetryLater(ctx: StorageContext, blobs: BlobSto
     if (!external) throw err;
     ctx.log.warn(
       { err, blob_key: key },
-      'object of a deleted file not deleted from its external storage: retried by the sweep',
+      'object of a deleted file not deleted from its external storage: retried by maintenance',
     );
     await ctx.repo.blobDeletions
       .insertOne({ blob_key: key, date_created: new Date(), attempts: 1 })
@@ -29,7 +29,8 @@ export async function deleteBlobOrRetryLater(ctx: StorageContext, blobs: BlobSto
 }
 
 /** Tries the remembered deletions again; gives up on one after a week of failures (logged). */
-export async function retryBlobDeletions(ctx: StorageContext, blobs: BlobStore, limit = 20): Promise<number> {
+export async function retryBlobDeletions(ctx: StorageContext, limit = 20): Promise<number> {
+  const { blobs } = ctx;
   let done = 0;
   for (const d of await ctx.repo.blobDeletions.find({}, { limit })) {
     try {
