@@ -95,8 +95,11 @@ export function notificationHandlers(ctx: PushContext) {
       const message = toPushMessage(notification);
       const partnerSid = req.principal.partner_sid;
       const sids = [...new Set(notification.recipients)].filter((s) => SID.test(s));
-      const devices =
-        sids.length > 0 ? await repo.devices.find({ partner_sid: partnerSid, device_sid: { $in: sids } }) : [];
+      // By SID alone (its unique index), then only the caller's: with partner_sid in the filter, the
+      // embedded store's SQLite walks the partner's whole partner_sid index instead (it guesses an
+      // equality there matches fewer rows than 100 SIDs), computing each device's key from its JSON.
+      const found = sids.length > 0 ? await repo.devices.find({ device_sid: { $in: sids } }) : [];
+      const devices = found.filter((d) => d.partner_sid === partnerSid);
       const appSids = [...new Set(devices.map((d) => d.application_sid))];
       const apps =
         appSids.length > 0
