@@ -54,6 +54,7 @@ export type {
   Classification,
   Container,
   ContainerPatch,
+  ContainerSettingsFields,
   ContainerType,
   BlobStoreOpenReply,
   ExternalStoreType,
