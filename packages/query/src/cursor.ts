@@ -49,7 +49,7 @@ export function getPath(doc: Record<string, unknown>, path: string): unknown {
   let cur: unknown = doc;
   for (const key of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[key];
+    cur = Reflect.get(cur, key);
   }
   return cur;
 }
