@@ -24,6 +24,10 @@ export type {
   IndexOptions,
   FindOneAndUpdateOptions,
   UpdateResult,
+  Condition,
+  DocPath,
+  Operators,
+  PathValue,
 } from './doc-store/port';
 export { SqliteDocStore, type SqliteDocStoreOptions } from './doc-store/sqlite-doc-store';
 export { migrateDataDir, sqliteFile } from './doc-store/nedb-migration-plan';
