@@ -45,7 +45,7 @@ export function cursorFilter(
 }
 
 /** Reads a dot path off a stored document (the cursor's order value, an item's sid). */
-export function getPath(doc: Record<string, unknown>, path: string): unknown {
+export function getPath(doc: object, path: string): unknown {
   let cur: unknown = doc;
   for (const key of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;
