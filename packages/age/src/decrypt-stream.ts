@@ -8,7 +8,7 @@
  */
 import { Transform, type TransformCallback, type TransformOptions } from 'node:stream';
 import { ByteQueue } from './byte-queue';
-import { AgeFormatError, AgeIntegrityError, AgeKeyError } from './errors';
+import { AgeFormatError, AgeIntegrityError, AgeKeyError, asError } from './errors';
 import { openFileKey } from './file-key';
 import { PAYLOAD_NONCE_SIZE, SEALED_CHUNK_SIZE, STREAM_BUFFERS, TAG_SIZE } from './format';
 import { parseHeader } from './header';
@@ -49,7 +49,7 @@ export class AgeDecryptStream extends Transform {
       }
       callback();
     } catch (err) {
-      callback(err as Error); // cast: everything thrown above is an Error
+      callback(asError(err));
     }
   }
 
@@ -64,7 +64,7 @@ export class AgeDecryptStream extends Transform {
       this.openNext(true, rest);
       callback();
     } catch (err) {
-      callback(err as Error); // cast: everything thrown above is an Error
+      callback(asError(err));
     }
   }
 

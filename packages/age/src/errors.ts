@@ -43,3 +43,17 @@ export class AgeIntegrityError extends Error {
     this.name = 'AgeIntegrityError';
   }
 }
+
+/**
+ * A caught value as an Error: itself when it has an Error's shape (checked by shape, not instanceof:
+ * under jest Node's own errors come from another realm), else an Error saying what was thrown.
+ */
+export function asError(err: unknown): Error {
+  return hasErrorShape(err) ? err : new Error(String(err));
+}
+
+function hasErrorShape(err: unknown): err is Error {
+  if (err instanceof Error) return true;
+  if (typeof err !== 'object' || err === null || !('name' in err) || !('message' in err)) return false;
+  return typeof err.name === 'string' && typeof err.message === 'string';
+}

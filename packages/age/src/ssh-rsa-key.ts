@@ -5,7 +5,7 @@
  */
 import crypto, { type KeyObject } from 'node:crypto';
 import { base64 } from '@scure/base';
-import { AgeKeyError } from './errors';
+import { AgeKeyError, asError } from './errors';
 import { encodeBase64 } from './format';
 import { sha256 } from './primitives';
 import { bitLength, sshMpint, sshString, SshWireReader } from './ssh-wire';
@@ -63,6 +63,6 @@ export function parseSshRsaBlob(text: string): SshRsaPublicKey {
     return sshRsaPublicKey(n, e);
   } catch (err) {
     if (err instanceof AgeKeyError) throw err;
-    throw new AgeKeyError(`${(err as Error).message}`, { cause: err });
+    throw new AgeKeyError(asError(err).message, { cause: err });
   }
 }

@@ -10,7 +10,7 @@
  * until its answer begins (azure-options.ts).
  */
 import { stat } from 'node:fs/promises';
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ContainerClient } from '@azure/storage-blob';
 import { RangeNotSatisfiableError } from '@patchbay/contracts';
@@ -129,7 +129,7 @@ export class AzureBlobStore implements BlobStore {
       // "bytes 0--1/0"). Either way the size is in Content-Range.
       const served = /^bytes (\d+)-(-?\d+)\/(\d+)$/.exec(res.contentRange ?? '');
       if (range && served && (Number(served[2]) < Number(served[1]) || Number(served[1]) >= Number(served[3]))) {
-        (body as Readable).destroy();
+        if (body instanceof Readable) body.destroy();
         throw new RangeNotSatisfiableError(Number(served[3]));
       }
       return translatedStream(body, (err) => translateAzureError(err, this.target));

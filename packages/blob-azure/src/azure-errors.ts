@@ -4,7 +4,7 @@
  * socket failures arrive as RestError REQUEST_SEND_ERROR quoting Node's message.
  */
 import { ApiError, NotFoundError, errorItem } from '@patchbay/contracts';
-import { BlobStoreUnavailableError } from '@patchbay/platform';
+import { BlobStoreUnavailableError, fieldOf } from '@patchbay/platform';
 
 /** What the messages name: never the credentials. */
 export interface AzureTarget {
@@ -29,13 +29,12 @@ function notFound(key: string): NotFoundError {
 
 /** Azure's error code; a HEAD answer's is only in `details` (its x-ms-error-code header). */
 export function errorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; details?: { errorCode?: unknown } } | undefined;
-  const code = e?.details?.errorCode ?? e?.code;
+  const code = fieldOf(fieldOf(err, 'details'), 'errorCode') ?? fieldOf(err, 'code');
   return typeof code === 'string' ? code : undefined;
 }
 
 export function httpStatus(err: unknown): number | undefined {
-  const status = (err as { statusCode?: unknown } | undefined)?.statusCode;
+  const status = fieldOf(err, 'statusCode');
   return typeof status === 'number' ? status : undefined;
 }
 
@@ -52,7 +51,7 @@ export function translateAzureError(err: unknown, target: AzureTarget, key?: str
   if (code === 'ContainerNotFound') return fail('bucket_missing', `container '${target.container}' does not exist`);
   if ((code === 'BlobNotFound' || (status === 404 && !code)) && key !== undefined) return notFound(key);
   // Azurite reports a bad signature as AuthorizationFailure with Azure's AuthenticationFailed message.
-  const message = (err as { message?: unknown } | undefined)?.message;
+  const message = fieldOf(err, 'message');
   const authentication = typeof message === 'string' && /failed to authenticate/i.test(message);
   if (code === 'AuthenticationFailed' || code === 'InvalidAuthenticationInfo' || status === 401 || authentication) {
     return fail(
@@ -69,8 +68,7 @@ export function translateAzureError(err: unknown, target: AzureTarget, key?: str
     return fail('invalid_config', `'${target.container}' is not a valid container name`);
   if (code === 'AccountNotFound' || code === 'ResourceNotFound')
     return fail('invalid_config', `no storage account at ${target.endpoint}`);
-  if ((err as { name?: unknown } | undefined)?.name === 'AbortError')
-    return fail('timeout', `${target.endpoint} did not answer in time`);
+  if (fieldOf(err, 'name') === 'AbortError') return fail('timeout', `${target.endpoint} did not answer in time`);
   if (status !== undefined && status >= 500)
     return fail('provider_error', `the storage failed (HTTP ${status}${code ? ` ${code}` : ''})`);
   if (status !== undefined)

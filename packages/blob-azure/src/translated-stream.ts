@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { byteChunks } from '@patchbay/platform';
 
 /**
  * `src` with its errors translated (a connection cut mid-download becomes the port's error, never
@@ -10,7 +11,7 @@ export function translatedStream(src: NodeJS.ReadableStream, translate: (err: un
 
 async function* pass(src: NodeJS.ReadableStream, translate: (err: unknown) => unknown): AsyncGenerator<Buffer> {
   try {
-    for await (const chunk of src as AsyncIterable<Buffer>) yield chunk;
+    yield* byteChunks(src);
   } catch (err) {
     throw translate(err);
   }

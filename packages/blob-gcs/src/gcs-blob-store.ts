@@ -16,6 +16,7 @@ import {
   assertKey,
   normalizeKeyPrefix,
   BlobStoreUnavailableError,
+  fieldOf,
   resolveRange,
   type BlobStat,
   type BlobStore,
@@ -50,7 +51,7 @@ export class GcsBlobStore implements BlobStore {
     // from request interceptors, or have none and hang on a silent server. gaxios also takes the
     // guarded agent and follows no redirect from here (teeny-request ignores both: guarded-transport.ts).
     storage.interceptors.push({
-      // The library's own typing says the options change type here; they are the same object.
+      // why: the library's own typing says the options change type here; they are the same object.
       request: (reqOpts) =>
         Object.assign(reqOpts, {
           timeout: reqOpts.timeout || timeout,
@@ -86,10 +87,9 @@ export class GcsBlobStore implements BlobStore {
       await cancelSession(session, this.agents);
       throw translateGcsError({ code: sent.status, response: { status: sent.status, data: sent.body } }, this.target);
     }
-    const made = sent.body as { crc32c?: unknown; generation?: unknown };
-    if (made.crc32c !== sent.crc32c) {
+    if (fieldOf(sent.body, 'crc32c') !== sent.crc32c) {
       // GCS stored other bytes than were sent: remove them rather than serve them.
-      await file.delete({ ifGenerationMatch: Number(made.generation) }).catch(() => undefined);
+      await file.delete({ ifGenerationMatch: Number(fieldOf(sent.body, 'generation')) }).catch(() => undefined);
       throw new BlobStoreUnavailableError(
         'provider_error',
         'the storage returned data that does not match its checksum',
@@ -152,7 +152,8 @@ export class GcsBlobStore implements BlobStore {
           throw translateGcsError(err, this.target);
         });
       for (const f of files) yield f.name.slice(this.prefix.length);
-      pageToken = (next as { pageToken?: string } | null | undefined)?.pageToken;
+      const token = fieldOf(next, 'pageToken');
+      pageToken = typeof token === 'string' ? token : undefined;
     } while (pageToken);
   }
 }

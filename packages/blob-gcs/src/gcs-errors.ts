@@ -5,7 +5,7 @@
  * error whose `message` is the raw JSON body. All three are read here into status + message.
  */
 import { ApiError, NotFoundError, errorItem } from '@patchbay/contracts';
-import { BlobStoreUnavailableError } from '@patchbay/platform';
+import { BlobStoreUnavailableError, fieldOf } from '@patchbay/platform';
 
 /** What the messages name: never the credentials. */
 export interface GcsTarget {
@@ -24,23 +24,26 @@ function notFound(key: string): NotFoundError {
 
 /** HTTP status and GCS's own message, wherever the library put them. */
 export function readGcsError(err: unknown): Reading {
-  const e = (err ?? {}) as { code?: unknown; message?: unknown; response?: { status?: unknown; data?: unknown } };
-  const status =
-    typeof e.code === 'number' ? e.code : typeof e.response?.status === 'number' ? e.response.status : undefined;
-  let body: unknown = e.response?.data;
-  if (typeof body === 'string' || (body === undefined && typeof e.message === 'string' && e.message.startsWith('{'))) {
+  const code = fieldOf(err, 'code');
+  const response = fieldOf(err, 'response');
+  const responseStatus = fieldOf(response, 'status');
+  const status = typeof code === 'number' ? code : typeof responseStatus === 'number' ? responseStatus : undefined;
+  const errMessage = fieldOf(err, 'message');
+  let body: unknown = fieldOf(response, 'data');
+  const text = typeof body === 'string' ? body : typeof errMessage === 'string' ? errMessage : undefined;
+  if (typeof body === 'string' || (body === undefined && text?.startsWith('{'))) {
     try {
-      body = JSON.parse((typeof body === 'string' ? body : e.message) as string);
+      body = JSON.parse(text ?? '');
     } catch {
       body = undefined;
     }
   }
-  const fromBody = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
+  const fromBody = fieldOf(fieldOf(body, 'error'), 'message');
   const message =
     typeof fromBody === 'string'
       ? fromBody
-      : typeof e.message === 'string' && !e.message.startsWith('{')
-        ? e.message
+      : typeof errMessage === 'string' && !errMessage.startsWith('{')
+        ? errMessage
         : '';
   return { status, message };
 }
@@ -52,12 +55,11 @@ export function translateGcsError(err: unknown, target: GcsTarget, key?: string)
   if (network) return network;
   // node-fetch (under both the JSON API calls and gaxios, which keeps it as `error`) marks its own
   // time limit by `type`, without a code.
-  const e = err as { type?: unknown; error?: { type?: unknown } } | undefined;
-  if (e?.type === 'request-timeout' || e?.error?.type === 'request-timeout') {
+  if (fieldOf(err, 'type') === 'request-timeout' || fieldOf(fieldOf(err, 'error'), 'type') === 'request-timeout') {
     return new BlobStoreUnavailableError('timeout', `${target.endpoint} did not answer in time`, { cause: err });
   }
   const { status, message } = readGcsError(err);
-  const code = (err as { code?: unknown } | undefined)?.code;
+  const code = fieldOf(err, 'code');
   const fail = (reason: ConstructorParameters<typeof BlobStoreUnavailableError>[0], text: string) =>
     new BlobStoreUnavailableError(reason, text, { cause: err });
   const said = message ? `: ${message.slice(0, 300)}` : '';

@@ -3,7 +3,7 @@
  * first four mirror a container's `external_attributes` for `gcp_storage`; the rest are tuning.
  */
 import type { StorageOptions } from '@google-cloud/storage';
-import { BlobStoreUnavailableError, checkEndpointUrl } from '@patchbay/platform';
+import { BlobStoreUnavailableError, checkEndpointUrl, fieldOf } from '@patchbay/platform';
 
 export interface GcsCredentials {
   /** Base64 of the service account key file (JSON). */
@@ -79,19 +79,26 @@ interface ServiceAccountKey {
 
 /** Decodes the key file; the message never quotes it. */
 function serviceAccount(base64: string): ServiceAccountKey {
-  let key: Partial<ServiceAccountKey> | undefined;
+  let key: unknown;
   try {
-    key = JSON.parse(Buffer.from(base64, 'base64').toString('utf8')) as Partial<ServiceAccountKey>;
+    key = JSON.parse(Buffer.from(base64, 'base64').toString('utf8'));
   } catch {
     key = undefined;
   }
-  if (!key || typeof key.client_email !== 'string' || typeof key.private_key !== 'string') {
+  const [clientEmail, privateKey, projectId] = ['client_email', 'private_key', 'project_id'].map((k) =>
+    fieldOf(key, k),
+  );
+  if (typeof clientEmail !== 'string' || typeof privateKey !== 'string') {
     throw invalid(
       'credentials.service_account_json is not Base64 of a service account ' +
         'key file (JSON with client_email and private_key)',
     );
   }
-  return key as ServiceAccountKey;
+  return {
+    client_email: clientEmail,
+    private_key: privateKey,
+    project_id: typeof projectId === 'string' ? projectId : undefined,
+  };
 }
 
 function invalid(message: string): BlobStoreUnavailableError {

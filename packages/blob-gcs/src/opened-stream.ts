@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { asBuffer } from '@patchbay/platform';
 
 /** What `openedStream` throws when the server is silent for `idleMs` (given to `translate`). */
 class IdleTimeout extends Error {
@@ -22,9 +23,9 @@ export async function openedStream(
   translate: (err: unknown) => unknown,
   idleMs: number,
 ): Promise<Readable> {
-  const it = src[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const it: AsyncIterator<unknown> = src[Symbol.asyncIterator]();
   const next = () => withDeadline(it.next(), idleMs, () => src.destroy());
-  let first: IteratorResult<Buffer>;
+  let first: IteratorResult<unknown>;
   try {
     first = await next();
   } catch (err) {
@@ -35,15 +36,15 @@ export async function openedStream(
 }
 
 async function* rest(
-  first: IteratorResult<Buffer>,
-  next: () => Promise<IteratorResult<Buffer>>,
-  it: AsyncIterator<Buffer>,
+  first: IteratorResult<unknown>,
+  next: () => Promise<IteratorResult<unknown>>,
+  it: AsyncIterator<unknown>,
   translate: (err: unknown) => unknown,
 ): AsyncGenerator<Buffer> {
   try {
     if (first.done) return;
-    yield first.value;
-    for (let chunk = await next(); !chunk.done; chunk = await next()) yield chunk.value;
+    yield asBuffer(first.value);
+    for (let chunk = await next(); !chunk.done; chunk = await next()) yield asBuffer(chunk.value);
   } catch (err) {
     throw translate(err);
   } finally {

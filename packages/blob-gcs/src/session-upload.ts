@@ -13,7 +13,7 @@ import https from 'node:https';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CRC32C } from '@google-cloud/storage';
-import type { OutboundAgents } from '@patchbay/platform';
+import { byteChunks, type OutboundAgents } from '@patchbay/platform';
 import { SourceFailure } from './source-failure';
 
 export interface SessionResult {
@@ -116,6 +116,6 @@ export async function cancelSession(sessionUri: string, agents: OutboundAgents):
 
 async function readText(res: http.IncomingMessage): Promise<string> {
   const parts: Buffer[] = [];
-  for await (const chunk of res) parts.push(chunk as Buffer);
+  for await (const chunk of byteChunks(res)) parts.push(chunk);
   return Buffer.concat(parts).toString('utf8');
 }

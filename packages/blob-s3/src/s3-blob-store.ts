@@ -9,7 +9,7 @@
  * A ranged read is one GET with the range: S3 answers an unsatisfiable range with 416 and the
  * object's size, a satisfiable one with the size in Content-Range.
  */
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
@@ -26,6 +26,7 @@ import {
   assertKey,
   normalizeKeyPrefix,
   BlobStoreUnavailableError,
+  fieldOf,
   resolveRange,
   type BlobStat,
   type BlobStore,
@@ -115,14 +116,17 @@ export class S3BlobStore implements BlobStore {
         }),
       );
     } catch (err) {
-      if ((err as { name?: unknown }).name === 'InvalidRange') {
+      if (fieldOf(err, 'name') === 'InvalidRange') {
         // S3 says how big the object is; a server that does not gets a HEAD.
-        const actual = Number((err as { ActualObjectSize?: unknown }).ActualObjectSize);
+        const actual = Number(fieldOf(err, 'ActualObjectSize'));
         throw new RangeNotSatisfiableError(Number.isSafeInteger(actual) ? actual : (await this.stat(key)).size);
       }
       throw translateS3Error(err, this.target, key);
     }
-    const body = out.Body as Readable;
+    const body = out.Body;
+    // In Node the SDK's body is the HTTP response, a Readable; anything else is a broken answer.
+    if (!(body instanceof Readable))
+      throw translateS3Error(new Error('the storage sent no readable body'), this.target);
     try {
       return translatedStream(body, (err) => translateS3Error(err, this.target), range && this.window(range, out));
     } catch (err) {
@@ -137,7 +141,7 @@ export class S3BlobStore implements BlobStore {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
       return { size: head.ContentLength ?? 0, modified: head.LastModified ?? new Date(0) };
     } catch (err) {
-      if ((err as { name?: unknown }).name === 'NotFound') await this.assertBucket();
+      if (fieldOf(err, 'name') === 'NotFound') await this.assertBucket();
       throw translateS3Error(err, this.target, key);
     }
   }
@@ -214,7 +218,7 @@ export class S3BlobStore implements BlobStore {
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
     } catch (err) {
-      const name = (err as { name?: unknown }).name;
+      const name = fieldOf(err, 'name');
       if (name === 'NotFound' || name === 'NoSuchBucket') throw bucketMissing(this.target, err);
     }
   }

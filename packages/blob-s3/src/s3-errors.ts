@@ -3,7 +3,7 @@
  * body; HEAD answers have no body, so the SDK can only name them by status (`NotFound`, `Forbidden`).
  */
 import { ApiError, NotFoundError, errorItem } from '@patchbay/contracts';
-import { BlobStoreUnavailableError } from '@patchbay/platform';
+import { BlobStoreUnavailableError, fieldOf } from '@patchbay/platform';
 
 /** What the messages name: never the credentials. */
 export interface S3Target {
@@ -43,9 +43,10 @@ export function translateS3Error(err: unknown, target: S3Target, key?: string): 
   if (err instanceof ApiError) return err;
   const network = BlobStoreUnavailableError.network(err, target.endpoint);
   if (network) return network;
-  const e = (err ?? {}) as { name?: unknown; Code?: unknown; $metadata?: { httpStatusCode?: number } };
-  const code = typeof e.Code === 'string' ? e.Code : typeof e.name === 'string' ? e.name : '';
-  const status = e.$metadata?.httpStatusCode;
+  const [awsCode, name] = [fieldOf(err, 'Code'), fieldOf(err, 'name')];
+  const code = typeof awsCode === 'string' ? awsCode : typeof name === 'string' ? name : '';
+  const httpStatus = fieldOf(fieldOf(err, '$metadata'), 'httpStatusCode');
+  const status = typeof httpStatus === 'number' ? httpStatus : undefined;
   const fail = (reason: ConstructorParameters<typeof BlobStoreUnavailableError>[0], message: string) =>
     new BlobStoreUnavailableError(reason, message, { cause: err });
 

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { byteChunks } from '@patchbay/platform';
 
 /** Bytes to drop from the start of a stream, then bytes to pass on; the rest is not read. */
 export interface Window {
@@ -19,7 +20,7 @@ async function* pass(src: Readable, translate: (err: unknown) => unknown, window
   let skip = window?.skip ?? 0;
   let take = window?.take ?? Infinity;
   try {
-    for await (const chunk of src as AsyncIterable<Buffer>) {
+    for await (const chunk of byteChunks(src)) {
       let part = chunk;
       if (skip > 0) {
         const dropped = Math.min(skip, part.length);

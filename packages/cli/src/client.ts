@@ -1,4 +1,4 @@
-import { createPatchbayClient, type PatchbayClient } from '@patchbay/client';
+import { createPatchbayClient, type PatchbayClient, type Schemas } from '@patchbay/client';
 
 /** Where and as whom the CLI talks to a running Patchbay (its public HTTP API, either run mode). */
 export interface ClientOptions {
@@ -24,4 +24,17 @@ export function apiClient(opts: ClientOptions): PatchbayClient {
 /** A query for the API from command options: undefined values left out, numeric ones as numbers. */
 export function numberOption(value: string | undefined): number | undefined {
   return value === undefined ? undefined : Number(value);
+}
+
+/** A scope name as the API spells them (`storage.read`, …). */
+export type Scope = Schemas['Token']['scopes'][number];
+
+/** Scope names from an option (`a,b` or `a b`), as given. */
+export function scopeNames(value: string): Scope[] {
+  const names = value
+    .split(/[ ,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  // why: scope names are checked by the API (a 400 naming each unknown one), not here.
+  return names as Scope[];
 }

@@ -14,6 +14,7 @@ export interface CallResult<T> {
 export async function ok<T>(call: Promise<CallResult<T>>): Promise<{ data: T; response: Response }> {
   const { data: value, error, response } = await call;
   if (!response.ok) throw PatchbayApiError.from(response, error);
+  // why: openapi-fetch leaves `data` undefined only for a bodiless answer (a 204), which `data()` documents.
   return { data: value as T, response };
 }
 

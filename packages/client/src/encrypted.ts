@@ -8,13 +8,12 @@
  *   const reader = await encryptedRangeReader(pb, file, identities);   // file: the File object
  *   const middle = await reader.read(1_000_000, 1_065_535);            // fetches one or two chunks
  */
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { AgeRangeReader, decryptStream, parseIdentities, type AgeDecryptStream, type Identity } from '@patchbay/age';
 import type { PatchbayClient } from './client';
 import { ok } from './data';
 import { PatchbayApiError } from './errors';
 import type { Schemas } from './types';
+import { nodeReadable } from './node-streams';
 
 export { parseIdentities };
 export type { Identity };
@@ -67,8 +66,7 @@ export async function decryptedDownload(
     pb.api.GET('/storage/files/{file_sid}/data', { params: { path: { file_sid: fileSid } }, parseAs: 'stream' }),
   );
   const dec = decryptStream(identities);
-  // cast: openapi-fetch types the stream as the DOM ReadableStream; Node's fetch gives Node's own.
-  const source = Readable.fromWeb(body as unknown as NodeReadableStream);
+  const source = nodeReadable(body);
   source.once('error', (err) => dec.destroy(err));
   source.pipe(dec);
   return dec;

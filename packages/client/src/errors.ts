@@ -56,7 +56,9 @@ function isErrorBody(value: unknown): value is ErrorBody {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as ErrorBody).message === 'string' &&
-    Array.isArray((value as ErrorBody).errors)
+    'message' in value &&
+    typeof value.message === 'string' &&
+    'errors' in value &&
+    Array.isArray(value.errors)
   );
 }

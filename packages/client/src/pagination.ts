@@ -41,12 +41,13 @@ export async function* pages<P extends ListPath>(
   opts: PaginateOptions = {},
 ): AsyncGenerator<ListEnvelope<P>> {
   const direction = opts.direction ?? 'next';
-  // openapi-fetch types each path's init exactly; a path chosen at run time needs this one cast.
+  // why: openapi-fetch types each path's init exactly; a path chosen at run time needs this one cast.
   let page = (await data(api.GET(path as '/countries', { params: { query: query as never } }))) as ListEnvelope<P>;
   for (;;) {
     yield page;
-    const link = (page as { pagination: { next?: string; previous?: string } }).pagination[direction];
+    const link = linkOf(page, direction);
     if (!link) return;
+    // why: the link is the API's own, to the next page of the same list.
     page = (await fetchPage(link)) as ListEnvelope<P>;
   }
 }
@@ -60,9 +61,19 @@ export async function* paginate<P extends ListPath>(
   opts: PaginateOptions = {},
 ): AsyncGenerator<ListItem<P>> {
   for await (const page of pages(api, fetchPage, path, query, opts)) {
+    // why: ListEnvelope<P> is a union over list paths; P's envelope holds ListItem<P>s.
     const items = (page as { items: Array<ListItem<P>> }).items;
     // Walking backward, a page's items are still in ascending order: yield them last to first.
     if ((opts.direction ?? 'next') === 'previous') yield* [...items].reverse();
     else yield* items;
   }
+}
+
+/** The page's `pagination.next` (or `previous`) link, when it has one. */
+function linkOf(page: unknown, direction: 'next' | 'previous'): string | undefined {
+  if (typeof page !== 'object' || page === null || !('pagination' in page)) return undefined;
+  const { pagination } = page;
+  if (typeof pagination !== 'object' || pagination === null || !(direction in pagination)) return undefined;
+  const link: unknown = Reflect.get(pagination, direction);
+  return typeof link === 'string' ? link : undefined;
 }

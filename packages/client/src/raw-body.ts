@@ -15,9 +15,9 @@ export type RawBodyOptions = {
 export function rawBody(body: Body, contentType: string, headers: Record<string, string> = {}): RawBodyOptions {
   const streamed = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
   return {
-    // openapi-fetch types `body` as the JSON schema of the route; bytes are sent as they are.
+    // why: openapi-fetch types `body` as the JSON schema of the route; bytes are sent as they are.
     body: body as never,
-    bodySerializer: (b: unknown) => b as Body,
+    bodySerializer: () => body,
     headers: { 'Content-Type': contentType, ...headers },
     ...(streamed ? { duplex: 'half' } : {}),
   };

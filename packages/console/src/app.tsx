@@ -9,6 +9,7 @@ import { onAsync } from './on-async';
 
 const VIEWS = { storage: 'Storage', endpoints: 'Endpoints', push: 'Push', records: 'Records' } as const;
 type ViewName = keyof typeof VIEWS;
+const VIEW_ORDER: readonly ViewName[] = ['storage', 'endpoints', 'push', 'records'];
 
 /** The console: sign-in until there is a session (held in memory only), then one view at a time. */
 export function App() {
@@ -38,7 +39,7 @@ export function App() {
       <header class="top">
         <span class="brand">Patchbay console</span>
         <nav aria-label="Views" class="tabs">
-          {(Object.keys(VIEWS) as ViewName[]).map((v) => (
+          {VIEW_ORDER.map((v) => (
             <button
               key={v}
               type="button"

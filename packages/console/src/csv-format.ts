@@ -24,8 +24,10 @@ function field(value: unknown): string {
 }
 
 /** Rows as CSV with a header line of `columns`, CRLF line ends. */
-export function toCsv(columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): string {
+export function toCsv(columns: readonly string[], rows: readonly object[]): string {
   return (
-    [columns.map(field).join(','), ...rows.map((r) => columns.map((c) => field(r[c])).join(','))].join('\r\n') + '\r\n'
+    [columns.map(field).join(','), ...rows.map((r) => columns.map((c) => field(Reflect.get(r, c))).join(','))].join(
+      '\r\n',
+    ) + '\r\n'
   );
 }

@@ -23,6 +23,7 @@ export async function fetchLink<T>(token: string, link: string): Promise<Envelop
     /* not JSON: kept as text for the error */
   }
   if (!response.ok) throw PatchbayApiError.from(response, body);
+  // why: the link is the API's own, to a neighbour page of the same list.
   return body as Envelope<T>;
 }
 

@@ -1,4 +1,5 @@
 import { createPatchbayClient, data, type PatchbayClient, type Schemas } from '@patchbay/client';
+import { whole } from './whole';
 
 /**
  * The signed-in partner: its token lives in this module's memory only — never in a URL, in
@@ -18,8 +19,7 @@ const anonymous = createPatchbayClient({ baseUrl: API_ROOT });
 /** A session for an access token, checked by asking the API who it belongs to. */
 export async function sessionForToken(token: string): Promise<Session> {
   const client = anonymous.withCredentials({ token });
-  // Asked without include_fields/exclude_fields: the whole Partner, not the Selection form.
-  const partner = (await data(client.api.GET('/oauth/whoami'))) as Schemas['Partner'];
+  const partner = whole<Schemas['Partner']>(await data(client.api.GET('/oauth/whoami')));
   return { client, partner, token };
 }
 

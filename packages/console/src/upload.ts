@@ -40,6 +40,7 @@ export function uploadFile(
       } catch {
         /* not JSON: the error keeps the text */
       }
+      // why: a 201 of the upload route is the File created (JSON.parse is untyped).
       if (xhr.status === 201) resolve(body as Schemas['File']);
       else
         reject(

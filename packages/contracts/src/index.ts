@@ -54,6 +54,7 @@ export type {
   Classification,
   Container,
   ContainerPatch,
+  ContainerSettingsFields,
   ContainerType,
   BlobStoreOpenReply,
   ExternalStoreType,
@@ -288,6 +289,7 @@ export { PushRequests } from './messages/push';
 export { ThresholdWorkerJobs, SweepJobSchema, ExpireJobSchema } from './messages/threshold-worker';
 export type { SweepJob, ExpireJob } from './messages/threshold-worker';
 export type { BusRequester, CallOptions } from './clients/bus-requester';
+export { TableCaller, type ReplyOf, type RequestOf } from './clients/table-caller';
 export { IdentityClient } from './clients/identity-client';
 export { EndpointClient } from './clients/endpoint-client';
 export { RecordsClient, isRecordIngestSubject } from './clients/records-client';

@@ -12,12 +12,14 @@ export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
   let deepest = 0;
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
+    const top = stack.pop();
+    if (!top) break;
+    const [v, depth] = top;
     if (v === null || typeof v !== 'object') continue;
     const inner = depth + 1;
     if (inner > deepest) deepest = inner;
     if (deepest > limit) return deepest;
-    for (const child of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) stack.push([child, inner]);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, inner]);
   }
   return deepest;
 }

@@ -66,7 +66,7 @@ export type TargetFormat = Entry['extension'];
 export type AudioFormat = Extract<Entry, { targetOnly: false }>['extension'];
 
 const names = <E extends Entry>(keep: (e: Entry) => e is E) =>
-  MEDIA_FORMATS.filter(keep).map((e) => e.extension as E['extension']);
+  MEDIA_FORMATS.filter(keep).map((e): E['extension'] => e.extension);
 
 /** Stored audio formats (not target-only). */
 export const AUDIO_FORMATS: readonly AudioFormat[] = names(

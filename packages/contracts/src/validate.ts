@@ -24,10 +24,11 @@ export function compileValidator<S extends TSchema>(
   schema: S,
   opts: { fromStrings?: boolean } = {},
 ): Validator<Static<S>> {
-  const check = (opts.fromStrings ? ajvStrings : ajv).compile(schema);
+  const check = (opts.fromStrings ? ajvStrings : ajv).compile<Static<S>>(schema);
   return (value: unknown) => {
+    // why: a TypeBox schema is a JSON Schema; SchemaNode names the few keywords the coercion reads.
     const coerced = coerceNumericStrings(schema as SchemaNode, value);
-    if (check(coerced)) return coerced as Static<S>;
+    if (check(coerced)) return coerced;
     throw new BadRequestError('validation error', toErrorItems(check.errors ?? []));
   };
 }
@@ -40,17 +41,18 @@ function toErrorItems(errors: ErrorObject[]): ErrorItem[] {
     let field = base;
     let message = e.message ?? 'invalid value';
     if (e.keyword === 'additionalProperties') {
-      const extra = String((e.params as { additionalProperty: string }).additionalProperty);
+      const extra = String(e.params.additionalProperty);
       field = base ? `${base}.${extra}` : extra;
       message = 'unknown field';
     } else if (e.keyword === 'required') {
-      const missing = String((e.params as { missingProperty: string }).missingProperty);
+      const missing = String(e.params.missingProperty);
       field = base ? `${base}.${missing}` : missing;
       message = 'field is required';
     } else if (e.keyword === 'const' || e.keyword === 'enum' || e.keyword === 'anyOf') {
       message = 'value is not one of the allowed values';
     } else if (e.keyword === 'pattern') {
-      message = (e.parentSchema as { patternMessage?: string } | undefined)?.patternMessage ?? message;
+      const patternMessage: unknown = e.parentSchema?.patternMessage;
+      if (typeof patternMessage === 'string') message = patternMessage;
     }
     if (!items.has(field)) items.set(field, errorItem(message, field || null));
   }

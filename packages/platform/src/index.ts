@@ -24,6 +24,10 @@ export type {
   IndexOptions,
   FindOneAndUpdateOptions,
   UpdateResult,
+  Condition,
+  DocPath,
+  Operators,
+  PathValue,
 } from './doc-store/port';
 export { SqliteDocStore, type SqliteDocStoreOptions } from './doc-store/sqlite-doc-store';
 export { migrateDataDir, sqliteFile } from './doc-store/nedb-migration-plan';
@@ -66,6 +70,8 @@ export { SHUTDOWN_GRACE_MS } from './runtime/service-runner';
 export { compareAndSet, changedFields, REVISION_FIELD } from './doc-store/compare-and-set';
 export type { CompareAndSetOptions, Decision } from './doc-store/compare-and-set';
 export { clientError, isDecompressionError } from './runtime/http-client-error';
+export { errorCode, errorMessage, fieldOf } from './runtime/error-fields';
+export { asBuffer, byteChunks } from './blob-store/byte-chunks';
 export { CircuitBreakerBus } from './bus/circuit-breaker-bus';
 export type { CircuitOptions } from './bus/circuit-breaker-bus';
 export { BusPayloadError, NoRespondersError } from './bus/bus-errors';

@@ -45,11 +45,11 @@ export function cursorFilter(
 }
 
 /** Reads a dot path off a stored document (the cursor's order value, an item's sid). */
-export function getPath(doc: Record<string, unknown>, path: string): unknown {
+export function getPath(doc: object, path: string): unknown {
   let cur: unknown = doc;
   for (const key of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[key];
+    cur = Reflect.get(cur, key);
   }
   return cur;
 }

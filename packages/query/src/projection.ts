@@ -37,7 +37,10 @@ const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' 
 
 function include(value: unknown, tree: PathTree): unknown {
   if (Array.isArray(value)) return value.map((v) => include(v, tree));
-  if (!isObject(value)) return value;
+  return isObject(value) ? includeFields(value, tree) : value;
+}
+
+function includeFields(value: Json, tree: PathTree): Json {
   const kept: [string, unknown][] = [];
   for (const [key, v] of Object.entries(value)) {
     const sub = tree.get(key);
@@ -48,7 +51,10 @@ function include(value: unknown, tree: PathTree): unknown {
 
 function exclude(value: unknown, tree: PathTree): unknown {
   if (Array.isArray(value)) return value.map((v) => exclude(v, tree));
-  if (!isObject(value)) return value;
+  return isObject(value) ? excludeFields(value, tree) : value;
+}
+
+function excludeFields(value: Json, tree: PathTree): Json {
   const kept: [string, unknown][] = [];
   for (const [key, v] of Object.entries(value)) {
     const sub = tree.get(key);
@@ -66,8 +72,9 @@ export function applyFieldFilter<T extends object>(
   includePaths?: readonly string[],
   excludePaths?: readonly string[],
 ): Json {
-  let out: unknown = item;
-  if (includePaths && includePaths.length > 0) out = include(out, buildTree(includePaths));
-  if (excludePaths && excludePaths.length > 0) out = exclude(out, buildTree(excludePaths));
-  return out as Json;
+  if (!isObject(item)) throw new TypeError('a list item is an object');
+  let out: Json = item;
+  if (includePaths && includePaths.length > 0) out = includeFields(out, buildTree(includePaths));
+  if (excludePaths && excludePaths.length > 0) out = excludeFields(out, buildTree(excludePaths));
+  return out;
 }

@@ -14,7 +14,8 @@ import { parseListParams, type ListParams } from './params';
 import { applyFieldFilter } from './projection';
 import { newShuffleSeed, shuffleSids } from './shuffle';
 
-type StoredDoc = Record<string, unknown>;
+/** A stored document: any object type (a typed collection's documents need no index signature). */
+type StoredDoc = object;
 
 /**
  * The part of the doc-store `Collection` a list needs, declared structurally so this package does

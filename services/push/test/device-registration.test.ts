@@ -31,7 +31,7 @@ const KEY = randomBytes(32).toString('base64');
 /** The same store, each call after a random delay of up to `maxMs` (a network round trip). */
 function withLatency(store: DocStore, maxMs: number): DocStore {
   return {
-    collection<T extends Doc = Doc>(name: string): Collection<T> {
+    collection<T extends object = Doc>(name: string): Collection<T> {
       const inner = store.collection<T>(name);
       return new Proxy(inner, {
         get(target, prop, receiver) {

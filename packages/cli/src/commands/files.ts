@@ -46,7 +46,7 @@ export function registerFiles(program: Command, opts: () => ClientOptions, print
           await pipeline(await decryptedDownload(pb, fileSid, identities), output(o.out));
           return;
         }
-        // Asked without include_fields/exclude_fields: the whole File, not its Selection form.
+        // why: asked without include_fields/exclude_fields, the answer is the whole File, not its Selection form.
         const file = (await data(
           pb.api.GET('/storage/files/{file_sid}', { params: { path: { file_sid: fileSid } } }),
         )) as Schemas['File'];

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { data, ok, rawBody } from '@patchbay/client';
 import { mimeOfFormat } from '@patchbay/contracts/src/media-formats';
 import { apiClient, numberOption, type ClientOptions } from '../client';
+import { nodeReadable, webBody } from '@patchbay/client/src/node-streams';
 
 /**
  * `patchbay media record|play|callbacks` — the media plane without a media server: store a
@@ -31,7 +30,7 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
         const query = { endpoint_sid: o.endpoint, container_sid: o.container, name: o.name, call_sid: o.call };
         const type = o.type ?? mimeOfFormat(path.extname(file).slice(1).toLowerCase()) ?? 'application/octet-stream';
         // Streamed from disk, never read whole.
-        const body = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
+        const body = webBody(fs.createReadStream(file));
         const size = String(fs.statSync(file).size);
         print(
           await data(
@@ -58,7 +57,7 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
         apiClient(opts()).api.GET('/media/playback', { params: { query }, headers, parseAs: 'stream' }),
       );
       const out = o.out === '-' ? process.stdout : fs.createWriteStream(o.out);
-      await pipeline(Readable.fromWeb(bytes as unknown as NodeReadableStream), out);
+      await pipeline(nodeReadable(bytes), out);
       if (o.out !== '-')
         print({
           status: response.status,

@@ -1,13 +1,8 @@
 import type { Command } from 'commander';
 import { data, type Schemas } from '@patchbay/client';
-import { apiClient, numberOption, type ClientOptions } from '../client';
+import { apiClient, numberOption, scopeNames, type ClientOptions, type Scope } from '../client';
 
-const list = (v: string) =>
-  v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-type Scope = Schemas['Partner']['available_scopes'][number];
+type Status = Schemas['PartnerUpdate']['status'];
 
 /** `patchbay partner create|get|list|update` */
 export function registerPartner(program: Command, opts: () => ClientOptions, print: (v: unknown) => void): void {
@@ -17,14 +12,13 @@ export function registerPartner(program: Command, opts: () => ClientOptions, pri
     .requiredOption('--login <login>')
     .requiredOption('--password <password>')
     .option('--name <name>')
-    .option('--scopes <scopes>', 'comma-separated scopes (default: all but partners.*)', list)
-    .action(async (o: { login: string; password: string; name?: string; scopes?: string[] }) => {
-      // Scope names are checked by the API (400 naming each unknown one), not here.
+    .option('--scopes <scopes>', 'comma-separated scopes (default: all but partners.*)', scopeNames)
+    .action(async (o: { login: string; password: string; name?: string; scopes?: Scope[] }) => {
       const body = {
         login: o.login,
         password: o.password,
         name: o.name,
-        available_scopes: o.scopes as Scope[] | undefined,
+        available_scopes: o.scopes,
       };
       print(await data(apiClient(opts()).api.POST('/partners', { body })));
     });
@@ -48,19 +42,22 @@ export function registerPartner(program: Command, opts: () => ClientOptions, pri
     .command('update <partner_sid>')
     .option('--name <name>')
     .option('--password <password>')
-    .option('--scopes <scopes>', 'comma-separated scopes', list)
+    .option('--scopes <scopes>', 'comma-separated scopes', scopeNames)
     .option('--status <status>')
-    .action(async (sid: string, o: { name?: string; password?: string; scopes?: string[]; status?: string }) => {
-      const body = {
-        name: o.name,
-        password: o.password,
-        available_scopes: o.scopes as Scope[] | undefined,
-        status: o.status as Schemas['PartnerUpdate']['status'],
-      };
-      print(
-        await data(
-          apiClient(opts()).api.PATCH('/partners/{partner_sid}', { params: { path: { partner_sid: sid } }, body }),
-        ),
-      );
-    });
+    .action(
+      // The status is checked by the API (400 naming it), as commander hands it over.
+      async (sid: string, o: { name?: string; password?: string; scopes?: Scope[]; status?: Status }) => {
+        const body = {
+          name: o.name,
+          password: o.password,
+          available_scopes: o.scopes,
+          status: o.status,
+        };
+        print(
+          await data(
+            apiClient(opts()).api.PATCH('/partners/{partner_sid}', { params: { path: { partner_sid: sid } }, body }),
+          ),
+        );
+      },
+    );
 }

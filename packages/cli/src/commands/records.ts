@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { data, rawBody, type Schemas } from '@patchbay/client';
 import { apiClient, type ClientOptions } from '../client';
+import { webBody } from '@patchbay/client/src/node-streams';
 
 /** Where each kind of record is ingested. */
 const KINDS: Record<string, '/calls/call_drs' | '/sms/message_drs'> = {
@@ -33,13 +34,8 @@ async function postStream(
   path: '/calls/call_drs' | '/sms/message_drs',
   body: Readable,
 ): Promise<ImportReport> {
-  // Both ingest routes take the same body and answer the same report: one call for either path.
-  return data(
-    apiClient(opts).api.POST(
-      path as '/calls/call_drs',
-      rawBody(Readable.toWeb(body) as ReadableStream<Uint8Array>, 'application/x-ndjson'),
-    ),
-  );
+  // why: both ingest routes take the same body and answer the same report: one call for either path.
+  return data(apiClient(opts).api.POST(path as '/calls/call_drs', rawBody(webBody(body), 'application/x-ndjson')));
 }
 
 /**

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { data, type Schemas } from '@patchbay/client';
-import { apiClient, type ClientOptions } from '../client';
-
-type Scope = Schemas['Token']['scopes'][number];
+import { data } from '@patchbay/client';
+import { apiClient, scopeNames, type ClientOptions } from '../client';
 
 /** `patchbay token create|list|revoke` and `patchbay whoami` */
 export function registerToken(program: Command, opts: () => ClientOptions, print: (v: unknown) => void): void {
@@ -27,7 +25,7 @@ export function registerToken(program: Command, opts: () => ClientOptions, print
       };
       const issued = await data(anonymous.api.POST('/oauth/token', { body }));
       if (o.scopes) {
-        const scopes = o.scopes.split(/[ ,]+/).filter(Boolean) as Scope[];
+        const scopes = scopeNames(o.scopes);
         await data(
           anonymous.withCredentials({ token: issued.access_token ?? '' }).api.PATCH('/oauth/tokens/{token_sid}', {
             params: { path: { token_sid: issued.token_sid } },

@@ -6,6 +6,9 @@ import { API_ROOT, type Session } from '../session';
 import { uploadFile, type UploadFields } from '../upload';
 import { Field, ProblemBanner } from './field';
 import { onAsync } from '../on-async';
+import { choice } from '../choice';
+
+const PUBLISH: readonly NonNullable<UploadFields['publish']>[] = ['no', 'file_sid', 'file_access_name'];
 
 /**
  * Formats a file can be stored in when it is uploaded as audio (docs/interface-notes.md,
@@ -120,7 +123,7 @@ export function UploadForm(props: {
             id={id}
             value={publish}
             aria-describedby={d}
-            onChange={(e) => setPublish(e.currentTarget.value as UploadFields['publish'])}
+            onChange={(e) => setPublish(choice(PUBLISH, e.currentTarget.value, publish))}
           >
             <option value="no">no</option>
             <option value="file_sid">file_sid</option>

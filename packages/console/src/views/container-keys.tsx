@@ -4,6 +4,7 @@ import { ConfirmButton } from '../components/confirm-button';
 import { Field, ProblemBanner } from '../components/field';
 import { otherMessages, problemOf, type Problem } from '../errors';
 import type { Session } from '../session';
+import { wholeItems } from '../whole';
 
 type Key = Schemas['EncryptionKey'];
 type Container = Schemas['Container'];
@@ -27,7 +28,7 @@ export function ContainerKeysPanel(props: { session: Session; container: Contain
       const page = await data(
         session.client.api.GET('/storage/encryption_keys', { params: { query: { limit: 1000 } } }),
       );
-      setKeys(page.items as Key[]);
+      setKeys(wholeItems<Key>(page).items);
     } catch (err) {
       setProblem(problemOf(err));
     }

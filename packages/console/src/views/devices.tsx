@@ -4,11 +4,15 @@ import { ConfirmButton } from '../components/confirm-button';
 import { Field, ProblemBanner } from '../components/field';
 import { Pager } from '../components/pager';
 import { otherMessages, problemOf, type Problem } from '../errors';
-import { usePagedList, type Envelope } from '../list';
+import { usePagedList } from '../list';
+import { wholeItems } from '../whole';
 import type { Session } from '../session';
 import { onAsync } from '../on-async';
+import { choice } from '../choice';
 
 type Device = Schemas['PushDevice'];
+const DEVICE_TYPES: readonly Device['type'][] = ['android', 'ios', 'web'];
+const ENVIRONMENTS: readonly Device['environment'][] = ['production', 'development'];
 type SendResult = Schemas['PushSendResult'];
 const PAGE = 10;
 
@@ -16,13 +20,10 @@ const PAGE = 10;
 export function DevicesPanel(props: { session: Session; application: Schemas['PushApplication'] }) {
   const { session, application } = props;
   const filter = `application_sid eq "${application.application_sid}"`;
-  const list = usePagedList<Device>(
-    session.token,
-    filter,
-    async () =>
-      (await data(
-        session.client.api.GET('/push/devices', { params: { query: { filter, limit: PAGE } } }),
-      )) as Envelope<Device>,
+  const list = usePagedList<Device>(session.token, filter, async () =>
+    wholeItems<Device>(
+      await data(session.client.api.GET('/push/devices', { params: { query: { filter, limit: PAGE } } })),
+    ),
   );
   const [picked, setPicked] = useState<string[]>([]);
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -152,7 +153,7 @@ function NewDevice(props: {
             id={id}
             value={type}
             aria-describedby={d}
-            onChange={(e) => setType(e.currentTarget.value as Device['type'])}
+            onChange={(e) => setType(choice(DEVICE_TYPES, e.currentTarget.value, type))}
           >
             <option>android</option>
             <option>ios</option>
@@ -178,7 +179,7 @@ function NewDevice(props: {
             id={id}
             value={environment}
             aria-describedby={d}
-            onChange={(e) => setEnvironment(e.currentTarget.value as Device['environment'])}
+            onChange={(e) => setEnvironment(choice(ENVIRONMENTS, e.currentTarget.value, environment))}
           >
             <option>production</option>
             <option>development</option>

@@ -12,9 +12,12 @@ import {
 import { fieldMessages, otherMessages, problemOf, type Problem } from '../errors';
 import type { Session } from '../session';
 import { onAsync } from '../on-async';
+import { choice } from '../choice';
 
 type Endpoint = Schemas['Endpoint'];
 type AddressInput = Schemas['EndpointAddressInput'];
+const TRANSPORTS: readonly NonNullable<AddressInput['transport']>[] = ['udp', 'tcp', 'tls'];
+const DIRECTIONS: readonly NonNullable<AddressInput['direction']>[] = ['any', 'inbound', 'outbound'];
 type Properties = NonNullable<Schemas['EndpointCreate']['properties']>;
 
 const PROPERTY_LABELS: Record<WritableProperty, string> = {
@@ -64,6 +67,7 @@ export function EndpointForm(props: {
     setAddresses(addresses.map((a, j) => (j === i ? { ...a, ...patch } : a)));
   const setProperty = (k: WritableProperty, v: string) => {
     const value = v === '' ? null : k === 'max_duration' ? Number(v) : v;
+    // why: a computed key widens the object to an index signature; `k` is a writable property of the type.
     setProperties({ ...properties, [k]: value } as Properties);
   };
 
@@ -129,7 +133,7 @@ export function EndpointForm(props: {
             disabled={!!existing}
             aria-describedby={d}
             onChange={(e) => {
-              const t = e.currentTarget.value as EndpointType;
+              const t = choice(existing ? [existing.type] : CREATABLE, e.currentTarget.value, type);
               setType(t);
               setProperties({});
               setAddresses(hasAddresses(t) ? [blankAddress()] : []);
@@ -227,7 +231,7 @@ export function EndpointForm(props: {
                     id={id}
                     value={a.transport ?? 'udp'}
                     aria-describedby={d}
-                    onChange={(e) => setAddress(i, { transport: e.currentTarget.value as AddressInput['transport'] })}
+                    onChange={(e) => setAddress(i, { transport: choice(TRANSPORTS, e.currentTarget.value, 'udp') })}
                   >
                     <option>udp</option>
                     <option>tcp</option>
@@ -241,7 +245,7 @@ export function EndpointForm(props: {
                     id={id}
                     value={a.direction ?? 'any'}
                     aria-describedby={d}
-                    onChange={(e) => setAddress(i, { direction: e.currentTarget.value as AddressInput['direction'] })}
+                    onChange={(e) => setAddress(i, { direction: choice(DIRECTIONS, e.currentTarget.value, 'any') })}
                   >
                     <option>any</option>
                     <option>inbound</option>
@@ -318,5 +322,6 @@ export function EndpointForm(props: {
 function pick(from: Record<string, unknown>, keys: readonly string[]): Properties {
   const out: Record<string, unknown> = {};
   for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
+  // why: `out` holds only `keys`, the writable properties of the type, copied from an endpoint's own.
   return out as Properties;
 }

@@ -5,7 +5,8 @@ import { ProblemBanner } from '../components/field';
 import { Pager } from '../components/pager';
 import { editable } from '../endpoint-rules';
 import { otherMessages, problemOf, type Problem } from '../errors';
-import { usePagedList, type Envelope } from '../list';
+import { usePagedList } from '../list';
+import { wholeItems } from '../whole';
 import type { Session } from '../session';
 import { EndpointForm } from './endpoint-form';
 
@@ -19,11 +20,8 @@ export function EndpointsView({ session }: { session: Session }) {
   const [editing, setEditing] = useState<Endpoint | null>(null);
   const [creating, setCreating] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const list = usePagedList<Endpoint>(
-    session.token,
-    'endpoints',
-    async () =>
-      (await data(session.client.api.GET('/endpoints', { params: { query: { limit: PAGE } } }))) as Envelope<Endpoint>,
+  const list = usePagedList<Endpoint>(session.token, 'endpoints', async () =>
+    wholeItems<Endpoint>(await data(session.client.api.GET('/endpoints', { params: { query: { limit: PAGE } } }))),
   );
   const saved = () => {
     setEditing(null);

@@ -8,7 +8,8 @@ import { Pager } from '../components/pager';
 import { UploadForm } from '../components/upload-form';
 import { otherMessages, problemOf, type Problem } from '../errors';
 import { bytes, filterText, provider, when } from '../format';
-import { usePagedList, type Envelope } from '../list';
+import { usePagedList } from '../list';
+import { wholeItems } from '../whole';
 import type { Session } from '../session';
 
 type File = Schemas['File'];
@@ -27,15 +28,14 @@ export function FilesPanel(props: { session: Session; container: Schemas['Contai
   const [problem, setProblem] = useState<Problem | null>(null);
   const filter =
     `container_sid eq ` + `"${container.container_sid}"${applied ? ` and name ilike "%${filterText(applied)}%"` : ''}`;
-  const list = usePagedList<File>(
-    session.token,
-    filter,
-    async () =>
-      (await data(
+  const list = usePagedList<File>(session.token, filter, async () =>
+    wholeItems<File>(
+      await data(
         session.client.api.GET('/storage/files', {
           params: { query: { filter, limit: PAGE, order: 'date_created desc' } },
         }),
-      )) as Envelope<File>,
+      ),
+    ),
   );
   const changed = () => {
     void list.reload();

@@ -4,7 +4,8 @@ import { ConfirmButton } from '../components/confirm-button';
 import { ProblemBanner } from '../components/field';
 import { Pager } from '../components/pager';
 import { otherMessages, problemOf, type Problem } from '../errors';
-import { usePagedList, type Envelope } from '../list';
+import { usePagedList } from '../list';
+import { wholeItems } from '../whole';
 import type { Session } from '../session';
 import { ApplicationForm } from './application-form';
 import { DevicesPanel } from './devices';
@@ -27,13 +28,10 @@ export function PushView({ session }: { session: Session }) {
   const [editing, setEditing] = useState<Application | null>(null);
   const [chosen, setChosen] = useState<Application | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const list = usePagedList<Application>(
-    session.token,
-    'applications',
-    async () =>
-      (await data(
-        session.client.api.GET('/push/applications', { params: { query: { limit: PAGE } } }),
-      )) as Envelope<Application>,
+  const list = usePagedList<Application>(session.token, 'applications', async () =>
+    wholeItems<Application>(
+      await data(session.client.api.GET('/push/applications', { params: { query: { limit: PAGE } } })),
+    ),
   );
   const saved = (a: Application) => {
     setCreating(false);

@@ -5,10 +5,16 @@ import { Pager } from '../components/pager';
 import { download, toCsv } from '../csv';
 import { otherMessages } from '../errors';
 import { when } from '../format';
-import { cursorLinks, usePagedList, type Envelope } from '../list';
+import { cursorLinks, usePagedList } from '../list';
+import { wholeItems } from '../whole';
 import type { Session } from '../session';
 
 type Kind = 'calls' | 'messages';
+const KIND_ORDER: readonly Kind[] = ['calls', 'messages'];
+/** A record's field by column name (the columns are field names of the record). */
+const cell = (r: Row, column: string): unknown => Reflect.get(r, column);
+/** A date field's text (ISO 8601), null when it has none. */
+const dateText = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 type Row = Schemas['CallRecord'] | Schemas['MessageRecord'];
 const PAGE = 20;
 
@@ -70,12 +76,14 @@ export function RecordsView({ session }: { session: Session }) {
     session.token,
     `${kind}|${filter ?? ''}`,
     async () =>
-      (kind === 'calls'
-        ? await data(session.client.api.GET('/calls/call_drs', { params: { query } }))
-        : await data(session.client.api.GET('/sms/message_drs', { params: { query } }))) as Envelope<Row>,
+      wholeItems<Row>(
+        kind === 'calls'
+          ? await data(session.client.api.GET('/calls/call_drs', { params: { query } }))
+          : await data(session.client.api.GET('/sms/message_drs', { params: { query } })),
+      ),
     cursorLinks<Row>((r) => r.dr_sid),
   );
-  const rows = (list.page?.items ?? []) as unknown as Array<Record<string, unknown>>;
+  const rows: readonly Row[] = list.page?.items ?? [];
   const exportCsv = () => {
     const columns = rows.length ? Object.keys(rows[0]) : [...spec.columns];
     download(`${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`, toCsv(columns, rows));
@@ -84,7 +92,7 @@ export function RecordsView({ session }: { session: Session }) {
     <section aria-labelledby="records-title">
       <h1 id="records-title">Records</h1>
       <div class="tabs sub" role="group" aria-label="Kind of record">
-        {(Object.keys(KINDS) as Kind[]).map((k) => (
+        {KIND_ORDER.map((k) => (
           <button key={k} type="button" data-kind={k} aria-pressed={kind === k} onClick={() => setKind(k)}>
             {KINDS[k].label}
           </button>
@@ -133,15 +141,15 @@ export function RecordsView({ session }: { session: Session }) {
                 {spec.columns.map((c, i) =>
                   i === 0 ? (
                     <th key={c} scope="row">
-                      <code class="sid">{String(r[c])}</code>
+                      <code class="sid">{String(cell(r, c))}</code>
                     </th>
                   ) : (
                     <td key={c}>
                       {c.startsWith('date_')
-                        ? when(r[c] as string | null)
-                        : r[c] === null || r[c] === undefined
+                        ? when(dateText(cell(r, c)))
+                        : cell(r, c) === null || cell(r, c) === undefined
                           ? '—'
-                          : String(r[c])}
+                          : String(cell(r, c))}
                     </td>
                   ),
                 )}

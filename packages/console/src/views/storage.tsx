@@ -5,7 +5,8 @@ import { ProblemBanner } from '../components/field';
 import { UsageMeter } from '../components/usage-meter';
 import { otherMessages } from '../errors';
 import { bytes, provider } from '../format';
-import { usePagedList, type Envelope } from '../list';
+import { usePagedList } from '../list';
+import { wholeItems } from '../whole';
 import type { Session } from '../session';
 import { FilesPanel } from './files';
 import { ContainerKeysPanel } from './container-keys';
@@ -16,13 +17,10 @@ const PAGE = 10;
 /** Storage: the partner's containers with their usage, and the files of the one chosen. */
 export function StorageView({ session }: { session: Session }) {
   const [chosen, setChosen] = useState<string | null>(null);
-  const list = usePagedList<Container>(
-    session.token,
-    'containers',
-    async () =>
-      (await data(
-        session.client.api.GET('/storage/containers', { params: { query: { limit: PAGE } } }),
-      )) as Envelope<Container>,
+  const list = usePagedList<Container>(session.token, 'containers', async () =>
+    wholeItems<Container>(
+      await data(session.client.api.GET('/storage/containers', { params: { query: { limit: PAGE } } })),
+    ),
   );
   const containers = list.page?.items ?? [];
   const selected = containers.find((c) => c.container_sid === chosen) ?? null;

@@ -1,7 +1,7 @@
-import type { RecordIngestBatch, RecordIngestBatchResult } from '../messages/records';
-import { unwrapReply } from '../reply';
+import { RecordsRequests, type RecordIngestBatch, type RecordIngestBatchResult } from '../messages/records';
 import { Subjects } from '../subjects';
 import type { BusRequester, CallOptions } from './bus-requester';
+import { TableCaller } from './table-caller';
 
 /** The two ingest subjects: one per kind of detail record. */
 export type RecordIngestSubject = typeof Subjects.records.callIngest | typeof Subjects.records.messageIngest;
@@ -10,19 +10,16 @@ export function isRecordIngestSubject(subject: string | undefined): subject is R
   return subject === Subjects.records.callIngest || subject === Subjects.records.messageIngest;
 }
 
-/** The records requests the gateway's ingest route makes, typed (messages/records.ts). */
+/** The records requests the gateway's ingest route makes, typed by RecordsRequests (messages/records.ts). */
 export class RecordsClient {
-  constructor(
-    private readonly bus: BusRequester,
-    private readonly defaults: CallOptions = {},
-  ) {}
+  private readonly caller: TableCaller<typeof RecordsRequests>;
+
+  constructor(bus: BusRequester, defaults: CallOptions = {}) {
+    this.caller = new TableCaller(bus, RecordsRequests, defaults);
+  }
 
   /** Stores one batch of the kind `subject` names; the report of that batch. */
-  async ingest(
-    subject: RecordIngestSubject,
-    batch: RecordIngestBatch,
-    opts?: CallOptions,
-  ): Promise<RecordIngestBatchResult> {
-    return unwrapReply<RecordIngestBatchResult>(await this.bus.request(subject, batch, { ...this.defaults, ...opts }));
+  ingest(subject: RecordIngestSubject, batch: RecordIngestBatch, opts?: CallOptions): Promise<RecordIngestBatchResult> {
+    return this.caller.call(subject, batch, opts);
   }
 }

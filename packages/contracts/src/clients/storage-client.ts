@@ -1,7 +1,14 @@
 import type { GatewayRequest, Principal } from '../gateway-request';
 import type { Container } from '../schemas/container';
 import type { PlaybackOpenReply, PlaybackOpenRequest, RecordingPrepareRequest } from '../schemas/media';
-import type { Opened, Prepared, PublicFile, UploadCommitRequest, UploadPrepareRequest } from '../messages/storage';
+import {
+  StorageRequests,
+  type Opened,
+  type Prepared,
+  type PublicFile,
+  type UploadCommitRequest,
+  type UploadPrepareRequest,
+} from '../messages/storage';
 import type {
   SweepCandidatesReply,
   SweepCandidatesRequest,
@@ -11,57 +18,59 @@ import type {
   SweepExpiredReply,
   SweepReleaseRequest,
 } from '../messages/sweep';
-import { unwrapReply, type BusReply } from '../reply';
+import type { BusReply } from '../reply';
 import { Subjects } from '../subjects';
 import type { BusRequester, CallOptions } from './bus-requester';
+import { TableCaller } from './table-caller';
 
 /**
- * What other services ask of storage, typed (messages/storage.ts): the gateway's upload, download
+ * What other services ask of storage, typed by StorageRequests (messages/storage.ts): the gateway's upload, download
  * and media steps, the file server's resolve, the threshold-worker's sweeps. Errors arrive as the
  * typed errors of the reply (unwrapReply); a storage that is down is
  * an UnavailableError/TimeoutError. `commit` hands back the raw reply: the gateway answers with it.
  */
 export class StorageClient {
-  constructor(
-    private readonly bus: BusRequester,
-    private readonly defaults: CallOptions = {},
-  ) {}
+  private readonly caller: TableCaller<typeof StorageRequests>;
+
+  constructor(bus: BusRequester, defaults: CallOptions = {}) {
+    this.caller = new TableCaller(bus, StorageRequests, defaults);
+  }
 
   prepare(req: UploadPrepareRequest, opts?: CallOptions): Promise<Prepared> {
-    return this.call(Subjects.storage.uploadPrepare, req, opts);
+    return this.caller.call(Subjects.storage.uploadPrepare, req, opts);
   }
 
   /** A pending upload whose bytes come before its fields (multipart with `data` first). */
   reserve(principal: Principal, opts?: CallOptions): Promise<Prepared> {
-    return this.call(Subjects.storage.uploadReserve, { principal }, opts);
+    return this.caller.call(Subjects.storage.uploadReserve, { principal }, opts);
   }
 
   /** The reply as storage sent it (201 and the File, or the error envelope). */
   commit(req: UploadCommitRequest, opts?: CallOptions): Promise<BusReply> {
-    return this.bus.request(Subjects.storage.uploadCommit, req, { ...this.defaults, ...opts });
+    return this.caller.raw(Subjects.storage.uploadCommit, req, opts);
   }
 
   abort(principal: Principal, fileSid: string, opts?: CallOptions): Promise<{ aborted: boolean }> {
-    return this.call(Subjects.storage.uploadAbort, { principal, file_sid: fileSid }, opts);
+    return this.caller.call(Subjects.storage.uploadAbort, { principal, file_sid: fileSid }, opts);
   }
 
   /** Download by SID: what to stream (bumps date_last_accessed). */
   open(principal: Principal, fileSid: string, opts?: CallOptions): Promise<Opened> {
     const req: GatewayRequest = { principal, params: { file_sid: fileSid }, query: {}, body: null, url: '' };
-    return this.call(Subjects.storage.fileOpen, req, opts);
+    return this.caller.call(Subjects.storage.fileOpen, req, opts);
   }
 
   /** The public file server's `/f/<id>`: the published file, or 404. */
   resolvePublic(id: string, opts?: CallOptions): Promise<PublicFile> {
-    return this.call(Subjects.storage.fileResolvePublic, { id }, opts);
+    return this.caller.call(Subjects.storage.fileResolvePublic, { id }, opts);
   }
 
   recordingPrepare(req: RecordingPrepareRequest, opts?: CallOptions): Promise<Prepared> {
-    return this.call(Subjects.storage.recordingPrepare, req, opts);
+    return this.caller.call(Subjects.storage.recordingPrepare, req, opts);
   }
 
   playbackOpen(req: PlaybackOpenRequest, opts?: CallOptions): Promise<PlaybackOpenReply> {
-    return this.call(Subjects.storage.playbackOpen, req, opts);
+    return this.caller.call(Subjects.storage.playbackOpen, req, opts);
   }
 
   /** A container of the partner, as the API returns it (endpoint's reference check); 404 when not theirs. */
@@ -76,29 +85,25 @@ export class StorageClient {
 
   /** One page of the delete_lru containers due a sweep. */
   sweepContainers(after: string | null, limit: number, opts?: CallOptions): Promise<SweepContainersReply> {
-    return this.call(Subjects.storage.sweepContainers, { after, limit }, opts);
+    return this.caller.call(Subjects.storage.sweepContainers, { after, limit }, opts);
   }
 
   /** Claims or renews the container's lease; its counts and least recently used files. */
   sweepCandidates(req: SweepCandidatesRequest, opts?: CallOptions): Promise<SweepCandidatesReply> {
-    return this.call(Subjects.storage.sweepCandidates, req, opts);
+    return this.caller.call(Subjects.storage.sweepCandidates, req, opts);
   }
 
   /** Deletes one file if it still qualifies; idempotent. */
   sweepDelete(req: SweepDeleteRequest, opts?: CallOptions): Promise<SweepDeleteReply> {
-    return this.call(Subjects.storage.sweepDelete, req, opts);
+    return this.caller.call(Subjects.storage.sweepDelete, req, opts);
   }
 
   async sweepRelease(req: SweepReleaseRequest, opts?: CallOptions): Promise<void> {
-    await this.call(Subjects.storage.sweepRelease, req, opts);
+    await this.caller.call(Subjects.storage.sweepRelease, req, opts);
   }
 
   /** Files whose lifecycle_ttl has passed, oldest expiry first. */
   sweepExpired(limit: number, opts?: CallOptions): Promise<SweepExpiredReply> {
-    return this.call(Subjects.storage.sweepExpired, { limit }, opts);
-  }
-
-  private async call<T>(subject: string, payload: unknown, opts?: CallOptions): Promise<T> {
-    return unwrapReply<T>(await this.bus.request(subject, payload, { ...this.defaults, ...opts }));
+    return this.caller.call(Subjects.storage.sweepExpired, { limit }, opts);
   }
 }

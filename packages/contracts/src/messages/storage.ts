@@ -12,9 +12,13 @@ import {
 } from '../schemas/media';
 import { Subjects } from '../subjects';
 import {
+  SweepCandidatesReplySchema,
   SweepCandidatesRequestSchema,
+  SweepContainersReplySchema,
   SweepContainersRequestSchema,
+  SweepDeleteReplySchema,
   SweepDeleteRequestSchema,
+  SweepExpiredReplySchema,
   SweepExpiredRequestSchema,
   SweepReleaseRequestSchema,
 } from './sweep';
@@ -32,7 +36,6 @@ import type { PayloadSpec, RequestSpec } from './message-spec';
 
 const Sid = Type.String({ minLength: 1, maxLength: 64 });
 const BlobKey = Type.String({ minLength: 1, maxLength: 1024 });
-const Loose = Type.Object({}, { additionalProperties: true });
 
 /** `reserved`: the bytes came first (uploadReserve) under that file_sid, this many of them. */
 export const UploadPrepareRequestSchema = Type.Object({
@@ -150,14 +153,14 @@ export const StorageRequests = {
   [Subjects.storage.blobStoreOpen]: { request: BlobStoreOpenRequestSchema, reply: BlobStoreOpenReplySchema },
   [Subjects.storage.playbackOpen]: { request: PlaybackOpenRequestSchema, reply: PlaybackOpenReplySchema },
   [Subjects.storage.publishedCheck]: { request: PublishedCheckRequestSchema, reply: Type.Object({ file_sid: Sid }) },
-  [Subjects.storage.sweepContainers]: { request: SweepContainersRequestSchema, reply: Loose },
-  [Subjects.storage.sweepCandidates]: { request: SweepCandidatesRequestSchema, reply: Loose },
-  [Subjects.storage.sweepDelete]: { request: SweepDeleteRequestSchema, reply: Loose },
+  [Subjects.storage.sweepContainers]: { request: SweepContainersRequestSchema, reply: SweepContainersReplySchema },
+  [Subjects.storage.sweepCandidates]: { request: SweepCandidatesRequestSchema, reply: SweepCandidatesReplySchema },
+  [Subjects.storage.sweepDelete]: { request: SweepDeleteRequestSchema, reply: SweepDeleteReplySchema },
   [Subjects.storage.sweepRelease]: {
     request: SweepReleaseRequestSchema,
     reply: Type.Object({ released: Type.Boolean() }),
   },
-  [Subjects.storage.sweepExpired]: { request: SweepExpiredRequestSchema, reply: Loose },
+  [Subjects.storage.sweepExpired]: { request: SweepExpiredRequestSchema, reply: SweepExpiredReplySchema },
   ...CopyCacheRequests,
 } as const satisfies Record<(typeof Subjects.storage)[keyof typeof Subjects.storage], RequestSpec>;
 

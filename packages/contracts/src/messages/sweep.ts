@@ -21,11 +21,12 @@ export const SweepContainersRequestSchema = Type.Object(
   { additionalProperties: false },
 );
 export type SweepContainersRequest = Static<typeof SweepContainersRequestSchema>;
-export interface SweepContainersReply {
-  container_sids: string[];
+export const SweepContainersReplySchema = Type.Object({
+  container_sids: Type.Array(Type.String()),
   /** Pass as `after` for the next page; null on the last page. */
-  next: string | null;
-}
+  next: Type.Union([Type.String(), Type.Null()]),
+});
+export type SweepContainersReply = Static<typeof SweepContainersReplySchema>;
 
 /**
  * Claims (or renews) the sweep lease of a container for `owner` and returns its counts and its
@@ -43,34 +44,38 @@ export const SweepCandidatesRequestSchema = Type.Object(
 export type SweepCandidatesRequest = Static<typeof SweepCandidatesRequestSchema>;
 
 /** A container's threshold counts and targets, and what they mean for a sweep. */
-export interface SweepContainerState {
-  container_sid: string;
-  partner_sid: string;
-  threshold_files: number | null;
-  threshold_bytes: number | null;
-  threshold_files_target: number | null;
-  threshold_bytes_target: number | null;
-  threshold_total_files: number;
-  threshold_total_bytes: number;
+const NullableCount = Type.Union([Type.Number(), Type.Null()]);
+export const SweepContainerStateSchema = Type.Object({
+  container_sid: Type.String(),
+  partner_sid: Type.String(),
+  threshold_files: NullableCount,
+  threshold_bytes: NullableCount,
+  threshold_files_target: NullableCount,
+  threshold_bytes_target: NullableCount,
+  threshold_total_files: Type.Number(),
+  threshold_total_bytes: Type.Number(),
   /** A count is above its target and a sweep is due (delete the next LRU file). */
-  over_target: boolean;
-}
+  over_target: Type.Boolean(),
+});
+export type SweepContainerState = Static<typeof SweepContainerStateSchema>;
 
-export interface SweepCandidate {
-  file_sid: string;
-  file_bytes: number;
+export const SweepCandidateSchema = Type.Object({
+  file_sid: Type.String(),
+  file_bytes: Type.Number(),
   /** ISO 8601; sent back with the delete so a file read since is not deleted. */
-  date_last_accessed: string;
-}
+  date_last_accessed: Type.String(),
+});
+export type SweepCandidate = Static<typeof SweepCandidateSchema>;
 
-export interface SweepCandidatesReply {
+export const SweepCandidatesReplySchema = Type.Object({
   /** Null when the container is gone or no longer delete_lru. */
-  container: SweepContainerState | null;
+  container: Type.Union([SweepContainerStateSchema, Type.Null()]),
   /** False when another sweep holds the container's lease. */
-  claimed: boolean;
+  claimed: Type.Boolean(),
   /** In least-recently-used order: date_last_accessed, then file_sid. Empty unless claimed and over target. */
-  files: SweepCandidate[];
-}
+  files: Type.Array(SweepCandidateSchema),
+});
+export type SweepCandidatesReply = Static<typeof SweepCandidatesReplySchema>;
 
 /** `lru` needs container_sid, owner and date_last_accessed (the candidate as seen). */
 export const SweepDeleteRequestSchema = Type.Object(
@@ -87,15 +92,24 @@ export const SweepDeleteRequestSchema = Type.Object(
 );
 export type SweepDeleteRequest = Static<typeof SweepDeleteRequestSchema>;
 
-export interface SweepDeleteReply {
-  deleted: boolean;
+export const SweepDeleteReplySchema = Type.Object({
+  deleted: Type.Boolean(),
   /** The deleted file (when `deleted`). */
-  file: { file_sid: string; container_sid: string; partner_sid: string; file_bytes: number } | null;
+  file: Type.Union([
+    Type.Object({
+      file_sid: Type.String(),
+      container_sid: Type.String(),
+      partner_sid: Type.String(),
+      file_bytes: Type.Number(),
+    }),
+    Type.Null(),
+  ]),
   /** For `lru`: the container after this request (null when gone). */
-  container: SweepContainerState | null;
+  container: Type.Union([SweepContainerStateSchema, Type.Null()]),
   /** For `lru`: false when the lease is no longer the caller's (stop sweeping). */
-  holds_lease: boolean;
-}
+  holds_lease: Type.Boolean(),
+});
+export type SweepDeleteReply = Static<typeof SweepDeleteReplySchema>;
 
 export const SweepReleaseRequestSchema = Type.Object(
   {
@@ -108,6 +122,7 @@ export type SweepReleaseRequest = Static<typeof SweepReleaseRequestSchema>;
 
 export const SweepExpiredRequestSchema = Type.Object({ limit: Limit }, { additionalProperties: false });
 export type SweepExpiredRequest = Static<typeof SweepExpiredRequestSchema>;
-export interface SweepExpiredReply {
-  files: Array<{ file_sid: string; container_sid: string; expires_at: string }>;
-}
+export const SweepExpiredReplySchema = Type.Object({
+  files: Type.Array(Type.Object({ file_sid: Type.String(), container_sid: Type.String(), expires_at: Type.String() })),
+});
+export type SweepExpiredReply = Static<typeof SweepExpiredReplySchema>;

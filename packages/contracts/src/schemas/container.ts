@@ -1,5 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { MAX_CONTAINER_KEYS } from './encryption-key';
+import { Literals, optionalAll } from './schema-helpers';
 
 export const CLASSIFICATIONS = ['archive', 'document', 'executable', 'media', 'unknown'] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
@@ -47,7 +48,6 @@ export const LIFECYCLE_ACTIONS = ['no_action', 'delete'] as const;
 const Nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) =>
   Type.Union([t, Type.Null()]);
 const NonNegInt = Type.Integer({ minimum: 0 });
-const Literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 /** Writable container fields (create and update; `unique` and `type` only at creation). */
 const containerWritable = {
@@ -85,6 +85,9 @@ const containerWritable = {
   unique: Type.Boolean(),
 };
 
+/** A container's writable settings as the schema types them (the defaults and a stored container hold them). */
+export type ContainerSettingsFields = Static<TObject<typeof containerWritable>>;
+
 /** Read-only fields a client may send back (ignored, not errors). */
 const containerReadOnly = {
   available_bytes_percent: Type.Unknown(),
@@ -115,7 +118,7 @@ export const ContainerPutSchema = Type.Object(
     ...containerWritable,
     // Optional, and kept when left out: a PUT written before encryption existed must not turn it off unnoticed.
     encryption_key_sids: Type.Optional(containerWritable.encryption_key_sids),
-    ...Object.fromEntries(Object.entries(containerReadOnly).map(([k, v]) => [k, Type.Optional(v)])),
+    ...optionalAll(containerReadOnly),
   },
   { additionalProperties: false, $id: 'ContainerPut' },
 );

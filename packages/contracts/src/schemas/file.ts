@@ -2,13 +2,13 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ClassificationSchema, LIFECYCLE_ACTIONS, PUBLISH_VALUES } from './container';
 import { MIME_TYPE_PATTERN } from '../mime-type';
 import { FileEncryptionSchema } from './encryption-key';
+import { Literals, optionalAll, sameForEach } from './schema-helpers';
 
 import { AUDIO_FORMATS, BITRATE_FORMATS, TARGET_FORMATS } from '../media-formats';
 
 export { AUDIO_FORMATS, BITRATE_FORMATS, TARGET_FORMATS };
 export const BITRATES = [8, 16, 24, 32, 40, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320] as const;
 
-const Literals = (values: readonly (string | number)[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
 const NullableStr = Type.Union([Type.String({ maxLength: 256 }), Type.Null()]);
 /** An access name is a path segment of the public URL. */
@@ -45,7 +45,7 @@ const fileMutable = {
 /** The File fields of an upload (`file_object` JSON or query parameters). Only `container_sid` is required. */
 export const FileUploadSchema = Type.Object(
   {
-    ...Object.fromEntries(Object.entries(fileMutable).map(([k, v]) => [k, Type.Optional(v)])),
+    ...optionalAll(fileMutable),
     container_sid: Type.String({ minLength: 1, maxLength: 64 }),
     content_classification: Type.Optional(ClassificationSchema),
     desired_bitrate: Type.Optional(Type.Union([Literals(BITRATES), Literals(BITRATES.map(String))])),
@@ -79,12 +79,14 @@ export const FILE_READ_ONLY = [
   'type',
   'unique',
 ] as const;
+/** The read-only fields, each accepted (and ignored) on update. */
+const fileReadOnly = optionalAll(sameForEach(FILE_READ_ONLY, Type.Unknown()));
 
 export const FilePatchSchema = Type.Object(
   {
-    ...Object.fromEntries(Object.entries(fileMutable).map(([k, v]) => [k, Type.Optional(v)])),
+    ...optionalAll(fileMutable),
     mime_type: Type.Optional(MimeType),
-    ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
+    ...fileReadOnly,
   },
   { additionalProperties: false, $id: 'FilePatch' },
 );
@@ -94,7 +96,7 @@ export const FilePutSchema = Type.Object(
   {
     ...fileMutable,
     mime_type: Type.Optional(MimeType),
-    ...Object.fromEntries(FILE_READ_ONLY.map((k) => [k, Type.Optional(Type.Unknown())])),
+    ...fileReadOnly,
   },
   { additionalProperties: false, $id: 'FilePut' },
 );

@@ -1,5 +1,6 @@
 import { UnavailableError, type ErrorBody } from '@patchbay/contracts';
 import { ADDRESS_NOT_ALLOWED, AddressNotAllowedError } from '../net/address-not-allowed-error';
+import { fieldOf } from '../runtime/error-fields';
 
 /**
  * Why an object storage cannot be used, as a stable code callers can switch on:
@@ -88,9 +89,9 @@ export class BlobStoreUnavailableError extends UnavailableError {
     for (
       let e: unknown = err, depth = 0;
       e && typeof e === 'object' && depth < 4;
-      e = (e as { cause?: unknown }).cause, depth += 1
+      e = fieldOf(e, 'cause'), depth += 1
     ) {
-      const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
+      const [code, name, message] = [fieldOf(e, 'code'), fieldOf(e, 'name'), fieldOf(e, 'message')];
       // Some SDKs keep only the message of the socket error: the AWS SDK wraps an error that is not
       // `instanceof Error` in its realm (under jest, Node's own errors) as "AWS SDK error wrapper for …",
       // Azure's says REQUEST_SEND_ERROR and quotes Node's message.

@@ -19,6 +19,7 @@ import { assertKey, resolveRange } from './blob-checks';
 import { OpenFiles, type OpenFile } from './open-files';
 import { BlockCache } from './block-cache';
 import { CachedFileReader, FileReader } from './dir-reader';
+import { errorCode, fieldOf } from '../runtime/error-fields';
 
 export interface DirBlobStoreOptions {
   /** Root directory; created on first put. */
@@ -255,7 +256,7 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 function errno(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
+  const code = errorCode(err);
   return typeof code === 'string' ? code : undefined;
 }
 
@@ -270,7 +271,7 @@ function notFound(key: string, cause?: unknown): NotFoundError {
  * reading and a ConflictError when writing.
  */
 function translate(err: unknown, key: string, op: 'read' | 'write' = 'read'): unknown {
-  if (err instanceof ApiError || typeof (err as { syscall?: unknown } | null)?.syscall !== 'string') return err;
+  if (err instanceof ApiError || typeof fieldOf(err, 'syscall') !== 'string') return err;
   const code = errno(err) ?? '';
   if (op === 'read' && ['ENOENT', 'ENOTDIR', 'EISDIR'].includes(code)) return notFound(key, err);
   if (op === 'write' && ['EEXIST', 'ENOTDIR', 'EISDIR'].includes(code)) {

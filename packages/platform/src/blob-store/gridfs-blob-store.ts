@@ -24,6 +24,7 @@ import { NotFoundError, errorItem } from '@patchbay/contracts';
 import type { BlobStat, BlobStore, ByteRange } from './port';
 import { assertKey, resolveRange } from './blob-checks';
 import { translateMongoError } from '../doc-store/mongo-errors';
+import { byteChunks } from './byte-chunks';
 
 export interface GridfsBlobStoreOptions {
   /** The database holding the bucket; its client stays the caller's to close. */
@@ -183,7 +184,7 @@ async function drain(source: AsyncIterable<Buffer | string>, upload: GridFSBucke
 
 async function* translated(src: Readable): AsyncGenerator<Buffer> {
   try {
-    for await (const chunk of src) yield chunk as Buffer;
+    yield* byteChunks(src);
   } catch (err) {
     throw toPortError(err);
   }

@@ -28,6 +28,11 @@ interface Entry extends OpenFile {
   dropped: boolean;
 }
 
+/** Every OpenFile that `acquire` hands out is an Entry. */
+function isEntry(f: OpenFile): f is Entry {
+  return 'users' in f && 'dropped' in f;
+}
+
 /** At most this many files are kept open; past it the oldest entry is dropped. */
 const MAX_OPEN = 512;
 
@@ -68,7 +73,7 @@ export class OpenFiles {
     if (keepMs > 0) {
       // Another reader may have opened the same file meanwhile: the newer open wins.
       if (this.entries.has(file)) this.drop(file);
-      if (this.entries.size >= MAX_OPEN) this.drop(this.entries.keys().next().value as string);
+      if (this.entries.size >= MAX_OPEN) this.dropOldest();
       this.entries.set(file, entry);
       this.sweeper ??= setInterval(() => this.sweep(), Math.max(keepMs, 250)).unref();
     }
@@ -76,8 +81,8 @@ export class OpenFiles {
   }
 
   /** Ends one use of a file from `acquire`. */
-  release(f: OpenFile): void {
-    const e = f as Entry;
+  release(e: OpenFile): void {
+    if (!isEntry(e)) throw new Error('release: not a file from acquire');
     e.users -= 1;
     if (e.dropped && e.users === 0) closeFd(e.fd);
   }
@@ -89,6 +94,12 @@ export class OpenFiles {
     this.entries.delete(file);
     e.dropped = true;
     if (e.users === 0) closeFd(e.fd);
+  }
+
+  /** Drops the entry kept longest (Map keeps insertion order). */
+  private dropOldest(): void {
+    const oldest = this.entries.keys().next();
+    if (!oldest.done) this.drop(oldest.value);
   }
 
   /** Drops every kept file whose path `match` accepts. */

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { ApiError } from '@patchbay/contracts';
 import type { BlobStore } from './port';
 import { BlobStoreUnavailableError } from './blob-store-unavailable-error';
+import { byteChunks } from './byte-chunks';
 
 const BODY = Buffer.from('patchbay storage probe\n');
 
@@ -22,7 +23,7 @@ export async function probeBlobStore(store: BlobStore): Promise<void> {
   await store.put(key, Readable.from([BODY]));
   try {
     const read: Buffer[] = [];
-    for await (const chunk of await store.get(key)) read.push(chunk as Buffer);
+    for await (const chunk of byteChunks(await store.get(key))) read.push(chunk);
     if (!Buffer.concat(read).equals(BODY)) {
       throw new BlobStoreUnavailableError('provider_error', 'the storage returned other bytes than were written to it');
     }

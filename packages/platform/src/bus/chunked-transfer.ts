@@ -1,5 +1,6 @@
 import { BusPayloadError } from './bus-errors';
 import type { ChunkWire } from './chunk-wire';
+import { errorMessage } from '../runtime/error-fields';
 
 /**
  * Carrying one message larger than the medium's max_payload: the sender keeps the bytes and offers
@@ -81,7 +82,7 @@ export async function fetchChunks(wire: ChunkWire, ref: string, opts: FetchOptio
       chunk = await wire.ask(r.subject, encoder.encode(String(i)), Math.min(left, CHUNK_WAIT_MS));
     } catch (err) {
       throw new BusPayloadError(
-        `${opts.what}: chunk ${i + 1} of ${r.chunks} was lost (${(err as Error).message}); the sender is gone`,
+        `${opts.what}: chunk ${i + 1} of ${r.chunks} was lost (${errorMessage(err)}); the sender is gone`,
         { cause: err },
       );
     }

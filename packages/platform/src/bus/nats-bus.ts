@@ -41,6 +41,7 @@ import { NatsSource, type StoredBodies } from './nats-source';
 import { ensureConsumer, ensureStreams, pendingJobs, type StreamLimits } from './nats-streams';
 import { DEFAULT_DRAIN_MS, PullWorker } from './pull-worker';
 import { consumerName } from './subject-names';
+import { errorMessage } from '../runtime/error-fields';
 
 export interface NatsBusOptions {
   /** `nats://host:port` (several servers: comma-separated). */
@@ -319,7 +320,7 @@ export class NatsBus implements Bus {
     } catch (err) {
       // A JetStream API refusal is a configuration error (subject outside the stream, overlapping work queues).
       if (jsErrorCode(err) !== undefined)
-        throw new Error(`cannot bind consumer ${spec.name} on stream ${spec.stream}: ${(err as Error).message}`, {
+        throw new Error(`cannot bind consumer ${spec.name} on stream ${spec.stream}: ${errorMessage(err)}`, {
           cause: err,
         });
       throw fromNatsError(err, `binding consumer ${spec.name}`);

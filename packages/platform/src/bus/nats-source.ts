@@ -85,6 +85,7 @@ const DRAIN_LIMIT_MS = 2000;
  * when the drain completes. `sub` is internal to nats.js 2.x, hence the fallback to `close()`.
  */
 function drainFetch(batch: ConsumerMessages): void {
+  // why: `sub` is a private field of nats.js 2.x's fetch iterator; its absence is handled (close()).
   const sub = (batch as unknown as { sub?: NatsSubscription }).sub;
   const close = () => {
     void batch.close().catch(() => undefined);

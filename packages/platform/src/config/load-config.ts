@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import type { Static, TObject } from '@sinclair/typebox';
+import { fieldOf } from '../runtime/error-fields';
 
 const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
 
@@ -22,14 +23,13 @@ export function loadConfig<S extends TObject>(schema: S, env: NodeJS.ProcessEnv 
     const value = env[key];
     if (value !== undefined && value !== '') raw[key] = value;
   }
-  const check = ajv.compile(schema);
+  const check = ajv.compile<Static<S>>(schema);
   if (!check(raw)) {
     const problems = (check.errors ?? []).map((e) => {
-      const key =
-        e.instancePath.replace(/^\//, '') || String((e.params as { missingProperty?: string }).missingProperty ?? '');
+      const key = e.instancePath.replace(/^\//, '') || String(fieldOf(e.params, 'missingProperty') ?? '');
       return `${key}: ${e.message ?? 'invalid'}${key && env[key] !== undefined ? ` (got "${env[key]}")` : ''}`;
     });
     throw new ConfigError([...new Set(problems)]);
   }
-  return Object.freeze(raw) as Readonly<Static<S>>;
+  return Object.freeze(raw);
 }

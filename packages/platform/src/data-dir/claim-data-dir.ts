@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../runtime/logger';
 import { lockDir, type DirLock } from './dir-lock';
+import { errorMessage } from '../runtime/error-fields';
 
 /** What a process holds of a data directory until it stops. */
 export interface DataDirClaim {
@@ -25,7 +26,7 @@ export function makePrivateDir(dir: string, log: Logger): void {
     fs.chmodSync(dir, 0o700);
     log.warn({ dir, was: mode.toString(8) }, 'the data directory was open to other users; its mode is now 0700');
   } catch (err) {
-    log.warn({ dir, mode: mode.toString(8), err: (err as Error).message }, 'the data directory is open to other users');
+    log.warn({ dir, mode: mode.toString(8), err: errorMessage(err) }, 'the data directory is open to other users');
   }
 }
 

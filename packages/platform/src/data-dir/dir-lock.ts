@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { currentIdentity, isRunning, parseIdentity, type ProcessIdentity } from './process-identity';
+import { errorCode } from '../runtime/error-fields';
 
 /** The lock file in each locked directory. */
 export const LOCK_FILE = 'patchbay.lock';
@@ -73,7 +74,7 @@ function create(file: string, text: string): boolean {
     fs.linkSync(temp, file);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errorCode(err) === 'EEXIST') return false;
     throw err;
   } finally {
     fs.rmSync(temp, { force: true });
@@ -84,7 +85,7 @@ function readText(file: string): string | null {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errorCode(err) === 'ENOENT') return null;
     throw err;
   }
 }
@@ -100,7 +101,7 @@ function takeOver(file: string, stale: string): void {
   try {
     fs.mkdirSync(mutex, { mode: 0o700 });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    if (errorCode(err) !== 'EEXIST') throw err;
     const age = Date.now() - (fs.statSync(mutex, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
     if (age > ABANDONED_TAKEOVER_MS) fs.rmSync(mutex, { recursive: true, force: true });
     else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); // let the other taker finish

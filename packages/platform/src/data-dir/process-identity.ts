@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import { errorCode, fieldOf } from '../runtime/error-fields';
 
 /**
  * Who holds a lock: enough to tell, later and from another process, whether that very process is
@@ -71,7 +72,7 @@ export function isRunning(holder: ProcessIdentity, self: ProcessIdentity = curre
     process.kill(holder.pid, 0);
   } catch (err) {
     // EPERM: it exists, under another user; its start time below still tells.
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    if (errorCode(err) !== 'EPERM') return false;
   }
   if (isZombie(holder.pid)) return false;
   if (holder.start === null) return true;
@@ -81,13 +82,14 @@ export function isRunning(holder: ProcessIdentity, self: ProcessIdentity = curre
 /** A holder record read back from a lock file; null when it is not one (partial or foreign content). */
 export function parseIdentity(text: string): ProcessIdentity | null {
   try {
-    const v = JSON.parse(text) as Partial<ProcessIdentity>;
-    if (!Number.isInteger(v.pid) || typeof v.host !== 'string') return null;
+    const v: unknown = JSON.parse(text);
+    const [pid, start, boot, host] = [fieldOf(v, 'pid'), fieldOf(v, 'start'), fieldOf(v, 'boot'), fieldOf(v, 'host')];
+    if (typeof pid !== 'number' || !Number.isInteger(pid) || typeof host !== 'string') return null;
     return {
-      pid: v.pid as number,
-      start: typeof v.start === 'string' ? v.start : null,
-      boot: typeof v.boot === 'string' ? v.boot : null,
-      host: v.host,
+      pid,
+      start: typeof start === 'string' ? start : null,
+      boot: typeof boot === 'string' ? boot : null,
+      host,
     };
   } catch {
     return null;

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ConflictError, NotFoundError, errorItem } from '@patchbay/contracts';
-import type { Collection, Doc, Filter, Update } from './port';
+import type { Collection, Filter, Update } from './port';
 
 /** The field every document updated through `compareAndSet` carries: bumped by each write. */
 export const REVISION_FIELD = 'revision';
@@ -33,9 +33,9 @@ export type Decision = Update | null;
  * NotFoundError when nothing matches `filter` (also when it was deleted between attempts);
  * ConflictError after `attempts` lost races.
  */
-export async function compareAndSet<T extends Doc>(
+export async function compareAndSet<T extends object>(
   coll: Collection<T>,
-  filter: Filter,
+  filter: Filter<T>,
   decide: (current: T) => Decision | Promise<Decision>,
   opts: CompareAndSetOptions = {},
 ): Promise<{ before: T; after: T }> {
@@ -46,7 +46,8 @@ export async function compareAndSet<T extends Doc>(
     const decision = await decide(current);
     if (!decision) return { before: current, after: current };
     // A missing revision (a document written before revisions existed) matches `null` in both stores.
-    const guard = { ...filter, [REVISION_FIELD]: current[REVISION_FIELD] ?? null };
+    const revision = REVISION_FIELD in current ? current[REVISION_FIELD] : undefined;
+    const guard = { ...filter, [REVISION_FIELD]: revision ?? null };
     const after = await coll.findOneAndUpdate(guard, { ...decision, $inc: { ...decision.$inc, [REVISION_FIELD]: 1 } });
     if (after) return { before: current, after };
     if (attempt >= attempts)
@@ -61,13 +62,20 @@ export async function compareAndSet<T extends Doc>(
  * default): only what differs (deep equality), an `undefined` in `next` unsets. Null when nothing
  * differs.
  */
-export function changedFields(current: Doc, next: Doc, keys: readonly string[] = Object.keys(next)): Update | null {
+export function changedFields(
+  current: object,
+  next: object,
+  keys: readonly string[] = Object.keys(next),
+): Update | null {
+  const was = new Map<string, unknown>(Object.entries(current));
+  const will = new Map<string, unknown>(Object.entries(next));
   const $set: Record<string, unknown> = {};
   const $unset: Record<string, unknown> = {};
   for (const key of keys) {
-    if (isDeepStrictEqual(current[key], next[key])) continue;
-    if (next[key] === undefined) $unset[key] = '';
-    else $set[key] = next[key];
+    const value = will.get(key);
+    if (isDeepStrictEqual(was.get(key), value)) continue;
+    if (value === undefined) $unset[key] = '';
+    else $set[key] = value;
   }
   const update: Update = {};
   if (Object.keys($set).length > 0) update.$set = $set;

@@ -25,15 +25,17 @@ export function crossesArray(doc: unknown, parts: readonly string[]): boolean {
 /** Sets a dot path, creating plain objects on the way; refuses to walk through a value that is not one. */
 export function setPath(doc: Obj, path: string, value: unknown): void {
   const parts = path.split('.');
-  let at: Obj = doc;
+  // An array on the way is walked by its numeric parts, like an object's fields.
+  let at: object = doc;
   for (const [i, part] of parts.slice(0, -1).entries()) {
-    if (at[part] === undefined || at[part] === null) at[part] = {};
-    const next = at[part];
+    const held: unknown = Reflect.get(at, part);
+    if (held === undefined || held === null) Reflect.set(at, part, {});
+    const next: unknown = Reflect.get(at, part);
     if (!isPlainObject(next) && !Array.isArray(next))
       throw new Error(`cannot set '${path}': '${parts.slice(0, i + 1).join('.')}' is not an object`);
-    at = next as Obj;
+    at = next;
   }
-  at[parts[parts.length - 1]] = value;
+  Reflect.set(at, parts[parts.length - 1], value);
 }
 
 /** The value at a dot path (no array traversal beyond numeric parts), undefined when missing. */
@@ -41,7 +43,7 @@ export function getPath(doc: Obj, path: string): unknown {
   let at: unknown = doc;
   for (const part of path.split('.')) {
     if (!isPlainObject(at) && !Array.isArray(at)) return undefined;
-    at = (at as Obj)[part];
+    at = Reflect.get(at, part);
   }
   return at;
 }

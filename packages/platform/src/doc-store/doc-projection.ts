@@ -34,11 +34,13 @@ function include(src: Obj, dst: Obj, parts: string[]): void {
   } else if (Array.isArray(value)) {
     // Only object elements survive a sub-path inclusion; several paths share the same element copies.
     const objects = value.filter(isPlainObject);
-    const target = Array.isArray(dst[head]) ? (dst[head] as Obj[]) : objects.map(() => ({}));
+    const existing = dst[head];
+    const target: Obj[] = Array.isArray(existing) ? existing.filter(isPlainObject) : objects.map(() => ({}));
     objects.forEach((el, i) => include(el, target[i], tail));
     dst[head] = target;
   } else if (isPlainObject(value)) {
-    const target = isPlainObject(dst[head]) ? (dst[head] as Obj) : {};
+    const existing = dst[head];
+    const target = isPlainObject(existing) ? existing : {};
     include(value, target, tail);
     dst[head] = target;
   }

@@ -8,6 +8,7 @@ import { isDeepStrictEqual, types } from 'node:util';
 import { BadRequestError } from '@patchbay/contracts';
 import type { Doc, Filter, Update } from './port';
 import { getPath, isPlainObject, setPath, unsetPath } from './doc-paths';
+import { errorMessage } from '../runtime/error-fields';
 
 const OPERATORS = new Set(['$set', '$unset', '$inc']);
 
@@ -33,7 +34,7 @@ export function applyUpdate(doc: Doc, update: Update): boolean {
       setPath(doc, path, (current ?? 0) + by);
     }
   } catch (err) {
-    throw BadRequestError.field('update', (err as Error).message);
+    throw BadRequestError.field('update', errorMessage(err));
   }
   return !isDeepStrictEqual(before, doc);
 }
@@ -46,7 +47,7 @@ export function upsertSeed(filter: Filter): Doc {
   const seed: Doc = {};
   const visit = (f: Filter): void => {
     for (const [key, value] of Object.entries(f)) {
-      if (key === '$and' && Array.isArray(value)) value.forEach((sub) => visit(sub as Filter));
+      if (key === '$and' && Array.isArray(value)) value.filter(isPlainObject).forEach(visit);
       if (key.startsWith('$') || types.isRegExp(value)) continue;
       if (isPlainObject(value) && Object.keys(value).some((k) => k.startsWith('$'))) {
         if ('$eq' in value) setPath(seed, key, value.$eq);
@@ -65,9 +66,9 @@ function typeName(v: unknown): string {
 }
 
 /** A deep copy that keeps Dates (structuredClone would, but makes them of another realm under jest). */
-function structuredCloneSafe<T>(v: T): T {
-  if (types.isDate(v)) return new Date(v.getTime()) as T;
-  if (Array.isArray(v)) return v.map(structuredCloneSafe) as T;
-  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, structuredCloneSafe(x)])) as T;
+function structuredCloneSafe(v: unknown): unknown {
+  if (types.isDate(v)) return new Date(v.getTime());
+  if (Array.isArray(v)) return v.map(structuredCloneSafe);
+  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, structuredCloneSafe(x)]));
   return v;
 }

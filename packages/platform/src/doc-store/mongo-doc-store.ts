@@ -53,8 +53,9 @@ export class MongoDocStore implements DocStore {
     return this.database;
   }
 
-  collection<T extends Doc = Doc>(name: string): Collection<T> {
-    return new MongoDocCollection<T>(this.database.collection(name));
+  collection<T extends object = Doc>(name: string): Collection<T> {
+    // why: documents are untyped at rest; T is only the caller's view of them (the port says so).
+    return new MongoDocCollection(this.database.collection(name)) as unknown as Collection<T>;
   }
 
   async close(): Promise<void> {
@@ -62,29 +63,32 @@ export class MongoDocStore implements DocStore {
   }
 }
 
-class MongoDocCollection<T extends Doc> implements Collection<T> {
+/** Untyped: the store hands it out as the `Collection<T>` its caller asked for. */
+class MongoDocCollection implements Collection<Doc> {
   constructor(private readonly c: MongoCollection<Document>) {}
 
-  insertOne(doc: T): Promise<void> {
+  insertOne(doc: Doc): Promise<void> {
     return guard(async () => {
       await this.c.insertOne({ ...doc });
     });
   }
 
-  insertMany(docs: T[]): Promise<void> {
+  insertMany(docs: Doc[]): Promise<void> {
     // The driver refuses an empty batch; the port treats it as nothing to do.
     return guard(async () => {
       if (docs.length > 0) await this.c.insertMany(docs.map((d) => ({ ...d })));
     });
   }
 
-  findOne(filter: Filter, opts: Pick<FindOptions, 'projection' | 'sort'> = {}): Promise<T | null> {
-    return guard(() => this.c.findOne<T>(filter, { projection: withoutId(opts.projection), sort: opts.sort }));
+  findOne(filter: Filter, opts: Pick<FindOptions, 'projection' | 'sort'> = {}): Promise<Doc | null> {
+    return guard(() => this.c.findOne<Doc>(filter, { projection: withoutId(opts.projection), sort: opts.sort }));
   }
 
-  find(filter: Filter, opts: FindOptions = {}): Promise<T[]> {
+  find(filter: Filter, opts: FindOptions = {}): Promise<Doc[]> {
     const { sort, skip, limit } = opts;
-    return guard(() => this.c.find<T>(filter, { projection: withoutId(opts.projection), sort, skip, limit }).toArray());
+    return guard(() =>
+      this.c.find<Doc>(filter, { projection: withoutId(opts.projection), sort, skip, limit }).toArray(),
+    );
   }
 
   countDocuments(filter: Filter): Promise<number> {
@@ -99,16 +103,16 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
     return guard(async () => counts(await this.c.updateMany(filter, update)));
   }
 
-  findOneAndUpdate(filter: Filter, update: Update, opts: FindOneAndUpdateOptions = {}): Promise<T | null> {
+  findOneAndUpdate(filter: Filter, update: Update, opts: FindOneAndUpdateOptions = {}): Promise<Doc | null> {
     const options = {
       returnDocument: opts.returnDocument ?? 'after',
       upsert: opts.upsert ?? false,
       projection: { _id: 0 },
     } as const;
-    return guard(async () => (await this.c.findOneAndUpdate(filter, update, options)) as T | null);
+    return guard(() => this.c.findOneAndUpdate(filter, update, options));
   }
 
-  replaceOne(filter: Filter, doc: T): Promise<UpdateResult> {
+  replaceOne(filter: Filter, doc: Doc): Promise<UpdateResult> {
     return guard(async () => counts(await this.c.replaceOne(filter, { ...doc })));
   }
 
@@ -142,7 +146,7 @@ class MongoDocCollection<T extends Doc> implements Collection<T> {
         if (err instanceof MongoServerError && err.code === NAMESPACE_NOT_FOUND) return; // no collection, no index
         throw err;
       }
-      for (const index of indexes.filter((i) => same(i.key as Document))) {
+      for (const index of indexes.filter((i) => same(i.key))) {
         try {
           await this.c.dropIndex(String(index.name));
         } catch (err) {

@@ -12,6 +12,7 @@ import {
   MongoTopologyClosedError,
   MongoClientClosedError,
 } from 'mongodb';
+import { errorCode, fieldOf } from '../runtime/error-fields';
 
 /** E11000 (and the legacy 11001) is a unique index refusing a write, from any command or bulk write. */
 const DUPLICATE_KEY = new Set([11000, 11001]);
@@ -37,20 +38,21 @@ function isDuplicateKey(err: unknown): err is MongoError {
   if (!(err instanceof MongoError)) return false;
   if (typeof err.code === 'number' && DUPLICATE_KEY.has(err.code)) return true;
   // A bulk write carries the codes of its individual failures.
-  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-  return list.some((w: { code?: unknown }) => typeof w.code === 'number' && DUPLICATE_KEY.has(w.code));
+  const writeErrors = fieldOf(err, 'writeErrors');
+  const list: unknown[] = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  return list.some((w) => {
+    const code = errorCode(w);
+    return typeof code === 'number' && DUPLICATE_KEY.has(code);
+  });
 }
 
 /**
  * The server names the index in its message: `E11000 duplicate key error collection: db.c index: email_1 dup key: …`.
  */
 function indexName(err: MongoError): string | undefined {
-  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-  const first = Array.isArray(writeErrors) ? writeErrors[0] : writeErrors;
-  const message =
-    typeof (first as { errmsg?: unknown } | undefined)?.errmsg === 'string'
-      ? (first as { errmsg: string }).errmsg
-      : err.message;
+  const writeErrors = fieldOf(err, 'writeErrors');
+  const first: unknown = Array.isArray(writeErrors) ? writeErrors[0] : writeErrors;
+  const errmsg = fieldOf(first, 'errmsg');
+  const message = typeof errmsg === 'string' ? errmsg : err.message;
   return /index: (\S+) dup key/.exec(message)?.[1];
 }

@@ -12,6 +12,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Doc } from './port';
+import { isPlainObject } from './doc-paths';
 
 export interface NedbSink {
   /** A document as of this line (`_id` removed), replacing any earlier one with the same id. */
@@ -35,13 +36,14 @@ export async function readNedbDatafile(file: string, sink: NedbSink): Promise<Ne
   for await (const line of lines) {
     if (line === '') continue;
     stats.lines++;
-    let doc: Doc;
+    let doc: unknown;
     try {
-      doc = JSON.parse(line, reviveNedbDate) as Doc;
+      doc = JSON.parse(line, reviveNedbDate);
     } catch {
       stats.corrupt++;
       continue;
     }
+    if (!isPlainObject(doc)) continue; // not a document (NeDB writes none such)
     const { _id: id, ...rest } = doc;
     if (typeof id !== 'string') continue; // an index line
     if (rest.$$deleted === true) sink.delete(id);
@@ -53,7 +55,6 @@ export async function readNedbDatafile(file: string, sink: NedbSink): Promise<Ne
 }
 
 function reviveNedbDate(_key: string, value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const ms = (value as { $$date?: unknown }).$$date;
-  return typeof ms === 'number' && Object.keys(value).length === 1 ? new Date(ms) : value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !('$$date' in value)) return value;
+  return typeof value.$$date === 'number' && Object.keys(value).length === 1 ? new Date(value.$$date) : value;
 }

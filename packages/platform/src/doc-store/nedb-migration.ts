@@ -137,9 +137,8 @@ async function stage(datafile: string) {
   if (pending > 0) db.exec('COMMIT');
   return {
     corrupt: stats.corrupt,
-    count: () => (db.prepare('SELECT count(*) AS n FROM staged').get() as { n: number }).n,
-    docs: () =>
-      (db.prepare('SELECT doc FROM staged ORDER BY rowid').pluck() as Database.Statement<[], string>).iterate(),
+    count: () => db.prepare<[], number>('SELECT count(*) FROM staged').pluck().get() ?? 0,
+    docs: () => db.prepare<[], string>('SELECT doc FROM staged ORDER BY rowid').pluck().iterate(),
     close: () => db.close(),
   };
 }

@@ -6,9 +6,17 @@
  * $eq $ne $lt $lte $gt $gte $in $nin $exists $regex (+ $options 'i') $and $or $not $elemMatch
  * $bitsAnySet; dot paths; a path through an array matches when any element matches.
  * Supported update operators: $set $unset $inc. Dates are stored as Date objects.
+ *
+ * A collection is typed by its documents (`docs.collection<FileDoc>('files')`): what it returns and
+ * takes, and its filters (`Filter<FileDoc>`, doc-filter.ts), so a misspelt field in a query does not
+ * compile. A document type with an index signature, like the default `Doc`, takes any field.
  */
+import type { Filter } from './doc-filter';
+
+export type { Condition, DocPath, Filter, Operators, PathValue } from './doc-filter';
+
+/** A document of no particular type: any fields. */
 export type Doc = Record<string, unknown>;
-export type Filter = Record<string, unknown>;
 export interface Update {
   $set?: Record<string, unknown>;
   $unset?: Record<string, unknown>;
@@ -57,20 +65,20 @@ export interface UpdateResult {
  * One collection. Documents are plain objects; the store's own `_id` never leaves the adapter.
  * A unique index violation rejects with DuplicateKeyError (a ConflictError).
  */
-export interface Collection<T extends Doc = Doc> {
+export interface Collection<T extends object = Doc> {
   insertOne(doc: T): Promise<void>;
   insertMany(docs: T[]): Promise<void>;
-  findOne(filter: Filter, opts?: Pick<FindOptions, 'projection' | 'sort'>): Promise<T | null>;
-  find(filter: Filter, opts?: FindOptions): Promise<T[]>;
-  countDocuments(filter: Filter): Promise<number>;
-  updateOne(filter: Filter, update: Update): Promise<UpdateResult>;
-  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  findOne(filter: Filter<T>, opts?: Pick<FindOptions, 'projection' | 'sort'>): Promise<T | null>;
+  find(filter: Filter<T>, opts?: FindOptions): Promise<T[]>;
+  countDocuments(filter: Filter<T>): Promise<number>;
+  updateOne(filter: Filter<T>, update: Update): Promise<UpdateResult>;
+  updateMany(filter: Filter<T>, update: Update): Promise<UpdateResult>;
   /** Atomic find-and-modify of the first match. Null when nothing matched (and no upsert). */
-  findOneAndUpdate(filter: Filter, update: Update, opts?: FindOneAndUpdateOptions): Promise<T | null>;
+  findOneAndUpdate(filter: Filter<T>, update: Update, opts?: FindOneAndUpdateOptions): Promise<T | null>;
   /** Replaces the whole first matching document (keeps its store identity). */
-  replaceOne(filter: Filter, doc: T): Promise<UpdateResult>;
-  deleteOne(filter: Filter): Promise<number>;
-  deleteMany(filter: Filter): Promise<number>;
+  replaceOne(filter: Filter<T>, doc: T): Promise<UpdateResult>;
+  deleteOne(filter: Filter<T>): Promise<number>;
+  deleteMany(filter: Filter<T>): Promise<number>;
   /** Idempotent: creating an index that exists is a no-op. */
   createIndex(keys: Sort, opts?: IndexOptions): Promise<void>;
   /**
@@ -82,7 +90,8 @@ export interface Collection<T extends Doc = Doc> {
 }
 
 export interface DocStore {
-  collection<T extends Doc = Doc>(name: string): Collection<T>;
+  /** The collection `name`, seen as holding documents of type T (the store does not check them). */
+  collection<T extends object = Doc>(name: string): Collection<T>;
   /** Flushes and closes. */
   close(): Promise<void>;
 }

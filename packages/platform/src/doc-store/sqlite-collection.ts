@@ -33,7 +33,8 @@ interface Row {
   doc: string;
 }
 
-export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
+/** Untyped: the store hands it out as the `Collection<T>` its caller asked for. */
+export class SqliteCollection implements Collection<Doc> {
   private readonly table: string;
   private readonly indexes: SqliteIndexes;
   private readonly statements = new Map<string, Statement>();
@@ -48,11 +49,11 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
     this.indexes = new SqliteIndexes(db, name, this.table);
   }
 
-  async insertOne(doc: T): Promise<void> {
+  async insertOne(doc: Doc): Promise<void> {
     await this.insertMany([doc]);
   }
 
-  async insertMany(docs: T[]): Promise<void> {
+  async insertMany(docs: Doc[]): Promise<void> {
     this.guard(() => {
       const insert = this.prepare(`INSERT INTO ${this.table} (doc) VALUES (?)`);
       this.db
@@ -63,20 +64,20 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
     });
   }
 
-  async findOne(filter: Filter, opts: Pick<FindOptions, 'projection' | 'sort'> = {}): Promise<T | null> {
+  async findOne(filter: Filter, opts: Pick<FindOptions, 'projection' | 'sort'> = {}): Promise<Doc | null> {
     const [doc] = await this.find(filter, { ...opts, limit: 1 });
     return doc ?? null;
   }
 
-  async find(filter: Filter, opts: FindOptions = {}): Promise<T[]> {
+  async find(filter: Filter, opts: FindOptions = {}): Promise<Doc[]> {
     return this.guard(() => {
-      const rows = this.select(filter, 'doc', opts).all() as Row[];
-      return rows.map((r) => applyProjection(decodeDoc(r.doc), opts.projection) as T);
+      const rows = this.select<Pick<Row, 'doc'>>(filter, 'doc', opts).all();
+      return rows.map((r) => applyProjection(decodeDoc(r.doc), opts.projection));
     });
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    return this.guard(() => (this.select(filter, 'count(*) AS n', {}).get() as { n: number }).n);
+    return this.guard(() => this.select<{ n: number }>(filter, 'count(*) AS n', {}).get()?.n ?? 0);
   }
 
   async updateOne(filter: Filter, update: Update): Promise<UpdateResult> {
@@ -87,17 +88,17 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
     return this.update(filter, update, undefined);
   }
 
-  async findOneAndUpdate(filter: Filter, update: Update, opts: FindOneAndUpdateOptions = {}): Promise<T | null> {
+  async findOneAndUpdate(filter: Filter, update: Update, opts: FindOneAndUpdateOptions = {}): Promise<Doc | null> {
     return this.write(() => {
       assertUpdate(update);
-      const row = this.select(filter, 'id, doc', { limit: 1 }).get() as Row | undefined;
+      const row = this.select<Row>(filter, 'id, doc', { limit: 1 }).get();
       if (row) {
-        const doc = decodeDoc<T>(row.doc);
+        const doc = decodeDoc(row.doc);
         if (applyUpdate(doc, update)) this.rewrite(row.id, doc);
-        return opts.returnDocument === 'before' ? decodeDoc<T>(row.doc) : doc;
+        return opts.returnDocument === 'before' ? decodeDoc(row.doc) : doc;
       }
       if (!opts.upsert) return null;
-      const doc = upsertSeed(filter) as T;
+      const doc = upsertSeed(filter);
       applyUpdate(doc, update);
       const inserted = this.prepare(`INSERT INTO ${this.table} (doc) VALUES (?)`).run(encodeDoc(doc));
       this.indexes.written(Number(inserted.lastInsertRowid), doc);
@@ -105,11 +106,11 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
     });
   }
 
-  async replaceOne(filter: Filter, doc: T): Promise<UpdateResult> {
+  async replaceOne(filter: Filter, doc: Doc): Promise<UpdateResult> {
     return this.write(() => {
       if (Object.keys(doc).some((k) => k.startsWith('$')))
         throw new Error('a replacement cannot hold update operators');
-      const row = this.select(filter, 'id, doc', { limit: 1 }).get() as Row | undefined;
+      const row = this.select<Row>(filter, 'id, doc', { limit: 1 }).get();
       if (!row) return { matchedCount: 0, modifiedCount: 0 };
       const text = encodeDoc(doc);
       if (text === row.doc) return { matchedCount: 1, modifiedCount: 0 };
@@ -120,7 +121,7 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
 
   async deleteOne(filter: Filter): Promise<number> {
     return this.write(() => {
-      const row = this.select(filter, 'id', { limit: 1 }).get() as { id: number } | undefined;
+      const row = this.select<Pick<Row, 'id'>>(filter, 'id', { limit: 1 }).get();
       if (!row) return 0;
       this.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(row.id);
       this.indexes.written(row.id, null);
@@ -130,7 +131,9 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
 
   async deleteMany(filter: Filter): Promise<number> {
     return this.write(() => {
-      const ids = (this.select(filter, 'id', {}).all() as { id: number }[]).map((r) => r.id);
+      const ids = this.select<Pick<Row, 'id'>>(filter, 'id', {})
+        .all()
+        .map((r) => r.id);
       const del = this.prepare(`DELETE FROM ${this.table} WHERE id = ?`);
       for (const id of ids) {
         del.run(id);
@@ -157,10 +160,10 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
   private update(filter: Filter, update: Update, limit: number | undefined): UpdateResult {
     return this.write(() => {
       assertUpdate(update);
-      const rows = this.select(filter, 'id, doc', { limit }).all() as Row[];
+      const rows = this.select<Row>(filter, 'id, doc', { limit }).all();
       let modifiedCount = 0;
       for (const row of rows) {
-        const doc = decodeDoc<T>(row.doc);
+        const doc = decodeDoc(row.doc);
         if (!applyUpdate(doc, update)) continue;
         this.rewrite(row.id, doc);
         modifiedCount++;
@@ -169,7 +172,7 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
     });
   }
 
-  private rewrite(id: number, doc: T, text = encodeDoc(doc)): void {
+  private rewrite(id: number, doc: Doc, text = encodeDoc(doc)): void {
     this.prepare(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(text, id);
     this.indexes.written(id, doc);
   }
@@ -177,9 +180,9 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
   /**
    * The statement selecting `what` for `filter`: SQL for what the key columns answer exactly, the
    * residual through `pb_match`; sort by key columns (or the key expression where no column may
-   * serve), then skip and limit. Bound with its parameters, ready to run.
+   * serve), then skip and limit. Bound with its parameters, ready to run; its rows are R, the columns `what` names.
    */
-  private select(filter: Filter, what: string, opts: FindOptions) {
+  private select<R>(filter: Filter, what: string, opts: FindOptions): { all(): R[]; get(): R | undefined } {
     const compiled = compileFilter(filter, this.indexes.columnOf);
     const params = compiled.params.map((p) => (p instanceof ResidualParam ? this.matcher.register(p.filter) : p));
     let sql = `SELECT ${what} FROM ${this.table} WHERE ${compiled.where}`;
@@ -201,7 +204,8 @@ export class SqliteCollection<T extends Doc = Doc> implements Collection<T> {
       sql += ' LIMIT ? OFFSET ?';
       params.push(opts.limit || -1, opts.skip ?? 0);
     }
-    const stmt = this.prepare(sql);
+    // why: better-sqlite3 returns the rows untyped; their columns are the ones `what` selected.
+    const stmt = this.prepare(sql) as Statement<unknown[], R>;
     return {
       all: () => stmt.all(...params),
       get: () => stmt.get(...params),

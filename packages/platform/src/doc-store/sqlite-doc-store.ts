@@ -46,7 +46,7 @@ export class SqliteDocStore implements DocStore {
   }
 
   /** The same instance for the same name (its statements and index knowledge are shared). */
-  collection<T extends Doc = Doc>(name: string): Collection<T> {
+  collection<T extends object = Doc>(name: string): Collection<T> {
     if (this.closed) throw new Error('the document store is closed');
     if (!NAME.test(name) || name.startsWith('_patchbay') || name === INDEX_TABLE)
       throw new Error(`invalid collection name '${name}'`);
@@ -55,16 +55,18 @@ export class SqliteDocStore implements DocStore {
       c = new SqliteCollection(this.db, name, this.matcher);
       this.collections.set(name, c);
     }
-    // Documents are untyped at rest; T is only the caller's view of them.
+    // why: documents are untyped at rest; T is only the caller's view of them (the port says so).
     return c as unknown as Collection<T>;
   }
 
   /** The names of the collections in the file (for the migration's checks and the CLI). */
   collectionNames(): string[] {
-    const rows = this.db
-      .prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '\\_patchbay%' ESCAPE '\\'`)
-      .all() as { name: string }[];
-    return rows.map((r) => r.name);
+    return this.db
+      .prepare<[], string>(
+        `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '\\_patchbay%' ESCAPE '\\'`,
+      )
+      .pluck()
+      .all();
   }
 
   /** Runs `op` in one transaction: every write in it commits together or not at all. */

@@ -1,5 +1,6 @@
 /** SQLite errors → the contract errors every port speaks; no raw driver error crosses the port. */
 import { ApiError, DuplicateKeyError, UnavailableError } from '@patchbay/contracts';
+import { errorCode, fieldOf } from '../runtime/error-fields';
 
 /**
  * `uniqueName` turns SQLite's message (`UNIQUE constraint failed: t.c1, t.c2`) into the port name of the
@@ -25,6 +26,10 @@ export function translateSqliteError(err: unknown, uniqueName: (message: string)
  */
 function isSqliteError(err: unknown): err is Error & { code: string } {
   // Not even `instanceof Error`: that class belongs to the realm (jest's context) of the first load too.
-  const e = err as { name?: unknown; code?: unknown } | null;
-  return typeof e === 'object' && e !== null && e.name === 'SqliteError' && typeof e.code === 'string';
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    fieldOf(err, 'name') === 'SqliteError' &&
+    typeof errorCode(err) === 'string'
+  );
 }

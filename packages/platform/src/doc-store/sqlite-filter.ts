@@ -15,7 +15,7 @@
 import { types } from 'node:util';
 import type { Filter } from './port';
 import { isPlainObject } from './doc-paths';
-import { ARRAY_KEY_SQL, boundsOf, keyExpression, keyOf, type KeyKind } from './sqlite-keys';
+import { ARRAY_KEY_SQL, boundsOf, keyExpression, keyOf } from './sqlite-keys';
 
 /**
  * What the compiler knows of a path: its key column and the WHERE terms of a partial index on it, repeated in
@@ -53,12 +53,12 @@ export function compileFilter(filter: Filter, columnOf: (path: string) => KeyCol
   };
   for (const [key, value] of Object.entries(filter)) {
     if (key === '$and' && Array.isArray(value)) {
-      for (const sub of value as Filter[]) {
+      for (const sub of value) {
         const c = compileFilter(sub, columnOf);
         if (c.where !== '1') add({ sql: c.where, params: c.params }, {});
         if (c.residual) residual.push(c.residual);
       }
-    } else if (key === '$or' && Array.isArray(value)) add(orPart(value as Filter[], columnOf), { $or: value });
+    } else if (key === '$or' && Array.isArray(value)) add(orPart(value, columnOf), { $or: value });
     else if (key.startsWith('$')) residual.push({ [key]: value });
     else add(fieldPart(key, value, columnOf), { [key]: value });
   }
@@ -167,20 +167,20 @@ function keyPart(col: KeyColumn, cond: unknown): Part {
     } else if (op === '$gt' || op === '$gte' || op === '$lt' || op === '$lte') {
       const k = scalarKey(arg);
       if (!k || k.kind === 'null') return undefined;
-      const [low, high] = boundsOf(k.kind as Exclude<KeyKind, 'null'>);
+      const [low, high] = boundsOf(k.kind);
       const cmp = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op];
       sql.push(`${c} ${cmp} ? AND ${c} ${op.startsWith('$g') ? high : low}`);
       params.push(k.key);
       excludesNull = true;
     } else if (op === '$in' || op === '$nin') {
       if (!Array.isArray(arg)) return undefined;
-      const keys = arg.map(scalarKey);
-      if (keys.some((k) => !k)) return undefined;
-      const list = (keys as Key[]).map((k) => k.key);
+      const keys = arg.map(scalarKey).filter((k): k is Key => k !== undefined);
+      if (keys.length !== arg.length) return undefined;
+      const list = keys.map((k) => k.key);
       if (list.length === 0) sql.push(op === '$in' ? '0' : '1');
       else sql.push(`${c} ${op === '$in' ? 'IN' : 'NOT IN'} (${list.map(() => '?').join(', ')})`);
       params.push(...list);
-      excludesNull ||= op === '$in' && (keys as Key[]).every((k) => k.kind !== 'null');
+      excludesNull ||= op === '$in' && keys.every((k) => k.kind !== 'null');
     } else return undefined;
   }
   return withPartial({ sql: sql.join(' AND '), params }, excludesNull);

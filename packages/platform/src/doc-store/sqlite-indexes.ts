@@ -28,6 +28,16 @@ interface IndexInfo {
   sparse: boolean;
 }
 
+/** A row of INDEX_TABLE: one index of one collection. */
+interface IndexRow {
+  name: string;
+  sql_name: string;
+  /** JSON of the index's [path, direction] pairs, as this module wrote them. */
+  keys: string;
+  is_unique: number;
+  is_sparse: number;
+}
+
 export const INDEX_TABLE = '_patchbay_indexes';
 export const MULTIKEY_TABLE = '_patchbay_multikey';
 
@@ -62,8 +72,8 @@ export class SqliteIndexes {
   ) {
     this.elements = new UniqueElements(db, collection, table);
     this.reload();
-    for (const row of db.prepare(`SELECT path FROM ${MULTIKEY_TABLE} WHERE collection = ?`).all(collection))
-      this.multikey.add((row as { path: string }).path);
+    const paths = db.prepare<[string], string>(`SELECT path FROM ${MULTIKEY_TABLE} WHERE collection = ?`).pluck();
+    for (const path of paths.all(collection)) this.multikey.add(path);
   }
 
   /** The key column a filter or sort on `path` may use, if any (sqlite-filter.ts). */
@@ -182,8 +192,10 @@ export class SqliteIndexes {
   private fillElements(name: string, path: string): void {
     const field = this.uniqueFields().filter((f) => f.name === name);
     const rows = this.db
-      .prepare(`SELECT id, doc FROM ${this.table} WHERE ${keyColumn(path)} = ${ARRAY_KEY_SQL}`)
-      .all() as { id: number; doc: string }[];
+      .prepare<[], { id: number; doc: string }>(
+        `SELECT id, doc FROM ${this.table} WHERE ${keyColumn(path)} = ${ARRAY_KEY_SQL}`,
+      )
+      .all();
     for (const row of rows) this.elements.written(field, row.id, decodeDoc(row.doc));
   }
 
@@ -197,29 +209,22 @@ export class SqliteIndexes {
   }
 
   private reload(): void {
-    const rows = this.db.prepare(`SELECT * FROM ${INDEX_TABLE} WHERE collection = ?`).all(this.collection) as {
-      name: string;
-      sql_name: string;
-      keys: string;
-      is_unique: number;
-      is_sparse: number;
-    }[];
+    const rows = this.db
+      .prepare<[string], IndexRow>(`SELECT * FROM ${INDEX_TABLE} WHERE collection = ?`)
+      .all(this.collection);
     this.indexes = rows.map((r) => ({
       name: r.name,
       sqlName: r.sql_name,
+      // why: the text is the pairs this module wrote when it created the index.
       keys: JSON.parse(r.keys) as [string, 1 | -1][],
       unique: r.is_unique === 1,
       sparse: r.is_sparse === 1,
     }));
-    const cols = this.db.prepare(`SELECT name FROM pragma_table_xinfo(?)`).all(this.table.slice(1, -1)) as {
-      name: string;
-    }[];
-    this.columns = new Set(
-      cols
-        .map((c) => c.name)
-        .filter((n) => n.startsWith('k:'))
-        .map((n) => n.slice(2)),
-    );
+    const cols = this.db
+      .prepare<[string], string>(`SELECT name FROM pragma_table_xinfo(?)`)
+      .pluck()
+      .all(this.table.slice(1, -1));
+    this.columns = new Set(cols.filter((n) => n.startsWith('k:')).map((n) => n.slice(2)));
     this.columnParts = [...this.columns].map((p) => [p, p.split('.')]);
     this.unique = this.uniqueFields();
   }

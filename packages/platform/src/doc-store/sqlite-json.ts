@@ -18,21 +18,22 @@ function toJson(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (types.isDate(value)) return { $date: value.getTime() };
   if (Array.isArray(value)) return value.map(toJson);
-  const custom = (value as { toJSON?: unknown }).toJSON;
-  if (typeof custom === 'function') return toJson((custom as () => unknown).call(value));
+  if ('toJSON' in value && typeof value.toJSON === 'function') return toJson(value.toJSON());
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = toJson((value as Record<string, unknown>)[key]);
+  // why: its own keys index the object; Object.keys and indexing stay on V8's fast path (Object.entries would not).
+  const fields = value as Record<string, unknown>;
+  for (const key of Object.keys(fields)) out[key] = toJson(fields[key]);
   return out;
 }
 
 /** The document back, Dates as Dates. */
-export function decodeDoc<T extends Doc = Doc>(text: string): T {
-  return JSON.parse(text, reviveDate) as T;
+export function decodeDoc(text: string): Doc {
+  // why: the text is a document this module encoded (JSON.parse is typed any).
+  return JSON.parse(text, reviveDate) as Doc;
 }
 
 function reviveDate(_key: string, value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const ms = (value as { $date?: unknown }).$date;
-  if (typeof ms === 'number' && Object.keys(value).length === 1) return new Date(ms);
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !('$date' in value)) return value;
+  if (typeof value.$date === 'number' && Object.keys(value).length === 1) return new Date(value.$date);
   return value;
 }

@@ -15,7 +15,7 @@ export class TracedDocStore implements DocStore {
     private readonly system: string,
   ) {}
 
-  collection<T extends Doc = Doc>(name: string): Collection<T> {
+  collection<T extends object = Doc>(name: string): Collection<T> {
     const c = this.inner.collection<T>(name);
     const base: Attributes = { 'db.system.name': this.system, 'db.collection.name': name };
     const span = <R>(op: string, call: () => Promise<R>): Promise<R> =>

@@ -1,3 +1,5 @@
+import { errorCode, fieldOf } from '../runtime/error-fields';
+
 /** The one text every refused address gets, whatever the address and however it was spelled. */
 export const ADDRESS_NOT_ALLOWED = 'this address is not allowed';
 
@@ -20,11 +22,11 @@ export class AddressNotAllowedError extends Error {
   /** Whether `err`, or an error it wraps (`cause`, up to four deep), is this refusal. */
   static within(err: unknown): boolean {
     for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth += 1) {
-      const { code, message } = e as { code?: unknown; message?: unknown };
-      if (code === ADDRESS_NOT_ALLOWED_CODE) return true;
+      if (errorCode(e) === ADDRESS_NOT_ALLOWED_CODE) return true;
+      const message = fieldOf(e, 'message');
       // Some SDKs keep only the message of the error they wrap (the AWS SDK's "error wrapper").
       if (typeof message === 'string' && message.includes(ADDRESS_NOT_ALLOWED)) return true;
-      e = (e as { cause?: unknown }).cause;
+      e = fieldOf(e, 'cause');
     }
     return false;
   }

@@ -53,7 +53,7 @@ export class GuardedHttpAgent extends http.Agent {
       created(refused);
       return undefined;
     }
-    // Node's typing says createConnection returns a Socket; its http.Agent also takes a callback.
+    // why: Node's typing says createConnection returns a Socket; its http.Agent also takes a callback.
     return (
       http.Agent.prototype as unknown as { createConnection: (o: unknown, c: Created) => Socket }
     ).createConnection.call(this, options, created);
@@ -75,6 +75,7 @@ export class GuardedHttpsAgent extends https.Agent {
       created(refused);
       return undefined;
     }
+    // why: as above, Node's typing of https.Agent's createConnection omits its callback.
     return (
       https.Agent.prototype as unknown as { createConnection: (o: unknown, c: Created) => Socket }
     ).createConnection.call(this, options, created);

@@ -43,7 +43,8 @@ export interface BootOptions<P extends TProperties> {
 export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
   // The composed schema is typed loosely on purpose: TypeBox cannot compute the static type of a
   // generic property spread; the result is typed through BootOptions instead.
-  const schema = Type.Object({ ...CommonConfig, ...(opts.config ?? {}) } as TProperties);
+  const properties: TProperties = { ...CommonConfig, ...(opts.config ?? {}) };
+  const schema = Type.Object(properties);
   const early = createLogger({
     name: opts.name,
     level: process.env.LOG_LEVEL || 'info',
@@ -55,6 +56,7 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
     // Started by the distributed launcher: stop when it is gone, even if it was killed outright.
     exitWith: Number(process.env.PATCHBAY_LAUNCHER_PID) || undefined,
     start: async () => {
+      // why: loadConfig checked every key of the composed schema, CommonConfig's and P's (typed loosely above).
       const config = loadConfig(schema) as Readonly<CommonConfigValues & Static<TObject<P>>>;
       if (!config.NATS_URL)
         throw new Error(

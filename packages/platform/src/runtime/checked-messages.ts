@@ -53,7 +53,7 @@ export async function serveRequests<T extends RequestTable>(
   const routes: RouteHandlers = {};
   for (const [subject, spec] of Object.entries(table)) {
     const check = messageCheck(subject, spec.request);
-    // The mapped type cannot be indexed by a plain string; the keys are the table's own.
+    // why: the mapped type cannot be indexed by a plain string; the keys are the table's own.
     const handle = (handlers as Record<string, CheckedHandler<RequestSpec>>)[subject];
     routes[subject] = (payload, ctx) => handle(check(payload, ctx.log ?? logger), ctx);
   }

@@ -6,6 +6,7 @@ import {
   UnsupportedMediaTypeError,
   errorItem,
 } from '@patchbay/contracts';
+import { errorCode, fieldOf } from './error-fields';
 
 /**
  * zlib's codes for data that does not decompress (Z_DATA_ERROR, Z_BUF_ERROR, brotli's ERR__ERROR_*, zstd's
@@ -15,7 +16,7 @@ const DECOMPRESSION_CODE = /^(Z_|ERR__ERROR_|ZSTD_error_)/;
 
 /** Whether `err` is zlib's refusal of data that does not decompress (the client's fault). */
 export function isDecompressionError(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
+  const code = errorCode(err);
   return typeof code === 'string' && DECOMPRESSION_CODE.test(code);
 }
 
@@ -27,8 +28,7 @@ export function isDecompressionError(err: unknown): boolean {
  */
 export function clientError(err: unknown, req: { headers: IncomingHttpHeaders }): ApiError | undefined {
   if (err instanceof ApiError) return err;
-  const e = (err ?? {}) as { type?: string; status?: number; statusCode?: number; code?: unknown; message?: string };
-  switch (e.type) {
+  switch (fieldOf(err, 'type')) {
     case 'entity.parse.failed':
       return new BadRequestError('No JSON object could be decoded');
     case 'entity.too.large':
@@ -47,7 +47,7 @@ export function clientError(err: unknown, req: { headers: IncomingHttpHeaders })
   if (err instanceof URIError)
     return new BadRequestError('validation error', [errorItem('the path is not valid percent-encoded UTF-8', 'path')]);
   if (isDecompressionError(err)) return notEncodedAsSaid(req);
-  const status = e.status ?? e.statusCode;
+  const status = fieldOf(err, 'status') ?? fieldOf(err, 'statusCode');
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // Anything else body-parser refused: with a Content-Encoding, the body did not decompress.
     if (req.headers['content-encoding'] && status === 400) return notEncodedAsSaid(req);

@@ -1,3 +1,5 @@
+import { fieldOf } from './error-fields';
+
 /**
  * What a service tells the distributed launcher that spawned it (over Node's IPC channel, which
  * `tsx` relays): it is ready, and where its /health and /metrics are. A service started any other
@@ -16,11 +18,11 @@ export function reportReady(service: string, opsPort: number | null): void {
 }
 
 export function isReadyMessage(value: unknown): value is ReadyMessage {
-  const m = value as Partial<ReadyMessage> | null;
+  if (typeof value !== 'object' || value === null) return false;
+  const opsPort = fieldOf(value, 'opsPort');
   return (
-    !!m &&
-    m.type === 'patchbay.ready' &&
-    typeof m.service === 'string' &&
-    (m.opsPort === null || typeof m.opsPort === 'number')
+    fieldOf(value, 'type') === 'patchbay.ready' &&
+    typeof fieldOf(value, 'service') === 'string' &&
+    (opsPort === null || typeof opsPort === 'number')
   );
 }

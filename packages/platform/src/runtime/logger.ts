@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { activeTraceIds } from '../tracing/span-helpers';
+import { fieldOf } from './error-fields';
 
 export type { Logger };
 
@@ -54,10 +55,13 @@ const REDACT = [
 
 /** `Error: disk full (at file.ts:11:18)`: pino's serialized error in one line. */
 function oneLineError(value: unknown): string {
-  const e = value as { type?: string; message?: string; stack?: string } | null;
-  if (!e || typeof e !== 'object') return String(value);
-  const where = /\n\s+at (?:.*\()?([^()\s]+:\d+:\d+)\)?/.exec(e.stack ?? '')?.[1];
-  return `${e.type ?? 'Error'}: ${e.message ?? ''}${where ? ` (at ${where})` : ''}`;
+  if (!value || typeof value !== 'object') return String(value);
+  const text = (key: string): string | undefined => {
+    const v = fieldOf(value, key);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const where = /\n\s+at (?:.*\()?([^()\s]+:\d+:\d+)\)?/.exec(text('stack') ?? '')?.[1];
+  return `${text('type') ?? 'Error'}: ${text('message') ?? ''}${where ? ` (at ${where})` : ''}`;
 }
 
 /**

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
 export interface HealthState {
@@ -61,5 +60,7 @@ export async function startOpsServer(port: number, registry: Registry, health: H
 }
 
 export function serverPort(server: http.Server): number {
-  return (server.address() as AddressInfo).port;
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server does not listen on a TCP port');
+  return address.port;
 }

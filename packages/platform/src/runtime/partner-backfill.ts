@@ -1,6 +1,7 @@
 import { IdentityClient } from '@patchbay/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/port';
+import { errorMessage } from './error-fields';
 
 /**
  * Runs `ensure` for every partner identity knows, in the background, once per start. The
@@ -41,7 +42,7 @@ export function backfillPartners(
           resolve();
         },
         (err: unknown) => {
-          log.warn({ err: (err as Error).message }, 'partner backfill: identity not reachable yet, retrying');
+          log.warn({ err: errorMessage(err) }, 'partner backfill: identity not reachable yet, retrying');
           timer = setTimeout(attempt, retryMs);
           timer.unref();
         },

@@ -50,7 +50,7 @@ export async function serveAll(
 
 const REPLY = Symbol.for('patchbay.reply');
 function isReply(v: unknown): v is BusReply {
-  return typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[REPLY] === true;
+  return typeof v === 'object' && v !== null && REPLY in v && v[REPLY] === true;
 }
 
 /** Marks a reply with a non-200 status (e.g. 201, 204) so serveAll passes it through as-is. */

@@ -2,12 +2,13 @@
  * Calls `onGone` once the process `pid` no longer exists (checked every `intervalMs`). The timer
  * does not keep the event loop alive.
  */
+import { errorCode } from './error-fields';
 export function watchProcess(pid: number, onGone: () => void, intervalMs = 1000): () => void {
   const timer = setInterval(() => {
     try {
       process.kill(pid, 0);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EPERM') return; // exists, owned by someone else
+      if (errorCode(err) === 'EPERM') return; // exists, owned by someone else
       clearInterval(timer);
       onGone();
     }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../runtime/logger';
 import { KEY_BYTES } from './key-ring';
+import { errorCode } from '../runtime/error-fields';
 
 /** The key file exists but does not hold a key: never replaced, because the data needs that key. */
 export class KeyFileError extends Error {
@@ -44,7 +45,7 @@ export function readOrCreateKeyFile(
     log.info({ file }, `generated a credentials key for ${opts.purpose}`);
   } catch (err) {
     // Someone else linked theirs first: use it.
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    if (errorCode(err) !== 'EEXIST') throw err;
   } finally {
     fs.rmSync(temp, { force: true });
   }

@@ -41,7 +41,8 @@ export class KeyRing {
         throw new Error(`two different credentials keys share the id ${kid}; replace one of them`);
       this.byKid.set(kid, Buffer.from(key));
     }
-    this.current = { kid: keyId(current), key: this.byKid.get(keyId(current)) as Buffer };
+    const kid = keyId(current);
+    this.current = { kid, key: this.byKid.get(kid) ?? Buffer.from(current) };
     this.revisionKey = createHmac('sha256', this.current.key)
       .update(`patchbay ${purpose} credentials_revision v1`)
       .digest();

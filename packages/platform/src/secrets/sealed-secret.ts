@@ -1,3 +1,4 @@
+import { fieldOf } from '../runtime/error-fields';
 /**
  * A credential as stored: AES-256-GCM ciphertext with what opening it needs except the key.
  * `kid` names the key (first 8 hex digits of its SHA-256), so keys can be rotated: values sealed
@@ -22,12 +23,11 @@ export type StoredSecret = SealedSecret | string | null;
 /** Whether a stored value has the sealed shape (it may still fail to open). */
 export function isSealedSecret(value: unknown): value is SealedSecret {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-  const v = value as Record<string, unknown>;
   return (
-    v.v === 1 &&
-    typeof v.kid === 'string' &&
-    typeof v.iv === 'string' &&
-    typeof v.tag === 'string' &&
-    typeof v.data === 'string'
+    fieldOf(value, 'v') === 1 &&
+    typeof fieldOf(value, 'kid') === 'string' &&
+    typeof fieldOf(value, 'iv') === 'string' &&
+    typeof fieldOf(value, 'tag') === 'string' &&
+    typeof fieldOf(value, 'data') === 'string'
   );
 }

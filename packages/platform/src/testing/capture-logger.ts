@@ -8,6 +8,7 @@ export function captureLogger(level = 'info'): { logger: Logger; lines: Array<Re
     { level },
     {
       write: (line: string) => {
+        // why: pino writes one JSON object per line.
         lines.push(JSON.parse(line) as Record<string, unknown>);
       },
     },

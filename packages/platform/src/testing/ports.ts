@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { errorCode } from '../runtime/error-fields';
 
 /**
  * Ports for test processes that bind late (a launcher's children bind 10–40 s after the port was
@@ -34,7 +35,7 @@ function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(err) === 'EPERM';
   }
 }
 
@@ -44,7 +45,7 @@ function lock(port: number): boolean {
   try {
     fs.mkdirSync(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    if (errorCode(err) !== 'EEXIST') throw err;
     let owner = 0;
     try {
       owner = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fieldOf } from '../runtime/error-fields';
 
 /**
  * How this process exports traces, decided from the standard OpenTelemetry variables — the one
@@ -80,9 +81,10 @@ export function traceExport(env: NodeJS.ProcessEnv): TraceExport {
     ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
     : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const protocol = value(protocolKey) ?? 'http/protobuf';
-  if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol))
+  const known = OTLP_PROTOCOLS.find((p) => p === protocol);
+  if (!known)
     throw new TraceSettingsError(`${protocolKey}: "${protocol}" is not supported (${OTLP_PROTOCOLS.join(' or ')})`);
-  return { kind: 'otlp', protocol: protocol as OtlpProtocol };
+  return { kind: 'otlp', protocol: known };
 }
 
 /**
@@ -107,8 +109,9 @@ export function traceServiceName(
 
 function readPackageName(file: string): string | undefined {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(path.dirname(file), 'package.json'), 'utf8')) as { name?: unknown };
-    return typeof pkg.name === 'string' ? pkg.name : undefined;
+    const pkg: unknown = JSON.parse(readFileSync(path.join(path.dirname(file), 'package.json'), 'utf8'));
+    const name = fieldOf(pkg, 'name');
+    return typeof name === 'string' ? name : undefined;
   } catch {
     return undefined;
   }

@@ -34,7 +34,7 @@ export function compileFilter(ast: FilterAst, spec: ListSpec): StoreFilter {
   const clauses = ast.map((c) => compileCondition(c, spec));
   const paths = clauses.map((c) => Object.keys(c)[0]);
   if (new Set(paths).size < paths.length) return { $and: clauses };
-  return Object.assign({}, ...clauses) as StoreFilter;
+  return Object.fromEntries(clauses.flatMap((c) => Object.entries(c)));
 }
 
 function compileCondition(c: Condition, spec: ListSpec): StoreFilter {

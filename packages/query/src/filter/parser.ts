@@ -79,8 +79,8 @@ export function parseFilter(input: string): FilterAst {
     const opTok = tokens[i];
     if (!opTok || opTok.kind !== 'word')
       throw filterError(`expected an operator after '${attr.text}', found ${describe(opTok)}`);
-    const op = opTok.text.toLowerCase();
-    if (!(OPERATORS as readonly string[]).includes(op)) {
+    const op = OPERATORS.find((o) => o === opTok.text.toLowerCase());
+    if (!op) {
       throw filterError(
         `unknown operator '${opTok.text}' at character ${opTok.pos}; expected one of ${OPERATORS.join(', ')}`,
       );
@@ -88,7 +88,7 @@ export function parseFilter(input: string): FilterAst {
     i++;
     const isList = op === 'in' || op === 'notin';
     const values = isList && tokens[i]?.kind === '(' ? list() : [literal()];
-    conditions.push({ attr: attr.text, op: op as Operator, values, pos: attr.pos });
+    conditions.push({ attr: attr.text, op, values, pos: attr.pos });
     const sep = tokens[i];
     if (!sep) return conditions;
     if (sep.kind === 'word' && sep.text.toLowerCase() === 'or')
