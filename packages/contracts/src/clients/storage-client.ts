@@ -75,12 +75,12 @@ export class StorageClient {
 
   /** A container of the partner, as the API returns it (endpoint's reference check); 404 when not theirs. */
   checkContainer(partnerSid: string, containerSid: string, opts?: CallOptions): Promise<Container> {
-    return this.call(Subjects.storage.containerCheck, { partner_sid: partnerSid, container_sid: containerSid }, opts);
+    return this.caller.call(Subjects.storage.containerCheck, { partner_sid: partnerSid, container_sid: containerSid }, opts);
   }
 
   /** The partner's file published under `uri` (a Voicemail greeting's check); 404 when there is none. */
   checkPublished(partnerSid: string, uri: string, opts?: CallOptions): Promise<{ file_sid: string }> {
-    return this.call(Subjects.storage.publishedCheck, { partner_sid: partnerSid, uri }, opts);
+    return this.caller.call(Subjects.storage.publishedCheck, { partner_sid: partnerSid, uri }, opts);
   }
 
   /** One page of the delete_lru containers due a sweep. */
