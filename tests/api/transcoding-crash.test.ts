@@ -55,7 +55,8 @@ test(
     const source = noise('wav', { seconds: 600, sampleRate: 16000, channels: 1 });
     const up = await api()
       .post(
-        `/core/v2/storage/files?container_sid=${containerSid}&name=call.wav&type=audio&desired_format=mp4&publish=file_access_name`,
+        `/core/v2/storage/files?container_sid=${containerSid}` +
+          '&name=call.wav&type=audio&desired_format=mp4&publish=file_access_name',
       )
       .set(...auth)
       .set('Content-Type', 'application/octet-stream')

@@ -52,7 +52,8 @@ describe('NATS restarts under load', () => {
         for (let i = 0; loading && i < 200; i++) {
           const res = await api()
             .post(
-              `/core/v2/storage/files?container_sid=${containerSid}&name=load-${n}-${i}.wav&type=audio&desired_format=mp3`,
+              `/core/v2/storage/files?container_sid=${containerSid}` +
+                `&name=load-${n}-${i}.wav&type=audio&desired_format=mp3`,
             )
             .set(...auth)
             .set('Content-Type', 'application/octet-stream')

@@ -16,8 +16,10 @@ import { dropUnreadBody } from './declared-size';
 import { PartHeaderNormalizer, multipartBoundary } from './part-headers';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
-const MALFORMED_MULTIPART =
-  /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed (part header|content type)|Missing Content-Type)$/;
+const MALFORMED_MULTIPART = new RegExp(
+  '^(Multipart: Boundary not found|Unexpected end of (form|file)|' +
+    'Malformed (part header|content type)|Missing Content-Type)$',
+);
 
 /**
  * Multer's own errors (too many parts, a field too large) as 400/413 naming the part, and a body
