@@ -8,6 +8,7 @@
  */
 import request from 'supertest';
 import { expectErrorBody, mode } from '../harness/api';
+import { defaultContainer } from '../harness/default-container';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { pathWithoutFfmpeg } from '../support/bare-path';
 import { binary, durationOf } from '../support/audio-probe';
@@ -23,15 +24,6 @@ const healthy = (inst: PatchbayInstance) =>
   until('/health to answer 200', 10_000, async () =>
     (await request(inst.origin).get('/health')).status === 200 ? true : undefined,
   );
-
-/** The bootstrap partner's default container, through the API. */
-async function defaultContainer(inst: PatchbayInstance): Promise<string> {
-  const res = await request(inst.origin)
-    .get('/core/v2/storage/containers')
-    .set('Authorization', `Bearer ${inst.token}`);
-  expect(res.status).toBe(200);
-  return res.body.items[0].container_sid as string;
-}
 
 function upload(inst: PatchbayInstance, query: string, body: Buffer) {
   return request(inst.origin)
