@@ -49,7 +49,7 @@ export class ApnsSender implements PushSender {
       if (opts.auth.kind === 'token') createPrivateKey(opts.auth.key);
       else createSecureContext({ cert: opts.auth.cert, key: opts.auth.key });
     } catch (err) {
-      throw new SenderConfigError(`cannot build the APNs client (${opts.environment}): ${(err as Error).message}`, {
+      throw new SenderConfigError(`cannot build the APNs client (${opts.environment}): ${(err instanceof Error ? err.message : String(err))}`, {
         cause: err,
       });
     }
