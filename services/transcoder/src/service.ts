@@ -113,8 +113,8 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
     : await deps.bus.work(
         uploadJob,
         Queues.transcoder,
-        checkedJob(uploadJob, TranscoderJobs[uploadJob].payload, log, (job, ctx) =>
-          measured('upload', () => runUploadJob(jobDeps, job, ctx)),
+        checkedJob(uploadJob, TranscoderJobs[uploadJob].payload, log, (job, jobCtx) =>
+          measured('upload', () => runUploadJob(jobDeps, job, jobCtx)),
         ),
         {
           concurrency: settings.concurrency,

@@ -24,7 +24,7 @@ function parseAuthorization(
 }
 
 /**
- * Establishes `res.locals.principal` from a Bearer token or HTTP Basic credentials, asking the
+ * Establishes the caller (`callerOf(res)`, auth/caller.ts) from a Bearer token or HTTP Basic credentials, asking the
  * identity service (with a short cache). No credentials → 401 "Unauthorized"; wrong or revoked →
  * 401 "Bad credentials".
  */
