@@ -24,9 +24,9 @@ function parseAuthorization(
 }
 
 /**
- * Establishes the caller (`callerOf(res)`, auth/caller.ts) from a Bearer token or HTTP Basic credentials, asking the
- * identity service (with a short cache). No credentials → 401 "Unauthorized"; wrong or revoked →
- * 401 "Bad credentials".
+ * Establishes the caller (`callerOf(res)`, auth/caller.ts) from a Bearer token or HTTP Basic
+ * credentials, asking the identity service (with a short cache). No credentials → 401
+ * "Unauthorized"; wrong or revoked → 401 "Bad credentials".
  */
 export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number): RequestHandler {
   const identity = new IdentityClient(bus, { timeoutMs });
