@@ -69,9 +69,9 @@ export function parseFileObject(raw: unknown): Record<string, unknown> {
 export function blobStorageEngine(deps: UploadDeps): StorageEngine {
   return {
     _handleFile(req: Request, file, cb) {
-      const principal = callerOf(req.res);
       const requestId = String(req.headers['x-request-id'] ?? '');
       (async () => {
+        const principal = callerOf(req.res);
         const body: unknown = req.body;
         const raw = isJsonObject(body) ? body.file_object : undefined;
         const deferred = raw === undefined;
@@ -99,9 +99,8 @@ export function blobStorageEngine(deps: UploadDeps): StorageEngine {
     },
     _removeFile(req: Request, file, cb) {
       const part = streamedPart(file);
-      const principal = callerOf(req.res);
       if (!part) return cb(null);
-      abortUpload(deps, principal, part.file_sid, String(req.headers['x-request-id'] ?? '')).then(() => cb(null), cb);
+      abortUpload(deps, callerOf(req.res), part.file_sid, String(req.headers['x-request-id'] ?? '')).then(() => cb(null), cb);
     },
   };
 }
