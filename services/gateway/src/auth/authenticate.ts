@@ -56,8 +56,7 @@ export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number
 export function requireScopes(scopes: readonly string[]): RequestHandler {
   return (_req, res, next) => {
     const principal = callerOf(res);
-    if (scopes.length > 0 && !scopes.some((s) => principal.scopes.some((own) => own === s)))
-      throw new ForbiddenError();
+    if (scopes.length > 0 && !scopes.some((s) => principal.scopes.some((own) => own === s))) throw new ForbiddenError();
     next();
   };
 }

@@ -100,7 +100,10 @@ export function blobStorageEngine(deps: UploadDeps): StorageEngine {
     _removeFile(req: Request, file, cb) {
       const part = streamedPart(file);
       if (!part) return cb(null);
-      abortUpload(deps, callerOf(req.res), part.file_sid, String(req.headers['x-request-id'] ?? '')).then(() => cb(null), cb);
+      abortUpload(deps, callerOf(req.res), part.file_sid, String(req.headers['x-request-id'] ?? '')).then(
+        () => cb(null),
+        cb,
+      );
     },
   };
 }

@@ -131,8 +131,6 @@ export function uploadRoute(deps: StreamDeps): RequestHandler {
       req.resume();
       throw new UnsupportedMediaTypeError('upload with multipart/form-data or application/octet-stream');
     }
-    await streamedUpload(deps, req, res, () =>
-      prepareUpload(deps, principal, { ...req.query }, 'query', requestId),
-    );
+    await streamedUpload(deps, req, res, () => prepareUpload(deps, principal, { ...req.query }, 'query', requestId));
   };
 }

@@ -73,7 +73,9 @@ export function openP12(value: string, password: string): OpenedP12 {
   try {
     p12 = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(der.toString('binary')), password);
   } catch (err) {
-    const wrongPassword = /MAC could not be verified|Invalid password/i.test(err instanceof Error ? err.message : String(err));
+    const wrongPassword = /MAC could not be verified|Invalid password/i.test(
+      err instanceof Error ? err.message : String(err),
+    );
     throw new CredentialError(
       wrongPassword ? 'apns_p12 does not open with apns_p12_password' : 'apns_p12 is not a PKCS#12 file',
     );

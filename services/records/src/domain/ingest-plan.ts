@@ -43,10 +43,7 @@ function hint(kind: RecordKind, field: string | null, message: string): string {
 }
 
 /** Splits a record into its known fields and the names of the unknown ones. */
-export function knownFields(
-  kind: RecordKind,
-  raw: object,
-): { known: Record<string, unknown>; unknown: string[] } {
+export function knownFields(kind: RecordKind, raw: object): { known: Record<string, unknown>; unknown: string[] } {
   const known: Record<string, unknown> = {};
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(raw)) {

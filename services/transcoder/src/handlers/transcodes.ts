@@ -18,10 +18,7 @@ export function transcodeHandlers(ctx: TranscoderContext) {
         return { size: await ctx.copy(req) };
       } catch (err) {
         if (!ctx.stopping.aborted) throw err;
-        ctx.jobs.log.info(
-          { output_key: req.output_key },
-          'download-time transcode given up: this replica is stopping',
-        );
+        ctx.jobs.log.info({ output_key: req.output_key }, 'download-time transcode given up: this replica is stopping');
         throw new UnavailableError('this transcoder is stopping; ask again');
       }
     },

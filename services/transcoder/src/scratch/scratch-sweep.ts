@@ -110,7 +110,10 @@ export async function sweepScratch(root: string, log: Logger, opts: SweepOptions
       result.removed.push(entry);
     } catch (err) {
       // One entry that cannot be removed (permissions, a volume's lost+found) does not stop the rest.
-      log.warn({ dir: entry, err: (err instanceof Error ? err.message : String(err)) }, 'could not sweep a scratch entry');
+      log.warn(
+        { dir: entry, err: err instanceof Error ? err.message : String(err) },
+        'could not sweep a scratch entry',
+      );
     }
   }
   return result;
