@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { GatewayRequest, Principal } from '@patchbay/contracts';
+import type { GatewayRequest } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
 import { sendReply } from '../http/respond';
 import { bodyKind, type RouteDef } from './route-def';
