@@ -16,6 +16,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { decryptStream, parseIdentities } from '@patchbay/age';
+import { defaultContainer } from '../tests/harness/default-container';
 import { startPatchbay, type PatchbayInstance } from '../tests/harness/patchbay';
 import { MiB, table } from './lib/proc';
 
@@ -104,16 +105,7 @@ async function main(): Promise<void> {
           .encryption_key_sid,
       );
     // The default container (waited for: it is made as the partner is) for the plain rows; one more for the sealed.
-    let plain = '';
-    for (let i = 0; i < 50 && !plain; i++) {
-      const list = await api<{ items: Array<{ container_sid: string }> }>(
-        inst,
-        'GET',
-        '/storage/containers?filter=is_default%20eq%20true',
-      );
-      plain = list.items[0]?.container_sid ?? '';
-      if (!plain) await new Promise((r) => setTimeout(r, 200));
-    }
+    const plain = await defaultContainer(inst, 60_000);
     await api(inst, 'PATCH', `/storage/containers/${plain}`, quota);
     const sealed = (
       await api<{ container_sid: string }>(inst, 'POST', '/storage/containers', {

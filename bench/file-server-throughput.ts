@@ -23,7 +23,7 @@ import { startPatchbay, type Mode, type PatchbayInstance } from '../tests/harnes
 import { accelLocation } from '../services/file-server/test/accel-nginx';
 import { freePort } from '../tests/harness/free-port';
 import { MiB, table } from './lib/proc';
-import { defaultContainer } from './lib/patchbay';
+import { defaultContainer } from '../tests/harness/default-container';
 import { fetchDrain } from './lib/load';
 import { tracingSwitch } from './lib/tracing-switch';
 
@@ -174,7 +174,7 @@ async function startBareNode(file: string): Promise<{ url: string; stop(): void 
 
 /** Uploads the file to `inst` and returns its publish_uri. */
 async function publish(inst: PatchbayInstance, file: string): Promise<string> {
-  const containerSid = await defaultContainer(inst);
+  const containerSid = await defaultContainer(inst, 60_000);
   const up = (await fetch(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=file.bin`, {
     method: 'POST',
     headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/octet-stream' },

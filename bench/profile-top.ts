@@ -86,9 +86,10 @@ function main(): void {
     }
     const bucket = owner(frame);
     buckets.set(bucket, (buckets.get(bucket) ?? 0) + us);
-    const name =
-      `${frame.functionName || '(anonymous)'} ` +
-      `${frame.url ? `${frame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(packages|services)\//, '$1/')}:${frame.lineNumber + 1}` : ''}`;
+    const where = frame.url
+      ? frame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(packages|services)\//, '$1/')
+      : '';
+    const name = `${frame.functionName || '(anonymous)'} ${where ? `${where}:${frame.lineNumber + 1}` : ''}`;
     fns.set(name, (fns.get(name) ?? 0) + us);
   }
   const busy = total - idle;

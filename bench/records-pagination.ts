@@ -21,10 +21,10 @@ import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { getHeapStatistics } from 'node:v8';
 import { SqliteDocStore, createLogger, type Collection } from '@patchbay/platform';
-import type { GatewayRequest } from '@patchbay/contracts';
+import { Subjects, type GatewayRequest } from '@patchbay/contracts';
 import type { RecordDoc } from '../services/records/src/domain/record-docs';
 import { CALL_RECORDS, recordDocFrom } from '../services/records/src/domain/record-kinds';
-import { detailRecordHandlers } from '../services/records/src/handlers/detail-records';
+import { callRecordHandlers } from '../services/records/src/handlers/detail-records';
 import { openRecordsRepo } from '../services/records/src/repo';
 
 const HEAP_MB = 8192;
@@ -82,7 +82,11 @@ async function main(): Promise<void> {
   const logger = createLogger({ name: 'bench', level: 'silent' });
   const docs = new SqliteDocStore();
   const repo = await openRecordsRepo(docs);
-  const list = detailRecordHandlers(CALL_RECORDS, repo.callDrs, logger).list;
+  const settings = { cdrDefaultLimit: LIMIT };
+  /** The call-record list handler, reading `callDrs` (the repo's, or an instrumented one). */
+  const listOf = (callDrs: Collection<RecordDoc>) =>
+    callRecordHandlers({ repo: { ...repo, callDrs }, log: logger, settings })[Subjects.records.callList];
+  const list = listOf(repo.callDrs);
 
   let t = process.hrtime.bigint();
   const records = makeRecords(N);
@@ -113,7 +117,7 @@ async function main(): Promise<void> {
     expectFirst: number,
     collection?: Collection<RecordDoc>,
   ): Promise<number> {
-    const handler = collection ? detailRecordHandlers(CALL_RECORDS, collection, logger).list : list;
+    const handler = collection ? listOf(collection) : list;
     const start = process.hrtime.bigint();
     const page = await handler(request(query));
     const took = ms(process.hrtime.bigint() - start);

@@ -190,7 +190,9 @@ async function main(): Promise<void> {
       'tick ms': fmt(tick),
       'expired req ms': fmt(expired),
       'candidates req ms': fmt(page),
-      'query ms: compound only / shipped / +pair': `${fmt(query.compoundOnly)} / ${fmt(query.shipped)} / ${fmt(query.withPair)}`,
+      'query ms: compound only / shipped / +pair': [query.compoundOnly, query.shipped, query.withPair]
+        .map((v) => fmt(v))
+        .join(' / '),
       'delete ms: shipped / +pair': `${query.deleteShipped.toFixed(2)} / ${query.deletePair.toFixed(2)}`,
       'sweep 1,000 s': (fixed.ms / 1000).toFixed(2),
       'ms/file (1,000)': (fixed.ms / fixed.deleted).toFixed(2),

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { startPatchbay } from '../tests/harness/patchbay';
 import { FORMATS } from '../services/transcoder/src/ffmpeg/formats';
 import { table } from './lib/proc';
-import { defaultContainer } from './lib/patchbay';
+import { defaultContainer } from '../tests/harness/default-container';
 import { fetchDrain } from './lib/load';
 
 const SECONDS = Number(process.argv[2] ?? 120);
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const rows = [];
   try {
     const auth = { authorization: `Bearer ${inst.token}` };
-    const containerSid = await defaultContainer(inst);
+    const containerSid = await defaultContainer(inst, 60_000);
     for (const [source, target] of PAIRS) {
       const input = path.join(dir, `in.${source}`);
       execFileSync('ffmpeg', [

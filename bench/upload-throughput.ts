@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { defaultContainer } from '../tests/harness/default-container';
 import { startPatchbay, type PatchbayInstance } from '../tests/harness/patchbay';
 import { MiB, findInGroup, samplePeak, table } from './lib/proc';
 import { tracingSwitch } from './lib/tracing-switch';
@@ -117,13 +118,7 @@ async function main(): Promise<void> {
   const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn', ...tracing.env });
   try {
     // Wait for the default container, then measure the best of three.
-    for (let i = 0; i < 50; i++) {
-      const r = (await fetch(`${inst.baseUrl}/storage/containers`, {
-        headers: { authorization: `Bearer ${inst.token}` },
-      }).then((x) => x.json())) as { items: unknown[] };
-      if (r.items.length) break;
-      await new Promise((res) => setTimeout(res, 200));
-    }
+    await defaultContainer(inst, 60_000);
     const runs = [] as number[];
     for (let i = 0; i < 3; i++) runs.push(await patchbay(inst, SIZE));
     const pbMs = Math.min(...runs);

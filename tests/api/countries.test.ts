@@ -83,9 +83,8 @@ describe('GET /countries', () => {
   });
 
   test('filter, order and field filtering', async () => {
-    const res = await get(
-      `/countries?filter=${encodeURIComponent('region eq "Europe" and common_name like "S%"')}&order=common_name+desc&include_fields=common_name,region`,
-    );
+    const filter = encodeURIComponent('region eq "Europe" and common_name like "S%"');
+    const res = await get(`/countries?filter=${filter}&order=common_name+desc&include_fields=common_name,region`);
     expect(res.status).toBe(200);
     expect(res.body.items.length).toBeGreaterThan(3);
     for (const c of res.body.items) {

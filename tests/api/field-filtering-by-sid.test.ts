@@ -58,7 +58,9 @@ test(
     addFormats(ajv);
     ajv.addSchema(doc, 'openapi');
     const validate = ajv.compile({
-      $ref: 'openapi#/paths/~1storage~1containers~1%7Bcontainer_sid%7D/get/responses/200/content/application~1json/schema',
+      $ref:
+        'openapi#/paths/~1storage~1containers~1%7Bcontainer_sid%7D/get' +
+        '/responses/200/content/application~1json/schema',
     });
     const filtered = (await get(`/storage/containers/${container}`, 'include_fields=name')).body;
     const whole = (await get(`/storage/containers/${container}`, '')).body;

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import request from 'supertest';
 import { mode } from '../harness/api';
+import { defaultContainer } from '../harness/default-container';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { instanceBlobs, type InstanceBlobs } from '../harness/stores';
 import { until } from '../support/poll';
@@ -20,12 +21,7 @@ describe('failure safety: Patchbay dies mid-upload', () => {
     const containers = await request(inst.origin)
       .get('/core/v2/storage/containers')
       .set(...auth);
-    const containerSid = await until('the default container', 20000, async () => {
-      const r = await request(inst.origin)
-        .get('/core/v2/storage/containers')
-        .set(...auth);
-      return r.body.items?.[0]?.container_sid as string | undefined;
-    });
+    const containerSid = await defaultContainer(inst);
     expect(containers.status).toBe(200);
 
     // A slow upload: 1 MiB now, then nothing; the process is killed while it waits for the rest.

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { mode } from '../harness/api';
+import { defaultContainer } from '../harness/default-container';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { rewriteStored, storedTexts } from '../harness/stores';
-import { until } from '../support/poll';
 
 /**
  * Container counters are recomputed from the files when the storage service starts with
@@ -21,16 +21,7 @@ describe('container counters at start-up', () => {
     inst = await startPatchbay(mode(), process.env.MONGODB_URL ? { STORAGE_RECONCILE_ON_START: 'true' } : {});
     const auth = ['Authorization', `Bearer ${inst.token}`] as const;
     const api = () => request(inst.origin);
-    const containerSid = await until(
-      'the default container',
-      20000,
-      async () =>
-        (
-          await api()
-            .get('/core/v2/storage/containers')
-            .set(...auth)
-        ).body.items?.[0]?.container_sid as string | undefined,
-    );
+    const containerSid = await defaultContainer(inst);
     for (const [name, body] of [
       ['a.txt', 'abc'],
       ['b.txt', 'hello'],

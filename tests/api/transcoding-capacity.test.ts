@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { mode } from '../harness/api';
+import { defaultContainer } from '../harness/default-container';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { instanceBlobs } from '../harness/stores';
 import { noise, tone } from '../support/media';
@@ -67,12 +68,7 @@ beforeAll(async () => {
     FILE_SERVER_REPLICAS: '2',
     TRANSCODER_REPLICAS: '2',
   });
-  containerSid = await until('the default container', 20000, async () => {
-    const res = await request(inst.origin)
-      .get('/core/v2/storage/containers')
-      .set(...auth());
-    return res.body.items?.[0]?.container_sid as string | undefined;
-  });
+  containerSid = await defaultContainer(inst);
 }, 180_000);
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { mode } from '../harness/api';
+import { defaultContainer } from '../harness/default-container';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { instanceBlobs } from '../harness/stores';
 import { noise } from '../support/media';
@@ -41,21 +42,13 @@ test(
     inst = await startPatchbay(mode(), { TRANSCODER_SCRATCH_DIR: scratch });
     const auth = ['Authorization', `Bearer ${inst.token}`] as const;
     const api = () => request(inst.origin);
-    const containerSid = await until(
-      'the default container',
-      20000,
-      async () =>
-        (
-          await api()
-            .get('/core/v2/storage/containers')
-            .set(...auth)
-        ).body.items?.[0]?.container_sid as string | undefined,
-    );
+    const containerSid = await defaultContainer(inst);
     // Ten minutes of audio to AAC: several seconds of ffmpeg, time enough to kill it in the middle.
     const source = noise('wav', { seconds: 600, sampleRate: 16000, channels: 1 });
     const up = await api()
       .post(
-        `/core/v2/storage/files?container_sid=${containerSid}&name=call.wav&type=audio&desired_format=mp4&publish=file_access_name`,
+        `/core/v2/storage/files?container_sid=${containerSid}` +
+          '&name=call.wav&type=audio&desired_format=mp4&publish=file_access_name',
       )
       .set(...auth)
       .set('Content-Type', 'application/octet-stream')

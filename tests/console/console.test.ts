@@ -179,7 +179,8 @@ test(
     const dt = new DataTransfer();
     dt.items.add(new File(['hello, console'], 'dropped-note.txt', { type: 'text/plain' }));
     const zone = document.querySelector('[data-testid=drop-zone]');
-    for (const type of ['dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    for (const type of ['dragover', 'drop'])
+      zone.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
   })()`);
     await page.waitForSelector('.drop-zone .chosen ::-p-text(dropped-note.txt)', { visible: true });
     await page.select('#upload-type', 'file');

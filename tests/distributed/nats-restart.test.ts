@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { defaultContainer } from '../harness/default-container';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { tone } from '../support/media';
 import { findInGroup } from '../../bench/lib/proc';
@@ -25,16 +26,7 @@ describe('NATS restarts under load', () => {
       });
       const api = () => request(inst.origin);
       const auth = ['Authorization', `Bearer ${inst.token}`] as const;
-      const containerSid = await until(
-        'the default container',
-        20000,
-        async () =>
-          (
-            await api()
-              .get('/core/v2/storage/containers')
-              .set(...auth)
-          ).body.items?.[0]?.container_sid,
-      );
+      const containerSid = await defaultContainer(inst);
       const published = (
         await api()
           .post(`/core/v2/storage/files?container_sid=${containerSid}&name=pub.wav`)
@@ -52,7 +44,8 @@ describe('NATS restarts under load', () => {
         for (let i = 0; loading && i < 200; i++) {
           const res = await api()
             .post(
-              `/core/v2/storage/files?container_sid=${containerSid}&name=load-${n}-${i}.wav&type=audio&desired_format=mp3`,
+              `/core/v2/storage/files?container_sid=${containerSid}` +
+                `&name=load-${n}-${i}.wav&type=audio&desired_format=mp3`,
             )
             .set(...auth)
             .set('Content-Type', 'application/octet-stream')

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import request from 'supertest';
 import { reservePorts } from '../harness/free-port';
+import { defaultContainer } from '../harness/default-container';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { tone } from '../support/media';
 import { exitOf, serviceProcess, serviceProcesses } from './service-process';
@@ -59,16 +60,7 @@ describe('distributed set under operations: request IDs in every log, SIGTERM lo
       LOG_LEVEL: 'info',
     });
     storagePort = Number(new URL(inst.storageUrl).port);
-    containerSid = await until(
-      'the default container',
-      20000,
-      async () =>
-        (
-          await request(inst.origin)
-            .get('/core/v2/storage/containers')
-            .set(...auth())
-        ).body.items?.[0]?.container_sid,
-    );
+    containerSid = await defaultContainer(inst);
   }, 120000);
   afterAll(async () => {
     await inst?.stop();

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type { RecordedSpan } from '../../packages/platform/src/tracing/file-span-exporter';
+import { defaultContainer } from '../harness/default-container';
 import { FakePushWorld, deviceToken } from '../support/fake-push-world';
 import { tone } from '../support/media';
 import { until } from '../support/poll';
@@ -96,12 +97,7 @@ test(
     'transcoder → ffmpeg, each span beneath the one that caused it',
   async () => {
     const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
-    const containerSid = await until('the default container', 20000, async () => {
-      const res = await request(w.pb.origin)
-        .get('/core/v2/storage/containers')
-        .set(...auth);
-      return res.body.items?.[0]?.container_sid as string | undefined;
-    });
+    const containerSid = await defaultContainer(w.pb);
     const up = await request(w.pb.origin)
       .post(`/core/v2/storage/files?container_sid=${containerSid}&name=traced.wav&type=audio&desired_format=mp3`)
       .set(...auth)

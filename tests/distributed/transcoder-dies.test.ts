@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
+import { defaultContainer } from '../harness/default-container';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { noise } from '../support/media';
 import { until } from '../support/poll';
@@ -24,12 +25,7 @@ afterAll(async () => {
 test('the transcoder making a download dies: the other replica makes it, the download succeeds', async () => {
   inst = await startPatchbay('distributed', { TRANSCODER_REPLICAS: '2', TRANSCODER_SCRATCH_DIR: scratch });
   const auth = ['Authorization', `Bearer ${inst.token}`] as const;
-  const containerSid = await until('the default container', 20000, async () => {
-    const res = await request(inst.origin)
-      .get('/core/v2/storage/containers')
-      .set(...auth);
-    return res.body.items?.[0]?.container_sid as string | undefined;
-  });
+  const containerSid = await defaultContainer(inst);
   // Ten minutes of audio to AAC: several seconds of ffmpeg, time enough to kill it in the middle.
   const up = await request(inst.origin)
     .post(`/core/v2/storage/files?container_sid=${containerSid}&name=long.wav&publish=file_sid`)

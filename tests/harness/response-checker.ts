@@ -114,8 +114,8 @@ export class ResponseChecker {
       .slice(0, 5)
       .map(
         (e) =>
-          `${e.instancePath || '(body)'} ` +
-          `${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+          `${e.instancePath || '(body)'} ${e.message}` +
+          (e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''),
       );
     return `${where}: the body does not fit the document: ${errors.join('; ')}`;
   }

@@ -53,7 +53,8 @@ describe('a unique index refuses a duplicate key', () => {
       await c.insertOne({ email: 'a@x', n: 1 });
       const err = await refusal(c.insertOne({ email: 'a@x', n: 2 }));
       expect(err.message).toBe(
-        `E11000 duplicate key error collection: unique_test.${c.collectionName} index: email_1 dup key: { email: "a@x" }`,
+        `E11000 duplicate key error collection: unique_test.${c.collectionName} ` +
+          'index: email_1 dup key: { email: "a@x" }',
       );
       expect(err.keyPattern).toEqual({ email: 1 });
       expect(err.keyValue).toEqual({ email: 'a@x' });

@@ -63,7 +63,7 @@ export class CopyMaker {
     if (this.touched.size >= 10_000) this.touched.clear();
     this.touched.set(key, now);
     this.storage.used({ keys: [key] }).catch((err: unknown) => {
-      this.deps.log.debug({ key, err: (err as Error).message }, 'use of a copy not recorded');
+      this.deps.log.debug({ key, err: err instanceof Error ? err.message : String(err) }, 'use of a copy not recorded');
     });
   }
 

@@ -71,7 +71,9 @@ export async function startFileServer(
     server.listen(settings.port, '0.0.0.0', () => resolve());
   });
   ready = true;
-  const port = (server.address() as { port: number }).port;
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the file server is not on a TCP port');
+  const port = address.port;
   log.info({ port }, 'file server listening');
   return {
     port,

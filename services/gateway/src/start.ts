@@ -41,7 +41,9 @@ export async function startGateway(
   });
   ready = true;
   auth.start();
-  const actual = (server.address() as { port: number }).port;
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the gateway is not on a TCP port');
+  const actual = address.port;
   log.info({ port: actual }, 'gateway listening');
   return {
     server,

@@ -72,7 +72,7 @@ export class LoginThrottle {
   }
 
   /** Forgets counters whose window and lock are both over (run periodically). */
-  async sweep(now = new Date()): Promise<number> {
+  async forgetExpired(now = new Date()): Promise<number> {
     return this.attempts.deleteMany({ expires_at: { $lt: now } });
   }
 

@@ -10,7 +10,7 @@ import { LoginThrottle } from './login-throttle';
 import { openIdentityRepo } from './repo';
 
 /** Counters of failed logins whose window and lock are over are forgotten this often. */
-const THROTTLE_SWEEP_MS = 60_000;
+const FORGET_EXPIRED_MS = 60_000;
 
 /**
  * The identity service: owns partners and tokens, authenticates every gateway call. Tokens and
@@ -40,14 +40,16 @@ export async function startIdentityService(
     },
     log,
   );
-  const sweep = setInterval(() => {
-    void ctx.throttle.sweep().catch((err: unknown) => log.warn({ err }, 'login throttle sweep failed'));
-  }, THROTTLE_SWEEP_MS);
-  sweep.unref();
+  const forgetting = setInterval(() => {
+    void ctx.throttle
+      .forgetExpired()
+      .catch((err: unknown) => log.warn({ err }, 'expired login counters could not be forgotten'));
+  }, FORGET_EXPIRED_MS);
+  forgetting.unref();
   log.info('identity service ready');
   return {
     stop: async () => {
-      clearInterval(sweep);
+      clearInterval(forgetting);
       await stopAll(subs);
     },
   };

@@ -1,4 +1,4 @@
-import { DuplicateKeyError, type Country } from '@patchbay/contracts';
+import { ApiError, DuplicateKeyError, type Country } from '@patchbay/contracts';
 import type { Collection, DocStore } from '@patchbay/platform';
 import { buildCountries } from './domain/country-data';
 import type { RecordDoc } from './domain/record-docs';
@@ -41,7 +41,7 @@ export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
           if (r.matchedCount === 0) await countries.insertOne(c);
         })
         .catch(async (err: unknown) => {
-          if ((err as { status?: number }).status !== 409) throw err;
+          if (!(err instanceof ApiError && err.status === 409)) throw err;
         });
   }
   const callDrs = docs.collection<RecordDoc>('call_drs');

@@ -2,8 +2,9 @@ import { Queues, RecordEventSchema, RecordsRequests, Subjects } from '@patchbay/
 import { checkedEvent, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import type { RecordsSettings } from './config';
 import { CALL_RECORDS, MESSAGE_RECORDS } from './domain/record-kinds';
+import type { RecordsContext } from './handlers/context';
 import { countryHandlers } from './handlers/countries';
-import { detailRecordHandlers } from './handlers/detail-records';
+import { callRecordHandlers, messageRecordHandlers } from './handlers/detail-records';
 import { recordEventHandler } from './handlers/record-events';
 import { openRecordsRepo } from './repo';
 
@@ -16,22 +17,15 @@ import { openRecordsRepo } from './repo';
 export async function startRecordsService(deps: ServiceDeps, settings: RecordsSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'records' });
   const repo = await openRecordsRepo(deps.docs);
-  const countries = countryHandlers(repo.countries);
-  const calls = detailRecordHandlers(CALL_RECORDS, repo.callDrs, log, settings.cdrDefaultLimit);
-  const messages = detailRecordHandlers(MESSAGE_RECORDS, repo.messageDrs, log, settings.cdrDefaultLimit);
+  const ctx: RecordsContext = { repo, log, settings };
   const subs = await serveRequests(
     deps.bus,
     Queues.records,
     RecordsRequests,
     {
-      [Subjects.records.countryList]: countries.list,
-      [Subjects.records.countryGet]: countries.get,
-      [Subjects.records.callList]: calls.list,
-      [Subjects.records.callGet]: calls.get,
-      [Subjects.records.callIngest]: calls.ingest,
-      [Subjects.records.messageList]: messages.list,
-      [Subjects.records.messageGet]: messages.get,
-      [Subjects.records.messageIngest]: messages.ingest,
+      ...countryHandlers(ctx),
+      ...callRecordHandlers(ctx),
+      ...messageRecordHandlers(ctx),
     },
     log,
   );

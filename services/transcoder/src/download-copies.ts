@@ -49,7 +49,10 @@ export function downloadCopies(deps: DownloadCopyDeps): (req: TranscodeRequest) 
     const renew = token
       ? setInterval(() => {
           storage.renew({ key: req.output_key, token }).catch((err: unknown) => {
-            deps.log.warn({ key: req.output_key, err: (err as Error).message }, 'claim of a copy not renewed');
+            deps.log.warn(
+              { key: req.output_key, err: err instanceof Error ? err.message : String(err) },
+              'claim of a copy not renewed',
+            );
           });
         }, COPY_RENEW_MS)
       : undefined;
@@ -59,7 +62,10 @@ export function downloadCopies(deps: DownloadCopyDeps): (req: TranscodeRequest) 
       const size = await (joined ?? run(req));
       if (token)
         await storage.stored({ key: req.output_key, token, size }).catch((err: unknown) => {
-          deps.log.warn({ key: req.output_key, err: (err as Error).message }, 'stored copy not reported to storage');
+          deps.log.warn(
+            { key: req.output_key, err: err instanceof Error ? err.message : String(err) },
+            'stored copy not reported to storage',
+          );
         });
       return size;
     } catch (err) {

@@ -77,5 +77,5 @@ export function transcoderMetrics(registry: Registry, bus: Bus, limiters: { uplo
 
 /** An AbortError by name: DOMException (an abort signal's reason) and Node's own AbortError alike. */
 function isAbort(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
+  return typeof err === 'object' && err !== null && 'name' in err && err.name === 'AbortError';
 }

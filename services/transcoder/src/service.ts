@@ -1,14 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import path from 'node:path';
-import {
-  Queues,
-  Subjects,
-  TranscoderJobs,
-  TranscoderRequests,
-  UnavailableError,
-  UnprocessableError,
-  errorItem,
-} from '@patchbay/contracts';
+import { Queues, Subjects, TranscoderJobs, TranscoderRequests } from '@patchbay/contracts';
 import {
   DEFAULT_DRAIN_MS,
   checkedJob,
@@ -21,14 +12,13 @@ import { useBinaries } from './ffmpeg/binaries';
 import type { BinarySettings } from './ffmpeg/candidates';
 import { Toolkit } from './ffmpeg/toolkit';
 import { parentDeathSignal } from './ffmpeg/child-guard';
-import { probe } from './ffmpeg/probe';
-import { FfmpegError } from './ffmpeg/run';
-import { fetchBlob, withScratch } from './workspace';
 import { Limiter } from './limiter';
 import type { JobDeps } from './convert';
 import { downloadCopies } from './download-copies';
-import { runUploadJob } from './jobs';
-import { sealedTranscode } from './sealed-transcode';
+import type { TranscoderContext } from './handlers/context';
+import { probeHandlers } from './handlers/probes';
+import { transcodeHandlers } from './handlers/transcodes';
+import { runUploadJob } from './handlers/upload-jobs';
 import { transcoderMetrics } from './metrics';
 import { startScratch } from './scratch/scratch-keeper';
 
@@ -53,11 +43,6 @@ export interface TranscoderSettings {
   drainMs?: number;
   /** Where ffmpeg and ffprobe are looked for (FFMPEG_PATH, FFPROBE_PATH, PATH, the npm fallback). */
   binaries: BinarySettings;
-}
-
-/** The 503 of a request this transcoder cannot serve: the missing piece, named, on the field that asked. */
-function unavailable(reason: string, field: string | null): UnavailableError {
-  return new UnavailableError(`transcoding is unavailable: ${reason}`, [errorItem(reason, field)]);
 }
 
 /**
@@ -112,46 +97,12 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
     measured,
     onCoalesced: coalesced,
   });
+  const ctx: TranscoderContext = { toolkit, jobs: jobDeps, copy, measured, stopping: stopping.signal };
   const subs = await serveRequests(
     deps.bus,
     Queues.transcoder,
     TranscoderRequests,
-    {
-      [Subjects.transcoder.transcode]: async (req) => {
-        const missing = toolkit.cannotWrite(req.target);
-        if (missing) throw unavailable(missing, 'f');
-        try {
-          return { size: await copy(req) };
-        } catch (err) {
-          if (!stopping.signal.aborted) throw err;
-          log.info({ output_key: req.output_key }, 'download-time transcode given up: this replica is stopping');
-          throw new UnavailableError('this transcoder is stopping; ask again');
-        }
-      },
-      [Subjects.transcoder.sealedTranscode]: async (req) => {
-        const missing = toolkit.cannotWrite(req.target);
-        if (missing) throw unavailable(missing, 'desired_format');
-        return measured('upload', () => sealedTranscode(jobDeps, req));
-      },
-      [Subjects.transcoder.probe]: async ({ blob_key: key, format, target, file_key: fileKey }) => {
-        // Storage names the target when the upload is to be transcoded: refused now, not after the 201.
-        const missing = target ? toolkit.cannotWrite(target) : toolkit.cannotProbe();
-        if (missing) throw unavailable(missing, target ? 'desired_format' : null);
-        return measured('probe', () =>
-          withScratch(scratch.dir, async (dir) => {
-            const file = path.join(dir, 'input');
-            await fetchBlob(deps.blobs, key, file, undefined, fileKey ? Buffer.from(fileKey, 'base64') : undefined);
-            try {
-              return await probe(file, format ?? null);
-            } catch (err) {
-              if (!(err instanceof FfmpegError)) throw err;
-              log.warn({ blob_key: key, format, err: err.message }, 'ffprobe failed');
-              throw UnprocessableError.field('data', 'the file is not decodable audio');
-            }
-          }),
-        );
-      },
-    },
+    { ...transcodeHandlers(ctx), ...probeHandlers(ctx) },
     log,
   );
   // A replica that cannot transcode leaves upload-time jobs in their queue for one that can (the
@@ -162,8 +113,8 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
     : await deps.bus.work(
         uploadJob,
         Queues.transcoder,
-        checkedJob(uploadJob, TranscoderJobs[uploadJob].payload, log, (job, ctx) =>
-          measured('upload', () => runUploadJob(jobDeps, job, ctx)),
+        checkedJob(uploadJob, TranscoderJobs[uploadJob].payload, log, (job, jobCtx) =>
+          measured('upload', () => runUploadJob(jobDeps, job, jobCtx)),
         ),
         {
           concurrency: settings.concurrency,

@@ -79,7 +79,8 @@ function readableStream() {
     messageFormat: (log, messageKey) => {
       // `[storage/uploads]`; a service's own module (`[storage/storage]`) is just `[storage]`.
       const where = [...new Set([log.svc, log.mod].filter((v) => typeof v === 'string' && v !== ''))].join('/');
-      return `${where ? `[${where}] ` : ''}${String(log[messageKey] ?? '')}${log.err ? ` — ${oneLineError(log.err)}` : ''}`;
+      const err = log.err ? ` — ${oneLineError(log.err)}` : '';
+      return `${where ? `[${where}] ` : ''}${String(log[messageKey] ?? '')}${err}`;
     },
   });
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { IdentityClient, UnauthorizedError, ForbiddenError, type Principal } from '@patchbay/contracts';
+import { IdentityClient, UnauthorizedError, ForbiddenError } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
 import { CredentialCache } from './credential-cache';
+import { callerOf, setCaller } from './caller';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -23,9 +24,9 @@ function parseAuthorization(
 }
 
 /**
- * Establishes `res.locals.principal` from a Bearer token or HTTP Basic credentials, asking the
- * identity service (with a short cache). No credentials → 401 "Unauthorized"; wrong or revoked →
- * 401 "Bad credentials".
+ * Establishes the caller (`callerOf(res)`, auth/caller.ts) from a Bearer token or HTTP Basic
+ * credentials, asking the identity service (with a short cache). No credentials → 401
+ * "Unauthorized"; wrong or revoked → 401 "Bad credentials".
  */
 export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number): RequestHandler {
   const identity = new IdentityClient(bus, { timeoutMs });
@@ -46,7 +47,7 @@ export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number
       principal = checked.principal;
       cache.set(key, principal, checked.expires_at ? Date.parse(checked.expires_at) : undefined);
     }
-    res.locals.principal = principal;
+    setCaller(res, principal);
     next();
   };
 }
@@ -54,9 +55,8 @@ export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number
 /** Requires any one of `scopes` (none listed = any authenticated caller). 403 "Forbidden" otherwise. */
 export function requireScopes(scopes: readonly string[]): RequestHandler {
   return (_req, res, next) => {
-    const principal = res.locals.principal as Principal;
-    if (scopes.length > 0 && !scopes.some((s) => (principal.scopes as string[]).includes(s)))
-      throw new ForbiddenError();
+    const principal = callerOf(res);
+    if (scopes.length > 0 && !scopes.some((s) => principal.scopes.some((own) => own === s))) throw new ForbiddenError();
     next();
   };
 }

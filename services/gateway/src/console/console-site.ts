@@ -92,7 +92,7 @@ export function consoleSite(opts: ConsoleSiteOptions): Router {
     if (!type) return next();
     // `root`: the name is checked above, and sendFile keeps it inside the directory.
     res.sendFile(name, { root: assets, immutable: true, maxAge: '365d', headers: { 'Content-Type': type } }, (err) => {
-      if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') next();
+      if (err && 'code' in err && err.code === 'ENOENT') next();
       else if (err) next(err);
     });
   });

@@ -1,12 +1,13 @@
 import type { Response } from 'express';
 import type { ApiError, BusReply } from '@patchbay/contracts';
+import { isJsonObject } from './json-object';
 
 /** JSON keys of every object in alphabetical order, as the compatible API returns them. */
 export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+  if (isJsonObject(value) && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep(value[key]);
     return out;
   }
   return value;

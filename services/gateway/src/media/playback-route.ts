@@ -1,9 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import contentDisposition from 'content-disposition';
-import { safeContentType, type Principal } from '@patchbay/contracts';
+import { safeContentType } from '@patchbay/contracts';
 import { sendBlob } from '@patchbay/platform';
 import type { StreamDeps } from '../routes/route-def';
 import { storageOf } from '../upload/upload-flow';
+import { callerOf } from '../auth/caller';
 
 /**
  * `GET /media/playback?endpoint_sid=…&(file_sid=… | uri=<publish_uri>)` (operator only): the bytes
@@ -12,9 +13,9 @@ import { storageOf } from '../upload/upload-flow';
  */
 export function playbackRoute(deps: StreamDeps): RequestHandler {
   return async (req: Request, res: Response) => {
-    const principal = res.locals.principal as Principal;
+    const principal = callerOf(res);
     const requestId = String(req.headers['x-request-id'] ?? '');
-    const query = { ...(req.query as Record<string, unknown>) };
+    const query: Record<string, unknown> = { ...req.query };
     const file = await storageOf(deps, requestId).playbackOpen({ principal, query });
     await sendBlob(req, res, deps.blobs, {
       key: file.blob_key,

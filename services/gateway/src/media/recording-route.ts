@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { UnsupportedMediaTypeError, type Principal } from '@patchbay/contracts';
+import { UnsupportedMediaTypeError } from '@patchbay/contracts';
 import type { StreamDeps } from '../routes/route-def';
 import { storageOf, streamedUpload } from '../upload/upload-flow';
+import { callerOf } from '../auth/caller';
 
 /**
  * `POST /media/recordings?endpoint_sid=…[&container_sid=…][&name=…][&call_sid=…]` (operator only):
@@ -12,7 +13,7 @@ import { storageOf, streamedUpload } from '../upload/upload-flow';
  */
 export function recordingRoute(deps: StreamDeps): RequestHandler {
   return async (req: Request, res: Response) => {
-    const principal = res.locals.principal as Principal;
+    const principal = callerOf(res);
     const requestId = String(req.headers['x-request-id'] ?? '');
     res.setHeader('Connection', 'close');
     if (!req.is(['audio/*', 'application/octet-stream'])) {
@@ -21,7 +22,7 @@ export function recordingRoute(deps: StreamDeps): RequestHandler {
         'send the recording as the raw body, with an audio/* or application/octet-stream Content-Type',
       );
     }
-    const query = { ...(req.query as Record<string, unknown>) };
+    const query: Record<string, unknown> = { ...req.query };
     await streamedUpload(deps, req, res, () => storageOf(deps, requestId).recordingPrepare({ principal, query }));
   };
 }

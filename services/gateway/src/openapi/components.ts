@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { isJsonObject } from '../http/json-object';
 
 /** A JSON Schema as the document holds it (plain JSON: no TypeBox symbols). */
 export type JsonSchema = Record<string, unknown>;
@@ -16,7 +17,7 @@ export class SchemaComponents {
 
   /** `schema` as the document writes it: named sub-schemas replaced by references. */
   use(schema: TSchema | JsonSchema): JsonSchema {
-    return this.walk(JSON.parse(JSON.stringify(schema)) as unknown) as JsonSchema;
+    return this.walkObject(plainCopy(schema));
   }
 
   /**
@@ -26,17 +27,17 @@ export class SchemaComponents {
    * every field is present, as the whole object says.
    */
   useSelectable(schema: TSchema | JsonSchema): JsonSchema {
-    const copy = JSON.parse(JSON.stringify(schema)) as JsonSchema;
+    const copy = plainCopy(schema);
     const either = (resource: JsonSchema): JsonSchema => ({
       anyOf: [resource, selection(resource)],
       description:
         'The whole object; with `include_fields` or `exclude_fields`, only the fields selected (the Selection form).',
     });
-    if (typeof copy.$id === 'string') return this.walk(either(copy)) as JsonSchema;
-    const items = (copy.properties as Record<string, JsonSchema> | undefined)?.items;
-    if (items && typeof (items.items as JsonSchema | undefined)?.$id === 'string')
-      items.items = either(items.items as JsonSchema);
-    return this.walk(copy) as JsonSchema;
+    if (typeof copy.$id === 'string') return this.walkObject(either(copy));
+    const items = isJsonObject(copy.properties) ? copy.properties.items : undefined;
+    if (isJsonObject(items) && isJsonObject(items.items) && typeof items.items.$id === 'string')
+      items.items = either(items.items);
+    return this.walkObject(copy);
   }
 
   /** The `components.schemas` object, names in alphabetical order. */
@@ -46,13 +47,16 @@ export class SchemaComponents {
 
   private walk(node: unknown): unknown {
     if (Array.isArray(node)) return node.map((n) => this.walk(n));
-    if (node === null || typeof node !== 'object') return node;
-    const out: Record<string, unknown> = {};
+    return isJsonObject(node) ? this.walkObject(node) : node;
+  }
+
+  private walkObject(node: JsonSchema): JsonSchema {
+    const out: JsonSchema = {};
     for (const [key, value] of Object.entries(node)) {
       if (PRIVATE_KEYWORDS.has(key) || key === '$id') continue;
       out[key] = this.walk(value);
     }
-    const id = (node as { $id?: unknown }).$id;
+    const id = node.$id;
     if (typeof id !== 'string') return asEnum(out);
     this.register(id, asEnum(out));
     return { $ref: `#/components/schemas/${id}` };
@@ -67,19 +71,26 @@ export class SchemaComponents {
   }
 }
 
+/** A plain JSON copy of a schema: TypeBox's symbols and anything else JSON does not hold left out. */
+function plainCopy(schema: TSchema | JsonSchema): JsonSchema {
+  const copy: unknown = JSON.parse(JSON.stringify(schema));
+  if (!isJsonObject(copy)) throw new Error('a schema is a JSON object');
+  return copy;
+}
+
 /** A copy of a schema with nothing required at any depth, each named part renamed `<Name>Selection`. */
-function selection(node: unknown): JsonSchema {
-  const strip = (n: unknown): unknown => {
-    if (Array.isArray(n)) return n.map(strip);
-    if (n === null || typeof n !== 'object') return n;
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(n)) {
-      if (key === 'required' && Array.isArray(value)) continue;
-      out[key] = key === '$id' && typeof value === 'string' ? `${value}Selection` : strip(value);
-    }
-    return out;
-  };
-  return strip(node) as JsonSchema;
+function selection(node: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'required' && Array.isArray(value)) continue;
+    out[key] = key === '$id' && typeof value === 'string' ? `${value}Selection` : stripRequired(value);
+  }
+  return out;
+}
+
+function stripRequired(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripRequired);
+  return isJsonObject(value) ? selection(value) : value;
 }
 
 /**
@@ -89,14 +100,11 @@ function selection(node: unknown): JsonSchema {
 function asEnum(node: Record<string, unknown>): Record<string, unknown> {
   const branches = node.anyOf;
   if (!Array.isArray(branches) || branches.length < 2) return node;
-  const type = (branches[0] as { type?: unknown }).type;
-  const literal = (b: unknown) =>
-    typeof b === 'object' &&
-    b !== null &&
-    'const' in b &&
-    (b as { type?: unknown }).type === type &&
-    Object.keys(b).length === 2;
+  const first: unknown = branches[0];
+  const type = isJsonObject(first) ? first.type : undefined;
+  const literal = (b: unknown): b is Record<string, unknown> =>
+    isJsonObject(b) && 'const' in b && b.type === type && Object.keys(b).length === 2;
   if (typeof type !== 'string' || !branches.every(literal)) return node;
   const { anyOf: _branches, ...rest } = node;
-  return { ...rest, type, enum: branches.map((b) => (b as { const: unknown }).const) };
+  return { ...rest, type, enum: branches.map((b) => b.const) };
 }

@@ -84,12 +84,12 @@ export function queryParameters(object: TObject, components: SchemaComponents): 
   const required = new Set(object.required ?? []);
   return Object.entries(object.properties).map(([name, schema]) => {
     const json = components.use(schema);
-    const { description, ...rest } = json as { description?: string };
+    const { description, ...rest } = json;
     return {
       name,
       in: 'query' as const,
       ...(required.has(name) ? { required: true } : {}),
-      ...(description ? { description } : {}),
+      ...(typeof description === 'string' && description ? { description } : {}),
       schema: rest,
     };
   });

@@ -128,7 +128,8 @@ export function routeResponses(route: RouteDef, components: SchemaComponents): R
   const out: Record<string, unknown> = {};
   const selectable = route.method === 'get' && (route.doc.fields === true || route.doc.list !== undefined);
   for (const [status, body] of Object.entries(route.doc.responses))
-    out[status] = successResponse(Number(status), body as ResponseBody, components, selectable && status === '200');
+    if (body !== undefined)
+      out[status] = successResponse(Number(status), body, components, selectable && status === '200');
   for (const status of errorStatuses(route)) out[String(status)] = errorResponse(status);
   return out;
 }

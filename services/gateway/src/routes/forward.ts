@@ -1,21 +1,29 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { GatewayRequest, Principal } from '@patchbay/contracts';
+import type { GatewayRequest } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
 import { sendReply } from '../http/respond';
 import { bodyKind, type RouteDef } from './route-def';
+import { callerIfAny } from '../auth/caller';
 
 /** The absolute public URL of this request (pagination links keep every query parameter). */
 export function publicUrl(baseUrl: string, req: Request): string {
   return `${baseUrl}${req.url}`;
 }
 
+/** The `:name` segments of the path (no route has a `*` wildcard, whose value would be a list). */
+function pathParams(req: Request): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.params)) if (typeof value === 'string') params[name] = value;
+  return params;
+}
+
 /** The GatewayRequest a service receives for this call. */
 export function toGatewayRequest(req: Request, res: Response, baseUrl: string, body: unknown): GatewayRequest {
-  const principal = res.locals.principal as Principal | undefined;
+  const principal = callerIfAny(res);
   return {
     principal: principal ?? { partner_sid: '', login: '', scopes: [], token_sid: null },
-    params: { ...(req.params as Record<string, string>) },
-    query: { ...(req.query as Record<string, unknown>) },
+    params: pathParams(req),
+    query: { ...req.query },
     body,
     url: publicUrl(baseUrl, req),
   };

@@ -13,7 +13,6 @@ import {
   ignoredFieldsObject,
   isRecordIngestSubject,
   tallyIgnoredFields,
-  type Principal,
   type RecordIngestBatch,
   type RecordIngestBatchResult,
   type RecordIngestError,
@@ -23,6 +22,8 @@ import type { RouteDef, StreamDeps } from './route-def';
 import { sendJson } from '../http/respond';
 import { decodedBody } from '../http/content-encoding';
 import { BodyStopped, readBodyItems, type BodyItem, type IngestFormat } from './ingest-stream';
+import { callerOf } from '../auth/caller';
+import { isJsonObject } from '../http/json-object';
 
 /** How long the gateway waits for the records service to answer one batch. */
 export const INGEST_BATCH_TIMEOUT_MS = 120_000;
@@ -70,7 +71,7 @@ export function ingestRoute(deps: IngestDeps, route: RouteDef): RequestHandler {
       req.resume();
       throw err;
     }
-    const principal = res.locals.principal as Principal;
+    const principal = callerOf(res);
     const requestId = String(req.headers['x-request-id'] ?? '');
     const report = await ingestBody(readBodyItems(body, format), (batch) =>
       records.ingest(subject, { principal, ...batch }, { requestId }),
@@ -124,7 +125,7 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
   };
   const refuse = (position: number, message: string, value?: unknown) => {
     report.rejected++;
-    const drSid = (value as { dr_sid?: unknown } | undefined)?.dr_sid;
+    const drSid = isJsonObject(value) ? value.dr_sid : undefined;
     addErrors([{ position, dr_sid: typeof drSid === 'string' ? drSid : null, field: null, message }]);
   };
 
@@ -166,10 +167,10 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
         continue;
       }
       const { value } = item;
-      const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-      const tooDeep = isObject && jsonDepth(value) > MAX_JSON_DEPTH;
-      const size = isObject && !tooDeep ? Buffer.byteLength(JSON.stringify(value)) : -1;
-      if (!isObject) {
+      const record = isJsonObject(value) ? value : null;
+      const tooDeep = record !== null && jsonDepth(record) > MAX_JSON_DEPTH;
+      const size = record && !tooDeep ? Buffer.byteLength(JSON.stringify(record)) : -1;
+      if (!record) {
         refuse(item.position, 'a record must be a JSON object');
         batch.push(null);
       } else if (tooDeep) {
@@ -179,7 +180,7 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
         refuse(item.position, `a record must not exceed ${INGEST_RECORD_MAX_BYTES} bytes of JSON`, value);
         batch.push(null);
       } else {
-        batch.push(value as Record<string, unknown>);
+        batch.push(record);
         bytes += size;
       }
       if (batch.length >= INGEST_BATCH_RECORDS || bytes >= INGEST_BATCH_BYTES) await flush();

@@ -18,6 +18,11 @@ class BadLine {
 /** The body could not be read past some point (broken JSON array, runaway record, aborted request). */
 export class BodyStopped extends Error {}
 
+/** The JSONL parser's options with `errorIndicator`, which @types/stream-json lacks (stream-json 1.9 documents it). */
+interface JsonlOptions extends JsonlParser.JsonlParserOptions {
+  errorIndicator?: (error: Error) => unknown;
+}
+
 /**
  * Bytes read ahead of the last record the consumer took. Legitimate buffering (stream buffers and
  * up to 16 parsed records waiting) stays far below it; a single value growing past it is refused
@@ -42,11 +47,8 @@ export async function* readBodyItems(body: Readable, format: IngestFormat): Asyn
       else done(null, chunk);
     },
   });
-  const records =
-    format === 'ndjson'
-      ? // `errorIndicator` is missing from @types/stream-json; stream-json 1.9 documents it.
-        new JsonlParser({ errorIndicator: (e: Error) => new BadLine(e.message) } as JsonlParser.JsonlParserOptions)
-      : ([parser(), streamArray()] as const);
+  const jsonl: JsonlOptions = { errorIndicator: (e: Error) => new BadLine(e.message) };
+  const records = format === 'ndjson' ? new JsonlParser(jsonl) : ([parser(), streamArray()] as const);
   const stages = Array.isArray(records) ? records : [records];
   pipeline([body, meter, ...stages], () => undefined);
   // The last stage (stream-json's streamArray, or the JSONL parser) yields `{key, value}` objects.
@@ -60,7 +62,7 @@ export async function* readBodyItems(body: Readable, format: IngestFormat): Asyn
     }
   } catch (err) {
     if (err instanceof BodyStopped) throw err;
-    const message = (err as Error).message ?? String(err);
+    const message = err instanceof Error ? err.message : String(err);
     if (isDecompressionError(err)) throw new BodyStopped('the body is not valid data of its Content-Encoding');
     throw new BodyStopped(
       /aborted|premature close/i.test(message) ? 'the request was aborted' : `invalid JSON: ${message}`,

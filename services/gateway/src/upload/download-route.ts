@@ -1,9 +1,10 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import contentDisposition from 'content-disposition';
-import { safeContentType, type Principal } from '@patchbay/contracts';
+import { safeContentType } from '@patchbay/contracts';
 import type { StreamDeps } from '../routes/route-def';
 import { storageOf } from './upload-flow';
+import { callerOf } from '../auth/caller';
 
 /**
  * `GET /storage/files/{file_sid}/data`: the bytes, streamed from the blob store, with Content-Type,
@@ -12,7 +13,7 @@ import { storageOf } from './upload-flow';
  */
 export function downloadRoute(deps: StreamDeps): RequestHandler {
   return async (req: Request, res: Response) => {
-    const principal = res.locals.principal as Principal;
+    const principal = callerOf(res);
     const opened = await storageOf(deps, String(req.headers['x-request-id'] ?? '')).open(
       principal,
       String(req.params.file_sid),

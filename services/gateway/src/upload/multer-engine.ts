@@ -1,8 +1,10 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
-import { ApiError, BadRequestError, assertJsonDepth, type Principal } from '@patchbay/contracts';
+import { ApiError, BadRequestError, assertJsonDepth } from '@patchbay/contracts';
+import { isJsonObject } from '../http/json-object';
 import { abortUpload, prepareUpload, reserveUpload, streamToBlob, type Streamed, type UploadDeps } from './upload-flow';
 import { MULTIPART_SLACK, answerBeforeBody, refuseDeclaredOversize } from './declared-size';
+import { callerOf } from '../auth/caller';
 
 /**
  * What the engine hands back to the route for the `data` part. `deferred`: the part came before
@@ -47,9 +49,9 @@ export function parseFileObject(raw: unknown): Record<string, unknown> {
     throw BadRequestError.field('file_object', 'file_object (the File fields as JSON) is required');
   try {
     const value: unknown = JSON.parse(raw);
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
+    if (isJsonObject(value)) {
       assertJsonDepth(value, 'file_object');
-      return value as Record<string, unknown>;
+      return value;
     }
   } catch (err) {
     if (err instanceof BadRequestError) throw err;
@@ -67,10 +69,11 @@ export function parseFileObject(raw: unknown): Record<string, unknown> {
 export function blobStorageEngine(deps: UploadDeps): StorageEngine {
   return {
     _handleFile(req: Request, file, cb) {
-      const principal = req.res?.locals.principal as Principal;
       const requestId = String(req.headers['x-request-id'] ?? '');
       (async () => {
-        const raw = (req.body as Record<string, unknown> | undefined)?.file_object;
+        const principal = callerOf(req.res);
+        const body: unknown = req.body;
+        const raw = isJsonObject(body) ? body.file_object : undefined;
         const deferred = raw === undefined;
         const prepared = deferred
           ? await reserveUpload(deps, principal, requestId)
@@ -90,15 +93,17 @@ export function blobStorageEngine(deps: UploadDeps): StorageEngine {
         (part) => cb(null, part),
         (err: unknown) => {
           file.stream.resume();
-          cb(err as Error);
+          cb(err instanceof Error ? err : new Error(String(err)));
         },
       );
     },
     _removeFile(req: Request, file, cb) {
       const part = streamedPart(file);
-      const principal = req.res?.locals.principal as Principal;
       if (!part) return cb(null);
-      abortUpload(deps, principal, part.file_sid, String(req.headers['x-request-id'] ?? '')).then(() => cb(null), cb);
+      abortUpload(deps, callerOf(req.res), part.file_sid, String(req.headers['x-request-id'] ?? '')).then(
+        () => cb(null),
+        cb,
+      );
     },
   };
 }

@@ -14,6 +14,7 @@ import { sendReply } from '../http/respond';
 import type { StreamDeps } from '../routes/route-def';
 import { UploadTap } from './stream-taps';
 import { dropUnreadBody, refuseDeclaredOversize } from './declared-size';
+import { callerOf } from '../auth/caller';
 
 export type { Prepared };
 
@@ -36,7 +37,7 @@ export async function streamedUpload(
   res: Response,
   prepare: () => Promise<Prepared>,
 ): Promise<void> {
-  const principal = res.locals.principal as Principal;
+  const principal = callerOf(res);
   const requestId = String(req.headers['x-request-id'] ?? '');
   let prepared: Prepared;
   try {
@@ -119,7 +120,7 @@ export async function streamToBlob(
     const done = deps.blobs.put(prepared.blob_key, stored);
     await Promise.all([
       (enc ? pipeline(body, tap, enc) : pipeline(body, tap)).catch((err: unknown) => {
-        stored.destroy(err as Error);
+        stored.destroy(err instanceof Error ? err : new Error(String(err)));
         throw err;
       }),
       done,
@@ -167,7 +168,7 @@ export async function abortUpload(
     .abort(principal, fileSid)
     .catch((err: unknown) =>
       deps.logger.warn(
-        { file_sid: fileSid, err: (err as Error).message },
+        { file_sid: fileSid, err: err instanceof Error ? err.message : String(err) },
         'abort failed; the stale-upload sweep will remove it',
       ),
     );

@@ -14,10 +14,14 @@ import { blobStorageEngine, parseFileObject, streamedPart, type StreamedPart } f
 import { abortUpload, commitUpload, prepareUpload, streamedUpload } from './upload-flow';
 import { dropUnreadBody } from './declared-size';
 import { PartHeaderNormalizer, multipartBoundary } from './part-headers';
+import { callerOf } from '../auth/caller';
+import { isJsonObject } from '../http/json-object';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
-const MALFORMED_MULTIPART =
-  /^(Multipart: Boundary not found|Unexpected end of (form|file)|Malformed (part header|content type)|Missing Content-Type)$/;
+const MALFORMED_MULTIPART = new RegExp(
+  '^(Multipart: Boundary not found|Unexpected end of (form|file)|' +
+    'Malformed (part header|content type)|Missing Content-Type)$',
+);
 
 /**
  * Multer's own errors (too many parts, a field too large) as 400/413 naming the part, and a body
@@ -73,7 +77,8 @@ async function completeMultipart(
 ) {
   try {
     if (part.deferred) {
-      const fields = parseFileObject((req.body as Record<string, unknown> | undefined)?.file_object);
+      const body: unknown = req.body;
+      const fields = parseFileObject(isJsonObject(body) ? body.file_object : undefined);
       await prepareUpload(deps, principal, fields, 'json', requestId, { file_sid: part.file_sid, size: part.size });
     }
   } catch (err) {
@@ -97,7 +102,7 @@ export function uploadRoute(deps: StreamDeps): RequestHandler {
   };
   const multipart = multer(options).single('data');
   return async (req: Request, res: Response, next: NextFunction) => {
-    const principal = res.locals.principal as Principal;
+    const principal = callerOf(res);
     const requestId = String(req.headers['x-request-id'] ?? '');
     res.setHeader('Connection', 'close');
     if (req.is('multipart/form-data')) {
@@ -126,8 +131,6 @@ export function uploadRoute(deps: StreamDeps): RequestHandler {
       req.resume();
       throw new UnsupportedMediaTypeError('upload with multipart/form-data or application/octet-stream');
     }
-    await streamedUpload(deps, req, res, () =>
-      prepareUpload(deps, principal, { ...(req.query as Record<string, unknown>) }, 'query', requestId),
-    );
+    await streamedUpload(deps, req, res, () => prepareUpload(deps, principal, { ...req.query }, 'query', requestId));
   };
 }

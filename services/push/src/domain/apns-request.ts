@@ -31,7 +31,7 @@ export function apnsRequest(m: PushMessage, topic: string | undefined, now = Dat
   });
   const pushType = alert !== undefined || aps.badge !== undefined || aps.sound !== undefined ? 'alert' : 'background';
   const priority = pushType === 'background' || m.priority === 'normal' ? 5 : 10;
-  return strip({
+  return strip<ApnsRequest>({
     payload: { ...(m.data ?? {}), aps },
     pushType,
     priority,
@@ -40,5 +40,5 @@ export function apnsRequest(m: PushMessage, topic: string | undefined, now = Dat
       m.ios.collapseId ??
       (m.collapseKey !== undefined && Buffer.byteLength(m.collapseKey) <= 64 ? m.collapseKey : undefined),
     topic,
-  }) as ApnsRequest;
+  });
 }

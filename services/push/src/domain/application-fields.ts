@@ -32,7 +32,9 @@ export const APPLICATION_DEFAULTS: Readonly<ApplicationFields> = Object.freeze({
   apns_p12_password: null,
   apns_p8: null,
 });
-const FIELDS = Object.keys(APPLICATION_DEFAULTS) as Array<keyof ApplicationFields>;
+/** Every field of an application, in the defaults' order. */
+// Object.keys types its result string[]; the keys of the defaults are exactly ApplicationFields'.
+export const APPLICATION_FIELDS = Object.keys(APPLICATION_DEFAULTS) as ReadonlyArray<keyof ApplicationFields>;
 
 /** Write-only fields: returned masked, never logged. */
 export const CREDENTIAL_FIELDS = ['google_credentials', 'apns_p12', 'apns_p12_password', 'apns_p8'] as const;
@@ -49,7 +51,7 @@ export function mergeApplication(
   whole: boolean,
 ): ApplicationFields {
   const next: ApplicationFields = { ...(whole || !current ? APPLICATION_DEFAULTS : current) };
-  for (const key of FIELDS) {
+  for (const key of APPLICATION_FIELDS) {
     const value = input[key];
     if (value === undefined) continue;
     const keepStored = value === CREDENTIAL_MASK && (CREDENTIAL_FIELDS as readonly string[]).includes(key);

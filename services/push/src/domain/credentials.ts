@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import forge from 'node-forge';
+import { isJsonObject } from './json-object';
 
 /** A credential that does not open; `message` says why, without echoing the secret. */
 export class CredentialError extends Error {
@@ -37,21 +38,20 @@ export function decodeGoogleCredentials(value: string): ServiceAccount {
     if (err instanceof CredentialError) throw err;
     throw new CredentialError('google_credentials does not decode to JSON');
   }
-  if (!json || typeof json !== 'object' || Array.isArray(json))
-    throw new CredentialError('google_credentials does not decode to a JSON object');
-  const sa = json as Record<string, unknown>;
-  if (sa.type !== undefined && sa.type !== 'service_account')
+  if (!isJsonObject(json)) throw new CredentialError('google_credentials does not decode to a JSON object');
+  if (json.type !== undefined && json.type !== 'service_account')
     throw new CredentialError('google_credentials is not a service account key (type must be "service_account")');
-  for (const key of ['project_id', 'client_email', 'private_key']) {
-    if (typeof sa[key] !== 'string' || (sa[key] as string).length === 0)
-      throw new CredentialError(`google_credentials lacks "${key}"`);
-  }
+  const { project_id, client_email, private_key } = json;
+  const lacks = (key: string) => new CredentialError(`google_credentials lacks "${key}"`);
+  if (typeof project_id !== 'string' || project_id.length === 0) throw lacks('project_id');
+  if (typeof client_email !== 'string' || client_email.length === 0) throw lacks('client_email');
+  if (typeof private_key !== 'string' || private_key.length === 0) throw lacks('private_key');
   try {
-    createPrivateKey(sa.private_key as string);
+    createPrivateKey(private_key);
   } catch {
     throw new CredentialError('google_credentials has a private_key that is not a valid PEM key');
   }
-  return sa as ServiceAccount;
+  return { ...json, project_id, client_email, private_key };
 }
 
 /** A certificate and key taken out of a PKCS#12 file, as PEM (which every Node version opens). */
@@ -73,7 +73,9 @@ export function openP12(value: string, password: string): OpenedP12 {
   try {
     p12 = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(der.toString('binary')), password);
   } catch (err) {
-    const wrongPassword = /MAC could not be verified|Invalid password/i.test(String((err as Error).message));
+    const wrongPassword = /MAC could not be verified|Invalid password/i.test(
+      err instanceof Error ? err.message : String(err),
+    );
     throw new CredentialError(
       wrongPassword ? 'apns_p12 does not open with apns_p12_password' : 'apns_p12 is not a PKCS#12 file',
     );

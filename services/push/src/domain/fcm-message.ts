@@ -50,11 +50,10 @@ export function fcmMessage(m: PushMessage, platform: FcmPlatform): FcmV1Message 
     });
     return Object.keys(android).length > 0 ? { ...base, android } : base;
   }
-  const headers = strip({
-    TTL: m.ttl !== undefined ? String(m.ttl) : undefined,
-    Urgency: m.priority,
-    Topic: m.collapseKey !== undefined && WEBPUSH_TOPIC.test(m.collapseKey) ? m.collapseKey : undefined,
-  }) as Record<string, string>;
+  const headers: Record<string, string> = {};
+  if (m.ttl !== undefined) headers.TTL = String(m.ttl);
+  if (m.priority !== undefined) headers.Urgency = m.priority;
+  if (m.collapseKey !== undefined && WEBPUSH_TOPIC.test(m.collapseKey)) headers.Topic = m.collapseKey;
   return Object.keys(headers).length > 0 ? { ...base, webpush: { headers } } : base;
 }
 

@@ -1,4 +1,5 @@
 import type { PushResult } from '@patchbay/contracts';
+import { isJsonObject } from './json-object';
 
 /**
  * What one provider attempt said about one device: a final result, or "try again" for a
@@ -42,16 +43,16 @@ export function fcmErrorCode(body: string): { code: string; message?: string } |
   } catch {
     return null;
   }
-  const error = (json as { error?: unknown } | null)?.error;
+  const error = isJsonObject(json) ? json.error : undefined;
   if (typeof error === 'string') return { code: error };
-  if (!error || typeof error !== 'object') return null;
-  const e = error as { status?: unknown; message?: unknown; details?: unknown };
-  const message = typeof e.message === 'string' ? e.message : undefined;
-  if (Array.isArray(e.details)) {
-    for (const d of e.details as Array<Record<string, unknown>>)
-      if (d && d['@type'] === FCM_ERROR_TYPE && typeof d.errorCode === 'string') return { code: d.errorCode, message };
+  if (!isJsonObject(error)) return null;
+  const message = typeof error.message === 'string' ? error.message : undefined;
+  if (Array.isArray(error.details)) {
+    for (const d of error.details)
+      if (isJsonObject(d) && d['@type'] === FCM_ERROR_TYPE && typeof d.errorCode === 'string')
+        return { code: d.errorCode, message };
   }
-  return typeof e.status === 'string' ? { code: e.status, message } : null;
+  return typeof error.status === 'string' ? { code: error.status, message } : null;
 }
 
 /** `Retry-After` (delta seconds or an HTTP date) as ms from `now`; undefined when absent or unreadable. */

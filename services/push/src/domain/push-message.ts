@@ -72,5 +72,6 @@ export function toPushMessage(n: PushNotification): PushMessage {
 
 /** Drops undefined keys, so provider payloads carry only what was asked for. */
 export function strip<T extends object>(o: T): T {
+  // Object.fromEntries types its result by values only; dropping undefined values leaves a T (such keys are optional).
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

@@ -11,11 +11,11 @@ import { changedFields, compareAndSet, reply } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { checkApplication, mergeApplication } from '../domain/application-fields';
 import { releaseRegistrations } from '../device-registration';
-import { APPLICATION_LIST_SPEC } from '../list-specs';
+import { APPLICATION_LIST_SPEC } from '../domain/list-specs';
 import type { ApplicationDoc } from '../repo';
 import { sealCredentials } from '../secrets/application-secrets';
 import { EditableCredentials } from '../secrets/editable-credentials';
-import { serializeApplication } from '../serialize';
+import { serializeApplication } from '../domain/serialize';
 import { relatedPartner, type PushContext } from './context';
 
 const validateWrite = compileValidator(PushApplicationWriteSchema);

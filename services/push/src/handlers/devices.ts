@@ -12,10 +12,10 @@ import {
 } from '@patchbay/contracts';
 import { changedFields, compareAndSet, reply } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
-import { DEVICE_LIST_SPEC } from '../list-specs';
+import { DEVICE_LIST_SPEC } from '../domain/list-specs';
 import { registerDevice, releaseRegistrations } from '../device-registration';
 import type { DeviceDoc } from '../repo';
-import { serializeDevice } from '../serialize';
+import { serializeDevice } from '../domain/serialize';
 import { relatedPartner, type PushContext } from './context';
 
 const validateCreate = compileValidator(PushDeviceCreateSchema);

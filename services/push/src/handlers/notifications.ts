@@ -110,12 +110,10 @@ export function notificationHandlers(ctx: PushContext) {
       const results = new Map<string, PushResult>(settled);
       await Promise.all(
         groups.map(async (group) => {
-          const sent = await sendGroup(
-            appBySid.get(group.application_sid) as OpenedApplication,
-            group,
-            message,
-            deadline,
-          );
+          // planSend groups only devices whose application it was given.
+          const app = appBySid.get(group.application_sid);
+          if (!app) throw new Error(`no application ${group.application_sid} for a planned group`);
+          const sent = await sendGroup(app, group, message, deadline);
           for (const d of group.devices) results.set(d.device_sid, sent.get(d.device_sid) ?? 'provider_error');
         }),
       );

@@ -61,9 +61,13 @@ export function sealCredentials(
   applicationSid: string,
   fields: Pick<ApplicationFields, CredentialField>,
 ): StoredCredentials {
-  const out = {} as StoredCredentials;
-  for (const field of CREDENTIAL_FIELDS) out[field] = sealField(ring, applicationSid, field, fields[field]);
-  return out;
+  const seal = (field: CredentialField) => sealField(ring, applicationSid, field, fields[field]);
+  return {
+    google_credentials: seal('google_credentials'),
+    apns_p12: seal('apns_p12'),
+    apns_p12_password: seal('apns_p12_password'),
+    apns_p8: seal('apns_p8'),
+  };
 }
 
 /** Every credential field opened; the ones that do not open are listed and left null. */
@@ -71,17 +75,22 @@ export function openCredentials(
   ring: KeyRing,
   doc: ApplicationDoc,
 ): { values: Pick<ApplicationFields, CredentialField>; unreadable: UnreadableSecret[] } {
-  const values = {} as Pick<ApplicationFields, CredentialField>;
   const unreadable: UnreadableSecret[] = [];
-  for (const field of CREDENTIAL_FIELDS) {
+  const open = (field: CredentialField): string | null => {
     try {
-      values[field] = openStoredField(ring, doc.application_sid, field, doc[field]);
+      return openStoredField(ring, doc.application_sid, field, doc[field]);
     } catch (err) {
       if (!(err instanceof SecretError)) throw err;
-      values[field] = null;
       unreadable.push({ field, kid: err.kid, reason: err.message });
+      return null;
     }
-  }
+  };
+  const values = {
+    google_credentials: open('google_credentials'),
+    apns_p12: open('apns_p12'),
+    apns_p12_password: open('apns_p12_password'),
+    apns_p8: open('apns_p8'),
+  };
   return { values, unreadable };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UnprocessableError } from '@patchbay/contracts';
-import type { ApplicationFields, CredentialField } from '../domain/application-fields';
+import { APPLICATION_FIELDS, type ApplicationFields, type CredentialField } from '../domain/application-fields';
 import type { ApplicationDoc } from '../repo';
 import type { KeyRing } from '@patchbay/platform';
 import { isSealedSecret } from '@patchbay/platform';
@@ -73,13 +73,15 @@ export class EditableCredentials {
    */
   changes(next: ApplicationFields): Partial<ApplicationDoc> {
     const out: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(next) as Array<[keyof ApplicationFields, string | null]>) {
+    for (const field of APPLICATION_FIELDS) {
+      const value = next[field];
       if (!isCredentialField(field)) {
         if (value !== this.fields[field]) out[field] = value;
       } else if (value !== this.fields[field] || (!this.kept.has(field) && this.staleSeal(field))) {
         out[field] = sealField(this.ring, this.doc.application_sid, field, value);
       }
     }
+    // Only ApplicationFields' keys, each with its value, or for a credential its StoredSecret.
     return out as Partial<ApplicationDoc>;
   }
 

@@ -1,6 +1,6 @@
 import { Notification, Provider } from '@parse/node-apn';
 import type { ApnsRequest } from '../domain/apns-request';
-import { apnsOutcome, done, type AttemptOutcome, type ApnsFailure } from '../domain/outcome';
+import { apnsOutcome, done, type AttemptOutcome } from '../domain/outcome';
 import { deliverWithRetries, type RetryPolicy } from '../domain/retry';
 import { jobLog, type JobResult } from './send-job';
 import type { HostPort } from './sender';
@@ -71,7 +71,7 @@ export async function runApnsJob(provider: Provider, job: ApnsJob): Promise<JobR
       pending.map((t) => t.token),
     );
     for (const s of sent) outcomes.set(indexOf.get(s.device) ?? '', done('success'));
-    for (const f of failed) outcomes.set(indexOf.get(f.device) ?? '', apnsOutcome(f as ApnsFailure));
+    for (const f of failed) outcomes.set(indexOf.get(f.device) ?? '', apnsOutcome(f));
     return outcomes;
   };
   const log = jobLog();

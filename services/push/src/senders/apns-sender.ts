@@ -49,9 +49,12 @@ export class ApnsSender implements PushSender {
       if (opts.auth.kind === 'token') createPrivateKey(opts.auth.key);
       else createSecureContext({ cert: opts.auth.cert, key: opts.auth.key });
     } catch (err) {
-      throw new SenderConfigError(`cannot build the APNs client (${opts.environment}): ${(err as Error).message}`, {
-        cause: err,
-      });
+      throw new SenderConfigError(
+        `cannot build the APNs client (${opts.environment}): ${err instanceof Error ? err.message : String(err)}`,
+        {
+          cause: err,
+        },
+      );
     }
     this.client = {
       auth: opts.auth,

@@ -62,7 +62,11 @@ export class FcmSender implements PushSender {
       authorization = await withTimeout(this.token.authorization(), deadline - Date.now(), () => undefined);
     } catch (err) {
       this.opts.log.warn(
-        { application_sid: this.opts.applicationSid, devices: devices.length, reason: (err as Error).message },
+        {
+          application_sid: this.opts.applicationSid,
+          devices: devices.length,
+          reason: err instanceof Error ? err.message : String(err),
+        },
         'FCM OAuth token exchange failed',
       );
     }

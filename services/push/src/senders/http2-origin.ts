@@ -81,7 +81,7 @@ export class Http2Origin {
       try {
         stream = this.current().request(headers);
       } catch (err) {
-        resolve({ failed: 'connection', detail: (err as Error).message });
+        resolve({ failed: 'connection', detail: err instanceof Error ? err.message : String(err) });
         return;
       }
       let status = 0;

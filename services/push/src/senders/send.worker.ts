@@ -13,6 +13,7 @@ type Inbound =
 
 const port = parentPort;
 if (!port) throw new Error('send.worker.ts runs as a worker thread');
+// workerData is typed any; worker-send-runner.ts's spawn() gives every worker `{ endpoint }`.
 const sessions = new LaneSessions((workerData as { endpoint?: FcmTestEndpoint }).endpoint);
 
 port.on('message', (m: Inbound) => {

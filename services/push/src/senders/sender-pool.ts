@@ -19,15 +19,15 @@ interface Entry {
  */
 export class SenderPool {
   private readonly entries = new Map<string, Entry>();
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly idleCheck: NodeJS.Timeout;
 
   constructor(
     private readonly build: SenderFactory,
     private readonly idleMs: number,
     private readonly log: Logger,
   ) {
-    this.sweeper = setInterval(() => this.sweep(), Math.min(idleMs, 60_000));
-    this.sweeper.unref();
+    this.idleCheck = setInterval(() => this.closeIdle(), Math.min(idleMs, 60_000));
+    this.idleCheck.unref();
   }
 
   /**
@@ -62,7 +62,7 @@ export class SenderPool {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
+    clearInterval(this.idleCheck);
     await Promise.all([...this.entries].map(([sid, e]) => this.retire(sid, e, 'shutting down')));
   }
 
@@ -80,7 +80,8 @@ export class SenderPool {
     ).then(() => undefined);
   }
 
-  private sweep(): void {
+  /** Retires the clients unused for `idleMs`. */
+  private closeIdle(): void {
     const cutoff = Date.now() - this.idleMs;
     for (const [sid, entry] of this.entries) if (entry.lastUsed < cutoff) void this.retire(sid, entry, 'idle');
   }

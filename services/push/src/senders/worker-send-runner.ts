@@ -37,6 +37,8 @@ function spawn(endpoint: FcmTestEndpoint | undefined): Worker {
  */
 export class WorkerSendRunner implements SendRunner {
   private readonly workers: Worker[] = [];
+  /** The ids of the calls each worker has in flight: failed if it dies. */
+  private readonly inFlight = new WeakMap<Worker, Set<number>>();
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closing = false;
@@ -62,6 +64,7 @@ export class WorkerSendRunner implements SendRunner {
   }
 
   run(lane: number, job: SendJob): Promise<JobResult> {
+    // The worker answers a run with the JobResult of LaneSessions.run (send.worker.ts), cloned across threads.
     return this.call(lane, { type: 'run', job }) as Promise<JobResult>;
   }
 
@@ -87,14 +90,15 @@ export class WorkerSendRunner implements SendRunner {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      (this.workers[lane] as Worker & { jobs: Set<number> }).jobs.add(id);
+      this.inFlight.get(this.workers[lane])?.add(id);
       this.workers[lane].postMessage({ ...message, id });
     });
   }
 
   private launch(lane: number): Promise<void> {
-    const worker = spawn(this.endpoint) as Worker & { jobs: Set<number> };
-    worker.jobs = new Set();
+    const worker = spawn(this.endpoint);
+    const jobs = new Set<number>();
+    this.inFlight.set(worker, jobs);
     this.workers[lane] = worker;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('push send worker did not start in time')), READY_TIMEOUT_MS);
@@ -107,7 +111,7 @@ export class WorkerSendRunner implements SendRunner {
         const p = m.id !== undefined ? this.pending.get(m.id) : undefined;
         if (!p || m.id === undefined) return;
         this.pending.delete(m.id);
-        worker.jobs.delete(m.id);
+        jobs.delete(m.id);
         if (m.error !== undefined) p.reject(new Error(m.error));
         else p.resolve(m.result);
       });
@@ -117,7 +121,7 @@ export class WorkerSendRunner implements SendRunner {
         this.log.error({ lane, err }, 'push send worker failed');
       });
       worker.on('exit', (code) => {
-        for (const id of worker.jobs) {
+        for (const id of jobs) {
           this.pending.get(id)?.reject(new Error(`push send worker exited (${code})`));
           this.pending.delete(id);
         }

@@ -43,10 +43,7 @@ function hint(kind: RecordKind, field: string | null, message: string): string {
 }
 
 /** Splits a record into its known fields and the names of the unknown ones. */
-export function knownFields(
-  kind: RecordKind,
-  raw: Readonly<Record<string, unknown>>,
-): { known: Record<string, unknown>; unknown: string[] } {
+export function knownFields(kind: RecordKind, raw: object): { known: Record<string, unknown>; unknown: string[] } {
   const known: Record<string, unknown> = {};
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(raw)) {
@@ -76,12 +73,13 @@ export function planIngest(
       plan.errors.push({ position, dr_sid: null, field: null, message: 'a record must be a JSON object' });
       continue;
     }
-    const { known, unknown } = knownFields(kind, raw as Record<string, unknown>);
+    const { known, unknown } = knownFields(kind, raw);
     for (const name of unknown) plan.ignored.set(name, (plan.ignored.get(name) ?? 0) + 1);
     const drSid = typeof known.dr_sid === 'string' ? known.dr_sid : null;
     try {
-      const input = kind.validate(known) as Record<string, unknown>;
-      const doc = recordDocFrom(kind, input, owner(input.partner_sid as string | null | undefined), now);
+      const input = kind.validate(known);
+      const given = input.partner_sid;
+      const doc = recordDocFrom(kind, input, owner(typeof given === 'string' ? given : null), now);
       const key = `${doc.partner_sid} ${doc.dr_sid}`;
       if (seen.has(key)) plan.duplicates++;
       else {

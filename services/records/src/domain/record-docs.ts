@@ -123,5 +123,6 @@ export function toRecordDoc(
   doc.partner_sid = partnerSid;
   doc.date_insert ??= now;
   doc.numeric = numeric;
+  // Built field by field from a validated input (its dr_sid a string), with partner_sid, date_insert and numeric set.
   return doc as RecordDoc;
 }

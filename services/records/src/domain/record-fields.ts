@@ -32,7 +32,7 @@ export interface RecordFields {
 function leaves(s: TSchema): { types: TSchema[]; nullable: boolean } {
   if (!Array.isArray(s.anyOf))
     return s.type === 'null' ? { types: [], nullable: true } : { types: [s], nullable: false };
-  const parts = (s.anyOf as TSchema[]).map(leaves);
+  const parts = s.anyOf.map(leaves);
   return { types: parts.flatMap((p) => p.types), nullable: parts.some((p) => p.nullable) };
 }
 

@@ -21,7 +21,7 @@ export interface RecordKind {
   readonly name: 'call_drs' | 'message_drs';
   readonly fields: RecordFields;
   /** Checks one input record whose unknown fields were already dropped; throws a 400 naming each bad field. */
-  readonly validate: Validator<unknown>;
+  readonly validate: Validator<Record<string, unknown>>;
   readonly spec: ListSpec;
   /** The kind's rules and derived defaults on a freshly converted record; throws RecordRuleError. */
   readonly complete: (doc: RecordDoc) => void;
@@ -29,7 +29,10 @@ export interface RecordKind {
   readonly hints: Readonly<Record<string, string>>;
 }
 
-const date = (doc: RecordDoc, field: string): Date | null => (doc[field] instanceof Date ? (doc[field] as Date) : null);
+const date = (doc: RecordDoc, field: string): Date | null => {
+  const value = doc[field];
+  return value instanceof Date ? value : null;
+};
 
 /**
  * Calls: `date_stop` must not precede `date_start`; `date_talk`, when set, lies between them;

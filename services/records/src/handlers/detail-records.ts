@@ -1,5 +1,6 @@
 import {
   NotFoundError,
+  Subjects,
   ignoredFieldsObject,
   tallyIgnoredFields,
   type GatewayRequest,
@@ -10,9 +11,10 @@ import type { Collection, Logger } from '@patchbay/platform';
 import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { planIngest, type IngestItem } from '../domain/ingest-plan';
 import { ownerOf, type RecordDoc } from '../domain/record-docs';
-import type { RecordKind } from '../domain/record-kinds';
+import { CALL_RECORDS, MESSAGE_RECORDS, type RecordKind } from '../domain/record-kinds';
 import { serializeRecord } from '../domain/serialize';
 import { storeNewRecords } from '../repo';
+import type { RecordsContext } from './context';
 
 const SECURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,18 +42,38 @@ export async function ingestItems(
   };
 }
 
+/** `GET /calls/call_drs`, `GET /calls/call_drs/{dr_sid}` and the bulk ingest of call records. */
+export function callRecordHandlers(ctx: RecordsContext) {
+  const calls = kindHandlers(CALL_RECORDS, ctx.repo.callDrs, ctx.log, ctx.settings.cdrDefaultLimit);
+  return {
+    [Subjects.records.callList]: calls.list,
+    [Subjects.records.callGet]: calls.get,
+    [Subjects.records.callIngest]: calls.ingest,
+  };
+}
+
+/** `GET /sms/message_drs`, `GET /sms/message_drs/{dr_sid}` and the bulk ingest of message records. */
+export function messageRecordHandlers(ctx: RecordsContext) {
+  const messages = kindHandlers(MESSAGE_RECORDS, ctx.repo.messageDrs, ctx.log, ctx.settings.cdrDefaultLimit);
+  return {
+    [Subjects.records.messageList]: messages.list,
+    [Subjects.records.messageGet]: messages.get,
+    [Subjects.records.messageIngest]: messages.ingest,
+  };
+}
+
 /**
- * Request handlers of one kind of detail record: the list (after/before cursors, filter, field
- * filtering, `total` null), one record by `dr_sid`, and a bulk-ingest batch. Every one is scoped
- * to the caller: a partner sees, pages from and ingests only its own records, and another
- * partner's `dr_sid` is to it exactly what an unknown one is.
+ * The handlers of one kind of detail record, the same for both kinds: the list (after/before
+ * cursors, filter, field filtering, `total` null), one record by `dr_sid`, and a bulk-ingest batch.
+ * Every one is scoped to the caller: a partner sees, pages from and ingests only its own records,
+ * and another partner's `dr_sid` is to it exactly what an unknown one is.
  */
-export function detailRecordHandlers(
+function kindHandlers(
   kind: RecordKind,
   records: Collection<RecordDoc>,
   log: Logger,
   /** CDR_DEFAULT_LIMIT: the list's `limit` when the request gives none. */
-  defaultLimit?: number,
+  defaultLimit: number,
 ) {
   const serialize = (doc: RecordDoc) => serializeRecord(kind.fields, doc);
   return {

@@ -3,10 +3,10 @@
  * on every route, field filtering. (A malformed batch is refused before the handler: service.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, type GatewayRequest } from '@patchbay/contracts';
+import { NotFoundError, Subjects, type GatewayRequest, type RecordIngestBatch } from '@patchbay/contracts';
 import { SqliteDocStore, createLogger } from '@patchbay/platform';
 import { MESSAGE_RECORDS } from '../../src/domain/record-kinds';
-import { detailRecordHandlers } from '../../src/handlers/detail-records';
+import { messageRecordHandlers } from '../../src/handlers/detail-records';
 import { openRecordsRepo } from '../../src/repo';
 
 const A = randomUUID();
@@ -25,16 +25,21 @@ const request = (
 });
 
 let docs: SqliteDocStore;
-let handlers: ReturnType<typeof detailRecordHandlers>;
+const handlers = {
+  list: (req: GatewayRequest) => messages[Subjects.records.messageList](req),
+  get: (req: GatewayRequest) => messages[Subjects.records.messageGet](req),
+  ingest: (batch: RecordIngestBatch) => messages[Subjects.records.messageIngest](batch),
+};
+let messages: ReturnType<typeof messageRecordHandlers>;
 const sid = randomUUID();
 beforeAll(async () => {
   docs = new SqliteDocStore();
   const repo = await openRecordsRepo(docs);
-  handlers = detailRecordHandlers(
-    MESSAGE_RECORDS,
-    repo.messageDrs,
-    createLogger({ name: 'records-test', level: 'silent' }),
-  );
+  messages = messageRecordHandlers({
+    repo,
+    log: createLogger({ name: 'records-test', level: 'silent' }),
+    settings: { cdrDefaultLimit: 10 },
+  });
   for (const [partner, text] of [
     [A, 'from A'],
     [B, 'from B'],

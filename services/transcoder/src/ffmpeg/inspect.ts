@@ -51,6 +51,7 @@ export async function inspect(tool: 'ffmpeg' | 'ffprobe', c: Candidate): Promise
         : new Set<string>();
     return { ...c, version, encoders };
   } catch (err) {
+    // execFile's rejection is an Error carrying the child's `code`, `killed` and `stderr` (node:child_process).
     const e = err as NodeJS.ErrnoException & { killed?: boolean; stderr?: string };
     const reason =
       e.code === 'ENOENT'

@@ -53,6 +53,7 @@ export async function probe(file: string, format: string | null, signal?: AbortS
     'json',
     file,
   ];
+  // ffprobe's `-of json` has this shape; every field is optional here and read through Number()/positive().
   const parsed = JSON.parse(await run(ffprobePath(), args, { timeoutMs: 30000, signal })) as Probed;
   const audio = (parsed.streams ?? []).find((s) => s.codec_type === 'audio');
   const duration = Number(parsed.format?.duration);

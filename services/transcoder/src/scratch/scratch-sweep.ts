@@ -42,6 +42,7 @@ function ownerAlive(owner: OwnerRecord | null, ownerMtimeMs: number, staleMs: nu
 function readOwner(dir: string): { owner: OwnerRecord | null; mtimeMs: number } {
   try {
     const file = path.join(dir, OWNER_FILE);
+    // The owner file is this service's own, written by worker-dir.ts from an OwnerRecord.
     return { owner: JSON.parse(fs.readFileSync(file, 'utf8')) as OwnerRecord, mtimeMs: fs.statSync(file).mtimeMs };
   } catch {
     // Not written yet (a worker that died between mkdir and write, or one starting right now).
@@ -109,7 +110,10 @@ export async function sweepScratch(root: string, log: Logger, opts: SweepOptions
       result.removed.push(entry);
     } catch (err) {
       // One entry that cannot be removed (permissions, a volume's lost+found) does not stop the rest.
-      log.warn({ dir: entry, err: (err as Error).message }, 'could not sweep a scratch entry');
+      log.warn(
+        { dir: entry, err: err instanceof Error ? err.message : String(err) },
+        'could not sweep a scratch entry',
+      );
     }
   }
   return result;

@@ -10,8 +10,8 @@ import {
   type UploadJob,
 } from '@patchbay/contracts';
 import type { JobContext } from '@patchbay/platform';
-import { convert, type JobDeps } from './convert';
-import { FORMATS } from './ffmpeg/formats';
+import { convert, type JobDeps } from '../convert';
+import { FORMATS } from '../ffmpeg/formats';
 
 /**
  * Upload-time transcoding (durable job, at-least-once; redone after a crash, a stop, or a restart
