@@ -4,6 +4,9 @@
  * upload into a plain container, through the same Patchbay instance, alternating, best of `runs`
  * each. The encrypted file is checked to decrypt (with Patchbay's own decrypter and the age
  * identity) to the exact bytes sent, so the row measures a working path. Target ratio ≥ 0.8.
+ * It also prints the peak resident memory of the processes the bytes pass through (the gateway and
+ * storage, or the one embedded process) while the encrypted uploads run, beside their memory before
+ * the first upload: with `1024 1` that is the "memory flat for a 1 GiB upload" check.
  *
  *   pnpm exec tsx bench/encrypted-upload.ts [sizeMiB=100] [runs=3] [mode=distributed|embedded]
  */
@@ -17,8 +20,8 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { decryptStream, parseIdentities } from '@patchbay/age';
 import { defaultContainer } from '../tests/harness/default-container';
-import { startPatchbay, type PatchbayInstance } from '../tests/harness/patchbay';
-import { MiB, table } from './lib/proc';
+import { START_SCRIPT, startPatchbay, type PatchbayInstance } from '../tests/harness/patchbay';
+import { MiB, cpuSecondsOf, findInGroup, rssOf, samplePeak, table } from './lib/proc';
 
 const SIZE = Number(process.argv[2] ?? 100) * MiB;
 const RUNS = Number(process.argv[3] ?? 3);
@@ -88,6 +91,24 @@ async function upload(inst: PatchbayInstance, container: string, seed: Buffer) {
   return { ms: performance.now() - started, file };
 }
 
+/** The processes whose memory is reported, by name: how to find each in the instance's process group. */
+function watched(inst: PatchbayInstance): Array<[string, () => number[]]> {
+  const inGroup = (needle: string) => () => findInGroup(inst.pid, needle);
+  return MODE === 'embedded'
+    ? [['all-in-one', inGroup(START_SCRIPT)]]
+    : [
+        ['gateway', inGroup('services/gateway/src/main.ts')],
+        ['storage', inGroup('services/storage/src/main.ts')],
+      ];
+}
+
+/** The largest resident set among `pids` now (tsx's launcher and its node child both match: the child is larger). */
+const rssNow = (pids: number[]) => Math.max(0, ...pids.map(rssOf));
+
+/** CPU seconds used so far by each watched process (less sensitive to a busy machine than wall time). */
+const cpuNow = (roles: Array<[string, () => number[]]>) =>
+  roles.map(([, pids]) => pids().reduce((sum, pid) => sum + cpuSecondsOf(pid), 0));
+
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-bench-enc-'));
   const identity = path.join(dir, 'age.txt');
@@ -117,6 +138,10 @@ async function main(): Promise<void> {
     const seed = crypto.randomBytes(64);
     const expected = await sha256Of(body(SIZE, seed));
     const times = { plain: [] as number[], sealed: [] as number[] };
+    const cpu = { plain: [] as number[][], sealed: [] as number[][] };
+    const roles = watched(inst);
+    const idle = roles.map(([, pids]) => rssNow(pids()));
+    const peaks = roles.map(() => 0);
     let last: Record<string, unknown> = {};
     for (let round = 0; round < RUNS; round++) {
       // Alternating, so a busy spell of the shared machine falls on both rows alike.
@@ -124,7 +149,11 @@ async function main(): Promise<void> {
         ['plain', plain],
         ['sealed', sealed],
       ] as const) {
+        const samplers = name === 'sealed' ? roles.map(([, pids]) => samplePeak(pids)) : [];
+        const cpuBefore = cpuNow(roles);
         const r = await upload(inst, container, seed);
+        cpu[name].push(cpuNow(roles).map((c, i) => c - cpuBefore[i]));
+        samplers.forEach((s, i) => (peaks[i] = Math.max(peaks[i], s.stop())));
         times[name].push(r.ms);
         if (name === 'sealed') last = r.file;
         await api(inst, 'DELETE', `/storage/files/${String(r.file.file_sid)}`).catch(() => undefined);
@@ -144,19 +173,33 @@ async function main(): Promise<void> {
     const best = (xs: number[]) => Math.min(...xs);
     const mibs = (ms: number) => (SIZE / MiB / (ms / 1000)).toFixed(1);
     const enc = last.encryption as { header_bytes: number };
+    // Each role's CPU seconds per upload, the least of the row's runs (a busy machine only adds to it).
+    const cpuOf = (row: 'plain' | 'sealed') =>
+      Object.fromEntries(roles.map(([role], i) => [`${role} CPU s`, best(cpu[row].map((c) => c[i])).toFixed(2)]));
     console.log(
       `\nEncrypted vs plain raw upload, ${SIZE / MiB} MiB, ${MODE}, best of ` +
         `${RUNS} alternating, ${os.cpus().length} cores (decrypts: ok)\n`,
     );
     console.log(
       table([
-        { path: 'plain container (baseline)', 'MiB/s': mibs(best(times.plain)), ratio: '1.00' },
+        {
+          path: 'plain container (baseline)',
+          'MiB/s': mibs(best(times.plain)),
+          ratio: '1.00',
+          ...cpuOf('plain'),
+        },
         {
           path: `encrypted to 2 keys (age + RSA-3072; header ${enc.header_bytes} B)`,
           'MiB/s': mibs(best(times.sealed)),
           ratio: (best(times.plain) / best(times.sealed)).toFixed(2),
+          ...cpuOf('sealed'),
         },
       ]),
+    );
+    const mib = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`;
+    console.log(
+      `\nPeak RSS during the encrypted uploads (sampled every 50 ms; before the first upload): ` +
+        roles.map(([role], i) => `${role} ${mib(peaks[i])} (${mib(idle[i])})`).join(', '),
     );
   } finally {
     await inst.stop();

@@ -6,6 +6,7 @@
  * silent plaintext. (A failure can come after earlier, verified chunks were passed on: a consumer
  * that must not keep a partial result discards it on the error, as for any failed stream.)
  */
+import type { KeyObject } from 'node:crypto';
 import { Transform, type TransformCallback, type TransformOptions } from 'node:stream';
 import { ByteQueue } from './byte-queue';
 import { AgeFormatError, AgeIntegrityError, AgeKeyError, asError } from './errors';
@@ -17,7 +18,7 @@ import type { Identity } from './stanza';
 
 export class AgeDecryptStream extends Transform {
   private readonly queue = new ByteQueue();
-  private key: Buffer | null = null;
+  private key: KeyObject | null = null;
   private counter = 0;
   private headerLength: number | null = null;
   private plaintextTotal = 0;

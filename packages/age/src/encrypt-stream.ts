@@ -5,7 +5,7 @@
  * input pieces rather than a copy, so memory stays flat whatever the size, and stream back-pressure
  * applies as to any Transform.
  */
-import crypto from 'node:crypto';
+import crypto, { type KeyObject } from 'node:crypto';
 import { Transform, type TransformCallback, type TransformOptions } from 'node:stream';
 import { sealFileKey } from './file-key';
 import { CHUNK_SIZE, PAYLOAD_NONCE_SIZE, STREAM_BUFFERS } from './format';
@@ -25,7 +25,7 @@ export interface AgeSummary {
 export class AgeEncryptStream extends Transform {
   /** Known from the start: the header is written before any plaintext is read. */
   readonly headerBytes: number;
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
   private readonly secret: Buffer;
   /**
    * The plaintext of the chunk being filled, as slices of the input (at most CHUNK_SIZE bytes):

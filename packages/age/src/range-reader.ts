@@ -5,6 +5,7 @@
  * as the last — so a range read verifies exactly what it returns, and a wrong `file_bytes` or an
  * altered chunk fails rather than returning wrong bytes.
  */
+import type { KeyObject } from 'node:crypto';
 import { AgeFormatError, AgeIntegrityError } from './errors';
 import { openFileKey } from './file-key';
 import { CHUNK_SIZE, PAYLOAD_NONCE_SIZE, SEALED_CHUNK_SIZE } from './format';
@@ -34,7 +35,7 @@ async function fetchExactly(fetchRange: FetchRange, start: number, end: number):
 export class AgeRangeReader {
   private constructor(
     private readonly options: RangeReaderOptions,
-    private readonly key: Buffer,
+    private readonly key: KeyObject,
     private readonly chunkCount: number,
     /** The plaintext's size, from the layout. */
     readonly plaintextBytes: number,
