@@ -69,7 +69,7 @@ function reasonOf(body: string): string | undefined {
  */
 export async function runApnsJob(origin: Http2Origin, job: ApnsJob): Promise<JobResult> {
   const headers = apnsHeaders(job);
-  const body = JSON.stringify(job.request.payload);
+  const body = Buffer.from(JSON.stringify(job.request.payload));
   const targets = job.tokens.map((token, i) => ({ device_sid: String(i), token }));
   let expiredToken = false;
   const attempt = async (pending: typeof targets): Promise<Map<string, AttemptOutcome>> => {
