@@ -20,6 +20,12 @@ export interface ApnsReceived {
     | { kind: 'token'; keyId: string; teamId: string }
     | { kind: 'certificate'; subject: string; sandbox: boolean }
     | { kind: 'none' };
+  /** The `authorization` header as sent (a token client's `bearer <JWT>`). */
+  authorization: string | undefined;
+  /** The request's header names, in the order sent (pseudo-headers first). */
+  headerNames: string[];
+  /** The body as sent. */
+  body: string;
   payload: ApiJson;
   status: number;
   /** Epoch ms (fractional) when the whole request had arrived. */
@@ -41,6 +47,8 @@ export class FakeApns {
   readonly received: ApnsReceived[] = [];
   /** TLS connections opened to this fake (a reused client opens one). */
   connections = 0;
+  /** TLS handshakes this fake refused (a client without the required certificate). */
+  refused = 0;
   private readonly keys = new Map<string, { teamId: string; publicKey: KeyObject }>();
   private readonly tokenAnswers = new Map<string, ApnsTokenAnswer>();
   private readonly topicAnswers = new Map<string, ApnsTopicAnswer>();
@@ -52,20 +60,28 @@ export class FakeApns {
     readonly environment: 'production' | 'development',
   ) {}
 
+  /**
+   * `clientCa` makes a fake that requires a client certificate signed by it (a connection without
+   * one fails its TLS handshake); without it, certificate clients are recorded and token clients pass.
+   */
   static async start(opts: {
     environment: 'production' | 'development';
     tls: { key: string; cert: string };
+    clientCa?: string;
   }): Promise<FakeApns> {
-    // requestCert without rejectUnauthorized: certificate clients are recorded, token clients pass.
     const server = http2.createSecureServer({
       key: opts.tls.key,
       cert: opts.tls.cert,
       requestCert: true,
-      rejectUnauthorized: false,
+      rejectUnauthorized: opts.clientCa !== undefined,
+      ...(opts.clientCa ? { ca: [opts.clientCa] } : {}),
     });
     const fake = new FakeApns(server, opts.environment);
     server.on('secureConnection', () => {
       fake.connections++;
+    });
+    server.on('tlsClientError', () => {
+      fake.refused++;
     });
     server.on('stream', (stream, headers) => fake.handle(stream, headers));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -125,6 +141,9 @@ export class FakeApns {
         collapseId: header(headers, 'apns-collapse-id'),
         pushType: header(headers, 'apns-push-type'),
         auth: this.authOf(stream, headers),
+        authorization: header(headers, 'authorization'),
+        headerNames: Object.keys(headers),
+        body: text,
         payload: text ? (JSON.parse(text) as ApiJson) : {},
         status: 0,
         at: performance.timeOrigin + performance.now(),

@@ -16,9 +16,9 @@ import { InlineSendRunner, type SendRunner } from './senders/send-runner';
 import { WorkerSendRunner } from './senders/worker-send-runner';
 
 /**
- * The push service: owns push applications and devices, and sends notifications through FCM
- * (its own HTTP/2 sender) and APNs (@parse/node-apn) with one client per application, kept open
- * and reused, on worker threads (senders/worker-send-runner.ts). Credentials are encrypted at rest (secrets/); values
+ * The push service: owns push applications and devices, and sends notifications through FCM and
+ * APNs (HTTP/2 senders of its own) with one client per application, kept open and reused, on
+ * worker threads started on the first send (senders/worker-send-runner.ts). Credentials are encrypted at rest (secrets/); values
  * stored in plaintext or under an
  * old key are re-encrypted at start, before requests are served. Stopping it stops taking
  * requests, lets sends in flight finish, then closes the clients.
@@ -30,7 +30,12 @@ export async function startPushService(deps: ServiceDeps, settings: PushSettings
   await migrateCredentials(repo.applications, keys, deps.logger.child({ mod: 'push-credentials' }));
   const runner: SendRunner =
     settings.sendWorkers > 0
-      ? await WorkerSendRunner.start(settings.sendWorkers, settings.fcmEndpoint, log.child({ mod: 'push-workers' }))
+      ? new WorkerSendRunner(
+          settings.sendWorkers,
+          settings.fcmEndpoint,
+          log.child({ mod: 'push-workers' }),
+          settings.clientIdleMs,
+        )
       : new InlineSendRunner(settings.fcmEndpoint);
   const pool = new SenderPool(
     senderFactory(settings, deps.logger, runner),

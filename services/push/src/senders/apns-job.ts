@@ -1,81 +1,102 @@
-import { Notification, Provider } from '@parse/node-apn';
+import type { OutgoingHttpHeaders } from 'node:http2';
 import type { ApnsRequest } from '../domain/apns-request';
 import { apnsOutcome, done, type AttemptOutcome } from '../domain/outcome';
 import { deliverWithRetries, type RetryPolicy } from '../domain/retry';
+import type { ApnsConnection } from './apns-origin';
+import type { Http2Origin } from './http2-origin';
 import { jobLog, type JobResult } from './send-job';
-import type { HostPort } from './sender';
 
 export type ApnsAuth =
   { kind: 'token'; key: string; keyId: string; teamId: string } | { kind: 'certificate'; cert: string; key: string };
 
-/** What one application's APNs client for one environment is built from (plain data: it crosses threads). */
-export interface ApnsClientOptions {
-  auth: ApnsAuth;
-  production: boolean;
-  /** A local APNs server instead of Apple's host for this environment. */
-  endpoint?: HostPort;
-  ca?: string;
-  insecure: boolean;
-  attemptTimeoutMs: number;
-}
-
-/** One slice of an APNs send: one request to `tokens` (distinct) through one sender's client. */
+/** One slice of an APNs send: one request to `tokens` (distinct) through one sender's session. */
 export interface ApnsJob {
   kind: 'apns';
   sender: string;
-  client: ApnsClientOptions;
+  /** Where the sender's session goes and how it is authenticated (plain data: it crosses threads). */
+  connection: ApnsConnection;
+  /** `bearer <provider token>` (token auth, signed by the sender); absent with a client certificate. */
+  authorization?: string;
   request: ApnsRequest;
   tokens: string[];
   /** Epoch ms. */
   deadline: number;
   retry: RetryPolicy;
+  attemptTimeoutMs: number;
 }
 
 /**
- * One @parse/node-apn Provider: one HTTP/2 connection, kept open and reused across sends, requests
- * multiplexed on it. node-apn's own retries (immediate, no backoff) are off; the job's retry loop
- * retries 429/5xx and connection failures with backoff instead. Throws on options it cannot use.
+ * The request headers of a job, in the order and spelling @parse/node-apn sent them (without the
+ * path): `apns-priority`, then `apns-collapse-id`, `apns-expiration`, `apns-topic` and
+ * `apns-push-type` when set, then the provider token.
  */
-export function apnsProvider(o: ApnsClientOptions): Provider {
-  const auth =
-    o.auth.kind === 'token'
-      ? { token: { key: o.auth.key, keyId: o.auth.keyId, teamId: o.auth.teamId } }
-      : { cert: o.auth.cert, key: o.auth.key };
-  return new Provider({
-    ...auth,
-    production: o.production,
-    ...(o.endpoint ? { address: o.endpoint.host, port: o.endpoint.port } : {}),
-    ...(o.ca ? { ca: [o.ca] } : {}),
-    ...(o.insecure ? { rejectUnauthorized: false } : {}),
-    requestTimeout: o.attemptTimeoutMs,
-    connectionRetryLimit: 0,
-  });
+function apnsHeaders(job: ApnsJob): OutgoingHttpHeaders {
+  const r = job.request;
+  const headers: OutgoingHttpHeaders = {
+    ':scheme': 'https',
+    ':method': 'POST',
+    ':authority': job.connection.host,
+    'apns-priority': String(r.priority),
+  };
+  if (r.collapseId) headers['apns-collapse-id'] = r.collapseId;
+  if (r.expiry !== undefined && r.expiry >= 0) headers['apns-expiration'] = String(r.expiry);
+  if (r.topic) headers['apns-topic'] = r.topic;
+  if (r.pushType) headers['apns-push-type'] = r.pushType;
+  if (job.authorization) headers.authorization = job.authorization;
+  return headers;
 }
 
-/** Sends a job's notification to each of its tokens through `provider`, retrying what is transient. */
-export async function runApnsJob(provider: Provider, job: ApnsJob): Promise<JobResult> {
-  const { request } = job;
-  const note = new Notification();
-  note.rawPayload = request.payload;
-  note.pushType = request.pushType;
-  note.priority = request.priority;
-  if (request.expiry !== undefined) note.expiry = request.expiry;
-  if (request.collapseId !== undefined) note.collapseId = request.collapseId;
-  if (request.topic !== undefined) note.topic = request.topic;
-  const indexOf = new Map(job.tokens.map((t, i) => [t, String(i)]));
+/** APNs' `reason` in an error body (`{"reason":"BadDeviceToken"}`); undefined when there is none. */
+function reasonOf(body: string): string | undefined {
+  if (!body) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  return typeof json === 'object' && json !== null && 'reason' in json && typeof json.reason === 'string'
+    ? json.reason
+    : undefined;
+}
+
+/**
+ * Sends a job's notification to each of its tokens as its own HTTP/2 stream (`POST
+ * /3/device/<token>`) on `origin`, the body serialized once, and maps every answer through
+ * apnsOutcome as node-apn's failures were: 200 is a success; 410, BadDeviceToken and the like are
+ * final; 429, 5xx and connection failures are retried with backoff; a request that timed out is
+ * final (it may have arrived); the rest (403 and other refusals) is `provider_error`.
+ */
+export async function runApnsJob(origin: Http2Origin, job: ApnsJob): Promise<JobResult> {
+  const headers = apnsHeaders(job);
+  const body = Buffer.from(JSON.stringify(job.request.payload));
   const targets = job.tokens.map((token, i) => ({ device_sid: String(i), token }));
+  let expiredToken = false;
   const attempt = async (pending: typeof targets): Promise<Map<string, AttemptOutcome>> => {
     const outcomes = new Map<string, AttemptOutcome>();
-    const { sent, failed } = await provider.send(
-      note,
-      pending.map((t) => t.token),
+    await Promise.all(
+      pending.map(async (t) => {
+        const a = await origin.post({ ...headers, ':path': `/3/device/${t.token}` }, body, job.attemptTimeoutMs);
+        if ('failed' in a) {
+          outcomes.set(
+            t.device_sid,
+            a.failed === 'timeout' ? done('provider_error', a.detail) : apnsOutcome({ error: { message: a.detail } }),
+          );
+          return;
+        }
+        if (a.status >= 200 && a.status < 300) {
+          outcomes.set(t.device_sid, done('success'));
+          return;
+        }
+        const reason = reasonOf(a.body);
+        if (a.status === 403 && reason === 'ExpiredProviderToken') expiredToken = true;
+        outcomes.set(t.device_sid, apnsOutcome({ status: a.status, ...(reason ? { response: { reason } } : {}) }));
+      }),
     );
-    for (const s of sent) outcomes.set(indexOf.get(s.device) ?? '', done('success'));
-    for (const f of failed) outcomes.set(indexOf.get(f.device) ?? '', apnsOutcome(f));
     return outcomes;
   };
   const log = jobLog();
   const out = await deliverWithRetries(targets, attempt, job.retry, job.deadline, log);
   const results = job.tokens.map((_, i) => out.get(String(i)) ?? 'provider_error');
-  return { results, retries: log.retries, failed: log.failed() };
+  return { results, retries: log.retries, failed: log.failed(), ...(expiredToken ? { expiredToken } : {}) };
 }

@@ -1,11 +1,12 @@
-import { createPrivateKey } from 'node:crypto';
-import { createSecureContext } from 'node:tls';
 import type { Logger } from '@patchbay/platform';
 import type { DeviceEnvironment, PushResult } from '@patchbay/contracts';
 import { apnsRequest } from '../domain/apns-request';
 import type { PushMessage } from '../domain/push-message';
 import type { RetryPolicy } from '../domain/retry';
-import type { ApnsAuth, ApnsClientOptions, ApnsJob } from './apns-job';
+import { checkApnsCertificate } from './apns-certificate';
+import type { ApnsAuth, ApnsJob } from './apns-job';
+import { APNS_HOSTS, apnsConnection, type ApnsConnection } from './apns-origin';
+import { ApnsProviderToken } from './apns-token';
 import { InFlight } from './in-flight';
 import { logJob, nextHome, planLanes } from './lanes';
 import type { SendRunner } from './send-runner';
@@ -27,27 +28,38 @@ export interface ApnsSenderOptions {
   attemptTimeoutMs: number;
   retry: RetryPolicy;
   log: Logger;
+  /** The clock provider tokens are signed and refreshed by (tests). */
+  now?: () => number;
 }
 
 /**
- * iOS devices of one application and one environment through @parse/node-apn Providers run on
- * the send lanes (worker threads): one Provider — one HTTP/2 connection, kept open and reused —
- * per lane the sender has used, built there from this sender's options on its first job. A send is
- * cut into slices of distinct tokens over the lanes (lanes.ts); a device that shares its token with
- * another gets the same result. Credentials that cannot work throw SenderConfigError here, before
- * any job.
+ * iOS devices of one application and one environment through Apple's HTTP/2 provider API, sent by
+ * Patchbay itself (apns-job.ts) on the send lanes (worker threads): one HTTP/2 session per lane the
+ * sender has used, opened on its first job there and kept open across sends. Token auth: one ES256
+ * provider token, signed and kept here (apns-token.ts) and carried by every job; certificate auth:
+ * the client certificate on each session's TLS. A send is cut into slices of distinct tokens over
+ * the lanes (lanes.ts); a device that shares its token with another gets the same result.
+ * Credentials that cannot work throw SenderConfigError here, before any job.
  */
 export class ApnsSender implements PushSender {
-  private readonly client: ApnsClientOptions;
+  private readonly connection: ApnsConnection;
+  private readonly token?: ApnsProviderToken;
   private readonly inFlight = new InFlight();
   private readonly home = nextHome();
   private readonly id: string;
 
   constructor(private readonly opts: ApnsSenderOptions) {
     this.id = `apns ${opts.applicationSid} ${opts.environment}#${this.home}`;
+    const { auth } = opts;
     try {
-      if (opts.auth.kind === 'token') createPrivateKey(opts.auth.key);
-      else createSecureContext({ cert: opts.auth.cert, key: opts.auth.key });
+      if (auth.kind === 'token') this.token = new ApnsProviderToken(auth, opts.now);
+      else {
+        // As node-apn: a local endpoint counts as the sandbox, whatever the devices' environment.
+        const appleProduction = opts.endpoint
+          ? opts.endpoint.host === APNS_HOSTS.production
+          : opts.environment === 'production';
+        checkApnsCertificate(auth.cert, auth.key, appleProduction, opts.now?.());
+      }
     } catch (err) {
       throw new SenderConfigError(
         `cannot build the APNs client (${opts.environment}): ${err instanceof Error ? err.message : String(err)}`,
@@ -56,14 +68,11 @@ export class ApnsSender implements PushSender {
         },
       );
     }
-    this.client = {
-      auth: opts.auth,
-      production: opts.environment === 'production',
-      endpoint: opts.endpoint,
+    this.connection = apnsConnection(opts.environment, opts.endpoint, {
       ca: opts.ca,
       insecure: opts.insecure,
-      attemptTimeoutMs: opts.attemptTimeoutMs,
-    };
+      ...(auth.kind === 'certificate' ? { certificate: { cert: auth.cert, key: auth.key } } : {}),
+    });
   }
 
   send(message: PushMessage, devices: DeviceTarget[], deadline: number): Promise<Map<string, PushResult>> {
@@ -76,6 +85,7 @@ export class ApnsSender implements PushSender {
     deadline: number,
   ): Promise<Map<string, PushResult>> {
     const request = apnsRequest(message, this.opts.topic);
+    const authorization = this.token?.authorization();
     const byToken = new Map<string, string[]>();
     for (const d of devices) {
       const sids = byToken.get(d.token);
@@ -89,15 +99,18 @@ export class ApnsSender implements PushSender {
         const job: ApnsJob = {
           kind: 'apns',
           sender: this.id,
-          client: this.client,
+          connection: this.connection,
+          ...(authorization ? { authorization } : {}),
           request,
           tokens,
           deadline,
           retry: this.opts.retry,
+          attemptTimeoutMs: this.opts.attemptTimeoutMs,
         };
         const sidsAt = (i: number) => byToken.get(tokens[i]) ?? [];
         return this.opts.runner.run(lane, job).then(
           (r) => {
+            if (r.expiredToken && authorization) this.token?.expired(authorization);
             r.results.forEach((result, i) => {
               for (const sid of sidsAt(i)) results.set(sid, result);
             });

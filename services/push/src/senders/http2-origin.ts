@@ -32,8 +32,12 @@ export class Http2Origin {
     private readonly opts: { createConnection?: () => Duplex; maxStreams: number },
   ) {}
 
-  /** POSTs `body`; resolves with the answer or the failure, never rejects. */
-  async post(headers: http2.OutgoingHttpHeaders, body: string, timeoutMs: number): Promise<Http2Answer | Http2Failure> {
+  /** POSTs `body` (a Buffer: bytes sent to many); resolves with the answer or the failure, never rejects. */
+  async post(
+    headers: http2.OutgoingHttpHeaders,
+    body: string | Buffer,
+    timeoutMs: number,
+  ): Promise<Http2Answer | Http2Failure> {
     if (this.active >= this.opts.maxStreams) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active++;
     try {
@@ -73,7 +77,7 @@ export class Http2Origin {
 
   private once(
     headers: http2.OutgoingHttpHeaders,
-    body: string,
+    body: string | Buffer,
     timeoutMs: number,
   ): Promise<Http2Answer | Http2Failure> {
     return new Promise((resolve) => {

@@ -11,6 +11,8 @@ export interface JobResult {
   retries: Array<{ n: number; devices: number; detail: string }>;
   /** Indexes (into `tokens`) that ended as provider_error, and the first reason. */
   failed?: { indexes: number[]; detail: string };
+  /** APNs answered ExpiredProviderToken to the job's provider token (the sender signs a new one). */
+  expiredToken?: boolean;
 }
 
 /** Collects a retry loop's log events into a JobResult (the worker cannot log as the sender). */

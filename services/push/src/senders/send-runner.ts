@@ -1,5 +1,5 @@
-import type { Provider } from '@parse/node-apn';
-import { apnsProvider, runApnsJob } from './apns-job';
+import { runApnsJob } from './apns-job';
+import { apnsOrigin } from './apns-origin';
 import { fcmOrigin, type FcmTestEndpoint } from './fcm-endpoint';
 import { runFcmJob } from './fcm-job';
 import type { Http2Origin } from './http2-origin';
@@ -18,11 +18,9 @@ export interface SendRunner {
   close(): Promise<void>;
 }
 
-type Client = { kind: 'fcm'; origin: Http2Origin } | { kind: 'apns'; provider: Provider };
-
-/** The provider clients of one lane, one per sender, opened on its first job. */
+/** The provider sessions of one lane, one per sender, opened on its first job. */
 export class LaneSessions {
-  private readonly clients = new Map<string, Client>();
+  private readonly clients = new Map<string, { kind: SendJob['kind']; origin: Http2Origin }>();
 
   constructor(private readonly fcmEndpoint: FcmTestEndpoint | undefined) {}
 
@@ -30,22 +28,20 @@ export class LaneSessions {
   async run(job: SendJob): Promise<JobResult> {
     let client = this.clients.get(job.sender);
     if (!client) {
-      client =
-        job.kind === 'fcm'
-          ? { kind: 'fcm', origin: fcmOrigin(this.fcmEndpoint) }
-          : { kind: 'apns', provider: apnsProvider(job.client) };
+      client = {
+        kind: job.kind,
+        origin: job.kind === 'fcm' ? fcmOrigin(this.fcmEndpoint) : apnsOrigin(job.connection),
+      };
       this.clients.set(job.sender, client);
     }
-    if (job.kind === 'fcm' && client.kind === 'fcm') return runFcmJob(client.origin, job);
-    if (job.kind === 'apns' && client.kind === 'apns') return runApnsJob(client.provider, job);
-    throw new Error(`sender ${job.sender} is not a ${job.kind} sender`);
+    if (client.kind !== job.kind) throw new Error(`sender ${job.sender} is not a ${job.kind} sender`);
+    return job.kind === 'fcm' ? runFcmJob(client.origin, job) : runApnsJob(client.origin, job);
   }
 
   async release(sender: string): Promise<void> {
     const client = this.clients.get(sender);
     this.clients.delete(sender);
-    if (client?.kind === 'fcm') await client.origin.close();
-    if (client?.kind === 'apns') await client.provider.shutdown();
+    await client?.origin.close();
   }
 
   async close(): Promise<void> {

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const [host, port] = fcm.endpoint.split(':');
   const endpoint: FcmTestEndpoint = { host, port: Number(port), ca: tls.cert };
   const log = createLogger({ name: 'test', level: 'silent' });
-  const runner = await WorkerSendRunner.start(LANES, endpoint, log);
+  const runner = new WorkerSendRunner(LANES, endpoint, log, 60_000);
   const agent = tokenAgent(endpoint);
   const sender = (projectId: string) => {
     const sa = fakeServiceAccount(projectId);
