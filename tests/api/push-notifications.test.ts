@@ -3,8 +3,9 @@ import { fakeApnsP12 } from '../support/fake-credentials';
 import { FakePushWorld, deviceToken, tokenApp } from '../support/fake-push-world';
 
 /**
- * Sending, end to end: the real firebase-admin and @parse/node-apn inside Patchbay, aimed at fake
- * FCM and APNs servers on 127.0.0.1, and assertions on what those servers received. One Patchbay
+ * Sending, end to end: Patchbay's own FCM v1 and APNs senders (HTTP/2 over TLS, with
+ * google-auth-library's OAuth tokens and ES256 provider tokens), aimed at fake FCM and APNs servers on
+ * 127.0.0.1, and assertions on what those servers received. One Patchbay
  * instance of its own for this file (tests/support/fake-push-world.ts), in the mode of the jest
  * project, with short deadlines so outages resolve quickly.
  */

@@ -80,10 +80,11 @@ export function fcmOutcome(status: number, body: string, retryAfter?: string, no
   return done('provider_error', detail);
 }
 
-/** A failure as @parse/node-apn reports it: an HTTP status and reason, or a transport error. */
+/** An APNs failure: an HTTP status, its reason and `Retry-After`, or a transport error. */
 export interface ApnsFailure {
   status?: number | string;
   response?: { reason?: string };
+  retryAfter?: string;
   error?: { message?: string };
 }
 
@@ -92,15 +93,20 @@ const APNS_TRANSIENT_STATUS = new Set([429, 500, 502, 503, 504]);
 
 /**
  * An APNs failure as an outcome. 410 (`Unregistered`, `ExpiredToken`) means the token is dead;
- * 429/5xx and connection failures are retried; a request timeout is final (it may have arrived).
+ * 429/5xx and connection failures are retried (429 and 503 no sooner than their `Retry-After`); a
+ * request timeout is final (it may have arrived).
  */
-export function apnsOutcome(f: ApnsFailure): AttemptOutcome {
+export function apnsOutcome(f: ApnsFailure, now = Date.now()): AttemptOutcome {
   const status = typeof f.status === 'number' ? f.status : Number(f.status);
   const reason = f.response?.reason;
   if (status === 410 || reason === 'Unregistered' || reason === 'ExpiredToken')
     return done('unregistered', reason ?? '410');
   if (reason && APNS_INVALID.has(reason)) return done('invalid_token', reason);
-  if (APNS_TRANSIENT_STATUS.has(status)) return again(`${status} ${reason ?? ''}`.trim());
+  if (APNS_TRANSIENT_STATUS.has(status))
+    return again(
+      `${status} ${reason ?? ''}`.trim(),
+      status === 429 || status === 503 ? retryAfterMs(f.retryAfter, now) : undefined,
+    );
   if (Number.isFinite(status)) return done('provider_error', `${status} ${reason ?? ''}`.trim());
   const message = f.error?.message ?? 'unknown transport error';
   if (/timeout/i.test(message)) return done('provider_error', message);

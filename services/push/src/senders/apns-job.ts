@@ -90,7 +90,14 @@ export async function runApnsJob(origin: Http2Origin, job: ApnsJob): Promise<Job
         }
         const reason = reasonOf(a.body);
         if (a.status === 403 && reason === 'ExpiredProviderToken') expiredToken = true;
-        outcomes.set(t.device_sid, apnsOutcome({ status: a.status, ...(reason ? { response: { reason } } : {}) }));
+        outcomes.set(
+          t.device_sid,
+          apnsOutcome({
+            status: a.status,
+            ...(reason ? { response: { reason } } : {}),
+            ...(a.retryAfter ? { retryAfter: a.retryAfter } : {}),
+          }),
+        );
       }),
     );
     return outcomes;

@@ -60,4 +60,13 @@ describe('apnsOutcome', () => {
   ])('%j', (failure, expected) => {
     expect(apnsOutcome(failure)).toMatchObject(expected);
   });
+
+  test("a 429 or 503 is retried no sooner than its Retry-After; a 500's is ignored", () => {
+    const now = Date.UTC(2026, 10, 26);
+    const failure = (status: number) => ({ status, response: { reason: 'TooManyRequests' }, retryAfter: '3' });
+    expect(apnsOutcome(failure(429), now)).toEqual({ retry: true, detail: '429 TooManyRequests', afterMs: 3000 });
+    expect(apnsOutcome(failure(503), now)).toMatchObject({ retry: true, afterMs: 3000 });
+    expect(apnsOutcome(failure(500), now)).not.toHaveProperty('afterMs');
+    expect(apnsOutcome({ status: 429, response: { reason: 'TooManyRequests' } }, now)).not.toHaveProperty('afterMs');
+  });
 });
