@@ -11,6 +11,7 @@ import {
   type ServiceDeps,
   type Stoppable,
 } from '@patchbay/platform';
+import { ownServerSpans } from '@patchbay/platform/src/tracing/server-span';
 import { RoutedBlobStore } from '@patchbay/blob-routing';
 import { createFileServerApp } from './app';
 import { CopyMaker } from './copy-maker';
@@ -72,6 +73,8 @@ export async function startFileServer(
   });
   ready = true;
   const port = (server.address() as { port: number }).port;
+  // Its requests get the file server's own lean span (app.ts), not the HTTP instrumentation's.
+  const disown = ownServerSpans(port);
   log.info({ port }, 'file server listening');
   return {
     port,
@@ -81,6 +84,7 @@ export async function startFileServer(
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      disown();
       await resolver.stop();
     },
   };
