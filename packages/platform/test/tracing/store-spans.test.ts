@@ -52,11 +52,22 @@ test(
     const store = addBlobSpans(new DirBlobStore({ dir }));
     expect(store).toBeInstanceOf(DirBlobStore);
     await store.put('files/p1/f1', Readable.from([Buffer.from('bytes')]));
-    expect((await store.stat('files/p1/f1')).size).toBe(5);
-    await expect(store.stat('files/p1/missing')).rejects.toMatchObject({ status: 404 });
+    await expect(store.get('files/p1/missing')).rejects.toMatchObject({ status: 404 });
     const spans = exporter.getFinishedSpans();
-    expect(spans.map((s) => s.name)).toEqual(['blob put', 'blob stat', 'blob stat']);
+    expect(spans.map((s) => s.name)).toEqual(['blob put', 'blob get']);
     expect(spans[0].attributes).toEqual({ 'patchbay.blob.operation': 'put', 'patchbay.blob.area': 'files' });
-    expect(spans.map((s) => s.status.code)).toEqual([0, 0, 2]);
+    expect(spans.map((s) => s.status.code)).toEqual([0, 2]);
   },
 );
+
+test('blob store: a span measures I/O — none for stat or a reader kept open (a map lookup), one for an open', async () => {
+  const store = addBlobSpans(new DirBlobStore({ dir, blockCacheBytes: 1024 * 1024 }));
+  await store.put('files/p1/f2', Readable.from([Buffer.from('bytes')]));
+  exporter.reset();
+  expect((await store.stat('files/p1/f2')).size).toBe(5);
+  await expect(store.stat('files/p1/missing')).rejects.toMatchObject({ status: 404 });
+  for (let i = 0; i < 2; i++) (await store.openReader('files/p1/f2', { keepOpenMs: 1000, size: 5 })).close();
+  (await store.openReader('files/p1/f2')).close();
+  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['blob open']);
+  await store.close();
+});
