@@ -114,8 +114,8 @@ export function createFileServerApp(
     } catch (err) {
       id = err instanceof URIError ? err : new URIError(String(err));
     }
-    // A probe gets no span (as on every other port); every other request one lean span (the
-    // HTTP instrumentation leaves this server's requests alone: start.ts).
+    // A probe gets no span (as on every other port); every other request one lean span (the HTTP
+    // instrumentation leaves this server alone: start.ts).
     if (path === '/health') handle(req, res, id, query);
     else inServerSpan(req, res, id === undefined ? undefined : FILE_ROUTE, () => handle(req, res, id, query));
   };

@@ -16,7 +16,6 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { serverSpanOwned } from './server-span';
 import type { TraceSampling } from './trace-settings';
 
 /** Paths of the operations port that are polled, not used: no span for each probe. */
@@ -58,8 +57,7 @@ export function installTracing(opts: {
         tracerProvider: provider,
         instrumentations: [
           new HttpInstrumentation({
-            // Probes get no span; a hot public path (the file server's) makes a lean one of its own (server-span.ts).
-            ignoreIncomingRequestHook: (req) => serverSpanOwned(req) || PROBES.has((req.url ?? '').split('?')[0]),
+            ignoreIncomingRequestHook: (req) => PROBES.has((req.url ?? '').split('?')[0]),
           }),
           new ExpressInstrumentation(),
           new MongoDBInstrumentation(),

@@ -1,29 +1,27 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EventEmitter } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { tracer } from './span-helpers';
 
 /**
  * A lean SERVER span for a hot public path (the file server's `/f/`), instead of the HTTP
- * instrumentation's: that one costs about as much CPU as a cached 64 KiB range reply itself (its
- * attribute collection, an event-emitter binding per request, a dozen attributes to encode). This
- * one has the stable HTTP semantic-convention attributes only — `http.request.method`, `url.path`,
- * `http.route` (when one matched) and `http.response.status_code` — and the caller's W3C trace
- * context (`traceparent`) as its parent. The ports whose requests get it are told to the
- * instrumentation (`ownServerSpans`), which then leaves their requests alone.
+ * instrumentation's: that one cost about as much CPU as a cached 64 KiB range reply itself (its
+ * attribute collection, a dozen attributes to encode, and an event-emitter binding per request
+ * that wraps every listener). This one has the stable HTTP semantic-convention attributes only —
+ * `http.request.method`, `url.path`, `http.route` (when one matched) and
+ * `http.response.status_code` — and the caller's W3C trace context (`traceparent`) as its parent.
  */
 
-/** Local ports of servers that make their own SERVER spans (serverSpanOwned). */
-const ownPorts = new Set<number>();
-
-/** The server on `port` makes its own spans (inServerSpan): the HTTP instrumentation skips its requests. Returns the undo. */
-export function ownServerSpans(port: number): () => void {
-  ownPorts.add(port);
-  return () => ownPorts.delete(port);
-}
-
-/** Whether `req` arrived at a server that makes its own span (for the instrumentation's ignore hook). */
-export function serverSpanOwned(req: IncomingMessage): boolean {
-  return ownPorts.size > 0 && ownPorts.has(req.socket.localPort ?? -1);
+/**
+ * An http.Server the HTTP instrumentation leaves alone, for a listener that makes its own span
+ * (inServerSpan). The instrumentation wraps `http.Server.prototype.emit`; even a request its ignore
+ * hook skips still pays for a suppressed context and both emitters bound to it (about a tenth of a
+ * cached range reply's CPU), so this server emits as the plain EventEmitter that `http.Server` is.
+ */
+export class SelfTracedServer extends http.Server {
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    return EventEmitter.prototype.emit.call(this, event, ...args);
+  }
 }
 
 /** Methods the conventions name; any other is `_OTHER`. */
