@@ -60,14 +60,26 @@ test(
   },
 );
 
-test('blob store: a span measures I/O — none for stat or a reader kept open (a map lookup), one for an open', async () => {
+test('blob store: a span measures I/O — none for stat or the open of a kept reader, a read span for a cache miss only', async () => {
   const store = addBlobSpans(new DirBlobStore({ dir, blockCacheBytes: 1024 * 1024 }));
   await store.put('files/p1/f2', Readable.from([Buffer.from('bytes')]));
   exporter.reset();
   expect((await store.stat('files/p1/f2')).size).toBe(5);
   await expect(store.stat('files/p1/missing')).rejects.toMatchObject({ status: 404 });
-  for (let i = 0; i < 2; i++) (await store.openReader('files/p1/f2', { keepOpenMs: 1000, size: 5 })).close();
-  (await store.openReader('files/p1/f2')).close();
-  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['blob open']);
+  expect(exporter.getFinishedSpans()).toEqual([]);
+  for (let i = 0; i < 2; i++) {
+    const kept = (await store.openReader('files/p1/f2', { keepOpenMs: 1000, size: 5 }))!;
+    expect(Buffer.concat(await kept.slices!(1, 3)).toString()).toBe('yte');
+    kept.close();
+  }
+  // The first read went to the file (a block-cache miss); the second was answered from memory.
+  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['blob read']);
+  expect(exporter.getFinishedSpans()[0].attributes).toEqual({
+    'patchbay.blob.operation': 'read',
+    'patchbay.blob.area': 'files',
+  });
+  const once = (await store.openReader('files/p1/f2'))!;
+  once.close();
+  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['blob read', 'blob open']);
   await store.close();
 });
