@@ -207,3 +207,38 @@ test(
     expect(byId.get(lookup.parentSpanId!)).toMatchObject({ service: 'patchbay-file-server', kind: CLIENT });
   },
 );
+
+test('a range request with the caller’s traceparent: one file-server span (the lean one), beneath the caller, 206', async () => {
+  const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
+  const containerSid = (
+    await request(w.pb.origin)
+      .get('/core/v2/storage/containers')
+      .set(...auth)
+  ).body.items[0].container_sid as string;
+  const up = await request(w.pb.origin)
+    .post(`/core/v2/storage/files?container_sid=${containerSid}&name=ranged.bin&publish=file_sid`)
+    .set(...auth)
+    .set('Content-Type', 'application/octet-stream')
+    .send(Buffer.alloc(200_000, 9));
+  expect(up.status).toBe(201);
+  const traceId = '0af7651916cd43dd8448eb211c80319c';
+  const caller = 'b7ad6b7169203331';
+  const got = await request(w.pb.storageUrl)
+    .get(`/f/${up.body.file_sid}`)
+    .set('Range', 'bytes=0-65535')
+    .set('traceparent', `00-${traceId}-${caller}-01`);
+  expect(got.status).toBe(206);
+  const served = (t: RecordedSpan[]) => t.filter((s) => s.service === 'patchbay-file-server' && s.kind === SERVER);
+  await traceWith(
+    (s) => s.traceId === traceId,
+    (t) => served(t).length > 0,
+  );
+  await new Promise((r) => setTimeout(r, 500)); // a second server span (the instrumentation's) would be out by now
+  const t = allSpans().filter((s) => s.traceId === traceId);
+  expect(served(t)).toHaveLength(1);
+  expect(served(t)[0]).toMatchObject({
+    name: 'GET /f/:id',
+    parentSpanId: caller,
+    attributes: { 'http.route': '/f/:id', 'http.response.status_code': 206 },
+  });
+});

@@ -3,9 +3,12 @@ import querystring from 'node:querystring';
 import type { Registry } from 'prom-client';
 import { Counter, Histogram } from 'prom-client';
 import { clientError, handleOpsRequest, type HealthState, type Logger } from '@patchbay/platform';
+import { inServerSpan } from '@patchbay/platform/src/tracing/server-span';
 import { ACTIVE_CONTENT_HEADERS } from './domain/active-content';
 import { serveFile, type ServeDeps } from './serve-file';
 
+/** The route of a file, as its spans name it (`http.route`). */
+const FILE_ROUTE = '/f/:id';
 const NOT_FOUND = JSON.stringify({ errors: [], message: 'Not Found' });
 
 function sendJson(res: ServerResponse, status: number, body: string): void {
@@ -73,23 +76,19 @@ export function createFileServerApp(
     sendJson(res, 500, JSON.stringify({ errors: [], message: 'internal server error' }));
   };
 
-  return (req, res) => {
+  /** One request, inside its span (`id`: the file of `/f/<id>`, or a URIError to answer with a 400). */
+  const handle = (req: IncomingMessage, res: ServerResponse, id: string | URIError | undefined, query: string) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       served.inc({ status: String(res.statusCode) });
       latency.observe(Number(process.hrtime.bigint() - start) / 1e9);
     });
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    let id: string | undefined;
-    try {
-      id = fileId(q < 0 ? url : url.slice(0, q));
-    } catch (err) {
-      fail(err, req, res);
+    if (id instanceof URIError) {
+      fail(id, req, res);
       return;
     }
     if (id !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
-      serve(req, res, id, q < 0 ? {} : querystring.parse(url.slice(q + 1))).then(
+      serve(req, res, id, query ? querystring.parse(query) : {}).then(
         (promised) => bytes.inc(promised),
         (err: unknown) => fail(err, req, res),
       );
@@ -102,5 +101,22 @@ export function createFileServerApp(
       },
       (err: unknown) => fail(err, req, res),
     );
+  };
+
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = q < 0 ? '' : url.slice(q + 1);
+    let id: string | URIError | undefined;
+    try {
+      id = fileId(path);
+    } catch (err) {
+      id = err instanceof URIError ? err : new URIError(String(err));
+    }
+    // A probe gets no span (as on every other port); every other request one lean span (the HTTP
+    // instrumentation leaves this server alone: start.ts).
+    if (path === '/health') handle(req, res, id, query);
+    else inServerSpan(req, res, id === undefined ? undefined : FILE_ROUTE, () => handle(req, res, id, query));
   };
 }

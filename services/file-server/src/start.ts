@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { fileSidOfBlobKey } from '@patchbay/contracts';
 import {
   CircuitBreakerBus,
@@ -11,6 +10,7 @@ import {
   type ServiceDeps,
   type Stoppable,
 } from '@patchbay/platform';
+import { SelfTracedServer } from '@patchbay/platform/src/tracing/server-span';
 import { RoutedBlobStore } from '@patchbay/blob-routing';
 import { createFileServerApp } from './app';
 import { CopyMaker } from './copy-maker';
@@ -64,7 +64,8 @@ export async function startFileServer(
     health: { ready: () => ready },
   });
   const timeouts = settings.http ?? DEFAULT_HTTP_TIMEOUTS;
-  const server = http.createServer(httpServerOptions(timeouts), app);
+  // Its requests get the file server's own lean span (app.ts), not the HTTP instrumentation's.
+  const server = new SelfTracedServer(httpServerOptions(timeouts), app);
   cutSlowBodies(server, timeouts, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -52,11 +52,34 @@ test(
     const store = addBlobSpans(new DirBlobStore({ dir }));
     expect(store).toBeInstanceOf(DirBlobStore);
     await store.put('files/p1/f1', Readable.from([Buffer.from('bytes')]));
-    expect((await store.stat('files/p1/f1')).size).toBe(5);
-    await expect(store.stat('files/p1/missing')).rejects.toMatchObject({ status: 404 });
+    await expect(store.get('files/p1/missing')).rejects.toMatchObject({ status: 404 });
     const spans = exporter.getFinishedSpans();
-    expect(spans.map((s) => s.name)).toEqual(['blob put', 'blob stat', 'blob stat']);
+    expect(spans.map((s) => s.name)).toEqual(['blob put', 'blob get']);
     expect(spans[0].attributes).toEqual({ 'patchbay.blob.operation': 'put', 'patchbay.blob.area': 'files' });
-    expect(spans.map((s) => s.status.code)).toEqual([0, 0, 2]);
+    expect(spans.map((s) => s.status.code)).toEqual([0, 2]);
   },
 );
+
+test('blob store: a span measures I/O — none for stat or the open of a kept reader, a read span for a cache miss only', async () => {
+  const store = addBlobSpans(new DirBlobStore({ dir, blockCacheBytes: 1024 * 1024 }));
+  await store.put('files/p1/f2', Readable.from([Buffer.from('bytes')]));
+  exporter.reset();
+  expect((await store.stat('files/p1/f2')).size).toBe(5);
+  await expect(store.stat('files/p1/missing')).rejects.toMatchObject({ status: 404 });
+  expect(exporter.getFinishedSpans()).toEqual([]);
+  for (let i = 0; i < 2; i++) {
+    const kept = (await store.openReader('files/p1/f2', { keepOpenMs: 1000, size: 5 }))!;
+    expect(Buffer.concat(await kept.slices!(1, 3)).toString()).toBe('yte');
+    kept.close();
+  }
+  // The first read went to the file (a block-cache miss); the second was answered from memory.
+  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['blob read']);
+  expect(exporter.getFinishedSpans()[0].attributes).toEqual({
+    'patchbay.blob.operation': 'read',
+    'patchbay.blob.area': 'files',
+  });
+  const once = (await store.openReader('files/p1/f2'))!;
+  once.close();
+  expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['blob read', 'blob open']);
+  await store.close();
+});
