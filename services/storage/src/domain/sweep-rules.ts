@@ -32,6 +32,19 @@ export function overTarget(c: SweepFields): boolean {
 }
 
 /**
+ * The counts as one deletion of a counted file of `size` bytes left them, whatever landed beside it:
+ * a sweep is judged by what it deleted, so uploads arriving during its last deletion do not extend it
+ * (they start a sweep of their own only by reaching the threshold again).
+ */
+export function withoutCountedFile<C extends SweepFields>(c: C, size: number): C {
+  return {
+    ...c,
+    threshold_total_files: c.threshold_total_files - 1,
+    threshold_total_bytes: c.threshold_total_bytes - size,
+  };
+}
+
+/**
  * The next least recently used file should be deleted: a delete_lru sweep started (or starts now) and a count is over
  * target.
  */

@@ -10,7 +10,7 @@ import {
 } from '@patchbay/contracts';
 import type { StorageContext } from '../context';
 import type { ContainerDoc, FileDoc } from '../domain/documents';
-import { holdsLease, leaseAvailable, sweepDue, sweepState } from '../domain/sweep-rules';
+import { holdsLease, leaseAvailable, sweepDue, sweepState, withoutCountedFile } from '../domain/sweep-rules';
 import { deleteFile } from './files';
 
 /*
@@ -115,7 +115,8 @@ export async function deleteLruFile(ctx: StorageContext, req: SweepDeleteRequest
     });
     const deleted = f ? await deleteFile(ctx, f) : false;
     const after = (await repo.containers.findOne({ container_sid: containerSid })) ?? before;
-    const due = sweepDue(after);
+    // Due only if both what this deletion left and what is there now say so (withoutCountedFile).
+    const due = sweepDue(after) && !(deleted && f && !sweepDue(withoutCountedFile(before, f.file_bytes)));
     const leaseMs = req.lease_ms ?? 30_000;
     // Renewed once half of it has run: a write per deletion would cost as much as the deletion's own.
     const leaseUntil = before.sweep_lease_until ? new Date(before.sweep_lease_until).getTime() : 0;

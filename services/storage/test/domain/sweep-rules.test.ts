@@ -1,4 +1,11 @@
-import { holdsLease, leaseAvailable, overTarget, sweepDue, type SweepFields } from '../../src/domain/sweep-rules';
+import {
+  holdsLease,
+  leaseAvailable,
+  overTarget,
+  sweepDue,
+  withoutCountedFile,
+  type SweepFields,
+} from '../../src/domain/sweep-rules';
 
 const lru = (over: Partial<SweepFields> = {}): SweepFields => ({
   threshold_action: 'delete_lru',
@@ -12,6 +19,16 @@ const lru = (over: Partial<SweepFields> = {}): SweepFields => ({
 });
 
 describe('delete_lru sweep rules', () => {
+  test('a sweep is judged by what its deletion left: files uploaded meanwhile do not extend it', () => {
+    const before = lru({ threshold_total_files: 6, threshold_total_bytes: 600, sweep_pending: true });
+    expect(withoutCountedFile(before, 100)).toMatchObject({ threshold_total_files: 5, threshold_total_bytes: 500 });
+    expect(sweepDue(withoutCountedFile(before, 100))).toBe(false);
+    // The same container with three uploads landed during that deletion: still pending and over target…
+    expect(sweepDue({ ...before, threshold_total_files: 8 })).toBe(true);
+    // …but below its threshold (10), so only reaching it again starts a new sweep.
+    expect(sweepDue({ ...before, threshold_total_files: 8, sweep_pending: false })).toBe(false);
+  });
+
   test('over target: either count above its target; an unset target never counts', () => {
     expect(overTarget(lru({ threshold_total_files: 6 }))).toBe(true);
     expect(overTarget(lru({ threshold_total_files: 5 }))).toBe(false);
