@@ -21,7 +21,7 @@ import { pipeline } from 'node:stream/promises';
 import { decryptStream, parseIdentities } from '@patchbay/age';
 import { defaultContainer } from '../tests/harness/default-container';
 import { START_SCRIPT, startPatchbay, type PatchbayInstance } from '../tests/harness/patchbay';
-import { MiB, cpuSecondsOf, findInGroup, rssOf, samplePeak, table } from './lib/proc';
+import { MiB, cpuSecondsOf, findInGroup, mainThreadCpuSecondsOf, rssOf, samplePeak, table } from './lib/proc';
 
 const SIZE = Number(process.argv[2] ?? 100) * MiB;
 const RUNS = Number(process.argv[3] ?? 3);
@@ -105,9 +105,19 @@ function watched(inst: PatchbayInstance): Array<[string, () => number[]]> {
 /** The largest resident set among `pids` now (tsx's launcher and its node child both match: the child is larger). */
 const rssNow = (pids: number[]) => Math.max(0, ...pids.map(rssOf));
 
-/** CPU seconds used so far by each watched process (less sensitive to a busy machine than wall time). */
+/**
+ * CPU seconds used so far by each watched process (less sensitive to a busy machine than wall time):
+ * for each role its whole process, then its main thread alone (the event loop every request waits on;
+ * the rest is worker threads: the age encrypter's sealing workers).
+ */
 const cpuNow = (roles: Array<[string, () => number[]]>) =>
-  roles.map(([, pids]) => pids().reduce((sum, pid) => sum + cpuSecondsOf(pid), 0));
+  roles.flatMap(([, pids]) => {
+    const now = pids();
+    return [
+      now.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
+      now.reduce((sum, pid) => sum + mainThreadCpuSecondsOf(pid), 0),
+    ];
+  });
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-bench-enc-'));
@@ -175,7 +185,12 @@ async function main(): Promise<void> {
     const enc = last.encryption as { header_bytes: number };
     // Each role's CPU seconds per upload, the least of the row's runs (a busy machine only adds to it).
     const cpuOf = (row: 'plain' | 'sealed') =>
-      Object.fromEntries(roles.map(([role], i) => [`${role} CPU s`, best(cpu[row].map((c) => c[i])).toFixed(2)]));
+      Object.fromEntries(
+        roles.flatMap(([role], i) => [
+          [`${role} CPU s`, best(cpu[row].map((c) => c[2 * i])).toFixed(2)],
+          [`${role} main thread s`, best(cpu[row].map((c) => c[2 * i + 1])).toFixed(2)],
+        ]),
+      );
     console.log(
       `\nEncrypted vs plain raw upload, ${SIZE / MiB} MiB, ${MODE}, best of ` +
         `${RUNS} alternating, ${os.cpus().length} cores (decrypts: ok)\n`,
