@@ -4,7 +4,7 @@ import { apnsOutcome, done, type AttemptOutcome } from '../domain/outcome';
 import { deliverWithRetries, type RetryPolicy } from '../domain/retry';
 import type { ApnsConnection } from './apns-origin';
 import type { Http2Origin } from './http2-origin';
-import { jobLog, type JobResult } from './send-job';
+import { jobLog, type JobResult } from './job-result';
 
 export type ApnsAuth =
   { kind: 'token'; key: string; keyId: string; teamId: string } | { kind: 'certificate'; cert: string; key: string };

@@ -2,7 +2,7 @@ import type { FcmBody } from '../domain/fcm-message';
 import { again, done, fcmOutcome, type AttemptOutcome } from '../domain/outcome';
 import { deliverWithRetries, type RetryPolicy } from '../domain/retry';
 import type { Http2Origin } from './http2-origin';
-import { jobLog, type JobResult } from './send-job';
+import { jobLog, type JobResult } from './job-result';
 
 /**
  * One slice of a send, as plain data (it crosses to a worker thread): one message to `tokens`

@@ -1,5 +1,5 @@
 import type { Logger } from '@patchbay/platform';
-import type { JobResult } from './send-job';
+import type { JobResult } from './job-result';
 
 /** Fewest devices worth a lane of their own: a smaller send stays on one. */
 export const MIN_SLICE = 25;

@@ -3,7 +3,8 @@ import { apnsOrigin } from './apns-origin';
 import { fcmOrigin, type FcmTestEndpoint } from './fcm-endpoint';
 import { runFcmJob } from './fcm-job';
 import type { Http2Origin } from './http2-origin';
-import type { JobResult, SendJob } from './send-job';
+import type { JobResult } from './job-result';
+import type { SendJob } from './send-job';
 
 /**
  * Where send jobs run: `lanes` independent places (worker threads, or the service's own thread),

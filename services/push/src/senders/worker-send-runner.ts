@@ -2,7 +2,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '@patchbay/platform';
 import type { FcmTestEndpoint } from './fcm-endpoint';
-import type { JobResult, SendJob } from './send-job';
+import type { JobResult } from './job-result';
+import type { SendJob } from './send-job';
 import type { SendRunner } from './send-runner';
 
 /** How long a worker may take to load (under tsx it compiles its modules first). */
