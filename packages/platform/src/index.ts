@@ -71,6 +71,7 @@ export { compareAndSet, changedFields, REVISION_FIELD } from './doc-store/compar
 export type { CompareAndSetOptions, Decision } from './doc-store/compare-and-set';
 export { clientError, isDecompressionError } from './runtime/http-client-error';
 export { errorCode, errorMessage, fieldOf } from './runtime/error-fields';
+export { isJsonObject } from './runtime/json-object';
 export { asBuffer, byteChunks } from './blob-store/byte-chunks';
 export { CircuitBreakerBus } from './bus/circuit-breaker-bus';
 export type { CircuitOptions } from './bus/circuit-breaker-bus';

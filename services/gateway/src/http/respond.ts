@@ -1,6 +1,6 @@
+import { isJsonObject } from '@patchbay/platform';
 import type { Response } from 'express';
 import type { ApiError, BusReply } from '@patchbay/contracts';
-import { isJsonObject } from './json-object';
 
 /** JSON keys of every object in alphabetical order, as the compatible API returns them. */
 export function sortKeysDeep(value: unknown): unknown {

@@ -1,5 +1,5 @@
+import { isJsonObject } from '@patchbay/platform';
 import type { TSchema } from '@sinclair/typebox';
-import { isJsonObject } from '../http/json-object';
 
 /** A JSON Schema as the document holds it (plain JSON: no TypeBox symbols). */
 export type JsonSchema = Record<string, unknown>;

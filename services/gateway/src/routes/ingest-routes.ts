@@ -1,3 +1,4 @@
+import { isJsonObject } from '@patchbay/platform';
 import type { Readable } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
 import {
@@ -23,7 +24,6 @@ import { sendJson } from '../http/respond';
 import { decodedBody } from '../http/content-encoding';
 import { BodyStopped, readBodyItems, type BodyItem, type IngestFormat } from './ingest-stream';
 import { callerOf } from '../auth/caller';
-import { isJsonObject } from '../http/json-object';
 
 /** How long the gateway waits for the records service to answer one batch. */
 export const INGEST_BATCH_TIMEOUT_MS = 120_000;

@@ -1,7 +1,7 @@
+import { isJsonObject } from '@patchbay/platform';
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
 import { ApiError, BadRequestError, assertJsonDepth } from '@patchbay/contracts';
-import { isJsonObject } from '../http/json-object';
 import { abortUpload, prepareUpload, reserveUpload, streamToBlob, type Streamed, type UploadDeps } from './upload-flow';
 import { MULTIPART_SLACK, answerBeforeBody, refuseDeclaredOversize } from './declared-size';
 import { callerOf } from '../auth/caller';

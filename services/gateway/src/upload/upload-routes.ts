@@ -1,3 +1,4 @@
+import { isJsonObject } from '@patchbay/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import {
@@ -15,7 +16,6 @@ import { abortUpload, commitUpload, prepareUpload, streamedUpload } from './uplo
 import { dropUnreadBody } from './declared-size';
 import { PartHeaderNormalizer, multipartBoundary } from './part-headers';
 import { callerOf } from '../auth/caller';
-import { isJsonObject } from '../http/json-object';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
 const MALFORMED_MULTIPART = new RegExp(

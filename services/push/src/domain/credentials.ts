@@ -1,6 +1,6 @@
+import { isJsonObject } from '@patchbay/platform';
 import { createPrivateKey } from 'node:crypto';
 import forge from 'node-forge';
-import { isJsonObject } from './json-object';
 
 /** A credential that does not open; `message` says why, without echoing the secret. */
 export class CredentialError extends Error {

@@ -1,5 +1,5 @@
+import { isJsonObject } from '@patchbay/platform';
 import type { PushResult } from '@patchbay/contracts';
-import { isJsonObject } from './json-object';
 
 /**
  * What one provider attempt said about one device: a final result, or "try again" for a
