@@ -75,7 +75,11 @@ export class StorageClient {
 
   /** A container of the partner, as the API returns it (endpoint's reference check); 404 when not theirs. */
   checkContainer(partnerSid: string, containerSid: string, opts?: CallOptions): Promise<Container> {
-    return this.caller.call(Subjects.storage.containerCheck, { partner_sid: partnerSid, container_sid: containerSid }, opts);
+    return this.caller.call(
+      Subjects.storage.containerCheck,
+      { partner_sid: partnerSid, container_sid: containerSid },
+      opts,
+    );
   }
 
   /** The partner's file published under `uri` (a Voicemail greeting's check); 404 when there is none. */
