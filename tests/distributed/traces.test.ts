@@ -208,7 +208,7 @@ test(
   },
 );
 
-test('a range request with the caller’s traceparent: one file-server span (the lean one), beneath the caller, 206', async () => {
+test('a range with the caller’s traceparent: one file-server span (the lean one) beneath the caller, 206', async () => {
   const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
   const containerSid = (
     await request(w.pb.origin)

@@ -18,10 +18,10 @@ import { WorkerSendRunner } from './senders/worker-send-runner';
 /**
  * The push service: owns push applications and devices, and sends notifications through FCM and
  * APNs (HTTP/2 senders of its own) with one client per application, kept open and reused, on
- * worker threads started on the first send (senders/worker-send-runner.ts). Credentials are encrypted at rest (secrets/); values
- * stored in plaintext or under an
- * old key are re-encrypted at start, before requests are served. Stopping it stops taking
- * requests, lets sends in flight finish, then closes the clients.
+ * worker threads started on the first send (senders/worker-send-runner.ts). Credentials are
+ * encrypted at rest (secrets/); values stored in plaintext or under an old key are re-encrypted at
+ * start, before requests are served. Stopping it stops taking requests, lets sends in flight
+ * finish, then closes the clients.
  */
 export async function startPushService(deps: ServiceDeps, settings: PushSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'push' });

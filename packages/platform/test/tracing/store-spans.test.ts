@@ -60,7 +60,7 @@ test(
   },
 );
 
-test('blob store: a span measures I/O — none for stat or the open of a kept reader, a read span for a cache miss only', async () => {
+test('blob store: spans measure I/O (none for stat or a kept reader opening; a read on a cache miss)', async () => {
   const store = addBlobSpans(new DirBlobStore({ dir, blockCacheBytes: 1024 * 1024 }));
   await store.put('files/p1/f2', Readable.from([Buffer.from('bytes')]));
   exporter.reset();

@@ -76,7 +76,8 @@ export class WorkerSendRunner implements SendRunner {
 
   async run(lane: number, job: SendJob): Promise<JobResult> {
     const lanes = await this.started();
-    return (await this.call(lanes, lane, { type: 'run', job })) as JobResult; // the worker answers a `run` with its JobResult
+    // why: the worker answers a `run` with its JobResult (cloned across threads, untyped on arrival).
+    return (await this.call(lanes, lane, { type: 'run', job })) as JobResult;
   }
 
   /** Closes a sender's sessions in every worker; nothing to do while none runs. */
