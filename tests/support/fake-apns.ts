@@ -2,6 +2,7 @@ import { randomUUID, verify, type KeyObject } from 'node:crypto';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { derOid } from '../../services/push/src/senders/apns-certificate';
 import { APPLE_SANDBOX_OID } from './fake-credentials';
 import type { ApiJson } from './api-json';
 
@@ -227,16 +228,4 @@ export class FakeApns {
 function header(headers: http2.IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
   return v === undefined ? undefined : String(v);
-}
-
-/** The DER encoding (tag, length, content) of an object identifier. */
-function derOid(oid: string): Buffer {
-  const [a, b, ...rest] = oid.split('.').map(Number);
-  const bytes = [40 * a + b];
-  for (const n of rest) {
-    const chunk = [n & 0x7f];
-    for (let v = Math.floor(n / 128); v > 0; v = Math.floor(v / 128)) chunk.unshift((v & 0x7f) | 0x80);
-    bytes.push(...chunk);
-  }
-  return Buffer.from([0x06, bytes.length, ...bytes]);
 }

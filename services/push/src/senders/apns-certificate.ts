@@ -6,7 +6,7 @@ const APPLE_PUSH_SANDBOX_OID = '1.2.840.113635.100.6.3.1';
 const APPLE_PUSH_PRODUCTION_OID = '1.2.840.113635.100.6.3.2';
 
 /** The DER encoding (tag, length, content) of an object identifier. */
-function derOid(oid: string): Buffer {
+export function derOid(oid: string): Buffer {
   const [a, b, ...rest] = oid.split('.').map(Number);
   const bytes = [40 * a + b];
   for (const n of rest) {
