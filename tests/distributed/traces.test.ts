@@ -178,22 +178,28 @@ test('one push send: one trace, gateway → push → the FCM sender', async () =
   expect(sent).toMatchObject({ trace_id: root.traceId, span_id: sender.spanId });
 });
 
+/** Uploads `body` into the first container, published by SID; its file_sid. */
+async function publishedUpload(name: string, body: Buffer): Promise<string> {
+  const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
+  const containerSid = (
+    await request(w.pb.origin)
+      .get('/core/v2/storage/containers')
+      .set(...auth)
+  ).body.items[0].container_sid as string;
+  const up = await request(w.pb.origin)
+    .post(`/core/v2/storage/files?container_sid=${containerSid}&name=${name}&publish=file_sid`)
+    .set(...auth)
+    .set('Content-Type', 'application/octet-stream')
+    .send(body);
+  expect(up.status).toBe(201);
+  return up.body.file_sid as string;
+}
+
 test(
   'a public download: the file server’s HTTP span, with its lookup in ' + 'storage and the blob read beneath it',
   async () => {
-    const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
-    const containerSid = (
-      await request(w.pb.origin)
-        .get('/core/v2/storage/containers')
-        .set(...auth)
-    ).body.items[0].container_sid as string;
-    const up = await request(w.pb.origin)
-      .post(`/core/v2/storage/files?container_sid=${containerSid}&name=public.bin&publish=file_sid`)
-      .set(...auth)
-      .set('Content-Type', 'application/octet-stream')
-      .send(Buffer.alloc(4096, 7));
-    expect(up.status).toBe(201);
-    const got = await request(w.pb.storageUrl).get(`/f/${up.body.file_sid}`);
+    const fileSid = await publishedUpload('public.bin', Buffer.alloc(4096, 7));
+    const got = await request(w.pb.storageUrl).get(`/f/${fileSid}`);
     expect(got.status).toBe(200);
     const t = await traceWith(
       (s) => s.service === 'patchbay-file-server' && s.kind === SERVER && !s.parentSpanId,
@@ -209,22 +215,11 @@ test(
 );
 
 test('a range with the caller’s traceparent: one file-server span (the lean one) beneath the caller, 206', async () => {
-  const auth = ['Authorization', `Bearer ${w.pb.token}`] as const;
-  const containerSid = (
-    await request(w.pb.origin)
-      .get('/core/v2/storage/containers')
-      .set(...auth)
-  ).body.items[0].container_sid as string;
-  const up = await request(w.pb.origin)
-    .post(`/core/v2/storage/files?container_sid=${containerSid}&name=ranged.bin&publish=file_sid`)
-    .set(...auth)
-    .set('Content-Type', 'application/octet-stream')
-    .send(Buffer.alloc(200_000, 9));
-  expect(up.status).toBe(201);
+  const fileSid = await publishedUpload('ranged.bin', Buffer.alloc(200_000, 9));
   const traceId = '0af7651916cd43dd8448eb211c80319c';
   const caller = 'b7ad6b7169203331';
   const got = await request(w.pb.storageUrl)
-    .get(`/f/${up.body.file_sid}`)
+    .get(`/f/${fileSid}`)
     .set('Range', 'bytes=0-65535')
     .set('traceparent', `00-${traceId}-${caller}-01`);
   expect(got.status).toBe(206);
