@@ -6,23 +6,21 @@ import { FORMATS } from '../../services/transcoder/src/ffmpeg/formats';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-media-'));
 
-/** Writes a sine tone of `seconds` at `frequency` Hz to `file` in `format`, with ffmpeg. */
-function writeSine(file: string, format: string, seconds: number, frequency: number, bitrate?: number): void {
+/**
+ * Writes `file` in `format` with ffmpeg from a lavfi `source` (a sine tone, pink noise), `extra`
+ * output arguments before the format's own, and `bitrate` (kbit/s) where the format takes one.
+ */
+function writeLavfi(file: string, format: string, source: string, extra: string[] = [], bitrate?: number): void {
   const spec = FORMATS[format];
   if (!spec) throw new Error(`unknown format ${format}`);
-  const args = [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=${frequency}:sample_rate=16000:duration=${seconds}`,
-    ...spec.output,
-  ];
+  const args = ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', source, ...extra, ...spec.output];
   if (bitrate && spec.bitrate) args.push('-b:a', `${bitrate}k`);
   execFileSync('ffmpeg', [...args, file]);
+}
+
+/** Writes a sine tone of `seconds` at `frequency` Hz to `file` in `format`. */
+function writeSine(file: string, format: string, seconds: number, frequency: number, bitrate?: number): void {
+  writeLavfi(file, format, `sine=frequency=${frequency}:sample_rate=16000:duration=${seconds}`, [], bitrate);
 }
 
 /**
@@ -58,24 +56,13 @@ export function noise(
     dir,
     `noise-${opts.seconds}-${opts.sampleRate}-${opts.channels}-${opts.bitrate ?? 0}.${format}`,
   );
-  if (!fs.existsSync(file)) {
-    const spec = FORMATS[format];
-    if (!spec) throw new Error(`unknown format ${format}`);
-    const args = [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
+  if (!fs.existsSync(file))
+    writeLavfi(
+      file,
+      format,
       `anoisesrc=color=pink:amplitude=0.25:seed=7:sample_rate=${opts.sampleRate}:duration=${opts.seconds}`,
-      '-ac',
-      String(opts.channels),
-      ...spec.output,
-    ];
-    if (opts.bitrate && spec.bitrate) args.push('-b:a', `${opts.bitrate}k`);
-    execFileSync('ffmpeg', [...args, file]);
-  }
+      ['-ac', String(opts.channels)],
+      opts.bitrate,
+    );
   return fs.readFileSync(file);
 }
