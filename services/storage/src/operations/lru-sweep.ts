@@ -116,7 +116,8 @@ export async function deleteLruFile(ctx: StorageContext, req: SweepDeleteRequest
     const deleted = f ? await deleteFile(ctx, f) : false;
     const after = (await repo.containers.findOne({ container_sid: containerSid })) ?? before;
     // Due only if both what this deletion left and what is there now say so (withoutCountedFile).
-    const due = sweepDue(after) && !(deleted && f && !sweepDue(withoutCountedFile(before, f.file_bytes)));
+    const left = deleted && f ? withoutCountedFile(before, f.file_bytes) : after;
+    const due = sweepDue(after) && sweepDue(left);
     const leaseMs = req.lease_ms ?? 30_000;
     // Renewed once half of it has run: a write per deletion would cost as much as the deletion's own.
     const leaseUntil = before.sweep_lease_until ? new Date(before.sweep_lease_until).getTime() : 0;
