@@ -9,10 +9,14 @@
  * reads, nothing else), so a gap splits into what Node costs and what Patchbay adds.
  * Last row: a second Patchbay started with FILE_SERVER_ACCEL_REDIRECT behind the same nginx as
  * its edge: the file server decides each answer, nginx sends the bytes (docs/operations.md).
+ * Every server runs on one core and the clients on the other (lib/pin.ts).
  *
  *   pnpm exec tsx bench/file-server-throughput.ts [embedded|distributed] [sizeMiB=100]
- *   BENCH_TRACING=on pnpm exec tsx bench/file-server-throughput.ts …   (Patchbay with tracing on:
- * lib/tracing-switch.ts)
+ *   BENCH_TRACING=on pnpm exec tsx bench/file-server-throughput.ts …
+ *
+ * With BENCH_TRACING=on a third Patchbay, tracing on (lib/tracing-switch.ts), is measured in the
+ * same rounds as the untraced one, and the overhead printed: traced over untraced, best round
+ * against best round and the median of the rounds' own ratios (both served the same rounds).
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -26,6 +30,7 @@ import { MiB, table } from './lib/proc';
 import { defaultContainer } from '../tests/harness/default-container';
 import { fetchDrain } from './lib/load';
 import { tracingSwitch } from './lib/tracing-switch';
+import { onClientCpu, pinServer, pinningSummary } from './lib/pin';
 
 const MODE = (process.argv[2] ?? 'distributed') as Mode;
 if (MODE !== 'embedded' && MODE !== 'distributed') throw new Error(`mode must be embedded or distributed, not ${MODE}`);
@@ -71,6 +76,7 @@ http { access_log off; sendfile on; tcp_nopush off; keepalive_requests 100000;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+  if (child.pid) pinServer(child.pid); // the master and, answering by now, its worker
   return { port, edgePort, stop: () => child.kill('SIGTERM') };
 }
 
@@ -90,7 +96,7 @@ async function full(url: string): Promise<number> {
         '%{size_download}\n',
         ...Array.from({ length: 4 }, () => ['-o', '/dev/null', url]).flat(),
       ];
-      execFile('curl', args, (err, stdout) =>
+      execFile(...onClientCpu('curl', args), (err, stdout) =>
         err
           ? reject(err)
           : resolve(
@@ -117,17 +123,19 @@ const RANGE_CONNECTIONS = 32;
  */
 async function ranges(url: string): Promise<number> {
   const script = path.join(__dirname, 'lib', 'wrk-ranges.lua');
-  const { stdout } = await promisify(execFile)('wrk', [
-    '-t1',
-    `-c${RANGE_CONNECTIONS}`,
-    `-d${RANGE_SECONDS}s`,
-    '-s',
-    script,
-    url,
-    '--',
-    String(SIZE),
-    String(RANGE),
-  ]);
+  const { stdout } = await promisify(execFile)(
+    ...onClientCpu('wrk', [
+      '-t1',
+      `-c${RANGE_CONNECTIONS}`,
+      `-d${RANGE_SECONDS}s`,
+      '-s',
+      script,
+      url,
+      '--',
+      String(SIZE),
+      String(RANGE),
+    ]),
+  );
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
   const not206 = /not206 (\d+)/.exec(stdout);
   if (!rps || !not206) throw new Error(`wrk printed no result:\n${stdout}`);
@@ -142,6 +150,8 @@ const ACCEL_PREFIX = '/_patchbay_blobs/';
 interface Best {
   fullMiBs: number;
   rangeRps: number;
+  /** Every round's result, in order. */
+  rounds: { fullMiBs: number[]; rangeRps: number[] };
 }
 
 /**
@@ -150,12 +160,23 @@ interface Best {
  */
 async function measure(urls: string[]): Promise<Best[]> {
   for (const url of urls) await fetchDrain(url); // warm up (page cache, resolver cache)
-  const best = urls.map(() => ({ fullMiBs: 0, rangeRps: 0 }));
+  const best: Best[] = urls.map(() => ({ fullMiBs: 0, rangeRps: 0, rounds: { fullMiBs: [], rangeRps: [] } }));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, url] of urls.entries()) best[i].fullMiBs = Math.max(best[i].fullMiBs, await full(url));
-    for (const [i, url] of urls.entries()) best[i].rangeRps = Math.max(best[i].rangeRps, await ranges(url));
+    for (const [i, url] of urls.entries()) best[i].rounds.fullMiBs.push(await full(url));
+    for (const [i, url] of urls.entries()) best[i].rounds.rangeRps.push(await ranges(url));
+  }
+  for (const b of best) {
+    b.fullMiBs = Math.max(...b.rounds.fullMiBs);
+    b.rangeRps = Math.max(...b.rounds.rangeRps);
   }
   return best;
+}
+
+/** Median of `traced[i] / untraced[i]` over the rounds. */
+function medianRatio(traced: number[], untraced: number[]): number {
+  const ratios = traced.map((t, i) => t / untraced[i]).sort((a, b) => a - b);
+  const mid = ratios.length >> 1;
+  return ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
 }
 
 /** The bare Node server of bench/lib/bare-node-file-server.ts on `file`, in a process of its own. */
@@ -169,6 +190,7 @@ async function startBareNode(file: string): Promise<{ url: string; stop(): void 
     child.stdout?.once('data', (b: Buffer) => resolve(Number(b.toString().trim())));
     child.once('exit', (code) => reject(new Error(`bare Node server exited with ${code}`)));
   });
+  if (child.pid) pinServer(child.pid);
   return { url: `http://127.0.0.1:${port}/file.bin`, stop: () => child.kill('SIGTERM') };
 }
 
@@ -197,12 +219,10 @@ async function main(): Promise<void> {
   fs.closeSync(fd);
   fs.writeFileSync(path.join(root, 'www', 'probe.bin'), 'x');
   const tracing = await tracingSwitch();
-  const inst = await startPatchbay(MODE, { LOG_LEVEL: 'warn', ...tracing.env });
-  const accel = await startPatchbay(MODE, {
-    LOG_LEVEL: 'warn',
-    FILE_SERVER_ACCEL_REDIRECT: ACCEL_PREFIX,
-    ...tracing.env,
-  });
+  const inst = await startPatchbay(MODE, { LOG_LEVEL: 'warn' });
+  const accel = await startPatchbay(MODE, { LOG_LEVEL: 'warn', FILE_SERVER_ACCEL_REDIRECT: ACCEL_PREFIX });
+  const traced = tracing.on ? await startPatchbay(MODE, { LOG_LEVEL: 'warn', ...tracing.env }) : undefined;
+  for (const i of [inst, accel, traced]) if (i) pinServer(i.pid);
   let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
   let bare: Awaited<ReturnType<typeof startBareNode>> | undefined;
   try {
@@ -215,13 +235,20 @@ async function main(): Promise<void> {
       blobDir: path.join(accel.dataDir, 'blobs'),
     });
     const accelUrl = `http://127.0.0.1:${nginx.edgePort}${new URL(accelUri).pathname}`;
-    const [ngx, node, pb, edge] = await measure([`http://127.0.0.1:${nginx.port}/file.bin`, bare.url, pbUrl, accelUrl]);
+    const tracedUrl = traced && (await publish(traced, file));
+    const [ngx, node, pb, edge, pbTraced] = await measure([
+      `http://127.0.0.1:${nginx.port}/file.bin`,
+      bare.url,
+      pbUrl,
+      accelUrl,
+      ...(tracedUrl ? [tracedUrl] : []),
+    ]);
     console.log(
       `\nPublic file server (${MODE}) vs nginx 1.22 (1 worker, sendfile on, ` +
         `tcp_nopush off), ${SIZE / MiB} MiB file, ${os.cpus().length} cores, ` +
         `load ${os.loadavg()[0].toFixed(1)}, best of ${ROUNDS} alternating ` +
         `rounds; full: 2 curl x 4; ranges: wrk -t1 -c${RANGE_CONNECTIONS} ` +
-        `-d${RANGE_SECONDS}s\n`,
+        `-d${RANGE_SECONDS}s; ${pinningSummary()}\n`,
     );
     const row = (server: string, b: Best) => ({
       server,
@@ -236,12 +263,23 @@ async function main(): Promise<void> {
         row('bare Node http (positioned reads, no cache)', node),
         row('Patchbay file-server', pb),
         row('nginx edge + file-server (X-Accel-Redirect)', edge),
+        ...(pbTraced ? [row('Patchbay file-server, tracing on', pbTraced)] : []),
       ]),
     );
     console.log(`\n${tracing.summary()}`);
+    if (pbTraced) {
+      const best = (k: 'fullMiBs' | 'rangeRps') => (pbTraced[k] / pb[k]).toFixed(2);
+      const median = (k: 'fullMiBs' | 'rangeRps') => medianRatio(pbTraced.rounds[k], pb.rounds[k]).toFixed(2);
+      console.log(
+        `tracing overhead (traced / untraced Patchbay): ranges ${best('rangeRps')} best round, ` +
+          `${median('rangeRps')} median of rounds; ` +
+          `full downloads ${best('fullMiBs')} best, ${median('fullMiBs')} median`,
+      );
+    }
   } finally {
     await inst.stop();
     await accel.stop();
+    await traced?.stop();
     await tracing.stop();
     nginx?.stop();
     bare?.stop();

@@ -5,7 +5,10 @@
  * resident memory during a 1 GiB upload (distributed mode, so the gateway is its own process).
  *
  *   pnpm exec tsx bench/upload-throughput.ts [sizeMiB=256] [bigMiB=1024]
- *   BENCH_TRACING=on pnpm exec tsx bench/upload-throughput.ts …   (Patchbay with tracing on: lib/tracing-switch.ts)
+ *   BENCH_TRACING=on pnpm exec tsx bench/upload-throughput.ts …
+ *
+ * With BENCH_TRACING=on a second Patchbay, tracing on (lib/tracing-switch.ts), uploads in the same
+ * rounds as the untraced one (alternating), and the overhead is printed: traced over untraced.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -87,10 +90,11 @@ async function baseline(dir: string, sync: boolean): Promise<number> {
   return Math.min(...runs);
 }
 
-let benchContainer = '';
+const benchContainers = new Map<PatchbayInstance, string>();
 
-/** A container with room for every run (the default one holds 1 GiB). */
+/** A container with room for every run (the default one holds 1 GiB), one per instance. */
 async function container(inst: PatchbayInstance): Promise<string> {
+  let benchContainer = benchContainers.get(inst);
   if (!benchContainer) {
     const res = await fetch(`${inst.baseUrl}/storage/containers`, {
       method: 'POST',
@@ -98,6 +102,7 @@ async function container(inst: PatchbayInstance): Promise<string> {
       body: JSON.stringify({ name: 'bench', quota_bytes: 64 * 1024 * MiB, quota_files: 1000 }),
     });
     benchContainer = ((await res.json()) as { container_sid: string }).container_sid;
+    benchContainers.set(inst, benchContainer);
   }
   return benchContainer;
 }
@@ -115,12 +120,18 @@ async function main(): Promise<void> {
   const baseMs = await baseline(tmp, false);
   const syncedMs = await baseline(tmp, true);
   const tracing = await tracingSwitch();
-  const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn', ...tracing.env });
+  const inst = await startPatchbay('distributed', { LOG_LEVEL: 'warn' });
+  const traced = tracing.on ? await startPatchbay('distributed', { LOG_LEVEL: 'warn', ...tracing.env }) : undefined;
   try {
-    // Wait for the default container, then measure the best of three.
+    // Wait for the default container, then measure the best of three (alternating with the traced one).
     await defaultContainer(inst, 60_000);
+    if (traced) await defaultContainer(traced, 60_000);
     const runs = [] as number[];
-    for (let i = 0; i < 3; i++) runs.push(await patchbay(inst, SIZE));
+    const tracedRuns = [] as number[];
+    for (let i = 0; i < 3; i++) {
+      runs.push(await patchbay(inst, SIZE));
+      if (traced) tracedRuns.push(await patchbay(traced, SIZE));
+    }
     const pbMs = Math.min(...runs);
     const pgid = inst.pid;
     const gatewayPids = () => findInGroup(pgid, 'services/gateway/src/main.ts');
@@ -149,8 +160,22 @@ async function main(): Promise<void> {
           ratio: (baseMs / pbMs).toFixed(2),
           'ratio to fsynced': (syncedMs / pbMs).toFixed(2),
         },
+        ...(traced
+          ? [
+              {
+                path: 'same, tracing on',
+                'MiB/s': mbps(SIZE, Math.min(...tracedRuns)),
+                ratio: (baseMs / Math.min(...tracedRuns)).toFixed(2),
+                'ratio to fsynced': (syncedMs / Math.min(...tracedRuns)).toFixed(2),
+              },
+            ]
+          : []),
       ]),
     );
+    if (traced)
+      console.log(
+        `\ntracing overhead (traced / untraced, best of 3 each): ${(pbMs / Math.min(...tracedRuns)).toFixed(2)}`,
+      );
     console.log(
       `\n${BIG / MiB} MiB upload: ${mbps(BIG, bigMs)} MiB/s; gateway peak ` +
         `RSS ${(peak / MiB).toFixed(0)} MiB (target < 200 MiB)`,
@@ -158,6 +183,7 @@ async function main(): Promise<void> {
     console.log(tracing.summary());
   } finally {
     await inst.stop();
+    await traced?.stop();
     await tracing.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

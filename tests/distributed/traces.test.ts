@@ -237,3 +237,26 @@ test('a range with the caller’s traceparent: one file-server span (the lean on
     attributes: { 'http.route': '/f/:id', 'http.response.status_code': 206 },
   });
 });
+
+test('a range whose caller chose not to sample (flags 00): answered, and no service records a span of it', async () => {
+  const fileSid = await publishedUpload('unsampled.bin', Buffer.alloc(200_000, 5));
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+  const got = await request(w.pb.storageUrl)
+    .get(`/f/${fileSid}`)
+    .set('Range', 'bytes=65536-131071')
+    .set('traceparent', `00-${traceId}-00f067aa0ba902b7-00`);
+  expect(got.status).toBe(206);
+  expect(got.body).toEqual(Buffer.alloc(65536, 5));
+  // A sampled request made after it is exported; by then this one's spans would be out too.
+  const marker = '0af7651916cd43dd8448eb211c8031aa';
+  const after = await request(w.pb.storageUrl)
+    .get(`/f/${fileSid}`)
+    .set('Range', 'bytes=0-1')
+    .set('traceparent', `00-${marker}-b7ad6b7169203331-01`);
+  expect(after.status).toBe(206);
+  await traceWith(
+    (s) => s.traceId === marker,
+    (t) => t.some((s) => s.service === 'patchbay-file-server'),
+  );
+  expect(allSpans().filter((s) => s.traceId === traceId)).toEqual([]);
+});

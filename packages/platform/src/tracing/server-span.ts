@@ -50,10 +50,12 @@ export function inServerSpan(
   if (route) attributes['http.route'] = route;
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
   const span = tracer().startSpan(route ? `${method} ${route}` : method, { kind: SpanKind.SERVER, attributes }, parent);
-  res.once('close', () => {
-    span.setAttribute('http.response.status_code', res.statusCode);
-    if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end();
-  });
+  // A span the sampler dropped records nothing at its end: no listener for it.
+  if (span.isRecording())
+    res.once('close', () => {
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    });
   context.with(trace.setSpan(parent, span), handle);
 }
