@@ -1,11 +1,14 @@
 /**
  * The first import of every Patchbay entry point (`import '@patchbay/platform/src/tracing/register'`):
- * starts tracing before any instrumented module is loaded, when OTEL_* variables ask for it
- * (start-tracing.ts). It imports nothing else of the platform, so nothing is loaded before it.
+ * sets the garbage collector up (runtime/heap-settings.ts) and starts tracing before any
+ * instrumented module is loaded, when OTEL_* variables ask for it (start-tracing.ts). It imports
+ * nothing else of the platform, so nothing is loaded before it.
  */
+import { applyHeapSettings } from '../runtime/heap-settings';
 import { startTracing } from './start-tracing';
 import { TraceSettingsError } from './trace-settings';
 
+applyHeapSettings();
 try {
   startTracing();
 } catch (err) {

@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * A process that streams bytes (here: 768 MiB of 64 KiB Buffers, each dropped at once, as an upload
+ * passes through the gateway) and counts its full mark-compacts, with Patchbay's heap settings
+ * applied and with them switched off. Counts, not times: the default starts a full collection
+ * after every 64 MiB of external memory; with external memory counted in the heap's limit, far
+ * fewer happen.
+ */
+const child = (optOut: boolean): number => {
+  const module = JSON.stringify(path.resolve(__dirname, '../../src/runtime/heap-settings.ts'));
+  const script = `
+    require('tsx/cjs');
+    const { applyHeapSettings } = require(${module});
+    applyHeapSettings({ PATCHBAY_GC_EXTERNAL_IN_HEAP_LIMIT: ${optOut ? "'0'" : 'undefined'} });
+    const { PerformanceObserver, constants } = require('node:perf_hooks');
+    let major = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
+    }).observe({ entryTypes: ['gc'] });
+    let keep = null;
+    (async () => {
+      for (let i = 0; i < 12288; i++) {
+        keep = Buffer.allocUnsafeSlow(65536);
+        keep[0] = i & 0xff;
+        if (i % 64 === 0) await new Promise((r) => setImmediate(r));
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      process.stdout.write(String(major));
+    })();
+  `;
+  return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: __dirname }));
+};
+
+test('external memory counts toward the heap limit: a stream of Buffers starts far fewer full collections', () => {
+  const defaults = child(true);
+  const patchbay = child(false);
+  expect(defaults).toBeGreaterThanOrEqual(6); // one per 64 MiB of the 768: V8's default
+  expect(patchbay).toBeLessThanOrEqual(defaults / 3);
+});
