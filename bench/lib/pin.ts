@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import { statFields } from './proc';
 
 /**
  * Servers on one core, load generators on the other. On a 2-core machine left to the scheduler, a
@@ -53,8 +54,7 @@ function descendantsOf(root: number): number[] {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const ppid = Number(statFields(entry)[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       /* gone */

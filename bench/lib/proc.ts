@@ -10,15 +10,19 @@ export function rssOf(pid: number): number {
   }
 }
 
+/** The fields of /proc/<pid>/stat after the command name (0: state, 1: ppid, 2: pgrp, 11: utime, 12: stime). */
+export function statFields(pid: number | string): string[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** PIDs of processes in process group `pgid` whose command line contains `needle`. */
 export function findInGroup(pgid: number, needle: string): number[] {
   const out: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== pgid) continue;
+      if (Number(statFields(entry)[2]) !== pgid) continue;
       if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) out.push(Number(entry));
     } catch {
       /* gone */
