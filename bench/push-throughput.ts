@@ -174,7 +174,8 @@ async function main(): Promise<void> {
       const started = performance.now();
       const success = await paced(inst, devices, target);
       const seconds = (performance.now() - started) / 1000;
-      const stats = (await fakes.stats())[platform];
+      const all = await fakes.stats();
+      const stats = all[platform];
       const sorted = stats.latencies.sort((x, y) => x - y);
       if (success !== LATENCY_MESSAGES || sorted.length !== LATENCY_MESSAGES)
         throw new Error(`latency run (${platform}): ${success} delivered, ${sorted.length} timed`);
@@ -186,6 +187,7 @@ async function main(): Promise<void> {
         'p50 ms': percentile(sorted, 50).toFixed(1),
         'p99 ms': percentile(sorted, 99).toFixed(1),
         'max ms': sorted[sorted.length - 1].toFixed(1),
+        "fakes' longest GC ms": all.gcMaxMs.toFixed(1),
       });
     }
 

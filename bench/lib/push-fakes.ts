@@ -3,12 +3,14 @@
  * with them: a fake FCM (HTTP/2 + TLS, and the OAuth token exchange) and a fake APNs (HTTP/2 + TLS),
  * one certificate made at start for 127.0.0.1 and Google's host names. The parent talks to it over
  * stdin/stdout, one JSON line each way: `stats` answers what each fake received since the last
- * `stats` (count, and the latency of every message that carried `sent_at`: when it arrived minus that).
+ * `stats` (count, and the latency of every message that carried `sent_at`: when it arrived minus that;
+ * and the longest pause of the fakes' own garbage collector meanwhile).
  *
  *   started by FakeProviders.start(); `tsx bench/lib/push-fakes.ts --serve` runs the child itself
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import readline from 'node:readline';
 import { FakeApns } from '../../tests/support/fake-apns';
 import { FCM_HOSTS, FakeFcm } from '../../tests/support/fake-fcm';
@@ -35,12 +37,34 @@ export interface ReceivedStats {
   latencies: number[];
 }
 
+/** What the fakes received since the last `stats`, and their process's longest collector pause meanwhile. */
+export interface FakesStats {
+  fcm: ReceivedStats;
+  apns: ReceivedStats;
+  gcMaxMs: number;
+}
+
+const emptyStats = (): ReceivedStats => ({ count: 0, latencies: [] });
+
 /** Child mode: start the fakes, print their info, answer `stats` lines until stdin ends. */
 async function serve(): Promise<void> {
   const tls = fakeServerTls(FCM_HOSTS);
+  // Each message leaves a count and, when it carried `sent_at`, its latency, and nothing else: kept
+  // messages would grow the fakes' heap and their collector's pauses would count as Patchbay's latency.
+  const seen = { fcm: emptyStats(), apns: emptyStats() };
+  // The longest pause of this process's collector since the last `stats`: a latency run's tail can be the fake's.
+  let gcMaxMs = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcMaxMs = Math.max(gcMaxMs, e.duration);
+  }).observe({ entryTypes: ['gc'] });
+  const arrived = (stats: ReceivedStats, sentAt: unknown, at: number): void => {
+    stats.count++;
+    const s = Number(sentAt);
+    if (Number.isFinite(s) && s > 0) stats.latencies.push(at - s);
+  };
   const [fcm, apns] = await Promise.all([
-    FakeFcm.start({ tls, record: false }),
-    FakeApns.start({ environment: 'production', tls }),
+    FakeFcm.start({ tls, sink: (r) => arrived(seen.fcm, r.message.data?.sent_at, r.at) }),
+    FakeApns.start({ environment: 'production', tls, sink: (r) => arrived(seen.apns, r.payload.sent_at, r.at) }),
   ]);
   const [direct, patchbay] = [fakeServiceAccount('bench-direct'), fakeServiceAccount('bench-patchbay')];
   fcm.trust(direct);
@@ -57,23 +81,13 @@ async function serve(): Promise<void> {
     apnsKey: { p8: key.p8, keyId: key.keyId, teamId: key.teamId },
   };
   process.stdout.write(`${JSON.stringify(info)}\n`);
-  const take = <R extends { at: number }>(list: R[], sentAt: (r: R) => unknown): ReceivedStats => {
-    const taken = list.splice(0, list.length);
-    const latencies: number[] = [];
-    for (const r of taken) {
-      const s = Number(sentAt(r));
-      if (Number.isFinite(s) && s > 0) latencies.push(r.at - s);
-    }
-    return { count: taken.length, latencies };
-  };
   const lines = readline.createInterface({ input: process.stdin });
   lines.on('line', (line) => {
     if (line.trim() !== 'stats') return;
-    const stats = {
-      fcm: take(fcm.received, (r) => r.message.data?.sent_at),
-      apns: take(apns.received, (r) => r.payload.sent_at),
-    };
-    process.stdout.write(`${JSON.stringify(stats)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...seen, gcMaxMs } satisfies FakesStats)}\n`);
+    gcMaxMs = 0;
+    seen.fcm = emptyStats();
+    seen.apns = emptyStats();
   });
   lines.on('close', () => {
     void Promise.all([fcm.stop(), apns.stop()]).then(() => {
@@ -112,9 +126,10 @@ export class FakeProviders {
   }
 
   /** What each fake received since the last call. */
-  stats(): Promise<{ fcm: ReceivedStats; apns: ReceivedStats }> {
+  stats(): Promise<FakesStats> {
     return new Promise((resolve) => {
-      this.waiting.push((line) => resolve(JSON.parse(line) as { fcm: ReceivedStats; apns: ReceivedStats }));
+      // why: the line is the FakesStats the child wrote.
+      this.waiting.push((line) => resolve(JSON.parse(line) as FakesStats));
       this.child.stdin!.write('stats\n');
     });
   }

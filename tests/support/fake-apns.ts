@@ -59,6 +59,8 @@ export class FakeApns {
   private constructor(
     private readonly server: http2.Http2SecureServer,
     readonly environment: 'production' | 'development',
+    /** Where each push goes: `received` (tests), or a benchmark's sink (FakeFcm.start says why). */
+    private readonly sink: (r: ApnsReceived) => void,
   ) {}
 
   /**
@@ -69,6 +71,7 @@ export class FakeApns {
     environment: 'production' | 'development';
     tls: { key: string; cert: string };
     clientCa?: string;
+    sink?: (r: ApnsReceived) => void;
   }): Promise<FakeApns> {
     const server = http2.createSecureServer({
       key: opts.tls.key,
@@ -77,7 +80,7 @@ export class FakeApns {
       rejectUnauthorized: opts.clientCa !== undefined,
       ...(opts.clientCa ? { ca: [opts.clientCa] } : {}),
     });
-    const fake = new FakeApns(server, opts.environment);
+    const fake: FakeApns = new FakeApns(server, opts.environment, opts.sink ?? ((r) => fake.received.push(r)));
     server.on('secureConnection', () => {
       fake.connections++;
     });
@@ -153,7 +156,7 @@ export class FakeApns {
       const answer = entry.topic ? this.topicAnswers.get(entry.topic) : undefined;
       const finish = () => {
         entry.status = status;
-        this.received.push(entry);
+        this.sink(entry);
         reply(status, body);
       };
       if (answer?.kind === 'slow') setTimeout(finish, answer.delayMs).unref();

@@ -6,6 +6,8 @@ import { MemoryStream } from './memory-stream';
 import { MemoryBodyStore, MemoryWire } from './memory-wire';
 import { subjectMatches } from './subject-names';
 
+const MATCH_CACHE_SIZE = 1000;
+
 /** A request or reply on the hub: its bytes, or the CHUNKED_HEADER value of a chunked one. */
 export interface WireMessage {
   data: Uint8Array;
@@ -40,6 +42,12 @@ export class MemoryHub {
   /** `Streams.jobs`: work-queue retention, a job is gone once acknowledged. */
   readonly jobs = new MemoryStream(Streams.jobs.name, Streams.jobs.subjects, true);
   private readonly responders = new Set<MemoryResponder>();
+  /**
+   * The responders whose subject matches a subject, by subject: matching every pattern against every request
+   * cost the embedded mode's busiest thread a few per cent. Emptied when a responder comes or goes, and
+   * when it grows past MATCH_CACHE_SIZE (subjects carrying ids would otherwise grow it without end).
+   */
+  private readonly matching = new Map<string, MemoryResponder[]>();
   /** Live `listen` handlers: every published message matching their subject, no history. */
   readonly listeners = new Set<{
     subject: string;
@@ -68,17 +76,18 @@ export class MemoryHub {
 
   addResponder(r: MemoryResponder): void {
     this.responders.add(r);
+    this.matching.clear();
   }
 
   removeResponder(r: MemoryResponder): void {
     this.responders.delete(r);
+    this.matching.clear();
   }
 
   /** One member of each queue group whose subject matches, taking turns within a group. */
   route(subject: string): MemoryResponder[] {
     const groups = new Map<string, MemoryResponder[]>();
-    for (const r of this.responders) {
-      if (!subjectMatches(r.subject, subject)) continue;
+    for (const r of this.matchingResponders(subject)) {
       const members = groups.get(r.queue) ?? [];
       members.push(r);
       groups.set(r.queue, members);
@@ -88,6 +97,16 @@ export class MemoryHub {
       this.turns.set(queue, turn + 1);
       return members[turn % members.length];
     });
+  }
+
+  private matchingResponders(subject: string): MemoryResponder[] {
+    let found = this.matching.get(subject);
+    if (!found) {
+      found = [...this.responders].filter((r) => subjectMatches(r.subject, subject));
+      if (this.matching.size >= MATCH_CACHE_SIZE) this.matching.clear();
+      this.matching.set(subject, found);
+    }
+    return found;
   }
 
   /** Fans a published message out to every live listener of its subject. */
