@@ -16,6 +16,7 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { HeadDecidedSampler, setHeadSampling } from './head-sampling';
 import type { TraceSampling } from './trace-settings';
 
 /** Paths of the operations port that are polled, not used: no span for each probe. */
@@ -46,11 +47,13 @@ export function installTracing(opts: {
   propagation.setGlobalPropagator(
     new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
   );
+  const sampling = opts.sampling ?? { ratio: 1, parentBased: true };
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: opts.serviceName }),
     spanProcessors: opts.processors,
-    sampler: samplerFor(opts.sampling ?? { ratio: 1, parentBased: true }),
+    sampler: new HeadDecidedSampler(samplerFor(sampling)),
   });
+  setHeadSampling(sampling);
   trace.setGlobalTracerProvider(provider);
   const unregister = opts.instrument
     ? registerInstrumentations({
@@ -67,6 +70,7 @@ export function installTracing(opts: {
   return {
     shutdown: async () => {
       unregister();
+      setHeadSampling(undefined);
       await provider.shutdown();
       trace.disable();
       propagation.disable();

@@ -1,7 +1,15 @@
 import { EventEmitter } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { tracer } from './span-helpers';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+} from '@opentelemetry/api';
+import { startRequestSpan } from './head-sampling';
 
 /**
  * A lean SERVER span for a hot public path (the file server's `/f/`), instead of the HTTP
@@ -29,8 +37,8 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 
 /**
  * Runs `handle` inside a new SERVER span for `req`, child of the trace context its headers carry
- * (or the root of a new trace): the span ends when `res` closes, with the status code sent (5xx:
- * status ERROR). `route` is the matched route template (`/f/:id`), undefined when none matched.
+ * (or the root of a new trace), sampled before it is made (head-sampling.ts): the span ends when
+ * `res` closes, with the status code sent (5xx: status ERROR). `route` is the matched route template (`/f/:id`), undefined when none matched.
  * Without the SDK started, the API's no-op: `handle` runs as it would.
  */
 export function inServerSpan(
@@ -41,15 +49,17 @@ export function inServerSpan(
 ): void {
   const given = req.method ?? '';
   const method = METHODS.has(given) ? given : '_OTHER';
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const attributes: Record<string, string> = {
-    'http.request.method': method,
-    'url.path': q < 0 ? url : url.slice(0, q),
+  const attributes = (): Attributes => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    return {
+      'http.request.method': method,
+      'url.path': q < 0 ? url : url.slice(0, q),
+      ...(route && { 'http.route': route }),
+    };
   };
-  if (route) attributes['http.route'] = route;
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-  const span = tracer().startSpan(route ? `${method} ${route}` : method, { kind: SpanKind.SERVER, attributes }, parent);
+  const span = startRequestSpan(route ? `${method} ${route}` : method, SpanKind.SERVER, attributes, parent);
   // A span the sampler dropped records nothing at its end: no listener for it.
   if (span.isRecording())
     res.once('close', () => {
