@@ -31,6 +31,11 @@ export function setHeadSampling(sampling: TraceSampling | undefined): void {
   installed = sampling;
 }
 
+/** Whether an SDK is installed: without one a span is the API's no-op and a context goes nowhere. */
+export function tracingInstalled(): boolean {
+  return installed !== undefined;
+}
+
 /** Marks the context of a span this module decided to keep: HeadDecidedSampler records it. */
 const KEEP = createContextKey('patchbay.head-sampling.keep');
 

@@ -9,7 +9,7 @@ import {
   trace,
   type Attributes,
 } from '@opentelemetry/api';
-import { startRequestSpan } from './head-sampling';
+import { startRequestSpan, tracingInstalled } from './head-sampling';
 
 /**
  * A lean SERVER span for a hot public path (the file server's `/f/`), instead of the HTTP
@@ -38,8 +38,8 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 /**
  * Runs `handle` inside a new SERVER span for `req`, child of the trace context its headers carry
  * (or the root of a new trace), sampled before it is made (head-sampling.ts): the span ends when
- * `res` closes, with the status code sent (5xx: status ERROR). `route` is the matched route template (`/f/:id`), undefined when none matched.
- * Without the SDK started, the API's no-op: `handle` runs as it would.
+ * `res` closes, with the status code sent (5xx: status ERROR). `route` is the matched route template
+ * (`/f/:id`), undefined when none matched. Without the SDK started, `handle` just runs.
  */
 export function inServerSpan(
   req: IncomingMessage,
@@ -47,6 +47,8 @@ export function inServerSpan(
   route: string | undefined,
   handle: () => void,
 ): void {
+  // Without the SDK there is no span to make and no context to enter (the API's no-ops would do nothing).
+  if (!tracingInstalled()) return handle();
   const given = req.method ?? '';
   const method = METHODS.has(given) ? given : '_OTHER';
   const attributes = (): Attributes => {
