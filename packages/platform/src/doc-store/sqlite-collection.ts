@@ -27,6 +27,7 @@ import { decodeDoc, encodeDoc } from './sqlite-json';
 import { keyExpression } from './sqlite-keys';
 import type { ResidualMatcher } from './sqlite-matcher';
 import { translateSqliteError } from './sqlite-errors';
+import { StatementCache } from './sqlite-statements';
 
 interface Row {
   id: number;
@@ -37,7 +38,7 @@ interface Row {
 export class SqliteCollection implements Collection<Doc> {
   private readonly table: string;
   private readonly indexes: SqliteIndexes;
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements: StatementCache;
 
   constructor(
     private readonly db: Database,
@@ -45,6 +46,7 @@ export class SqliteCollection implements Collection<Doc> {
     private readonly matcher: ResidualMatcher,
   ) {
     this.table = quoteId(name);
+    this.statements = new StatementCache(db);
     db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (id INTEGER PRIMARY KEY, doc TEXT NOT NULL)`);
     this.indexes = new SqliteIndexes(db, name, this.table);
   }
@@ -213,13 +215,7 @@ export class SqliteCollection implements Collection<Doc> {
   }
 
   private prepare(sql: string): Statement {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      if (this.statements.size > 200) this.statements.clear();
-      stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
+    return this.statements.get(sql);
   }
 
   private write<R>(op: () => R): R {

@@ -6,11 +6,12 @@
  * out (sqlite-indexes.ts), and a scalar is checked against the side table and an element against the
  * scalars. Single-field unique indexes only: a compound one over arrays is not part of the port.
  */
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { DuplicateKeyError } from '@patchbay/contracts';
 import { reachAll } from './doc-paths';
 import { encodeDoc } from './sqlite-json';
 import { keyOf } from './sqlite-keys';
+import { StatementCache } from './sqlite-statements';
 
 export interface UniqueField {
   name: string;
@@ -24,25 +25,17 @@ export const elementsTable = (collection: string, index: string): string =>
 
 export class UniqueElements {
   /**
-   * Statements prepared once and reused: preparing one costs more than running it, and every write
-   * of a document runs three or four (a push send's writes spent 1.5 s of 10,000 in prepare alone).
-   * Emptied when a side table is made or dropped, as a statement on a dropped table must not run.
+   * Every write of a document runs three or four of these (a push send's writes spent 1.5 s of 10,000
+   * preparing them before they were kept). Emptied when a side table is made or dropped.
    */
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements: StatementCache;
 
   constructor(
     private readonly db: Database,
     private readonly collection: string,
     private readonly table: string,
-  ) {}
-
-  private prepare(sql: string): Statement {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
+  ) {
+    this.statements = new StatementCache(db);
   }
 
   create(name: string): void {
@@ -61,7 +54,7 @@ export class UniqueElements {
   written(fields: readonly UniqueField[], id: number, doc: unknown): void {
     for (const f of fields) {
       const side = elementsTable(this.collection, f.name);
-      this.prepare(`DELETE FROM ${side} WHERE id = ?`).run(id);
+      this.statements.get(`DELETE FROM ${side} WHERE id = ?`).run(id);
       if (doc === null) continue;
       const parts = f.path.split('.');
       const values = reachAll(doc, parts);
@@ -69,7 +62,7 @@ export class UniqueElements {
       if (!isArrayValued) {
         // A scalar (or missing) value: the SQLite unique index checks scalars; elements are here.
         const k = keyOf(values.values[0]);
-        if (k && this.prepare(`SELECT 1 FROM ${side} WHERE key = ? AND id <> ?`).get(k.key, id))
+        if (k && this.statements.get(`SELECT 1 FROM ${side} WHERE key = ? AND id <> ?`).get(k.key, id))
           throw new DuplicateKeyError(f.name);
         continue;
       }
@@ -80,10 +73,10 @@ export class UniqueElements {
       }
       for (const key of keys.values()) {
         const taken =
-          this.prepare(`SELECT 1 FROM ${side} WHERE key = ? AND id <> ?`).get(key, id) ??
-          this.prepare(`SELECT 1 FROM ${this.table} WHERE ${f.column} = ? AND id <> ?`).get(key, id);
+          this.statements.get(`SELECT 1 FROM ${side} WHERE key = ? AND id <> ?`).get(key, id) ??
+          this.statements.get(`SELECT 1 FROM ${this.table} WHERE ${f.column} = ? AND id <> ?`).get(key, id);
         if (taken) throw new DuplicateKeyError(f.name);
-        this.prepare(`INSERT INTO ${side} (key, id) VALUES (?, ?)`).run(key, id);
+        this.statements.get(`INSERT INTO ${side} (key, id) VALUES (?, ?)`).run(key, id);
       }
     }
   }
