@@ -27,6 +27,7 @@ import { startPatchbay, type Mode, type PatchbayInstance } from '../tests/harnes
 import { accelLocation } from '../services/file-server/test/accel-nginx';
 import { freePort } from '../tests/harness/free-port';
 import { MiB, table } from './lib/proc';
+import { medianRatio } from './lib/stats';
 import { defaultContainer } from '../tests/harness/default-container';
 import { fetchDrain } from './lib/load';
 import { tracingSwitch } from './lib/tracing-switch';
@@ -170,13 +171,6 @@ async function measure(urls: string[]): Promise<Best[]> {
     b.rangeRps = Math.max(...b.rounds.rangeRps);
   }
   return best;
-}
-
-/** Median of `traced[i] / untraced[i]` over the rounds. */
-function medianRatio(traced: number[], untraced: number[]): number {
-  const ratios = traced.map((t, i) => t / untraced[i]).sort((a, b) => a - b);
-  const mid = ratios.length >> 1;
-  return ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
 }
 
 /** The bare Node server of bench/lib/bare-node-file-server.ts on `file`, in a process of its own. */
