@@ -7,8 +7,8 @@ import { applyHeapSettings } from '../../src/runtime/heap-settings';
  * passes through the gateway) and counts its full mark-compacts, with Patchbay's heap settings
  * applied and with them switched off. Counts, not times: the default starts a full collection
  * after every 64 MiB of external memory; with external memory counted in the heap's limit, far
- * fewer happen. V8's own heap growth in both: Patchbay's growth setting is measured where it
- * matters, in a gateway taking uploads (tests/api/upload-collector.test.ts).
+ * fewer happen. V8's own heap growth in both: what Patchbay's growth setting does is measured by
+ * the upload benches beside it switched off (decisions §46), not counted here.
  */
 const child = (optOut: boolean): number => {
   const module = JSON.stringify(path.resolve(__dirname, '../../src/runtime/heap-settings.ts'));
