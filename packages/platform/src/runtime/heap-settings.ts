@@ -20,10 +20,10 @@ import v8 from 'node:v8';
  * above) may grow to 4× what survived before the next one starts. V8's own factor adapts between
  * about 1.1× and 4×, and for a process whose heap holds little but whose Buffers pass through by
  * the hundred MiB it stays low: the gateway marked its 30 MiB heap every 30–60 MiB of an upload,
- * 2–3 full collections per 100 MiB, its event loop at times half in the collector. With 4× (27 Nov,
- * 2 cores, `encrypted-upload.ts 100 11 distributed`, medians): plain uploads 604–659 → 781–814
- * MiB/s, encrypted 325–393 → 519–525, the gateway's peak resident memory unchanged (284–311 MiB)
- * since what survives a collection is small (decisions §46). `PATCHBAY_GC_HEAP_GROWING_PERCENT=0`
+ * 2–3 full collections per 100 MiB, its event loop at times half in the collector. With 4× raw
+ * uploads went 548 → 968 MiB/s and encrypted ones' medians 371–404 → 531–578, peak resident memory
+ * unchanged, since what survives a collection is small (27 Nov, measured beside `=0`: decisions
+ * §46). `PATCHBAY_GC_HEAP_GROWING_PERCENT=0`
  * keeps V8's adaptive factor; another whole number sets the growth to (100 + n) %.
  */
 export function applyHeapSettings(env: NodeJS.ProcessEnv = process.env): void {
