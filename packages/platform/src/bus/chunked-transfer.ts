@@ -93,6 +93,8 @@ export interface FetchOptions {
   timeoutMs: number;
   /** What is being fetched, for the error message (`reply of svc.records.calls.list`). */
   what: string;
+  /** How long one chunk may take before it is asked for again (default CHUNK_WAIT_MS). */
+  chunkWaitMs?: number;
 }
 
 /**
@@ -183,7 +185,7 @@ async function fetchOne(
     const left = deadline - Date.now();
     if (left <= 0) throw lost(`${which} did not arrive within ${opts.timeoutMs} ms`);
     try {
-      return await wire.ask(r.subject, encoder.encode(String(i)), Math.min(left, CHUNK_WAIT_MS));
+      return await wire.ask(r.subject, encoder.encode(String(i)), Math.min(left, opts.chunkWaitMs ?? CHUNK_WAIT_MS));
     } catch (err) {
       if (err instanceof NoRespondersError) throw lost(`${which} is gone: its sender went away or withdrew it`, err);
       if (attempt >= CHUNK_ATTEMPTS || !(err instanceof TimeoutError))
