@@ -216,7 +216,7 @@ describe('CDR export: follow pagination.next at limit=1000 until a short page', 
 });
 
 describe('many large pages of one partner at once (LIST_LARGE_PER_PARTNER, default 2)', () => {
-  test('each is a 200 or a 429 with Retry-After naming limit; smaller pages and other partners are served', async () => {
+  test('each a 200 or a 429 with Retry-After naming limit; smaller pages and other partners are served', async () => {
     const [p, other] = [await newPartner(), await newPartner()];
     // About 1.4 KB each: a page of 1,000 is over 1 MiB, so its reply crosses the bus in chunks.
     const records = Array.from({ length: 1000 }, (_, i) => ({

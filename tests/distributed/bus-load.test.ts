@@ -84,7 +84,7 @@ async function ingest(token: string, count: number): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-test('a flood of large pages: each 200, 429 or 503 with Retry-After; memory comes back; others are served', async () => {
+test('a flood of large pages: each 200, 429 or 503 with Retry-After; memory comes back; others served', async () => {
   const [flooder, bystander] = [await partnerToken('flooder'), await partnerToken('bystander')];
   await ingest(flooder, 1000);
   await ingest(bystander, 3);
