@@ -55,21 +55,25 @@ export class RequestWatch {
    * Runs `send` (given the request's WATCH_HEADER value) and settles as it does, or rejects with a
    * 503 as soon as the request is known lost. `send` may go on after that; its outcome is dropped.
    */
-  async track<T>(subject: string, send: (watch: string | undefined) => Promise<T>): Promise<T> {
+  track<T>(subject: string, send: (watch: string | undefined) => Promise<T>): Promise<T> {
     const inbox = this.inbox();
     // Closed or closing: nothing to watch with; the request itself fails as it does.
     if (!inbox) return send(undefined);
     const seq = ++this.seq;
-    let fail!: (err: Error) => void;
-    const lost = new Promise<never>((_, reject) => (fail = reject));
-    this.pending.set(seq, { subject, fail });
-    const work = send(`${inbox} ${seq}`);
-    try {
-      return await Promise.race([work, lost]);
-    } finally {
-      this.pending.delete(seq);
-      work.catch(() => undefined);
-    }
+    // One promise settled by whichever comes first: the answer, or the word that it is lost.
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(seq, { subject, fail: reject });
+      send(`${inbox} ${seq}`).then(
+        (value) => {
+          this.pending.delete(seq);
+          resolve(value);
+        },
+        (err: unknown) => {
+          this.pending.delete(seq);
+          reject(err);
+        },
+      );
+    });
   }
 
   /** The connection dropped: every request waiting fails now. */
