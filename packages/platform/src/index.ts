@@ -40,7 +40,7 @@ export { DirBlobStore } from './blob-store/dir-blob-store';
 export type { MemoryHub } from './bus/memory-bus';
 export { loadConfig, ConfigError } from './config/load-config';
 export { CommonConfig, PublicFilesConfig, publicFilesUrl } from './config/common';
-export { LargeListConfig, largeListLimits, type LargeListLimits } from './config/large-lists';
+export { DEFAULT_LARGE_LISTS, LargeListConfig, largeListLimits, type LargeListLimits } from './config/large-lists';
 export { createLogger, resolveLogFormat, LOG_FORMATS } from './runtime/logger';
 export type { Logger, LogFormat, LogFormatSetting } from './runtime/logger';
 export { createMetricsRegistry } from './runtime/metrics';

@@ -36,3 +36,10 @@ export function largeListLimits(c: {
     total: c.LIST_LARGE_TOTAL,
   });
 }
+
+/** The defaults of LargeListConfig, for a service started without them (tests). */
+export const DEFAULT_LARGE_LISTS: LargeListLimits = largeListLimits({
+  LIST_LARGE_LIMIT: Number(LargeListConfig.LIST_LARGE_LIMIT.default),
+  LIST_LARGE_PER_PARTNER: Number(LargeListConfig.LIST_LARGE_PER_PARTNER.default),
+  LIST_LARGE_TOTAL: Number(LargeListConfig.LIST_LARGE_TOTAL.default),
+});
