@@ -79,6 +79,10 @@ const DRAIN_LIMIT_MS = 5000;
  * Messages of any size: a request or reply larger than the server's max_payload is offered in
  * chunks that its receiver pulls and reassembles; an event or job that large keeps its body in the
  * JetStream object store and the message names it (large-messages.ts; decisions §37).
+ *
+ * A request known lost fails at once with a 503 instead of waiting out its timeout: every request
+ * in flight when the connection drops, and one whose holder died while NATS stayed up
+ * (nats-request-watch.ts, nats-held-requests.ts; decisions §47).
  */
 export class NatsBus implements Bus {
   private readonly subs = new Set<Subscription>();
