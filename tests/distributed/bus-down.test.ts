@@ -12,15 +12,17 @@ import { startSilentServer, type TcpListener } from '../support/tcp-listeners';
 const BUS_TIMEOUT_MS = 10_000;
 let inst: PatchbayInstance;
 let silent: TcpListener;
+beforeAll(async () => {
+  [inst, silent] = await Promise.all([
+    startPatchbay('distributed', { BUS_TIMEOUT_MS: String(BUS_TIMEOUT_MS), AUTH_CACHE_MS: '60000' }),
+    startSilentServer(),
+  ]);
+}, 120_000);
 afterAll(async () => {
   await Promise.all([inst?.stop(), silent?.stop()]);
 });
 
 test('NATS stopped: a call in flight and the calls after it get a fast 503; NATS back: calls succeed', async () => {
-  [inst, silent] = await Promise.all([
-    startPatchbay('distributed', { BUS_TIMEOUT_MS: String(BUS_TIMEOUT_MS), AUTH_CACHE_MS: '60000' }),
-    startSilentServer(),
-  ]);
   const call = async () => {
     const started = Date.now();
     const res = await request(inst.origin)
