@@ -24,7 +24,15 @@ beforeAll(async () => {
   js = await startNatsServer();
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) process.kill(-c.pid!, 'SIGKILL');
+  // Every responder gone, and its pipe closed, before the next test file runs in this worker.
+  await Promise.all(
+    children.map(async (c) => {
+      const closed = new Promise((r) => c.once('close', r));
+      if (c.exitCode === null && c.signalCode === null) process.kill(-c.pid!, 'SIGKILL');
+      else if (c.stdout?.closed) return;
+      await closed;
+    }),
+  );
   await Promise.all(buses.map((b) => b.close()));
   await js?.stop();
 });
