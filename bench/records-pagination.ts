@@ -22,6 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { getHeapStatistics } from 'node:v8';
 import { SqliteDocStore, createLogger, type Collection } from '@patchbay/platform';
 import { Subjects, type GatewayRequest } from '@patchbay/contracts';
+import { ListGate } from '@patchbay/query';
 import type { RecordDoc } from '../services/records/src/domain/record-docs';
 import { CALL_RECORDS, recordDocFrom } from '../services/records/src/domain/record-kinds';
 import { callRecordHandlers } from '../services/records/src/handlers/detail-records';
@@ -82,10 +83,11 @@ async function main(): Promise<void> {
   const logger = createLogger({ name: 'bench', level: 'silent' });
   const docs = new SqliteDocStore();
   const repo = await openRecordsRepo(docs);
-  const settings = { cdrDefaultLimit: LIMIT };
+  const settings = { cdrDefaultLimit: LIMIT, largeLists: { largeOver: 100, perPartner: 2, total: 8 } };
+  const lists = new ListGate(settings.largeLists);
   /** The call-record list handler, reading `callDrs` (the repo's, or an instrumented one). */
   const listOf = (callDrs: Collection<RecordDoc>) =>
-    callRecordHandlers({ repo: { ...repo, callDrs }, log: logger, settings })[Subjects.records.callList];
+    callRecordHandlers({ repo: { ...repo, callDrs }, log: logger, settings, lists })[Subjects.records.callList];
   const list = listOf(repo.callDrs);
 
   let t = process.hrtime.bigint();

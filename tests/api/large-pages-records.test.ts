@@ -214,3 +214,45 @@ describe('CDR export: follow pagination.next at limit=1000 until a short page', 
     expect(new Set(seen)).toEqual(sids);
   }, 180_000);
 });
+
+describe('many large pages of one partner at once (LIST_LARGE_PER_PARTNER, default 2)', () => {
+  test('each a 200 or a 429 with Retry-After naming limit; smaller pages and other partners are served', async () => {
+    const [p, other] = [await newPartner(), await newPartner()];
+    // About 1.4 KB each: a page of 1,000 is over 1 MiB, so its reply crosses the bus in chunks.
+    const records = Array.from({ length: 1000 }, (_, i) => ({
+      dr_sid: randomUUID(),
+      date_start: at(i),
+      date_stop: at(i, 30),
+      user_data: `burst ${i} ${'b'.repeat(1300)}`,
+    }));
+    await ingest(p, '/calls/call_drs', records);
+    await ingest(
+      other,
+      '/calls/call_drs',
+      records.slice(0, 3).map((r) => ({ ...r, dr_sid: randomUUID() })),
+    );
+    const page = (who: TestPartner, limit: number) =>
+      http()
+        .get(`${API}/calls/call_drs?limit=${limit}`)
+        .set(...who.auth);
+    const statuses: number[] = [];
+    // Twelve at once, again until the partner's share is seen exceeded (it is at the first burst, as a rule).
+    for (let burst = 0; burst < 5 && !statuses.includes(429); burst++) {
+      const answers = await Promise.all(Array.from({ length: 12 }, () => page(p, 1000)));
+      for (const res of answers) {
+        statuses.push(res.status);
+        if (res.status === 200) expect(res.body.count).toBe(1000);
+        else {
+          expect(res.status).toBe(429);
+          expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+          expect(res.body.errors).toEqual([expect.objectContaining({ field: 'limit' })]);
+        }
+      }
+      // Meanwhile and after: the same partner's small pages and another partner's lists.
+      expect((await page(p, 100)).status).toBe(200);
+      expect((await page(other, 1000)).body.count).toBe(3);
+    }
+    expect(statuses).toContain(429);
+    expect(statuses).toContain(200);
+  }, 120_000);
+});

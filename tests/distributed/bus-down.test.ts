@@ -1,21 +1,28 @@
 /**
- * While the bus is down, API calls fail fast: after the first calls time out, each service's
- * circuit in the gateway opens and further calls are answered 503 (with Retry-After) at once,
- * instead of each hanging for the whole bus timeout. Once NATS is back, calls work again by
- * themselves (a trial call closes each circuit).
+ * While the bus is down, API calls fail fast, and so do the calls that were waiting when it went:
+ * the gateway's connection to NATS drops, every request in flight is answered 503 with Retry-After
+ * at once (not after the bus timeout), and every call after it is refused the same way by the
+ * gateway's circuit breaker, without waiting. Once NATS is back, calls work again by themselves.
  */
 import request from 'supertest';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { until } from '../support/poll';
+import { startSilentServer, type TcpListener } from '../support/tcp-listeners';
 
-const BUS_TIMEOUT_MS = 3000;
+const BUS_TIMEOUT_MS = 10_000;
 let inst: PatchbayInstance;
+let silent: TcpListener;
+beforeAll(async () => {
+  [inst, silent] = await Promise.all([
+    startPatchbay('distributed', { BUS_TIMEOUT_MS: String(BUS_TIMEOUT_MS), AUTH_CACHE_MS: '60000' }),
+    startSilentServer(),
+  ]);
+}, 120_000);
 afterAll(async () => {
-  await inst?.stop();
+  await Promise.all([inst?.stop(), silent?.stop()]);
 });
 
-test('NATS stopped: the first calls time out, the rest get a fast 503; NATS back: calls succeed again', async () => {
-  inst = await startPatchbay('distributed', { BUS_TIMEOUT_MS: String(BUS_TIMEOUT_MS), AUTH_CACHE_MS: '60000' });
+test('NATS stopped: a call in flight and the calls after it get a fast 503; NATS back: calls succeed', async () => {
   const call = async () => {
     const started = Date.now();
     const res = await request(inst.origin)
@@ -24,11 +31,21 @@ test('NATS stopped: the first calls time out, the rest get a fast 503; NATS back
     return { status: res.status, ms: Date.now() - started, retryAfter: res.headers['retry-after'], body: res.body };
   };
   expect((await call()).status).toBe(200); // the token is now cached: the calls below reach the records service
-  const down = inst.restartNats(4 * BUS_TIMEOUT_MS);
-  await new Promise((r) => setTimeout(r, 300));
-  // The first calls wait out the bus timeout (504, or 503 if the client sees the connection gone).
-  const first = await Promise.all([call(), call()]);
-  for (const r of first) expect([503, 504]).toContain(r.status);
+  // A call storage holds (it probes an endpoint that never answers, for up to 60% of the bus timeout).
+  const held = request(inst.origin)
+    .post('/core/v2/storage/containers')
+    .set('Authorization', `Bearer ${inst.token}`)
+    .send({ type: 'aws_s3', external_attributes: { bucket: 'held', endpoint: `http://127.0.0.1:${silent.port}` } })
+    .then((res) => ({ res, at: Date.now() }));
+  await until('storage to be holding the call', 10_000, () => (silent.connections() > 0 ? true : undefined));
+  const stoppedAt = Date.now();
+  const down = inst.restartNats(4000);
+  const { res, at } = await held;
+  expect(res.status).toBe(503);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  expect(res.body.message).toMatch(/connection to the message bus was lost/);
+  // As the connection drops, not after the bus timeout (10 s) or storage's own deadline (6 s).
+  expect(at - stoppedAt).toBeLessThan(BUS_TIMEOUT_MS / 2);
   // From now on: refused at once, with the error body and Retry-After.
   const fast = [];
   for (let i = 0; i < 10; i++) fast.push(await call());

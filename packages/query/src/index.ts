@@ -39,3 +39,4 @@ export {
   type Pagination,
 } from './envelope';
 export { andFilters, runList, type ListSource, type RunListOptions } from './run-list';
+export { ListGate, requestedLimit, type ListGateLimits } from './list-gate';

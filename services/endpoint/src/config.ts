@@ -1,5 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { CredentialKeySettings } from '@patchbay/platform';
+import {
+  DEFAULT_LARGE_LISTS,
+  LargeListConfig,
+  largeListLimits,
+  type CredentialKeySettings,
+  type LargeListLimits,
+} from '@patchbay/platform';
 import { endpointCredentialKeys } from './secrets/key-settings';
 
 /**
@@ -25,6 +31,8 @@ export const EndpointConfig = {
   ENDPOINT_CREDENTIALS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** Former keys (comma-separated), still opened during a rotation, never sealed with. */
   ENDPOINT_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  /** Large lists of endpoints in progress at once, per partner and in total. */
+  ...LargeListConfig,
 };
 
 export const endpointSchema = Type.Object({
@@ -51,6 +59,8 @@ export interface EndpointSettings {
   callbacks: CallbackSettings;
   /** Where the secrets keys come from (ENDPOINT_CREDENTIALS_KEY). Unset (tests): a key made for this process only. */
   credentialKeys?: CredentialKeySettings;
+  /** LIST_LARGE_*: how many large lists of endpoints are built and sent at once (unset, tests: the defaults). */
+  largeLists?: LargeListLimits;
 }
 
 /** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */
@@ -65,6 +75,7 @@ export function endpointSettings(c: EndpointConfigValues): EndpointSettings {
       retryForMs: c.CALLBACK_RETRY_FOR_MS,
     },
     credentialKeys: endpointCredentialKeys(c),
+    largeLists: largeListLimits(c),
   };
 }
 
@@ -78,6 +89,9 @@ export const DEFAULT_ENDPOINT_SETTINGS: Readonly<EndpointSettings> = Object.free
     CALLBACK_RETRY_FOR_MS: 3600000,
     BUS_TIMEOUT_MS: 10000,
     DATA_DIR: './data',
+    LIST_LARGE_LIMIT: DEFAULT_LARGE_LISTS.largeOver,
+    LIST_LARGE_PER_PARTNER: DEFAULT_LARGE_LISTS.perPartner,
+    LIST_LARGE_TOTAL: DEFAULT_LARGE_LISTS.total,
   }),
   credentialKeys: undefined,
 });

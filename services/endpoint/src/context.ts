@@ -1,5 +1,6 @@
 import type { IdentityClient } from '@patchbay/contracts';
 import type { Logger } from '@patchbay/platform';
+import type { ListGate } from '@patchbay/query';
 import type { CallbackDeliverer } from './callbacks/deliverer';
 import type { EndpointSettings } from './config';
 import type { EndpointLinks } from './links';
@@ -15,4 +16,6 @@ export interface EndpointContext {
   deliverer: CallbackDeliverer;
   settings: EndpointSettings;
   log: Logger;
+  /** Bounds the large lists of endpoints built and sent at once (LIST_LARGE_*). */
+  lists: ListGate;
 }

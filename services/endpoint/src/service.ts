@@ -1,6 +1,7 @@
 import { EndpointRequests, IdentityClient, Queues } from '@patchbay/contracts';
 import { randomBytes } from 'node:crypto';
 import {
+  DEFAULT_LARGE_LISTS,
   KeyRing,
   backfillPartners,
   openKeyRing,
@@ -9,6 +10,7 @@ import {
   type ServiceDeps,
   type Stoppable,
 } from '@patchbay/platform';
+import { ListGate } from '@patchbay/query';
 import { CallbackDeliverer } from './callbacks/deliverer';
 import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from './config';
 import type { EndpointContext } from './context';
@@ -48,6 +50,7 @@ export async function startEndpointService(
     log: deps.logger,
     links: new EndpointLinks(repo, bus, deps.logger, settings.busTimeoutMs),
     identity: new IdentityClient(bus, { timeoutMs: settings.busTimeoutMs }),
+    lists: new ListGate(settings.largeLists ?? DEFAULT_LARGE_LISTS),
   };
   const subs = await serveRequests(
     bus,

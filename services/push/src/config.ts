@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonConfig, ConfigError, loadConfig } from '@patchbay/platform';
+import {
+  CommonConfig,
+  ConfigError,
+  LargeListConfig,
+  largeListLimits,
+  loadConfig,
+  type LargeListLimits,
+} from '@patchbay/platform';
 import type { HostPort } from './senders/sender';
 import type { FcmTestEndpoint } from './senders/fcm-endpoint';
 import { credentialKeySettings, type CredentialKeySettings } from './secrets/key-settings';
@@ -57,6 +64,8 @@ export const PushConfig = {
   PUSH_CREDENTIALS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** Comma-separated Base64 keys still accepted for decryption while rotating (docs/operations.md). */
   PUSH_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  /** Large lists of devices in progress at once, per partner and in total. */
+  ...LargeListConfig,
 };
 
 export const pushSchema = Type.Object({ ...CommonConfig, ...PushConfig });
@@ -76,6 +85,8 @@ export interface PushSettings {
   busTimeoutMs: number;
   /** The keys credentials are sealed with at rest. */
   credentialKeys: CredentialKeySettings;
+  /** LIST_LARGE_*: how many large lists of devices are built and sent at once (unset, tests: the defaults). */
+  largeLists?: LargeListLimits;
 }
 
 function hostPort(value: string | undefined): HostPort | undefined {
@@ -129,6 +140,7 @@ export function pushSettings(config: Readonly<PushConfigValues>): PushSettings {
     clientIdleMs: config.PUSH_CLIENT_IDLE_MS,
     busTimeoutMs: config.BUS_TIMEOUT_MS,
     credentialKeys: keys.settings,
+    largeLists: largeListLimits(config),
   };
 }
 

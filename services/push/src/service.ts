@@ -1,5 +1,6 @@
 import { IdentityClient, PushRequests, Queues } from '@patchbay/contracts';
-import { serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { DEFAULT_LARGE_LISTS, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { ListGate } from '@patchbay/query';
 import type { PushSettings } from './config';
 import { openPushRepo } from './repo';
 import { SenderPool } from './senders/sender-pool';
@@ -43,7 +44,8 @@ export async function startPushService(deps: ServiceDeps, settings: PushSettings
     deps.logger.child({ mod: 'push-clients' }),
   );
   const identity = new IdentityClient(deps.bus, { timeoutMs: settings.busTimeoutMs });
-  const ctx: PushContext = { repo, bus: deps.bus, log, pool, settings, keys, identity };
+  const lists = new ListGate(settings.largeLists ?? DEFAULT_LARGE_LISTS);
+  const ctx: PushContext = { repo, bus: deps.bus, log, pool, settings, keys, identity, lists };
   const subs = await serveRequests(
     deps.bus,
     Queues.push,

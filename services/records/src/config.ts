@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonConfig } from '@patchbay/platform';
+import { CommonConfig, LargeListConfig, largeListLimits, type LargeListLimits } from '@patchbay/platform';
 
 /**
  * The records service's own environment keys (composed with CommonConfig by bootService and by
@@ -12,6 +12,8 @@ export const RecordsConfig = {
    * publisher's CDR downloader (no `limit`, stops at the first page under 1000) set 1000.
    */
   CDR_DEFAULT_LIMIT: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+  /** Large pages of call and message records in progress at once, per partner and in total. */
+  ...LargeListConfig,
 };
 
 export const recordsSchema = Type.Object({ ...CommonConfig, ...RecordsConfig });
@@ -22,6 +24,8 @@ export type RecordsConfigValues = Static<typeof recordsSchema>;
 export type RecordsSettings = Readonly<{
   /** The limit of detail-record lists without `limit`. */
   cdrDefaultLimit: number;
+  /** LIST_LARGE_*: how many large lists are built and sent at once. */
+  largeLists: LargeListLimits;
 }>;
 
 /**
@@ -29,5 +33,5 @@ export type RecordsSettings = Readonly<{
  * alike, so the two run modes cannot drift.
  */
 export function recordsSettings(config: Readonly<RecordsConfigValues>): RecordsSettings {
-  return Object.freeze({ cdrDefaultLimit: config.CDR_DEFAULT_LIMIT });
+  return Object.freeze({ cdrDefaultLimit: config.CDR_DEFAULT_LIMIT, largeLists: largeListLimits(config) });
 }

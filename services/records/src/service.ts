@@ -1,5 +1,6 @@
 import { Queues, RecordEventSchema, RecordsRequests, Subjects } from '@patchbay/contracts';
 import { checkedEvent, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { ListGate } from '@patchbay/query';
 import type { RecordsSettings } from './config';
 import { CALL_RECORDS, MESSAGE_RECORDS } from './domain/record-kinds';
 import type { RecordsContext } from './handlers/context';
@@ -17,7 +18,7 @@ import { openRecordsRepo } from './repo';
 export async function startRecordsService(deps: ServiceDeps, settings: RecordsSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'records' });
   const repo = await openRecordsRepo(deps.docs);
-  const ctx: RecordsContext = { repo, log, settings };
+  const ctx: RecordsContext = { repo, log, settings, lists: new ListGate(settings.largeLists) };
   const subs = await serveRequests(
     deps.bus,
     Queues.records,

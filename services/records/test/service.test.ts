@@ -42,7 +42,7 @@ beforeAll(async () => {
       logger: createLogger({ name: 'records-test', level: 'silent' }),
       metrics: createMetricsRegistry('records-test'),
     },
-    { cdrDefaultLimit: 10 },
+    { cdrDefaultLimit: 10, largeLists: { largeOver: 100, perPartner: 2, total: 8 } },
   );
 });
 afterAll(async () => {
@@ -253,7 +253,7 @@ test(
         logger,
         metrics: createMetricsRegistry('records-malformed'),
       },
-      { cdrDefaultLimit: 10 },
+      { cdrDefaultLimit: 10, largeLists: { largeOver: 100, perPartner: 2, total: 8 } },
     );
     try {
       const bad = await caller.request(Subjects.records.callIngest, {

@@ -1,5 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import {
+  LargeListConfig,
+  largeListLimits,
+  type LargeListLimits,
   CommonConfig,
   ConfigError,
   PublicFilesConfig,
@@ -53,6 +56,8 @@ export const StorageConfig = {
    * none once read. Default 1 GiB.
    */
   TRANSCODE_CACHE_BYTES: Type.Integer({ minimum: 0, default: 1024 ** 3 }),
+  /** Large lists of files in progress at once, per partner and in total. */
+  ...LargeListConfig,
 };
 
 export interface StorageSettings {
@@ -70,6 +75,8 @@ export interface StorageSettings {
   credentialKeys?: CredentialKeySettings;
   /** TRANSCODE_CACHE_BYTES (default 1 GiB). */
   copyCacheBytes?: number;
+  /** LIST_LARGE_*: how many large lists of files are built and sent at once (unset, tests: the defaults). */
+  largeLists?: LargeListLimits;
 }
 
 export const storageSchema = Type.Object({ ...CommonConfig, ...StorageConfig });
@@ -91,6 +98,7 @@ export function storageSettings(c: StorageConfigValues): StorageSettings {
     requeueTranscodingOnStart: c.STORAGE_REQUEUE_TRANSCODING_ON_START ?? !c.NATS_URL,
     credentialKeys: storageCredentialKeys(c),
     copyCacheBytes: c.TRANSCODE_CACHE_BYTES,
+    largeLists: largeListLimits(c),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { BlobStore, Bus, KeyRing, Logger } from '@patchbay/platform';
+import type { ListGate } from '@patchbay/query';
 import type { KeyedLock } from './keyed-lock';
 import type { StorageRepo } from './repo';
 
@@ -20,4 +21,6 @@ export interface StorageContext {
   keys: KeyRing;
   /** The LRU sweep's requests about one container run one at a time in this process (operations/lru-sweep.ts). */
   containerLocks: KeyedLock;
+  /** Bounds the large lists of files built and sent at once (LIST_LARGE_*). */
+  lists: ListGate;
 }

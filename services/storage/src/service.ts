@@ -1,6 +1,7 @@
 import { PartnerEventSchema, Queues, StorageRequests, Subjects } from '@patchbay/contracts';
 import { randomBytes } from 'node:crypto';
 import {
+  DEFAULT_LARGE_LISTS,
   KeyRing,
   backfillPartners,
   checkedEvent,
@@ -10,6 +11,7 @@ import {
   type ServiceDeps,
   type Stoppable,
 } from '@patchbay/platform';
+import { ListGate } from '@patchbay/query';
 import { STORAGE_KEYS, type StorageSettings } from './config';
 import type { StorageContext } from './context';
 import { CopyCache } from './copy-cache';
@@ -53,6 +55,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     allowPrivateExternalStorage: settings.allowPrivateExternalStorage ?? false,
     keys,
     containerLocks: new KeyedLock(),
+    lists: new ListGate(settings.largeLists ?? DEFAULT_LARGE_LISTS),
   };
   if (settings.reconcileOnStart ?? true) await reconcileCounters(ctx);
   await removeStaleUploads(ctx, settings.uploadStaleMs);

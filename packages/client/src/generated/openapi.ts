@@ -2153,7 +2153,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A service behind the API is down or unavailable (or a piece it needs is missing, such as ffmpeg): nothing was done. `Retry-After` when it is known. */
+        /** @description A service behind the API is down, unavailable or busy (or a piece it needs is missing, such as ffmpeg): nothing was done. `Retry-After` when it is known. Only when the message bus or the service process was lost while the call waited (the message says so) may a write have taken effect. */
         ServiceUnavailable: {
             headers: {
                 /** @description Seconds to wait before trying again. */
@@ -2164,7 +2164,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Too many failed logins: try again after `Retry-After` seconds. */
+        /** @description Too many failed logins, or too many large lists (`limit` over 100 by default) of this partner in progress at once: try again after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before trying again. */

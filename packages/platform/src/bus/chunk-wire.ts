@@ -1,7 +1,8 @@
 /**
- * The two raw operations chunked transfer needs from a medium: a private subject that answers
- * requests, and one request with a deadline. NATS core (nats-large.ts) and the in-process hub
- * (memory-wire.ts) each provide them, so both adapters run the same transfer code.
+ * The raw operations chunked transfer needs from a medium: a private subject that answers
+ * requests, one request with a deadline, and one message that needs no answer. NATS core
+ * (nats-large.ts) and the in-process hub (memory-wire.ts) each provide them, so both adapters run
+ * the same transfer code.
  */
 export interface ChunkWire {
   /**
@@ -10,6 +11,11 @@ export interface ChunkWire {
    * finds it.
    */
   offer(answer: (request: Uint8Array) => Uint8Array): { subject: string; close(): void };
-  /** One request to `subject` and its raw answer; rejects when nobody serves it or answers in `timeoutMs`. */
+  /**
+   * One request to `subject` and its raw answer. Rejects with NoRespondersError when nobody serves
+   * the subject, TimeoutError when no answer came in `timeoutMs`, another ApiError otherwise.
+   */
   ask(subject: string, data: Uint8Array, timeoutMs: number): Promise<Uint8Array>;
+  /** One message to `subject` that expects no answer; lost quietly when nobody serves it. */
+  tell(subject: string, data: Uint8Array): void;
 }

@@ -13,13 +13,13 @@ import type {
   WorkOptions,
 } from './port';
 import { answerRequest } from './answer-request';
-import { NoRespondersError } from './bus-errors';
+import { BUS_RETRY_AFTER_S, NoRespondersError } from './bus-errors';
 import { jobRunner, settle, type Delivery, type DeliverySource } from './delivery';
 import { decodePayload, decodeReply, encodePayload } from './envelope-codec';
 import { InFlight } from './in-flight';
 import type { MemoryConsumer } from './memory-consumer';
 import { MemoryHub, type MemoryHubOptions, type MemoryResponder, type WireMessage } from './memory-hub';
-import { DEFAULT_MAX_MESSAGE_BYTES, LargeMessages, OFFER_TTL_MS } from './large-messages';
+import { DEFAULT_CHUNKED_BYTES, DEFAULT_MAX_MESSAGE_BYTES, LargeMessages, OFFER_TTL_MS } from './large-messages';
 import type { StoredMessage } from './message-log';
 import { DEFAULT_DRAIN_MS, PullWorker } from './pull-worker';
 import { consumerName } from './subject-names';
@@ -55,11 +55,12 @@ export class MemoryBus implements Bus {
 
   constructor(
     readonly hub: MemoryHub = new MemoryHub(),
-    opts: { logger?: Logger; maxMessageBytes?: number } = {},
+    opts: { logger?: Logger; maxMessageBytes?: number; chunkedBytes?: number } = {},
   ) {
     this.logger = (opts.logger ?? pino({ enabled: false })).child({ mod: 'memory-bus' });
     const maxMessageBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.large = new LargeMessages(hub.wire, () => ({ maxPayload: hub.maxPayload, maxMessageBytes }));
+    const chunkedBytes = opts.chunkedBytes ?? DEFAULT_CHUNKED_BYTES;
+    this.large = new LargeMessages(hub.wire, () => ({ maxPayload: hub.maxPayload, maxMessageBytes, chunkedBytes }));
   }
 
   async request(subject: string, payload: unknown, opts: RequestOptions = {}): Promise<BusReply> {
@@ -73,16 +74,21 @@ export class MemoryBus implements Bus {
       .filter((a) => a !== null);
     if (answers.length === 0) {
       framed.release();
-      throw new NoRespondersError(`no service answers ${subject}`);
+      throw new NoRespondersError(`no service answers ${subject}`, [], { retryAfterSeconds: BUS_RETRY_AFTER_S });
     }
     const timeoutMs = opts.timeoutMs ?? 5000;
     return new Promise<BusReply>((resolve, reject) => {
+      let settled = false;
       const timer = setTimeout(() => {
+        settled = true;
         framed.release();
         reject(new TimeoutError(`${subject} did not answer within ${timeoutMs} ms`));
       }, timeoutMs);
       for (const a of answers) {
         void a.then(async (answer) => {
+          // Late, or a second queue group's: nobody reads it, so its sender lets it go now.
+          if (settled) return this.large.discard(answer.chunked);
+          settled = true;
           clearTimeout(timer);
           framed.release();
           try {
@@ -201,8 +207,13 @@ export class MemoryBus implements Bus {
     await Promise.all([...this.subs].map((s) => s.stop()));
   }
 
-  /** Serves one request: its chunks fetched if it came in chunks, the reply framed; never rejects. */
-  private async answer(handler: RequestHandler, msg: WireMessage, ctx: MessageContext): Promise<WireMessage> {
+  /**
+   * Serves one request: its chunks fetched if it came in chunks, the reply framed; never rejects.
+   * `ctx.replied` settles once the reply has left (its chunks taken, or the offer closed).
+   */
+  private async answer(handler: RequestHandler, msg: WireMessage, received: MessageContext): Promise<WireMessage> {
+    let replied!: () => void;
+    const ctx: MessageContext = { ...received, replied: new Promise<void>((r) => (replied = r)) };
     let reply: BusReply;
     try {
       const data = await this.large.unframe(msg.data, msg.chunked, `the request on ${ctx.subject}`, OFFER_TTL_MS);
@@ -214,9 +225,12 @@ export class MemoryBus implements Bus {
     try {
       const framed = this.large.frame(encodePayload(reply), `the reply on ${ctx.subject}`);
       this.hub.carry(framed.data, `the reply on ${ctx.subject}`);
+      void framed.sent.then(replied);
       return { data: framed.data, chunked: framed.chunked };
     } catch (err) {
-      this.logger.error({ err, subject: ctx.subject }, 'reply cannot be sent; answering with the error instead');
+      const level = err instanceof UnavailableError ? 'warn' : 'error';
+      this.logger[level]({ err, subject: ctx.subject }, 'reply cannot be sent; answering with the error instead');
+      replied();
       return { data: encodePayload(replyForError(err)) };
     }
   }

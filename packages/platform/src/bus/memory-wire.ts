@@ -28,6 +28,10 @@ export class MemoryWire implements ChunkWire {
     this.carry(out, `a chunk on ${subject}`);
     return out.slice();
   }
+
+  tell(subject: string, data: Uint8Array): void {
+    setImmediate(() => this.inboxes.get(subject)?.(data));
+  }
 }
 
 /** The in-process twin of the object store that keeps the bodies of large events and jobs. */

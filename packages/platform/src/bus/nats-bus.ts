@@ -26,6 +26,7 @@ import { decodePayload, decodeReply, encodePayload, REQUEST_ID_HEADER } from './
 import { InFlight } from './in-flight';
 import {
   CHUNKED_HEADER,
+  DEFAULT_CHUNKED_BYTES,
   DEFAULT_MAX_MESSAGE_BYTES,
   LargeMessages,
   OFFER_TTL_MS,
@@ -38,6 +39,8 @@ import { respond } from './nats-respond';
 import { NatsBodyStore, natsWire } from './nats-large';
 import { fromNatsError, jsErrorCode } from './nats-errors';
 import { NatsSource, type StoredBodies } from './nats-source';
+import { HeldRequests } from './nats-held-requests';
+import { RequestWatch, WATCH_HEADER } from './nats-request-watch';
 import { ensureConsumer, ensureStreams, pendingJobs, type StreamLimits } from './nats-streams';
 import { DEFAULT_DRAIN_MS, PullWorker } from './pull-worker';
 import { consumerName } from './subject-names';
@@ -58,6 +61,8 @@ export interface NatsBusOptions {
   maxPayload?: number;
   /** Largest message carried at all, in chunks (BUS_MAX_MESSAGE_BYTES; default 256 MiB). */
   maxMessageBytes?: number;
+  /** Bytes of chunked messages held at once, each way (BUS_CHUNKED_BYTES; default 128 MiB). */
+  chunkedBytes?: number;
 }
 
 const EVENT_ACK_WAIT_MS = 30_000;
@@ -74,6 +79,10 @@ const DRAIN_LIMIT_MS = 5000;
  * Messages of any size: a request or reply larger than the server's max_payload is offered in
  * chunks that its receiver pulls and reassembles; an event or job that large keeps its body in the
  * JetStream object store and the message names it (large-messages.ts; decisions §37).
+ *
+ * A request known lost fails at once with a 503 instead of waiting out its timeout: every request
+ * in flight when the connection drops, and one whose holder died while NATS stayed up
+ * (nats-request-watch.ts, nats-held-requests.ts; decisions §47).
  */
 export class NatsBus implements Bus {
   private readonly subs = new Set<Subscription>();
@@ -83,6 +92,8 @@ export class NatsBus implements Bus {
   private readonly large: LargeMessages;
   private readonly bodies: NatsBodyStore;
   private readonly stored: StoredBodies;
+  private readonly watch: RequestWatch;
+  private readonly held: HeldRequests;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -95,7 +106,10 @@ export class NatsBus implements Bus {
       // nats.js checks every publish against the INFO of the server it is connected to now.
       maxPayload: Math.min(nc.info?.max_payload ?? 1024 * 1024, opts.maxPayload ?? Infinity),
       maxMessageBytes: opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      chunkedBytes: opts.chunkedBytes ?? DEFAULT_CHUNKED_BYTES,
     });
+    this.watch = new RequestWatch(nc, logger);
+    this.held = new HeldRequests(nc);
     this.large = new LargeMessages(natsWire(nc), limits);
     this.bodies = new NatsBodyStore(js, { ttlS: opts.streams?.eventsMaxAgeS, replicas: opts.streams?.replicas });
     this.stored = {
@@ -136,26 +150,42 @@ export class NatsBus implements Bus {
   async request(subject: string, payload: unknown, opts: RequestOptions = {}): Promise<BusReply> {
     const timeout = opts.timeoutMs ?? 5000;
     const framed = this.large.frame(encodePayload(payload), `the request to ${subject}`);
-    let msg: Msg;
+    const { requestId, traceContext } = opts;
     try {
-      msg = await this.nc.request(subject, framed.data, {
-        timeout,
-        headers: busHeaders({ requestId: opts.requestId, chunked: framed.chunked, traceContext: opts.traceContext }),
+      // Fails at once when the request is known lost (the connection, or the process holding it).
+      return await this.watch.track(subject, async (watch) => {
+        let msg: Msg;
+        try {
+          msg = await this.nc.request(subject, framed.data, {
+            timeout,
+            headers: busHeaders({ requestId, chunked: framed.chunked, traceContext, watch }),
+          });
+        } catch (err) {
+          throw fromNatsError(err, `request ${subject}`);
+        } finally {
+          // Answered (the server read every chunk before answering) or failed: the offer is done.
+          framed.release();
+        }
+        const what = `the reply of ${subject}`;
+        return decodeReply(await this.large.unframe(msg.data, headerOf(msg, CHUNKED_HEADER), what, timeout), subject);
       });
-    } catch (err) {
-      throw fromNatsError(err, `request ${subject}`);
     } finally {
-      // Answered (the server read every chunk before answering) or failed: the offer is done.
       framed.release();
     }
-    const what = `the reply of ${subject}`;
-    return decodeReply(await this.large.unframe(msg.data, headerOf(msg, CHUNKED_HEADER), what, timeout), subject);
   }
 
   async serve(subject: string, queue: string, handler: RequestHandler): Promise<Subscription> {
     const inFlight = new InFlight();
     const answer = async (msg: Msg) => {
-      const ctx = { subject: msg.subject, requestId: headerOf(msg, REQUEST_ID_HEADER), traceContext: traceOf(msg) };
+      let replied!: () => void;
+      const ctx = {
+        subject: msg.subject,
+        requestId: headerOf(msg, REQUEST_ID_HEADER),
+        traceContext: traceOf(msg),
+        replied: new Promise<void>((r) => (replied = r)),
+      };
+      // Held until answered: a requester still waiting after a second is told who holds it.
+      const release = this.held.hold(headerOf(msg, WATCH_HEADER));
       let reply: BusReply;
       try {
         const what = `the request on ${msg.subject}`;
@@ -164,8 +194,10 @@ export class NatsBus implements Bus {
       } catch (err) {
         this.logger.error({ err, subject: msg.subject, requestId: ctx.requestId }, 'request could not be read');
         reply = replyForError(err);
+      } finally {
+        release();
       }
-      respond(msg, reply, this.large, this.logger);
+      void respond(msg, reply, this.large, this.logger).then(replied);
     };
     let sub: NatsSubscription;
     try {
@@ -299,6 +331,8 @@ export class NatsBus implements Bus {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.subs].map((s) => s.stop()));
+    this.watch.close();
+    this.held.close();
     await withLimit(
       Promise.resolve().then(() => this.nc.drain()),
       DRAIN_LIMIT_MS,
@@ -360,6 +394,7 @@ export class NatsBus implements Bus {
         if (s.type === Events.Disconnect) {
           this.logger.warn({ server: s.data }, 'disconnected from NATS; reconnecting');
           this.setUp(false);
+          this.watch.connectionLost();
         } else if (s.type === Events.Reconnect) {
           this.logger.info({ server: s.data }, 'reconnected to NATS');
           this.setUp(true);

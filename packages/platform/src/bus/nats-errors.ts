@@ -1,6 +1,6 @@
 import { ErrorCode, NatsError } from 'nats';
 import { TimeoutError, UnavailableError, type ApiError } from '@patchbay/contracts';
-import { BusPayloadError, NoRespondersError } from './bus-errors';
+import { BUS_RETRY_AFTER_S, BusPayloadError, NoRespondersError } from './bus-errors';
 
 /** JetStream API error codes this adapter reacts to. */
 export const JsErr = {
@@ -17,17 +17,18 @@ export function jsErrorCode(err: unknown): number | undefined {
  * Translates a NATS failure at the port's edge, so no raw driver error reaches a caller:
  * a timeout (also JetStream's 408) is a 504, a message over max_payload a 500 (BusPayloadError),
  * everything else (no responders, connection closed, draining or down, a JetStream API refusal)
- * means the service is unavailable: 503 (NoRespondersError when nobody serves the subject).
+ * means the service is unavailable: 503 with Retry-After (NoRespondersError when nobody serves the subject).
  */
 export function fromNatsError(err: unknown, what: string): ApiError {
   const code = err instanceof NatsError ? err.code : undefined;
   if (code === ErrorCode.Timeout || code === ErrorCode.JetStream408RequestTimeout) {
     return new TimeoutError(`${what} timed out`, [], { cause: err });
   }
-  if (code === ErrorCode.NoResponders) return new NoRespondersError(`${what}: no responders`, [], { cause: err });
+  const retry = { cause: err, retryAfterSeconds: BUS_RETRY_AFTER_S };
+  if (code === ErrorCode.NoResponders) return new NoRespondersError(`${what}: no responders`, [], retry);
   if (code === ErrorCode.MaxPayloadExceeded)
     return new BusPayloadError(`${what}: larger than the NATS server's max_payload`, { cause: err });
-  return new UnavailableError(`${what} failed`, [], { cause: err });
+  return new UnavailableError(`${what} failed`, [], retry);
 }
 
 /** nats.js refused to send a message larger than the server's max_payload. */

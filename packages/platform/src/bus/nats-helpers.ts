@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { headers, type Msg, type MsgHdrs } from 'nats';
 import { REQUEST_ID_HEADER } from './envelope-codec';
 import { CHUNKED_HEADER, STORED_HEADER } from './large-messages';
+import { WATCH_HEADER } from './nats-request-watch';
 import type { TraceCarrier } from './port';
 
 /** The W3C trace context headers a message may carry (port.ts, TraceCarrier). */
@@ -13,14 +14,17 @@ export function busHeaders(h: {
   requestId?: string;
   chunked?: string;
   stored?: string;
+  /** WATCH_HEADER of a request (nats-request-watch.ts). */
+  watch?: string;
   traceContext?: TraceCarrier;
 }): MsgHdrs | undefined {
   const trace = TRACE_HEADERS.filter((name) => h.traceContext?.[name]);
-  if (!h.requestId && !h.chunked && !h.stored && trace.length === 0) return undefined;
+  if (!h.requestId && !h.chunked && !h.stored && !h.watch && trace.length === 0) return undefined;
   const out = headers();
   if (h.requestId) out.set(REQUEST_ID_HEADER, h.requestId);
   if (h.chunked) out.set(CHUNKED_HEADER, h.chunked);
   if (h.stored) out.set(STORED_HEADER, h.stored);
+  if (h.watch) out.set(WATCH_HEADER, h.watch);
   for (const name of trace) out.set(name, h.traceContext![name]);
   return out;
 }

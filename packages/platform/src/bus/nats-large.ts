@@ -10,6 +10,7 @@ import {
 import { BusPayloadError } from './bus-errors';
 import type { ChunkWire } from './chunk-wire';
 import type { BodyStore } from './large-messages';
+import { fromNatsError } from './nats-errors';
 
 /** The object store bucket holding the bodies of events and jobs larger than one message. */
 export const BODY_BUCKET = 'patchbay-bodies';
@@ -41,7 +42,18 @@ export function natsWire(nc: NatsConnection): ChunkWire {
       };
     },
     async ask(subject, data, timeoutMs) {
-      return (await nc.request(subject, data, { timeout: timeoutMs })).data;
+      try {
+        return (await nc.request(subject, data, { timeout: timeoutMs })).data;
+      } catch (err) {
+        throw fromNatsError(err, `a chunk request on ${subject}`);
+      }
+    },
+    tell(subject, data) {
+      try {
+        nc.publish(subject, data);
+      } catch {
+        /* the connection closed: the offer's own timers let its bytes go */
+      }
     },
   };
 }

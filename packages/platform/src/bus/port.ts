@@ -15,6 +15,13 @@ export interface MessageContext {
   requestId?: string;
   /** The trace context the sender was in (none: the handler starts a new trace). */
   traceContext?: TraceCarrier;
+  /**
+   * Requests only (both adapters set it): settles once the handler's reply has left this process —
+   * sent in one message, or, for a reply in chunks, once its receiver has taken them or given up
+   * (or the offer ran out). What a handler holds for its reply, a slot of a limit say, is held
+   * until then.
+   */
+  replied?: Promise<void>;
 }
 
 /** A job delivered from a work queue. */
@@ -38,6 +45,11 @@ export interface RequestOptions {
   timeoutMs?: number;
   requestId?: string;
   traceContext?: TraceCarrier;
+  /**
+   * Whom the request is made for (the gateway: the partner's SID). Not sent: the circuit breaker
+   * counts a request that goes unanswered against its caller before the whole service.
+   */
+  caller?: string;
 }
 
 export interface PublishOptions {
@@ -88,8 +100,9 @@ export interface Subscription {
 export interface Bus {
   /**
    * Sends a request to whichever member of the serving queue group answers first.
-   * Rejects with TimeoutError (504) when nobody answers in time, UnavailableError (503) when no
-   * one is subscribed at all.
+   * Rejects with TimeoutError (504) when nobody answers in time, UnavailableError (503, with
+   * Retry-After) when no one is subscribed at all, or as soon as the request is known lost: the
+   * connection dropped, or the process holding it went away (NATS: nats-request-watch.ts).
    */
   request(subject: string, payload: unknown, opts?: RequestOptions): Promise<BusReply>;
   /** Serves requests on `subject`; members of one `queue` share the load. */

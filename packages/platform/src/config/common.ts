@@ -68,6 +68,13 @@ export const CommonConfig = {
    */
   BUS_MAX_MESSAGE_BYTES: Type.Integer({ minimum: 1024 * 1024, default: 256 * 1024 * 1024 }),
   /**
+   * Bytes of requests and replies in chunks (those over max_payload) one process holds at once, in
+   * each direction: offered to their receivers, and being reassembled (default 128 MiB). Past it a
+   * new one is refused at once with a 503 and Retry-After instead of piling up in memory; one is
+   * always let through when none is held, so a message up to BUS_MAX_MESSAGE_BYTES still travels.
+   */
+  BUS_CHUNKED_BYTES: Type.Integer({ minimum: 1024 * 1024, default: 128 * 1024 * 1024 }),
+  /**
    * JetStream limits of the events stream (PATCHBAY_EVENTS), applied by every service that sets
    * them: seconds an event is kept and bytes the stream may hold (0 = no limit). Unset = leave the
    * stream as it is. Events only need to outlive a consumer's downtime; jobs leave their stream

@@ -35,6 +35,8 @@ export interface OpenBusOptions {
   maxPayload?: number;
   /** BUS_MAX_MESSAGE_BYTES. */
   maxMessageBytes?: number;
+  /** BUS_CHUNKED_BYTES. */
+  chunkedBytes?: number;
 }
 
 export async function openBus(opts: OpenBusOptions): Promise<Bus> {
@@ -43,7 +45,7 @@ export async function openBus(opts: OpenBusOptions): Promise<Bus> {
 }
 
 async function openRawBus(opts: OpenBusOptions): Promise<Bus> {
-  const { logger, maxMessageBytes } = opts;
+  const { logger, maxMessageBytes, chunkedBytes } = opts;
   if (opts.natsUrl)
     return NatsBus.connect({
       url: opts.natsUrl,
@@ -52,20 +54,30 @@ async function openRawBus(opts: OpenBusOptions): Promise<Bus> {
       streams: opts.streams,
       maxPayload: opts.maxPayload || undefined,
       maxMessageBytes,
+      chunkedBytes,
     });
   if (!opts.hub)
     throw new Error(
       'NATS_URL is not set and no in-process hub was given: only the all-in-one process can run without NATS',
     );
-  return new MemoryBus(opts.hub, { logger, maxMessageBytes });
+  return new MemoryBus(opts.hub, { logger, maxMessageBytes, chunkedBytes });
 }
 
 /** openBus's size options from the common settings. */
-export function busSizes(config: { BUS_MAX_PAYLOAD: number; BUS_MAX_MESSAGE_BYTES: number }): {
+export function busSizes(config: {
+  BUS_MAX_PAYLOAD: number;
+  BUS_MAX_MESSAGE_BYTES: number;
+  BUS_CHUNKED_BYTES: number;
+}): {
   maxPayload: number;
   maxMessageBytes: number;
+  chunkedBytes: number;
 } {
-  return { maxPayload: config.BUS_MAX_PAYLOAD, maxMessageBytes: config.BUS_MAX_MESSAGE_BYTES };
+  return {
+    maxPayload: config.BUS_MAX_PAYLOAD,
+    maxMessageBytes: config.BUS_MAX_MESSAGE_BYTES,
+    chunkedBytes: config.BUS_CHUNKED_BYTES,
+  };
 }
 
 /** Where the stores live: MongoDB when `mongodbUrl` is set, else files under `dataDir`. */

@@ -58,6 +58,32 @@ function describeLarge(kit: BusKit): void {
     });
   }, 60_000);
 
+  test("a handler's `replied` settles once its reply in chunks has been taken, not when it returns", async () => {
+    const [server, client] = [await kit.bus(), await kit.bus()];
+    const s = subject();
+    const replied: Array<Promise<void> | undefined> = [];
+    await server.serve(s, 'things', async (p, ctx) => {
+      replied.push(ctx.replied);
+      return ok({ text: p === 'big' ? bigText(3 * MiB) : 'small' });
+    });
+    let taken = false;
+    let settledEarly = false;
+    const big = client.request(s, 'big', { timeoutMs: 20_000 }).then((r) => {
+      taken = true;
+      return r;
+    });
+    await eventually(() => expect(replied).toHaveLength(1));
+    void replied[0]!.then(() => {
+      settledEarly = !taken;
+    });
+    expect((await big).status).toBe(200);
+    await replied[0];
+    expect(settledEarly).toBe(false);
+    // A reply in one message has left as soon as it is sent.
+    await client.request(s, 'small');
+    await expect(replied[1]).resolves.toBeUndefined();
+  });
+
   test('a 3 MB event reaches its durable subscriber, and a 3 MB job its worker', async () => {
     const [pub, sub] = [await kit.bus(), await kit.bus()];
     const id = kit.id();

@@ -37,7 +37,7 @@ function describeRequestContract(kit: BusKit): void {
     const sent = { when: '1970-01-01T00:00:00.000Z', n: 1 };
     expect(reply).toStrictEqual({ status: 201, body: { echo: sent, at: '1970-01-01T00:00:00.000Z' } });
     expect(seen[0].payload).toStrictEqual(sent);
-    expect(seen[0].ctx).toEqual({ subject: s, requestId: 'req-1' });
+    expect(seen[0].ctx).toEqual({ subject: s, requestId: 'req-1', replied: expect.any(Promise) });
     await client.request(s, undefined);
     expect(seen[1].payload).toBeUndefined();
     expect(seen[1].ctx.requestId).toBeUndefined();

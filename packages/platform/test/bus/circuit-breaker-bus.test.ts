@@ -164,3 +164,46 @@ test(
   },
   30_000,
 );
+
+describe('callers (the partner a gateway call is made for)', () => {
+  const askAs = (caller: string) => bus.request('svc.slow.thing.get', {}, { timeoutMs: 100, caller });
+
+  test("one caller's timeouts open its own circuit only: every other caller is still served", async () => {
+    for (let i = 0; i < 2; i++) expect((await timed(askAs('A'))).err).toBeInstanceOf(TimeoutError);
+    const refused = await timed(askAs('A'));
+    expect(refused.err).toBeInstanceOf(UnavailableError);
+    expect(refused.ms).toBeLessThan(50);
+    expect((refused.err as UnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect((refused.err as Error).message).toMatch(/slow did not answer this partner's last calls in time/);
+    answering = true;
+    await expect(askAs('B')).resolves.toMatchObject({ status: 200 });
+    await expect(ask()).resolves.toMatchObject({ status: 200 });
+    // A's own circuit lets a trial through after openMs; an answer closes it.
+    await new Promise((r) => setTimeout(r, 320));
+    await expect(askAs('A')).resolves.toMatchObject({ status: 200 });
+  });
+
+  test("timeouts of two callers in a row open the service's circuit for everyone", async () => {
+    for (const caller of ['A', 'B', 'A']) expect((await timed(askAs(caller))).err).toBeInstanceOf(TimeoutError);
+    const refused = await timed(askAs('C'));
+    expect(refused.err).toBeInstanceOf(UnavailableError);
+    expect((refused.err as Error).message).toMatch(/slow is not answering/);
+  });
+
+  test('a busy service answering 429 or 503 with Retry-After is answering: no circuit opens', async () => {
+    let calls = 0;
+    await inner.serve('svc.busy.thing.get', 'busy', async () => {
+      calls += 1;
+      return {
+        status: calls % 2 ? 429 : 503,
+        error: { message: 'busy', errors: [] },
+        retry_after: 1,
+      };
+    });
+    for (let i = 0; i < 6; i++) {
+      const reply = await bus.request('svc.busy.thing.get', {}, { caller: 'A' });
+      expect(reply).toMatchObject({ status: i % 2 ? 503 : 429, retry_after: 1 });
+    }
+    expect(calls).toBe(6);
+  });
+});

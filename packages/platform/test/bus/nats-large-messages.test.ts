@@ -1,5 +1,5 @@
 import { connect, headers, type NatsConnection } from 'nats';
-import { ok } from '@patchbay/contracts';
+import { ok, UnavailableError } from '@patchbay/contracts';
 import { BusPayloadError } from '../../src/bus/bus-errors';
 import { CHUNKED_HEADER } from '../../src/bus/large-messages';
 import { BODY_BUCKET } from '../../src/bus/nats-large';
@@ -40,7 +40,7 @@ describe('NatsBus — chunks that never arrive', () => {
     expect(raw.info?.max_payload).toBe(1024 * 1024);
   });
 
-  test('a request whose chunks are gone is answered at once with a 500 saying a chunk was lost', async () => {
+  test('a request whose chunks are gone is answered at once: 503 with Retry-After, a chunk is gone', async () => {
     const svc = await bus();
     let handled = 0;
     await svc.serve('svc.lost.thing.get', 'lost', async () => ok(++handled));
@@ -50,13 +50,18 @@ describe('NatsBus — chunks that never arrive', () => {
     const started = Date.now();
     const msg = await raw.request('svc.lost.thing.get', new Uint8Array(0), { headers: h, timeout: 10_000 });
     expect(Date.now() - started).toBeLessThan(3000);
-    const reply = JSON.parse(new TextDecoder().decode(msg.data)) as { status: number; error: { message: string } };
-    expect(reply.status).toBe(500);
-    expect(reply.error.message).toMatch(/chunk 1 of 3 was lost/);
+    const reply = JSON.parse(new TextDecoder().decode(msg.data)) as {
+      status: number;
+      error: { message: string };
+      retry_after?: number;
+    };
+    expect(reply.status).toBe(503);
+    expect(reply.retry_after).toBe(1);
+    expect(reply.error.message).toMatch(/chunk 1 of 3 is gone/);
     expect(handled).toBe(0);
   });
 
-  test('a reply whose chunks are gone fails the request at once with BusPayloadError, not a timeout', async () => {
+  test('a reply whose chunks are gone fails the request at once with a 503, not a 500 or a timeout', async () => {
     const client = await bus();
     const sub = raw.subscribe('svc.lostreply.thing.get', {
       callback: (_err, m) => {
@@ -70,8 +75,10 @@ describe('NatsBus — chunks that never arrive', () => {
     const err = await client.request('svc.lostreply.thing.get', {}, { timeoutMs: 10_000 }).catch((e: unknown) => e);
     sub.unsubscribe();
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(err).toBeInstanceOf(BusPayloadError);
-    expect((err as Error).message).toMatch(/reply of svc\.lostreply\.thing\.get: chunk 1 of 3 was lost/);
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect(err).not.toBeInstanceOf(BusPayloadError);
+    expect((err as UnavailableError).retryAfterSeconds).toBe(1);
+    expect((err as Error).message).toMatch(/reply of svc\.lostreply\.thing\.get: chunk 1 of 3 is gone/);
   });
 
   test("a large job's body leaves the object store once the job is acknowledged", async () => {

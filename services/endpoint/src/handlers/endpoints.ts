@@ -7,7 +7,8 @@ import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, updateEndpo
 export function endpointHandlers(ctx: EndpointContext) {
   return {
     [Subjects.endpoint.create]: (req: GatewayRequest, mc: HandlerContext) => createEndpoint(ctx, req, mc.requestId),
-    [Subjects.endpoint.list]: (req: GatewayRequest, mc: HandlerContext) => listEndpoints(ctx, req, mc.requestId),
+    [Subjects.endpoint.list]: (req: GatewayRequest, mc: HandlerContext) =>
+      listEndpoints(ctx, req, mc.requestId, mc.replied),
     [Subjects.endpoint.get]: (req: GatewayRequest, mc: HandlerContext) => getEndpoint(ctx, req, mc.requestId),
     [Subjects.endpoint.update]: (req: GatewayRequest, mc: HandlerContext) =>
       updateEndpoint(ctx, req, false, mc.requestId),

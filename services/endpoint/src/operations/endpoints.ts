@@ -16,7 +16,7 @@ import {
   type ListEnvelope,
 } from '@patchbay/contracts';
 import { changedFields, compareAndSet, reply } from '@patchbay/platform';
-import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
+import { DEFAULT_LIMIT, applyFieldFilter, parseFieldParams, requestedLimit, runList } from '@patchbay/query';
 import { assertAddressFormat } from '../domain/addresses';
 import { stateOf, toDoc } from '../domain/endpoint-doc';
 import { applyUpdate, buildEndpoint, type EndpointState } from '../domain/endpoint-state';
@@ -122,22 +122,26 @@ export async function getEndpoint(
   return applyFieldFilter(serializeEndpoint(doc, partner), selection.include, selection.exclude);
 }
 
-/** GET /endpoints: the caller's endpoints, a page at a time. */
+/** GET /endpoints: the caller's endpoints, a page at a time (a large page holds a slot of `ctx.lists`). */
 export async function listEndpoints(
   ctx: EndpointContext,
   req: GatewayRequest,
   requestId?: string,
+  replied?: Promise<void>,
 ): Promise<ListEnvelope<Record<string, unknown>>> {
   const withRelated = parseWithRelated(req.query);
   const partners = new PartnerLookup(ctx.identity, requestId);
-  return runList({
-    collection: partnerScoped(ctx.repo.endpoints, req.principal.partner_sid),
-    query: req.query,
-    spec: ENDPOINT_LIST_SPEC,
-    url: req.url,
-    serialize: async (d: EndpointDoc) =>
-      serializeEndpoint(d, withRelated ? await partners.get(d.partner_sid) : undefined),
-  });
+  const caller = req.principal.partner_sid;
+  return ctx.lists.run(caller, requestedLimit(req.query, DEFAULT_LIMIT), replied, () =>
+    runList({
+      collection: partnerScoped(ctx.repo.endpoints, caller),
+      query: req.query,
+      spec: ENDPOINT_LIST_SPEC,
+      url: req.url,
+      serialize: async (d: EndpointDoc) =>
+        serializeEndpoint(d, withRelated ? await partners.get(d.partner_sid) : undefined),
+    }),
+  );
 }
 
 /** DELETE: never the System Gateway, nor a conference a playback endpoint names. */

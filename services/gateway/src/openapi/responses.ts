@@ -19,12 +19,15 @@ export const ERROR_STATUSES: Readonly<Record<number, string>> = {
     'Object validation error: a well-formed request that breaks a rule of ' +
     'the object (classification, unique keys, quota, threshold, scope for ' +
     'a field, a reference to nothing).',
-  429: 'Too many failed logins: try again after `Retry-After` seconds.',
+  429:
+    'Too many failed logins, or too many large lists (`limit` over 100 by default) of this partner ' +
+    'in progress at once: try again after `Retry-After` seconds.',
   500: 'Internal server error.',
   503:
-    'A service behind the API is down or unavailable (or a piece it needs ' +
-    'is missing, such as ffmpeg): nothing was done. `Retry-After` when it ' +
-    'is known.',
+    'A service behind the API is down, unavailable or busy (or a piece it needs ' +
+    'is missing, such as ffmpeg): nothing was done. `Retry-After` when it is ' +
+    'known. Only when the message bus or the service process was lost while the ' +
+    'call waited (the message says so) may a write have taken effect.',
   504: 'A service did not answer in time.',
 };
 

@@ -31,8 +31,8 @@ export function toGatewayRequest(req: Request, res: Response, baseUrl: string, b
 
 /**
  * Forwards the call to its service and maps the reply as-is: `{status, body}` is sent, `{status,
- * error}` is sent as the error body. Bus timeouts and missing services reject (504/503) and reach
- * the error handler.
+ * error}` is sent as the error body (a busy service's 429 or 503 with its Retry-After). Bus timeouts
+ * and missing or lost services reject (504/503) and reach the error handler.
  */
 export function forward(route: RouteDef, bus: Bus, baseUrl: string, timeoutMs: number): RequestHandler {
   const subject = route.subject;
@@ -43,6 +43,8 @@ export function forward(route: RouteDef, bus: Bus, baseUrl: string, timeoutMs: n
     const reply = await bus.request(subject, payloadOf(route, req, res, baseUrl, body), {
       timeoutMs,
       requestId: String(req.headers['x-request-id']),
+      // One partner's unanswered calls open its own circuit first (circuit-breaker-bus.ts).
+      caller: callerIfAny(res)?.partner_sid || undefined,
     });
     sendReply(res, reply);
   };

@@ -4,6 +4,7 @@ import type { PushSettings } from '../config';
 import type { PushRepo } from '../repo';
 import type { SenderPool } from '../senders/sender-pool';
 import type { KeyRing } from '@patchbay/platform';
+import type { ListGate } from '@patchbay/query';
 
 /** What every push handler works with. */
 export interface PushContext {
@@ -16,6 +17,8 @@ export interface PushContext {
   identity: IdentityClient;
   /** Seals and opens the applications' credentials. */
   keys: KeyRing;
+  /** Bounds the large lists of devices built and sent at once (LIST_LARGE_*). */
+  lists: ListGate;
 }
 
 /** The calling partner, for `with_related=true` (asked of the identity service). */

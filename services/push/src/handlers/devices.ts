@@ -10,8 +10,8 @@ import {
   type GatewayRequest,
   type PushDeviceCreate,
 } from '@patchbay/contracts';
-import { changedFields, compareAndSet, reply } from '@patchbay/platform';
-import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
+import { changedFields, compareAndSet, reply, type HandlerContext } from '@patchbay/platform';
+import { DEFAULT_LIMIT, applyFieldFilter, parseFieldParams, requestedLimit, runList } from '@patchbay/query';
 import { DEVICE_LIST_SPEC } from '../domain/list-specs';
 import { registerDevice, releaseRegistrations } from '../device-registration';
 import type { DeviceDoc } from '../repo';
@@ -83,16 +83,19 @@ export function deviceHandlers(ctx: PushContext) {
         );
       return serializeDevice(device);
     },
-    [Subjects.push.deviceList]: async (req: GatewayRequest) => {
+    [Subjects.push.deviceList]: async (req: GatewayRequest, mc: HandlerContext) => {
       const partner = await relatedPartner(ctx, req);
-      return runList({
-        collection: repo.devices,
-        baseFilter: { partner_sid: req.principal.partner_sid },
-        query: req.query,
-        spec: DEVICE_LIST_SPEC,
-        url: req.url,
-        serialize: (d: DeviceDoc) => serializeDevice(d, partner),
-      });
+      const caller = req.principal.partner_sid;
+      return ctx.lists.run(caller, requestedLimit(req.query, DEFAULT_LIMIT), mc.replied, () =>
+        runList({
+          collection: repo.devices,
+          baseFilter: { partner_sid: caller },
+          query: req.query,
+          spec: DEVICE_LIST_SPEC,
+          url: req.url,
+          serialize: (d: DeviceDoc) => serializeDevice(d, partner),
+        }),
+      );
     },
     [Subjects.push.deviceGet]: async (req: GatewayRequest) => {
       const selection = parseFieldParams(req.query, DEVICE_LIST_SPEC);

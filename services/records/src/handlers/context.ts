@@ -1,4 +1,5 @@
 import type { Logger } from '@patchbay/platform';
+import type { ListGate } from '@patchbay/query';
 import type { RecordsSettings } from '../config';
 import type { RecordsRepo } from '../repo';
 
@@ -7,4 +8,6 @@ export interface RecordsContext {
   repo: RecordsRepo;
   log: Logger;
   settings: RecordsSettings;
+  /** Bounds the large pages of detail records built and sent at once (LIST_LARGE_*). */
+  lists: ListGate;
 }

@@ -7,8 +7,8 @@ import {
   type RecordIngestBatch,
   type RecordIngestBatchResult,
 } from '@patchbay/contracts';
-import type { Collection, Logger } from '@patchbay/platform';
-import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
+import type { Collection, HandlerContext, Logger } from '@patchbay/platform';
+import { applyFieldFilter, parseFieldParams, requestedLimit, runList, type ListGate } from '@patchbay/query';
 import { planIngest, type IngestItem } from '../domain/ingest-plan';
 import { ownerOf, type RecordDoc } from '../domain/record-docs';
 import { CALL_RECORDS, MESSAGE_RECORDS, type RecordKind } from '../domain/record-kinds';
@@ -44,7 +44,7 @@ export async function ingestItems(
 
 /** `GET /calls/call_drs`, `GET /calls/call_drs/{dr_sid}` and the bulk ingest of call records. */
 export function callRecordHandlers(ctx: RecordsContext) {
-  const calls = kindHandlers(CALL_RECORDS, ctx.repo.callDrs, ctx.log, ctx.settings.cdrDefaultLimit);
+  const calls = kindHandlers(CALL_RECORDS, ctx.repo.callDrs, ctx.log, ctx.settings.cdrDefaultLimit, ctx.lists);
   return {
     [Subjects.records.callList]: calls.list,
     [Subjects.records.callGet]: calls.get,
@@ -54,7 +54,7 @@ export function callRecordHandlers(ctx: RecordsContext) {
 
 /** `GET /sms/message_drs`, `GET /sms/message_drs/{dr_sid}` and the bulk ingest of message records. */
 export function messageRecordHandlers(ctx: RecordsContext) {
-  const messages = kindHandlers(MESSAGE_RECORDS, ctx.repo.messageDrs, ctx.log, ctx.settings.cdrDefaultLimit);
+  const messages = kindHandlers(MESSAGE_RECORDS, ctx.repo.messageDrs, ctx.log, ctx.settings.cdrDefaultLimit, ctx.lists);
   return {
     [Subjects.records.messageList]: messages.list,
     [Subjects.records.messageGet]: messages.get,
@@ -66,7 +66,8 @@ export function messageRecordHandlers(ctx: RecordsContext) {
  * The handlers of one kind of detail record, the same for both kinds: the list (after/before
  * cursors, filter, field filtering, `total` null), one record by `dr_sid`, and a bulk-ingest batch.
  * Every one is scoped to the caller: a partner sees, pages from and ingests only its own records,
- * and another partner's `dr_sid` is to it exactly what an unknown one is.
+ * and another partner's `dr_sid` is to it exactly what an unknown one is. Large pages go through
+ * `lists` (a partner's share and the service's total, 429/503 past them).
  */
 function kindHandlers(
   kind: RecordKind,
@@ -74,19 +75,23 @@ function kindHandlers(
   log: Logger,
   /** CDR_DEFAULT_LIMIT: the list's `limit` when the request gives none. */
   defaultLimit: number,
+  lists: ListGate,
 ) {
   const serialize = (doc: RecordDoc) => serializeRecord(kind.fields, doc);
   return {
-    list: async (req: GatewayRequest) => {
-      return runList({
-        collection: records,
-        baseFilter: { partner_sid: req.principal.partner_sid },
-        query: req.query,
-        spec: kind.spec,
-        url: req.url,
-        serialize,
-        defaultLimit,
-      });
+    list: async (req: GatewayRequest, mc?: HandlerContext) => {
+      const partner = req.principal.partner_sid;
+      return lists.run(partner, requestedLimit(req.query, defaultLimit), mc?.replied, () =>
+        runList({
+          collection: records,
+          baseFilter: { partner_sid: partner },
+          query: req.query,
+          spec: kind.spec,
+          url: req.url,
+          serialize,
+          defaultLimit,
+        }),
+      );
     },
     get: async (req: GatewayRequest) => {
       const selection = parseFieldParams(req.query, kind.spec);

@@ -3,12 +3,22 @@
  * on every route, field filtering. (A malformed batch is refused before the handler: service.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, Subjects, type GatewayRequest, type RecordIngestBatch } from '@patchbay/contracts';
+import {
+  NotFoundError,
+  Subjects,
+  TooManyRequestsError,
+  UnavailableError,
+  type GatewayRequest,
+  type RecordIngestBatch,
+} from '@patchbay/contracts';
 import { SqliteDocStore, createLogger } from '@patchbay/platform';
+import { ListGate } from '@patchbay/query';
 import { MESSAGE_RECORDS } from '../../src/domain/record-kinds';
 import { messageRecordHandlers } from '../../src/handlers/detail-records';
 import { openRecordsRepo } from '../../src/repo';
 
+/** Lists of more than 5 items are large: 2 at once per partner, 3 in all. */
+const LARGE_LISTS = { largeOver: 5, perPartner: 2, total: 3 };
 const A = randomUUID();
 const B = randomUUID();
 const principal = (partner: string) => ({ partner_sid: partner, login: 't', scopes: [], token_sid: null });
@@ -26,7 +36,8 @@ const request = (
 
 let docs: SqliteDocStore;
 const handlers = {
-  list: (req: GatewayRequest) => messages[Subjects.records.messageList](req),
+  list: (req: GatewayRequest, replied?: Promise<void>) =>
+    messages[Subjects.records.messageList](req, { subject: Subjects.records.messageList, replied }),
   get: (req: GatewayRequest) => messages[Subjects.records.messageGet](req),
   ingest: (batch: RecordIngestBatch) => messages[Subjects.records.messageIngest](batch),
 };
@@ -38,7 +49,8 @@ beforeAll(async () => {
   messages = messageRecordHandlers({
     repo,
     log: createLogger({ name: 'records-test', level: 'silent' }),
-    settings: { cdrDefaultLimit: 10 },
+    settings: { cdrDefaultLimit: 10, largeLists: LARGE_LISTS },
+    lists: new ListGate(LARGE_LISTS),
   });
   for (const [partner, text] of [
     [A, 'from A'],
@@ -86,3 +98,39 @@ test('a record is stored without its null fields and read back with every field,
   expect(byNull.items.map((i) => i.message).sort()).toEqual(['from A', 'from A, again']);
   expect((await handlers.list(request(A, {}, { filter: "price eq '0.01'" }))).items).toEqual([]);
 });
+
+test(
+  "large lists: a partner's third at once is a 429 naming limit, the service's fourth a 503, both with " +
+    'Retry-After; small lists always pass; a slot is free again once its reply has left',
+  async () => {
+    const sent: Array<() => void> = [];
+    // Held until "sent": the bus settles `replied` once the reply has left the process.
+    const holding = () => new Promise<void>((r) => sent.push(r));
+    const large = (partner: string) => request(partner, {}, { limit: '6' });
+    for (let i = 0; i < 2; i++) expect((await handlers.list(large(A), holding())).count).toBe(2);
+    const refused = await handlers.list(large(A)).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TooManyRequestsError);
+    expect((refused as TooManyRequestsError).retryAfterSeconds).toBe(1);
+    expect((refused as TooManyRequestsError).errors[0]).toMatchObject({ field: 'limit' });
+    expect((refused as Error).message).toBe('too many large lists at once');
+    // A smaller page from the same partner, and B's large page (the service's third), still go.
+    expect((await handlers.list(request(A, {}, { limit: '5' }))).count).toBe(2);
+    expect((await handlers.list(large(B), holding())).count).toBe(2);
+    const busy = await handlers.list(large(randomUUID())).catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(UnavailableError);
+    expect((busy as UnavailableError).retryAfterSeconds).toBe(1);
+    // Once a reply has left, its slot is free; a list that fails (a bad cursor's 400) lets its slot go at once.
+    sent.shift()!();
+    await new Promise((r) => setImmediate(r));
+    await expect(handlers.list(request(A, {}, { limit: '6', after: randomUUID() }))).rejects.toMatchObject({
+      status: 400,
+      errors: [{ field: 'after' }],
+    });
+    expect((await handlers.list(large(A), holding())).count).toBe(2);
+    await expect(handlers.list(large(A))).rejects.toThrow(TooManyRequestsError);
+    for (const release of sent.splice(0)) release();
+    await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 3; i++) expect((await handlers.list(large(randomUUID()), holding())).count).toBe(0);
+    for (const release of sent.splice(0)) release();
+  },
+);

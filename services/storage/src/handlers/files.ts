@@ -1,4 +1,5 @@
 import { FilePatchSchema, FilePutSchema, Subjects, compileValidator, type GatewayRequest } from '@patchbay/contracts';
+import type { HandlerContext } from '@patchbay/platform';
 import type { StorageContext } from '../context';
 import {
   FILE_PUT_DEFAULTS,
@@ -16,7 +17,7 @@ const validatePut = compileValidator(FilePutSchema);
 /** `/storage/files`, the download's look-up, and the public file server's resolve. */
 export function fileHandlers(ctx: StorageContext) {
   return {
-    [Subjects.storage.fileList]: (req: GatewayRequest) => listFiles(ctx, req),
+    [Subjects.storage.fileList]: (req: GatewayRequest, mc: HandlerContext) => listFiles(ctx, req, mc.replied),
     [Subjects.storage.fileGet]: (req: GatewayRequest) => getFile(ctx, req),
     [Subjects.storage.fileUpdate]: (req: GatewayRequest) =>
       updateFile(ctx, req.principal.partner_sid, req.params.file_sid, validatePatch(req.body ?? {})),

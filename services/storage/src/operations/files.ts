@@ -10,7 +10,7 @@ import {
   type StoredFile,
 } from '@patchbay/contracts';
 import { changedFields, compareAndSet, reply } from '@patchbay/platform';
-import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
+import { DEFAULT_LIMIT, applyFieldFilter, parseFieldParams, requestedLimit, runList } from '@patchbay/query';
 import type { StorageContext } from '../context';
 import { uniqueConflict, uniqueKey } from '../domain/container-rules';
 import type { FileDoc } from '../domain/documents';
@@ -48,15 +48,19 @@ export const FILE_PUT_DEFAULTS = {
   string_key_4: null,
 };
 
-export function listFiles(ctx: StorageContext, req: GatewayRequest) {
-  return runList({
-    collection: ctx.repo.files,
-    baseFilter: { partner_sid: req.principal.partner_sid },
-    query: req.query,
-    spec: FILE_LIST_SPEC,
-    url: req.url,
-    serialize: (f: FileDoc) => serializeStored(ctx, f),
-  });
+/** `GET /storage/files`: a large page holds a slot of `ctx.lists` (429 or 503 past a partner's share or the total). */
+export function listFiles(ctx: StorageContext, req: GatewayRequest, replied?: Promise<void>) {
+  const partner = req.principal.partner_sid;
+  return ctx.lists.run(partner, requestedLimit(req.query, DEFAULT_LIMIT), replied, () =>
+    runList({
+      collection: ctx.repo.files,
+      baseFilter: { partner_sid: partner },
+      query: req.query,
+      spec: FILE_LIST_SPEC,
+      url: req.url,
+      serialize: (f: FileDoc) => serializeStored(ctx, f),
+    }),
+  );
 }
 
 /** GET one file, with `include_fields`/`exclude_fields` applied. */
