@@ -1,5 +1,5 @@
-import { ErrorBodySchema } from '@patchbay/contracts';
-import { bodyKind, isBinary, type ResponseBody, type RouteDef } from '../routes/route-def';
+import { ErrorBodySchema, IDEMPOTENT_REPLAYED_HEADER } from '@patchbay/contracts';
+import { bodyKind, isBinary, takesIdempotencyKey, type ResponseBody, type RouteDef } from '../routes/route-def';
 import type { JsonSchema, SchemaComponents } from './components';
 import { pathParamNames } from './parameters';
 
@@ -11,14 +11,16 @@ export const ERROR_STATUSES: Readonly<Record<number, string>> = {
   401: 'No credentials ("Unauthorized"), or wrong or revoked ones ("Bad credentials").',
   403: 'The partner lacks the scope the operation needs ("Forbidden").',
   404: 'Unknown secure ID ("Cannot find item by SID"), also for another partner\'s objects.',
-  409: 'Conflict ("conflict error"): a duplicate, or the object changed by other requests at the same time.',
+  409:
+    'Conflict ("conflict error"): a duplicate, or the object changed by other requests at the same ' +
+    'time; or a request with the same `Idempotency-Key` is still running (try again after `Retry-After`).',
   413: 'The body is larger than allowed.',
   415: 'Unsupported media type (Content-Type or Content-Encoding).',
   416: 'The range is outside the file.',
   422:
     'Object validation error: a well-formed request that breaks a rule of ' +
     'the object (classification, unique keys, quota, threshold, scope for ' +
-    'a field, a reference to nothing).',
+    'a field, a reference to nothing); or an `Idempotency-Key` used before for a different request.',
   429: 'Too many failed logins: try again after `Retry-After` seconds.',
   500: 'Internal server error.',
   503:
@@ -30,6 +32,14 @@ export const ERROR_STATUSES: Readonly<Record<number, string>> = {
 
 const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+};
+
+/** The header of an answer replayed for a repeated Idempotency-Key. */
+const REPLAYED = {
+  [IDEMPOTENT_REPLAYED_HEADER]: {
+    description: '`true` when this is the answer kept for an earlier request with the same `Idempotency-Key`.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 /**
@@ -51,6 +61,8 @@ export function errorStatuses(route: RouteDef): number[] {
     set.add(400);
   if (body === 'json' || body === 'form') [413, 415].forEach((s) => set.add(s));
   if (write && route.subject && route.auth !== false) [409, 422].forEach((s) => set.add(s));
+  // Idempotency-Key: malformed (400), still running (409), used for another request (422).
+  if (takesIdempotencyKey(route)) [400, 409, 422].forEach((s) => set.add(s));
   return [...set].sort((a, b) => a - b);
 }
 
@@ -60,10 +72,12 @@ export function successResponse(
   body: ResponseBody,
   components: SchemaComponents,
   selectable = false,
+  replayable = false,
 ): Record<string, unknown> {
   const description =
     status === 204 ? 'Done; no body.' : status === 201 ? 'Created.' : status === 206 ? 'Partial content.' : 'OK.';
-  if (body === null) return { description };
+  const replay = replayable ? { headers: REPLAYED } : {};
+  if (body === null) return { description, ...replay };
   if (isBinary(body)) {
     const headers =
       status === 206
@@ -81,7 +95,7 @@ export function successResponse(
     };
   }
   const schema = selectable ? components.useSelectable(body) : components.use(body);
-  return { description, content: { 'application/json': { schema } } };
+  return { description, ...replay, content: { 'application/json': { schema } } };
 }
 
 /** The names of the shared error responses (`components.responses`), by status. */
@@ -116,7 +130,7 @@ export function errorResponses(components: SchemaComponents): Record<string, unk
       name,
       {
         description: ERROR_STATUSES[Number(status)],
-        ...(status === '429' || status === '503' ? { headers: RETRY_AFTER } : {}),
+        ...(status === '409' || status === '429' || status === '503' ? { headers: RETRY_AFTER } : {}),
         content: { 'application/json': { schema } },
       },
     ]),
@@ -129,7 +143,13 @@ export function routeResponses(route: RouteDef, components: SchemaComponents): R
   const selectable = route.method === 'get' && (route.doc.fields === true || route.doc.list !== undefined);
   for (const [status, body] of Object.entries(route.doc.responses))
     if (body !== undefined)
-      out[status] = successResponse(Number(status), body, components, selectable && status === '200');
+      out[status] = successResponse(
+        Number(status),
+        body,
+        components,
+        selectable && status === '200',
+        takesIdempotencyKey(route),
+      );
   for (const status of errorStatuses(route)) out[String(status)] = errorResponse(status);
   return out;
 }
