@@ -10,6 +10,7 @@ import {
 import type { Bus, Logger } from '@patchbay/platform';
 import { callerOf } from '../auth/caller';
 import { dropUnreadBody } from '../upload/declared-size';
+import { multipartBoundary } from '../upload/part-headers';
 import { bodyKind, takesIdempotencyKey, type RouteDef } from '../routes/route-def';
 import { BodyDigest } from './body-digest';
 import { sameStreamedBody, replayAnswer } from './replay';
@@ -103,7 +104,8 @@ export function idempotencyKeys(route: RouteDef, deps: IdempotencyDeps): Request
       }
       if (key === null) return next();
       // Watching from before anything reads the body: the digest sees every byte the route reads.
-      const digest = streamed ? new BodyDigest(req) : null;
+      const boundary = req.is('multipart/form-data') ? multipartBoundary(req.headers['content-type']) : null;
+      const digest = streamed ? new BodyDigest(req, boundary) : null;
       handle(req, res, callerOf(res), key, digest).then(
         (run) => (run ? next() : undefined),
         (err: unknown) => {

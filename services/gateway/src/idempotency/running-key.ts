@@ -108,7 +108,7 @@ export class RunningKey {
     const answer = sent && bodyHash ? keptAnswer(sent) : null;
     try {
       if (answer && bodyHash) {
-        const bytes = 'digest' in this.claim.body ? this.claim.body.digest.bytes : null;
+        const bytes = 'digest' in this.claim.body ? this.claim.body.digest.lengthAsSent() : null;
         await this.identity.idempotencyFinish({
           partner_sid,
           key,
