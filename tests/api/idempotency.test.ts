@@ -133,7 +133,7 @@ test("another partner's same key is its own", async () => {
   expect(await containersNamed(other, name)).toBe(1);
 });
 
-test('a malformed key is a 400 naming Idempotency-Key before anything runs; the token grant ignores the header', async () => {
+test('a malformed key is a 400 naming Idempotency-Key, nothing run; the token grant ignores the header', async () => {
   const name = `idem-${randomUUID()}`;
   expectKeyError(await createKeyed(p, 'k'.repeat(256), { name }), 400);
   expectKeyError(await createKeyed(p, 'café', { name }), 400);
