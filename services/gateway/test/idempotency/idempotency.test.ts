@@ -93,7 +93,7 @@ const post = (replica: number, pathAndQuery: string, key: string, body: string, 
     body,
   });
 
-test('a 503 is not kept: once the service is back the retry runs, and a repeat on the other replica replays it', async () => {
+test('a 503 is not kept: the retry runs once the service is back, and the other replica replays it', async () => {
   const body = JSON.stringify({ name: 'kept-once' });
   const down = await post(0, '/storage/containers', 'K-503', body);
   expect(down.status).toBe(503);

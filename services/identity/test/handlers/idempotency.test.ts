@@ -35,7 +35,7 @@ function leaseOf(reply: IdempotencyBeginReply): string {
   return reply.lease_id;
 }
 
-test('the first request runs; a repeat is in progress, another request a mismatch; the kept answer replays', async () => {
+test('the first request runs; a repeat is in progress, another a mismatch; the kept answer replays', async () => {
   const key = newKey();
   const first = await begin(key);
   const lease = leaseOf(first);
