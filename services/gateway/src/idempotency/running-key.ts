@@ -5,10 +5,13 @@ import type { BodyDigest } from './body-digest';
 import { holdAnswer, type SentAnswer } from './answer-capture';
 import { fingerprintOf } from './request-fingerprint';
 
-/** How long a claim holds without renewal: a gateway that dies leaves its keys to others after this. */
-export const LEASE_MS = 120_000;
-/** How often a request still running renews its claim. */
-const RENEW_MS = 30_000;
+/**
+ * How long a claim holds without renewal: a gateway that dies leaves its keys to a retry after this
+ * (until then a retry is a 409 with Retry-After). Short, since a request still running renews it.
+ */
+export const LEASE_MS = 30_000;
+/** How often a request still running renews its claim (three chances before it lapses). */
+const RENEW_MS = 10_000;
 /** The largest answer kept (bytes); a larger one is not kept and the key goes (decisions §47). */
 export const MAX_KEPT_ANSWER_BYTES = 256 * 1024;
 
