@@ -47,7 +47,7 @@ export class IdempotencyKeys {
   }
 
   async begin(req: IdempotencyBeginRequest): Promise<IdempotencyBeginReply> {
-    const owner = { partner_sid: req.partner_sid, key: req.key };
+    const owner = { partner_sid: req.partner_sid, key_hash: req.key_hash };
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const now = new Date();
       const lease = { id: randomUUID(), ms: req.lease_ms };
@@ -96,7 +96,7 @@ export class IdempotencyKeys {
   async finish(req: IdempotencyFinishRequest): Promise<boolean> {
     const now = new Date();
     const done = await this.records.findOneAndUpdate(
-      { partner_sid: req.partner_sid, key: req.key, lease_id: req.lease_id, state: 'running' },
+      { partner_sid: req.partner_sid, key_hash: req.key_hash, lease_id: req.lease_id, state: 'running' },
       {
         $set: {
           state: 'done',
@@ -115,7 +115,7 @@ export class IdempotencyKeys {
   async release(req: IdempotencyReleaseRequest): Promise<boolean> {
     const removed = await this.records.deleteOne({
       partner_sid: req.partner_sid,
-      key: req.key,
+      key_hash: req.key_hash,
       lease_id: req.lease_id,
       state: 'running',
     });
@@ -126,7 +126,7 @@ export class IdempotencyKeys {
   async renew(req: IdempotencyRenewRequest): Promise<boolean> {
     const now = Date.now();
     const { matchedCount } = await this.records.updateOne(
-      { partner_sid: req.partner_sid, key: req.key, lease_id: req.lease_id, state: 'running' },
+      { partner_sid: req.partner_sid, key_hash: req.key_hash, lease_id: req.lease_id, state: 'running' },
       { $set: { lease_until: new Date(now + req.lease_ms), expires_at: new Date(now + this.ttlMs) } },
     );
     return matchedCount > 0;

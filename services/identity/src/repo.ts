@@ -60,7 +60,7 @@ export async function openIdentityRepo(docs: DocStore): Promise<IdentityRepo> {
   await loginAttempts.createIndex({ key: 1 }, { unique: true });
   await loginAttempts.createIndex({ expires_at: 1 }, { sparse: true });
   const idempotencyKeys = docs.collection<IdempotencyKeyDoc>('idempotency_keys');
-  await idempotencyKeys.createIndex({ partner_sid: 1, key: 1 }, { unique: true });
+  await idempotencyKeys.createIndex({ partner_sid: 1, key_hash: 1 }, { unique: true });
   await idempotencyKeys.createIndex({ expires_at: 1 });
   return { partners, tokens, loginAttempts, idempotencyKeys };
 }

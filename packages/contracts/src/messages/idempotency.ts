@@ -4,22 +4,26 @@ import { Type, type Static } from '@sinclair/typebox';
  * The Idempotency-Key records the gateway keeps in identity's store (svc.identity.idempotency.*),
  * so that every gateway replica, and a gateway started again, sees the same keys (decisions §47).
  * A key belongs to the calling partner. Hashes are SHA-256 in hex, computed by the gateway:
- * `request_hash` of the method, path and sorted query; `body_hash` of the body (null while a
- * streamed body is still being read).
+ * `key_hash` of the key (identity never sees the key itself: the answers are sealed with a key
+ * derived from it, so the store alone cannot read them), `request_hash` of the method, path and
+ * sorted query, `body_hash` of the body (null while a streamed body is still being read).
  */
 
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$' });
 const Key = Type.String({ minLength: 1, maxLength: 255 });
-const Owner = { partner_sid: Type.String({ minLength: 1 }), key: Key };
+const Owner = { partner_sid: Type.String({ minLength: 1 }), key_hash: Hash };
 
 /** A claim of a key: who holds it (`lease_id`), until when unless renewed. */
 const LeaseMs = Type.Integer({ minimum: 100, maximum: 3_600_000 });
 
-/** An answer kept to replay: status below 500, the headers that matter, the body as sent (UTF-8 JSON, or empty). */
+/**
+ * An answer kept to replay: status below 500, the headers that matter, and the body as sent (UTF-8
+ * JSON, or empty) sealed by the gateway (Base64 of AES-256-GCM's IV, tag and ciphertext).
+ */
 export const IdempotentAnswerSchema = Type.Object({
   status: Type.Integer({ minimum: 100, maximum: 499 }),
   headers: Type.Record(Type.String(), Type.String()),
-  body: Type.String(),
+  sealed_body: Type.String(),
 });
 export type IdempotentAnswer = Static<typeof IdempotentAnswerSchema>;
 

@@ -16,6 +16,7 @@ import { BodyDigest } from './body-digest';
 import { sameStreamedBody, replayAnswer } from './replay';
 import { idempotencyKeyOf, parsedBodyHash, requestHashOf } from './request-fingerprint';
 import { LEASE_MS, RunningKey, type ClaimedKey } from './running-key';
+import { keyHashOf } from './answer-seal';
 
 export interface IdempotencyDeps {
   bus: Bus;
@@ -53,7 +54,7 @@ export function idempotencyKeys(route: RouteDef, deps: IdempotencyDeps): Request
     const begun = await identity.idempotencyBegin(
       {
         partner_sid: principal.partner_sid,
-        key,
+        key_hash: keyHashOf(key),
         request_hash: requestHash,
         body_hash: 'hash' in body ? body.hash : null,
         lease_ms: LEASE_MS,
@@ -88,7 +89,7 @@ export function idempotencyKeys(route: RouteDef, deps: IdempotencyDeps): Request
       case 'replay':
         if (digest && !(await sameStreamedBody(req, digest, begun))) throw mismatch();
         log.info({ requestId, partner_sid: principal.partner_sid, route: route.path }, 'idempotent replay');
-        replayAnswer(res, begun.answer);
+        replayAnswer(res, begun.answer, { partner_sid: principal.partner_sid, key });
         return false;
     }
   };

@@ -2,14 +2,20 @@ import { finished } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { IDEMPOTENT_REPLAYED_HEADER, type IdempotentAnswer } from '@patchbay/contracts';
 import type { BodyDigest } from './body-digest';
+import { openBody } from './answer-seal';
 
-/** Sends a kept answer again as it was, marked `Idempotent-Replayed: true`. */
-export function replayAnswer(res: Response, answer: IdempotentAnswer): void {
+/** Sends a kept answer again as it was (its body opened with the key), marked `Idempotent-Replayed: true`. */
+export function replayAnswer(
+  res: Response,
+  answer: IdempotentAnswer,
+  owner: { partner_sid: string; key: string },
+): void {
+  const body = openBody(answer.sealed_body, owner.partner_sid, owner.key);
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
   res.status(answer.status);
-  if (answer.body === '') res.end();
-  else res.end(answer.body);
+  if (body.length === 0) res.end();
+  else res.end(body);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Logger } from '@patchbay/platform';
 import type { BodyDigest } from './body-digest';
 import { holdAnswer, type SentAnswer } from './answer-capture';
 import { fingerprintOf } from './request-fingerprint';
+import { keyHashOf, sealBody } from './answer-seal';
 
 /**
  * How long a claim holds without renewal: a gateway that dies leaves its keys to a retry after this
@@ -91,7 +92,12 @@ export class RunningKey {
   private async renew(): Promise<void> {
     const { partner_sid, key, lease_id } = this.claim;
     try {
-      const { held } = await this.identity.idempotencyRenew({ partner_sid, key, lease_id, lease_ms: LEASE_MS });
+      const { held } = await this.identity.idempotencyRenew({
+        partner_sid,
+        key_hash: keyHashOf(key),
+        lease_id,
+        lease_ms: LEASE_MS,
+      });
       if (!held) {
         clearInterval(this.renewal);
         this.log.warn({ partner_sid }, 'idempotency key lost while its request ran');
@@ -108,20 +114,21 @@ export class RunningKey {
     clearInterval(this.renewal);
     const { partner_sid, key, lease_id } = this.claim;
     const bodyHash = this.bodyHash();
-    const answer = sent && bodyHash ? keptAnswer(sent) : null;
+    const answer = sent && bodyHash ? keptAnswer(sent, partner_sid, key) : null;
+    const key_hash = keyHashOf(key);
     try {
       if (answer && bodyHash) {
         const bytes = 'digest' in this.claim.body ? this.claim.body.digest.lengthAsSent() : null;
         await this.identity.idempotencyFinish({
           partner_sid,
-          key,
+          key_hash,
           lease_id,
           body_hash: bodyHash,
           body_bytes: bytes,
           answer,
         });
       } else {
-        await this.identity.idempotencyRelease({ partner_sid, key, lease_id });
+        await this.identity.idempotencyRelease({ partner_sid, key_hash, lease_id });
       }
     } catch (err) {
       // The claim lapses by itself after LEASE_MS; a retry then runs again.
@@ -130,10 +137,13 @@ export class RunningKey {
   }
 }
 
-/** The answer as kept, or null when it is not kept: a 5xx, a body too large or written in pieces, not JSON. */
-function keptAnswer(sent: SentAnswer): IdempotentAnswer | null {
+/**
+ * The answer as kept (its body sealed, answer-seal.ts), or null when it is not kept: a 5xx, a body
+ * too large or written in pieces, a body that is not JSON.
+ */
+function keptAnswer(sent: SentAnswer, partnerSid: string, key: string): IdempotentAnswer | null {
   if (sent.status >= 500 || sent.body === null) return null;
   const type = sent.headers['content-type'] ?? '';
   if (sent.body.length > 0 && !JSON_TYPE.test(type)) return null;
-  return { status: sent.status, headers: sent.headers, body: sent.body.toString('utf8') };
+  return { status: sent.status, headers: sent.headers, sealed_body: sealBody(sent.body, partnerSid, key) };
 }

@@ -8,7 +8,8 @@ import type { IdempotentAnswer } from '@patchbay/contracts';
 // A type, not an interface: the store's document type (repo.ts) needs it assignable to a record.
 export type KeyRecord = {
   partner_sid: string;
-  key: string;
+  /** SHA-256 of the key: the store never holds the key, which the answer is sealed with. */
+  key_hash: string;
   request_hash: string;
   /** Null while a streamed body is still being read by the request that holds the key. */
   body_hash: string | null;
@@ -57,7 +58,7 @@ export function decideBegin(record: KeyRecord, req: KeyedRequest, now: Date): Be
 
 /** A record claimed now by `req` (fresh, or over an expired or abandoned one). */
 export function claimedRecord(
-  owner: { partner_sid: string; key: string },
+  owner: { partner_sid: string; key_hash: string },
   req: KeyedRequest,
   lease: { id: string; ms: number },
   ttlMs: number,
@@ -65,7 +66,7 @@ export function claimedRecord(
 ): KeyRecord {
   return {
     partner_sid: owner.partner_sid,
-    key: owner.key,
+    key_hash: owner.key_hash,
     request_hash: req.request_hash,
     body_hash: req.body_hash,
     body_bytes: null,

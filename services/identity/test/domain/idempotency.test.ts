@@ -1,7 +1,7 @@
 import { claimedRecord, decideBegin, IN_PROGRESS_RETRY_SECONDS, type KeyRecord } from '../../src/domain/idempotency';
 
 const at = (ms: number) => new Date(1_700_000_000_000 + ms);
-const owner = { partner_sid: 'P', key: 'k' };
+const owner = { partner_sid: 'P', key_hash: 'k'.repeat(64) };
 const JSON_REQ = { request_hash: 'r1', body_hash: 'b1' };
 const STREAMED = { request_hash: 'r1', body_hash: null };
 const DAY = 86_400_000;
@@ -9,7 +9,9 @@ const DAY = 86_400_000;
 /** A record claimed at 0 with a 1 s lease, kept a day; `done` with an answer when asked. */
 function record(req: { request_hash: string; body_hash: string | null }, done = false): KeyRecord {
   const r = claimedRecord(owner, req, { id: 'L1', ms: 1000 }, DAY, at(0));
-  return done ? { ...r, state: 'done', body_hash: 'b1', answer: { status: 200, headers: {}, body: '{}' } } : r;
+  return done
+    ? { ...r, state: 'done', body_hash: 'b1', answer: { status: 200, headers: {}, sealed_body: 'c2VhbGVk' } }
+    : r;
 }
 
 test('a claim runs for its lease and is kept a day (at least the lease)', () => {
