@@ -30,6 +30,29 @@ describe('admin command line', () => {
     expect(JSON.parse(list.stdout).count).toBe(3);
   }, 60000);
 
+  test('--idempotency-key: partner create run again with its key prints the first partner, not a 422', async () => {
+    const login = `cli-key-${Date.now()}`;
+    const key = `cli-${login}`;
+    const create = () =>
+      patchbay(
+        '--token',
+        instance().token,
+        'partner',
+        'create',
+        '--login',
+        login,
+        '--password',
+        'cli-password-1',
+        '--idempotency-key',
+        key,
+      );
+    const first = await create();
+    expect(first.code).toBe(0);
+    const again = await create();
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+  }, 60000);
+
   test('an API error is printed with its fields and exits 1', async () => {
     const res = await patchbay('--token', instance().token, 'countries', 'list', '--limit', '5000');
     expect(res.code).toBe(1);

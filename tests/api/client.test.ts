@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { createPatchbayClient, data, PatchbayApiError, type PatchbayClient } from '@patchbay/client';
+import { createPatchbayClient, data, idempotent, ok, PatchbayApiError, type PatchbayClient } from '@patchbay/client';
 import { rejection } from '../../packages/client/test/support/rejection';
 import { instance, newPartner, type TestPartner } from '../harness/api';
 
@@ -110,6 +110,49 @@ test('a streamed upload, then its public link read by range', async () => {
   expect(res.status).toBe(206);
   expect(res.headers.get('content-range')).toBe('bytes 10-19/1000');
   expect(await res.text()).toBe('0123456789');
+});
+
+test('idempotency keys: an upload whose answer is lost is sent again with its key and stored once', async () => {
+  const containerSid = (await data(pb.api.GET('/storage/containers'))).items[0].container_sid;
+  // The first answer is lost on the way back (a reset after the server answered): the client retries.
+  const keys: string[] = [];
+  const lossy = createPatchbayClient({
+    baseUrl: instance().baseUrl,
+    credentials: { token: partner.token },
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      keys.push(request.headers.get('Idempotency-Key') ?? '');
+      const response = await fetch(request);
+      if (keys.length === 1) {
+        await response.arrayBuffer();
+        throw new TypeError('fetch failed: the connection was reset');
+      }
+      return response;
+    },
+  });
+  const file = await lossy.upload(
+    { container_sid: containerSid, name: 'lost-answer.bin' },
+    new Uint8Array(3000).fill(9),
+    { maxDelayMs: 10 },
+  );
+  expect(keys).toHaveLength(2);
+  expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(keys[1]).toBe(keys[0]);
+  const named = await data(
+    pb.api.GET('/storage/files', { params: { query: { filter: 'name eq "lost-answer.bin"' } } }),
+  );
+  expect(named.items.map((f) => f.file_sid)).toEqual([file.file_sid]);
+
+  // Any write, with a key of the caller's: a repeat is answered from the first, replayed.
+  const idempotencyKey = `client-${randomUUID()}`;
+  const create = () =>
+    idempotent((headers) => pb.api.POST('/endpoints', { body: { type: 'flexml', name: 'keyed' }, headers }), {
+      idempotencyKey,
+    });
+  const first = await ok(create());
+  const again = await ok(create());
+  expect(again.data.endpoint_sid).toBe(first.data.endpoint_sid);
+  expect(again.response.headers.get('Idempotent-Replayed')).toBe('true');
 });
 
 test("the README's client example runs as it says", async () => {

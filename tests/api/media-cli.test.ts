@@ -76,6 +76,30 @@ test('record a file for an endpoint, play it back whole and by range, list the c
   expect(JSON.parse(listed.stdout)).toMatchObject({ limit: 5 });
 });
 
+test('a recording sent again with its --idempotency-key is stored once', async () => {
+  const p = await newPartner();
+  const vm = await endpoint(p, 'voicemail');
+  const source = path.join(dir, 'keyed.wav');
+  fs.writeFileSync(source, tone('wav', 1));
+  const send = () =>
+    patchbay(
+      '--token',
+      instance().token,
+      'media',
+      'record',
+      '--endpoint',
+      vm.endpoint_sid,
+      '--idempotency-key',
+      `cli-${vm.endpoint_sid}`,
+      source,
+    );
+  const first = await send();
+  expect(first.code).toBe(0);
+  const again = await send();
+  expect(again.code).toBe(0);
+  expect(JSON.parse(again.stdout).file_sid).toBe(JSON.parse(first.stdout).file_sid);
+}, 60000);
+
 test("errors are the API's, e.g. a partner token is refused", async () => {
   const p = await newPartner();
   const flexml = await endpoint(p, 'flexml');

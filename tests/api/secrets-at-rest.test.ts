@@ -1,7 +1,8 @@
 /**
  * At rest (docs/security.md "Secrets at rest", "The data directory"): an endpoint's SIP passwords
  * and a hosted application's password are found nowhere in what Patchbay stores (the data directory's
- * files, or the MongoDB documents), while the API answers them as before; and every file and
+ * files, or the MongoDB documents) — the answers kept for their Idempotency-Keys included — while the
+ * API answers them as before (a replay too); and every file and
  * directory Patchbay made under DATA_DIR is its user's alone (0600, 0700).
  */
 import fs from 'node:fs';
@@ -20,19 +21,27 @@ const OUT = `out-${Math.random().toString(36).slice(2)}-secret`;
 const SIP = `sip-${Math.random().toString(36).slice(2)}-secret`;
 
 test('endpoint secrets are sealed at rest and answered as written', async () => {
-  const trunk = await http()
-    .post(`${API}/endpoints`)
-    .set(...p.auth)
-    .send({
-      type: 'third_party',
-      out_sip_username: 'trunk',
-      out_sip_password: OUT,
-      addresses: [{ ip: '192.0.2.77', sip_username: 'a', sip_password: SIP }],
-    });
+  const createTrunk = () =>
+    http()
+      .post(`${API}/endpoints`)
+      .set(...p.auth)
+      .set('Idempotency-Key', `trunk-${SIP}`)
+      .send({
+        type: 'third_party',
+        out_sip_username: 'trunk',
+        out_sip_password: OUT,
+        addresses: [{ ip: '192.0.2.77', sip_username: 'a', sip_password: SIP }],
+      });
+  const trunk = await createTrunk();
   expect(trunk.status).toBe(200);
+  // The answer is kept for its key (sealed): a repeat gets it, secrets and all.
+  const replayed = await createTrunk();
+  expect(replayed.headers['idempotent-replayed']).toBe('true');
+  expect(replayed.body).toEqual(trunk.body);
   const hosted = await http()
     .post(`${API}/endpoints`)
     .set(...p.auth)
+    .set('Idempotency-Key', `hosted-${SIP}`)
     .send({ type: 'conference' });
   expect(hosted.status).toBe(200);
   const password = String((hosted.body as ApiJson & { properties: { password: string } }).properties.password);

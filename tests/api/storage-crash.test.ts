@@ -23,6 +23,15 @@ describe('failure safety: Patchbay dies mid-upload', () => {
       .set(...auth);
     const containerSid = await defaultContainer(inst);
     expect(containers.status).toBe(200);
+    // A write answered before the crash is replayed after it: Idempotency-Keys are kept in the store.
+    const keyed = () =>
+      request(inst.origin)
+        .post('/core/v2/storage/containers')
+        .set(...auth)
+        .set('Idempotency-Key', 'before-the-crash')
+        .send({ name: 'keyed' });
+    const created = await keyed();
+    expect(created.status).toBe(200);
 
     // A slow upload: 1 MiB now, then nothing; the process is killed while it waits for the rest.
     const url = new URL(`${inst.baseUrl}/storage/files?container_sid=${containerSid}&name=partial.bin`);
@@ -44,6 +53,9 @@ describe('failure safety: Patchbay dies mid-upload', () => {
     expect((await blobs.traces()).length).toBeGreaterThan(0);
 
     inst = await inst.restart();
+    const replayed = await keyed();
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toEqual(created.body);
     await until('the sweep to remove every partial blob', 20000, async () =>
       (await blobs.traces()).length === 0 ? true : undefined,
     );

@@ -13,7 +13,8 @@ const rootDir = path.resolve(__dirname, '../..');
 const project = (name) => ({ ...root.projects.find((p) => p.displayName === name), rootDir });
 
 /**
- * Where several processes share the databases: uploads and counters, unique keys, devices, records;
+ * Where several processes share the databases: uploads and counters, unique keys, devices, records,
+ * idempotency keys (identity's, and storage's on committed files);
  * and GridFS written and read by the gateway, transcoders and file servers, and left behind by a crash.
  */
 const DISTRIBUTED_SUBSET = [
@@ -27,6 +28,7 @@ const DISTRIBUTED_SUBSET = [
   'file-server',
   'transcoding',
   'storage-crash',
+  'idempotency',
 ].map((name) => `<rootDir>/tests/api/${name}.test.ts`);
 
 module.exports = {

@@ -38,3 +38,10 @@ export function scopeNames(value: string): Scope[] {
   // why: scope names are checked by the API (a 400 naming each unknown one), not here.
   return names as Scope[];
 }
+
+/** The option every writing command takes (docs/interface-notes.md, Idempotency keys). */
+export const IDEMPOTENCY_KEY_OPTION = [
+  '--idempotency-key <key>',
+  'send the write with this Idempotency-Key and retry it on a network failure or a 502/503/504: ' +
+    'a repeat within 24 hours answers the first result instead of running again',
+] as const;

@@ -2,6 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { authorization, type Credentials } from './auth';
 import { data } from './data';
 import { rawBody, type Body } from './raw-body';
+import { idempotent, type IdempotentOptions } from './idempotent';
 import { pageFetcher, pages, paginate, type PaginateOptions } from './pagination';
 import type { ListEnvelope, ListItem, ListPath, ListQuery, paths, Schemas, operations } from './types';
 
@@ -16,6 +17,16 @@ export interface PatchbayClientOptions {
 
 /** The File fields of an upload (only `container_sid` is required). */
 export type UploadFields = NonNullable<operations['postStorageFiles']['parameters']['query']>;
+/**
+ * How an upload is sent: its Content-Type (default application/octet-stream), and its idempotency key
+ * and retries (idempotent.ts). An upload always carries a key (a new one unless given) and is sent
+ * again with it after a network failure, a 502/503/504 or a 409 while it still runs — `retries`
+ * times (default 2) when the body can be sent again (a Blob, bytes or text; a stream only once).
+ */
+export interface UploadOptions extends IdempotentOptions {
+  contentType?: string;
+}
+
 /** The public file server's query parameters (`f`, `br`, `disposition`, cache ones…). */
 export type PublicFileQuery = NonNullable<operations['getPublicFile']['parameters']['query']>;
 
@@ -32,8 +43,11 @@ export interface PatchbayClient {
   paginate<P extends ListPath>(path: P, query?: ListQuery<P>, opts?: PaginateOptions): AsyncGenerator<ListItem<P>>;
   /** Every page (envelope) of a list. */
   pages<P extends ListPath>(path: P, query?: ListQuery<P>, opts?: PaginateOptions): AsyncGenerator<ListEnvelope<P>>;
-  /** Uploads bytes (a Blob, bytes, or a ReadableStream, streamed) as a new file: the File, 201. */
-  upload(fields: UploadFields, body: Body, opts?: { contentType?: string }): Promise<Schemas['File']>;
+  /**
+   * Uploads bytes (a Blob, bytes, or a ReadableStream, streamed) as a new file: the File, 201. Retried
+   * with one Idempotency-Key, so a retry after a lost answer never stores the file twice (UploadOptions).
+   */
+  upload(fields: UploadFields, body: Body, opts?: UploadOptions): Promise<Schemas['File']>;
   /** GETs a public link (`publish_uri`, no credentials) with file-server parameters and an optional Range. */
   publicFile(publishUri: string, query?: PublicFileQuery, opts?: { range?: string }): Promise<Response>;
   /** The same client with other credentials (say, the token just issued). */
@@ -50,13 +64,19 @@ export function createPatchbayClient(options: PatchbayClientOptions): PatchbayCl
     api,
     paginate: (path, query, opts) => paginate(api, fetchPage, path, query, opts),
     pages: (path, query, opts) => pages(api, fetchPage, path, query, opts),
-    upload: (fields, body, opts = {}) =>
-      data(
-        api.POST('/storage/files', {
-          params: { query: fields },
-          ...rawBody(body, opts.contentType ?? 'application/octet-stream'),
-        }),
-      ),
+    upload: (fields, body, opts = {}) => {
+      const once = typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
+      return data(
+        idempotent(
+          (headers) =>
+            api.POST('/storage/files', {
+              params: { query: fields },
+              ...rawBody(body, opts.contentType ?? 'application/octet-stream', headers),
+            }),
+          { ...opts, retries: once ? 0 : opts.retries },
+        ),
+      );
+    },
     publicFile: (publishUri, query = {}, opts = {}) => {
       const url = new URL(publishUri);
       for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));

@@ -69,9 +69,13 @@ export class NotFoundError extends ApiError {
   }
 }
 
-/** 409 */
+/** 409; `retryAfterSeconds` when the conflict passes by itself (a request with the same Idempotency-Key running). */
 export class ConflictError extends ApiError {
-  constructor(errors: ErrorItem[] = [], options?: { cause?: unknown }, message = 'conflict error') {
+  constructor(
+    errors: ErrorItem[] = [],
+    options?: { cause?: unknown; retryAfterSeconds?: number },
+    message = 'conflict error',
+  ) {
     super(409, 'conflict', message, errors, options);
   }
 }
@@ -153,7 +157,7 @@ export function errorFromStatus(status: number, body: ErrorBody, retryAfter?: nu
     case 404:
       return new NotFoundError(body.message, body.errors);
     case 409:
-      return new ConflictError(body.errors, undefined, body.message);
+      return new ConflictError(body.errors, retryAfter ? { retryAfterSeconds: retryAfter } : undefined, body.message);
     case 413:
       return new PayloadTooLargeError(body.message);
     case 415:

@@ -370,3 +370,30 @@ export type {
 export { CopyCacheClient } from './clients/copy-cache-client';
 export { ExternalAttributesReadSchema } from './schemas/container';
 export type { ExternalAttributesRead } from './schemas/container';
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  IDEMPOTENCY_KEY_MAX,
+  IDEMPOTENCY_KEY_MIN_HOURS,
+  isIdempotencyKey,
+} from './idempotency';
+export {
+  IdempotentAnswerSchema,
+  IdempotencyBeginRequestSchema,
+  IdempotencyBeginReplySchema,
+  IdempotencyFinishRequestSchema,
+  IdempotencyReleaseRequestSchema,
+  IdempotencyRenewRequestSchema,
+  IdempotencyHeldReplySchema,
+  UploadIdempotencySchema,
+} from './messages/idempotency';
+export type {
+  IdempotentAnswer,
+  IdempotencyBeginRequest,
+  IdempotencyBeginReply,
+  IdempotencyFinishRequest,
+  IdempotencyReleaseRequest,
+  IdempotencyRenewRequest,
+  IdempotencyHeldReply,
+  UploadIdempotency,
+} from './messages/idempotency';

@@ -23,6 +23,15 @@ export const Subjects = {
     bootstrap: 'svc.identity.bootstrap',
     /** Internal, from the gateway: `{}` → `{ready}`, true once the operator partner exists (credentials can work). */
     ready: 'svc.identity.ready',
+    /**
+     * Internal, from the gateway: the Idempotency-Key records (messages/idempotency.ts). `begin` claims a key for
+     * a request (or says why not: still running, another request, an answer to replay); `finish` keeps the
+     * answer; `release` forgets a claim whose answer is not kept; `renew` extends the claim of a long request.
+     */
+    idempotencyBegin: 'svc.identity.idempotency.begin',
+    idempotencyFinish: 'svc.identity.idempotency.finish',
+    idempotencyRelease: 'svc.identity.idempotency.release',
+    idempotencyRenew: 'svc.identity.idempotency.renew',
   },
   records: {
     countryList: 'svc.records.countries.list',

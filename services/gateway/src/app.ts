@@ -13,6 +13,7 @@ import { countUploadBytes } from './upload/upload-metrics';
 import { openApiDocument } from './openapi/document';
 import { referencePage } from './docs/reference-page';
 import { consoleSite } from './console/console-site';
+import { idempotencyKeys } from './idempotency/idempotency';
 import { version } from '../package.json';
 import type { GatewaySettings } from './config';
 
@@ -61,7 +62,7 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
     openapi: () => document,
   };
   // Every route the same way, from the one table: guards, the body as the route reads it (a route
-  // that takes no body never parses one), then its own handler or the plain forward.
+  // that takes no body never parses one), its Idempotency-Key, then its own handler or the plain forward.
   for (const route of ROUTES) {
     const body = bodyKind(route);
     const parsers =
@@ -70,7 +71,9 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
     const handler = route.handler
       ? route.handler(streams, route)
       : forward(route, bus, settings.baseUrl, settings.busTimeoutMs);
-    api[route.method](route.path, ...guards, ...(route.purgesCredentials ? [purge] : []), ...parsers, handler);
+    // Idempotency-Key on writes: after the body is parsed, or before a streamed body is read (idempotency/).
+    const keys = idempotencyKeys(route, { bus, logger, timeoutMs: settings.busTimeoutMs });
+    api[route.method](route.path, ...guards, ...(route.purgesCredentials ? [purge] : []), ...parsers, ...keys, handler);
   }
   app.use('/core/v2', api);
   app.use(referencePage({ documentPath: '/core/v2/openapi.json', apiUrls: [settings.baseUrl, settings.storageUrl] }));

@@ -13,6 +13,8 @@ export const IdentityConfig = {
   ADDRESS_LOCK_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
   /** How long failures are remembered (seconds). */
   LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 900 }),
+  /** How long an Idempotency-Key and its answer are kept after the answer (hours; at least 24). */
+  IDEMPOTENCY_KEY_HOURS: Type.Integer({ minimum: 24, maximum: 720, default: 24 }),
 };
 
 export const identitySchema = Type.Object(IdentityConfig);
@@ -21,6 +23,8 @@ export type IdentityConfigValues = Static<typeof identitySchema>;
 export interface IdentitySettings {
   /** Throttling of failed logins, per login and per client address (docs/operations.md). */
   throttle: { login: ThrottlePolicy; address: ThrottlePolicy };
+  /** How long an Idempotency-Key and its answer are kept after the answer (ms). */
+  idempotencyKeyMs: number;
 }
 
 /** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */
@@ -45,6 +49,7 @@ export function identitySettings(c: IdentityConfigValues): IdentitySettings {
         maxSlowMs: 0,
       },
     },
+    idempotencyKeyMs: c.IDEMPOTENCY_KEY_HOURS * 3_600_000,
   };
 }
 
@@ -55,4 +60,5 @@ export const DEFAULT_IDENTITY_SETTINGS: IdentitySettings = identitySettings({
   ADDRESS_MAX_FAILURES: 30,
   ADDRESS_LOCK_SECONDS: 300,
   LOGIN_FAILURE_WINDOW_SECONDS: 900,
+  IDEMPOTENCY_KEY_HOURS: 24,
 });

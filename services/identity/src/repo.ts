@@ -1,5 +1,6 @@
 import type { Collection, DocStore } from '@patchbay/platform';
 import type { Scope } from '@patchbay/contracts';
+import type { KeyRecord } from './domain/idempotency';
 
 export interface PartnerDoc extends Record<string, unknown> {
   partner_sid: string;
@@ -36,10 +37,14 @@ export interface LoginAttemptDoc extends Record<string, unknown> {
   expires_at?: Date;
 }
 
+/** An Idempotency-Key record (domain/idempotency.ts); unique by partner and key. */
+export type IdempotencyKeyDoc = KeyRecord;
+
 export interface IdentityRepo {
   partners: Collection<PartnerDoc>;
   tokens: Collection<TokenDoc>;
   loginAttempts: Collection<LoginAttemptDoc>;
+  idempotencyKeys: Collection<IdempotencyKeyDoc>;
 }
 
 /** The identity service's collections and their indexes (created idempotently at start). */
@@ -54,5 +59,8 @@ export async function openIdentityRepo(docs: DocStore): Promise<IdentityRepo> {
   const loginAttempts = docs.collection<LoginAttemptDoc>('login_attempts');
   await loginAttempts.createIndex({ key: 1 }, { unique: true });
   await loginAttempts.createIndex({ expires_at: 1 }, { sparse: true });
-  return { partners, tokens, loginAttempts };
+  const idempotencyKeys = docs.collection<IdempotencyKeyDoc>('idempotency_keys');
+  await idempotencyKeys.createIndex({ partner_sid: 1, key_hash: 1 }, { unique: true });
+  await idempotencyKeys.createIndex({ expires_at: 1 });
+  return { partners, tokens, loginAttempts, idempotencyKeys };
 }

@@ -4,12 +4,14 @@ import { DEFAULT_IDENTITY_SETTINGS, type IdentitySettings } from './config';
 import { authHandlers } from './handlers/auth';
 import { bootstrapHandlers } from './handlers/bootstrap';
 import type { IdentityContext } from './handlers/context';
+import { idempotencyHandlers } from './handlers/idempotency';
+import { IdempotencyKeys } from './idempotency-keys';
 import { partnerHandlers } from './handlers/partners';
 import { tokenHandlers } from './handlers/tokens';
 import { LoginThrottle } from './login-throttle';
 import { openIdentityRepo } from './repo';
 
-/** Counters of failed logins whose window and lock are over are forgotten this often. */
+/** Counters of failed logins whose window and lock are over, and expired idempotency keys, are forgotten this often. */
 const FORGET_EXPIRED_MS = 60_000;
 
 /**
@@ -27,6 +29,7 @@ export async function startIdentityService(
     bus: deps.bus,
     log,
     throttle: new LoginThrottle(repo.loginAttempts, settings.throttle, log),
+    idempotency: new IdempotencyKeys(repo.idempotencyKeys, settings.idempotencyKeyMs, log),
   };
   const subs = await serveRequests(
     deps.bus,
@@ -37,6 +40,7 @@ export async function startIdentityService(
       ...partnerHandlers(ctx),
       ...tokenHandlers(ctx),
       ...bootstrapHandlers(ctx),
+      ...idempotencyHandlers(ctx),
     },
     log,
   );
@@ -44,6 +48,9 @@ export async function startIdentityService(
     void ctx.throttle
       .forgetExpired()
       .catch((err: unknown) => log.warn({ err }, 'expired login counters could not be forgotten'));
+    void ctx.idempotency
+      .forgetExpired()
+      .catch((err: unknown) => log.warn({ err }, 'expired idempotency keys could not be forgotten'));
   }, FORGET_EXPIRED_MS);
   forgetting.unref();
   log.info('identity service ready');

@@ -34,3 +34,9 @@ test(
     expect(() => settingsOf({ LOGIN_MAX_FAILURES: '0' })).toThrow(/LOGIN_MAX_FAILURES/);
   },
 );
+
+test('IDEMPOTENCY_KEY_HOURS: 24 by default, in milliseconds; less than 24 hours is refused naming it', () => {
+  expect(settingsOf({}).idempotencyKeyMs).toBe(24 * 3_600_000);
+  expect(settingsOf({ IDEMPOTENCY_KEY_HOURS: '72' }).idempotencyKeyMs).toBe(72 * 3_600_000);
+  expect(() => settingsOf({ IDEMPOTENCY_KEY_HOURS: '12' })).toThrow(/IDEMPOTENCY_KEY_HOURS/);
+});

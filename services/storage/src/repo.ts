@@ -53,6 +53,8 @@ export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
   await repo.files.createIndex({ partner_sid: 1, date_created: 1 });
   await repo.files.createIndex({ expires_at: 1 }, { sparse: true });
   await repo.files.createIndex({ callback_pending: 1 }, { sparse: true });
+  await repo.files.createIndex({ idempotency_key: 1 }, { unique: true, sparse: true });
+  await repo.files.createIndex({ idempotency_expires_at: 1 }, { sparse: true });
   await repo.uploads.createIndex({ file_sid: 1 }, { unique: true });
   await repo.limits.createIndex({ partner_sid: 1 }, { unique: true });
   // The LRU sweep's: MongoDB answers the candidate query from the compound index alone (equality

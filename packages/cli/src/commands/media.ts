@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { data, ok, rawBody } from '@patchbay/client';
+import { data, idempotent, ok, rawBody } from '@patchbay/client';
 import { mimeOfFormat } from '@patchbay/contracts/src/media-formats';
-import { apiClient, numberOption, type ClientOptions } from '../client';
+import { IDEMPOTENCY_KEY_OPTION, apiClient, numberOption, type ClientOptions } from '../client';
 import { nodeReadable, webBody } from '@patchbay/client/src/node-streams';
 
 /**
@@ -22,22 +22,34 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
     .option('--name <name>', 'the file name (default <call or file_sid>.<ext>)')
     .option('--call <call_sid>', 'the call it was recorded on')
     .option('--type <mime>', 'Content-Type of the file (default from its extension)')
+    .option(IDEMPOTENCY_KEY_OPTION[0], `${IDEMPOTENCY_KEY_OPTION[1]} (default: a new key for this recording)`)
     .action(
       async (
         file: string,
-        o: { endpoint: string; container?: string; name?: string; call?: string; type?: string },
+        o: {
+          endpoint: string;
+          container?: string;
+          name?: string;
+          call?: string;
+          type?: string;
+          idempotencyKey?: string;
+        },
       ) => {
         const query = { endpoint_sid: o.endpoint, container_sid: o.container, name: o.name, call_sid: o.call };
         const type = o.type ?? mimeOfFormat(path.extname(file).slice(1).toLowerCase()) ?? 'application/octet-stream';
-        // Streamed from disk, never read whole.
-        const body = webBody(fs.createReadStream(file));
         const size = String(fs.statSync(file).size);
+        const api = apiClient(opts()).api;
+        // Streamed from disk, never read whole; opened again for each attempt, all with one key: stored once.
         print(
           await data(
-            apiClient(opts()).api.POST('/media/recordings', {
-              params: { query },
-              ...rawBody(body, type, { 'Content-Length': size }),
-            }),
+            idempotent(
+              (headers) =>
+                api.POST('/media/recordings', {
+                  params: { query },
+                  ...rawBody(webBody(fs.createReadStream(file)), type, { 'Content-Length': size, ...headers }),
+                }),
+              { idempotencyKey: o.idempotencyKey },
+            ),
           ),
         );
       },

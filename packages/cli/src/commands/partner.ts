@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { data, type Schemas } from '@patchbay/client';
-import { apiClient, numberOption, scopeNames, type ClientOptions, type Scope } from '../client';
+import { data, idempotent, type CallResult, type Schemas } from '@patchbay/client';
+import { IDEMPOTENCY_KEY_OPTION, apiClient, numberOption, scopeNames, type ClientOptions, type Scope } from '../client';
 
 type Status = Schemas['PartnerUpdate']['status'];
 
@@ -13,15 +13,19 @@ export function registerPartner(program: Command, opts: () => ClientOptions, pri
     .requiredOption('--password <password>')
     .option('--name <name>')
     .option('--scopes <scopes>', 'comma-separated scopes (default: all but partners.*)', scopeNames)
-    .action(async (o: { login: string; password: string; name?: string; scopes?: Scope[] }) => {
-      const body = {
-        login: o.login,
-        password: o.password,
-        name: o.name,
-        available_scopes: o.scopes,
-      };
-      print(await data(apiClient(opts()).api.POST('/partners', { body })));
-    });
+    .option(...IDEMPOTENCY_KEY_OPTION)
+    .action(
+      async (o: { login: string; password: string; name?: string; scopes?: Scope[]; idempotencyKey?: string }) => {
+        const body = {
+          login: o.login,
+          password: o.password,
+          name: o.name,
+          available_scopes: o.scopes,
+        };
+        const api = apiClient(opts()).api;
+        print(await data(keyed(o.idempotencyKey, (headers) => api.POST('/partners', { body, headers }))));
+      },
+    );
   partner.command('get <partner_sid>').action(async (sid: string) => {
     print(await data(apiClient(opts()).api.GET('/partners/{partner_sid}', { params: { path: { partner_sid: sid } } })));
   });
@@ -44,20 +48,34 @@ export function registerPartner(program: Command, opts: () => ClientOptions, pri
     .option('--password <password>')
     .option('--scopes <scopes>', 'comma-separated scopes', scopeNames)
     .option('--status <status>')
+    .option(...IDEMPOTENCY_KEY_OPTION)
     .action(
       // The status is checked by the API (400 naming it), as commander hands it over.
-      async (sid: string, o: { name?: string; password?: string; scopes?: Scope[]; status?: Status }) => {
+      async (
+        sid: string,
+        o: { name?: string; password?: string; scopes?: Scope[]; status?: Status; idempotencyKey?: string },
+      ) => {
         const body = {
           name: o.name,
           password: o.password,
           available_scopes: o.scopes,
           status: o.status,
         };
+        const api = apiClient(opts()).api;
+        const params = { path: { partner_sid: sid } };
         print(
           await data(
-            apiClient(opts()).api.PATCH('/partners/{partner_sid}', { params: { path: { partner_sid: sid } }, body }),
+            keyed(o.idempotencyKey, (headers) => api.PATCH('/partners/{partner_sid}', { params, body, headers })),
           ),
         );
       },
     );
+}
+
+/** A write with the key given (sent again on a failure that may pass), or as it is without one. */
+function keyed<T>(
+  key: string | undefined,
+  send: (headers: Record<string, string>) => Promise<CallResult<T>>,
+): Promise<CallResult<T>> {
+  return key ? idempotent(send, { idempotencyKey: key }) : send({});
 }

@@ -2090,9 +2090,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Conflict ("conflict error"): a duplicate, or the object changed by other requests at the same time. */
+        /** @description Conflict ("conflict error"): a duplicate, or the object changed by other requests at the same time; or a request with the same `Idempotency-Key` is still running (try again after `Retry-After`). */
         Conflict: {
             headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2153,7 +2155,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A service behind the API is down, unavailable or busy (or a piece it needs is missing, such as ffmpeg): nothing was done. `Retry-After` when it is known. Only when the message bus or the service process was lost while the call waited (the message says so) may a write have taken effect. */
+        /** @description A service behind the API is down, unavailable or busy (or a piece it needs is missing, such as ffmpeg): nothing was done. `Retry-After` when it is known. Only when the message bus or the service process was lost while the call waited (the message says so) may a write have taken effect: repeat it with the same `Idempotency-Key`. */
         ServiceUnavailable: {
             headers: {
                 /** @description Seconds to wait before trying again. */
@@ -2184,7 +2186,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Object validation error: a well-formed request that breaks a rule of the object (classification, unique keys, quota, threshold, scope for a field, a reference to nothing). */
+        /** @description Object validation error: a well-formed request that breaks a rule of the object (classification, unique keys, quota, threshold, scope for a field, a reference to nothing); or an `Idempotency-Key` used before for a different request. */
         UnprocessableEntity: {
             headers: {
                 [name: string]: unknown;
@@ -2272,7 +2274,10 @@ export interface operations {
     postCallsCallDrs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2290,6 +2295,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,7 +2500,10 @@ export interface operations {
     postEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2506,6 +2516,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2568,7 +2580,10 @@ export interface operations {
                 /** @description Replace nested objects (properties, attributes) whole; without it they are merged key by key. */
                 nested_objects?: "replace";
             };
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 endpoint_sid: string;
             };
@@ -2583,6 +2598,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2606,7 +2623,10 @@ export interface operations {
     deleteEndpointsByEndpointSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 endpoint_sid: string;
             };
@@ -2617,6 +2637,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2639,7 +2661,10 @@ export interface operations {
                 /** @description Replace nested objects (properties, attributes) whole; without it they are merged key by key. */
                 nested_objects?: "replace";
             };
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 endpoint_sid: string;
             };
@@ -2654,6 +2679,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,7 +3047,10 @@ export interface operations {
                 endpoint_sid: string;
                 name?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3034,6 +3064,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3057,7 +3089,10 @@ export interface operations {
     postOauthRevoke: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3077,6 +3112,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3222,7 +3259,10 @@ export interface operations {
     patchOauthTokensByTokenSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 token_sid: string;
             };
@@ -3237,6 +3277,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3376,7 +3418,10 @@ export interface operations {
     postPartners: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3389,6 +3434,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3446,7 +3493,10 @@ export interface operations {
     patchPartnersByPartnerSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 partner_sid: string;
             };
@@ -3461,6 +3511,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,7 +3593,10 @@ export interface operations {
     postPushApplications: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3554,6 +3609,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3613,7 +3670,10 @@ export interface operations {
     putPushApplicationsByApplicationSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 application_sid: string;
             };
@@ -3628,6 +3688,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3651,7 +3713,10 @@ export interface operations {
     deletePushApplicationsByApplicationSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 application_sid: string;
             };
@@ -3662,6 +3727,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3681,7 +3748,10 @@ export interface operations {
     patchPushApplicationsByApplicationSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 application_sid: string;
             };
@@ -3696,6 +3766,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3779,7 +3851,10 @@ export interface operations {
                 /** @description Return the device already registered with the same token, type and environment instead of creating another. */
                 reuse?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3792,6 +3867,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3851,7 +3928,10 @@ export interface operations {
     putPushDevicesByDeviceSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 device_sid: string;
             };
@@ -3866,6 +3946,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3889,7 +3971,10 @@ export interface operations {
     deletePushDevicesByDeviceSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 device_sid: string;
             };
@@ -3900,6 +3985,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3919,7 +4006,10 @@ export interface operations {
     patchPushDevicesByDeviceSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 device_sid: string;
             };
@@ -3934,6 +4024,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3957,7 +4049,10 @@ export interface operations {
     postPushNotifications: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3970,6 +4065,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4051,7 +4148,10 @@ export interface operations {
     postSmsMessageDrs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4069,6 +4169,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4180,7 +4282,10 @@ export interface operations {
     postStorageContainers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4193,6 +4298,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4250,7 +4357,10 @@ export interface operations {
     putStorageContainersByContainerSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 container_sid: string;
             };
@@ -4265,6 +4375,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4288,7 +4400,10 @@ export interface operations {
     deleteStorageContainersByContainerSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 container_sid: string;
             };
@@ -4299,6 +4414,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4318,7 +4435,10 @@ export interface operations {
     patchStorageContainersByContainerSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 container_sid: string;
             };
@@ -4333,6 +4453,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4411,7 +4533,10 @@ export interface operations {
     postStorageEncryptionKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4424,6 +4549,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4481,7 +4608,10 @@ export interface operations {
     deleteStorageEncryptionKeysByEncryptionKeySid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 encryption_key_sid: string;
             };
@@ -4492,6 +4622,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4511,7 +4643,10 @@ export interface operations {
     patchStorageEncryptionKeysByEncryptionKeySid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 encryption_key_sid: string;
             };
@@ -4526,6 +4661,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4624,7 +4761,10 @@ export interface operations {
                 type?: "file" | "audio";
                 unique?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4643,6 +4783,8 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4652,6 +4794,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -4699,7 +4842,10 @@ export interface operations {
     putStorageFilesByFileSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 file_sid: string;
             };
@@ -4714,6 +4860,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4737,7 +4885,10 @@ export interface operations {
     deleteStorageFilesByFileSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 file_sid: string;
             };
@@ -4748,6 +4899,8 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4767,7 +4920,10 @@ export interface operations {
     patchStorageFilesByFileSid: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 file_sid: string;
             };
@@ -4782,6 +4938,8 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -7,6 +7,14 @@ import {
   type BootstrapRequest,
   type PartnerSidsReply,
 } from '../messages/identity';
+import type {
+  IdempotencyBeginReply,
+  IdempotencyBeginRequest,
+  IdempotencyFinishRequest,
+  IdempotencyHeldReply,
+  IdempotencyReleaseRequest,
+  IdempotencyRenewRequest,
+} from '../messages/idempotency';
 import type { BusRequester, CallOptions } from './bus-requester';
 import { TableCaller, type RequestOf } from './table-caller';
 
@@ -42,6 +50,26 @@ export class IdentityClient {
   /** A page of partner SIDs after `after`, in SID order. */
   partnerSids(after: string | null, limit: number, opts?: CallOptions): Promise<PartnerSidsReply> {
     return this.caller.call(Subjects.identity.partnerSids, { after, limit }, opts);
+  }
+
+  /** Claims an Idempotency-Key for a request, or says why not (messages/idempotency.ts). */
+  idempotencyBegin(req: IdempotencyBeginRequest, opts?: CallOptions): Promise<IdempotencyBeginReply> {
+    return this.caller.call(Subjects.identity.idempotencyBegin, req, opts);
+  }
+
+  /** Keeps the answer of the request that holds the key. */
+  idempotencyFinish(req: IdempotencyFinishRequest, opts?: CallOptions): Promise<IdempotencyHeldReply> {
+    return this.caller.call(Subjects.identity.idempotencyFinish, req, opts);
+  }
+
+  /** Forgets a claim whose answer is not kept (5xx, the client gone): a retry runs again. */
+  idempotencyRelease(req: IdempotencyReleaseRequest, opts?: CallOptions): Promise<IdempotencyHeldReply> {
+    return this.caller.call(Subjects.identity.idempotencyRelease, req, opts);
+  }
+
+  /** Extends the claim of a request still running. */
+  idempotencyRenew(req: IdempotencyRenewRequest, opts?: CallOptions): Promise<IdempotencyHeldReply> {
+    return this.caller.call(Subjects.identity.idempotencyRenew, req, opts);
   }
 
   /** Makes sure the first partner exists (idempotent). */

@@ -5,6 +5,14 @@ import { PartnerSchema } from '../schemas/partner';
 import { TokenSchema } from '../schemas/token';
 import { Subjects } from '../subjects';
 import type { PayloadSpec, RequestSpec } from './message-spec';
+import {
+  IdempotencyBeginReplySchema,
+  IdempotencyBeginRequestSchema,
+  IdempotencyFinishRequestSchema,
+  IdempotencyHeldReplySchema,
+  IdempotencyReleaseRequestSchema,
+  IdempotencyRenewRequestSchema,
+} from './idempotency';
 
 /**
  * The identity service's bus messages: what the gateway forwards (a GatewayRequest per API call),
@@ -86,6 +94,13 @@ export const IdentityRequests = {
     request: Type.Object({}, { additionalProperties: false }),
     reply: Type.Object({ ready: Type.Boolean() }),
   },
+  [Subjects.identity.idempotencyBegin]: { request: IdempotencyBeginRequestSchema, reply: IdempotencyBeginReplySchema },
+  [Subjects.identity.idempotencyFinish]: { request: IdempotencyFinishRequestSchema, reply: IdempotencyHeldReplySchema },
+  [Subjects.identity.idempotencyRelease]: {
+    request: IdempotencyReleaseRequestSchema,
+    reply: IdempotencyHeldReplySchema,
+  },
+  [Subjects.identity.idempotencyRenew]: { request: IdempotencyRenewRequestSchema, reply: IdempotencyHeldReplySchema },
 } as const satisfies Record<(typeof Subjects.identity)[keyof typeof Subjects.identity], RequestSpec>;
 
 /**

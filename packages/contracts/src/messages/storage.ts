@@ -11,6 +11,7 @@ import {
   RecordingPrepareRequestSchema,
 } from '../schemas/media';
 import { Subjects } from '../subjects';
+import { UploadIdempotencySchema } from './idempotency';
 import {
   SweepCandidatesReplySchema,
   SweepCandidatesRequestSchema,
@@ -47,6 +48,8 @@ export const UploadPrepareRequestSchema = Type.Object({
   fields: Type.Record(Type.String(), Type.Unknown()),
   source: Type.Union([Type.Literal('json'), Type.Literal('query')]),
   reserved: Type.Optional(Type.Object({ file_sid: Sid, size: Type.Integer({ minimum: 0 }) })),
+  /** The request's Idempotency-Key: a retry of an upload committed under it is not refused for its own file. */
+  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
 });
 export type UploadPrepareRequest = Static<typeof UploadPrepareRequestSchema>;
 /** Where the bytes go, and how many the container still has room for. */
@@ -81,6 +84,11 @@ export const UploadCommitRequestSchema = Type.Object({
       file_key: Type.String({ minLength: 24, maxLength: 24 }),
     }),
   ),
+  /**
+   * The request's Idempotency-Key (the caller's): a commit of the same key and fingerprint returns the file
+   * committed first (and removes these bytes); the same key with another fingerprint is a 422 naming it.
+   */
+  idempotency: Type.Optional(UploadIdempotencySchema),
 });
 export type UploadCommitRequest = Static<typeof UploadCommitRequestSchema>;
 export const UploadAbortRequestSchema = Type.Object({ principal: PrincipalSchema, file_sid: Sid });

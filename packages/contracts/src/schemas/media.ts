@@ -53,6 +53,8 @@ export const RecordingPrepareRequestSchema = Type.Object(
   {
     principal: PrincipalSchema,
     query: Type.Record(Type.String(), Type.Unknown()),
+    /** The request's Idempotency-Key, as for an upload's prepare (messages/storage.ts). */
+    idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   },
   { additionalProperties: false, $id: 'RecordingPrepareRequest' },
 );

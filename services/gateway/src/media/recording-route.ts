@@ -3,6 +3,7 @@ import { UnsupportedMediaTypeError } from '@patchbay/contracts';
 import type { StreamDeps } from '../routes/route-def';
 import { storageOf, streamedUpload } from '../upload/upload-flow';
 import { callerOf } from '../auth/caller';
+import { runningKeyOf } from '../idempotency/running-key';
 
 /**
  * `POST /media/recordings?endpoint_sid=…[&container_sid=…][&name=…][&call_sid=…]` (operator only):
@@ -23,6 +24,9 @@ export function recordingRoute(deps: StreamDeps): RequestHandler {
       );
     }
     const query: Record<string, unknown> = { ...req.query };
-    await streamedUpload(deps, req, res, () => storageOf(deps, requestId).recordingPrepare({ principal, query }));
+    const key = runningKeyOf(res)?.key;
+    await streamedUpload(deps, req, res, () =>
+      storageOf(deps, requestId).recordingPrepare({ principal, query, ...(key ? { idempotency_key: key } : {}) }),
+    );
   };
 }

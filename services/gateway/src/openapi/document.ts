@@ -23,6 +23,10 @@ const DESCRIPTION = [
   'Lists answer `{count, has_more, items, limit, offset, pagination: ' +
     '{next?, previous?}, total}`; follow `pagination.next` for the next ' +
     'page.',
+  'Every write (POST, PUT, PATCH, DELETE; uploads too) takes an ' +
+    '`Idempotency-Key` header: send the same key with each retry of one ' +
+    'write, and a repeat gets the first answer again (marked ' +
+    '`Idempotent-Replayed: true`) instead of running twice.',
 ].join('\n\n');
 
 /**

@@ -1,6 +1,7 @@
 import type { TObject } from '@sinclair/typebox';
 import { MAX_LIMIT, DEFAULT_LIMIT } from '@patchbay/query';
-import type { RouteDef } from '../routes/route-def';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX } from '@patchbay/contracts';
+import { takesIdempotencyKey, type RouteDef } from '../routes/route-def';
 import type { JsonSchema, SchemaComponents } from './components';
 
 /** An OpenAPI Parameter Object. */
@@ -74,6 +75,18 @@ function listParameters(mode: 'offset' | 'cursor'): Parameter[] {
   ];
 }
 
+/** The Idempotency-Key header of every write (docs/interface-notes.md, Idempotency keys). */
+export const IDEMPOTENCY_KEY_PARAMETER: Parameter = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  description:
+    'Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same ' +
+    'request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without ' +
+    'running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with ' +
+    'another request (method, path, query or body) is a 422. Keys are per partner.',
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: '^[\\x20-\\x7E]+$' },
+};
+
 /** `:name` segments of an express path, in order. */
 export function pathParamNames(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
@@ -113,5 +126,6 @@ export function routeParameters(route: RouteDef, components: SchemaComponents): 
       description,
       schema: { type: 'string' },
     })),
+    ...(takesIdempotencyKey(route) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
   ];
 }

@@ -1,5 +1,5 @@
-import { ErrorBodySchema } from '@patchbay/contracts';
-import { bodyKind, isBinary, type ResponseBody, type RouteDef } from '../routes/route-def';
+import { ErrorBodySchema, IDEMPOTENT_REPLAYED_HEADER } from '@patchbay/contracts';
+import { bodyKind, isBinary, takesIdempotencyKey, type ResponseBody, type RouteDef } from '../routes/route-def';
 import type { JsonSchema, SchemaComponents } from './components';
 import { pathParamNames } from './parameters';
 
@@ -11,14 +11,16 @@ export const ERROR_STATUSES: Readonly<Record<number, string>> = {
   401: 'No credentials ("Unauthorized"), or wrong or revoked ones ("Bad credentials").',
   403: 'The partner lacks the scope the operation needs ("Forbidden").',
   404: 'Unknown secure ID ("Cannot find item by SID"), also for another partner\'s objects.',
-  409: 'Conflict ("conflict error"): a duplicate, or the object changed by other requests at the same time.',
+  409:
+    'Conflict ("conflict error"): a duplicate, or the object changed by other requests at the same ' +
+    'time; or a request with the same `Idempotency-Key` is still running (try again after `Retry-After`).',
   413: 'The body is larger than allowed.',
   415: 'Unsupported media type (Content-Type or Content-Encoding).',
   416: 'The range is outside the file.',
   422:
     'Object validation error: a well-formed request that breaks a rule of ' +
     'the object (classification, unique keys, quota, threshold, scope for ' +
-    'a field, a reference to nothing).',
+    'a field, a reference to nothing); or an `Idempotency-Key` used before for a different request.',
   429:
     'Too many failed logins, or too many large lists (`limit` over 100 by default) of this partner ' +
     'in progress at once: try again after `Retry-After` seconds.',
@@ -27,12 +29,21 @@ export const ERROR_STATUSES: Readonly<Record<number, string>> = {
     'A service behind the API is down, unavailable or busy (or a piece it needs ' +
     'is missing, such as ffmpeg): nothing was done. `Retry-After` when it is ' +
     'known. Only when the message bus or the service process was lost while the ' +
-    'call waited (the message says so) may a write have taken effect.',
+    'call waited (the message says so) may a write have taken effect: repeat it ' +
+    'with the same `Idempotency-Key`.',
   504: 'A service did not answer in time.',
 };
 
 const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+};
+
+/** The header of an answer replayed for a repeated Idempotency-Key. */
+const REPLAYED = {
+  [IDEMPOTENT_REPLAYED_HEADER]: {
+    description: '`true` when this is the answer kept for an earlier request with the same `Idempotency-Key`.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 /**
@@ -54,6 +65,8 @@ export function errorStatuses(route: RouteDef): number[] {
     set.add(400);
   if (body === 'json' || body === 'form') [413, 415].forEach((s) => set.add(s));
   if (write && route.subject && route.auth !== false) [409, 422].forEach((s) => set.add(s));
+  // Idempotency-Key: malformed (400), still running (409), used for another request (422).
+  if (takesIdempotencyKey(route)) [400, 409, 422].forEach((s) => set.add(s));
   return [...set].sort((a, b) => a - b);
 }
 
@@ -63,10 +76,12 @@ export function successResponse(
   body: ResponseBody,
   components: SchemaComponents,
   selectable = false,
+  replayable = false,
 ): Record<string, unknown> {
   const description =
     status === 204 ? 'Done; no body.' : status === 201 ? 'Created.' : status === 206 ? 'Partial content.' : 'OK.';
-  if (body === null) return { description };
+  const replay = replayable ? { headers: REPLAYED } : {};
+  if (body === null) return { description, ...replay };
   if (isBinary(body)) {
     const headers =
       status === 206
@@ -84,7 +99,7 @@ export function successResponse(
     };
   }
   const schema = selectable ? components.useSelectable(body) : components.use(body);
-  return { description, content: { 'application/json': { schema } } };
+  return { description, ...replay, content: { 'application/json': { schema } } };
 }
 
 /** The names of the shared error responses (`components.responses`), by status. */
@@ -119,7 +134,7 @@ export function errorResponses(components: SchemaComponents): Record<string, unk
       name,
       {
         description: ERROR_STATUSES[Number(status)],
-        ...(status === '429' || status === '503' ? { headers: RETRY_AFTER } : {}),
+        ...(status === '409' || status === '429' || status === '503' ? { headers: RETRY_AFTER } : {}),
         content: { 'application/json': { schema } },
       },
     ]),
@@ -132,7 +147,13 @@ export function routeResponses(route: RouteDef, components: SchemaComponents): R
   const selectable = route.method === 'get' && (route.doc.fields === true || route.doc.list !== undefined);
   for (const [status, body] of Object.entries(route.doc.responses))
     if (body !== undefined)
-      out[status] = successResponse(Number(status), body, components, selectable && status === '200');
+      out[status] = successResponse(
+        Number(status),
+        body,
+        components,
+        selectable && status === '200',
+        takesIdempotencyKey(route),
+      );
   for (const status of errorStatuses(route)) out[String(status)] = errorResponse(status);
   return out;
 }

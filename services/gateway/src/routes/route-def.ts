@@ -103,6 +103,14 @@ export function bodyKind(route: RouteDef): 'json' | 'form' | 'none' | 'stream' {
   );
 }
 
+/**
+ * Whether the route takes an Idempotency-Key (docs/interface-notes.md, Idempotency keys): every write
+ * behind authentication. The token grant has no partner to keep a key for, and its answer is a secret.
+ */
+export function takesIdempotencyKey(route: RouteDef): boolean {
+  return route.method !== 'get' && route.auth !== false;
+}
+
 /** Whether a response body is bytes rather than JSON. */
 export function isBinary(body: ResponseBody | undefined): body is BinaryBody {
   return typeof body === 'object' && body !== null && 'binary' in body;

@@ -5,6 +5,7 @@ import { ApiError, BadRequestError, assertJsonDepth } from '@patchbay/contracts'
 import { abortUpload, prepareUpload, reserveUpload, streamToBlob, type Streamed, type UploadDeps } from './upload-flow';
 import { MULTIPART_SLACK, answerBeforeBody, refuseDeclaredOversize } from './declared-size';
 import { callerOf } from '../auth/caller';
+import { runningKeyOf } from '../idempotency/running-key';
 
 /**
  * What the engine hands back to the route for the `data` part. `deferred`: the part came before
@@ -77,7 +78,9 @@ export function blobStorageEngine(deps: UploadDeps): StorageEngine {
         const deferred = raw === undefined;
         const prepared = deferred
           ? await reserveUpload(deps, principal, requestId)
-          : await prepareUpload(deps, principal, parseFileObject(raw), 'json', requestId);
+          : await prepareUpload(deps, principal, parseFileObject(raw), 'json', requestId, {
+              idempotency_key: runningKeyOf(req.res)?.key,
+            });
         try {
           refuseDeclaredOversize(req, prepared.max_bytes, MULTIPART_SLACK);
         } catch (err) {

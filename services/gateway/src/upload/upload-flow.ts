@@ -8,6 +8,7 @@ import {
   type Prepared,
   type Principal,
   type UploadCommitRequest,
+  type UploadIdempotency,
 } from '@patchbay/contracts';
 import { decodedBody, decoderFor } from '../http/content-encoding';
 import { sendReply } from '../http/respond';
@@ -15,6 +16,7 @@ import type { StreamDeps } from '../routes/route-def';
 import { UploadTap } from './stream-taps';
 import { dropUnreadBody, refuseDeclaredOversize } from './declared-size';
 import { callerOf } from '../auth/caller';
+import { runningKeyOf } from '../idempotency/running-key';
 
 export type { Prepared };
 
@@ -61,7 +63,8 @@ export async function streamedUpload(
     req.resume();
     throw err;
   }
-  const reply = await commitUpload(deps, principal, prepared.file_sid, streamed, requestId).catch(
+  const idempotency = await runningKeyOf(res)?.uploadIdempotency();
+  const reply = await commitUpload(deps, principal, prepared.file_sid, streamed, requestId, idempotency).catch(
     async (err: unknown) => {
       await abortUpload(deps, principal, prepared.file_sid, requestId);
       throw err;
@@ -80,9 +83,16 @@ export async function prepareUpload(
   fields: Record<string, unknown>,
   source: 'json' | 'query',
   requestId: string,
-  reserved?: { file_sid: string; size: number },
+  extra: { reserved?: { file_sid: string; size: number }; idempotency_key?: string } = {},
 ): Promise<Prepared> {
-  return storageOf(deps, requestId).prepare({ principal, fields, source, ...(reserved ? { reserved } : {}) });
+  const { reserved, idempotency_key: key } = extra;
+  return storageOf(deps, requestId).prepare({
+    principal,
+    fields,
+    source,
+    ...(reserved ? { reserved } : {}),
+    ...(key ? { idempotency_key: key } : {}),
+  });
 }
 
 /** Step 1 for bytes whose fields come later: a pending upload with only its blob key (swept if never completed). */
@@ -143,17 +153,28 @@ export async function streamToBlob(
   }
 }
 
-/** Step 3: storage re-checks atomically and records the File (201) or removes the blob. */
+/**
+ * Step 3: storage re-checks atomically and records the File (201) or removes the blob. With the
+ * request's Idempotency-Key, a file committed under it before is the answer instead (decisions §48).
+ */
 export async function commitUpload(
   deps: UploadDeps,
   principal: Principal,
   fileSid: string,
   streamed: Streamed,
   requestId: string,
+  idempotency?: UploadIdempotency,
 ): Promise<BusReply> {
   const { size, head, encryption } = streamed;
   return storageOf(deps, requestId).commit(
-    { principal, file_sid: fileSid, size, head: head.toString('base64'), ...(encryption ? { encryption } : {}) },
+    {
+      principal,
+      file_sid: fileSid,
+      size,
+      head: head.toString('base64'),
+      ...(encryption ? { encryption } : {}),
+      ...(idempotency ? { idempotency } : {}),
+    },
     { timeoutMs: Math.max(deps.timeoutMs, encryption ? 150000 : 30000) },
   );
 }

@@ -16,6 +16,7 @@ import { abortUpload, commitUpload, prepareUpload, streamedUpload } from './uplo
 import { dropUnreadBody } from './declared-size';
 import { PartHeaderNormalizer, multipartBoundary } from './part-headers';
 import { callerOf } from '../auth/caller';
+import { runningKeyOf } from '../idempotency/running-key';
 
 /** What busboy (multer's parser) says of a body that is not well-formed multipart. */
 const MALFORMED_MULTIPART = new RegExp(
@@ -79,13 +80,17 @@ async function completeMultipart(
     if (part.deferred) {
       const body: unknown = req.body;
       const fields = parseFileObject(isJsonObject(body) ? body.file_object : undefined);
-      await prepareUpload(deps, principal, fields, 'json', requestId, { file_sid: part.file_sid, size: part.size });
+      await prepareUpload(deps, principal, fields, 'json', requestId, {
+        reserved: { file_sid: part.file_sid, size: part.size },
+        idempotency_key: runningKeyOf(req.res)?.key,
+      });
     }
   } catch (err) {
     await abortUpload(deps, principal, part.file_sid, requestId);
     throw err;
   }
-  return commitUpload(deps, principal, part.file_sid, part, requestId);
+  const idempotency = await runningKeyOf(req.res)?.uploadIdempotency();
+  return commitUpload(deps, principal, part.file_sid, part, requestId, idempotency);
 }
 
 /**
@@ -131,6 +136,8 @@ export function uploadRoute(deps: StreamDeps): RequestHandler {
       req.resume();
       throw new UnsupportedMediaTypeError('upload with multipart/form-data or application/octet-stream');
     }
-    await streamedUpload(deps, req, res, () => prepareUpload(deps, principal, { ...req.query }, 'query', requestId));
+    await streamedUpload(deps, req, res, () =>
+      prepareUpload(deps, principal, { ...req.query }, 'query', requestId, { idempotency_key: runningKeyOf(res)?.key }),
+    );
   };
 }

@@ -56,6 +56,7 @@ beforeAll(async () => {
     ADDRESS_MAX_FAILURES: 5,
     ADDRESS_LOCK_SECONDS: LOCK_S,
     LOGIN_FAILURE_WINDOW_SECONDS: 60,
+    IDEMPOTENCY_KEY_HOURS: 24,
   });
   identity = await startIdentityService(
     { bus: bus(), docs, blobs: {} as BlobStore, logger, metrics: createMetricsRegistry('identity-throttle') },

@@ -1,4 +1,5 @@
 import type { Bus, Logger } from '@patchbay/platform';
+import type { IdempotencyKeys } from '../idempotency-keys';
 import type { LoginThrottle } from '../login-throttle';
 import type { IdentityRepo } from '../repo';
 
@@ -8,4 +9,5 @@ export interface IdentityContext {
   bus: Bus;
   log: Logger;
   throttle: LoginThrottle;
+  idempotency: IdempotencyKeys;
 }

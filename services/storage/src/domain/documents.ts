@@ -123,6 +123,13 @@ export interface FileDoc extends Record<string, unknown> {
   encryption?: FileEncryptionDoc | null;
   /** A Voicemail recording's callback the endpoint service has not taken yet (operations/voicemail-callbacks.ts). */
   callback_pending?: VoicemailCallbackSchedule;
+  /**
+   * The upload's Idempotency-Key, scoped to the partner that sent it (operations/upload-idempotency.ts), the
+   * fingerprint of its request, and until when a commit with that key returns this file; unset after that.
+   */
+  idempotency_key?: string;
+  idempotency_fingerprint?: string;
+  idempotency_expires_at?: Date;
 }
 
 /** An upload's fields after defaults, as kept between prepare and commit. */

@@ -18,7 +18,7 @@ export function mediaHandlers(ctx: StorageContext) {
   return {
     [Subjects.storage.recordingPrepare]: async (req: RecordingPrepareRequest) => {
       operatorOnly(req.principal);
-      return prepareRecording(ctx, validateRecordingQuery(req.query));
+      return prepareRecording(ctx, req.principal, validateRecordingQuery(req.query), req.idempotency_key);
     },
     [Subjects.storage.playbackOpen]: async (req: PlaybackOpenRequest) => {
       operatorOnly(req.principal);

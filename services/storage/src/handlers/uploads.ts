@@ -23,6 +23,7 @@ export function uploadHandlers(ctx: StorageContext) {
         req.principal,
         (req.source === 'query' ? validateQuery : validateJson)(req.fields ?? {}),
         req.reserved,
+        req.idempotency_key,
       ),
     [Subjects.storage.uploadReserve]: (req: UploadReserveRequest) => reserveUpload(ctx, req.principal),
     [Subjects.storage.uploadCommit]: (req: UploadCommitRequest) => commitUpload(ctx, req),

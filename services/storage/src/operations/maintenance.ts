@@ -5,6 +5,7 @@ import { errorMessage } from '../error-message';
 import { removeStaleUploads } from './uploads';
 import { retryBlobDeletions } from './blob-deletions';
 import { retryPendingCallbacks } from './voicemail-callbacks';
+import { forgetExpiredUploadKeys } from './upload-idempotency';
 import type { CopyCache } from '../copy-cache';
 
 /**
@@ -114,7 +115,8 @@ export async function requeueUnfinishedTranscoding(ctx: StorageContext): Promise
 
 /**
  * The periodic upkeep (and once at start): pending Voicemail callbacks handed over again, external
- * objects of deleted files deleted again, dead uploads and orphan blobs removed, the blob store's own
+ * objects of deleted files deleted again, dead uploads and orphan blobs removed, expired upload
+ * Idempotency-Keys forgotten, the blob store's own
  * incomplete writes dropped, and the cache of transcoded copies brought within its budget.
  */
 export async function runMaintenance(
@@ -125,6 +127,7 @@ export async function runMaintenance(
   await retryPendingCallbacks(ctx);
   await retryBlobDeletions(ctx);
   await removeStaleUploads(ctx, uploadStaleMs);
+  await forgetExpiredUploadKeys(ctx);
   await removeOrphanBlobs(ctx, uploadStaleMs);
   await ctx.blobs.sweepIncomplete?.(uploadStaleMs);
   await copies.reconcile();

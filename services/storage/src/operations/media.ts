@@ -13,6 +13,7 @@ import {
   type PlaybackOpenReply,
   type PlaybackQuery,
   type Prepared,
+  type Principal,
   type RecordingQuery,
 } from '@patchbay/contracts';
 import type { StorageContext } from '../context';
@@ -22,6 +23,7 @@ import { checkPlayback, recordingTarget } from '../domain/media-rules';
 import { contentModified } from '../domain/serialize';
 import { ensureDefaultContainer } from './containers';
 import { recordPendingUpload } from './uploads';
+import { fileUnderKey } from './upload-idempotency';
 
 /*
  * The media plane's storage side (docs/interface-notes.md, Media plane): which container a recording
@@ -38,7 +40,12 @@ export function operatorOnly(principal: { scopes: string[] }): void {
 }
 
 /** A recording about to stream in: its container chosen by the endpoint rules, its upload prepared. */
-export async function prepareRecording(ctx: StorageContext, q: RecordingQuery): Promise<Prepared> {
+export async function prepareRecording(
+  ctx: StorageContext,
+  principal: Pick<Principal, 'partner_sid'>,
+  q: RecordingQuery,
+  idempotencyKey?: string,
+): Promise<Prepared> {
   const endpoint = await endpointOf(ctx, q.endpoint_sid);
   const target = recordingTarget(endpoint, q.container_sid);
   const c = await containerOf(
@@ -66,9 +73,8 @@ export async function prepareRecording(ctx: StorageContext, q: RecordingQuery): 
     'recording starting',
   );
   return recordPendingUpload(ctx, c, fields, {
-    endpoint_sid: endpoint.endpoint_sid,
-    endpoint_type: endpoint.type,
-    call_sid: q.call_sid ?? null,
+    recording: { endpoint_sid: endpoint.endpoint_sid, endpoint_type: endpoint.type, call_sid: q.call_sid ?? null },
+    retryOf: await fileUnderKey(ctx, principal, idempotencyKey),
   });
 }
 

@@ -11,7 +11,7 @@ import {
 import { reply } from '@patchbay/platform';
 import type { StorageContext } from '../context';
 import { uniqueConflict } from '../domain/container-rules';
-import type { FileEncryptionDoc } from '../domain/documents';
+import type { FileDoc, FileEncryptionDoc, UploadDoc } from '../domain/documents';
 import { newFileDoc } from '../domain/file-doc';
 import { checkClassification, describeContent } from '../domain/file-fields';
 import { serializeFile } from '../domain/serialize';
@@ -22,6 +22,7 @@ import { containerRecipients } from './encryption-keys';
 import { describeMedia, probeMedia } from './media-probe';
 import { planUploadTranscoding, sealedTranscode } from './transcoding';
 import { discardUpload, pendingUploadOf, uploadContainer } from './uploads';
+import { committedWithKey, idempotencyFields } from './upload-idempotency';
 import { scheduleVoicemailCallback } from './voicemail-callbacks';
 
 const isMediaType = (mime: string) => mime.startsWith('audio/') || mime.startsWith('video/');
@@ -42,6 +43,9 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
   // Results of a transcoding within this request (encrypted uploads), removed if the commit fails.
   const extraBlobs: string[] = [];
   try {
+    // Committed already under this Idempotency-Key (its answer was lost): that file, not a second one.
+    const earlier = req.idempotency ? await committedWithKey(ctx, req.principal, req.idempotency) : null;
+    if (earlier) return await answerEarlier(ctx, u, earlier, extraBlobs);
     const sealedKeys = u.encryption_key_sids ?? [];
     // The gateway encrypts when prepare said so; bytes stored otherwise are never recorded.
     if (sealedKeys.length > 0 !== Boolean(req.encryption))
@@ -88,25 +92,31 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
       transcodedNow = true;
     }
     await addFile(repo, c, size, f.threshold_include);
-    const doc = newFileDoc({
-      upload: { ...u, fields: f },
-      blob_key: blobKey,
-      bytes: size,
-      classification: content.classification,
-      sniffed_mime: content.mimeType,
-      mime_type: described.mime,
-      format: described.format,
-      probed,
-      plan,
-      transcoded: transcodedNow,
-      encryption,
-      now: new Date(),
-    });
+    const doc: FileDoc = {
+      ...idempotencyFields(req.principal, req.idempotency),
+      ...newFileDoc({
+        upload: { ...u, fields: f },
+        blob_key: blobKey,
+        bytes: size,
+        classification: content.classification,
+        sniffed_mime: content.mimeType,
+        mime_type: described.mime,
+        format: described.format,
+        probed,
+        plan,
+        transcoded: transcodedNow,
+        encryption,
+        now: new Date(),
+      }),
+    };
     try {
       await repo.files.insertOne(doc);
     } catch (err) {
       await removeFile(repo, c.container_sid, size, f.threshold_include);
       if (err instanceof DuplicateKeyError) {
+        // Another commit with the same Idempotency-Key got there first.
+        const raced = req.idempotency ? await committedWithKey(ctx, req.principal, req.idempotency) : null;
+        if (raced) return await answerEarlier(ctx, u, raced, extraBlobs);
         const dup = doc.unique_key ? await repo.files.findOne({ unique_key: doc.unique_key }) : null;
         if (dup) throw uniqueConflict(dup.file_sid, 'file');
         throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
@@ -144,4 +154,16 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
     await discardUpload(ctx, u);
     throw err;
   }
+}
+
+/** A commit that finds its file committed already: these bytes go, and the answer is that file's (201, as then). */
+async function answerEarlier(ctx: StorageContext, u: UploadDoc, earlier: FileDoc, extraBlobs: string[]) {
+  for (const key of extraBlobs) await deleteBlobOrRetryLater(ctx, key);
+  await discardUpload(ctx, u);
+  const c = await ctx.repo.containers.findOne({ container_sid: earlier.container_sid });
+  ctx.log.info(
+    { file_sid: earlier.file_sid, discarded: u.file_sid },
+    'upload committed before under its Idempotency-Key: that file is the answer',
+  );
+  return reply(201, serializeFile(earlier, ctx.storageUrl, c?.allow_publish ?? false));
 }

@@ -10,13 +10,14 @@ import {
 } from '@patchbay/contracts';
 import type { StorageContext } from '../context';
 import { uniqueConflict, uniqueKey } from '../domain/container-rules';
-import type { ContainerDoc, UploadDoc, UploadFields } from '../domain/documents';
+import type { ContainerDoc, FileDoc, UploadDoc, UploadFields } from '../domain/documents';
 import { checkClassification, declaredClassification, uploadFields } from '../domain/file-fields';
 import type { RecordingOrigin } from '../domain/recording-origin';
 import { refuseIfFull } from '../counters';
 import { deleteBlobOrRetryLater } from './blob-deletions';
 import { containerRecipients } from './encryption-keys';
 import { currentStoreId } from './external-stores';
+import { fileUnderKey } from './upload-idempotency';
 
 /*
  * Upload in two steps around the byte stream (README, Architecture): prepare refuses what the
@@ -30,6 +31,14 @@ export const DATA_FIRST_ENCRYPTED =
   'file_object must come before data for a partner with encrypted ' +
   'containers, so that the data is encrypted as it arrives';
 
+/** How a pending upload is recorded: a recording's origin, bytes reserved already, the file a retry repeats. */
+export interface PendingUploadOptions {
+  recording?: RecordingOrigin;
+  reserved?: { file_sid: string; size: number };
+  /** The file committed already under the request's Idempotency-Key (fileUnderKey). */
+  retryOf?: FileDoc | null;
+}
+
 /**
  * Refuses what the request alone already breaks — classification, unique key set, access name,
  * a full container — and records the pending upload (so a crash between prepare and commit leaves
@@ -39,19 +48,23 @@ export async function recordPendingUpload(
   ctx: StorageContext,
   c: ContainerDoc,
   fields: UploadFields,
-  recording?: RecordingOrigin,
-  reserved?: { file_sid: string; size: number },
+  opts: PendingUploadOptions = {},
 ): Promise<Prepared> {
   const { repo } = ctx;
+  const { recording, reserved, retryOf } = opts;
   const declared = declaredClassification(fields);
   if (declared) checkClassification(c, declared);
-  const dup = fields.unique ? await repo.files.findOne({ unique_key: uniqueKey(c.container_sid, fields) }) : null;
-  if (dup) throw uniqueConflict(dup.file_sid, 'file');
-  if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name })))
-    throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
+  // A retry of an upload committed already (upload-idempotency.ts) takes nothing more: its commit answers that file.
+  if (!retryOf) {
+    const dup = fields.unique ? await repo.files.findOne({ unique_key: uniqueKey(c.container_sid, fields) }) : null;
+    if (dup) throw uniqueConflict(dup.file_sid, 'file');
+    if (fields.file_access_name && (await repo.files.findOne({ file_access_name: fields.file_access_name })))
+      throw UnprocessableError.field('file_access_name', 'file_access_name is already in use');
+  }
   // External containers have no space limits; their blobs go to the container's storage (decisions §29).
   const type = c.type;
-  if (type === 'internal') refuseIfFull(c, reserved?.size ?? 0, fields.threshold_include);
+  const room = Math.max(0, c.quota_bytes - c.total_bytes) + (retryOf?.file_bytes ?? 0);
+  if (type === 'internal' && !retryOf) refuseIfFull(c, reserved?.size ?? 0, fields.threshold_include);
   if (reserved) {
     // Refused at reserve already (the partner had no encrypted container then): a container named since must not
     // take bytes stored as they came.
@@ -62,11 +75,7 @@ export async function recordPendingUpload(
       { $set: { container_sid: c.container_sid, fields, reserved: false } },
     );
     if (!attached) throw new NotFoundError('upload not found');
-    return {
-      file_sid: attached.file_sid,
-      blob_key: attached.blob_key,
-      max_bytes: Math.max(0, c.quota_bytes - c.total_bytes),
-    };
+    return { file_sid: attached.file_sid, blob_key: attached.blob_key, max_bytes: room };
   }
   const fileSid = randomUUID();
   const key = fileBlobKey(c.partner_sid, fileSid);
@@ -85,7 +94,7 @@ export async function recordPendingUpload(
   return {
     file_sid: fileSid,
     blob_key: upload.blob_key,
-    max_bytes: type !== 'internal' ? Number.MAX_SAFE_INTEGER : Math.max(0, c.quota_bytes - c.total_bytes),
+    max_bytes: type !== 'internal' ? Number.MAX_SAFE_INTEGER : room,
     ...(keys.sids.length > 0 ? { encrypt_to: keys.public_keys } : {}),
   };
 }
@@ -96,6 +105,7 @@ export async function prepareUpload(
   principal: Principal,
   input: FileUpload,
   reserved?: { file_sid: string; size: number },
+  idempotencyKey?: string,
 ): Promise<Prepared> {
   const c = await uploadContainer(ctx, principal.partner_sid, input.container_sid);
   if (c.type !== 'internal')
@@ -103,7 +113,8 @@ export async function prepareUpload(
       'container_sid',
       'files cannot be uploaded through the API to an external container',
     );
-  return recordPendingUpload(ctx, c, uploadFields(input, c), undefined, reserved);
+  const retryOf = await fileUnderKey(ctx, principal, idempotencyKey);
+  return recordPendingUpload(ctx, c, uploadFields(input, c), { reserved, retryOf });
 }
 
 /** A pending upload whose bytes come before its fields (multipart with `data` first). */

@@ -1,0 +1,151 @@
+/**
+ * Idempotency keys across gateway replicas and failures, on the in-process bus: the key records
+ * are identity's, so a repeat on another replica replays what the first answered; an answer of 500
+ * or more is not kept (a retry runs again once the service is back); a client that hangs up before
+ * any answer leaves its key free for the retry. (The public behaviour in both run modes:
+ * tests/api/idempotency.test.ts.)
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Subjects, unwrapReply } from '@patchbay/contracts';
+import {
+  DirBlobStore,
+  MemoryBus,
+  SqliteDocStore,
+  createLogger,
+  createMetricsRegistry,
+  type Stoppable,
+} from '@patchbay/platform';
+import { startIdentityService } from '@patchbay/identity';
+import { startStorageService } from '@patchbay/storage';
+import { startGateway } from '../../src/start';
+
+const logger = createLogger({ name: 'idempotency-test', level: 'silent' });
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-idempotency-'));
+const blobs = new DirBlobStore({ dir: path.join(dir, 'blobs') });
+const metrics = createMetricsRegistry('gateway-idempotency');
+const hub = MemoryBus.hub();
+const buses: MemoryBus[] = [];
+const stores: SqliteDocStore[] = [];
+const running: Stoppable[] = [];
+const ports: number[] = [];
+let token = '';
+let partnerSid = '';
+let storage: Stoppable | undefined;
+
+const bus = () => {
+  const b = new MemoryBus(hub);
+  buses.push(b);
+  return b;
+};
+const docs = () => {
+  const d = new SqliteDocStore();
+  stores.push(d);
+  return d;
+};
+
+beforeAll(async () => {
+  running.push(await startIdentityService({ bus: bus(), docs: docs(), blobs, logger, metrics }));
+  for (let i = 0; i < 2; i++) {
+    const gateway = await startGateway(
+      { bus: bus(), blobs, logger, metrics: createMetricsRegistry(`gateway-${i}`) },
+      {
+        baseUrl: 'http://api.test/core/v2',
+        storageUrl: 'http://files.test',
+        jsonBodyLimit: 1_048_576,
+        authCacheMs: 5000,
+        busTimeoutMs: 2000,
+      },
+      0,
+    );
+    running.push(gateway);
+    ports.push(gateway.port);
+  }
+  const boot = unwrapReply<{ access_token: string; partner: { partner_sid: string } }>(
+    await buses[0].request(Subjects.identity.bootstrap, {}),
+  );
+  token = boot.access_token;
+  partnerSid = boot.partner.partner_sid;
+});
+
+afterAll(async () => {
+  await storage?.stop();
+  for (const s of running.reverse()) await s.stop();
+  for (const b of buses) await b.close();
+  for (const d of stores) await d.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Storage, started by the first test that needs it (the first test runs without it). */
+async function ensureStorage(): Promise<void> {
+  storage ??= await startStorageService(
+    { bus: bus(), docs: docs(), blobs, logger, metrics },
+    { storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 2000 },
+  );
+}
+
+const post = (replica: number, pathAndQuery: string, key: string, body: string, type = 'application/json') =>
+  fetch(`http://127.0.0.1:${ports[replica]}/core/v2${pathAndQuery}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': type, 'idempotency-key': key },
+    body,
+  });
+
+test('a 503 is not kept: the retry runs once the service is back, and the other replica replays it', async () => {
+  const body = JSON.stringify({ name: 'kept-once' });
+  const down = await post(0, '/storage/containers', 'K-503', body);
+  expect(down.status).toBe(503);
+  await ensureStorage();
+  const ran = await post(1, '/storage/containers', 'K-503', body);
+  expect(ran.status).toBe(200);
+  expect(ran.headers.get('idempotent-replayed')).toBeNull();
+  const created: unknown = await ran.json();
+  const replayed = await post(0, '/storage/containers', 'K-503', body);
+  expect(replayed.status).toBe(200);
+  expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+  expect(await replayed.json()).toEqual(created);
+});
+
+test('a client that hangs up in the middle of its upload leaves the key free: the retry runs', async () => {
+  await ensureStorage();
+  const container = unwrapReply<{ container_sid: string }>(
+    await buses[0].request(Subjects.storage.containerDefault, { partner_sid: partnerSid }),
+  );
+  const query = `/storage/files?container_sid=${container.container_sid}&name=retried.bin`;
+  await new Promise<void>((resolve) => {
+    const req = http.request({
+      port: ports[0],
+      path: `/core/v2${query}`,
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/octet-stream',
+        'content-length': String(10e6),
+        'idempotency-key': 'K-gone',
+      },
+    });
+    req.on('error', () => resolve());
+    let n = 0;
+    const t = setInterval(() => {
+      req.write(Buffer.alloc(65536, 1));
+      if (++n > 8) {
+        clearInterval(t);
+        req.destroy();
+        setTimeout(resolve, 20);
+      }
+    }, 5);
+  });
+  // The key is released as the gateway sees the client gone: until then a repeat is a 409.
+  const data = Buffer.alloc(1000, 2);
+  let retry = await post(1, query, 'K-gone', data.toString('latin1'), 'application/octet-stream');
+  const deadline = Date.now() + 10_000;
+  while (retry.status === 409 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    retry = await post(1, query, 'K-gone', data.toString('latin1'), 'application/octet-stream');
+  }
+  expect(retry.status).toBe(201);
+  expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  expect(await retry.json()).toMatchObject({ name: 'retried.bin', file_bytes: 1000 });
+});
