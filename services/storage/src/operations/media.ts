@@ -69,6 +69,7 @@ export async function prepareRecording(ctx: StorageContext, q: RecordingQuery): 
     endpoint_sid: endpoint.endpoint_sid,
     endpoint_type: endpoint.type,
     call_sid: q.call_sid ?? null,
+    ...(endpoint.max_duration ? { max_duration: endpoint.max_duration } : {}),
   });
 }
 
