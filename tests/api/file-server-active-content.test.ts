@@ -1,8 +1,9 @@
 /**
  * Active content on the public file server (docs/security.md, "Active content"): every reply carries nosniff and a
  * sandboxing Content-Security-Policy, and a type a browser would run (HTML, SVG, JavaScript, XML),
- * whatever the file's name, is an attachment even when `disposition=inline` asks otherwise. Audio
- * keeps its documented headers. The browser side (a script in such a file does not run) is
+ * whatever the file's name, is an attachment even when `disposition=inline` asks otherwise; every
+ * other type (audio, text, JSON, application/octet-stream) gets the disposition asked, inline by
+ * default. Audio keeps its documented headers. The browser side (a script in such a file does not run) is
  * tests/console/active-content.test.ts; the nginx edge, services/file-server/test/accel-redirect.test.ts.
  */
 import request from 'supertest';
@@ -67,6 +68,20 @@ test('audio keeps inline and its documented headers, with nosniff and the sandbo
   // A transcoded copy is audio too.
   const mp3 = await pub().get(`/f/${sid}?f=mp3`);
   expect(mp3.headers).toMatchObject({ ...sandboxed, 'content-type': 'audio/mpeg', 'content-disposition': 'inline' });
+});
+
+test.each([
+  ['blob.bin', Buffer.from([0, 1, 2, 3, 0xff]), { mime_type: 'application/octet-stream' }, 'application/octet-stream'],
+  ['notes.txt', 'just text', {}, 'text/plain'],
+  ['data.json', '{"a":1}', { mime_type: 'application/json' }, 'application/json'],
+])('%s is passive: inline by default, as asked otherwise, still sandboxed', async (name, body, extra, type) => {
+  const sid = await published(name, body, extra);
+  const res = await pub().get(`/f/${sid}`);
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toMatch(new RegExp(`^${type}`));
+  expect(res.headers).toMatchObject({ ...sandboxed, 'content-disposition': 'inline' });
+  const asked = await pub().get(`/f/${sid}?disposition=attachment&disposition_name=${name}`);
+  expect(asked.headers['content-disposition']).toBe(`attachment; filename*=UTF-8''${name}`);
 });
 
 test('error replies of the file server carry nosniff and the policy too', async () => {

@@ -110,6 +110,40 @@ describe('GET {storage_url}/f/<id>', () => {
   });
 });
 
+describe('cross-origin players', () => {
+  const preflight = (id: string, method = 'GET', headers = 'range') =>
+    pub()
+      .options(`/f/${id}`)
+      .set('Origin', 'https://player.example')
+      .set('Access-Control-Request-Method', method)
+      .set('Access-Control-Request-Headers', headers);
+
+  test('a preflight for a ranged read is allowed, the same for any id', async () => {
+    const f = await upload();
+    for (const id of [f.file_sid, 'no-such-file']) {
+      const res = await preflight(id, 'GET', 'range,if-range,if-none-match,if-modified-since');
+      expect(res.status).toBe(204);
+      expect(res.headers).toMatchObject({
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, HEAD',
+        'x-content-type-options': 'nosniff',
+      });
+      const allowed = res.headers['access-control-allow-headers'].toLowerCase().split(/,\s*/);
+      expect(allowed).toEqual(expect.arrayContaining(['range', 'if-range', 'if-none-match', 'if-modified-since']));
+      expect(res.text).toBe('');
+    }
+  });
+
+  test('a ranged answer exposes the headers a player reads', async () => {
+    const f = await upload();
+    const res = await pub().get(`/f/${f.file_sid}`).set('Origin', 'https://player.example').set('Range', 'bytes=0-3');
+    expect(res.status).toBe(206);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    const exposed = res.headers['access-control-expose-headers'].toLowerCase().split(/,\s*/);
+    expect(exposed).toEqual(expect.arrayContaining(['content-range', 'content-length', 'accept-ranges', 'etag']));
+  });
+});
+
 describe('query parameters', () => {
   let id: string;
   beforeAll(async () => {

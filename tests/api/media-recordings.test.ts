@@ -191,6 +191,28 @@ describe('the stored recording', () => {
     },
   );
 
+  test("a Voicemail recording longer than its endpoint's max_duration: 422 naming it, nothing kept", async () => {
+    const c = await createContainer(p);
+    const vm = await endpoint(p, 'voicemail', { container_sid: c.container_sid, max_duration: 2 });
+    const tooLong = await record({ endpoint_sid: vm.endpoint_sid }, tone('wav', 4));
+    expect(tooLong.status).toBe(422);
+    expectErrorBody(tooLong.body);
+    expect(tooLong.body.errors[0]).toMatchObject({ field: 'max_duration' });
+    expect(tooLong.body.errors[0].message).toMatch(/max_duration is 2 s/);
+    const counts = async () =>
+      (
+        await http()
+          .get(`${API}/storage/containers/${c.container_sid}`)
+          .set(...p.auth)
+      ).body;
+    expect(await counts()).toMatchObject({ total_files: 0, total_bytes: 0 });
+    // Within the limit (and its one-second tolerance), and with no limit at all: stored.
+    expect((await record({ endpoint_sid: vm.endpoint_sid }, tone('wav', 2))).status).toBe(201);
+    const unlimited = await endpoint(p, 'voicemail', { container_sid: c.container_sid });
+    expect((await record({ endpoint_sid: unlimited.endpoint_sid }, tone('wav', 4))).status).toBe(201);
+    expect(await counts()).toMatchObject({ total_files: 2 });
+  });
+
   test('upload rules hold: quota, reject threshold, classification', async () => {
     const quota = await createContainer(p, { quota_files: 1 });
     const e = await endpoint(p, 'flexml', { container_sid: quota.container_sid });

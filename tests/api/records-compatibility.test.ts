@@ -137,3 +137,43 @@ describe('message record version', () => {
     }
   });
 });
+
+describe('cursor pages that end exactly full', () => {
+  /**
+   * The publisher's CDR downloader (cursor mode): follows `pagination.next` while a page is full
+   * (count == limit) and stops at a page with count 0; it builds `new URL(next)` without checking,
+   * so a full page without `next` throws (TypeError: Invalid URL).
+   */
+  async function follow(auth: [string, string], first: string): Promise<{ sids: string[]; pages: number }> {
+    const sids: string[] = [];
+    let url = new URL(`${instance().origin}${API}${first}`);
+    for (let pages = 1; pages < 50; pages++) {
+      const res = await http()
+        .get(`${url.pathname}${url.search}`)
+        .set(...auth);
+      expect(res.status).toBe(200);
+      const items = res.body.items as Array<{ dr_sid: string }>;
+      sids.push(...items.map((r) => r.dr_sid));
+      if (res.body.count === 0) {
+        expect(res.body.pagination.next).toBeUndefined();
+        return { sids, pages };
+      }
+      if (res.body.count < res.body.limit) return { sids, pages };
+      url = new URL(res.body.pagination.next as string);
+    }
+    throw new Error('the downloader did not stop');
+  }
+
+  test.each([
+    ['/sms/message_drs', 'date_insert', message],
+    ['/calls/call_drs', 'date_stop', call],
+  ] as const)('%s: every full page has next; the last leads to an empty page', async (path, order, make) => {
+    const p = await newPartner();
+    // An anchor the download starts after, then exactly three pages of five.
+    const records = Array.from({ length: 16 }, (_, i) => make(i));
+    await ingest(instance().origin, p.auth, path, records);
+    const got = await follow(p.auth, `${path}?after=${records[0].dr_sid}&order=${order}&limit=5`);
+    expect(got.sids).toEqual(records.slice(1).map((r) => r.dr_sid));
+    expect(got.pages).toBe(4);
+  });
+});

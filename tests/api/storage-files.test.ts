@@ -229,6 +229,46 @@ describe('files', () => {
     expect(after.body).toMatchObject({ total_files: 1, total_bytes: 4 });
   });
 
+  test('a field set at creation is refused by name when a PATCH or PUT changes it; nothing changes', async () => {
+    const c = await createContainer(p);
+    const other = await createContainer(p);
+    const f = (await uploadRaw(p, { container_sid: c.container_sid, name: 'fixed.txt' }, 'fixed')).body;
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      ['unique', { unique: true, name: 'x.txt' }],
+      ['container_sid', { container_sid: other.container_sid, name: 'x.txt' }],
+      ['type', { type: 'audio' }],
+      ['desired_format', { desired_format: 'mp3' }],
+    ];
+    for (const [field, body] of attempts) {
+      const res = await http()
+        .patch(`${API}/storage/files/${f.file_sid}`)
+        .set(...p.auth)
+        .send(body);
+      expect(res.status).toBe(422);
+      expectErrorBody(res.body);
+      expect(res.body.errors[0].field).toBe(field);
+      expect(res.body.errors[0].message).toMatch(/cannot be changed after creation/);
+    }
+    const put = await http()
+      .put(`${API}/storage/files/${f.file_sid}`)
+      .set(...p.auth)
+      .send({ ...f, unique: true, name: 'x.txt' });
+    expect(put.status).toBe(422);
+    expect(put.body.errors[0].field).toBe('unique');
+    const now = await http()
+      .get(`${API}/storage/files/${f.file_sid}`)
+      .set(...p.auth);
+    expect(now.body).toEqual(f);
+    expect((await listFiles(p, other.container_sid)).length).toBe(0);
+    // The same values sent back are fine.
+    const same = await http()
+      .patch(`${API}/storage/files/${f.file_sid}`)
+      .set(...p.auth)
+      .send({ unique: false, container_sid: c.container_sid, type: 'file', name: 'fixed2.txt' });
+    expect(same.status).toBe(200);
+    expect(same.body.name).toBe('fixed2.txt');
+  });
+
   test('download by SID: bytes with headers; updates date_last_accessed, nothing else does', async () => {
     const f = (
       await uploadRaw(p, { container_sid: container.container_sid, name: 'song.wav', mime_type: 'audio/x-wav' }, WAV)

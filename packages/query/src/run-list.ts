@@ -84,7 +84,8 @@ export function andFilters(...filters: StoreFilter[]): StoreFilter {
  * - after/before: the cursor records are looked up by sid within `baseFilter` only, so a sid works
  *   with or without the filter that produced it; an unknown sid is a 400 naming after/before.
  *   Pages never skip: they start strictly after (or before) the cursor in the total order, so
- *   `after=<last sid>` is an empty page, never a restart. An empty page has pagination `{}`.
+ *   `after=<last sid>` is an empty page, never a restart. An empty page has pagination `{}`; on a
+ *   list that is not counted, a full page always has `next` (it may lead to that empty page).
  *   `has_more` says more records lie beyond the page in the direction it was read (within an
  *   after+before window); `total` counts every match of the filter, ignoring after/before.
  * - shuffle: reads the sids of every match, orders them by the seeded hash of shuffle.ts and
@@ -172,7 +173,11 @@ async function cursorPage<D extends StoredDoc>(
   const exists = async (f: StoreFilter): Promise<boolean> =>
     (await collection.find(andFilters(matching, f), { limit: 1, projection: { [sidPath]: 1 } })).length > 0;
   // Forward: "more" is what follows; whether anything precedes the page needs one probe. Backward: mirrored.
-  const hasNext = forward ? hasMore : await exists(cursorFilter(spec, field, dir, 'after', last));
+  // A list that does not count (`total` null) gives a full page `next` even when nothing follows:
+  // clients that page while `count == limit` and stop at an empty page (the publisher's record
+  // downloader) need it (docs/interface-notes.md, section 5).
+  const fullUncounted = !countable(spec) && docs.length === p.limit;
+  const hasNext = (forward ? hasMore : await exists(cursorFilter(spec, field, dir, 'after', last))) || fullUncounted;
   const hasPrevious = forward ? await exists(cursorFilter(spec, field, dir, 'before', first)) : hasMore;
   const pagination = cursorPagination(opts.url, {
     ...(hasNext && { nextAfter: last.sid }),

@@ -212,6 +212,30 @@ describe('runList: after/before', () => {
     expect(env.offset).toBe(0);
     expect(env.total).toBeNull();
   });
+  it('gives a full page of an uncounted list next, leading to an empty page without next', async () => {
+    // 20 records after asc[2]: five full pages of 4, as the publisher's downloader pages them
+    // (follow `next` while count == limit, stop at count 0).
+    const asc = sorted(mine, 'asc');
+    const seen: string[] = [];
+    let env = await list({ after: asc[2], order: 'date_stop asc', limit: '4' });
+    let pages = 1;
+    while (env.count === env.limit) {
+      seen.push(...env.items.map(sidOf));
+      expect(env.pagination.next).toEqual(expect.any(String));
+      env = await list(queryOf(env.pagination.next as string));
+      pages += 1;
+    }
+    expect(seen).toEqual(asc.slice(3));
+    expect(pages).toBe(6);
+    expect(env).toMatchObject({ count: 0, items: [], has_more: false, pagination: {} });
+  });
+  it('keeps next off the last full page of a counted list', async () => {
+    const asc = sorted(mine, 'asc');
+    const env = await list({ after: asc[18], order: 'date_stop asc', limit: '4' }, countableDrs);
+    expect(env.count).toBe(4);
+    expect(env.total).toBe(23);
+    expect(env.pagination.next).toBeUndefined();
+  });
   it('gives an empty page, never a restart, after the last record', async () => {
     const env = await list({ after: sorted(mine, 'asc')[22], order: 'date_stop asc' });
     expect(env).toEqual({ count: 0, has_more: false, items: [], limit: 10, offset: 0, pagination: {}, total: null });

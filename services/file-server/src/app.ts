@@ -5,6 +5,7 @@ import { Counter, Histogram } from 'prom-client';
 import { clientError, handleOpsRequest, type HealthState, type Logger } from '@patchbay/platform';
 import { inServerSpan } from '@patchbay/platform/src/tracing/server-span';
 import { ACTIVE_CONTENT_HEADERS } from './domain/active-content';
+import { PREFLIGHT_HEADERS } from './domain/cors';
 import { serveFile, type ServeDeps } from './serve-file';
 
 /** The route of a file, as its spans name it (`http.route`). */
@@ -85,6 +86,11 @@ export function createFileServerApp(
     });
     if (id instanceof URIError) {
       fail(id, req, res);
+      return;
+    }
+    if (id !== undefined && req.method === 'OPTIONS') {
+      res.writeHead(204, { ...PREFLIGHT_HEADERS, ...ACTIVE_CONTENT_HEADERS });
+      res.end();
       return;
     }
     if (id !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -13,6 +13,7 @@ import {
 } from '@patchbay/contracts';
 import { sendBlob, strongEtag, type BlobStore, type Bus } from '@patchbay/platform';
 import { ACTIVE_CONTENT_HEADERS, effectiveDisposition } from './domain/active-content';
+import { FILE_CORS_HEADERS } from './domain/cors';
 import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { CopyMaker } from './copy-maker';
 import type { PublicFile, Resolver } from './resolver';
@@ -136,8 +137,7 @@ export function serveFile(deps: ServeDeps) {
       accelRedirect: deps.accelPrefix && !isExternalBlobKey(key) ? `${deps.accelPrefix}${key}` : undefined,
       // Given to nginx too on the X-Accel-Redirect path (its location copies them: docs/operations.md).
       headers: {
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Allow-Methods': 'GET',
+        ...FILE_CORS_HEADERS,
         'Cache-Control': opts.cacheControl,
         'Content-Disposition': contentDisposition(
           effectiveDisposition(opts.disposition, contentType),

@@ -20,6 +20,7 @@ export function accelLocation(prefix: string, blobDir: string): string {
     add_header Last-Modified $upstream_http_last_modified;
     add_header Access-Control-Allow-Origin $upstream_http_access_control_allow_origin;
     add_header Access-Control-Allow-Methods $upstream_http_access_control_allow_methods;
+    add_header Access-Control-Expose-Headers $upstream_http_access_control_expose_headers;
     add_header X-Content-Type-Options $upstream_http_x_content_type_options;
     add_header Content-Security-Policy $upstream_http_content_security_policy;
   }`;

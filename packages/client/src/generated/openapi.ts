@@ -194,7 +194,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight of a published file
+         * @description What a browser asks before a cross-origin read that sends `Range` or a conditional header. The same answer for every identifier, published or not.
+         */
+        options: operations["preflightPublicFile"];
         /**
          * The headers of a published file
          * @description The file's `publish_uri`. No Authorization. Ranges and If-Range; transcoding on the way with `f`/`br` (mp4 is a target only: transcoding an mp4 file is a 422; an encrypted file is served only as stored: `f`/`br` on it are a 409).
@@ -2800,6 +2804,8 @@ export interface operations {
                 headers: {
                     "Accept-Ranges"?: "bytes";
                     "Access-Control-Allow-Origin"?: "*";
+                    /** @description What a player on another origin may read: Accept-Ranges, Content-Length, Content-Range, ETag. */
+                    "Access-Control-Expose-Headers"?: string;
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
                     /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
@@ -2816,6 +2822,8 @@ export interface operations {
                 headers: {
                     "Accept-Ranges"?: "bytes";
                     "Access-Control-Allow-Origin"?: "*";
+                    /** @description What a player on another origin may read: Accept-Ranges, Content-Length, Content-Range, ETag. */
+                    "Access-Control-Expose-Headers"?: string;
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
                     "Content-Range"?: string;
@@ -2847,6 +2855,33 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    preflightPublicFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's `file_sid` or `file_access_name`, as its `publish_uri` has it. */
+                file_identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Allowed: GET and HEAD from any origin, with Range, If-Range, If-None-Match, If-Modified-Since. */
+            204: {
+                headers: {
+                    "Access-Control-Allow-Headers"?: string;
+                    "Access-Control-Allow-Methods"?: "GET, HEAD";
+                    "Access-Control-Allow-Origin"?: "*";
+                    "Access-Control-Max-Age"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
         };
     };
     headPublicFile: {
@@ -2890,6 +2925,8 @@ export interface operations {
                 headers: {
                     "Accept-Ranges"?: "bytes";
                     "Access-Control-Allow-Origin"?: "*";
+                    /** @description What a player on another origin may read: Accept-Ranges, Content-Length, Content-Range, ETag. */
+                    "Access-Control-Expose-Headers"?: string;
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
                     /** @description A strong tag of the stored bytes: it changes exactly when they do. None on a transcoded copy. */
@@ -2904,6 +2941,8 @@ export interface operations {
                 headers: {
                     "Accept-Ranges"?: "bytes";
                     "Access-Control-Allow-Origin"?: "*";
+                    /** @description What a player on another origin may read: Accept-Ranges, Content-Length, Content-Range, ETag. */
+                    "Access-Control-Expose-Headers"?: string;
                     "Cache-Control"?: string;
                     "Content-Disposition"?: string;
                     "Content-Range"?: string;

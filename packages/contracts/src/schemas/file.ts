@@ -58,7 +58,11 @@ export const FileUploadSchema = Type.Object(
 );
 export type FileUpload = Static<typeof FileUploadSchema> & { [k: string]: unknown };
 
-/** Read-only file fields a client may send back on update (ignored). */
+/**
+ * Read-only file fields a client may send back on update: ignored when they hold the stored value;
+ * a changed one that was set at creation (`unique`, `container_sid`…) is a 422 naming it (storage's
+ * domain/file-update-rules.ts).
+ */
 export const FILE_READ_ONLY = [
   'container_sid',
   'content_classification',
@@ -79,7 +83,7 @@ export const FILE_READ_ONLY = [
   'type',
   'unique',
 ] as const;
-/** The read-only fields, each accepted (and ignored) on update. */
+/** The read-only fields, each accepted on update (see FILE_READ_ONLY). */
 const fileReadOnly = optionalAll(sameForEach(FILE_READ_ONLY, Type.Unknown()));
 
 export const FilePatchSchema = Type.Object(

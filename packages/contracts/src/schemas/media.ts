@@ -98,6 +98,8 @@ export const EndpointLookupReplySchema = Type.Object(
     container_sid: Type.Union([Type.String(), Type.Null()]),
     conference_endpoint_sid: Type.Union([Type.String(), Type.Null()]),
     callback_url: Type.Union([Type.String(), Type.Null()]),
+    /** A Voicemail endpoint's longest recording in seconds (`properties.max_duration`); null or 0: no limit. */
+    max_duration: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
   },
   { additionalProperties: false, $id: 'EndpointLookupReply' },
 );

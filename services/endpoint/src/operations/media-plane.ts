@@ -29,6 +29,7 @@ export async function lookupEndpoint(ctx: EndpointContext, endpointSid: string):
     container_sid: p.container_sid ?? null,
     conference_endpoint_sid: p.conference_endpoint_sid ?? null,
     callback_url: p.callback_url ?? null,
+    max_duration: p.max_duration ?? null,
   };
 }
 

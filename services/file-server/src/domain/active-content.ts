@@ -4,8 +4,8 @@
  * it there. So every reply carries `X-Content-Type-Options: nosniff` (the browser takes the
  * Content-Type as given, never guesses HTML from the bytes) and FILE_CSP (a sandboxed document: no
  * script, no form, a unique origin), and a type a browser would render as a document of its own
- * (HTML, SVG, XML, JavaScript, anything not plainly passive) is sent as an attachment whatever
- * `disposition` asked.
+ * (HTML, SVG, XML, JavaScript) is sent as an attachment whatever `disposition` asked; every other
+ * type as asked.
  */
 
 /**
@@ -23,24 +23,29 @@ export const ACTIVE_CONTENT_HEADERS = {
   'Content-Security-Policy': FILE_CSP,
 } as const;
 
+/** Subtypes a browser renders as a document of its own, or runs: markup, XML (SVG is XML), script. */
+const DOCUMENT_SUBTYPE = /html|xml|xsl|svg|javascript|ecmascript|jscript|livescript/;
+
 /**
- * Whether a browser shows this Content-Type as passive content: audio, video, images other than
- * SVG (an XML document that can hold script), plain text and PDF (shown by the browser's own
- * viewer, never with the origin's scripting). Everything else — HTML, SVG, XML, JavaScript, JSON,
- * `application/octet-stream`, an unparsable type — is served as an attachment.
+ * Whether a browser would render this Content-Type as a document of its own on the file server's
+ * origin: HTML, XHTML, XML and anything `+xml` (SVG included), XSL, JavaScript and its aliases,
+ * `multipart/*` (`x-mixed-replace` renders its HTML parts), and an unparsable type (what a browser
+ * makes of it is anyone's guess). Everything else — audio, video, images, text, PDF, JSON,
+ * `application/octet-stream` — is passive under nosniff and the sandbox policy.
  */
-export function isPassiveType(contentType: string): boolean {
+export function rendersAsDocument(contentType: string): boolean {
   const essence = contentType.split(';')[0].trim().toLowerCase();
   const slash = essence.indexOf('/');
-  if (slash <= 0) return false;
+  if (slash <= 0 || slash === essence.length - 1) return true;
   const type = essence.slice(0, slash);
-  const subtype = essence.slice(slash + 1);
-  if (subtype.includes('xml') || subtype.includes('svg')) return false;
-  if (type === 'audio' || type === 'video' || type === 'image') return true;
-  return essence === 'text/plain' || essence === 'application/pdf';
+  return type === 'multipart' || DOCUMENT_SUBTYPE.test(essence.slice(slash + 1));
 }
 
-/** The disposition actually sent: what the request asked for a passive type, `attachment` for any other. */
+/**
+ * The disposition actually sent: `attachment` for a type a browser would render as a document,
+ * whatever was asked; any other type gets what the request asked for (inline by default), as
+ * docs/interface-notes.md says of `disposition`.
+ */
 export function effectiveDisposition(asked: 'inline' | 'attachment', contentType: string): 'inline' | 'attachment' {
-  return isPassiveType(contentType) ? asked : 'attachment';
+  return rendersAsDocument(contentType) ? 'attachment' : asked;
 }

@@ -48,6 +48,10 @@ const HEADERS = {
     schema: { type: 'string' },
   },
   'Access-Control-Allow-Origin': { schema: { type: 'string', const: '*' } },
+  'Access-Control-Expose-Headers': {
+    description: 'What a player on another origin may read: Accept-Ranges, Content-Length, Content-Range, ETag.',
+    schema: { type: 'string' },
+  },
 };
 const bytes = { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
 
@@ -91,9 +95,32 @@ export function fileServerPath(storageUrl: string, components: SchemaComponents)
     responses: responses(method),
     security: [],
   });
+  const preflight = {
+    operationId: 'preflightPublicFile',
+    summary: 'CORS preflight of a published file',
+    description:
+      'What a browser asks before a cross-origin read that sends `Range` or a conditional header. ' +
+      'The same answer for every identifier, published or not.',
+    tags: ['public file server'],
+    parameters: parameters(components).slice(0, 1),
+    responses: {
+      204: {
+        description: 'Allowed: GET and HEAD from any origin, with Range, If-Range, If-None-Match, If-Modified-Since.',
+        headers: {
+          'Access-Control-Allow-Origin': HEADERS['Access-Control-Allow-Origin'],
+          'Access-Control-Allow-Methods': { schema: { type: 'string', const: 'GET, HEAD' } },
+          'Access-Control-Allow-Headers': { schema: { type: 'string' } },
+          'Access-Control-Max-Age': { schema: { type: 'string' } },
+        },
+      },
+      ...Object.fromEntries([400, 404].map((s) => [String(s), errorResponse(s)])),
+    },
+    security: [],
+  };
   return {
     servers: [{ url: storageUrl, description: 'The public file server (STORAGE_URL)' }],
     get: op('get'),
     head: op('head'),
+    options: preflight,
   };
 }

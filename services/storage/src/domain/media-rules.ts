@@ -98,3 +98,23 @@ export function checkPlayback(e: EndpointLookupReply, f: PlayableFile, ctx: Play
       throw forbid(`a ${e.type} endpoint does not play stored files`, 'endpoint_sid');
   }
 }
+
+/**
+ * How far past `max_duration` a recording may run (seconds): a recorder stops on a packet
+ * boundary, and a container's own length rounds, so a 60 s limit may give 60.4 s of audio.
+ */
+export const RECORDING_LENGTH_TOLERANCE_S = 1;
+
+/**
+ * A Voicemail recording longer than its endpoint's `max_duration` (plus the tolerance) is refused
+ * whole, a 422 naming `max_duration`: the media server is to stop recording at the limit
+ * (docs/interface-notes.md, Media plane). No limit when it is null or 0, or the length is unknown.
+ */
+export function checkRecordingLength(maxDuration: number | null | undefined, duration: number | null): void {
+  if (!maxDuration || duration === null) return;
+  if (duration <= maxDuration + RECORDING_LENGTH_TOLERANCE_S) return;
+  throw UnprocessableError.field(
+    'max_duration',
+    `the recording is ${duration.toFixed(1)} s long; the endpoint's max_duration is ${maxDuration} s`,
+  );
+}

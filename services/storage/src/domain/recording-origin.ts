@@ -5,4 +5,6 @@ export interface RecordingOrigin {
   endpoint_sid: string;
   endpoint_type: string;
   call_sid: string | null;
+  /** The endpoint's `max_duration` when the recording began (seconds; null or absent: no limit). */
+  max_duration?: number | null;
 }

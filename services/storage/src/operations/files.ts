@@ -15,6 +15,7 @@ import type { StorageContext } from '../context';
 import { uniqueConflict, uniqueKey } from '../domain/container-rules';
 import type { FileDoc } from '../domain/documents';
 import { storedMimeType } from '../domain/file-doc';
+import { checkSetAtCreation } from '../domain/file-update-rules';
 import { FILE_LIST_SPEC } from '../domain/list-specs';
 import { contentModified, serializeFile } from '../domain/serialize';
 import { removeFile, setThresholdInclusion } from '../counters';
@@ -89,6 +90,7 @@ export async function updateFile(
   let result: { before: FileDoc; after: FileDoc };
   try {
     result = await compareAndSet(repo.files, { file_sid: String(fileSid), partner_sid: partnerSid }, (f) => {
+      checkSetAtCreation(f, body);
       const next: FileDoc = { ...f };
       for (const key of MUTABLE) if (sent[key] !== undefined) Object.assign(next, { [key]: sent[key] });
       if (f.unique) next.unique_key = uniqueKey(f.container_sid, next);

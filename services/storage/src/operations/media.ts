@@ -73,7 +73,12 @@ export async function prepareRecording(
     'recording starting',
   );
   return recordPendingUpload(ctx, c, fields, {
-    recording: { endpoint_sid: endpoint.endpoint_sid, endpoint_type: endpoint.type, call_sid: q.call_sid ?? null },
+    recording: {
+      endpoint_sid: endpoint.endpoint_sid,
+      endpoint_type: endpoint.type,
+      call_sid: q.call_sid ?? null,
+      ...(endpoint.max_duration ? { max_duration: endpoint.max_duration } : {}),
+    },
     retryOf: await fileUnderKey(ctx, principal, idempotencyKey),
   });
 }

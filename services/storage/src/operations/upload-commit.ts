@@ -14,6 +14,7 @@ import { uniqueConflict } from '../domain/container-rules';
 import type { FileDoc, FileEncryptionDoc, UploadDoc } from '../domain/documents';
 import { newFileDoc } from '../domain/file-doc';
 import { checkClassification, describeContent } from '../domain/file-fields';
+import { checkRecordingLength } from '../domain/media-rules';
 import { serializeFile } from '../domain/serialize';
 import { transcodingJob } from '../domain/transcoding-plan';
 import { addFile, removeFile } from '../counters';
@@ -62,6 +63,7 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
     let probed: ProbeReply | null = planned ?? (u.recording ? await probeMedia(ctx, source, undefined, fileKey) : null);
     if (probed && probed.duration === null)
       throw UnprocessableError.field('data', 'the recording is not decodable audio');
+    if (probed) checkRecordingLength(u.recording?.max_duration, probed.duration);
     // Encrypted: the plaintext is probed now, within this request (the file key is not kept for later).
     if (sealed && !probed && isMediaType(content.mimeType))
       probed = await probeMedia(ctx, source, undefined, fileKey).catch(() => null);
