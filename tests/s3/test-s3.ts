@@ -15,11 +15,25 @@ const ROOT = path.resolve(__dirname, '../..');
 const RESULTS_FILE = '.jest-s3-results.json';
 const BUCKET = 'patchbay-test';
 
+/** Two workers unless the caller chose: jest's default on two cores is one, which doubles the run. */
+function workers(args: string[]): string[] {
+  return args.some((a) => a.startsWith('--maxWorkers') || a.startsWith('-w') || a === '--runInBand' || a === '-i')
+    ? []
+    : ['--maxWorkers=2'];
+}
+
 function runJest(env: NodeJS.ProcessEnv, args: string[]): Promise<number> {
   const jest = path.join(ROOT, 'node_modules', '.bin', 'jest');
   const child = spawn(
     jest,
-    ['--config', path.join(__dirname, 'jest.config.js'), '--json', `--outputFile=${RESULTS_FILE}`, ...args],
+    [
+      '--config',
+      path.join(__dirname, 'jest.config.js'),
+      '--json',
+      `--outputFile=${RESULTS_FILE}`,
+      ...workers(args),
+      ...args,
+    ],
     { cwd: ROOT, env, stdio: 'inherit' },
   );
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
