@@ -38,8 +38,11 @@ export interface PatchbayInstance {
    * `env` changes its environment from then on (a replaced key, say).
    */
   restart(env?: Record<string, string>): Promise<PatchbayInstance>;
-  /** Distributed only: stops its nats-server and starts it again (same port and store) after `downMs`. */
-  restartNats(downMs?: number): Promise<void>;
+  /**
+   * Distributed only: stops its nats-server (with kill -9 when `crash`) and starts it again (same port
+   * and store) after `downMs`.
+   */
+  restartNats(downMs?: number, crash?: boolean): Promise<void>;
   /** The last lines the instance printed (every service's JSON logs, prefixed by the launcher). */
   output(): string;
   /** What it printed until it was ready (its start banner included). */
@@ -212,9 +215,9 @@ export async function startPatchbay(
         { port, storagePort, dataDir, mongoDbPrefix, blobStoreUrl, nats, token },
       ),
     startupOutput: output.join(''),
-    restartNats: async (downMs) => {
+    restartNats: async (downMs, crash) => {
       if (!nats) throw new Error('restartNats: an embedded instance has no NATS');
-      await nats.restart({ downMs });
+      await nats.restart({ downMs, crash });
     },
     output: () => output.join(''),
   };

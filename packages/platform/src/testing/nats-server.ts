@@ -23,9 +23,10 @@ export interface NatsServerHandle {
   /**
    * Stops the server and starts it again on the same port with the same store, so streams,
    * consumers and their positions survive — what a production restart looks like to clients.
-   * `downMs` keeps it down that long in between.
+   * `downMs` keeps it down that long in between; `crash` stops it with SIGKILL (kill -9) instead of
+   * SIGTERM, so it neither drains nor says goodbye to its clients.
    */
-  restart(opts?: { downMs?: number }): Promise<void>;
+  restart(opts?: { downMs?: number; crash?: boolean }): Promise<void>;
 }
 
 /**
@@ -51,7 +52,7 @@ export async function startNatsServer(opts: { jetstream?: boolean } = {}): Promi
       releasePorts(port);
     },
     async restart(r = {}) {
-      await terminate(child);
+      await terminate(child, r.crash ? 'SIGKILL' : 'SIGTERM');
       if (r.downMs) await sleep(r.downMs);
       child = await launch(bin, args, port);
     },
@@ -86,11 +87,11 @@ async function launch(bin: string, args: string[], port: number): Promise<ChildP
   return child;
 }
 
-/** Stops a server by its PID: SIGTERM, then SIGKILL if it lingers; resolves once it has exited. */
-async function terminate(child: ChildProcess): Promise<void> {
+/** Stops a server by its PID: SIGTERM (or `signal`), then SIGKILL if it lingers; resolves once it has exited. */
+async function terminate(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
+  child.kill(signal);
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS);
   await exited;
   clearTimeout(timer);
