@@ -102,6 +102,14 @@ async function main(): Promise<number> {
         `for ${killed} processes killed`,
     });
 
+    checks.push({
+      name: 'no valid write refused',
+      ok: ledger.refused.length === 0,
+      detail: `${ledger.refused.length} refused${ledger.refused
+        .slice(0, 5)
+        .map((r) => `; ${r.what} ${r.status}`)
+        .join('')}`,
+    });
     const attempts = ledger.attempts;
     const byStatus = new Map<number, number>();
     for (const a of attempts) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);

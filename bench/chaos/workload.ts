@@ -29,6 +29,8 @@ export interface Ledger {
   unacknowledgedRecords: string[];
   endpoints: Array<{ endpointSid: string; name: string; patched: string | null }>;
   attempts: Attempt[];
+  /** Writes answered with a final 4xx: the workload sends only valid writes, so each is a finding. */
+  refused: Array<{ what: string; status: number }>;
 }
 
 export const newLedger = (): Ledger => ({
@@ -38,6 +40,7 @@ export const newLedger = (): Ledger => ({
   unacknowledgedRecords: [],
   endpoints: [],
   attempts: [],
+  refused: [],
 });
 
 /** A WAV of `seconds` of 8 kHz 16-bit mono noise: unique bytes, a duration the probe must find. */
@@ -74,7 +77,10 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
   let running = true;
   let n = 0;
   const until = () => Date.now() + opts.giveUpMs;
-  const record = (attempts: Attempt[]) => ledger.attempts.push(...attempts);
+  const record = (what: string, r: { attempts: Attempt[]; body?: unknown; status?: number }) => {
+    ledger.attempts.push(...r.attempts);
+    if (!r.body && r.status !== undefined) ledger.refused.push({ what, status: r.status });
+  };
 
   async function upload(media: boolean): Promise<void> {
     const i = n++;
@@ -87,11 +93,11 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
       token: target.token,
       key: `upload-${name}-${randomUUID()}`,
       body: data,
-      contentType: media ? 'audio/wav' : 'application/octet-stream',
+      contentType: 'application/octet-stream',
       until: until(),
       attemptTimeoutMs: 20_000,
     });
-    record(r.attempts);
+    record(media ? 'WAV upload' : 'upload', r);
     if (r.body?.file_sid) {
       ledger.uploads.push({ name, sha256: sha256(data), bytes: data.length, fileSid: r.body.file_sid, media });
     } else ledger.unacknowledgedUploads.push(name);
@@ -117,7 +123,7 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
       contentType: 'application/json',
       until: until(),
     });
-    record(r.attempts);
+    record('call records', r);
     (r.body ? ledger.callRecords : ledger.unacknowledgedRecords).push(...batch.map((b) => b.dr_sid));
   }
 
@@ -132,7 +138,7 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
       contentType: 'application/json',
       until: until(),
     });
-    record(created.attempts);
+    record('endpoint create', created);
     if (!created.body) return;
     const entry = { endpointSid: created.body.endpoint_sid, name, patched: null as string | null };
     ledger.endpoints.push(entry);
@@ -146,7 +152,7 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
       contentType: 'application/json',
       until: until(),
     });
-    record(patched.attempts);
+    record('endpoint update', patched);
     if (patched.body) entry.patched = renamed;
   }
 
