@@ -46,7 +46,7 @@ describe('serveAll', () => {
     await bus.close();
   });
 
-  test('a store error that reaches the caller is logged at error level with its cause; a 503 without one is not', async () => {
+  test('a store error reaching the caller is logged at error level with its cause; a bare 503 is not', async () => {
     const hub = MemoryBus.hub();
     const { logger, lines } = captureLogger();
     const bus = new MemoryBus(hub);
