@@ -127,6 +127,42 @@ describe('tokens', () => {
     expect(after.body.message).toBe('Bad credentials');
   });
 
+  test('revoke: an unknown field or an empty token is a 400 naming it, and revokes nothing', async () => {
+    const p = await newPartner();
+    const other = await http()
+      .post(`${API}/oauth/token`)
+      .type('form')
+      .send({ grant_type: 'password', username: p.login, password: p.password });
+    const revoke = (form: Record<string, string>) =>
+      http()
+        .post(`${API}/oauth/revoke`)
+        .set(...p.auth)
+        .type('form')
+        .send(form);
+    const typo = await revoke({ tokn: other.body.access_token });
+    expect(typo.status).toBe(400);
+    expect(typo.body.errors).toEqual([expect.objectContaining({ field: 'tokn', message: 'unknown field' })]);
+    const empty = await revoke({ token: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors[0].field).toBe('token');
+    // Both tokens still work: neither request fell back to revoking the caller's own token.
+    for (const token of [p.token, other.body.access_token])
+      expect((await http().get(`${API}/oauth/whoami`).set('Authorization', `Bearer ${token}`)).status).toBe(200);
+    // RFC 7009's token_type_hint is accepted beside the token.
+    const hinted = await revoke({ token: other.body.access_token, token_type_hint: 'access_token' });
+    expect(hinted.status).toBe(204);
+    expect(
+      (await http().get(`${API}/oauth/whoami`).set('Authorization', `Bearer ${other.body.access_token}`)).status,
+    ).toBe(401);
+    expect(
+      (
+        await http()
+          .get(`${API}/oauth/whoami`)
+          .set(...p.auth)
+      ).status,
+    ).toBe(200);
+  });
+
   test('an expired token is refused from the moment it expires, although the gateway had it cached', async () => {
     const p = await newPartner();
     const issued = await http()

@@ -190,6 +190,18 @@ describe('POST /endpoints: fields and defaults', () => {
     expect(res.body.properties.password).not.toBe('chosen');
   });
 
+  test('cps_limit is read-only on a third_party endpoint too: ignored on create and update, never stored', async () => {
+    // The interface marks cps_limit read-only, and read-only fields in a body are ignored (decisions §51).
+    const created = await ep.create({ type: 'third_party', cps_limit: 7, addresses: [freshAddress()] });
+    expect(created.status).toBe(200);
+    expect(created.body.cps_limit).toBeNull();
+    const sid = created.body.endpoint_sid;
+    const patched = await ep.patch(sid, { cps_limit: 9, name: 'renamed' });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ name: 'renamed', cps_limit: null });
+    expect((await ep.get(sid)).body.cps_limit).toBeNull();
+  });
+
   test.each([
     [{}, 'type'],
     [{ type: 'sip_trunk' }, 'type'],

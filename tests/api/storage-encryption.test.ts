@@ -125,6 +125,22 @@ describe('keys', () => {
     },
   );
 
+  test('keys that can never encrypt are a 422 naming public_key: all-zero age, even RSA modulus', async () => {
+    const zero = 'age1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq5cu47z';
+    const real = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' });
+    const n = Buffer.from(real.n as string, 'base64url');
+    n[n.length - 1] &= 0xfe;
+    const even = sshRsaBlob(real.e as string, n.toString('base64url'));
+    for (const [public_key, why] of [
+      [zero, /low-order/],
+      [`ssh-rsa ${even.toString('base64')} even`, /modulus is even/],
+    ] as const) {
+      const res = await createKey(a, { public_key });
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0]).toMatchObject({ field: 'public_key', message: expect.stringMatching(why) });
+    }
+  });
+
   test('list, filter, get, rename; the key itself cannot change', async () => {
     const list = await http()
       .get(`${API}/storage/encryption_keys`)

@@ -26,13 +26,15 @@ export interface SshRsaPublicKey {
   readonly tag: string;
 }
 
-/** Builds the key from its modulus and exponent (unsigned big-endian), checking size and exponent. */
+/** Builds the key from its modulus and exponent (unsigned big-endian), checking size, parity and exponent. */
 export function sshRsaPublicKey(n: Buffer, e: Buffer): SshRsaPublicKey {
   const bits = bitLength(n);
   if (bits < MIN_RSA_BITS) {
     throw new AgeKeyError(`the RSA key has ${bits} bits; at least ${MIN_RSA_BITS} are required`);
   }
   if (bits > MAX_RSA_BITS) throw new AgeKeyError(`the RSA key has ${bits} bits; at most ${MAX_RSA_BITS} are allowed`);
+  // An RSA modulus is a product of two odd primes; an even one is no key (nothing encrypted to it can be opened).
+  if ((n[n.length - 1] & 1) === 0) throw new AgeKeyError('the RSA modulus is even, so it is not an RSA key');
   // Go's ssh package (and so age) accepts an odd public exponent of at most 24 bits, 3 or more.
   const exponent = e.length > 0 && e.length <= 3 ? e.readUIntBE(0, e.length) : 0;
   if (exponent < 3 || exponent % 2 === 0) throw new AgeKeyError('the RSA key has an unusable public exponent');

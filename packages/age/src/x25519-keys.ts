@@ -34,3 +34,16 @@ export function x25519(privateKey: KeyObject, publicKey: KeyObject): Buffer | nu
   }
   return shared.every((b) => b === 0) ? null : shared;
 }
+
+/** A fixed key to probe points with: any clamped scalar sends exactly the low-order points to zero. */
+const PROBE = crypto.generateKeyPairSync('x25519').privateKey;
+
+/**
+ * Whether a raw X25519 public key is a point of small order (0, 1, p−1, the two points of order 8, and
+ * their equivalents such as p and p+1): every shared secret with it is all zeros, so nothing can ever
+ * be encrypted to it (age refuses such a share). Clamping makes every scalar a multiple of 8, so one
+ * X25519 with any key tells: zero exactly for these points, whatever the key.
+ */
+export function isLowOrderX25519(raw: Uint8Array): boolean {
+  return x25519(PROBE, x25519PublicKey(raw)) === null;
+}

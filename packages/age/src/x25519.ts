@@ -12,7 +12,7 @@ import { AgeFormatError, AgeKeyError } from './errors';
 import { decodeBase64, encodeBase64, FILE_KEY_SIZE } from './format';
 import { hkdf, open, seal, sha256 } from './primitives';
 import type { Identity, Recipient, Stanza } from './stanza';
-import { rawX25519Public, x25519, x25519PrivateKey, x25519PublicKey } from './x25519-keys';
+import { isLowOrderX25519, rawX25519Public, x25519, x25519PrivateKey, x25519PublicKey } from './x25519-keys';
 
 const LABEL = 'age-encryption.org/v1/X25519';
 const ZERO_NONCE = Buffer.alloc(12);
@@ -92,9 +92,17 @@ export class X25519Identity implements Identity {
   }
 }
 
-/** Parses an `age1…` recipient (all lower or all upper case, as Bech32 allows; stored lower case). */
+/**
+ * Parses an `age1…` recipient (all lower or all upper case, as Bech32 allows; stored lower case). A
+ * low-order point (the all-zero key and the few like it) is refused: nothing can be encrypted to it.
+ */
 export function parseX25519Recipient(text: string): X25519Recipient {
-  return new X25519Recipient(decode32(text, RECIPIENT_HRP, 'the age recipient'));
+  const raw = decode32(text, RECIPIENT_HRP, 'the age recipient');
+  if (isLowOrderX25519(raw))
+    throw new AgeKeyError(
+      'the age recipient is a low-order X25519 point (such as all zeros): nothing can be encrypted to it',
+    );
+  return new X25519Recipient(raw);
 }
 
 /** Parses one `AGE-SECRET-KEY-1…` line. Error messages never repeat the key. */

@@ -71,6 +71,36 @@ describe('parseRecipient', () => {
     expect(refusal('hello')).toMatch(/expected an age X25519 recipient \(age1…\) or an SSH RSA public key/);
   });
 
+  test('X25519 low-order points are refused: all zeros, one, the order-8 points, p-1, p, p+1', () => {
+    const le = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
+    const ff = 'ff'.repeat(30);
+    const lowOrder = [
+      '00'.repeat(32),
+      `01${'00'.repeat(31)}`,
+      'e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800',
+      '5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157',
+      `ec${ff}7f`,
+      `ed${ff}7f`,
+      `ee${ff}7f`,
+    ];
+    for (const hex of lowOrder)
+      expect(refusal(bech32.encode('age', bech32.toWords(le(hex)), 100))).toMatch(/low-order X25519 point/);
+    // A real key still passes (the probe says nothing about ordinary points).
+    expect(parseRecipient(keys.ageRecipient).key_type).toBe('age-x25519');
+  });
+
+  test('an ssh-rsa key with an even modulus is refused; an odd one of the same size is not', () => {
+    const [type, data, comment] = keys.rsaPublicKey.split(' ');
+    const blob = Buffer.from(data, 'base64');
+    // The modulus is the blob's last field: its last byte is the modulus's lowest.
+    const even = Buffer.from(blob);
+    even[even.length - 1] &= 0xfe;
+    expect(refusal(`${type} ${even.toString('base64')} ${comment}`)).toMatch(/modulus is even/);
+    const odd = Buffer.from(blob);
+    odd[odd.length - 1] |= 0x01;
+    expect(parseRecipient(`${type} ${odd.toString('base64')} ${comment}`)).toMatchObject({ bits: 3072 });
+  });
+
   test('a secret key pasted as a public key is refused without being repeated', () => {
     const secret = fs.readFileSync(keys.ageIdentityFile, 'utf8').match(/AGE-SECRET-KEY-1\w+/)?.[0] ?? '';
     const message = refusal(secret);

@@ -29,7 +29,7 @@ export { ALL_SCOPES, OPERATOR_ONLY_SCOPES, ScopeSchema } from './schemas/scopes'
 export type { Scope } from './schemas/scopes';
 export { PartnerSchema, PartnerCreateSchema, PartnerUpdateSchema } from './schemas/partner';
 export type { Partner, PartnerCreate, PartnerUpdate } from './schemas/partner';
-export { TokenSchema, TokenRequestSchema, TokenUpdateSchema } from './schemas/token';
+export { TokenSchema, TokenRequestSchema, TokenRevokeSchema, TokenUpdateSchema } from './schemas/token';
 export type { Token, TokenRequest, TokenUpdate } from './schemas/token';
 export { CountrySchema } from './schemas/country';
 export type { Country } from './schemas/country';

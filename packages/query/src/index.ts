@@ -24,7 +24,16 @@ export {
   type ListParams,
 } from './params';
 export { tokenize, type Token } from './filter/lexer';
-export { OPERATORS, parseFilter, type Condition, type FilterAst, type Literal, type Operator } from './filter/parser';
+export {
+  MAX_FILTER_BYTES,
+  MAX_FILTER_CONDITIONS,
+  OPERATORS,
+  parseFilter,
+  type Condition,
+  type FilterAst,
+  type Literal,
+  type Operator,
+} from './filter/parser';
 export { compileFilter, compileFilterString, likeToRegex, parseInstant } from './filter/compile';
 export { buildSort, reverseSort, sortSign, type Order } from './order';
 export { cursorFilter, getPath, type CursorPosition } from './cursor';

@@ -1,6 +1,6 @@
 import { BadRequestError } from '@patchbay/contracts';
 import { tokenize } from '../src/filter/lexer';
-import { parseFilter } from '../src/filter/parser';
+import { MAX_FILTER_BYTES, MAX_FILTER_CONDITIONS, parseFilter } from '../src/filter/parser';
 
 /** Runs `fn`, expects a 400 naming `filter`, returns its message. */
 function filterError(fn: () => unknown): string {
@@ -127,5 +127,25 @@ describe('parser', () => {
     ['and', /expected an operator after 'and'/],
   ])('rejects %j', (input, message) => {
     expect(filterError(() => parseFilter(input))).toMatch(message);
+  });
+});
+
+describe('bounds (decisions §51)', () => {
+  const conjunction = (n: number): string => Array.from({ length: n }, (_, i) => `type eq v${i}`).join(' and ');
+
+  it(`accepts ${MAX_FILTER_CONDITIONS} conditions and refuses one more, naming filter`, () => {
+    expect(parseFilter(conjunction(MAX_FILTER_CONDITIONS))).toHaveLength(MAX_FILTER_CONDITIONS);
+    expect(filterError(() => parseFilter(conjunction(MAX_FILTER_CONDITIONS + 1)))).toMatch(/at most 50 conditions/);
+  });
+  it('refuses a 1,000-condition filter at once (it would exceed the byte bound anyway)', () => {
+    expect(filterError(() => parseFilter('a eq 1 and '.repeat(999) + 'a eq 1'))).toMatch(/at most 4096 are accepted/);
+  });
+  it(`accepts ${MAX_FILTER_BYTES} bytes and refuses one more, counting UTF-8 bytes rather than characters`, () => {
+    const fits = `name eq "${'x'.repeat(MAX_FILTER_BYTES - 'name eq ""'.length)}"`;
+    expect(Buffer.byteLength(fits)).toBe(MAX_FILTER_BYTES);
+    expect(parseFilter(fits)[0].values[0].text).toHaveLength(MAX_FILTER_BYTES - 10);
+    expect(filterError(() => parseFilter(`${fits} `))).toMatch(/4097 bytes long/);
+    const wide = `name eq "${'é'.repeat(2044)}"`; // 2,054 characters, 4,098 bytes
+    expect(filterError(() => parseFilter(wide))).toMatch(/4098 bytes long/);
   });
 });

@@ -4,6 +4,7 @@ import {
   ConfigError,
   DEFAULT_HTTP_TIMEOUTS,
   DirBlobStore,
+  closeEarlyAnswers,
   cutSlowBodies,
   httpServerOptions,
   type HttpTimeouts,
@@ -67,6 +68,7 @@ export async function startFileServer(
   // Its requests get the file server's own lean span (app.ts), not the HTTP instrumentation's.
   const server = new SelfTracedServer(httpServerOptions(timeouts), app);
   cutSlowBodies(server, timeouts, log);
+  closeEarlyAnswers(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, '0.0.0.0', () => resolve());

@@ -2,6 +2,7 @@ import http from 'node:http';
 import {
   CircuitBreakerBus,
   DEFAULT_HTTP_TIMEOUTS,
+  closeEarlyAnswers,
   cutSlowBodies,
   httpServerOptions,
   stopAll,
@@ -35,6 +36,7 @@ export async function startGateway(
   const timeouts = settings.http ?? DEFAULT_HTTP_TIMEOUTS;
   const server = http.createServer(httpServerOptions(timeouts), app);
   cutSlowBodies(server, timeouts, log);
+  closeEarlyAnswers(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '0.0.0.0', () => resolve());

@@ -2031,6 +2031,12 @@ export interface components {
             scopes?: ("endpoints.manage" | "endpoints.create" | "endpoints.read" | "endpoints.update" | "endpoints.delete" | "endpoints.manage_auth_required" | "storage.manage" | "storage.create" | "storage.read" | "storage.update" | "storage.delete" | "push.manage" | "push.create" | "push.read" | "push.update" | "push.delete" | "countries.manage" | "countries.read" | "calls.manage" | "calls.read" | "calls.create" | "sms.manage" | "sms.read" | "sms.create" | "oauth.manage" | "oauth.create" | "oauth.read" | "partners.manage" | "partners.read" | "media.manage")[];
             username: string;
         };
+        TokenRevoke: {
+            /** @description The access token to revoke; the calling one when omitted. */
+            token?: string;
+            /** @description RFC 7009; accepted and not needed. */
+            token_type_hint?: string;
+        };
         TokenSelection: {
             access_token?: string | null;
             /** Format: date-time */
@@ -3137,14 +3143,8 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description The access token to revoke; the calling one when omitted. */
-                    token?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    /** @description The access token to revoke; the calling one when omitted. */
-                    token?: string;
-                };
+                "application/json": components["schemas"]["TokenRevoke"];
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRevoke"];
             };
         };
         responses: {

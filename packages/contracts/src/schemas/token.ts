@@ -54,3 +54,24 @@ export const TokenUpdateSchema = Type.Object(
   { additionalProperties: false, $id: 'TokenUpdate' },
 );
 export type TokenUpdate = Static<typeof TokenUpdateSchema>;
+
+/**
+ * `POST /oauth/revoke` (a form): the token to revoke, the calling one when omitted. RFC 7009's
+ * `token_type_hint` is accepted and not needed (there is one kind of token). Any other field is a
+ * 400 naming it, and an empty `token` a 400 naming `token`: either used to revoke the caller's own
+ * token instead (decisions §51).
+ */
+export const TokenRevokeSchema = Type.Object(
+  {
+    token: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description: 'The access token to revoke; the calling one when omitted.',
+      }),
+    ),
+    token_type_hint: Type.Optional(Type.String({ maxLength: 64, description: 'RFC 7009; accepted and not needed.' })),
+  },
+  { additionalProperties: false, $id: 'TokenRevoke' },
+);
+export type TokenRevoke = Static<typeof TokenRevokeSchema>;

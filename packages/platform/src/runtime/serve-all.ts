@@ -16,7 +16,9 @@ export type RouteHandlers = Record<string, (payload: unknown, ctx: HandlerContex
 
 /**
  * Serves every subject of `handlers` in the service's queue group. Thrown ApiErrors become their
- * status and error body; anything else is logged with the subject and becomes a generic 500.
+ * status and error body; anything else is logged with the subject and becomes a generic 500. A typed
+ * error that is the server's fault (isServerFault: a store error) is logged at error level too, with
+ * its cause, so no 500 reaches a client silently.
  * Every answer is logged (JSON, at info) with the request ID the gateway set, the subject, status
  * and duration, so one call can be followed through every service it touched.
  */
@@ -38,6 +40,8 @@ export async function serveAll(
           answer = isReply(result) ? result : ok(result);
         } catch (err) {
           if (!(err instanceof ApiError)) log.error({ err, subject }, 'handler failed');
+          else if (isServerFault(err))
+            log.error({ err, subject, status: err.status }, 'handler answered a server error');
           answer = replyForError(err);
         }
         log.info({ subject, status: answer.status, ms: Math.round(performance.now() - started) }, 'handled');
@@ -46,6 +50,15 @@ export async function serveAll(
     );
   }
   return subs;
+}
+
+/**
+ * A typed error that reports the server's own failure rather than the client's: a 500 (a store or
+ * blob-store error), or any other 5xx that carries an underlying cause (a store busy or unreachable).
+ * A 503 or 504 without a cause is the bus's or a gate's considered answer and is logged where decided.
+ */
+export function isServerFault(err: ApiError): boolean {
+  return err.status === 500 || (err.status > 500 && err.cause !== undefined);
 }
 
 const REPLY = Symbol.for('patchbay.reply');

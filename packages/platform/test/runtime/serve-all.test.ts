@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { NotFoundError } from '@patchbay/contracts';
+import { ApiError, NotFoundError, UnavailableError } from '@patchbay/contracts';
 import { MemoryBus } from '../../src/bus/memory-bus';
 import { InstrumentedBus } from '../../src/bus/instrumented-bus';
 import { serveAll, reply } from '../../src/runtime/serve-all';
@@ -43,6 +43,39 @@ describe('serveAll', () => {
     expect(of('rid-3')).toHaveLength(1);
     expect(of('rid-4').map((l) => l.msg)).toEqual(['handler failed', 'handled']);
     expect(lines.filter((l) => l.msg === 'handled' && !('requestId' in l))).toHaveLength(1);
+    await bus.close();
+  });
+
+  test('a store error reaching the caller is logged at error level with its cause; a bare 503 is not', async () => {
+    const hub = MemoryBus.hub();
+    const { logger, lines } = captureLogger();
+    const bus = new MemoryBus(hub);
+    const cause = new Error('Expression tree is too large (maximum depth 1000)');
+    await serveAll(
+      bus,
+      'things',
+      {
+        'svc.things.a.list': async () => {
+          throw new ApiError(500, 'store_error', 'document store error', [], { cause });
+        },
+        'svc.things.a.busy': async () => {
+          throw new UnavailableError('document store busy', [], { cause: new Error('SQLITE_BUSY') });
+        },
+        'svc.things.a.shed': async () => {
+          throw new UnavailableError('try again');
+        },
+      },
+      logger,
+    );
+    expect((await bus.request('svc.things.a.list', null, { requestId: 'r1' })).status).toBe(500);
+    expect((await bus.request('svc.things.a.busy', null, { requestId: 'r2' })).status).toBe(503);
+    expect((await bus.request('svc.things.a.shed', null, { requestId: 'r3' })).status).toBe(503);
+    const errors = lines.filter((l) => l.level === 50);
+    expect(errors.map((l) => [l.requestId, l.subject, l.status])).toEqual([
+      ['r1', 'svc.things.a.list', 500],
+      ['r2', 'svc.things.a.busy', 503],
+    ]);
+    expect(JSON.stringify(errors[0])).toContain('maximum depth 1000');
     await bus.close();
   });
 });

@@ -33,10 +33,21 @@ export type FilterAst = Condition[];
 const ZONELESS_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 const BARE_OFFSET = /^\d{2}(:?\d{2})?$/;
 
+/**
+ * Bounds on one filter, checked before it is compiled or reaches a store (decisions §51): a long
+ * conjunction costs every partner's queries (SQLite refuses expressions deeper than 1,000 terms,
+ * and far fewer already slow the store for everyone). The size is counted in UTF-8 bytes.
+ */
+export const MAX_FILTER_CONDITIONS = 50;
+export const MAX_FILTER_BYTES = 4096;
+
 const describe = (t: Token | undefined): string => (t ? `'${t.text}' at character ${t.pos}` : 'end of filter');
 
 /** Parses the `filter` query value; syntax errors are 400s naming `filter` and where they are. */
 export function parseFilter(input: string): FilterAst {
+  const bytes = Buffer.byteLength(input, 'utf8');
+  if (bytes > MAX_FILTER_BYTES)
+    throw filterError(`the filter is ${bytes} bytes long; at most ${MAX_FILTER_BYTES} are accepted`);
   const tokens = tokenize(input);
   let i = 0;
   const conditions: Condition[] = [];
@@ -89,6 +100,8 @@ export function parseFilter(input: string): FilterAst {
     const isList = op === 'in' || op === 'notin';
     const values = isList && tokens[i]?.kind === '(' ? list() : [literal()];
     conditions.push({ attr: attr.text, op, values, pos: attr.pos });
+    if (conditions.length > MAX_FILTER_CONDITIONS)
+      throw filterError(`a filter may join at most ${MAX_FILTER_CONDITIONS} conditions with 'and'`);
     const sep = tokens[i];
     if (!sep) return conditions;
     if (sep.kind === 'word' && sep.text.toLowerCase() === 'or')

@@ -1,9 +1,25 @@
 import express, { type RequestHandler } from 'express';
-import { UnsupportedMediaTypeError, assertJsonDepth } from '@patchbay/contracts';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, assertJsonDepth } from '@patchbay/contracts';
+import { contentCoding } from './content-encoding';
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * A body whose Content-Length already exceeds the limit is a 413 before a byte of it is read
+ * (body-parser would read it all first, so a slow sender held the request until the body timeout).
+ * The answer closes the connection after a short drain (platform's closeEarlyAnswers). A compressed
+ * body is judged by its decoded bytes as they are read, as before: its declared length is not its size.
+ */
+function refuseDeclaredOverLimit(limit: number): RequestHandler {
+  return (req, _res, next) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isSafeInteger(declared) && declared > limit && !contentCoding(req))
+      return next(new PayloadTooLargeError(`request entity too large (Content-Length ${declared}, at most ${limit})`));
+    next();
+  };
 }
 
 /** No body → `{}`; a body nested deeper than MAX_JSON_DEPTH → 400 before anything handles it. */
@@ -14,8 +30,8 @@ const settled: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * JSON routes: a JSON body (invalid → 400, too large → 413, too deep → 400, not what its
- * Content-Encoding says → 400); a non-empty body of another type → 415; no body → `{}`.
+ * JSON routes: a JSON body (invalid → 400, too large → 413 — before reading when declared so —, too deep
+ * → 400, not what its Content-Encoding says → 400); a non-empty body of another type → 415; no body → `{}`.
  */
 export function jsonBody(limit: number): RequestHandler[] {
   return [
@@ -24,6 +40,7 @@ export function jsonBody(limit: number): RequestHandler[] {
         return next(new UnsupportedMediaTypeError('Content-Type must be application/json'));
       next();
     },
+    refuseDeclaredOverLimit(limit),
     express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }),
     settled,
   ];
@@ -37,6 +54,7 @@ export function formBody(limit: number): RequestHandler[] {
         return next(new UnsupportedMediaTypeError('Content-Type must be application/x-www-form-urlencoded'));
       next();
     },
+    refuseDeclaredOverLimit(limit),
     express.urlencoded({ extended: false, limit }),
     express.json({ limit, strict: true }),
     settled,

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import {
   ListEnvelopeSchema,
   PartnerCreateSchema,
@@ -6,17 +5,12 @@ import {
   PartnerUpdateSchema,
   Subjects as S,
   TokenRequestSchema,
+  TokenRevokeSchema,
   TokenSchema,
   TokenUpdateSchema,
 } from '@patchbay/contracts';
 import type { RouteDef } from './route-def';
 import { WITH_RELATED } from './route-params';
-
-/** `POST /oauth/revoke`: the token secret to revoke (form field); without it, the calling token. */
-const RevokeForm = Type.Object(
-  { token: Type.Optional(Type.String({ description: 'The access token to revoke; the calling one when omitted.' })) },
-  { additionalProperties: false },
-);
 
 /** Tokens, whoami and partners (docs/interface-notes.md, Authentication, partners and scopes). */
 export const IDENTITY_ROUTES: RouteDef[] = [
@@ -82,7 +76,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
     scopes: [],
     body: 'form',
     purgesCredentials: true,
-    doc: { summary: 'Revoke a token', request: RevokeForm, responses: { 204: null } },
+    doc: { summary: 'Revoke a token', request: TokenRevokeSchema, responses: { 204: null } },
   },
   // Partners.
   {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   NotFoundError,
   Subjects,
+  TokenRevokeSchema,
   TokenUpdateSchema,
   UnauthorizedError,
   compileValidator,
@@ -19,12 +20,7 @@ import { serializeToken } from '../domain/serialize';
 import type { IdentityContext } from './context';
 
 const validateUpdate = compileValidator(TokenUpdateSchema);
-
-/** The `token` field of a revoke form (RFC 7009: other fields, such as token_type_hint, are ignored). */
-function revokedSecret(form: unknown): string | undefined {
-  const token = typeof form === 'object' && form !== null && 'token' in form ? form.token : undefined;
-  return token ? String(token) : undefined;
-}
+const validateRevoke = compileValidator(TokenRevokeSchema);
 
 export interface TokenOptions {
   scopes?: Scope[];
@@ -107,7 +103,7 @@ export function tokenHandlers(ctx: IdentityContext) {
       return serializeToken(t);
     },
     [Subjects.identity.tokenRevoke]: async (req: GatewayRequest) => {
-      const secret = revokedSecret(req.body);
+      const secret = validateRevoke(req.body ?? {}).token;
       const filter = secret
         ? { token_hash: hashToken(secret), partner_sid: req.principal.partner_sid }
         : { token_sid: req.principal.token_sid ?? '' };

@@ -39,6 +39,25 @@ export async function checkContainerKeys(
   for (const sid of sids) {
     const k = await ctx.repo.encryptionKeys.findOne({ encryption_key_sid: sid, partner_sid: partnerSid });
     if (!k) throw UnprocessableError.field('encryption_key_sids', 'encryption key does not exist', sid);
+    refuseUnusableKey(k);
+  }
+}
+
+/**
+ * A key registered before registration checked it (an all-zero X25519 key, an even RSA modulus) can
+ * never encrypt: a container naming it is refused, and so is an upload into one (422 naming the key
+ * by its SID, never a 500 from the encrypter). The partner replaces the key on the container.
+ */
+function refuseUnusableKey(k: Pick<EncryptionKeyDoc, 'encryption_key_sid' | 'public_key'>): void {
+  try {
+    parseRecipient(k.public_key);
+  } catch (err) {
+    if (!(err instanceof AgeKeyError)) throw err;
+    throw UnprocessableError.field(
+      'encryption_key_sids',
+      `encryption key ${k.encryption_key_sid} can never encrypt (${err.message}); name another key`,
+      k.encryption_key_sid,
+    );
   }
 }
 
@@ -54,6 +73,7 @@ export async function containerRecipients(
   // A key cannot be deleted while a container names it; one missing anyway must not mean "stored in clear".
   const missing = sids.find((s) => !bySid.has(s));
   if (missing) throw UnprocessableError.field('encryption_key_sids', 'encryption key does not exist', missing);
+  for (const k of keys) refuseUnusableKey(k);
   return { sids, public_keys: sids.map((s) => bySid.get(s)!) };
 }
 
