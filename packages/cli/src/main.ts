@@ -1,39 +1,22 @@
-import { Command } from 'commander';
-import type { ClientOptions } from './client';
-import { registerPartner } from './commands/partner';
-import { registerToken } from './commands/token';
-import { registerCountries } from './commands/countries';
-import { registerRecords } from './commands/records';
-import { registerMedia } from './commands/media';
-import { registerStore } from './commands/store';
-import { registerFiles } from './commands/files';
+#!/usr/bin/env node
+import { PatchbayApiError, PatchbayConnectionError } from '@patchbay/client';
+import { buildProgram } from './program';
 
 /**
- * `pnpm patchbay …` — the admin command line. It talks to a running Patchbay over its public HTTP
- * API only, so it works the same against the all-in-one process and the distributed set.
+ * `pnpm patchbay …` or `npx patchbay …` — the command line (program.ts). Errors print one plain
+ * message on stderr and exit 1: an API error its status, message and one line per field; a request
+ * with no answer the URL and why (`cannot reach http://127.0.0.1:8080/core/v2: connection refused`).
  */
-const program = new Command('patchbay')
-  .description('Patchbay admin command line')
-  // Options before the command are the connection's; after it, the command's (both have --login).
-  .enablePositionalOptions()
-  .option('--url <url>', 'API base URL (PATCHBAY_URL)', process.env.PATCHBAY_URL ?? 'http://127.0.0.1:8080/core/v2')
-  .option('--token <token>', 'access token (PATCHBAY_TOKEN)', process.env.PATCHBAY_TOKEN)
-  .option('--login <login>', 'login for HTTP Basic instead of a token (PATCHBAY_LOGIN)', process.env.PATCHBAY_LOGIN)
-  .option('--password <password>', 'password for HTTP Basic (PATCHBAY_PASSWORD)', process.env.PATCHBAY_PASSWORD);
+function describe(err: unknown): string {
+  if (err instanceof PatchbayConnectionError)
+    return `${err.message}\n  is Patchbay running there? Start it with \`pnpm start\`, or give --url / PATCHBAY_URL`;
+  if (err instanceof PatchbayApiError) return err.message;
+  return err instanceof Error ? err.message : String(err);
+}
 
-const clientOptions = (): ClientOptions => program.opts<ClientOptions>();
-const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-
-registerPartner(program, clientOptions, print);
-registerToken(program, clientOptions, print);
-registerCountries(program, clientOptions, print);
-registerRecords(program, clientOptions, print);
-registerMedia(program, clientOptions, print);
-registerStore(program, print);
-registerFiles(program, clientOptions, print);
-
-program.parseAsync(process.argv).catch((err: unknown) => {
-  // A PatchbayApiError's message is the status, the API's message and one line per field error.
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((err: unknown) => {
+    process.stderr.write(`${describe(err)}\n`);
+    process.exit(1);
+  });

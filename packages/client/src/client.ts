@@ -4,6 +4,7 @@ import { data } from './data';
 import { rawBody, type Body } from './raw-body';
 import { idempotent, type IdempotentOptions } from './idempotent';
 import { pageFetcher, pages, paginate, type PaginateOptions } from './pagination';
+import { originOf, reportingFetch } from './connection-error';
 import type { ListEnvelope, ListItem, ListPath, ListQuery, paths, Schemas, operations } from './types';
 
 export interface PatchbayClientOptions {
@@ -33,8 +34,9 @@ export type PublicFileQuery = NonNullable<operations['getPublicFile']['parameter
 /**
  * A client of Patchbay's public API. `api` is an openapi-fetch client typed from the OpenAPI
  * document (every path, parameter, body and response); wrap a call in `data()` to get the typed
- * result or a PatchbayApiError. The rest is what plain calls do not give: walking lists, sending
- * bytes, reading public links. Nothing here needs Node: it runs in a browser as well.
+ * result or a PatchbayApiError (a request that got no answer: a PatchbayConnectionError). The
+ * rest is what plain calls do not give: walking lists, sending bytes, reading public links.
+ * Nothing here needs Node: it runs in a browser as well.
  */
 export interface PatchbayClient {
   readonly baseUrl: string;
@@ -55,7 +57,9 @@ export interface PatchbayClient {
 }
 
 export function createPatchbayClient(options: PatchbayClientOptions): PatchbayClient {
-  const fetchImpl = options.fetch ?? ((input: Parameters<typeof fetch>[0], init?: RequestInit) => fetch(input, init));
+  const given = options.fetch ?? ((input: Parameters<typeof fetch>[0], init?: RequestInit) => fetch(input, init));
+  // A request that gets no answer fails naming the API root (or a public link's origin) and why.
+  const fetchImpl = reportingFetch(given, (url) => (url.startsWith(options.baseUrl) ? options.baseUrl : originOf(url)));
   const headers = authorization(options.credentials ?? {});
   const api = createClient<paths>({ baseUrl: options.baseUrl, headers, fetch: fetchImpl });
   const fetchPage = pageFetcher(fetchImpl, headers);

@@ -17,6 +17,7 @@ export type { Body, RawBodyOptions } from './raw-body';
 export { data, ok } from './data';
 export type { CallResult } from './data';
 export { PatchbayApiError } from './errors';
+export { PatchbayConnectionError } from './connection-error';
 export { authorization } from './auth';
 export type { Credentials } from './auth';
 export type { PaginateOptions } from './pagination';

@@ -31,3 +31,9 @@ export function provider(type: string): string {
   };
   return names[type] ?? type;
 }
+
+/** What a page of a counted list shows: `11–20 of 57`, and `0 of 0` for an empty one (never `1–0`). */
+export function pageStatus(page: { offset: number; count: number; total?: number | null }): string {
+  const total = page.total ?? '?';
+  return page.count === 0 ? `0 of ${total}` : `${page.offset + 1}–${page.offset + page.count} of ${total}`;
+}

@@ -6,6 +6,8 @@ import { data, idempotent, ok, rawBody } from '@patchbay/client';
 import { mimeOfFormat } from '@patchbay/contracts/src/media-formats';
 import { IDEMPOTENCY_KEY_OPTION, apiClient, numberOption, type ClientOptions } from '../client';
 import { nodeReadable, webBody } from '@patchbay/client/src/node-streams';
+import { examples } from '../help';
+import { userPath } from '../paths';
 
 /**
  * `patchbay media record|play|callbacks` — the media plane without a media server: store a
@@ -14,8 +16,10 @@ import { nodeReadable, webBody } from '@patchbay/client/src/node-streams';
  */
 export function registerMedia(program: Command, opts: () => ClientOptions, print: (v: unknown) => void): void {
   const m = program.command('media').description('the media plane: recordings in, playback out (operator only)');
+  examples(m, 'patchbay media record call.wav --endpoint 0b5e…', 'patchbay media callbacks --state failed');
 
-  m.command('record <file>')
+  const record = m
+    .command('record <file>')
     .description('store <file> as a recording made by an endpoint; prints the File')
     .requiredOption('--endpoint <sid>', 'the conference, flexml or voicemail endpoint that recorded it')
     .option('--container <sid>', "the FlexML Record verb's containerSid")
@@ -25,7 +29,7 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
     .option(IDEMPOTENCY_KEY_OPTION[0], `${IDEMPOTENCY_KEY_OPTION[1]} (default: a new key for this recording)`)
     .action(
       async (
-        file: string,
+        given: string,
         o: {
           endpoint: string;
           container?: string;
@@ -35,6 +39,7 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
           idempotencyKey?: string;
         },
       ) => {
+        const file = userPath(given);
         const query = { endpoint_sid: o.endpoint, container_sid: o.container, name: o.name, call_sid: o.call };
         const type = o.type ?? mimeOfFormat(path.extname(file).slice(1).toLowerCase()) ?? 'application/octet-stream';
         const size = String(fs.statSync(file).size);
@@ -55,7 +60,14 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
       },
     );
 
-  m.command('play')
+  examples(
+    record,
+    'patchbay media record call.wav --endpoint 0b5e… --call 7c1d…',
+    'patchbay media record msg.wav --endpoint 0b5e… --container 6f1c…',
+  );
+
+  const play = m
+    .command('play')
     .description('fetch a file as the endpoint may play it, into -o <out> (- for stdout)')
     .requiredOption('--endpoint <sid>', 'the endpoint that plays it')
     .option('--file <sid>', 'by file_sid (a FlexML File noun)')
@@ -68,19 +80,22 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
       const { data: bytes, response } = await ok(
         apiClient(opts()).api.GET('/media/playback', { params: { query }, headers, parseAs: 'stream' }),
       );
-      const out = o.out === '-' ? process.stdout : fs.createWriteStream(o.out);
+      const target = userPath(o.out);
+      const out = target === '-' ? process.stdout : fs.createWriteStream(target);
       await pipeline(nodeReadable(bytes), out);
-      if (o.out !== '-')
+      if (target !== '-')
         print({
           status: response.status,
           content_type: response.headers.get('content-type'),
           content_range: response.headers.get('content-range'),
-          bytes: fs.statSync(o.out).size,
-          out: o.out,
+          bytes: fs.statSync(target).size,
+          out: target,
         });
     });
+  examples(play, 'patchbay media play --endpoint 0b5e… --file 9d4e… -o played.wav');
 
-  m.command('callbacks')
+  const callbacks = m
+    .command('callbacks')
     .description('the Voicemail callbacks sent, newest first')
     .option('--endpoint <sid>')
     .option('--state <state>', 'pending, delivered or failed')
@@ -97,4 +112,5 @@ export function registerMedia(program: Command, opts: () => ClientOptions, print
         ),
       );
     });
+  examples(callbacks, 'patchbay media callbacks --endpoint 0b5e… --state failed --limit 20');
 }

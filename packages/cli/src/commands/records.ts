@@ -8,6 +8,10 @@ import { SingleBar, Presets } from 'cli-progress';
 import { data, rawBody, type Schemas } from '@patchbay/client';
 import { apiClient, type ClientOptions } from '../client';
 import { webBody } from '@patchbay/client/src/node-streams';
+import { examples } from '../help';
+import { printJson } from '../output';
+import { userPath } from '../paths';
+import { registerRecordLists } from './records-list';
 
 /** Where each kind of record is ingested. */
 const KINDS: Record<string, '/calls/call_drs' | '/sms/message_drs'> = {
@@ -125,10 +129,13 @@ export async function importRecords(
   return total;
 }
 
-/** `patchbay records import --kind calls|messages <file.ndjson>` */
-export function registerRecords(program: Command, opts: () => ClientOptions, print: (v: unknown) => void): void {
+/** `patchbay records import --kind calls|messages <file.ndjson>`, `records calls|messages list` */
+export function registerRecords(program: Command, opts: () => ClientOptions): void {
   const r = program.command('records').description('call and message detail records');
-  r.command('import <file>')
+  examples(r, 'patchbay records calls list', 'patchbay records import --kind calls calls.ndjson');
+  registerRecordLists(r, opts);
+  const imp = r
+    .command('import <file>')
     .description('bulk-import detail records from an NDJSON file (one JSON record per line); idempotent by dr_sid')
     .requiredOption('--kind <kind>', 'calls or messages')
     .option('--per-request <n>', `records per request (default ${RECORDS_PER_REQUEST})`, (v) => Number.parseInt(v, 10))
@@ -139,11 +146,11 @@ export function registerRecords(program: Command, opts: () => ClientOptions, pri
       const report = await importRecords(
         opts(),
         o.kind,
-        file,
+        userPath(file),
         o.progress && process.stderr.isTTY === true,
         o.perRequest,
       );
-      print(report);
+      printJson(report);
       const ignored = Object.keys(report.ignored_fields);
       process.stderr.write(
         `received ${report.received}, stored ${report.stored}, duplicates ` +
@@ -155,4 +162,9 @@ export function registerRecords(program: Command, opts: () => ClientOptions, pri
       // Partial success: the report says what was refused; exit 2 so scripts notice.
       if (report.rejected > 0 || !report.complete) process.exitCode = 2;
     });
+  examples(
+    imp,
+    'patchbay records import --kind calls calls.ndjson',
+    'patchbay records import --kind messages sms.ndjson',
+  );
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { migrateDataDir } from '@patchbay/platform';
+import { examples } from '../help';
+import { userPath } from '../paths';
 
 /**
  * `patchbay store migrate [--check]`: the embedded store's data directory, read locally (the one
@@ -9,14 +10,19 @@ import { migrateDataDir } from '@patchbay/platform';
  */
 export function registerStore(program: Command, print: (v: unknown) => void): void {
   const c = program.command('store').description("the embedded store's data directory (local, not over the API)");
-  c.command('migrate')
+  examples(c, 'patchbay store migrate --check');
+  const migrate = c
+    .command('migrate')
     .description('move NeDB datafiles (an older Patchbay) into SQLite; --check reports what would move')
     .option('--check', 'report only; write nothing')
     .option('--data-dir <dir>', 'the data directory (DATA_DIR)', process.env.DATA_DIR ?? './data')
     .action(async (o: { check?: boolean; dataDir: string }) => {
-      const reports = await migrateDataDir(o.dataDir, { check: Boolean(o.check) });
+      const dataDir = userPath(o.dataDir);
+      // Loaded here: the platform package (stores, bus, telemetry) would slow every other command's start.
+      const { migrateDataDir } = await import('@patchbay/platform');
+      const reports = await migrateDataDir(dataDir, { check: Boolean(o.check) });
       print({
-        data_dir: o.dataDir,
+        data_dir: dataDir,
         check: Boolean(o.check),
         services: reports.map((r) => ({
           directory: r.dir,
@@ -31,4 +37,5 @@ export function registerStore(program: Command, print: (v: unknown) => void): vo
         })),
       });
     });
+  examples(migrate, 'patchbay store migrate --check', 'patchbay store migrate --data-dir /var/lib/patchbay');
 }

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { data } from '@patchbay/client';
 import { apiClient, scopeNames, type ClientOptions } from '../client';
+import { examples } from '../help';
 
 /** `patchbay token create|list|revoke` and `patchbay whoami` */
 export function registerToken(program: Command, opts: () => ClientOptions, print: (v: unknown) => void): void {
   const token = program.command('token').description('access tokens');
-  token
+  examples(token, 'patchbay token create --login acme --password "a long secret"', 'patchbay token list');
+  const create = token
     .command('create')
     .description('password grant: a new token for --login/--password')
     .requiredOption('--login <login>')
@@ -35,16 +37,27 @@ export function registerToken(program: Command, opts: () => ClientOptions, print
       }
       print(issued);
     });
-  token.command('list').action(async () => print(await data(apiClient(opts()).api.GET('/oauth/tokens'))));
-  token
+  examples(
+    create,
+    'patchbay token create --login acme --password "a long secret"',
+    'patchbay token create --login acme --password "a long secret" --scopes storage.read --expires-in 3600',
+  );
+  const list = token
+    .command('list')
+    .description('your tokens (their secrets are not shown again)')
+    .action(async () => print(await data(apiClient(opts()).api.GET('/oauth/tokens'))));
+  examples(list, 'patchbay token list');
+  const revoke = token
     .command('revoke [token]')
     .description('revoke the given token secret, or the one in use')
     .action(async (secret?: string) => {
       await data(apiClient(opts()).api.POST('/oauth/revoke', { body: secret ? { token: secret } : {} }));
       print({ revoked: true });
     });
-  program
+  examples(revoke, 'patchbay token revoke', 'patchbay token revoke <secret of another token>');
+  const whoami = program
     .command('whoami')
     .description('the partner the credentials belong to')
     .action(async () => print(await data(apiClient(opts()).api.GET('/oauth/whoami'))));
+  examples(whoami, 'PATCHBAY_TOKEN=<token> patchbay whoami');
 }

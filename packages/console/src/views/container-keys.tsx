@@ -116,7 +116,7 @@ export function ContainerKeysPanel(props: { session: Session; container: Contain
           )}
           {keys.map((k) => (
             <tr key={k.encryption_key_sid} data-key-sid={k.encryption_key_sid}>
-              <td>
+              <td data-label="Use">
                 <input
                   type="checkbox"
                   aria-label={`Encrypt to ${k.name}`}
@@ -131,8 +131,8 @@ export function ContainerKeysPanel(props: { session: Session; container: Contain
                 />
               </td>
               <th scope="row">{k.name}</th>
-              <td>{k.key_type}</td>
-              <td>
+              <td data-label="Type">{k.key_type}</td>
+              <td data-label="Fingerprint">
                 <code class="fingerprint">{k.fingerprint}</code>
               </td>
               <td class="actions">

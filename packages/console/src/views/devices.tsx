@@ -3,6 +3,7 @@ import { data, type Schemas } from '@patchbay/client';
 import { ConfirmButton } from '../components/confirm-button';
 import { Field, ProblemBanner } from '../components/field';
 import { Pager } from '../components/pager';
+import { pageStatus } from '../format';
 import { otherMessages, problemOf, type Problem } from '../errors';
 import { usePagedList } from '../list';
 import { wholeItems } from '../whole';
@@ -72,7 +73,7 @@ export function DevicesPanel(props: { session: Session; application: Schemas['Pu
           )}
           {devices.map((d) => (
             <tr key={d.device_sid} data-device-sid={d.device_sid}>
-              <td>
+              <td data-label="Send to">
                 <input
                   type="checkbox"
                   id={`pick-${d.device_sid}`}
@@ -89,9 +90,9 @@ export function DevicesPanel(props: { session: Session; application: Schemas['Pu
                   <code class="sid">{d.device_sid}</code>
                 </label>
               </th>
-              <td>{d.type}</td>
-              <td>{d.environment}</td>
-              <td class="token" title={d.token}>
+              <td data-label="Type">{d.type}</td>
+              <td data-label="Environment">{d.environment}</td>
+              <td class="token" data-label="Token" title={d.token}>
                 {d.token.length > 24 ? `${d.token.slice(0, 24)}…` : d.token}
               </td>
               <td class="actions">
@@ -108,13 +109,7 @@ export function DevicesPanel(props: { session: Session; application: Schemas['Pu
         hasNext={!!list.page?.pagination.next}
         onPrevious={list.previous}
         onNext={list.next}
-        status={
-          list.page
-            ? list.page.count
-              ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}`
-              : 'none'
-            : 'Loading…'
-        }
+        status={list.page ? (list.page.count ? pageStatus(list.page) : 'none') : 'Loading…'}
       />
       <TestNotification session={session} recipients={picked} />
     </section>
@@ -250,7 +245,9 @@ function TestNotification(props: { session: Session; recipients: string[] }) {
                 <th scope="row">
                   <code class="sid">{sid}</code>
                 </th>
-                <td class="result">{r}</td>
+                <td class="result" data-label="Result">
+                  {r}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -3,6 +3,7 @@ import { data, type Schemas } from '@patchbay/client';
 import { ConfirmButton } from '../components/confirm-button';
 import { ProblemBanner } from '../components/field';
 import { Pager } from '../components/pager';
+import { pageStatus } from '../format';
 import { editable } from '../endpoint-rules';
 import { otherMessages, problemOf, type Problem } from '../errors';
 import { usePagedList } from '../list';
@@ -85,8 +86,8 @@ export function EndpointsView({ session }: { session: Session }) {
                     <code class="sid">{e.endpoint_sid}</code>
                   </div>
                 </th>
-                <td>{e.type}</td>
-                <td>
+                <td data-label="Type">{e.type}</td>
+                <td data-label="Addresses">
                   {e.addresses.length ? (
                     <ul class="plain">
                       {e.addresses.map((a, i) => (
@@ -97,7 +98,7 @@ export function EndpointsView({ session }: { session: Session }) {
                     '—'
                   )}
                 </td>
-                <td>{e.capacity}</td>
+                <td data-label="Capacity">{e.capacity}</td>
                 <td class="actions">
                   {editable(e.type).top.length > 0 && (
                     <button
@@ -130,11 +131,7 @@ export function EndpointsView({ session }: { session: Session }) {
         hasNext={!!list.page?.pagination.next}
         onPrevious={list.previous}
         onNext={list.next}
-        status={
-          list.page
-            ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}`
-            : 'Loading…'
-        }
+        status={list.page ? pageStatus(list.page) : 'Loading…'}
       />
     </section>
   );

@@ -7,7 +7,7 @@ import { ProblemBanner } from '../components/field';
 import { Pager } from '../components/pager';
 import { UploadForm } from '../components/upload-form';
 import { otherMessages, problemOf, type Problem } from '../errors';
-import { bytes, filterText, provider, when } from '../format';
+import { bytes, filterText, provider, when, pageStatus } from '../format';
 import { usePagedList } from '../list';
 import { wholeItems } from '../whole';
 import type { Session } from '../session';
@@ -109,7 +109,7 @@ export function FilesPanel(props: { session: Session; container: Schemas['Contai
                   <code class="sid">{f.file_sid}</code>
                 </div>
               </th>
-              <td>
+              <td data-label="Type">
                 {f.mime_type}
                 {f.encryption && (
                   <span class="tag" title="Stored as an age file: decrypt it with your private key">
@@ -120,9 +120,9 @@ export function FilesPanel(props: { session: Session; container: Schemas['Contai
                   <span class="tag">transcoding {f.content_transcoding_progress}%</span>
                 )}
               </td>
-              <td>{bytes(f.file_bytes)}</td>
-              <td>{f.publish}</td>
-              <td>{when(f.date_created)}</td>
+              <td data-label="Size">{bytes(f.file_bytes)}</td>
+              <td data-label="Published">{f.publish}</td>
+              <td data-label="Created">{when(f.date_created)}</td>
               <td class="actions">
                 {playable(f) && (
                   <button
@@ -154,13 +154,7 @@ export function FilesPanel(props: { session: Session; container: Schemas['Contai
         hasNext={!!list.page?.pagination.next}
         onPrevious={list.previous}
         onNext={list.next}
-        status={
-          list.page
-            ? list.page.count
-              ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}`
-              : 'none'
-            : 'Loading…'
-        }
+        status={list.page ? (list.page.count ? pageStatus(list.page) : 'none') : 'Loading…'}
       />
     </section>
   );

@@ -3,6 +3,7 @@ import { data, type Schemas } from '@patchbay/client';
 import { ConfirmButton } from '../components/confirm-button';
 import { ProblemBanner } from '../components/field';
 import { Pager } from '../components/pager';
+import { pageStatus } from '../format';
 import { otherMessages, problemOf, type Problem } from '../errors';
 import { usePagedList } from '../list';
 import { wholeItems } from '../whole';
@@ -99,7 +100,7 @@ export function PushView({ session }: { session: Session }) {
                   <code class="sid">{a.application_sid}</code>
                 </div>
               </th>
-              <td>{platforms(a)}</td>
+              <td data-label="Credentials for">{platforms(a)}</td>
               <td class="actions">
                 <button
                   type="button"
@@ -130,11 +131,7 @@ export function PushView({ session }: { session: Session }) {
         hasNext={!!list.page?.pagination.next}
         onPrevious={list.previous}
         onNext={list.next}
-        status={
-          list.page
-            ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}`
-            : 'Loading…'
-        }
+        status={list.page ? pageStatus(list.page) : 'Loading…'}
       />
       {chosen && <DevicesPanel key={chosen.application_sid} session={session} application={chosen} />}
     </section>

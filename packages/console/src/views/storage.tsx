@@ -4,7 +4,7 @@ import { Pager } from '../components/pager';
 import { ProblemBanner } from '../components/field';
 import { UsageMeter } from '../components/usage-meter';
 import { otherMessages } from '../errors';
-import { bytes, provider } from '../format';
+import { bytes, provider, pageStatus } from '../format';
 import { usePagedList } from '../list';
 import { wholeItems } from '../whole';
 import type { Session } from '../session';
@@ -56,13 +56,17 @@ export function StorageView({ session }: { session: Session }) {
               {c.quota_files === null || c.quota_bytes === null ? (
                 // External storage: no quota, no threshold (decisions §41); the counts alone.
                 <>
-                  <td class="count">{c.total_files}</td>
-                  <td class="count">{bytes(c.total_bytes)}</td>
-                  <td>—</td>
+                  <td class="count" data-label="Files">
+                    {c.total_files}
+                  </td>
+                  <td class="count" data-label="Bytes">
+                    {bytes(c.total_bytes)}
+                  </td>
+                  <td data-label="Threshold action">—</td>
                 </>
               ) : (
                 <>
-                  <td>
+                  <td class="usage-cell">
                     <UsageMeter
                       label="Files"
                       value={c.total_files}
@@ -71,7 +75,7 @@ export function StorageView({ session }: { session: Session }) {
                       format={(n) => String(n)}
                     />
                   </td>
-                  <td>
+                  <td class="usage-cell">
                     <UsageMeter
                       label="Bytes"
                       value={c.total_bytes}
@@ -80,10 +84,10 @@ export function StorageView({ session }: { session: Session }) {
                       format={bytes}
                     />
                   </td>
-                  <td>{c.threshold_action}</td>
+                  <td data-label="Threshold action">{c.threshold_action}</td>
                 </>
               )}
-              <td>
+              <td class="actions">
                 <button
                   type="button"
                   onClick={() => setChosen(c.container_sid)}
@@ -103,11 +107,7 @@ export function StorageView({ session }: { session: Session }) {
         hasNext={!!list.page?.pagination.next}
         onPrevious={list.previous}
         onNext={list.next}
-        status={
-          list.page
-            ? `${list.page.offset + 1}–${list.page.offset + list.page.count} of ${list.page.total ?? '?'}`
-            : 'Loading…'
-        }
+        status={list.page ? pageStatus(list.page) : 'Loading…'}
       />
       {selected && (
         <FilesPanel

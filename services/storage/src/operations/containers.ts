@@ -85,7 +85,13 @@ export async function createContainer(
   const counted = type === 'internal';
   const max = counted ? await maxContainers(ctx, partnerSid) : 0;
   if (counted && !(await takeSlot(ctx, partnerSid, max)))
-    throw new UnprocessableError([errorItem(`partner has reached its limit of ${max} containers`)]);
+    throw new UnprocessableError([
+      errorItem(
+        `partner has reached its limit of ${max} containers; an operator raises it with the partner attribute ` +
+          `max_containers: patchbay partner update ${partnerSid} --max-containers ${max + 1} ` +
+          `(or PATCH /partners/${partnerSid} with attributes.max_containers)`,
+      ),
+    ]);
   const doc = newContainerDoc(partnerSid, settings, false, { container_sid: randomUUID(), now: new Date() });
   if (type !== 'internal' && plain) {
     // Credentials sealed before anything is written; blobs go to store `<container_sid>.1`.
