@@ -325,6 +325,8 @@ export { StorageClient } from './clients/storage-client';
 export {
   StorageRequests,
   StorageEvents,
+  StorageJobs,
+  MediaProbeJobSchema,
   FileEventSchema,
   UploadPrepareRequestSchema,
   UploadReserveRequestSchema,
@@ -346,6 +348,7 @@ export type {
   Opened,
   PublicFile,
   FileEvent,
+  MediaProbeJob,
 } from './messages/storage';
 export type { RecordIngestSubject } from './clients/records-client';
 export {

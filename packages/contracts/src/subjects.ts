@@ -142,6 +142,11 @@ export const Subjects = {
     copyRelease: 'svc.storage.copies.release',
     /** `{keys}` → these copies are being read (least recently used order; never evicted while read). */
     copyUsed: 'svc.storage.copies.used',
+    /**
+     * Durable job `{file_sid, not_before}`: describe a stored media file (duration, format) from a probe, retried
+     * with backoff until the probe answers or shows the file is not media (decisions §49).
+     */
+    probeJob: 'job.storage.probe',
   },
   transcoder: {
     /** `{blob_key, format}` → `{duration, format, bitrate}` from ffprobe. */

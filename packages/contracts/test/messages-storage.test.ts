@@ -1,5 +1,5 @@
 import { compileValidator } from '../src/validate';
-import { StorageEvents, StorageRequests, UploadCommitRequestSchema } from '../src/messages/storage';
+import { StorageEvents, StorageJobs, StorageRequests, UploadCommitRequestSchema } from '../src/messages/storage';
 import {
   ProbeRequestSchema,
   TranscoderEvents,
@@ -13,7 +13,9 @@ import { Subjects } from '../src/subjects';
 const principal = { partner_sid: 'p', login: 'l', scopes: ['storage.manage'], token_sid: null };
 
 test('every storage and transcoder subject has its message schemas; file events too', () => {
-  expect(Object.keys(StorageRequests).sort()).toEqual(Object.values(Subjects.storage).sort());
+  expect([...Object.keys(StorageRequests), ...Object.keys(StorageJobs)].sort()).toEqual(
+    Object.values(Subjects.storage).sort(),
+  );
   expect([...Object.keys(TranscoderRequests), ...Object.keys(TranscoderJobs)].sort()).toEqual(
     Object.values(Subjects.transcoder).sort(),
   );

@@ -76,7 +76,7 @@ export { isJsonObject } from './runtime/json-object';
 export { asBuffer, byteChunks } from './blob-store/byte-chunks';
 export { CircuitBreakerBus } from './bus/circuit-breaker-bus';
 export type { CircuitOptions } from './bus/circuit-breaker-bus';
-export { BusPayloadError, NoRespondersError, ResponderLostError } from './bus/bus-errors';
+export { BusPayloadError, NoRespondersError, ResponderLostError, RetryLaterError } from './bus/bus-errors';
 export { sendBlob } from './http/send-blob';
 export type { BlobReply } from './http/send-blob';
 export { decideRange } from './http/range';

@@ -10,6 +10,7 @@ import {
   publicFilesUrl,
   type CredentialKeySettings,
 } from '@patchbay/platform';
+import type { ProbeRetry } from './domain/probe-retry';
 
 /**
  * The keys external containers' credentials are sealed with at rest (decisions §28): the push
@@ -58,6 +59,19 @@ export const StorageConfig = {
   TRANSCODE_CACHE_BYTES: Type.Integer({ minimum: 0, default: 1024 ** 3 }),
   /** Large lists of files in progress at once, per partner and in total. */
   ...LargeListConfig,
+  /** How long storage waits for the transcoder's probe of a media file (duration, format) before giving up on it. */
+  STORAGE_PROBE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
+  /**
+   * A media probe that failed (timeout, transcoder away, bus down) is retried from a durable queue: first after this
+   * long (plus the probe timeout, for the commit's own probe), then each wait twice the one before, up to
+   * STORAGE_PROBE_RETRY_MAX_MS, until it answers or shows the file is not media (decisions §49).
+   */
+  STORAGE_PROBE_RETRY_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 5_000 }),
+  /**
+   * The longest wait between two attempts of a failed probe. With the default, every file is described within
+   * 90 s of the transcoder answering again (this plus the probe timeout).
+   */
+  STORAGE_PROBE_RETRY_MAX_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 60_000 }),
 };
 
 export interface StorageSettings {
@@ -77,6 +91,12 @@ export interface StorageSettings {
   copyCacheBytes?: number;
   /** LIST_LARGE_*: how many large lists of files are built and sent at once (unset, tests: the defaults). */
   largeLists?: LargeListLimits;
+  /**
+   * Media probes (decisions §49): their timeout and retry backoff, and where failed ones wait — `store` (the
+   * all-in-one: its in-process bus loses jobs with the process) or `bus` (JetStream). Unset (tests): 15 s, 5 s to
+   * 60 s, the bus.
+   */
+  probe?: { timeoutMs: number; retry: ProbeRetry; queue: 'bus' | 'store' };
 }
 
 export const storageSchema = Type.Object({ ...CommonConfig, ...StorageConfig });
@@ -99,6 +119,21 @@ export function storageSettings(c: StorageConfigValues): StorageSettings {
     credentialKeys: storageCredentialKeys(c),
     copyCacheBytes: c.TRANSCODE_CACHE_BYTES,
     largeLists: largeListLimits(c),
+    probe: probeSettings(c),
+  };
+}
+
+/** The probe settings, checked together: the longest wait is at least the first. */
+function probeSettings(c: StorageConfigValues): NonNullable<StorageSettings['probe']> {
+  if (c.STORAGE_PROBE_RETRY_MAX_MS < c.STORAGE_PROBE_RETRY_MS)
+    throw new ConfigError([
+      `STORAGE_PROBE_RETRY_MAX_MS (${c.STORAGE_PROBE_RETRY_MAX_MS}) must be at least STORAGE_PROBE_RETRY_MS ` +
+        `(${c.STORAGE_PROBE_RETRY_MS})`,
+    ]);
+  return {
+    timeoutMs: c.STORAGE_PROBE_TIMEOUT_MS,
+    retry: { firstMs: c.STORAGE_PROBE_RETRY_MS, maxMs: c.STORAGE_PROBE_RETRY_MAX_MS },
+    queue: c.NATS_URL ? 'bus' : 'store',
   };
 }
 

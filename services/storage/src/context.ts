@@ -1,6 +1,8 @@
 import type { BlobStore, Bus, KeyRing, Logger } from '@patchbay/platform';
 import type { ListGate } from '@patchbay/query';
+import type { ProbeRetry } from './domain/probe-retry';
 import type { KeyedLock } from './keyed-lock';
+import type { ProbeQueue } from './probes/probe-queue';
 import type { StorageRepo } from './repo';
 
 /** What every storage operation works with (built once by service.ts). */
@@ -23,4 +25,8 @@ export interface StorageContext {
   containerLocks: KeyedLock;
   /** Bounds the large lists of files built and sent at once (LIST_LARGE_*). */
   lists: ListGate;
+  /** The durable queue media probes that failed are retried from (decisions §49). */
+  probes: ProbeQueue;
+  /** STORAGE_PROBE_TIMEOUT_MS, and how a failed probe is retried (STORAGE_PROBE_RETRY_MS, _MAX_MS). */
+  probe: { timeoutMs: number; retry: ProbeRetry };
 }

@@ -7,6 +7,7 @@ import type {
   EncryptionKeyDoc,
   FileDoc,
   PartnerLimitDoc,
+  PendingProbeDoc,
   UploadDoc,
 } from './domain/documents';
 
@@ -20,6 +21,8 @@ export interface StorageRepo {
   blobStores: Collection<BlobStoreDoc>;
   blobDeletions: Collection<BlobDeletionDoc>;
   copies: Collection<CopyDoc>;
+  /** The all-in-one's durable probe queue (probes/store-probe-queue.ts). */
+  pendingProbes: Collection<PendingProbeDoc>;
 }
 
 /** Opens the collections and makes their indexes (idempotent, at start). */
@@ -33,7 +36,10 @@ export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
     blobStores: docs.collection<BlobStoreDoc>('blob_stores'),
     blobDeletions: docs.collection<BlobDeletionDoc>('blob_deletions'),
     copies: docs.collection<CopyDoc>('transcoded_copies'),
+    pendingProbes: docs.collection<PendingProbeDoc>('pending_probes'),
   };
+  await repo.pendingProbes.createIndex({ file_sid: 1 }, { unique: true });
+  await repo.pendingProbes.createIndex({ due_at: 1 });
   await repo.copies.createIndex({ key: 1 }, { unique: true });
   await repo.copies.createIndex({ file_sid: 1 });
   await repo.copies.createIndex({ state: 1, last_used: 1 });

@@ -30,6 +30,16 @@ import { uploadHandlers } from './handlers/uploads';
 import { ensureDefaultContainer } from './operations/containers';
 import { reconcileCounters, requeueUnfinishedTranscoding, runMaintenance } from './operations/maintenance';
 import { removeStaleUploads } from './operations/uploads';
+import { runQueuedProbe } from './operations/media-probe';
+import { BusProbeQueue } from './probes/bus-probe-queue';
+import { StoreProbeQueue } from './probes/store-probe-queue';
+
+/** Probe settings when none are given (tests): as the configuration's defaults, failed probes on the bus. */
+const DEFAULT_PROBE: NonNullable<StorageSettings['probe']> = {
+  timeoutMs: 15_000,
+  retry: { firstMs: 5_000, maxMs: 60_000 },
+  queue: 'bus',
+};
 
 /**
  * The storage service: owns containers and file metadata; the bytes live in the blob store.
@@ -44,6 +54,12 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
   const keys = settings.credentialKeys
     ? openKeyRing(settings.credentialKeys, log, STORAGE_KEYS)
     : new KeyRing(randomBytes(32), [], 'storage');
+  const probe = settings.probe ?? DEFAULT_PROBE;
+  const probeLog = log.child({ mod: 'media-probe' });
+  const probes =
+    probe.queue === 'store'
+      ? new StoreProbeQueue(repo.pendingProbes, { retry: probe.retry, log: probeLog })
+      : new BusProbeQueue(deps.bus, { retry: probe.retry, timeoutMs: probe.timeoutMs, log: probeLog });
   const ctx: StorageContext = {
     repo,
     blobs: deps.blobs,
@@ -56,6 +72,8 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     keys,
     containerLocks: new KeyedLock(),
     lists: new ListGate(settings.largeLists ?? DEFAULT_LARGE_LISTS),
+    probes,
+    probe,
   };
   if (settings.reconcileOnStart ?? true) await reconcileCounters(ctx);
   await removeStaleUploads(ctx, settings.uploadStaleMs);
@@ -83,6 +101,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
       log.error({ err }, 'unfinished transcoding jobs could not be enqueued again'),
     );
   }
+  subs.push(await probes.start((fileSid, failures) => runQueuedProbe(ctx, fileSid, failures)));
   const partnerCreated = Subjects.events.partnerCreated;
   subs.push(
     await deps.bus.subscribe(

@@ -9,6 +9,22 @@ const settingsOf = (env: NodeJS.ProcessEnv) =>
 const KEY = randomBytes(32).toString('base64');
 
 describe('storageSettings', () => {
+  test('media probes: 15 s timeout, retried after 5 s doubling to 60 s; the store holds them without NATS', () => {
+    expect(settingsOf({}).probe).toEqual({
+      timeoutMs: 15_000,
+      retry: { firstMs: 5_000, maxMs: 60_000 },
+      queue: 'store',
+    });
+    expect(settingsOf({ NATS_URL: 'nats://n:4222', STORAGE_PROBE_RETRY_MS: '500' }).probe).toMatchObject({
+      retry: { firstMs: 500 },
+      queue: 'bus',
+    });
+    expect(() => settingsOf({ STORAGE_PROBE_RETRY_MS: '9000', STORAGE_PROBE_RETRY_MAX_MS: '8000' })).toThrow(
+      /STORAGE_PROBE_RETRY_MAX_MS \(8000\) must be at least STORAGE_PROBE_RETRY_MS \(9000\)/,
+    );
+    expect(() => settingsOf({ STORAGE_PROBE_TIMEOUT_MS: '10' })).toThrow(/STORAGE_PROBE_TIMEOUT_MS/);
+  });
+
   test(
     'credentials key: STORAGE_CREDENTIALS_KEY (and old keys), else a key ' +
       'file in the data directory; required with MongoDB, never echoed',

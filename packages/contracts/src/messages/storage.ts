@@ -132,6 +132,8 @@ export const ContainerDefaultRequestSchema = Type.Object({ partner_sid: Sid });
 
 const NoBody = Type.Null();
 
+type StorageSubject = (typeof Subjects.storage)[keyof typeof Subjects.storage];
+
 export const StorageRequests = {
   [Subjects.storage.containerCreate]: { request: GatewayRequestSchema, reply: ContainerSchema },
   [Subjects.storage.containerList]: { request: GatewayRequestSchema, reply: AnyListEnvelopeSchema },
@@ -170,7 +172,7 @@ export const StorageRequests = {
   },
   [Subjects.storage.sweepExpired]: { request: SweepExpiredRequestSchema, reply: SweepExpiredReplySchema },
   ...CopyCacheRequests,
-} as const satisfies Record<(typeof Subjects.storage)[keyof typeof Subjects.storage], RequestSpec>;
+} as const satisfies Record<Exclude<StorageSubject, typeof Subjects.storage.probeJob>, RequestSpec>;
 
 /**
  * `evt.file.created|updated|deleted`: which file (and whose). Consumers rely on `file_sid` alone
@@ -183,4 +185,16 @@ export const StorageEvents = {
   [Subjects.events.fileCreated]: { payload: FileEventSchema },
   [Subjects.events.fileUpdated]: { payload: FileEventSchema },
   [Subjects.events.fileDeleted]: { payload: FileEventSchema },
+} as const satisfies Record<string, PayloadSpec>;
+
+/**
+ * A media file to describe from a probe (decisions §49): enqueued before the file is recorded, so a commit that dies
+ * leaves a job that finds no file; not run before `not_before` (ISO 8601), by when the commit's own probe has answered
+ * or given up.
+ */
+export const MediaProbeJobSchema = Type.Object({ file_sid: Sid, not_before: Type.String({ format: 'date-time' }) });
+export type MediaProbeJob = Static<typeof MediaProbeJobSchema>;
+
+export const StorageJobs = {
+  [Subjects.storage.probeJob]: { payload: MediaProbeJobSchema },
 } as const satisfies Record<string, PayloadSpec>;

@@ -35,3 +35,19 @@ export class BusPayloadError extends ApiError {
     super(500, 'bus_payload', message, [], options);
   }
 }
+
+/**
+ * Thrown by a job handler that wants its job back later without it counting as a failure: the job
+ * is not due yet, or the handler keeps its own backoff (a media probe retried until the transcoder
+ * answers, decisions §49). The job is handed back after `delayMs` (nak with that delay) and
+ * nothing is logged; the delivery still counts toward the subscription's `maxDeliver`.
+ */
+export class RetryLaterError extends Error {
+  constructor(
+    readonly delayMs: number,
+    message = `retry in ${delayMs} ms`,
+  ) {
+    super(message);
+    this.name = 'RetryLaterError';
+  }
+}

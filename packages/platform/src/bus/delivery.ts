@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { ApiError } from '@patchbay/contracts';
-import { BusPayloadError } from './bus-errors';
+import { BusPayloadError, RetryLaterError } from './bus-errors';
 import { decodePayload } from './envelope-codec';
 import type { JobHandler, TraceCarrier } from './port';
 
@@ -90,7 +90,9 @@ export async function settle(
   try {
     await run(payload);
   } catch (err) {
-    if (opts.signal?.aborted) {
+    if (err instanceof RetryLaterError && !opts.signal?.aborted && d.deliveryCount < opts.maxDeliver) {
+      d.nak(Math.max(0, err.delayMs));
+    } else if (opts.signal?.aborted) {
       opts.logger.info(
         { ...where, reason: String(opts.signal.reason) },
         `${opts.kind} handed back unfinished: its subscription is stopping`,

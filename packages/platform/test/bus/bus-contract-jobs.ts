@@ -1,3 +1,4 @@
+import { RetryLaterError } from '../../src/bus/bus-errors';
 import type { JobContext } from '../../src/bus/port';
 import { captureLogger, deferred, eventually, sleep, stopWhileJobRuns, type BusKit } from './bus-test-kit';
 
@@ -73,6 +74,28 @@ export function describeJobContract(kit: BusKit): void {
       expect(counts).toEqual([1, 2, 3]);
     },
   );
+
+  test('a job that asks to be retried later comes back after its own delay, with no failure logged', async () => {
+    const { logger, lines } = captureLogger();
+    const w = await kit.bus({ logger });
+    const s = subject();
+    const at: number[] = [];
+    await w.work(
+      s,
+      'runners',
+      async (_p, ctx) => {
+        at.push(Date.now());
+        if (ctx.deliveryCount < 3) throw new RetryLaterError(400);
+      },
+      { maxDeliver: Infinity },
+    );
+    await w.enqueue(s, { n: 1 });
+    await eventually(() => expect(at).toHaveLength(3), 5000);
+    expect(at[1] - at[0]).toBeGreaterThanOrEqual(350);
+    expect(at[2] - at[1]).toBeGreaterThanOrEqual(350);
+    await eventually(async () => expect(await w.pending!(s, 'runners')).toBe(0));
+    expect(lines.filter((l) => Number(l.level) >= 40 && l.subject === s)).toEqual([]);
+  });
 
   test('a job whose worker stops answering is redone by another worker after the ack wait', async () => {
     const [stuck, healthy] = [await kit.bus(), await kit.bus()];

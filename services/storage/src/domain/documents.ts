@@ -123,6 +123,8 @@ export interface FileDoc extends Record<string, unknown> {
   encryption?: FileEncryptionDoc | null;
   /** A Voicemail recording's callback the endpoint service has not taken yet (operations/voicemail-callbacks.ts). */
   callback_pending?: VoicemailCallbackSchedule;
+  /** Set when a probe showed the stored bytes are not decodable media: its duration stays null, nothing retries it. */
+  media_probe?: 'not_media';
   /**
    * The upload's Idempotency-Key, scoped to the partner that sent it (operations/upload-idempotency.ts), the
    * fingerprint of its request, and until when a commit with that key returns this file; unset after that.
@@ -239,4 +241,18 @@ export interface BlobDeletionDoc extends Record<string, unknown> {
   blob_key: string;
   date_created: Date;
   attempts: number;
+}
+
+/**
+ * A media probe still to be done (the all-in-one's durable probe queue, probes/store-probe-queue.ts): written before
+ * the file is recorded, removed once its probe answered or showed the file is not media.
+ */
+export interface PendingProbeDoc extends Record<string, unknown> {
+  file_sid: string;
+  /** Probes tried for it so far. */
+  attempts: number;
+  /** Not tried again before this. */
+  due_at: Date;
+  /** Why the last attempt failed (for the operator; never a partner's data). */
+  last_error?: string;
 }

@@ -15,18 +15,17 @@ import type { FileDoc, FileEncryptionDoc, UploadDoc } from '../domain/documents'
 import { newFileDoc } from '../domain/file-doc';
 import { checkClassification, describeContent } from '../domain/file-fields';
 import { checkRecordingLength } from '../domain/media-rules';
+import { isMediaMime } from '../domain/probe-retry';
 import { serializeFile } from '../domain/serialize';
 import { transcodingJob } from '../domain/transcoding-plan';
 import { addFile, removeFile } from '../counters';
 import { deleteBlobOrRetryLater } from './blob-deletions';
 import { containerRecipients } from './encryption-keys';
-import { describeMedia, probeMedia } from './media-probe';
+import { describeNewMedia, probeMedia, queuedProbeDue } from './media-probe';
 import { planUploadTranscoding, sealedTranscode } from './transcoding';
 import { discardUpload, pendingUploadOf, uploadContainer } from './uploads';
 import { committedWithKey, idempotencyFields } from './upload-idempotency';
 import { scheduleVoicemailCallback } from './voicemail-callbacks';
-
-const isMediaType = (mime: string) => mime.startsWith('audio/') || mime.startsWith('video/');
 
 /**
  * The commit of an upload (uploads.ts has the prepare): re-checks atomically with the real size and
@@ -65,7 +64,7 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
       throw UnprocessableError.field('data', 'the recording is not decodable audio');
     if (probed) checkRecordingLength(u.recording?.max_duration, probed.duration);
     // Encrypted: the plaintext is probed now, within this request (the file key is not kept for later).
-    if (sealed && !probed && isMediaType(content.mimeType))
+    if (sealed && !probed && isMediaMime(content.mimeType))
       probed = await probeMedia(ctx, source, undefined, fileKey).catch(() => null);
     let blobKey = u.blob_key;
     let described = { format: probed?.format ?? content.format, mime: content.mimeType };
@@ -93,6 +92,9 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
       probed = { format: result.content_format, duration: result.content_duration, bitrate: result.content_bitrate };
       transcodedNow = true;
     }
+    // Probed after it is recorded; its durable probe first, so a probe that fails or a commit that dies is retried.
+    const probeAfter = !plan && !probed && !sealed && isMediaMime(described.mime);
+    if (probeAfter) await ctx.probes.schedule(u.file_sid, queuedProbeDue(ctx));
     await addFile(repo, c, size, f.threshold_include);
     const doc: FileDoc = {
       ...idempotencyFields(req.principal, req.idempotency),
@@ -132,7 +134,7 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
       await ctx.bus.enqueue(Subjects.transcoder.uploadJob, transcodingJob(doc, plan), {
         msgId: `transcode-${doc.file_sid}`,
       });
-    else if (!probed && !sealed) await describeMedia(ctx, doc);
+    else if (probeAfter) await describeNewMedia(ctx, doc);
     const stored = (await repo.files.findOne({ file_sid: doc.file_sid })) ?? doc;
     await ctx.bus.publish(Subjects.events.fileCreated, {
       file_sid: doc.file_sid,
