@@ -1,4 +1,12 @@
-import { createLogger, loadConfig, openBus, publicFilesUrl, resolveLogFormat, runProcess } from '@patchbay/platform';
+import {
+  createLogger,
+  loadConfig,
+  openBus,
+  publicFilesUrl,
+  resolveLogFormat,
+  runProcess,
+  stdoutSink,
+} from '@patchbay/platform';
 import { AllInOneConfig } from './config';
 import { distributedProcesses } from './process-list';
 import { spawnSet, waitForHealth } from './spawn-set';
@@ -67,7 +75,7 @@ runProcess({
       token: config.PATCHBAY_BOOTSTRAP_TOKEN,
     });
     await bus.close();
-    process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
+    stdoutSink().write(`${banner(result, baseUrl, storageUrl)}\n`);
     return { stop: () => set.stop() };
   },
 });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { isReadyMessage } from '@patchbay/platform';
+import { pathToFileURL } from 'node:url';
+import { isReadyMessage, stdoutSink } from '@patchbay/platform';
 import { REPO_ROOT, type ProcessSpec } from './process-list';
 
 export interface RunningSet {
@@ -14,10 +15,21 @@ export interface RunningSet {
   stop(graceMs?: number): Promise<void>;
 }
 
-const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+/**
+ * How a service's TypeScript runs: node itself with tsx's hooks (what the `tsx` command does in a
+ * child process of its own). No wrapper process: a signal reaches the service itself, and tsx's
+ * wrapper, which SIGKILLs a child that does not confirm a relayed signal within 30 ms, cannot cut
+ * a busy service's graceful stop short (decisions §50).
+ */
+const NODE_ARGS = [
+  '--require',
+  require.resolve('tsx/preflight'),
+  '--import',
+  pathToFileURL(require.resolve('tsx')).href,
+];
 
 /**
- * Starts each process with `tsx`, its output prefixed by its name (or silenced). A process that
+ * Starts each process (node with tsx's hooks), its output prefixed by its name (or silenced). A process that
  * exits on its own is reported through `onExit`.
  */
 export function spawnSet(
@@ -30,8 +42,8 @@ export function spawnSet(
   let stopping = false;
   let settle: ((failure?: Error) => void) | undefined;
   for (const spec of specs) {
-    // The IPC channel carries the service's ready message (tsx relays it from the process it runs).
-    const child = spawn(TSX, [path.join(REPO_ROOT, spec.entry)], {
+    // The IPC channel carries the service's ready message.
+    const child = spawn(process.execPath, [...NODE_ARGS, path.join(REPO_ROOT, spec.entry)], {
       cwd: REPO_ROOT,
       env: { ...env, ...spec.env, PATCHBAY_LAUNCHER_PID: String(process.pid) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -48,7 +60,9 @@ export function spawnSet(
         if (opts.quiet) return;
         const lines = (rest + chunk.toString()).split('\n');
         rest = lines.pop() ?? '';
-        for (const line of lines) process.stdout.write(prefix + line + '\n');
+        // Through the launcher's bounded output: a reader that stops reading never blocks the
+        // launcher, so it keeps reading its services' pipes and they never block either.
+        for (const line of lines) stdoutSink().write(prefix + line + '\n');
       });
     }
     child.on('exit', (code) => {
