@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { releasePorts, reservePorts } from '../harness/free-port';
-import { statFields } from '../../bench/lib/proc';
+import { findInGroup, statFields } from '../../bench/lib/proc';
 import type { Mode } from '../harness/patchbay';
+import { defaultContainer } from '../harness/default-container';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -23,8 +24,10 @@ export interface ProcessGroup {
   output(): string;
   /** pnpm's exit code (or the signal that ended it). */
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Every live (not zombie) process of the group. */
+  /** Every live (not zombie) process of the group and descended from it. */
   members(): number[];
+  /** Polls the default container's SID. */
+  defaultContainer(): Promise<string>;
   /** SIGKILL to whatever of the group is left, and its data directory removed. */
   cleanup(): Promise<void>;
 }
@@ -75,6 +78,7 @@ export async function startGroup(mode: Mode, env: Record<string, string> = {}): 
     output: () => out,
     exit,
     members: () => groupMembers(pgid),
+    defaultContainer: () => defaultContainer({ baseUrl: `${origin}/core/v2`, token }),
     cleanup: async () => {
       for (const pid of groupMembers(pgid)) {
         try {
@@ -109,28 +113,42 @@ export async function startGroup(mode: Mode, env: Record<string, string> = {}): 
   }
 }
 
-/** Live processes of group `pgid` (zombies, already exited, are not). */
+/** Live processes of group `pgid` and descended from it (zombies, already exited, are not). */
 export function groupMembers(pgid: number): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  return findInGroup(pgid, '').filter((pid) => {
     try {
-      const fields = statFields(entry);
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') found.push(Number(entry));
+      return statFields(pid)[0] !== 'Z';
     } catch {
-      /* gone */
+      return false;
     }
-  }
-  return found;
+  });
 }
 
-/** Resolves once group `pgid` has no live process, with how long that took; rejects after `timeoutMs`. */
+/**
+ * Resolves once no process of group `pgid` is left, nor any that was in it or descended from it
+ * when called (a service whose launcher is gone is no longer its descendant), with how long that
+ * took; rejects after `timeoutMs`.
+ */
 export async function groupGone(pgid: number, timeoutMs: number): Promise<number> {
   const started = Date.now();
-  while (groupMembers(pgid).length > 0) {
+  const watched = new Set(groupMembers(pgid));
+  const left = () => {
+    const now = new Set(groupMembers(pgid));
+    for (const pid of watched) if (!now.has(pid) && alive(pid)) now.add(pid);
+    return [...now];
+  };
+  while (left().length > 0) {
     if (Date.now() - started > timeoutMs)
-      throw new Error(`group ${pgid} still has ${groupMembers(pgid).join(', ')} after ${timeoutMs} ms`);
+      throw new Error(`group ${pgid} still has ${left().join(', ')} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return Date.now() - started;
+}
+
+function alive(pid: number): boolean {
+  try {
+    return statFields(pid)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }

@@ -33,7 +33,8 @@ const childLogEnv = {
 runProcess({
   name: 'launcher',
   logger,
-  graceMs: 30000,
+  // Its services get 20 s (gateway, file servers), then 7 s (the rest): every process is gone within 30 s.
+  graceMs: 29000,
   // Under `pnpm start:distributed` the parent is a tsx/pnpm wrapper: if it is killed outright,
   // stop the set rather than leave it running unowned.
   exitWith: process.ppid,
@@ -52,14 +53,15 @@ runProcess({
     // Every process reports ready with its /health port; the set is announced once all answer there.
     const processes = distributedProcesses({ ...shape, opsPortBase: config.OPS_PORT_BASE });
     const set = spawnSet(processes, env, {
-      onExit: (name, code) => logger.error({ name, code }, 'a service exited on its own'),
+      onRestart: (name, exit, restartInMs) =>
+        logger.error({ name, ...exit, restart_in_ms: restartInMs }, 'a service exited: starting it again'),
     });
     const baseUrl = config.BASE_URL ?? `http://127.0.0.1:${config.PORT}/core/v2`;
     let opsPorts: Map<string, number | null>;
     try {
       opsPorts = await set.ready();
     } catch (err) {
-      await set.stop(5000);
+      await set.stop({ firstMs: 5000, restMs: 5000 });
       throw err;
     }
     const ports = [...opsPorts.values()].filter((port): port is number => port !== null);

@@ -7,6 +7,8 @@ export interface ProcessSpec {
   entry: string;
   /** Extra environment for this process. */
   env?: Record<string, string>;
+  /** Takes requests from outside (gateway, file server): stopped first, while the services it calls still answer. */
+  stopFirst?: boolean;
 }
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
@@ -43,6 +45,7 @@ export function distributedProcesses(opts: ProcessListOptions): ProcessSpec[] {
     { name: 'push', entry: 'services/push/src/main.ts' },
     ...replicas('file-server', opts.fileServers ?? 1, (i) => ({
       entry: 'services/file-server/src/main.ts',
+      stopFirst: true,
       env: { STORAGE_PORT: String(opts.storagePort + i) },
     })),
     ...replicas('threshold-worker', opts.thresholdWorkers ?? 1, () => ({
@@ -51,6 +54,7 @@ export function distributedProcesses(opts: ProcessListOptions): ProcessSpec[] {
     {
       name: 'gateway',
       entry: 'services/gateway/src/main.ts',
+      stopFirst: true,
       env: { PORT: String(opts.port), STORAGE_URL: opts.storageUrl },
     },
   ];
