@@ -7,6 +7,9 @@
  *    process and against every service in its own process over a real nats-server; the distributed
  *    project also runs tests/distributed (replicas, restarts: things only that mode has). Every
  *    response these tests receive is checked against the served OpenAPI document (conformance.ts);
+ *  - launch: Patchbay started as a person starts it (`pnpm start`, `pnpm start:distributed`) in a
+ *    process group of its own, signalled and killed as a terminal or a supervisor does (tests/launch);
+ *    each file starts its own instances, so the project has no shared one;
  *  - browser: the partner console (tests/console) in Debian's chromium, against one embedded
  *    instance the test file starts with a fake FCM beside it.
  */
@@ -38,6 +41,11 @@ module.exports = {
       globalSetup: '<rootDir>/tests/harness/global-setup-embedded.ts',
       setupFilesAfterEnv: ['<rootDir>/tests/harness/conformance.ts'],
       globalTeardown: '<rootDir>/tests/harness/global-teardown.ts',
+    },
+    {
+      ...common,
+      displayName: 'launch',
+      testMatch: ['<rootDir>/tests/launch/**/*.test.ts'],
     },
     {
       ...common,

@@ -16,14 +16,35 @@ export function statFields(pid: number | string): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
-/** PIDs of processes in process group `pgid` whose command line contains `needle`. */
+/**
+ * PIDs of the processes of an instance started as process group `pgid` whose command line contains
+ * `needle`: the group's own, and every process descended from one of them (the distributed
+ * launcher runs each service in a process group of its own, decisions §50).
+ */
 export function findInGroup(pgid: number, needle: string): number[] {
-  const out: number[] = [];
+  const all: Array<{ pid: number; ppid: number; pgrp: number }> = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (Number(statFields(entry)[2]) !== pgid) continue;
-      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) out.push(Number(entry));
+      const f = statFields(entry);
+      all.push({ pid: Number(entry), ppid: Number(f[1]), pgrp: Number(f[2]) });
+    } catch {
+      /* gone */
+    }
+  }
+  const mine = new Set(all.filter((p) => p.pgrp === pgid).map((p) => p.pid));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of all)
+      if (!mine.has(p.pid) && mine.has(p.ppid)) {
+        mine.add(p.pid);
+        grew = true;
+      }
+  }
+  const out: number[] = [];
+  for (const pid of mine) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) out.push(pid);
     } catch {
       /* gone */
     }

@@ -11,7 +11,10 @@ interface ContainerList {
  * while the services start and an empty list are all "not yet". Fails naming it after `timeoutMs`.
  * Used by the API tests that start an instance of their own and by the benchmarks.
  */
-export function defaultContainer(inst: PatchbayInstance, timeoutMs = 20_000): Promise<string> {
+export function defaultContainer(
+  inst: Pick<PatchbayInstance, 'baseUrl' | 'token'>,
+  timeoutMs = 20_000,
+): Promise<string> {
   return until(
     'the default container',
     timeoutMs,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startNatsServer } from '../../packages/platform/src/testing/nats-server';
 import { dropDatabases, testDbPrefix } from '../../packages/platform/src/testing/mongo-databases';
 import { freePort, releasePorts, reservePorts } from './free-port';
+import { findInGroup } from '../../bench/lib/proc';
 
 export type Mode = 'embedded' | 'distributed';
 
@@ -201,12 +202,23 @@ export async function startPatchbay(
         if (child.exitCode !== null || child.signalCode !== null) resolve();
         else child.once('exit', () => resolve());
       });
+      // The group and every process descended from it: the distributed launcher's services run in
+      // process groups of their own.
+      const pids = findInGroup(child.pid!, '');
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         /* already gone */
       }
+      for (const pid of pids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
       await exited;
+      await Promise.all(pids.map((pid) => gone(pid)));
     },
     restart: (env = {}) =>
       startPatchbay(
@@ -228,6 +240,18 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, descr
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for patchbay; output:\n${describe()}`);
     await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Resolves once `pid` is gone or a zombie (at most 10 s). */
+async function gone(pid: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if (/^\d+ \([^)]*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))) return;
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -43,6 +43,8 @@ export { CommonConfig, PublicFilesConfig, publicFilesUrl } from './config/common
 export { DEFAULT_LARGE_LISTS, LargeListConfig, largeListLimits, type LargeListLimits } from './config/large-lists';
 export { createLogger, resolveLogFormat, LOG_FORMATS } from './runtime/logger';
 export type { Logger, LogFormat, LogFormatSetting } from './runtime/logger';
+export { stdoutSink, LOG_BUFFER_BYTES } from './runtime/log-sink';
+export type { OutputSink } from './runtime/log-sink';
 export { createMetricsRegistry } from './runtime/metrics';
 export { handleOpsRequest, startOpsServer, serverPort } from './runtime/ops-server';
 export type { HealthState } from './runtime/ops-server';

@@ -22,10 +22,20 @@ export const AllInOneConfig = Type.Object({
   ...StorageConfig,
   ...ThresholdWorkerConfig,
   ...FileServerConfig,
-  /** Distributed launcher only: replicas of the file server and the transcoder. */
+  /**
+   * Distributed launcher only: replicas of each service (`<SERVICE>_REPLICAS`). The gateway's and the
+   * file server's listen on consecutive ports from PORT and STORAGE_PORT. Services that own an
+   * embedded store (identity, records, storage, endpoint, push) take more than 1 only with MONGODB_URL.
+   */
+  GATEWAY_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
   FILE_SERVER_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
   TRANSCODER_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
   THRESHOLD_WORKER_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
+  IDENTITY_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
+  RECORDS_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
+  STORAGE_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
+  ENDPOINT_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
+  PUSH_REPLICAS: Type.Integer({ minimum: 1, maximum: 32, default: 1 }),
   /** Distributed launcher only: process i serves /health and /metrics on OPS_PORT_BASE + i. */
   OPS_PORT_BASE: Type.Optional(Type.Integer({ minimum: 1, maximum: 65000 })),
   PATCHBAY_BOOTSTRAP_LOGIN: Type.Optional(Type.String({ minLength: 3, maxLength: 64, pattern: '^[A-Za-z0-9._@-]+$' })),

@@ -1,16 +1,27 @@
-import { createLogger, loadConfig, openBus, publicFilesUrl, resolveLogFormat, runProcess } from '@patchbay/platform';
+import {
+  ConfigError,
+  createLogger,
+  loadConfig,
+  openBus,
+  publicFilesUrl,
+  resolveLogFormat,
+  runProcess,
+  stdoutSink,
+} from '@patchbay/platform';
 import { AllInOneConfig } from './config';
-import { distributedProcesses } from './process-list';
+import { distributedProcesses, replicaProblems } from './process-list';
 import { spawnSet, waitForHealth } from './spawn-set';
 import { banner, bootstrapPartner } from './bootstrap';
 
 /**
  * Distributed mode on one machine: every service in its own process, talking over NATS
  * (NATS_URL, default nats://127.0.0.1:4222), each stateful service with its own data directory
- * under DATA_DIR. Same environment as the all-in-one process, plus FILE_SERVER_REPLICAS and
- * TRANSCODER_REPLICAS (file-servers on consecutive ports from STORAGE_PORT) and OPS_PORT_BASE
- * (process i serves /health and /metrics on OPS_PORT_BASE + i; unset, each process binds a port
- * the OS picks and reports it when ready, and the launcher logs the list).
+ * under DATA_DIR. Same environment as the all-in-one process, plus `<SERVICE>_REPLICAS` (replicas of
+ * any service; gateways and file-servers on consecutive ports from PORT and STORAGE_PORT; services
+ * with an embedded store only with MONGODB_URL) and OPS_PORT_BASE (process i serves /health and
+ * /metrics on OPS_PORT_BASE + i; unset, each process binds a port the OS picks and reports it when
+ * ready, and the launcher logs the list). It supervises the set: a service that exits or is killed
+ * is started again (spawn-set.ts, decisions §50).
  */
 const logFormat = resolveLogFormat(process.env.LOG_FORMAT);
 const logger = createLogger({ name: 'launcher', level: process.env.LOG_LEVEL || 'info', format: logFormat });
@@ -25,7 +36,8 @@ const childLogEnv = {
 runProcess({
   name: 'launcher',
   logger,
-  graceMs: 30000,
+  // Its services get 20 s (gateway, file servers), then 7 s (the rest): every process is gone within 30 s.
+  graceMs: 29000,
   // Under `pnpm start:distributed` the parent is a tsx/pnpm wrapper: if it is killed outright,
   // stop the set rather than leave it running unowned.
   exitWith: process.ppid,
@@ -33,25 +45,37 @@ runProcess({
     const env = { ...process.env, ...childLogEnv, NATS_URL: process.env.NATS_URL || 'nats://127.0.0.1:4222' };
     const config = loadConfig(AllInOneConfig, env);
     const storageUrl = publicFilesUrl(config);
-    const shape = {
+    const replicas = {
+      gateway: config.GATEWAY_REPLICAS,
+      'file-server': config.FILE_SERVER_REPLICAS,
+      transcoder: config.TRANSCODER_REPLICAS,
+      'threshold-worker': config.THRESHOLD_WORKER_REPLICAS,
+      identity: config.IDENTITY_REPLICAS,
+      records: config.RECORDS_REPLICAS,
+      storage: config.STORAGE_REPLICAS,
+      endpoint: config.ENDPOINT_REPLICAS,
+      push: config.PUSH_REPLICAS,
+    };
+    const problems = replicaProblems(replicas, config.MONGODB_URL);
+    if (problems.length) throw new ConfigError(problems);
+    // Every process reports ready with its /health port; the set is announced once all answer there.
+    const processes = distributedProcesses({
       port: config.PORT,
       storagePort: config.STORAGE_PORT,
       storageUrl,
-      fileServers: config.FILE_SERVER_REPLICAS,
-      transcoders: config.TRANSCODER_REPLICAS,
-      thresholdWorkers: config.THRESHOLD_WORKER_REPLICAS,
-    };
-    // Every process reports ready with its /health port; the set is announced once all answer there.
-    const processes = distributedProcesses({ ...shape, opsPortBase: config.OPS_PORT_BASE });
+      replicas,
+      opsPortBase: config.OPS_PORT_BASE,
+    });
     const set = spawnSet(processes, env, {
-      onExit: (name, code) => logger.error({ name, code }, 'a service exited on its own'),
+      onRestart: (name, exit, restartInMs) =>
+        logger.error({ name, ...exit, restart_in_ms: restartInMs }, 'a service exited: starting it again'),
     });
     const baseUrl = config.BASE_URL ?? `http://127.0.0.1:${config.PORT}/core/v2`;
     let opsPorts: Map<string, number | null>;
     try {
       opsPorts = await set.ready();
     } catch (err) {
-      await set.stop(5000);
+      await set.stop({ firstMs: 5000, restMs: 5000 });
       throw err;
     }
     const ports = [...opsPorts.values()].filter((port): port is number => port !== null);
@@ -67,7 +91,7 @@ runProcess({
       token: config.PATCHBAY_BOOTSTRAP_TOKEN,
     });
     await bus.close();
-    process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
+    stdoutSink().write(`${banner(result, baseUrl, storageUrl)}\n`);
     return { stop: () => set.stop() };
   },
 });

@@ -13,6 +13,7 @@ import {
   serverPort,
   startOpsServer,
   stopAll,
+  stdoutSink,
   blobStoreSpans,
   docStoreSpans,
   type Stoppable,
@@ -125,7 +126,7 @@ runProcess({
       ? await startOpsServer(config.OPS_PORT === 'auto' ? 0 : config.OPS_PORT, metrics, { ready: () => ready })
       : undefined;
     const closeOps = { stop: () => new Promise<void>((r) => (ops ? ops.close(() => r()) : r())) };
-    process.stdout.write(`${banner(result, baseUrl, storageUrl)}\n`);
+    stdoutSink().write(`${banner(result, baseUrl, storageUrl)}\n`);
     logger.info(
       { port: gateway.port, base_url: baseUrl, storage_url: storageUrl, ops_port: ops ? serverPort(ops) : null },
       'patchbay ready',

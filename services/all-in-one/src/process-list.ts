@@ -7,18 +7,41 @@ export interface ProcessSpec {
   entry: string;
   /** Extra environment for this process. */
   env?: Record<string, string>;
+  /** Takes requests from outside (gateway, file server): stopped first, while the services it calls still answer. */
+  stopFirst?: boolean;
 }
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+/** The services of the distributed set, in start order (the gateway last, so it finds everyone up). */
+export const SERVICE_NAMES = [
+  'identity',
+  'records',
+  'transcoder',
+  'storage',
+  'endpoint',
+  'push',
+  'file-server',
+  'threshold-worker',
+  'gateway',
+] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/**
+ * Services that own an embedded store (their SQLite database under DATA_DIR, locked by one process):
+ * replicas only with MONGODB_URL.
+ */
+export const OWNS_A_STORE: ReadonlySet<ServiceName> = new Set(['identity', 'records', 'storage', 'endpoint', 'push']);
+
+/** `<SERVICE>_REPLICAS`: the environment key of a service's replica count. */
+export const replicasKey = (name: ServiceName): string => `${name.toUpperCase().replace(/-/g, '_')}_REPLICAS`;
 
 export interface ProcessListOptions {
   port: number;
   storagePort: number;
   storageUrl: string;
-  /** Replicas of the stateless services devops scale on their own (default 1 each). */
-  fileServers?: number;
-  transcoders?: number;
-  thresholdWorkers?: number;
+  /** Replicas of each service (default 1 each). */
+  replicas?: Partial<Record<ServiceName, number>>;
   /**
    * When set, process i gets OPS_PORT = opsPortBase + i (its /health and /metrics); otherwise
    * OPS_PORT=auto: each binds a port the OS picks and reports it to the launcher when ready.
@@ -26,36 +49,48 @@ export interface ProcessListOptions {
   opsPortBase?: number;
 }
 
-const replicas = (name: string, n: number, make: (i: number) => Omit<ProcessSpec, 'name'>): ProcessSpec[] =>
-  Array.from({ length: Math.max(1, n) }, (_, i) => ({ name: n > 1 ? `${name}-${i + 1}` : name, ...make(i) }));
+/** What each service's process needs besides the common environment; `i` is the replica's index. */
+function specOf(name: ServiceName, i: number, opts: ProcessListOptions): Omit<ProcessSpec, 'name'> {
+  const entry = `services/${name}/src/main.ts`;
+  switch (name) {
+    case 'storage':
+      return { entry, env: { STORAGE_URL: opts.storageUrl } };
+    case 'file-server':
+      return { entry, stopFirst: true, env: { STORAGE_PORT: String(opts.storagePort + i) } };
+    case 'gateway':
+      return { entry, stopFirst: true, env: { PORT: String(opts.port + i), STORAGE_URL: opts.storageUrl } };
+    default:
+      return { entry };
+  }
+}
 
 /**
- * Every service as its own process, in start order (the gateway last, so it finds everyone up).
- * File-server replicas listen on consecutive ports from `storagePort`.
+ * Every service as its own process (and replicas, named `<service>-<n>`), in start order. Replicas
+ * of the gateway and of the file server listen on consecutive ports from `port` and `storagePort`.
  */
 export function distributedProcesses(opts: ProcessListOptions): ProcessSpec[] {
-  const list: ProcessSpec[] = [
-    { name: 'identity', entry: 'services/identity/src/main.ts' },
-    { name: 'records', entry: 'services/records/src/main.ts' },
-    ...replicas('transcoder', opts.transcoders ?? 1, () => ({ entry: 'services/transcoder/src/main.ts' })),
-    { name: 'storage', entry: 'services/storage/src/main.ts', env: { STORAGE_URL: opts.storageUrl } },
-    { name: 'endpoint', entry: 'services/endpoint/src/main.ts' },
-    { name: 'push', entry: 'services/push/src/main.ts' },
-    ...replicas('file-server', opts.fileServers ?? 1, (i) => ({
-      entry: 'services/file-server/src/main.ts',
-      env: { STORAGE_PORT: String(opts.storagePort + i) },
-    })),
-    ...replicas('threshold-worker', opts.thresholdWorkers ?? 1, () => ({
-      entry: 'services/threshold-worker/src/main.ts',
-    })),
-    {
-      name: 'gateway',
-      entry: 'services/gateway/src/main.ts',
-      env: { PORT: String(opts.port), STORAGE_URL: opts.storageUrl },
-    },
-  ];
+  const list = SERVICE_NAMES.flatMap((name) => {
+    const n = Math.max(1, opts.replicas?.[name] ?? 1);
+    return Array.from({ length: n }, (_, i) => ({ name: n > 1 ? `${name}-${i + 1}` : name, ...specOf(name, i, opts) }));
+  });
   list.forEach((p, i) => {
     p.env = { ...p.env, OPS_PORT: opts.opsPortBase ? String(opts.opsPortBase + i) : 'auto' };
   });
   return list;
+}
+
+/**
+ * Refuses replicas of a service that owns an embedded store: its SQLite database is one process's
+ * (decisions §50). Returns the problems, one per service, empty when the set can run.
+ */
+export function replicaProblems(
+  replicas: Partial<Record<ServiceName, number>>,
+  mongodbUrl: string | undefined,
+): string[] {
+  if (mongodbUrl) return [];
+  return SERVICE_NAMES.filter((name) => OWNS_A_STORE.has(name) && (replicas[name] ?? 1) > 1).map(
+    (name) =>
+      `${replicasKey(name)}=${replicas[name]}: ${name} keeps its data in an embedded SQLite database that one ` +
+      'process owns; run replicas of it only with MONGODB_URL (a MongoDB the replicas share)',
+  );
 }

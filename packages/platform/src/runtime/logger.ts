@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import { prettyFactory } from 'pino-pretty';
+import { stdoutSink } from './log-sink';
 import { activeTraceIds } from '../tracing/span-helpers';
 import { fieldOf } from './error-fields';
 
@@ -66,11 +67,11 @@ function oneLineError(value: unknown): string {
 
 /**
  * One line per event for a person at a terminal: time, level, `[svc/mod]`, the message, then the
- * other fields inline. Written synchronously, so it interleaves with the start banner in order.
+ * other fields inline. Formatted as pino writes each line and queued on the process's one output
+ * sink (log-sink.ts), so it keeps its order with the start banner and never blocks the process.
  */
-function readableStream() {
-  return pretty({
-    sync: true,
+function readableStream(): pino.DestinationStream {
+  const format = prettyFactory({
     singleLine: true,
     translateTime: 'SYS:HH:MM:ss.l',
     // `err` joins the message (type, message, where it was thrown): a stack would take many lines.
@@ -83,13 +84,17 @@ function readableStream() {
       return `${where ? `[${where}] ` : ''}${String(log[messageKey] ?? '')}${err}`;
     },
   });
+  const sink = stdoutSink();
+  return { write: (line: string) => sink.write(format(line)) };
 }
 
 /**
  * The process's logger; modules take `logger.child({svc, mod})`. `format` (default json) decides
  * how lines are written (resolveLogFormat). A line written inside a span carries `trace_id` and
  * `span_id`. Credentials never reach a log line in either format:
- * the usual carriers are redacted by pino before formatting.
+ * the usual carriers are redacted by pino before formatting. Lines go to stdout through the
+ * process's one sink (log-sink.ts): asynchronous and bounded, so logging never blocks the process;
+ * lines dropped while nobody read are counted and the count logged once output flows again.
  */
 export function createLogger(opts: {
   name: string;
@@ -107,6 +112,12 @@ export function createLogger(opts: {
     // Every line written while a span is active carries its trace_id and span_id (none: nothing added).
     mixin: activeTraceIds,
   };
-  if (opts.format === 'pretty') return pino(options, readableStream());
-  return opts.destination ? pino(options, opts.destination) : pino(options);
+  const logger = opts.destination
+    ? pino(options, opts.destination)
+    : pino(options, opts.format === 'pretty' ? readableStream() : stdoutSink().stream);
+  if (!opts.destination)
+    stdoutSink().onRecovered((dropped) =>
+      logger.warn({ dropped_lines: dropped }, 'log output was not read for a while: lines dropped'),
+    );
+  return logger;
 }

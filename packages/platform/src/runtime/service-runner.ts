@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { watchProcess } from './watch-process';
 import { nodeVersionProblem } from './node-version';
 import { stopTracing } from '../tracing/start-tracing';
+import { armExitDeadline, StopSignals } from './exit-deadline';
 
 /**
  * How long a process has, after SIGTERM, to finish its work before it exits anyway. Anything a
@@ -18,12 +19,19 @@ export interface Stoppable {
   stop(): Promise<void>;
 }
 
+/** Exit status of a stop forced by a repeated signal: the shell's 128 + signal number. */
+const FORCED_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+
 /**
  * Runs `start` and stops it gracefully on SIGTERM/SIGINT: the returned Stoppable stops taking
- * work and finishes what is in flight; then `cleanup` closes the bus and stores. A second signal,
- * or `graceMs` passing, exits at once. Start-up errors are logged and exit with status 1.
- * With `exitWith`, the same graceful stop starts when that process disappears (a launcher killed
- * with SIGKILL takes its services with it instead of leaving them orphaned).
+ * work and finishes what is in flight; then `cleanup` closes the bus and stores. Signals that echo
+ * the first one (within a second: a terminal's Ctrl-C reaches pnpm, tsx and the launcher too, and
+ * they relay it) are the same stop; a signal given later exits at once. `graceMs` after the first
+ * signal the process exits whatever its stop is waiting for (exit-deadline.ts: a timer that holds
+ * the process, and a thread that kills it if its main thread cannot run the timer). Start-up
+ * errors are logged and exit with status 1. With `exitWith`, the same graceful stop starts when
+ * that process disappears (a launcher killed with SIGKILL takes its services with it instead of
+ * leaving them orphaned).
  */
 export function runProcess(opts: {
   name: string;
@@ -42,19 +50,19 @@ export function runProcess(opts: {
   // is its user's alone: 0600 and 0700 whatever the umask it was started with.
   process.umask(0o077);
   let running: Stoppable | undefined;
-  let stopping = false;
+  const signals = new StopSignals();
   const shutdown = (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
+    const meaning = signals.next();
+    if (meaning === 'same') return;
+    if (meaning === 'force') {
+      logger.warn({ signal }, 'asked again to stop: exiting without finishing in-flight work');
+      process.exit(FORCED_EXIT[signal] ?? 1);
     }
-    stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight work');
-    const timer = setTimeout(() => {
+    armExitDeadline(opts.graceMs ?? SHUTDOWN_GRACE_MS, () => {
       logger.error('graceful shutdown timed out');
       process.exit(1);
-    }, opts.graceMs ?? SHUTDOWN_GRACE_MS);
-    timer.unref();
+    });
     (running ? running.stop() : Promise.resolve())
       // The spans of the last work are still in the exporter's batch: send them before exiting.
       .then(() => stopTracing().catch((err: unknown) => logger.warn({ err }, 'traces could not be flushed')))
@@ -80,7 +88,7 @@ export function runProcess(opts: {
     .start()
     .then((s) => {
       running = s;
-      if (stopping) void s.stop().then(() => process.exit(0));
+      if (signals.started) void s.stop().then(() => process.exit(0));
     })
     .catch((err: unknown) => {
       // Config errors carry their own readable list, and a locked data directory names the lock and its

@@ -1,0 +1,27 @@
+/**
+ * Stops that finish (issue 47 item 8, decisions §50): `pnpm start:distributed` stopped as a
+ * supervisor stops it — SIGTERM to its whole process group — at a moment NATS is already gone.
+ * Every process of the group (pnpm, the launcher, every service) is gone within the 30 s a stop has.
+ */
+import { startNatsServer } from '../../packages/platform/src/testing/nats-server';
+import { groupGone, startGroup, type ProcessGroup } from '../support/process-group';
+
+let group: ProcessGroup | undefined;
+afterAll(async () => {
+  await group?.cleanup();
+});
+
+test('SIGTERM to the group with NATS stopped first: every process is gone within 30 s', async () => {
+  const nats = await startNatsServer();
+  try {
+    group = await startGroup('distributed', { NATS_URL: nats.url });
+    expect(group.members().length).toBeGreaterThanOrEqual(11); // pnpm, the launcher, nine services
+    await nats.stop();
+    await new Promise((r) => setTimeout(r, 500)); // every service has seen the connection go
+    process.kill(-group.pgid, 'SIGTERM');
+    const tookMs = await groupGone(group.pgid, 30000);
+    expect(tookMs).toBeLessThan(30000);
+  } finally {
+    await nats.stop();
+  }
+}, 180000);

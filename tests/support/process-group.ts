@@ -1,0 +1,154 @@
+/**
+ * Patchbay started exactly as a person starts it — `pnpm start` or `pnpm start:distributed`, in a
+ * process group of its own as a terminal's foreground job is — so a test can signal the whole group
+ * as a terminal's Ctrl-C or a supervisor does, and check that every process of it is gone.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { releasePorts, reservePorts } from '../harness/free-port';
+import { findInGroup, statFields } from '../../bench/lib/proc';
+import type { Mode } from '../harness/patchbay';
+import { defaultContainer } from '../harness/default-container';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface ProcessGroup {
+  /** The pnpm process's PID, which is the group's ID. */
+  pgid: number;
+  origin: string;
+  storageUrl: string;
+  token: string;
+  dataDir: string;
+  output(): string;
+  /** pnpm's exit code (or the signal that ended it). */
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Every live (not zombie) process of the group and descended from it. */
+  members(): number[];
+  /** Polls the default container's SID. */
+  defaultContainer(): Promise<string>;
+  /** SIGKILL to whatever of the group is left, and its data directory removed. */
+  cleanup(): Promise<void>;
+}
+
+/** Starts `pnpm start` (embedded) or `pnpm start:distributed` and waits until the bootstrap token works. */
+export async function startGroup(mode: Mode, env: Record<string, string> = {}): Promise<ProcessGroup> {
+  const port = await reservePorts(1);
+  const storagePort = await reservePorts(4);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `patchbay-group-${mode}-`));
+  const token = `group-token-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  const child = spawn('pnpm', [mode === 'embedded' ? 'start' : 'start:distributed'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      STORAGE_PORT: String(storagePort),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      PATCHBAY_BOOTSTRAP_LOGIN: 'admin',
+      PATCHBAY_BOOTSTRAP_PASSWORD: 'test-password-123',
+      PATCHBAY_BOOTSTRAP_TOKEN: token,
+      BUS_MAX_PAYLOAD: String(1024 * 1024),
+      TRANSCODER_SCRATCH_DIR: path.join(dataDir, 'transcoder-scratch'),
+      ...env,
+    },
+  });
+  let out = '';
+  const keep = (b: Buffer) => {
+    out += b.toString();
+    if (out.length > 4_000_000) out = out.slice(-2_000_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const pgid = child.pid!;
+  const origin = `http://127.0.0.1:${port}`;
+  const group: ProcessGroup = {
+    pgid,
+    origin,
+    storageUrl: `http://127.0.0.1:${storagePort}`,
+    token,
+    dataDir,
+    output: () => out,
+    exit,
+    members: () => groupMembers(pgid),
+    defaultContainer: () => defaultContainer({ baseUrl: `${origin}/core/v2`, token }),
+    cleanup: async () => {
+      for (const pid of groupMembers(pgid)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      releasePorts(port);
+      releasePorts(storagePort, 4);
+    },
+  };
+  const deadline = Date.now() + 120000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await group.cleanup();
+      throw new Error(`pnpm exited with ${child.exitCode}:\n${out.slice(-4000)}`);
+    }
+    if (out.includes('Patchbay is running.')) {
+      const res = await fetch(`${origin}/core/v2/oauth/whoami`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(2000),
+      }).catch(() => undefined);
+      if (res?.status === 200) return group;
+    }
+    if (Date.now() > deadline) {
+      await group.cleanup();
+      throw new Error(`not ready within 120 s:\n${out.slice(-4000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Live processes of group `pgid` and descended from it (zombies, already exited, are not). */
+export function groupMembers(pgid: number): number[] {
+  return findInGroup(pgid, '').filter((pid) => {
+    try {
+      return statFields(pid)[0] !== 'Z';
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Resolves once no process of group `pgid` is left, nor any that was in it or descended from it
+ * when called (a service whose launcher is gone is no longer its descendant), with how long that
+ * took; rejects after `timeoutMs`.
+ */
+export async function groupGone(pgid: number, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  const watched = new Set(groupMembers(pgid));
+  const left = () => {
+    const now = new Set(groupMembers(pgid));
+    for (const pid of watched) if (!now.has(pid) && alive(pid)) now.add(pid);
+    return [...now];
+  };
+  while (left().length > 0) {
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`group ${pgid} still has ${left().join(', ')} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return Date.now() - started;
+}
+
+function alive(pid: number): boolean {
+  try {
+    return statFields(pid)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
