@@ -46,7 +46,13 @@ async function setUp(inst: PatchbayInstance): Promise<Target> {
   });
   if (res.status !== 200) throw new Error(`container create: ${res.status} ${await res.text()}`);
   const { container_sid: containerSid } = (await res.json()) as { container_sid: string }; /* Create Container */
-  return { baseUrl: inst.baseUrl, token: inst.token, containerSid };
+  // Gateway replicas listen on consecutive ports from PORT.
+  const port = Number(new URL(inst.origin).port);
+  const gateways = Array.from(
+    { length: Number(REPLICAS.GATEWAY_REPLICAS) },
+    (_, i) => `http://127.0.0.1:${port + i}/core/v2`,
+  );
+  return { baseUrl: inst.baseUrl, gateways, token: inst.token, containerSid };
 }
 
 /** Watches the service processes: a PID that appears after the start is a restart by the launcher. */

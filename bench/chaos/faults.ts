@@ -2,7 +2,7 @@
  * The faults the chaos soak injects into a distributed instance, one at a time: kill -9 of one
  * service process (the launcher must bring it back), kill -9 of nats-server (started again after a
  * few seconds on the same port and store), and SIGSTOP of one service process for 10–25 s (then
- * SIGCONT). Service processes are found under the launcher's process group by their entry point.
+ * SIGCONT). Service processes are found among the launcher's descendants by their entry point.
  */
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,40 +19,42 @@ export interface ServiceProcess {
   pid: number;
 }
 
-/** Every running service process of the instance: the outermost process per replica. */
-export function serviceProcesses(pgid: number): ServiceProcess[] {
-  const found = new Map<number, { service: Service; ppid: number }>();
+/** Every live process: its parent and command line, from /proc. */
+function processTable(): Map<number, { ppid: number; cmd: string }> {
+  const table = new Map<number, { ppid: number; cmd: string }>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = statFields(entry);
-      if (Number(stat[2]) !== pgid || stat[0] === 'Z') continue;
-      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const m = /services\/([a-z-]+)\/src\/main\.ts/.exec(cmd);
-      const service = SERVICES.find((s) => s === m?.[1]);
-      if (service) found.set(Number(entry), { service, ppid: Number(stat[1]) });
+      if (stat[0] === 'Z') continue;
+      table.set(Number(entry), { ppid: Number(stat[1]), cmd: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8') });
     } catch {
       /* gone meanwhile */
     }
   }
-  // tsx runs the entry in a child of its own: keep the process whose parent is not the same service.
-  return [...found]
-    .filter(([, p]) => found.get(p.ppid)?.service !== p.service)
-    .map(([pid, p]) => ({ service: p.service, pid }));
+  return table;
 }
 
-/** The process and its descendants (a kill -9 of a service takes its tsx child with it, as a crash would). */
-function withDescendants(pid: number): number[] {
-  const all: number[] = [pid];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (Number(statFields(entry)[1]) === pid) all.push(...withDescendants(Number(entry)));
-    } catch {
-      /* gone */
-    }
-  }
+/** `root` and every process descended from it (the launcher runs each service in a group of its own). */
+function descendants(root: number, table = processTable()): number[] {
+  const all = [root];
+  for (let i = 0; i < all.length; i++) for (const [pid, p] of table) if (p.ppid === all[i]) all.push(pid);
   return all;
+}
+
+/** Every running service process under the launcher `root`: the outermost process per replica. */
+export function serviceProcesses(root: number): ServiceProcess[] {
+  const table = processTable();
+  const found = new Map<number, Service>();
+  for (const pid of descendants(root, table)) {
+    const m = /services\/([a-z-]+)\/src\/main\.ts/.exec(table.get(pid)?.cmd ?? '');
+    const service = SERVICES.find((s) => s === m?.[1]);
+    if (service) found.set(pid, service);
+  }
+  // A wrapper (tsx) may run the entry in a child of its own: keep the outermost of each pair.
+  return [...found]
+    .filter(([pid, service]) => found.get(table.get(pid)?.ppid ?? 0) !== service)
+    .map(([pid, service]) => ({ service, pid }));
 }
 
 const signal = (pids: number[], sig: NodeJS.Signals) => {
@@ -88,7 +90,7 @@ export async function injectFault(inst: PatchbayInstance, log: (line: string) =>
   const procs = serviceProcesses(inst.pid);
   if (procs.length === 0) throw new Error('no service process found under the launcher');
   const target = pick(procs);
-  const tree = withDescendants(target.pid);
+  const tree = descendants(target.pid);
   if (kind === 'kill') {
     log(`fault: kill -9 ${target.service} (pid ${target.pid})`);
     signal(tree, 'SIGKILL');

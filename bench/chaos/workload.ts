@@ -9,6 +9,8 @@ import { sendUntilAcknowledged, type Attempt } from './send';
 
 export interface Target {
   baseUrl: string;
+  /** Every gateway replica's API root: writes go to each in turn. */
+  gateways: string[];
   token: string;
   containerSid: string;
 }
@@ -77,6 +79,7 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
   let running = true;
   let n = 0;
   const until = () => Date.now() + opts.giveUpMs;
+  const api = () => target.gateways[n % target.gateways.length];
   const record = (what: string, r: { attempts: Attempt[]; body?: unknown; status?: number }) => {
     ledger.attempts.push(...r.attempts);
     if (!r.body && r.status !== undefined) ledger.refused.push({ what, status: r.status });
@@ -89,7 +92,7 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
     const qs = new URLSearchParams({ container_sid: target.containerSid, name });
     const r = await sendUntilAcknowledged<{ file_sid: string }>({
       method: 'POST',
-      url: `${target.baseUrl}/storage/files?${qs}`,
+      url: `${api()}/storage/files?${qs}`,
       token: target.token,
       key: `upload-${name}-${randomUUID()}`,
       body: data,
@@ -116,7 +119,7 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
     }));
     const r = await sendUntilAcknowledged<{ stored: number; duplicates: number }>({
       method: 'POST',
-      url: `${target.baseUrl}/calls/call_drs`,
+      url: `${api()}/calls/call_drs`,
       token: target.token,
       key: `cdr-${randomUUID()}`,
       body: JSON.stringify(batch),
@@ -131,7 +134,7 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
     const name = `chaos-ep-${n++}`;
     const created = await sendUntilAcknowledged<{ endpoint_sid: string }>({
       method: 'POST',
-      url: `${target.baseUrl}/endpoints`,
+      url: `${api()}/endpoints`,
       token: target.token,
       key: `ep-${name}-${randomUUID()}`,
       body: JSON.stringify({ type: 'third_party', name, addresses: [{ ip: '192.0.2.10' }] }),
@@ -145,7 +148,7 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
     const renamed = `${name}-renamed`;
     const patched = await sendUntilAcknowledged<{ name: string }>({
       method: 'PATCH',
-      url: `${target.baseUrl}/endpoints/${entry.endpointSid}`,
+      url: `${api()}/endpoints/${entry.endpointSid}`,
       token: target.token,
       key: `ep-patch-${name}-${randomUUID()}`,
       body: JSON.stringify({ name: renamed }),
