@@ -10,7 +10,17 @@ import type { PatchbayInstance } from '../../tests/harness/patchbay';
 import { statFields } from '../lib/proc';
 
 /** The services a fault may hit (the launcher runs each from services/<name>/src/main.ts). */
-export const SERVICES = ['gateway', 'storage', 'records', 'transcoder', 'file-server', 'identity', 'endpoint'] as const;
+export const SERVICES = [
+  'gateway',
+  'storage',
+  'records',
+  'transcoder',
+  'file-server',
+  'identity',
+  'endpoint',
+  'push',
+  'threshold-worker',
+] as const;
 export type Service = (typeof SERVICES)[number];
 
 export interface ServiceProcess {
