@@ -58,7 +58,7 @@ export async function checkInvariants(inst: PatchbayInstance, target: Target, le
   // 1. Every acknowledged upload is there, once, with its bytes.
   const bySid = new Map(files.map((f) => [f.file_sid, f]));
   const missing = ledger.uploads.filter((u) => !bySid.has(u.fileSid));
-  let wrongBytes = 0;
+  const wrong: string[] = [];
   for (const u of ledger.uploads.filter((x) => bySid.has(x.fileSid))) {
     const res = await fetch(`${baseUrl}/storage/files/${u.fileSid}/data`, {
       headers: { authorization: `Bearer ${token}` },
@@ -66,13 +66,19 @@ export async function checkInvariants(inst: PatchbayInstance, target: Target, le
     const hash = createHash('sha256')
       .update(Buffer.from(await res.arrayBuffer()))
       .digest('hex');
-    if (res.status !== 200 || hash !== u.sha256) wrongBytes++;
+    const f = bySid.get(u.fileSid);
+    if (res.status !== 200 || hash !== u.sha256)
+      wrong.push(`${u.fileSid} (${u.name}): ${res.status}, ${u.bytes} bytes sent, file_bytes ${f?.file_bytes}`);
   }
   checks.push(
     check(
       'every acknowledged upload reads back with the same bytes',
-      missing.length === 0 && wrongBytes === 0,
-      `${ledger.uploads.length} acknowledged, ${missing.length} missing, ${wrongBytes} with other bytes`,
+      missing.length === 0 && wrong.length === 0,
+      `${ledger.uploads.length} acknowledged, ${missing.length} missing, ${wrong.length} with other bytes` +
+        wrong
+          .slice(0, 5)
+          .map((w) => `\n        ${w}`)
+          .join(''),
     ),
   );
 
@@ -130,7 +136,11 @@ export async function checkInvariants(inst: PatchbayInstance, target: Target, le
     check(
       'every media file has its duration',
       withoutDuration().length === 0,
-      `${mediaSids.size} media files, ${withoutDuration().length} without content_duration`,
+      `${mediaSids.size} media files, ${withoutDuration().length} without content_duration` +
+        withoutDuration()
+          .slice(0, 5)
+          .map((f) => `\n        ${f.file_sid} (${f.name})`)
+          .join(''),
     ),
   );
 
@@ -165,7 +175,11 @@ export async function checkInvariants(inst: PatchbayInstance, target: Target, le
       check(
         'no orphan blob',
         left.length === 0 && incomplete.length === 0,
-        `${left.length} blobs without a file, ${incomplete.length} partial writes left`,
+        `${left.length} blobs without a file, ${incomplete.length} partial writes left` +
+          [...left, ...incomplete]
+            .slice(0, 5)
+            .map((k) => `\n        ${k}`)
+            .join(''),
       ),
     );
   } finally {
