@@ -68,7 +68,10 @@ export async function checkInvariants(inst: PatchbayInstance, target: Target, le
       .digest('hex');
     const f = bySid.get(u.fileSid);
     if (res.status !== 200 || hash !== u.sha256)
-      wrong.push(`${u.fileSid} (${u.name}): ${res.status}, ${u.bytes} bytes sent, file_bytes ${f?.file_bytes}`);
+      wrong.push(
+        `${u.fileSid} (${u.name}): ${res.status}, ${u.bytes} bytes sent, file_bytes ${f?.file_bytes}, ` +
+          `attempts ${u.history}, started ${new Date(u.startedAt).toISOString()}`,
+      );
   }
   checks.push(
     check(
@@ -139,7 +142,11 @@ export async function checkInvariants(inst: PatchbayInstance, target: Target, le
       `${mediaSids.size} media files, ${withoutDuration().length} without content_duration` +
         withoutDuration()
           .slice(0, 5)
-          .map((f) => `\n        ${f.file_sid} (${f.name})`)
+          .map((f) => {
+            const u = ledger.uploads.find((x) => x.fileSid === f.file_sid);
+            const started = new Date(u?.startedAt ?? 0).toISOString();
+            return `\n        ${f.file_sid} (${f.name}), attempts ${u?.history}, started ${started}`;
+          })
           .join(''),
     ),
   );

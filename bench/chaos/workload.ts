@@ -21,6 +21,9 @@ export interface AckedUpload {
   bytes: number;
   fileSid: string;
   media: boolean;
+  /** When the write started (epoch ms) and what each attempt got ("0" for no answer). */
+  startedAt: number;
+  history: string;
 }
 
 export interface Ledger {
@@ -87,6 +90,7 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
 
   async function upload(media: boolean): Promise<void> {
     const i = n++;
+    const startedAt = Date.now();
     const data = media ? noiseWav(1 + (i % 3)) : randomBytes(1024 + Math.floor(Math.random() * 256 * 1024));
     const name = media ? `chaos-${i}.wav` : `chaos-${i}.bin`;
     const qs = new URLSearchParams({ container_sid: target.containerSid, name });
@@ -102,7 +106,16 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
     });
     record(media ? 'WAV upload' : 'upload', r);
     if (r.body?.file_sid) {
-      ledger.uploads.push({ name, sha256: sha256(data), bytes: data.length, fileSid: r.body.file_sid, media });
+      const history = r.attempts.map((a) => `${a.status}${a.replayed ? 'r' : ''}`).join(',');
+      ledger.uploads.push({
+        name,
+        sha256: sha256(data),
+        bytes: data.length,
+        fileSid: r.body.file_sid,
+        media,
+        startedAt,
+        history,
+      });
     } else ledger.unacknowledgedUploads.push(name);
   }
 
