@@ -36,7 +36,8 @@ const DISTRIBUTED_SUBSET = [
  * embedded store's own: on MongoDB there is nothing to migrate), the data directory's lock and the
  * bare machine (SQLite's), the documents the gateway serves (OpenAPI, /docs, the console page,
  * countries), process signals and the banner, the transcoder's own limits and deadlines, the push
- * transport's address guard and slow clients. Each reads or writes the store no differently from the
+ * transport's address guard, slow clients and early answers, filters refused before any query, and
+ * the command line (a client of the same API). Each reads or writes the store no differently from the
  * suites that stay, so they would only run the same queries again at the cost of minutes.
  */
 const STORE_AGNOSTIC = [
@@ -54,6 +55,13 @@ const STORE_AGNOSTIC = [
   'external-probe-deadline',
   'outbound-guard',
   'slow-clients',
+  'early-answers',
+  'filter-bounds',
+  'cli',
+  'cli-files',
+  'cli-lists',
+  'media-cli',
+  'records-cli',
 ].map((name) => `<rootDir>/tests/api/${name}.test.ts`);
 
 module.exports = {
