@@ -16,6 +16,7 @@ import { consoleSite } from './console/console-site';
 import { idempotencyKeys } from './idempotency/idempotency';
 import { version } from '../package.json';
 import type { GatewaySettings } from './config';
+import { AbortRetries } from './upload/abort-retries';
 
 export interface GatewayDeps {
   bus: Bus;
@@ -27,7 +28,7 @@ export interface GatewayDeps {
 }
 
 /** The public API as an express app (no listen: main.ts and tests do that). */
-export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialCache } {
+export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialCache; aborts: AbortRetries } {
   const { bus, logger, metrics, settings } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -54,12 +55,14 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
   const document = JSON.stringify(
     openApiDocument(ROUTES, { baseUrl: settings.baseUrl, storageUrl: settings.storageUrl, version }),
   );
+  const aborts = new AbortRetries(bus, logger.child({ mod: 'upload-aborts' }), settings.busTimeoutMs);
   const streams = {
     bus,
     blobs: countUploadBytes(deps.blobs, metrics),
     logger,
     timeoutMs: settings.busTimeoutMs,
     openapi: () => document,
+    aborts,
   };
   // Every route the same way, from the one table: guards, the body as the route reads it (a route
   // that takes no body never parses one), its Idempotency-Key, then its own handler or the plain forward.
@@ -81,5 +84,5 @@ export function createApp(deps: GatewayDeps): { app: Express; cache: CredentialC
     app.use(consoleSite({ dir: settings.consoleDir, apiUrl: settings.baseUrl, storageUrl: settings.storageUrl }));
   app.use(notFound);
   app.use(errorHandler(logger));
-  return { app, cache };
+  return { app, cache, aborts };
 }

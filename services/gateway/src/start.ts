@@ -29,7 +29,7 @@ export async function startGateway(
   const bus = new CircuitBreakerBus(deps.bus, { logger: log });
   // /health is 200 only once credentials can work: listening, and identity has its operator partner.
   const auth = new AuthReadiness(deps.bus, log);
-  const { app, cache } = createApp({ ...deps, bus, settings, health: { ready: () => ready && auth.ready } });
+  const { app, cache, aborts } = createApp({ ...deps, bus, settings, health: { ready: () => ready && auth.ready } });
   const invalidation = await invalidateOnIdentityEvents(bus, cache, deps.logger.child({ mod: 'auth' }));
   // Uploads and bulk ingest stream large bodies: no limit on a request's total time, but a head that
   // does not arrive, an idle connection and a body that stops or trickles are cut.
@@ -57,7 +57,7 @@ export async function startGateway(
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      await stopAll(invalidation);
+      await stopAll([...invalidation, aborts]);
     },
   };
 }

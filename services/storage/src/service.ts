@@ -17,6 +17,7 @@ import type { StorageContext } from './context';
 import { CopyCache } from './copy-cache';
 import { externalDeadlineMs } from './external-deadline';
 import { KeyedLock } from './keyed-lock';
+import { MaintenanceLoop } from './maintenance-loop';
 import { openStorageRepo } from './repo';
 import { blobStoreHandlers } from './handlers/blob-stores';
 import { containerHandlers } from './handlers/containers';
@@ -78,22 +79,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
   if (settings.reconcileOnStart ?? true) await reconcileCounters(ctx);
   await removeStaleUploads(ctx, settings.uploadStaleMs);
   const copies = new CopyCache(repo.copies, repo.files, deps.blobs, settings.copyCacheBytes ?? 1024 ** 3, log);
-  const subs = await serveRequests(
-    deps.bus,
-    Queues.storage,
-    StorageRequests,
-    {
-      ...containerHandlers(ctx),
-      ...encryptionKeyHandlers(ctx),
-      ...uploadHandlers(ctx),
-      ...fileHandlers(ctx),
-      ...mediaHandlers(ctx),
-      ...blobStoreHandlers(ctx),
-      ...sweepHandlers(ctx),
-      ...copyHandlers(copies),
-    },
-    log,
-  );
+  const subs: Stoppable[] = [];
   // The transcoder's reports (events) are consumed before any job is enqueued again.
   subs.push(...(await subscribeTranscodingEvents(ctx)));
   if (settings.requeueTranscodingOnStart ?? true) {
@@ -113,16 +99,35 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     ),
   );
   const backfill = backfillPartners(deps.bus, (sid) => ensureDefaultContainer(ctx, sid), log);
-  const maintain = () => runMaintenance(ctx, copies, settings.uploadStaleMs);
-  await maintain().catch((err: unknown) => log.error({ err }, 'start-up maintenance failed'));
-  const timer = setInterval(() => {
-    maintain().catch((err: unknown) => log.error({ err }, 'maintenance failed'));
-  }, settings.sweepIntervalMs);
-  timer.unref();
+  // Requests last: nothing answers on the bus before the service is ready (decisions §49).
+  subs.push(
+    ...(await serveRequests(
+      deps.bus,
+      Queues.storage,
+      StorageRequests,
+      {
+        ...containerHandlers(ctx),
+        ...encryptionKeyHandlers(ctx),
+        ...uploadHandlers(ctx),
+        ...fileHandlers(ctx),
+        ...mediaHandlers(ctx),
+        ...blobStoreHandlers(ctx),
+        ...sweepHandlers(ctx),
+        ...copyHandlers(copies),
+      },
+      log,
+    )),
+  );
+  // Upkeep that grows with the stored objects runs once the service is ready, never before it.
+  const maintenance = new MaintenanceLoop(
+    (signal) => runMaintenance(ctx, copies, settings.uploadStaleMs, signal),
+    settings.sweepIntervalMs,
+    log,
+  ).start();
   log.info('storage service ready');
   return {
     stop: async () => {
-      clearInterval(timer);
+      await maintenance.stop();
       copies.stop();
       backfill.stop();
       await stopAll(subs);

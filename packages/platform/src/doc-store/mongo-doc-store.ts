@@ -65,6 +65,12 @@ export class MongoDocStore implements DocStore {
 
 /** Untyped: the store hands it out as the `Collection<T>` its caller asked for. */
 class MongoDocCollection implements Collection<Doc> {
+  /**
+   * The collection's indexes as listed once by this object (createIndex), so a start-up that asks for indexes it
+   * already has sends one listIndexes, not one createIndexes per index (decisions §49). Forgotten by dropIndex.
+   */
+  private known: Promise<Document[]> | undefined;
+
   constructor(private readonly c: MongoCollection<Document>) {}
 
   insertOne(doc: Doc): Promise<void> {
@@ -128,11 +134,20 @@ class MongoDocCollection implements Collection<Doc> {
     // Only the options that are set, so a repeated call sends the identical spec and stays a no-op.
     const options = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined && v !== false));
     return guard(async () => {
+      const listing = (this.known ??= this.c.indexes().catch((err: unknown) => {
+        if (err instanceof MongoServerError && err.code === NAMESPACE_NOT_FOUND) return []; // no collection yet
+        if (this.known === listing) this.known = undefined;
+        throw err;
+      }));
+      const known = await listing;
+      if (known.some((index) => sameIndex(index, keys, options))) return;
       await this.c.createIndex(keys, options);
+      known.push({ key: keys, ...options });
     });
   }
 
   dropIndex(keys: Sort): Promise<void> {
+    this.known = undefined;
     const wanted = Object.entries(keys);
     const same = (key: Document): boolean => {
       const have = Object.entries(key);
@@ -157,6 +172,21 @@ class MongoDocCollection implements Collection<Doc> {
       }
     });
   }
+}
+
+/** An index listed by the server is the one asked for: the same fields in the same order, the same options. */
+function sameIndex(index: Document, keys: Sort, options: Record<string, unknown>): boolean {
+  const have = Object.entries((index.key ?? {}) as Record<string, unknown>);
+  const want = Object.entries(keys);
+  const flag = (v: unknown) => (v === undefined || v === false ? undefined : v);
+  return (
+    have.length === want.length &&
+    have.every(([k, v], i) => k === want[i][0] && v === want[i][1]) &&
+    flag(index.unique) === flag(options.unique) &&
+    flag(index.sparse) === flag(options.sparse) &&
+    flag(index.expireAfterSeconds) === flag(options.expireAfterSeconds) &&
+    (options.name === undefined || index.name === options.name)
+  );
 }
 
 /** `_id` is never returned; every projection, inclusion or exclusion, accepts `_id: 0`. */

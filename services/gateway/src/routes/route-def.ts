@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { BlobStore, Bus, Logger } from '@patchbay/platform';
+import type { AbortRetries } from '../upload/abort-retries';
 
 /** What a route that streams (uploads, downloads, ingest, the media plane) is built with. */
 export interface StreamDeps {
@@ -11,6 +12,8 @@ export interface StreamDeps {
   timeoutMs: number;
   /** The OpenAPI document of this gateway, as served (openapi/document.ts). */
   openapi: () => string;
+  /** Aborts of failed uploads storage did not take, tried again until it does (upload/abort-retries.ts). */
+  aborts: AbortRetries;
 }
 
 /** A body that is not JSON: bytes of one of these media types (`*` patterns allowed), or a form of parts. */

@@ -187,10 +187,5 @@ export async function abortUpload(
 ): Promise<void> {
   await storageOf(deps, requestId)
     .abort(principal, fileSid)
-    .catch((err: unknown) =>
-      deps.logger.warn(
-        { file_sid: fileSid, err: err instanceof Error ? err.message : String(err) },
-        'abort failed; the stale-upload sweep will remove it',
-      ),
-    );
+    .catch((err: unknown) => deps.aborts.add(principal, fileSid, requestId, err));
 }

@@ -1,9 +1,10 @@
-import { fileSidOfBlobKey, OWN_BLOB_PREFIXES, Subjects } from '@patchbay/contracts';
+import { Subjects } from '@patchbay/contracts';
 import type { StorageContext } from '../context';
 import { planTranscoding, transcodingJob } from '../domain/transcoding-plan';
 import { errorMessage } from '../error-message';
 import { removeStaleUploads } from './uploads';
 import { retryBlobDeletions } from './blob-deletions';
+import { removeOrphanBlobs } from './orphan-blobs';
 import { retryPendingCallbacks } from './voicemail-callbacks';
 import { forgetExpiredUploadKeys } from './upload-idempotency';
 import type { CopyCache } from '../copy-cache';
@@ -51,33 +52,6 @@ export async function reconcileCounters(ctx: StorageContext): Promise<void> {
 }
 
 /**
- * Deletes blobs that belong to neither a File nor a pending upload: `files/<partner>/<sid>[.<fmt>]`
- * (data, or a transcoding result whose file went) and `cache/<sid>/…` (transcoded copies).
- */
-export async function removeOrphanBlobs(ctx: StorageContext, olderThanMs: number): Promise<number> {
-  const { blobs } = ctx;
-  if (!blobs.list) return 0;
-  let removed = 0;
-  for (const prefix of OWN_BLOB_PREFIXES)
-    for await (const key of blobs.list(prefix)) {
-      const fileSid = fileSidOfBlobKey(key);
-      if (fileSid === undefined) continue; // not a key of this layout: not ours to remove
-      const file = await ctx.repo.files.findOne({ file_sid: fileSid }, { projection: { blob_key: 1 } });
-      if (
-        (file && (prefix === 'cache/' || file.blob_key === key)) ||
-        (await ctx.repo.uploads.findOne({ file_sid: fileSid }))
-      )
-        continue;
-      const stat = await blobs.stat(key).catch(() => undefined);
-      if (!stat || Date.now() - stat.modified.getTime() < olderThanMs) continue;
-      await blobs.delete(key);
-      removed += 1;
-    }
-  if (removed > 0) ctx.log.warn({ removed }, 'removed orphan blobs');
-  return removed;
-}
-
-/**
  * Enqueues again the upload-time transcoding of every file still waiting for it. The in-process
  * bus loses its jobs with the process (kill -9, a crash, a machine reboot), so without this such a
  * file stays at its last progress forever. The job is rebuilt from the record (the same plan as at
@@ -114,21 +88,29 @@ export async function requeueUnfinishedTranscoding(ctx: StorageContext): Promise
 }
 
 /**
- * The periodic upkeep (and once at start): pending Voicemail callbacks handed over again, external
- * objects of deleted files deleted again, dead uploads and orphan blobs removed, expired upload
- * Idempotency-Keys forgotten, the blob store's own
- * incomplete writes dropped, and the cache of transcoded copies brought within its budget.
+ * The periodic upkeep (and once just after start, once the service is ready: decisions §49): pending
+ * Voicemail callbacks handed over again, external objects of deleted files deleted again, dead
+ * uploads and orphan blobs removed, expired upload Idempotency-Keys forgotten, the blob store's own
+ * incomplete writes dropped, and the cache of transcoded copies brought within its budget. Stops
+ * between steps (and between batches of the orphan sweep) once `signal` is aborted.
  */
 export async function runMaintenance(
   ctx: StorageContext,
   copies: Pick<CopyCache, 'reconcile'>,
   uploadStaleMs: number,
+  signal?: AbortSignal,
 ): Promise<void> {
-  await retryPendingCallbacks(ctx);
-  await retryBlobDeletions(ctx);
-  await removeStaleUploads(ctx, uploadStaleMs);
-  await forgetExpiredUploadKeys(ctx);
-  await removeOrphanBlobs(ctx, uploadStaleMs);
-  await ctx.blobs.sweepIncomplete?.(uploadStaleMs);
-  await copies.reconcile();
+  const steps: Array<() => Promise<unknown>> = [
+    () => retryPendingCallbacks(ctx),
+    () => retryBlobDeletions(ctx),
+    () => removeStaleUploads(ctx, uploadStaleMs),
+    () => forgetExpiredUploadKeys(ctx),
+    () => removeOrphanBlobs(ctx, uploadStaleMs, signal),
+    async () => ctx.blobs.sweepIncomplete?.(uploadStaleMs),
+    () => copies.reconcile(),
+  ];
+  for (const step of steps) {
+    if (signal?.aborted) return;
+    await step();
+  }
 }
