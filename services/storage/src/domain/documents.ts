@@ -172,6 +172,11 @@ export interface UploadDoc extends Record<string, unknown> {
   recording?: RecordingOrigin;
   /** The container's keys at prepare: the bytes were to be encrypted to these (decisions §43). */
   encryption_key_sids?: string[];
+  /**
+   * Set by the commit that claimed the upload: from then on only that commit records or discards it,
+   * and an abort (a gateway that gave up waiting for the commit's answer) leaves it alone.
+   */
+  committing_since?: Date;
 }
 
 /**

@@ -17,13 +17,13 @@ import { checkClassification, describeContent } from '../domain/file-fields';
 import { checkRecordingLength } from '../domain/media-rules';
 import { isMediaMime } from '../domain/probe-retry';
 import { serializeFile } from '../domain/serialize';
-import { transcodingJob } from '../domain/transcoding-plan';
+import { planTranscoding, transcodingJob } from '../domain/transcoding-plan';
 import { addFile, removeFile } from '../counters';
 import { deleteBlobOrRetryLater } from './blob-deletions';
 import { containerRecipients } from './encryption-keys';
 import { describeNewMedia, probeMedia, queuedProbeDue } from './media-probe';
 import { planUploadTranscoding, sealedTranscode } from './transcoding';
-import { discardUpload, pendingUploadOf, uploadContainer } from './uploads';
+import { claimUpload, discardUpload, pendingUploadOf, uploadContainer } from './uploads';
 import { committedWithKey, idempotencyFields } from './upload-idempotency';
 import { scheduleVoicemailCallback } from './voicemail-callbacks';
 
@@ -40,8 +40,14 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
   if (u.reserved || !f) throw BadRequestError.field('file_object', 'the upload has no File fields (file_object) yet');
   let size = Number(req.size);
   if (!Number.isInteger(size) || size < 0) throw BadRequestError.field('size', 'invalid size');
+  // From here this commit alone records or discards the upload (an abort meanwhile leaves it alone).
+  if (!(await claimUpload(ctx, u))) throw new NotFoundError('upload not found');
   // Results of a transcoding within this request (encrypted uploads), removed if the commit fails.
   const extraBlobs: string[] = [];
+  // Once the File is recorded its bytes are the file's: a step after that which fails (the bus down for
+  // the event or the transcoding job) is answered as an error, never by removing them (a retry with the
+  // Idempotency-Key answers the file, and finishes what the first commit could not).
+  let recorded = false;
   try {
     // Committed already under this Idempotency-Key (its answer was lost): that file, not a second one.
     const earlier = req.idempotency ? await committedWithKey(ctx, req.principal, req.idempotency) : null;
@@ -127,6 +133,7 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
       }
       throw err;
     }
+    recorded = true;
     await repo.uploads.deleteOne({ file_sid: u.file_sid });
     // The upload's own blob was replaced by its encrypted transcoding.
     if (transcodedNow) await deleteBlobOrRetryLater(ctx, u.blob_key);
@@ -154,6 +161,14 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
     if (u.recording?.endpoint_type === 'voicemail') await scheduleVoicemailCallback(ctx, u.recording, file);
     return reply(201, file);
   } catch (err) {
+    if (recorded) {
+      await repo.uploads.deleteOne({ file_sid: u.file_sid }).catch(() => undefined);
+      ctx.log.warn(
+        { file_sid: u.file_sid, err: err instanceof Error ? err.message : String(err) },
+        'file stored, but a step after it failed: answered as an error; a retry with its Idempotency-Key finishes it',
+      );
+      throw err;
+    }
     for (const key of extraBlobs) await deleteBlobOrRetryLater(ctx, key);
     await discardUpload(ctx, u);
     throw err;
@@ -164,10 +179,31 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
 async function answerEarlier(ctx: StorageContext, u: UploadDoc, earlier: FileDoc, extraBlobs: string[]) {
   for (const key of extraBlobs) await deleteBlobOrRetryLater(ctx, key);
   await discardUpload(ctx, u);
+  // What the first commit may not have finished (its answer was lost to the same fault): the
+  // transcoding job again (the same message ID: never run twice) and the event.
+  await finishCommitted(ctx, earlier);
   const c = await ctx.repo.containers.findOne({ container_sid: earlier.container_sid });
   ctx.log.info(
     { file_sid: earlier.file_sid, discarded: u.file_sid },
     'upload committed before under its Idempotency-Key: that file is the answer',
   );
   return reply(201, serializeFile(earlier, ctx.storageUrl, c?.allow_publish ?? false));
+}
+
+/** Enqueues the committed file's upload-time transcoding again if it still waits, and announces the file. */
+async function finishCommitted(ctx: StorageContext, f: FileDoc): Promise<void> {
+  const waiting = f.content_transcoding_progress !== null && f.content_transcoding_progress < 100;
+  let plan = null;
+  try {
+    plan = waiting ? planTranscoding(f, { format: f.content_format, bitrate: f.content_bitrate ?? null }) : null;
+  } catch {
+    // A plan that no longer holds: the periodic upkeep gives the record its data back (requeueUnfinishedTranscoding).
+  }
+  if (plan)
+    await ctx.bus.enqueue(Subjects.transcoder.uploadJob, transcodingJob(f, plan), { msgId: `transcode-${f.file_sid}` });
+  await ctx.bus.publish(Subjects.events.fileCreated, {
+    file_sid: f.file_sid,
+    partner_sid: f.partner_sid,
+    container_sid: f.container_sid,
+  });
 }

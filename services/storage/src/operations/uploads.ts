@@ -145,8 +145,29 @@ export async function abortUpload(
   fileSid: string,
 ): Promise<{ aborted: boolean }> {
   const u = await pendingUploadOf(ctx, principal, fileSid);
-  if (u) await discardUpload(ctx, u);
-  return { aborted: Boolean(u) };
+  if (!u) return { aborted: false };
+  // A commit that claimed it decides: it records the file or discards the upload itself. An abort
+  // that ran anyway would remove the bytes of a file the commit is about to record (a gateway gives
+  // up on a slow commit's answer; the commit still finishes).
+  const removed = await ctx.repo.uploads.deleteOne({ file_sid: u.file_sid, committing_since: { $exists: false } });
+  if (removed === 0) {
+    ctx.log.info({ file_sid: u.file_sid }, 'abort of an upload being committed: left to its commit');
+    return { aborted: false };
+  }
+  await deleteBlobOrRetryLater(ctx, u.blob_key);
+  return { aborted: true };
+}
+
+/**
+ * Claims a pending upload for its commit, atomically (across storage replicas): false when it is
+ * gone (aborted) or another commit claimed it first.
+ */
+export async function claimUpload(ctx: StorageContext, u: UploadDoc): Promise<boolean> {
+  const claimed = await ctx.repo.uploads.updateOne(
+    { file_sid: u.file_sid, committing_since: { $exists: false } },
+    { $set: { committing_since: new Date() } },
+  );
+  return claimed.matchedCount === 1;
 }
 
 /** The container an upload names, of the uploader's partner; a 422 naming `container_sid` otherwise. */
@@ -186,7 +207,9 @@ export async function discardUpload(ctx: StorageContext, u: UploadDoc): Promise<
 export async function removeStaleUploads(ctx: StorageContext, olderThanMs: number): Promise<number> {
   const stale = await ctx.repo.uploads.find({ date_created: { $lt: new Date(Date.now() - olderThanMs) } });
   for (const u of stale) {
-    await ctx.blobs.delete(u.blob_key);
+    // A commit that recorded its file and died before removing the upload: the bytes are the file's.
+    const committed = await ctx.repo.files.findOne({ file_sid: u.file_sid }, { projection: { blob_key: 1 } });
+    if (committed?.blob_key !== u.blob_key) await ctx.blobs.delete(u.blob_key);
     await ctx.repo.uploads.deleteOne({ file_sid: u.file_sid });
   }
   if (stale.length > 0) ctx.log.warn({ count: stale.length }, 'removed stale uploads');
