@@ -97,6 +97,7 @@ export type { DirLock } from './data-dir/dir-lock';
 export { HttpServerConfig, httpTimeouts, DEFAULT_HTTP_TIMEOUTS } from './config/http-server';
 export type { HttpTimeouts } from './config/http-server';
 export { httpServerOptions, cutSlowBodies } from './http/slow-clients';
+export { drainingListener, type DrainingListener } from './http/drain-listener';
 export { isForbiddenAddress } from './net/address-ranges';
 export { AddressNotAllowedError, ADDRESS_NOT_ALLOWED } from './net/address-not-allowed-error';
 export { guardedLookup } from './net/guarded-lookup';

@@ -137,7 +137,11 @@ runProcess({
     return {
       stop: () => {
         ready = false;
-        return stopAll([gateway, fileServer, ...started.reverse(), ...closers, closeOps, release]);
+        // The two public listeners drain together (each answers /health `draining` meanwhile).
+        const listeners = {
+          stop: () => Promise.all([stopAll([gateway]), stopAll([fileServer])]).then(() => undefined),
+        };
+        return stopAll([listeners, ...started.reverse(), ...closers, closeOps, release]);
       },
     };
   },

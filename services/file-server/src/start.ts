@@ -5,6 +5,7 @@ import {
   DEFAULT_HTTP_TIMEOUTS,
   DirBlobStore,
   cutSlowBodies,
+  drainingListener,
   httpServerOptions,
   type HttpTimeouts,
   type ServiceDeps,
@@ -61,12 +62,13 @@ export async function startFileServer(
     copies: new CopyMaker({ bus, transcodeTimeoutMs: settings.transcodeTimeoutMs, log }),
     keepOpenMs: settings.keepOpenMs ?? 2000,
     accelPrefix: settings.accelRedirect,
-    health: { ready: () => ready },
+    health: { ready: () => ready, draining: () => listener.draining() },
   });
   const timeouts = settings.http ?? DEFAULT_HTTP_TIMEOUTS;
   // Its requests get the file server's own lean span (app.ts), not the HTTP instrumentation's.
   const server = new SelfTracedServer(httpServerOptions(timeouts), app);
   cutSlowBodies(server, timeouts, log);
+  const listener = drainingListener(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, '0.0.0.0', () => resolve());
@@ -80,10 +82,8 @@ export async function startFileServer(
     port,
     stop: async () => {
       ready = false;
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      // Open until the downloads in flight are done, /health saying `draining` meanwhile.
+      await listener.close();
       await resolver.stop();
     },
   };

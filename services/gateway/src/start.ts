@@ -3,6 +3,7 @@ import {
   CircuitBreakerBus,
   DEFAULT_HTTP_TIMEOUTS,
   cutSlowBodies,
+  drainingListener,
   httpServerOptions,
   stopAll,
   type ServiceDeps,
@@ -14,8 +15,8 @@ import type { GatewaySettings } from './config';
 import { AuthReadiness } from './auth/auth-readiness';
 
 /**
- * Starts the gateway's HTTP server on `port`. Stopping closes the listener, lets in-flight requests
- * finish, and closes idle keep-alive connections.
+ * Starts the gateway's HTTP server on `port`. Stopping drains the listener (drain-listener.ts): it
+ * stays open, /health answering 503 `draining`, until the requests in flight are answered, then closes.
  */
 export async function startGateway(
   deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>,
@@ -28,13 +29,19 @@ export async function startGateway(
   const bus = new CircuitBreakerBus(deps.bus, { logger: log });
   // /health is 200 only once credentials can work: listening, and identity has its operator partner.
   const auth = new AuthReadiness(deps.bus, log);
-  const { app, cache } = createApp({ ...deps, bus, settings, health: { ready: () => ready && auth.ready } });
+  const { app, cache } = createApp({
+    ...deps,
+    bus,
+    settings,
+    health: { ready: () => ready && auth.ready, draining: () => listener.draining() },
+  });
   const invalidation = await invalidateOnIdentityEvents(bus, cache, deps.logger.child({ mod: 'auth' }));
   // Uploads and bulk ingest stream large bodies: no limit on a request's total time, but a head that
   // does not arrive, an idle connection and a body that stops or trickles are cut.
   const timeouts = settings.http ?? DEFAULT_HTTP_TIMEOUTS;
   const server = http.createServer(httpServerOptions(timeouts), app);
   cutSlowBodies(server, timeouts, log);
+  const listener = drainingListener(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '0.0.0.0', () => resolve());
@@ -51,10 +58,8 @@ export async function startGateway(
     stop: async () => {
       ready = false;
       auth.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      // Open until the requests in flight are answered, /health saying `draining` meanwhile.
+      await listener.close();
       await stopAll(invalidation);
     },
   };
