@@ -18,7 +18,7 @@ const health = (url: string) =>
     () => 'refused' as const,
   );
 
-test('SIGTERM: /health of the API and of the file server answer 503 draining until their requests are done', async () => {
+test('SIGTERM: /health of the API and of the file server answer 503 draining until their requests end', async () => {
   group = await startGroup('embedded');
   const g = group;
   const containerSid = await g.defaultContainer();
