@@ -19,6 +19,8 @@ import { Resolver } from './resolver';
 
 export interface FileServerSettings {
   port: number;
+  /** The address it listens on (HOST; default 127.0.0.1). */
+  host?: string;
   cacheTtlMs: number;
   busTimeoutMs: number;
   transcodeTimeoutMs: number;
@@ -71,7 +73,7 @@ export async function startFileServer(
   const listener = drainingListener(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(settings.port, '0.0.0.0', () => resolve());
+    server.listen(settings.port, settings.host ?? '127.0.0.1', () => resolve());
   });
   ready = true;
   const address = server.address();

@@ -44,7 +44,7 @@ export async function startGateway(
   const listener = drainingListener(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '0.0.0.0', () => resolve());
+    server.listen(port, settings.host ?? '127.0.0.1', () => resolve());
   });
   ready = true;
   auth.start();

@@ -39,7 +39,12 @@ export async function handleOpsRequest(
 }
 
 /** A small server with only /health and /metrics, for services that have no public HTTP port. */
-export async function startOpsServer(port: number, registry: Registry, health: HealthState): Promise<http.Server> {
+export async function startOpsServer(
+  port: number,
+  registry: Registry,
+  health: HealthState,
+  host = '127.0.0.1',
+): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     handleOpsRequest(req, res, registry, health)
       .then((handled) => {
@@ -57,7 +62,7 @@ export async function startOpsServer(port: number, registry: Registry, health: H
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(new Error(`the /health and /metrics server cannot listen on port ${port}: ${err.code ?? err.message}`)),
     );
-    server.listen(port, '0.0.0.0', resolve);
+    server.listen(port, host, resolve);
   });
   return server;
 }
