@@ -1,3 +1,5 @@
+// First: a plain message on an unsupported Node.js, before anything else loads.
+import '@patchbay/platform/src/runtime/require-node';
 import {
   ConfigError,
   createLogger,
