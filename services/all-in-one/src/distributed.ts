@@ -73,6 +73,7 @@ runProcess({
       opsPortsAuto: config.OPS_PORT === 'auto',
     });
     const set = spawnSet(processes, env, {
+      logFormat,
       onRestart: (name, exit, restartInMs) =>
         logger.error({ name, ...exit, restart_in_ms: restartInMs }, 'a service exited: starting it again'),
     });
