@@ -45,7 +45,7 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store set -eu; \
 
 # What every service image starts from: no build tools, no package manager, a non-root user.
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production DATA_DIR=/data LOG_LEVEL=info
+ENV NODE_ENV=production DATA_DIR=/data LOG_LEVEL=info HOST=0.0.0.0
 RUN mkdir -p /data /app && chown 1000:1000 /data
 WORKDIR /app
 STOPSIGNAL SIGTERM

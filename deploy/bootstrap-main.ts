@@ -8,6 +8,7 @@
 import { Type } from '@sinclair/typebox';
 import { CommonConfig, PublicFilesConfig, createLogger, loadConfig, openBus, publicFilesUrl } from '@patchbay/platform';
 import { banner, bootstrapPartner } from '../services/all-in-one/src/bootstrap';
+import { bootstrapPasswordProblem } from '../services/all-in-one/src/bootstrap-password';
 
 const Config = Type.Object({
   NATS_URL: CommonConfig.NATS_URL,
@@ -21,6 +22,9 @@ const Config = Type.Object({
 
 async function main(): Promise<void> {
   const config = loadConfig(Config);
+  // A deployment is never development: a placeholder or short password is refused (decisions §50).
+  const weak = bootstrapPasswordProblem(config.PATCHBAY_BOOTSTRAP_PASSWORD);
+  if (weak) throw new Error(weak);
   if (!config.NATS_URL) throw new Error('NATS_URL is required');
   const logger = createLogger({ name: 'bootstrap', level: config.LOG_LEVEL });
   const bus = await openBus({ natsUrl: config.NATS_URL, name: 'bootstrap', logger });

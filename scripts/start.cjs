@@ -138,7 +138,29 @@ function isRunning(pid) {
 
 module.exports = { ensureBundle, sourceFiles, sourceHash };
 
+/**
+ * Why this Node.js cannot run Patchbay, or null: the check of packages/platform's runtime/node-version.ts,
+ * repeated here in plain JavaScript because it must run before anything is built or loaded.
+ * @param {string} version
+ * @returns {string | null}
+ */
+function nodeVersionProblem(version) {
+  const major = Number(version.split('.')[0]);
+  if (major >= 24) return null;
+  return (
+    `Patchbay needs Node.js 24 or later; this is ${version}. ` +
+    'Get Node 24 from the npm registry with `. scripts/use-node24.sh` in the checkout, then run the command again.'
+  );
+}
+
+module.exports.nodeVersionProblem = nodeVersionProblem;
+
 if (require.main === module) {
+  const tooOld = nodeVersionProblem(process.versions.node);
+  if (tooOld) {
+    process.stderr.write(`${tooOld}\n`);
+    process.exit(1);
+  }
   const name = process.argv[2] ?? 'all-in-one';
   let bundle;
   try {

@@ -67,6 +67,8 @@ describe('docker-compose.yml', () => {
       const env = services[name].environment as Record<string, string>;
       expect(env.NATS_URL).toBe('nats://nats:4222');
       expect(env.MONGODB_URL).toMatch(/^mongodb:\/\/mongo:27017\/\?replicaSet=rs0$/);
+      // Every interface inside its container (what a published port reaches); pnpm start's default is 127.0.0.1.
+      expect(env.HOST).toBe('0.0.0.0');
       expect(envProblems(name, env)).toEqual([]);
     }
   });

@@ -107,6 +107,13 @@ describe('Dockerfile', () => {
     expect(chain('gateway').map((s) => s.name)).not.toContain('build');
   });
 
+  test('every service image listens on every interface of its container (HOST=0.0.0.0)', () => {
+    for (const name of serviceNames()) {
+      const env = chain(name).flatMap((stage) => args(stage, 'ENV'));
+      expect({ name, host: env.join(' ').match(/\bHOST=(\S+)/)?.[1] }).toEqual({ name, host: '0.0.0.0' });
+    }
+  });
+
   test('the gateway image carries the console build and serves it from there (CONSOLE_DIR)', () => {
     const runs = args(byName.get('build')!, 'RUN').join('\n');
     expect(runs).toMatch(/pnpm run build:console/);

@@ -9,7 +9,7 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
-import { DEPLOYED, envProblems, readYaml, ROOT } from './deploy-kit';
+import { DEPLOYED, envProblems, readYaml, readYamlDocs, ROOT } from './deploy-kit';
 import { containersOf, kustomizeBuild, type K8sObject } from './kustomize';
 import type { ApiJson } from '../support/api-json';
 
@@ -31,6 +31,13 @@ const builds = {
   production: kustomizeBuild(path.join(K8S, 'overlays/production')),
   dev: kustomizeBuild(path.join(K8S, 'overlays/dev')),
   'production-s3': kustomizeBuild(path.join(K8S, 'overlays/production-s3')),
+};
+/** The Secrets the pods reference, as an operator creates them (applied by no overlay: decisions §50). */
+const SECRETS = readYamlDocs(path.join(K8S, 'secrets.example.yaml')) as K8sObject[];
+const secretKeys = (name: string): Record<string, string> => {
+  const o = SECRETS.find((x) => x.kind === 'Secret' && x.metadata.name === name);
+  if (!o) throw new Error(`Secret/${name} is referenced but not in secrets.example.yaml`);
+  return { ...(o.data ?? {}), ...(o.stringData ?? {}) };
 };
 const of = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 const get = (objects: K8sObject[], kind: string, name: string) =>
@@ -130,6 +137,7 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
 
   test('configuration comes from ConfigMaps and Secrets that exist, and every service accepts it', () => {
     const data = (kind: string, name: string): Record<string, string> => {
+      if (kind === 'Secret') return secretKeys(name);
       const o = get(objects, kind, name);
       if (!o) throw new Error(`${kind}/${name} is referenced but not defined`);
       return { ...(o.data ?? {}), ...(o.stringData ?? {}) };
@@ -148,6 +156,8 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
         expect(env[e.name]).toBeDefined();
       }
       expect(env.NATS_URL).toBe('nats://patchbay-nats:4222');
+      // Every interface of the pod: Services, probes and Prometheus reach it (127.0.0.1 is pnpm start's default).
+      expect(env.HOST).toBe('0.0.0.0');
       expect(env.MONGODB_URL).toMatch(/replicaSet=patchbay-mongodb/);
       expect(envProblems(svc, env)).toEqual([]);
     }
@@ -161,8 +171,7 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
           .filter((f: ApiJson) => f.secretRef)
           .map((f: ApiJson) => f.secretRef.name);
       expect(secretRefs(get(objects, 'Deployment', 'patchbay-push')!)).toContain('patchbay-push-credentials');
-      const secret = get(objects, 'Secret', 'patchbay-push-credentials')!;
-      expect(Object.keys({ ...(secret.data ?? {}), ...(secret.stringData ?? {}) }).sort()).toEqual([
+      expect(Object.keys(secretKeys('patchbay-push-credentials')).sort()).toEqual([
         'PUSH_CREDENTIALS_KEY',
         'PUSH_CREDENTIALS_OLD_KEYS',
       ]);
@@ -181,10 +190,7 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
         d.spec.template.spec.containers[0].envFrom
           .filter((f: ApiJson) => f.secretRef)
           .map((f: ApiJson) => f.secretRef.name);
-      const keys = (name: string) => {
-        const o = get(objects, 'Secret', name)!;
-        return Object.keys({ ...(o.data ?? {}), ...(o.stringData ?? {}) }).sort();
-      };
+      const keys = (name: string) => Object.keys(secretKeys(name)).sort();
       expect(keys('patchbay-storage-credentials')).toEqual(['STORAGE_CREDENTIALS_KEY', 'STORAGE_CREDENTIALS_OLD_KEYS']);
       expect(keys('patchbay-endpoint-credentials')).toEqual([
         'ENDPOINT_CREDENTIALS_KEY',
@@ -279,10 +285,22 @@ describe('Kubernetes overlays and the NATS / MongoDB they expect', () => {
     },
   );
 
-  test("production-s3: the production overlay with Patchbay's own blobs on S3 (GridFS elsewhere)", () => {
-    const url = (objects: K8sObject[]) => get(objects, 'Secret', 'patchbay-blob-store')!.stringData.BLOB_STORE_URL;
-    expect(url(builds['production-s3'])).toMatch(/^s3:\/\/[a-z0-9.-]+\/[a-z]+\?region=[a-z0-9-]+$/);
-    expect(url(builds.production)).toBe('');
+  test('no overlay creates a Secret: each one a pod references is documented for `kubectl create secret`', () => {
+    const operations = fs.readFileSync(path.join(ROOT, 'docs/operations.md'), 'utf8');
+    for (const [name, objects] of Object.entries(builds)) {
+      expect({ name, secrets: of(objects, 'Secret').map((o) => o.metadata.name) }).toEqual({ name, secrets: [] });
+      const referenced = new Set<string>();
+      for (const o of [...of(objects, 'Deployment'), ...of(objects, 'Job')])
+        for (const from of o.spec.template.spec.containers[0].envFrom ?? [])
+          if (from.secretRef) referenced.add(from.secretRef.name as string);
+      for (const secret of referenced) {
+        expect(Object.keys(secretKeys(secret)).length).toBeGreaterThan(0);
+        expect({ secret, documented: operations.includes(`create secret generic ${secret} `) }).toEqual({
+          secret,
+          documented: true,
+        });
+      }
+    }
     for (const o of builds['production-s3']) if (o.kind !== 'Namespace') expect(o.metadata.namespace).toBe('patchbay');
   });
 

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { Mode } from '../harness/patchbay';
 import { startNatsServer, type NatsServerHandle } from '../../packages/platform/src/testing/nats-server';
-import { groupGone, startGroup, type ProcessGroup } from '../support/process-group';
+import { groupGone, listeningAddresses, startGroup, type ProcessGroup } from '../support/process-group';
 
 let group: ProcessGroup | undefined;
 let nats: NatsServerHandle | undefined;
@@ -64,6 +64,12 @@ async function ctrlCDuringUpload(mode: Mode): Promise<void> {
   group = await startGroup(mode, nats ? { NATS_URL: nats.url } : {});
   const g = group;
   const containerSid = await g.defaultContainer();
+  // Where it listens (issue 40 item 9): the API and the file server on 127.0.0.1 only, by default, and
+  // no operations port the launcher was not asked for.
+  const port = (url: string) => new URL(url).port;
+  expect(listeningAddresses(g.members())).toEqual(
+    [`127.0.0.1:${port(g.origin)}`, `127.0.0.1:${port(g.storageUrl)}`].sort(),
+  );
   const started = { at: 0 };
   const upload = slowUpload(g, containerSid, 8, 500, () => {
     started.at = Date.now();

@@ -21,6 +21,23 @@ test('SIGTERM to the group with NATS stopped first: every process is gone within
     process.kill(-group.pgid, 'SIGTERM');
     const tookMs = await groupGone(group.pgid, 30000);
     expect(tookMs).toBeLessThan(30000);
+    // Piped, the services' lines are JSON lines with the service as a field, not behind a `[svc] ` prefix (issue 44).
+    const lines = group.output().split('\n');
+    expect(lines.filter((l) => /^\[[\w-]+\] /.test(l))).toEqual([]);
+    const services = new Set(
+      lines.filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { service?: string }).service),
+    );
+    expect([...services].filter(Boolean).sort()).toEqual([
+      'endpoint',
+      'file-server',
+      'gateway',
+      'identity',
+      'push',
+      'records',
+      'storage',
+      'threshold-worker',
+      'transcoder',
+    ]);
   } finally {
     await nats.stop();
   }

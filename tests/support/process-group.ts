@@ -152,3 +152,48 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * The TCP addresses processes `pids` listen on (`127.0.0.1:8080`, `0.0.0.0:9090`, `[::]:80`), from
+ * /proc: their socket inodes matched against /proc/net/tcp and tcp6.
+ */
+export function listeningAddresses(pids: number[]): string[] {
+  const inodes = new Set<string>();
+  for (const pid of pids) {
+    try {
+      for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkOrEmpty(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]);
+      }
+    } catch {
+      /* gone */
+    }
+  }
+  const found: string[] = [];
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ] as const) {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // local address, state 0A (LISTEN), inode
+      if (f.length < 10 || f[3] !== '0A' || !inodes.has(f[9])) continue;
+      const [hex, port] = f[1].split(':');
+      const host = v6
+        ? hex === '0'.repeat(32)
+          ? '[::]'
+          : `[${hex}]`
+        : [3, 2, 1, 0].map((i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16)).join('.');
+      found.push(`${host}:${parseInt(port, 16)}`);
+    }
+  }
+  return found.sort();
+}
+
+function readlinkOrEmpty(p: string): string {
+  try {
+    return fs.readlinkSync(p);
+  } catch {
+    return '';
+  }
+}

@@ -1,3 +1,5 @@
+// First: a plain message on an unsupported Node.js, before anything else loads.
+import '@patchbay/platform/src/runtime/require-node';
 import {
   ConfigError,
   createLogger,
@@ -12,16 +14,17 @@ import { AllInOneConfig } from './config';
 import { distributedProcesses, replicaProblems } from './process-list';
 import { spawnSet, waitForHealth } from './spawn-set';
 import { banner, bootstrapPartner } from './bootstrap';
+import { bootstrapPasswordProblem, isDevelopmentHost } from './bootstrap-password';
 
 /**
  * Distributed mode on one machine: every service in its own process, talking over NATS
  * (NATS_URL, default nats://127.0.0.1:4222), each stateful service with its own data directory
  * under DATA_DIR. Same environment as the all-in-one process, plus `<SERVICE>_REPLICAS` (replicas of
  * any service; gateways and file-servers on consecutive ports from PORT and STORAGE_PORT; services
- * with an embedded store only with MONGODB_URL) and OPS_PORT_BASE (process i serves /health and
- * /metrics on OPS_PORT_BASE + i; unset, each process binds a port the OS picks and reports it when
- * ready, and the launcher logs the list). It supervises the set: a service that exits or is killed
- * is started again (spawn-set.ts, decisions §50).
+ * with an embedded store only with MONGODB_URL) and operations ports only when asked: OPS_PORT_BASE
+ * (process i serves /health and /metrics on OPS_PORT_BASE + i) or OPS_PORT=auto (each process binds a
+ * port the OS picks and reports it when ready, and the launcher logs the list); neither, none. It
+ * supervises the set: a service that exits or is killed is started again (spawn-set.ts, decisions §50).
  */
 const logFormat = resolveLogFormat(process.env.LOG_FORMAT);
 const logger = createLogger({ name: 'launcher', level: process.env.LOG_LEVEL || 'info', format: logFormat });
@@ -57,6 +60,8 @@ runProcess({
       push: config.PUSH_REPLICAS,
     };
     const problems = replicaProblems(replicas, config.MONGODB_URL);
+    const weak = isDevelopmentHost(config.HOST) ? null : bootstrapPasswordProblem(config.PATCHBAY_BOOTSTRAP_PASSWORD);
+    if (weak) problems.push(weak);
     if (problems.length) throw new ConfigError(problems);
     // Every process reports ready with its /health port; the set is announced once all answer there.
     const processes = distributedProcesses({
@@ -65,8 +70,10 @@ runProcess({
       storageUrl,
       replicas,
       opsPortBase: config.OPS_PORT_BASE,
+      opsPortsAuto: config.OPS_PORT === 'auto',
     });
     const set = spawnSet(processes, env, {
+      logFormat,
       onRestart: (name, exit, restartInMs) =>
         logger.error({ name, ...exit, restart_in_ms: restartInMs }, 'a service exited: starting it again'),
     });
@@ -79,7 +86,10 @@ runProcess({
       throw err;
     }
     const ports = [...opsPorts.values()].filter((port): port is number => port !== null);
-    await Promise.all(ports.map((port) => waitForHealth(`http://127.0.0.1:${port}/health`)));
+    // The services listen on HOST: every interface is reached on this machine through loopback.
+    const local = ['0.0.0.0', '::'].includes(config.HOST) ? '127.0.0.1' : config.HOST;
+    const origin = local.includes(':') ? `[${local}]` : local;
+    await Promise.all(ports.map((port) => waitForHealth(`http://${origin}:${port}/health`)));
     logger.info(
       { ops_ports: Object.fromEntries(opsPorts) },
       'every service is ready (/health and /metrics on these ports)',

@@ -2,6 +2,7 @@
 import '@patchbay/platform/src/tracing/register';
 import {
   busSizes,
+  ConfigError,
   claimDataDir,
   createLogger,
   resolveLogFormat,
@@ -25,6 +26,7 @@ import { fileServerSettings, startFileServer } from '@patchbay/file-server';
 import { AllInOneConfig } from './config';
 import { SERVICES } from './services';
 import { banner, bootstrapPartner } from './bootstrap';
+import { bootstrapPasswordProblem, isDevelopmentHost } from './bootstrap-password';
 
 /**
  * All-in-one: every service in this one process. In-process bus and embedded stores under DATA_DIR
@@ -40,6 +42,8 @@ runProcess({
   logger: early,
   start: async (): Promise<Stoppable> => {
     const config = loadConfig(AllInOneConfig);
+    const weak = isDevelopmentHost(config.HOST) ? null : bootstrapPasswordProblem(config.PATCHBAY_BOOTSTRAP_PASSWORD);
+    if (weak) throw new ConfigError([weak]);
     const logger = createLogger({
       name: 'patchbay',
       level: config.LOG_LEVEL,
@@ -123,7 +127,12 @@ runProcess({
     // are never served on the public ports.
     let ready = true;
     const ops = config.OPS_PORT
-      ? await startOpsServer(config.OPS_PORT === 'auto' ? 0 : config.OPS_PORT, metrics, { ready: () => ready })
+      ? await startOpsServer(
+          config.OPS_PORT === 'auto' ? 0 : config.OPS_PORT,
+          metrics,
+          { ready: () => ready },
+          config.HOST,
+        )
       : undefined;
     const closeOps = { stop: () => new Promise<void>((r) => (ops ? ops.close(() => r()) : r())) };
     stdoutSink().write(`${banner(result, baseUrl, storageUrl)}\n`);
@@ -137,7 +146,11 @@ runProcess({
     return {
       stop: () => {
         ready = false;
-        return stopAll([gateway, fileServer, ...started.reverse(), ...closers, closeOps, release]);
+        // The two public listeners drain together (each answers /health `draining` meanwhile).
+        const listeners = {
+          stop: () => Promise.all([stopAll([gateway]), stopAll([fileServer])]).then(() => undefined),
+        };
+        return stopAll([listeners, ...started.reverse(), ...closers, closeOps, release]);
       },
     };
   },

@@ -43,10 +43,12 @@ export interface ProcessListOptions {
   /** Replicas of each service (default 1 each). */
   replicas?: Partial<Record<ServiceName, number>>;
   /**
-   * When set, process i gets OPS_PORT = opsPortBase + i (its /health and /metrics); otherwise
-   * OPS_PORT=auto: each binds a port the OS picks and reports it to the launcher when ready.
+   * Operations ports (/health and /metrics), only when asked (decisions §50): with `opsPortBase`
+   * process i gets OPS_PORT = opsPortBase + i; with `opsPortsAuto` (OPS_PORT=auto given to the
+   * launcher) each binds a port the OS picks and reports it when ready; otherwise none (OPS_PORT=0).
    */
   opsPortBase?: number;
+  opsPortsAuto?: boolean;
 }
 
 /** What each service's process needs besides the common environment; `i` is the replica's index. */
@@ -74,7 +76,8 @@ export function distributedProcesses(opts: ProcessListOptions): ProcessSpec[] {
     return Array.from({ length: n }, (_, i) => ({ name: n > 1 ? `${name}-${i + 1}` : name, ...specOf(name, i, opts) }));
   });
   list.forEach((p, i) => {
-    p.env = { ...p.env, OPS_PORT: opts.opsPortBase ? String(opts.opsPortBase + i) : 'auto' };
+    const ops = opts.opsPortBase ? String(opts.opsPortBase + i) : opts.opsPortsAuto ? 'auto' : '0';
+    p.env = { ...p.env, OPS_PORT: ops };
   });
   return list;
 }

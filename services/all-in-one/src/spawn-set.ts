@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isReadyMessage } from '@patchbay/platform';
+import { isReadyMessage, type LogFormat } from '@patchbay/platform';
 import { REPO_ROOT, type ProcessSpec } from './process-list';
 import { RestartBackoff } from './restart-backoff';
 import { relayLines } from './relay-lines';
@@ -39,6 +39,8 @@ const NODE_ARGS = [
 export interface SpawnOptions {
   /** Drop the services' output (tests of the launcher itself). */
   quiet?: boolean;
+  /** How their lines are written (relay-lines.ts): JSON lines with a `service` field, or readable. */
+  logFormat?: LogFormat;
   /** A service of the ready set exited and will be started again in `restartInMs`. */
   onRestart?: (name: string, exit: { code: number | null; signal: string | null }, restartInMs: number) => void;
 }
@@ -74,7 +76,7 @@ export function spawnSet(specs: ProcessSpec[], env: NodeJS.ProcessEnv, opts: Spa
       reported.set(spec.name, message.opsPort);
       if (reported.size === specs.length) settle?.();
     });
-    if (!opts.quiet) relayLines(spec.name, [child.stdout, child.stderr]);
+    if (!opts.quiet) relayLines(spec.name, child.stdout, child.stderr, opts.logFormat ?? 'json');
     child.on('error', () => undefined); // a failed spawn also exits: handled there
     child.on('exit', (code, signal) => {
       if (stopping) return;

@@ -32,5 +32,6 @@ export function fileServerSettings(c: FileServerConfigValues): FileServerSetting
     transcodeTimeoutMs: c.TRANSCODE_TIMEOUT_MS,
     accelRedirect: c.FILE_SERVER_ACCEL_REDIRECT,
     http: httpTimeouts(c),
+    host: c.HOST,
   };
 }

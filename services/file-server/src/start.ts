@@ -6,6 +6,7 @@ import {
   DirBlobStore,
   closeEarlyAnswers,
   cutSlowBodies,
+  drainingListener,
   httpServerOptions,
   type HttpTimeouts,
   type ServiceDeps,
@@ -19,6 +20,8 @@ import { Resolver } from './resolver';
 
 export interface FileServerSettings {
   port: number;
+  /** The address it listens on (HOST; default 127.0.0.1). */
+  host?: string;
   cacheTtlMs: number;
   busTimeoutMs: number;
   transcodeTimeoutMs: number;
@@ -62,16 +65,18 @@ export async function startFileServer(
     copies: new CopyMaker({ bus, transcodeTimeoutMs: settings.transcodeTimeoutMs, log }),
     keepOpenMs: settings.keepOpenMs ?? 2000,
     accelPrefix: settings.accelRedirect,
-    health: { ready: () => ready },
+    health: { ready: () => ready, draining: () => listener.draining() },
   });
   const timeouts = settings.http ?? DEFAULT_HTTP_TIMEOUTS;
   // Its requests get the file server's own lean span (app.ts), not the HTTP instrumentation's.
   const server = new SelfTracedServer(httpServerOptions(timeouts), app);
   cutSlowBodies(server, timeouts, log);
   closeEarlyAnswers(server);
+
+  const listener = drainingListener(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(settings.port, '0.0.0.0', () => resolve());
+    server.listen(settings.port, settings.host ?? '127.0.0.1', () => resolve());
   });
   ready = true;
   const address = server.address();
@@ -82,10 +87,8 @@ export async function startFileServer(
     port,
     stop: async () => {
       ready = false;
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      // Open until the downloads in flight are done, /health saying `draining` meanwhile.
+      await listener.close();
       await resolver.stop();
     },
   };

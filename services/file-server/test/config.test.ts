@@ -13,10 +13,18 @@ test('fileServerSettings: port, cache and timeouts from their keys, with their d
     busTimeoutMs: 10000,
     transcodeTimeoutMs: 120000,
     http,
+    host: '127.0.0.1',
   });
   expect(
-    settingsOf({ STORAGE_PORT: '0', FILE_CACHE_MS: '0', BUS_TIMEOUT_MS: '2000', TRANSCODE_TIMEOUT_MS: '5000' }),
-  ).toEqual({ port: 0, cacheTtlMs: 0, busTimeoutMs: 2000, transcodeTimeoutMs: 5000, http });
+    settingsOf({
+      STORAGE_PORT: '0',
+      FILE_CACHE_MS: '0',
+      BUS_TIMEOUT_MS: '2000',
+      TRANSCODE_TIMEOUT_MS: '5000',
+      HOST: '0.0.0.0',
+    }),
+  ).toEqual({ port: 0, cacheTtlMs: 0, busTimeoutMs: 2000, transcodeTimeoutMs: 5000, http, host: '0.0.0.0' });
+  expect(() => settingsOf({ HOST: 'every-interface' })).toThrow(/HOST/);
   expect(
     settingsOf({
       HTTP_HEADERS_TIMEOUT_MS: '5000',

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import {
+  CommonConfig,
   HttpServerConfig,
   PublicFilesConfig,
   httpTimeouts,
@@ -36,6 +37,8 @@ export const GatewayConfig = {
 
 export interface GatewaySettings {
   baseUrl: string;
+  /** The address the API listens on (HOST; default 127.0.0.1). */
+  host?: string;
   /** The public file server's root (`publish_uri`s start with it), for the OpenAPI document. */
   storageUrl: string;
   jsonBodyLimit: number;
@@ -63,7 +66,7 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
     .filter(Boolean);
 }
 
-export const gatewaySchema = Type.Object({ ...GatewayConfig, BUS_TIMEOUT_MS: Type.Integer() });
+export const gatewaySchema = Type.Object({ ...GatewayConfig, BUS_TIMEOUT_MS: Type.Integer(), HOST: CommonConfig.HOST });
 export type GatewayConfigValues = Static<typeof gatewaySchema>;
 
 /** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */
@@ -77,5 +80,6 @@ export function gatewaySettings(c: GatewayConfigValues): GatewaySettings {
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     consoleDir: c.CONSOLE_DIR ?? CHECKOUT_CONSOLE,
     http: httpTimeouts(c),
+    host: c.HOST,
   };
 }

@@ -4,6 +4,7 @@ import {
   DEFAULT_HTTP_TIMEOUTS,
   closeEarlyAnswers,
   cutSlowBodies,
+  drainingListener,
   httpServerOptions,
   stopAll,
   type ServiceDeps,
@@ -15,8 +16,8 @@ import type { GatewaySettings } from './config';
 import { AuthReadiness } from './auth/auth-readiness';
 
 /**
- * Starts the gateway's HTTP server on `port`. Stopping closes the listener, lets in-flight requests
- * finish, and closes idle keep-alive connections.
+ * Starts the gateway's HTTP server on `port`. Stopping drains the listener (drain-listener.ts): it
+ * stays open, /health answering 503 `draining`, until the requests in flight are answered, then closes.
  */
 export async function startGateway(
   deps: Pick<ServiceDeps, 'bus' | 'blobs' | 'logger' | 'metrics'>,
@@ -30,6 +31,13 @@ export async function startGateway(
   // /health is 200 only once credentials can work: listening, and identity has its operator partner.
   const auth = new AuthReadiness(deps.bus, log);
   const { app, cache, aborts } = createApp({ ...deps, bus, settings, health: { ready: () => ready && auth.ready } });
+
+  const { app, cache } = createApp({
+    ...deps,
+    bus,
+    settings,
+    health: { ready: () => ready && auth.ready, draining: () => listener.draining() },
+  });
   const invalidation = await invalidateOnIdentityEvents(bus, cache, deps.logger.child({ mod: 'auth' }));
   // Uploads and bulk ingest stream large bodies: no limit on a request's total time, but a head that
   // does not arrive, an idle connection and a body that stops or trickles are cut.
@@ -37,9 +45,11 @@ export async function startGateway(
   const server = http.createServer(httpServerOptions(timeouts), app);
   cutSlowBodies(server, timeouts, log);
   closeEarlyAnswers(server);
+
+  const listener = drainingListener(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '0.0.0.0', () => resolve());
+    server.listen(port, settings.host ?? '127.0.0.1', () => resolve());
   });
   ready = true;
   auth.start();
@@ -58,6 +68,10 @@ export async function startGateway(
         server.closeIdleConnections();
       });
       await stopAll([...invalidation, aborts]);
+
+      // Open until the requests in flight are answered, /health saying `draining` meanwhile.
+      await listener.close();
+      await stopAll(invalidation);
     },
   };
 }

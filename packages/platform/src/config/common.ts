@@ -32,6 +32,12 @@ export const CommonConfig = {
   EXTERNAL_STORAGE_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
   /**
+   * The address the API, the file server and the operations port listen on: 127.0.0.1 (this machine
+   * only, the default for `pnpm start` and `pnpm start:distributed`), 0.0.0.0 (every interface: the
+   * images, compose and Kubernetes set it), `::`, or one interface's address.
+   */
+  HOST: Type.String({ default: '127.0.0.1', pattern: '^(\\d{1,3}(\\.\\d{1,3}){3}|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)$' }),
+  /**
    * MiB of memory for recently read blocks of files in the directory blob store: the file server's
    * small ranges of a file in demand are then a copy, not a read (0: none). Only the file server's
    * ranges fill it, so other processes hold nothing.

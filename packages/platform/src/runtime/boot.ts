@@ -102,7 +102,12 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
       const service = await opts.start({ bus, docs, blobs, logger, metrics }, config);
       let ops: Server | undefined;
       if (config.OPS_PORT)
-        ops = await startOpsServer(config.OPS_PORT === 'auto' ? 0 : config.OPS_PORT, metrics, { ready: () => ready });
+        ops = await startOpsServer(
+          config.OPS_PORT === 'auto' ? 0 : config.OPS_PORT,
+          metrics,
+          { ready: () => ready },
+          config.HOST,
+        );
       ready = true;
       const opsPort = ops ? serverPort(ops) : null;
       logger.info({ nats: config.NATS_URL, ops_port: opsPort }, `${opts.name} started`);

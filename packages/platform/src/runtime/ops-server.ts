@@ -4,6 +4,8 @@ import type { Registry } from 'prom-client';
 export interface HealthState {
   /** False until the service is wired, and again once it starts shutting down. */
   ready(): boolean;
+  /** True while a graceful stop drains the public listener: /health answers 503 `draining`. */
+  draining?(): boolean;
 }
 
 /**
@@ -21,9 +23,10 @@ export async function handleOpsRequest(
   const path = (req.url ?? '').split('?')[0];
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (path === '/health') {
-    const ready = health.ready();
+    const draining = health.draining?.() === true;
+    const ready = !draining && health.ready();
     res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: ready ? 'ok' : 'unavailable' }));
+    res.end(JSON.stringify({ status: draining ? 'draining' : ready ? 'ok' : 'unavailable' }));
     return true;
   }
   if (path === '/metrics' && registry) {
@@ -36,7 +39,12 @@ export async function handleOpsRequest(
 }
 
 /** A small server with only /health and /metrics, for services that have no public HTTP port. */
-export async function startOpsServer(port: number, registry: Registry, health: HealthState): Promise<http.Server> {
+export async function startOpsServer(
+  port: number,
+  registry: Registry,
+  health: HealthState,
+  host = '127.0.0.1',
+): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     handleOpsRequest(req, res, registry, health)
       .then((handled) => {
@@ -54,7 +62,7 @@ export async function startOpsServer(port: number, registry: Registry, health: H
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(new Error(`the /health and /metrics server cannot listen on port ${port}: ${err.code ?? err.message}`)),
     );
-    server.listen(port, '0.0.0.0', resolve);
+    server.listen(port, host, resolve);
   });
   return server;
 }

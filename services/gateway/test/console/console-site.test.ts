@@ -38,6 +38,7 @@ describe('the console site', () => {
       AUTH_CACHE_MS: 0,
       TRUST_PROXY: 'loopback',
       BUS_TIMEOUT_MS: 1000,
+      HOST: '127.0.0.1',
       HTTP_HEADERS_TIMEOUT_MS: 20000,
       HTTP_KEEP_ALIVE_TIMEOUT_MS: 65000,
       HTTP_BODY_TIMEOUT_MS: 30000,
