@@ -6,6 +6,7 @@ import {
   backfillPartners,
   checkedEvent,
   openKeyRing,
+  quietly,
   serveRequests,
   stopAll,
   type ServiceDeps,
@@ -94,7 +95,8 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     ),
   );
   const backfill = backfillPartners(deps.bus, (sid) => ensureDefaultContainer(ctx, sid), log);
-  const maintain = () => runMaintenance(ctx, copies, settings.uploadStaleMs);
+  // Housekeeping on a timer (stale uploads, orphan blobs, copies): quiet, no trace (tracing/quiet.ts).
+  const maintain = () => quietly(() => runMaintenance(ctx, copies, settings.uploadStaleMs));
   await maintain().catch((err: unknown) => log.error({ err }, 'start-up maintenance failed'));
   const timer = setInterval(() => {
     maintain().catch((err: unknown) => log.error({ err }, 'maintenance failed'));

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { watchProcess } from './watch-process';
 import { nodeVersionProblem } from './node-version';
-import { stopTracing } from '../tracing/start-tracing';
+import { stopTracing, tracingSummary } from '../tracing/start-tracing';
 
 /**
  * How long a process has, after SIGTERM, to finish its work before it exits anyway. Anything a
@@ -38,6 +38,9 @@ export function runProcess(opts: {
     logger.fatal(tooOld);
     process.exit(1);
   }
+  // One line says whether spans leave this process, and to where (nothing is said while tracing is off).
+  const tracing = tracingSummary();
+  if (tracing) logger.info(tracing);
   // Every file and directory a Patchbay process creates (stores, blobs, keys, locks, scratch files)
   // is its user's alone: 0600 and 0700 whatever the umask it was started with.
   process.umask(0o077);
