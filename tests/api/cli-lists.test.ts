@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { newPartner, type TestPartner } from '../harness/api';
-import { patchbayIn } from '../support/cli';
+import { patchbayIn, patchbayOnTerminal } from '../support/cli';
 
 let dir: string;
 let partner: TestPartner;
@@ -100,4 +100,20 @@ test('errors: no server names the URL and "connection refused"; an API error pri
 
   expect(nothing.code).toBe(1);
   expect(nothing.stderr).toContain('nothing to change');
+}, 60_000);
+
+test('on a terminal: a list is a table that says how many of how many; an upload draws a progress bar', async () => {
+  await writeFile(path.join(dir, 'big.bin'), Buffer.alloc(3_000_000, 7));
+  const env = { PATCHBAY_TOKEN: partner.token };
+  const [calls, up] = await Promise.all([
+    patchbayOnTerminal(dir, ['records', 'calls', 'list', '--limit', '3'], env),
+    patchbayOnTerminal(dir, ['files', 'upload', 'big.bin', '--name', 'big.bin'], env),
+  ]);
+  expect(calls.code).toBe(0);
+  const lines = calls.stdout.replace(/\r/g, '').trimEnd().split('\n');
+  expect(lines[0]).toMatch(/^dr_sid +date_start +date_stop +direction/);
+  expect(lines.slice(1, 4).map((l) => l.split(/ +/)[0])).toEqual(sids.slice(0, 3));
+  expect(lines[4]).toBe('3 shown (more follow: --all for every page)'); // records are not counted (total null)
+  expect(up.code).toBe(0);
+  expect(up.stdout).toMatch(/uploading .*100% \| 3000000\/3000000 bytes/);
 }, 60_000);

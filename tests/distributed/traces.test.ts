@@ -92,6 +92,26 @@ function logLines(): Array<Record<string, unknown>> {
     });
 }
 
+test('each process says once, as it starts, that tracing is on and where its spans go (decisions §52)', () => {
+  const said = logLines()
+    .map((l) => String(l.msg ?? ''))
+    .filter((m) => m.startsWith('tracing on: '));
+  const services = said.map((m) => /^tracing on: service ([\w-]+), spans exported to the test file (\S+);/.exec(m));
+  expect(services.every((m) => m?.[2] === spanFile)).toBe(true);
+  const names = services.map((m) => m![1]);
+  expect(new Set(names).size).toBe(names.length);
+  for (const svc of ['gateway', 'identity', 'storage', 'endpoint', 'transcoder', 'push', 'file-server'])
+    expect(names).toContain(`patchbay-${svc}`);
+});
+
+test('idle, no process makes a trace: polls and timers look quietly (decisions §52)', async () => {
+  await new Promise((r) => setTimeout(r, 500)); // what start-up itself traced has been written
+  const before = new Set(allSpans().map((s) => s.spanId));
+  await new Promise((r) => setTimeout(r, 3000)); // six polls of the Voicemail outbox
+  const made = allSpans().filter((s) => !before.has(s.spanId));
+  expect(made.map((s) => `${s.service} ${s.name}`)).toEqual([]);
+});
+
 test(
   'one upload with desired_format: one trace, gateway → storage → ' +
     'transcoder → ffmpeg, each span beneath the one that caused it',

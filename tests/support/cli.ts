@@ -46,3 +46,13 @@ export function patchbayIn(cwd: string, args: string[], env: NodeJS.ProcessEnv =
 export function pnpmPatchbayIn(cwd: string, args: string[]): Promise<CliResult> {
   return exec('pnpm', ['--silent', '-C', ROOT, 'patchbay', '--url', instance().baseUrl, ...args], cwd);
 }
+
+/**
+ * The `patchbay` bin in `cwd` on a terminal (a pseudo-terminal from util-linux's `script`), as a
+ * person at a shell runs it: stdout and stderr are that terminal, together in `stdout`.
+ */
+export function patchbayOnTerminal(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const line = [path.join(ROOT, 'node_modules/.bin/patchbay'), '--url', instance().baseUrl, ...args].map(quote);
+  return exec('script', ['-qec', line.join(' '), '/dev/null'], cwd, { COLUMNS: '160', ...env });
+}

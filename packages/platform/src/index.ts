@@ -109,4 +109,5 @@ export { assertPublicUrl } from './net/check-outbound-url';
 export { docStoreSpans, blobStoreSpans } from './runtime/store-spans';
 export type { TraceCarrier } from './bus/port';
 export { inSpan, failSpan, activeTraceIds, SpanKind } from './tracing/span-helpers';
-export { startTracing, stopTracing, tracingStarted } from './tracing/start-tracing';
+export { quietly, backgroundWork } from './tracing/quiet';
+export { startTracing, stopTracing, tracingStarted, tracingSummary } from './tracing/start-tracing';

@@ -1,5 +1,5 @@
 import { IdentityRequests, Queues } from '@patchbay/contracts';
-import { serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { quietly, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { DEFAULT_IDENTITY_SETTINGS, type IdentitySettings } from './config';
 import { authHandlers } from './handlers/auth';
 import { bootstrapHandlers } from './handlers/bootstrap';
@@ -44,13 +44,14 @@ export async function startIdentityService(
     },
     log,
   );
+  // Housekeeping, once a minute: quiet, no trace of its own (tracing/quiet.ts).
   const forgetting = setInterval(() => {
-    void ctx.throttle
-      .forgetExpired()
-      .catch((err: unknown) => log.warn({ err }, 'expired login counters could not be forgotten'));
-    void ctx.idempotency
-      .forgetExpired()
-      .catch((err: unknown) => log.warn({ err }, 'expired idempotency keys could not be forgotten'));
+    void quietly(() => ctx.throttle.forgetExpired()).catch((err: unknown) =>
+      log.warn({ err }, 'expired login counters could not be forgotten'),
+    );
+    void quietly(() => ctx.idempotency.forgetExpired()).catch((err: unknown) =>
+      log.warn({ err }, 'expired idempotency keys could not be forgotten'),
+    );
   }, FORGET_EXPIRED_MS);
   forgetting.unref();
   log.info('identity service ready');

@@ -6,6 +6,7 @@ import {
   backfillPartners,
   checkedEvent,
   openKeyRing,
+  quietly,
   serveRequests,
   stopAll,
   type ServiceDeps,
@@ -124,6 +125,14 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
     settings.sweepIntervalMs,
     log,
   ).start();
+
+  // Housekeeping on a timer (stale uploads, orphan blobs, copies): quiet, no trace (tracing/quiet.ts).
+  const maintain = () => quietly(() => runMaintenance(ctx, copies, settings.uploadStaleMs));
+  await maintain().catch((err: unknown) => log.error({ err }, 'start-up maintenance failed'));
+  const timer = setInterval(() => {
+    maintain().catch((err: unknown) => log.error({ err }, 'maintenance failed'));
+  }, settings.sweepIntervalMs);
+  timer.unref();
   log.info('storage service ready');
   return {
     stop: async () => {

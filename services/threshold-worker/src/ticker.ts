@@ -1,4 +1,4 @@
-import type { Logger, Stoppable } from '@patchbay/platform';
+import { quietly, type Logger, type Stoppable } from '@patchbay/platform';
 import { msToNextWindow, windowOf } from './domain/windows';
 
 /**
@@ -15,7 +15,8 @@ export function startTicker(intervalMs: number, tick: (window: number) => Promis
       log.warn({ window }, 'previous tick still running; window skipped');
       return;
     }
-    running = tick(window)
+    // Quiet: the look for containers to sweep makes no trace; the jobs it enqueues start their own.
+    running = quietly(() => tick(window))
       .catch((err: unknown) => log.warn({ err, window }, 'tick failed'))
       .finally(() => {
         running = undefined;

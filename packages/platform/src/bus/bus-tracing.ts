@@ -1,6 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { TraceCarrier } from './port';
-import { failSpan, tracer } from '../tracing/span-helpers';
+import { failSpan, isQuiet, tracer } from '../tracing/span-helpers';
+import { carriedQuiet, quietContext } from '../tracing/quiet';
 
 /** What a span on the bus stands for: `request`, `event`, `job` or `listen` (the message family). */
 export type BusKind = 'request' | 'event' | 'job' | 'listen';
@@ -28,6 +29,14 @@ export async function tracedSend<T>(
   send: (traceContext: TraceCarrier | undefined) => Promise<T>,
   onResult?: (span: Span, result: T) => void,
 ): Promise<T> {
+  if (isQuiet()) {
+    // A background loop looking for work (quiet.ts): a request carries the quiet, unsampled
+    // context so its receiver stays quiet too; an event or job is work, and starts its own trace.
+    if (kind !== 'request') return send(undefined);
+    const carrier: TraceCarrier = {};
+    propagation.inject(context.active(), carrier);
+    return send(Object.keys(carrier).length > 0 ? carrier : undefined);
+  }
   const span = tracer().startSpan(`${kind === 'request' ? 'request' : 'publish'} ${subject}`, {
     kind: kind === 'request' ? SpanKind.CLIENT : SpanKind.PRODUCER,
     attributes: attributes(subject, kind, 'send'),
@@ -62,6 +71,9 @@ export function tracedReceive<T>(
   onResult?: (span: Span, result: T) => void,
 ): Promise<T> {
   const parent = propagation.extract(ROOT_CONTEXT, traceContext ?? {});
+  const sender = trace.getSpanContext(parent);
+  // A quiet sender's request (quiet.ts) is handled quietly: no span here, none below it.
+  if (sender && carriedQuiet(parent)) return context.with(quietContext(ROOT_CONTEXT, sender), handle);
   const span = tracer().startSpan(
     `${kind === 'request' ? 'serve' : 'process'} ${subject}`,
     {

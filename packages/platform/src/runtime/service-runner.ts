@@ -4,6 +4,8 @@ import { nodeVersionProblem } from './node-version';
 import { stopTracing } from '../tracing/start-tracing';
 import { armExitDeadline, StopSignals } from './exit-deadline';
 
+import { stopTracing, tracingSummary } from '../tracing/start-tracing';
+
 /**
  * How long a process has, after SIGTERM, to finish its work before it exits anyway. Anything a
  * service lets its work run for at shutdown (a work subscription's `drainMs`) must fit well inside.
@@ -46,6 +48,9 @@ export function runProcess(opts: {
     logger.fatal(tooOld);
     process.exit(1);
   }
+  // One line says whether spans leave this process, and to where (nothing is said while tracing is off).
+  const tracing = tracingSummary();
+  if (tracing) logger.info(tracing);
   // Every file and directory a Patchbay process creates (stores, blobs, keys, locks, scratch files)
   // is its user's alone: 0600 and 0700 whatever the umask it was started with.
   process.umask(0o077);

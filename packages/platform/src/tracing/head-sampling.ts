@@ -56,7 +56,7 @@ export class HeadDecidedSampler implements Sampler {
 /** Random ids from a pooled buffer (one randomFillSync per 1,024 spans), never all zeros. */
 const pool = Buffer.alloc(24 * 1024);
 let used = pool.length;
-function randomHex(bytes: number): string {
+export function randomHex(bytes: number): string {
   for (;;) {
     if (used + bytes > pool.length) {
       crypto.randomFillSync(pool);

@@ -1,7 +1,10 @@
 import type { InstalledTracing } from './install-tracing';
 import { traceExport, traceSampling, traceServiceName } from './trace-settings';
+import { describeTracing } from './trace-summary';
 
 let installed: InstalledTracing | undefined;
+/** The start-up line's text while tracing runs (trace-summary.ts). */
+let summary: string | undefined;
 
 /**
  * Starts the OpenTelemetry SDK for this process when the OTEL_* variables ask for it
@@ -24,13 +27,19 @@ export function startTracing(
   const { installTracing } = require('./install-tracing') as typeof import('./install-tracing');
   const { spanProcessorFor } = require('./span-exporters') as typeof import('./span-exporters');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  installed = installTracing({
-    serviceName: traceServiceName(env, entry),
-    processors: [spanProcessorFor(how)],
-    instrument: true,
-    sampling,
-  });
+  const serviceName = traceServiceName(env, entry);
+  installed = installTracing({ serviceName, processors: [spanProcessorFor(how)], instrument: true, sampling });
+  summary = describeTracing(how, sampling, serviceName, env);
   return true;
+}
+
+/**
+ * What the start-up line says while tracing runs — as what, where spans go and which are kept
+ * (`tracing on: service patchbay, spans exported over OTLP http/protobuf to http://host:4318/v1/traces; …`);
+ * undefined while it is off. runProcess logs it once.
+ */
+export function tracingSummary(): string | undefined {
+  return installed ? summary : undefined;
 }
 
 /** Whether the SDK runs in this process (the stores are wrapped in spans only then). */
@@ -42,5 +51,6 @@ export function tracingStarted(): boolean {
 export async function stopTracing(): Promise<void> {
   const done = installed;
   installed = undefined;
+  summary = undefined;
   await done?.shutdown();
 }

@@ -1,4 +1,4 @@
-import { Counter, type Logger, type ServiceDeps } from '@patchbay/platform';
+import { backgroundWork, Counter, quietly, type Logger, type ServiceDeps } from '@patchbay/platform';
 import type { CallbackSettings } from '../config';
 import { nextAttemptDelayMs } from '../domain/callback-signature';
 import type { CallbackDoc } from '../domain/documents';
@@ -64,13 +64,19 @@ export class CallbackDeliverer {
       });
   }
 
-  /** Claims and attempts due deliveries until none is left. */
+  /**
+   * Claims and attempts due deliveries until none is left. Looking is quiet (no trace for a poll
+   * that finds nothing, twice a second); each delivery found is a trace of its own
+   * (`voicemail callback deliver`, with the attempt and the outcome's store writes under it).
+   */
   private async drain(): Promise<void> {
     while (!this.stopped) {
-      const due = await this.claim();
+      const due = await quietly(() => this.claim());
       if (!due) return;
       this.kick();
-      await this.attempt(due);
+      await backgroundWork('voicemail callback deliver', { 'patchbay.callback.attempt': due.attempts + 1 }, () =>
+        this.attempt(due),
+      );
     }
   }
 

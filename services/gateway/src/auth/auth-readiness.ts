@@ -1,5 +1,5 @@
 import { Subjects, unwrapReply } from '@patchbay/contracts';
-import type { Bus, Logger } from '@patchbay/platform';
+import { quietly, type Bus, type Logger } from '@patchbay/platform';
 
 const POLL_MS = 200;
 
@@ -37,7 +37,8 @@ export class AuthReadiness {
     if (this.stopped) return;
     try {
       const reply = unwrapReply<{ ready: boolean }>(
-        await this.bus.request(Subjects.identity.ready, {}, { timeoutMs: 2000 }),
+        // Asked until identity answers: a look, not work, so no trace of its own (tracing/quiet.ts).
+        await quietly(() => this.bus.request(Subjects.identity.ready, {}, { timeoutMs: 2000 })),
       );
       if (reply.ready) {
         this.ok = true;
