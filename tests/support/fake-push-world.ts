@@ -83,11 +83,12 @@ export class FakePushWorld {
   }
 
   /**
-   * One send through the push service's worker threads before any test sends, repeated until it
-   * succeeds. The threads start with the first send, and run from source (tsx, the distributed
-   * mode) they compile the senders first: 7.2 s measured on this two-core machine under load, all of
-   * it counted against the send deadline (4 s in most of these tests), so a test's first send could
-   * come back `provider_error` without reaching the fake at all (issue 40 item 10). On APNs
+   * One send through the push service's worker threads before any test sends (and again after each
+   * restart), repeated until it succeeds. The threads start with the first send, and run from source
+   * (tsx, the distributed mode) they compile the senders first: 7.2 s measured on this two-core
+   * machine under load, all of it counted against the send deadline (4 s in most of these tests), so
+   * a test's first send could come back `provider_error` without reaching the fake at all (issue 40
+   * item 10); under enough load the bundle's start (the embedded mode) takes that long too. On APNs
    * development, with a partner, key and topic of its own: no test's project, topic or token sees it
    * (tests compare connection counts as differences).
    */
@@ -118,6 +119,8 @@ export class FakePushWorld {
     await this.pb.kill();
     const env = await whileDown?.();
     this.pb = await this.pb.restart(env ?? {});
+    // A new process starts its send workers again: warmed with a partner of its own, whatever the key.
+    await this.warmUp();
   }
 
   /** supertest on this instance's origin; paths under /core/v2. */
