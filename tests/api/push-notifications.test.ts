@@ -1,6 +1,7 @@
 import { mode } from '../harness/api';
 import { fakeApnsP12 } from '../support/fake-credentials';
 import { FakePushWorld, deviceToken, tokenApp } from '../support/fake-push-world';
+import { until } from '../support/poll';
 
 /**
  * Sending, end to end: Patchbay's own FCM v1 and APNs senders (HTTP/2 over TLS, with
@@ -326,8 +327,6 @@ describe('sending push notifications', () => {
       const fastPartner = await w.newPartner();
       const slowSa = w.fcmAccount('slow');
       const slowKey = w.apnsKey();
-      w.fcm.answerProject(slowSa.projectId, { kind: 'slow', delayMs: 20_000 });
-      w.apnsProd.answerTopic('com.example.slow', { kind: 'slow', delayMs: 20_000 });
       const slowApp = await w.newApp(slowPartner, {
         google_credentials: slowSa.base64,
         ...tokenApp(slowKey, 'com.example.slow'),
@@ -345,11 +344,25 @@ describe('sending push notifications', () => {
         await w.newDevice(fastPartner, fastApp, 'ios', deviceToken('ios')),
       ];
 
+      // Both partners' clients are open (OAuth tokens, TLS sessions) before the race, as for partners
+      // that send: what is measured is whether the slow send holds the other one up, not how long a
+      // first send's set-up takes on a loaded machine (seconds there).
+      for (const [who, devices] of [
+        [slowPartner, slowDevices],
+        [fastPartner, fastDevices],
+      ] as const)
+        expect((await w.send(who, { recipients: devices, title: 'warm' })).body.success).toBe(2);
+      w.fcm.answerProject(slowSa.projectId, { kind: 'slow', delayMs: 20_000 });
+      w.apnsProd.answerTopic('com.example.slow', { kind: 'slow', delayMs: 20_000 });
+
       const slowStarted = Date.now();
       const slowSend = w
         .send(slowPartner, { recipients: slowDevices, title: 'slow' })
         .then((r) => ({ r, ms: Date.now() - slowStarted, at: Date.now() }));
-      await new Promise((r) => setTimeout(r, 200)); // the slow send is now waiting on its providers
+      // Not a fixed sleep: the race starts once both providers hold the slow send's requests.
+      await until('both providers to hold the slow send', ATTEMPT_TIMEOUT_MS, () =>
+        w.fcm.held > 0 && w.apnsProd.held > 0 ? true : undefined,
+      );
       const fastStarted = Date.now();
       const fast = await w.send(fastPartner, { recipients: fastDevices, title: 'fast' });
       const fastMs = Date.now() - fastStarted;

@@ -50,6 +50,8 @@ export class FakeApns {
   connections = 0;
   /** TLS handshakes this fake refused (a client without the required certificate). */
   refused = 0;
+  /** Pushes arrived and held right now by a `slow` answer (a test waits for a send to be in flight). */
+  held = 0;
   private readonly keys = new Map<string, { teamId: string; publicKey: KeyObject }>();
   private readonly tokenAnswers = new Map<string, ApnsTokenAnswer>();
   private readonly topicAnswers = new Map<string, ApnsTopicAnswer>();
@@ -159,8 +161,13 @@ export class FakeApns {
         this.sink(entry);
         reply(status, body);
       };
-      if (answer?.kind === 'slow') setTimeout(finish, answer.delayMs).unref();
-      else finish();
+      if (answer?.kind === 'slow') {
+        this.held++;
+        setTimeout(() => {
+          this.held--;
+          finish();
+        }, answer.delayMs).unref();
+      } else finish();
     });
   }
 

@@ -41,6 +41,8 @@ export class FakeFcm {
   readonly tokenGrants = new Map<string, number>();
   /** TLS connections opened to this fake. */
   connections = 0;
+  /** Messages arrived and held right now by a `slow` answer (a test waits for a send to be in flight). */
+  held = 0;
   private readonly accounts = new Map<string, { projectId: string; publicKey: KeyObject }>();
   private readonly accessTokens = new Map<string, string>();
   private readonly tokenAnswers = new Map<string, FcmTokenAnswer>();
@@ -222,7 +224,12 @@ export class FakeFcm {
       this.sink({ project, message, status, ...via, at });
       send(status, json, headers);
     };
-    if (projectAnswer?.kind === 'slow') setTimeout(reply, projectAnswer.delayMs).unref();
-    else reply();
+    if (projectAnswer?.kind === 'slow') {
+      this.held++;
+      setTimeout(() => {
+        this.held--;
+        reply();
+      }, projectAnswer.delayMs).unref();
+    } else reply();
   }
 }

@@ -91,6 +91,16 @@ export { probeBlobStore } from './blob-store/probe-blob-store';
 export { normalizeKeyPrefix, checkEndpointUrl } from './blob-store/remote-options';
 export * from './secrets';
 export { claimDataDir, makePrivateDir } from './data-dir/claim-data-dir';
+export { sweepScratch, type SweepOptions, type SweepResult } from './scratch/scratch-sweep';
+export {
+  claimWorkerDir,
+  HEARTBEAT_MS,
+  OWNER_FILE,
+  WORKER_PREFIX,
+  type OwnerRecord,
+  type WorkerDir,
+} from './scratch/worker-dir';
+export { SCRATCH_SUBDIR, scratchRootOf, sweepDataDirScratch } from './scratch/data-dir-scratch';
 export type { DataDirClaim } from './data-dir/claim-data-dir';
 export { lockDir, DataDirLockedError, LOCK_FILE } from './data-dir/dir-lock';
 export type { DirLock } from './data-dir/dir-lock';

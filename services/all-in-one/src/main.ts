@@ -4,6 +4,7 @@ import {
   busSizes,
   ConfigError,
   claimDataDir,
+  sweepDataDirScratch,
   createLogger,
   resolveLogFormat,
   createMetricsRegistry,
@@ -58,6 +59,8 @@ runProcess({
           services: SERVICES.filter((s) => s.docs).map((s) => s.name),
           log: logger,
         });
+    // What a transcoder killed mid-job left under this data directory (plaintext included) goes now.
+    if (claim) await sweepDataDirScratch(config.DATA_DIR, logger);
     const metrics = createMetricsRegistry('patchbay');
     // BUS_MAX_PAYLOAD is the in-process bus's max_payload, as a nats-server's is its own.
     const hub = config.NATS_URL ? undefined : MemoryBus.hub({ maxPayload: config.BUS_MAX_PAYLOAD });

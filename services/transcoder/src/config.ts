@@ -1,12 +1,15 @@
 import os from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
-import { SHUTDOWN_GRACE_MS } from '@patchbay/platform';
-import { defaultScratchRoot } from './workspace';
+import { SHUTDOWN_GRACE_MS, scratchRootOf } from '@patchbay/platform';
 import type { TranscoderSettings } from './service';
 
 export const TranscoderConfig = {
-  /** Local scratch space for ffmpeg's inputs and outputs. */
-  TRANSCODER_SCRATCH_DIR: Type.String({ default: defaultScratchRoot() }),
+  /**
+   * Local scratch space for ffmpeg's inputs and outputs, an encrypted upload's plaintext among them
+   * (docs/security.md). Empty (the default): `<DATA_DIR>/transcoder-scratch`, private (0700), where
+   * every Patchbay process on the data directory removes a dead worker's files at its start.
+   */
+  TRANSCODER_SCRATCH_DIR: Type.String({ default: '' }),
   /** ffmpeg processes at once per replica for upload-time jobs (default: one per CPU). */
   TRANSCODER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: Math.max(1, os.cpus().length) }),
   /**
@@ -48,9 +51,9 @@ export const transcoderSchema = Type.Object(TranscoderConfig);
 export type TranscoderConfigValues = Static<typeof transcoderSchema>;
 
 /** The one mapping from configuration to settings, used by main.ts and the all-in-one process alike. */
-export function transcoderSettings(c: TranscoderConfigValues): TranscoderSettings {
+export function transcoderSettings(c: TranscoderConfigValues & { DATA_DIR: string }): TranscoderSettings {
   return {
-    scratchDir: c.TRANSCODER_SCRATCH_DIR,
+    scratchDir: c.TRANSCODER_SCRATCH_DIR || scratchRootOf(c.DATA_DIR),
     concurrency: c.TRANSCODER_CONCURRENCY,
     downloadConcurrency: c.TRANSCODER_DOWNLOAD_CONCURRENCY,
     downloadQueue: c.TRANSCODER_DOWNLOAD_QUEUE,

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
@@ -12,16 +11,12 @@ import type { BlobStore } from '@patchbay/platform';
  */
 export async function withScratch<T>(root: string, work: (dir: string) => Promise<T>): Promise<T> {
   const dir = path.join(root, randomUUID());
-  await fs.promises.mkdir(dir, { recursive: true });
+  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
   try {
     return await work(dir);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
-}
-
-export function defaultScratchRoot(): string {
-  return path.join(os.tmpdir(), 'patchbay-transcoder');
 }
 
 /**

@@ -27,15 +27,17 @@ const hasBody = (req: http.IncomingMessage): boolean =>
  * the sockets concerned by the drain.
  */
 export function closeEarlyAnswers(server: http.Server, drain: EarlyAnswerDrain = EARLY_ANSWER_DRAIN): void {
-  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+  // Before the app's own listener, so an answer it gives synchronously is covered too.
+  server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (!hasBody(req)) return;
     const writeHead = res.writeHead;
     // Every way of answering (writeHead, an implicit head by write/end) goes through writeHead.
     res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof res.writeHead>) {
       if (!req.complete && !res.headersSent) {
         res.setHeader('Connection', 'close');
-        const socket = req.socket;
-        socket.destroySoon = () => lingerThenClose(socket, drain);
+        // The response's socket: a request whose body stream was destroyed no longer has its own.
+        const socket = res.socket;
+        if (socket) socket.destroySoon = () => lingerThenClose(socket, drain);
       }
       return writeHead.apply(this, args);
     } as typeof res.writeHead;

@@ -9,6 +9,7 @@ import { reportReady } from './launcher-ipc';
 import { busSizes, openBus, openDocStore, openBlobStore } from './adapters';
 import { runProcess, stopAll, type Stoppable } from './service-runner';
 import { claimDataDir } from '../data-dir/claim-data-dir';
+import { sweepDataDirScratch } from '../scratch/data-dir-scratch';
 import type { ServiceDeps } from './service-deps';
 import { blobStoreSpans, docStoreSpans } from './store-spans';
 import type { DocStore } from '../doc-store/port';
@@ -79,6 +80,8 @@ export function bootService<P extends TProperties>(opts: BootOptions<P>): void {
       const claim = !usesDataDir
         ? undefined
         : claimDataDir({ dataDir: config.DATA_DIR, services: opts.docs ? [opts.name] : [], log: logger });
+      // What a transcoder killed mid-job left under this data directory (plaintext included) goes now.
+      if (claim) await sweepDataDirScratch(config.DATA_DIR, logger);
       const bus = await openBus({
         natsUrl: config.NATS_URL,
         name: opts.name,

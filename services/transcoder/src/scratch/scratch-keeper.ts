@@ -1,7 +1,5 @@
-import type { Logger } from '@patchbay/platform';
+import { claimWorkerDir, makePrivateDir, sweepScratch, type Logger } from '@patchbay/platform';
 import { parentDeathSignal } from '../ffmpeg/child-guard';
-import { sweepScratch } from './scratch-sweep';
-import { claimWorkerDir } from './worker-dir';
 
 /** How often a running worker looks for dead workers' leftovers (replicas die while others run on). */
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -19,6 +17,8 @@ export interface Scratch {
  * worker) and every minute after. A sweep failure is logged and never stops the service.
  */
 export async function startScratch(root: string, log: Logger, runTimeoutMs: number): Promise<Scratch> {
+  // Private like the data directory: an encrypted upload's plaintext passes through (decisions §51).
+  makePrivateDir(root, log);
   const mine = await claimWorkerDir(root);
   // An old-layout job may have run for its full time limit; give it that twice over before its files go.
   const sweep = () =>

@@ -8,10 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '@patchbay/platform';
+import { claimWorkerDir, createLogger, OWNER_FILE, sweepScratch, type OwnerRecord } from '@patchbay/platform';
 import { parentDeathSignal } from '../../src/ffmpeg/child-guard';
-import { sweepScratch } from '../../src/scratch/scratch-sweep';
-import { claimWorkerDir, OWNER_FILE, type OwnerRecord } from '../../src/scratch/worker-dir';
 import { ffmpegIn, killHard, startWorkerChild, until, type WorkerChild } from '../support/processes';
 
 const log = createLogger({ name: 'scratch-sweep-test', level: 'silent' });

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { run } from '../../src/ffmpeg/run';
-import { claimWorkerDir } from '../../src/scratch/worker-dir';
+import { claimWorkerDir } from '@patchbay/platform';
 
 async function main(): Promise<void> {
   const [root, mode] = process.argv.slice(2);

@@ -35,7 +35,8 @@ export interface WorkerDir {
  */
 export async function claimWorkerDir(root: string): Promise<WorkerDir> {
   const dir = path.join(root, `${WORKER_PREFIX}${randomUUID()}`);
-  await fs.promises.mkdir(dir, { recursive: true });
+  // Private: an encrypted upload's plaintext passes through here (decisions §51).
+  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
   const owner: OwnerRecord = {
     pid: process.pid,
     start_time: startTime('self'),
