@@ -2231,7 +2231,7 @@ export interface operations {
                 before?: string;
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -2365,7 +2365,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -2455,7 +2455,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -2716,7 +2716,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -2985,7 +2985,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -3208,7 +3208,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -3404,7 +3404,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -3577,7 +3577,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -3832,7 +3832,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -4134,7 +4134,7 @@ export interface operations {
                 before?: string;
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -4268,7 +4268,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -4519,7 +4519,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;
@@ -4727,7 +4727,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated fields (dot paths allowed) to leave out. */
                 exclude_fields?: string;
-                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. */
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
                 filter?: string;
                 /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
                 include_fields?: string;

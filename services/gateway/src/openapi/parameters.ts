@@ -1,5 +1,5 @@
 import type { TObject } from '@sinclair/typebox';
-import { MAX_LIMIT, DEFAULT_LIMIT } from '@patchbay/query';
+import { MAX_FILTER_BYTES, MAX_FILTER_CONDITIONS, MAX_LIMIT, DEFAULT_LIMIT } from '@patchbay/query';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX } from '@patchbay/contracts';
 import { takesIdempotencyKey, type RouteDef } from '../routes/route-def';
 import type { JsonSchema, SchemaComponents } from './components';
@@ -55,7 +55,8 @@ function listParameters(mode: 'offset' | 'cursor'): Parameter[] {
       { type: 'string' },
       '`<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, ' +
         'gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, ' +
-        'true/false/null, ISO dates; dot paths reach nested fields.',
+        'true/false/null, ISO dates; dot paths reach nested fields. At most ' +
+        `${MAX_FILTER_CONDITIONS} conditions and ${MAX_FILTER_BYTES} bytes (beyond: 400 naming filter).`,
     ),
     ...(cursor
       ? [
