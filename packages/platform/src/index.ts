@@ -108,7 +108,6 @@ export { HttpServerConfig, httpTimeouts, DEFAULT_HTTP_TIMEOUTS } from './config/
 export type { HttpTimeouts } from './config/http-server';
 export { httpServerOptions, cutSlowBodies } from './http/slow-clients';
 export { closeEarlyAnswers, EARLY_ANSWER_DRAIN, type EarlyAnswerDrain } from './http/early-answers';
-
 export { drainingListener, type DrainingListener } from './http/drain-listener';
 export { isForbiddenAddress } from './net/address-ranges';
 export { AddressNotAllowedError, ADDRESS_NOT_ALLOWED } from './net/address-not-allowed-error';

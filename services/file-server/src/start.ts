@@ -72,7 +72,6 @@ export async function startFileServer(
   const server = new SelfTracedServer(httpServerOptions(timeouts), app);
   cutSlowBodies(server, timeouts, log);
   closeEarlyAnswers(server);
-
   const listener = drainingListener(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

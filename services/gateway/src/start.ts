@@ -30,9 +30,7 @@ export async function startGateway(
   const bus = new CircuitBreakerBus(deps.bus, { logger: log });
   // /health is 200 only once credentials can work: listening, and identity has its operator partner.
   const auth = new AuthReadiness(deps.bus, log);
-  const { app, cache, aborts } = createApp({ ...deps, bus, settings, health: { ready: () => ready && auth.ready } });
-
-  const { app, cache } = createApp({
+  const { app, cache, aborts } = createApp({
     ...deps,
     bus,
     settings,
@@ -45,7 +43,6 @@ export async function startGateway(
   const server = http.createServer(httpServerOptions(timeouts), app);
   cutSlowBodies(server, timeouts, log);
   closeEarlyAnswers(server);
-
   const listener = drainingListener(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -63,15 +60,9 @@ export async function startGateway(
     stop: async () => {
       ready = false;
       auth.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await stopAll([...invalidation, aborts]);
-
       // Open until the requests in flight are answered, /health saying `draining` meanwhile.
       await listener.close();
-      await stopAll(invalidation);
+      await stopAll([...invalidation, aborts]);
     },
   };
 }

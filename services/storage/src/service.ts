@@ -119,20 +119,13 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
       log,
     )),
   );
-  // Upkeep that grows with the stored objects runs once the service is ready, never before it.
+  // Upkeep that grows with the stored objects runs once the service is ready, never before it, and
+  // quietly: housekeeping on a timer makes no trace (tracing/quiet.ts).
   const maintenance = new MaintenanceLoop(
-    (signal) => runMaintenance(ctx, copies, settings.uploadStaleMs, signal),
+    (signal) => quietly(() => runMaintenance(ctx, copies, settings.uploadStaleMs, signal)),
     settings.sweepIntervalMs,
     log,
   ).start();
-
-  // Housekeeping on a timer (stale uploads, orphan blobs, copies): quiet, no trace (tracing/quiet.ts).
-  const maintain = () => quietly(() => runMaintenance(ctx, copies, settings.uploadStaleMs));
-  await maintain().catch((err: unknown) => log.error({ err }, 'start-up maintenance failed'));
-  const timer = setInterval(() => {
-    maintain().catch((err: unknown) => log.error({ err }, 'maintenance failed'));
-  }, settings.sweepIntervalMs);
-  timer.unref();
   log.info('storage service ready');
   return {
     stop: async () => {

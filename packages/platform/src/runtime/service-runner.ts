@@ -1,10 +1,8 @@
 import type { Logger } from 'pino';
 import { watchProcess } from './watch-process';
 import { nodeVersionProblem } from './node-version';
-import { stopTracing } from '../tracing/start-tracing';
-import { armExitDeadline, StopSignals } from './exit-deadline';
-
 import { stopTracing, tracingSummary } from '../tracing/start-tracing';
+import { armExitDeadline, StopSignals } from './exit-deadline';
 
 /**
  * How long a process has, after SIGTERM, to finish its work before it exits anyway. Anything a
