@@ -127,7 +127,7 @@ const commit = (principal: Principal, fileSid: string, key?: string): Promise<Bu
     { timeoutMs: 30_000 },
   );
 
-test('an abort that arrives while the commit runs leaves the upload to it: the file is recorded with its bytes', async () => {
+test('an abort that arrives while the commit runs leaves the upload to it: the file keeps its bytes', async () => {
   const { principal, containerSid } = await partner();
   // Upload-time transcoding is planned from a probe within the commit: the frozen transcoder holds it there.
   const prepared = await prepare(principal, {
@@ -160,7 +160,7 @@ test('an abort before any commit still removes the upload and its bytes', async 
   expect((await commit(principal, prepared.file_sid)).status).toBe(404);
 });
 
-test('a step after the File is recorded fails: an error, the bytes kept; the retry with the key answers the file', async () => {
+test('a step after the File is recorded fails: an error, the bytes kept; a retry with the key answers it', async () => {
   const { principal, containerSid } = await partner();
   const fields = { container_sid: containerSid, name: 'kept.bin' };
   const first = await prepare(principal, fields, 'K-kept');
