@@ -12,25 +12,9 @@ import { startNatsServer } from '../../packages/platform/src/testing/nats-server
 import { exitOf } from '../distributed/service-process';
 import { releasePorts, reservePorts } from '../harness/free-port';
 import { mode } from '../harness/api';
+import { groupMembers } from '../support/process-group';
 
 const ROOT = path.resolve(__dirname, '../..');
-
-/** Every process whose process group is `pgid` (the pnpm process leads its own group). */
-function group(pgid: number): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((e) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return Number(fields[2]) === pgid && fields[0] !== 'Z';
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 const signals = mode() === 'embedded' ? (['SIGTERM', 'SIGINT'] as const) : (['SIGTERM'] as const);
 
@@ -74,12 +58,13 @@ test.each(signals)(
         child.stderr?.on('data', keep);
         child.once('exit', (code) => reject(new Error(`pnpm exited with ${code}:\n${out}`)));
       });
-      const running = group(pgid);
+      // The group and its descendants: the distributed launcher runs each service in a group of its own.
+      const running = groupMembers(pgid);
       // Embedded: pnpm and the node running the bundle (scripts/start.cjs); distributed: every service too.
       expect(running.length).toBeGreaterThan(mode() === 'embedded' ? 1 : 10);
       process.kill(pgid, signal); // the pnpm process alone, as a supervisor or `kill <pid>` does
       await Promise.all(running.map((pid) => exitOf(pid, 40000)));
-      expect(group(pgid)).toEqual([]);
+      expect(groupMembers(pgid)).toEqual([]);
       // It stopped gracefully: its data directory's locks were released.
       expect(fs.existsSync(path.join(dataDir, 'identity', 'patchbay.lock'))).toBe(false);
     } finally {

@@ -2,6 +2,7 @@ import { IdentityClient } from '@patchbay/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/port';
 import { errorMessage } from './error-fields';
+import { quietly } from '../tracing/quiet';
 
 /**
  * Runs `ensure` for every partner identity knows, in the background, once per start. The
@@ -36,7 +37,8 @@ export function backfillPartners(
   const done = new Promise<void>((resolve) => {
     const attempt = () => {
       if (stopped) return resolve();
-      pass().then(
+      // Start-up housekeeping (usually nothing to do: the partner events did it): no trace of its own.
+      quietly(pass).then(
         (n) => {
           log.info({ partners: n }, 'partner backfill done');
           resolve();

@@ -1,5 +1,5 @@
 import { DuplicateKeyError } from '@patchbay/contracts';
-import type { Collection, Logger, Stoppable } from '@patchbay/platform';
+import { backgroundWork, quietly, type Collection, type Logger, type Stoppable } from '@patchbay/platform';
 import type { PendingProbeDoc } from '../domain/documents';
 import { probeRetryDelayMs, type ProbeRetry } from '../domain/probe-retry';
 import { errorMessage } from '../error-message';
@@ -57,28 +57,35 @@ export class StoreProbeQueue implements ProbeQueue {
   }
 
   private async drainDue(run: RunProbe): Promise<void> {
-    const due = await this.probes.find({ due_at: { $lte: new Date() } }, { sort: { due_at: 1 }, limit: BATCH });
+    // The look is quiet (an idle instance makes no trace); a due probe is work, a trace of its own.
+    const due = await quietly(() =>
+      this.probes.find({ due_at: { $lte: new Date() } }, { sort: { due_at: 1 }, limit: BATCH }),
+    );
     await Promise.all(
-      due.map(async (p) => {
-        const r = await run(p.file_sid, p.attempts).catch(
-          (err: unknown) => ({ settled: false, reason: errorMessage(err) }) as const,
-        );
-        if (r.settled) {
-          await this.probes.deleteOne({ file_sid: p.file_sid });
-          return;
-        }
-        const failures = p.attempts + 1;
-        await this.probes.updateOne(
-          { file_sid: p.file_sid },
-          {
-            $set: {
-              attempts: failures,
-              due_at: new Date(Date.now() + probeRetryDelayMs(failures, this.opts.retry)),
-              last_error: r.reason,
-            },
-          },
-        );
-      }),
+      due.map((p) =>
+        backgroundWork('storage queued probe', { 'patchbay.file_sid': p.file_sid }, () => this.runOne(run, p)),
+      ),
+    );
+  }
+
+  private async runOne(run: RunProbe, p: PendingProbeDoc): Promise<void> {
+    const r = await run(p.file_sid, p.attempts).catch(
+      (err: unknown) => ({ settled: false, reason: errorMessage(err) }) as const,
+    );
+    if (r.settled) {
+      await this.probes.deleteOne({ file_sid: p.file_sid });
+      return;
+    }
+    const failures = p.attempts + 1;
+    await this.probes.updateOne(
+      { file_sid: p.file_sid },
+      {
+        $set: {
+          attempts: failures,
+          due_at: new Date(Date.now() + probeRetryDelayMs(failures, this.opts.retry)),
+          last_error: r.reason,
+        },
+      },
     );
   }
 }
