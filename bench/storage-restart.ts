@@ -152,8 +152,10 @@ async function main(): Promise<void> {
       }
       console.log(`  ${b} vs ${a} files: ${ms[1]} ms vs ${ms[0]} ms, ratio ${(ms[1] / ms[0]).toFixed(2)}`);
     }
-    // And the orphans still go, after ready: one more restart of the largest, kept up until none is left.
-    const n = Math.max(...PAIRS.flat());
+    // And the orphans still go, after ready: one more restart, kept up until none is left. Of the smallest size
+    // with files: the emulator answers every query by scanning its collection (MongoDB uses the indexes), so removing
+    // 10,000 orphans among 100,000 files, a stat and a GridFS delete each, takes it longer than the bench should.
+    const n = Math.min(...PAIRS.flat().filter((x) => x > 0));
     const prefix = `bench_restart_${n}`;
     const orphans = async () =>
       (await client.db(`${prefix}_blobs`).collection('fs.files').countDocuments()) -

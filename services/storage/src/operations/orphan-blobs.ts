@@ -14,7 +14,7 @@ const ORPHAN_SWEEP_PAUSE_MS = 50;
 /**
  * Deletes blobs that belong to neither a File nor a pending upload (domain/orphan-blobs.ts) and were last written
  * more than `olderThanMs` ago. Runs after the service is ready (decisions §49): the blobs are listed and looked up
- * in batches of ORPHAN_SWEEP_BATCH with a pause between them, and the sweep stops between batches once `signal` is
+ * in batches of ORPHAN_SWEEP_BATCH with a pause between them, and the sweep stops between blobs once `signal` is
  * aborted (the service is stopping). Returns how many it removed.
  */
 export async function removeOrphanBlobs(
@@ -31,17 +31,22 @@ export async function removeOrphanBlobs(
       if (signal?.aborted) return removed;
       batch.push(key);
       if (batch.length < ORPHAN_SWEEP_BATCH) continue;
-      removed += await removeBatch(ctx, batch, olderThanMs);
+      removed += await removeBatch(ctx, batch, olderThanMs, signal);
       batch = [];
       await sleep(ORPHAN_SWEEP_PAUSE_MS);
     }
-    if (batch.length > 0 && !signal?.aborted) removed += await removeBatch(ctx, batch, olderThanMs);
+    if (batch.length > 0 && !signal?.aborted) removed += await removeBatch(ctx, batch, olderThanMs, signal);
   }
   if (removed > 0) ctx.log.warn({ removed }, 'removed orphan blobs');
   return removed;
 }
 
-async function removeBatch(ctx: StorageContext, keys: string[], olderThanMs: number): Promise<number> {
+async function removeBatch(
+  ctx: StorageContext,
+  keys: string[],
+  olderThanMs: number,
+  signal: AbortSignal | undefined,
+): Promise<number> {
   const sids = fileSidsOf(keys);
   if (sids.length === 0) return 0;
   const [files, uploads] = await Promise.all([
@@ -55,6 +60,7 @@ async function removeBatch(ctx: StorageContext, keys: string[], olderThanMs: num
   );
   let removed = 0;
   for (const key of candidates) {
+    if (signal?.aborted) break;
     const stat = await ctx.blobs.stat(key).catch(() => undefined);
     if (!stat || Date.now() - stat.modified.getTime() < olderThanMs) continue;
     await ctx.blobs.delete(key);
