@@ -56,6 +56,8 @@ module.exports = {
     {
       ...common,
       displayName: 'api-distributed',
+      // The all-in-one's own traced instance; the distributed set's tracing is tests/distributed/traces.test.ts.
+      testPathIgnorePatterns: ['<rootDir>/tests/api/tracing-background.test.ts'],
       globals: { __PATCHBAY_MODE__: 'distributed' },
       testMatch: ['<rootDir>/tests/api/**/*.test.ts', '<rootDir>/tests/distributed/**/*.test.ts'],
       globalSetup: '<rootDir>/tests/harness/global-setup-distributed.ts',

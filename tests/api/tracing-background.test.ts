@@ -25,11 +25,11 @@ const V2 = '/core/v2';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-quiet-traces-'));
 const spanFile = path.join(dir, 'spans.jsonl');
 let pb: PatchbayInstance;
-const embedded = mode() === 'embedded';
-const inThisMode = embedded ? describe : describe.skip;
 
 beforeAll(async () => {
-  if (embedded) pb = await startPatchbay('embedded', { PATCHBAY_TRACES_TEST_FILE: spanFile, LOG_LEVEL: 'info' });
+  // Only the api-embedded project runs this file (jest.config.js); distributed: tests/distributed/traces.test.ts.
+  expect(mode()).toBe('embedded');
+  pb = await startPatchbay('embedded', { PATCHBAY_TRACES_TEST_FILE: spanFile, LOG_LEVEL: 'info' });
 }, 120_000);
 afterAll(async () => {
   await pb?.stop();
@@ -45,7 +45,7 @@ const spans = (): RecordedSpan[] =>
         .map((l) => JSON.parse(l) as RecordedSpan)
     : [];
 
-inThisMode('the all-in-one process, traced', () => {
+describe('the all-in-one process, traced', () => {
   test('start-up says once that tracing is on, and where the spans go', () => {
     const lines = pb.startupOutput.split('\n').filter((l) => l.includes('tracing on: '));
     const said = lines.map((l) => /tracing on: service ([\w-]+), spans exported to the test file (\S+);/.exec(l));
