@@ -59,8 +59,10 @@ runProcess({
           services: SERVICES.filter((s) => s.docs).map((s) => s.name),
           log: logger,
         });
-    // What a transcoder killed mid-job left under this data directory (plaintext included) goes now.
-    if (claim) await sweepDataDirScratch(config.DATA_DIR, logger);
+    // What a transcoder killed mid-job left under this data directory (plaintext included) goes now —
+    // with MongoDB too: the scratch is under DATA_DIR whatever holds the documents, and live workers'
+    // directories are never touched.
+    await sweepDataDirScratch(config.DATA_DIR, logger);
     const metrics = createMetricsRegistry('patchbay');
     // BUS_MAX_PAYLOAD is the in-process bus's max_payload, as a nats-server's is its own.
     const hub = config.NATS_URL ? undefined : MemoryBus.hub({ maxPayload: config.BUS_MAX_PAYLOAD });
