@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PatchbayInstance } from '../../tests/harness/patchbay';
-import { statFields } from '../lib/proc';
+import { findInGroup, statFields } from '../lib/proc';
 
 /** The services a fault may hit (the launcher runs each from services/<name>/src/main.ts). */
 export const SERVICES = [
@@ -25,46 +25,24 @@ export type Service = (typeof SERVICES)[number];
 
 export interface ServiceProcess {
   service: Service;
-  /** The process tsx started for the service (its parent is the launcher's tsx). */
+  /** The service's process (the launcher runs it without a wrapper, leading its own process group). */
   pid: number;
 }
 
-/** Every live process: its parent and command line, from /proc. */
-function processTable(): Map<number, { ppid: number; cmd: string }> {
-  const table = new Map<number, { ppid: number; cmd: string }>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+/** Every running service process under the launcher `root` (a process group leader), one per replica. */
+export function serviceProcesses(root: number): ServiceProcess[] {
+  const out: ServiceProcess[] = [];
+  for (const pid of findInGroup(root, '/src/main.ts')) {
     try {
-      const stat = statFields(entry);
-      if (stat[0] === 'Z') continue;
-      table.set(Number(entry), { ppid: Number(stat[1]), cmd: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8') });
+      if (statFields(pid)[0] === 'Z') continue;
+      const m = /services\/([a-z-]+)\/src\/main\.ts/.exec(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+      const service = SERVICES.find((s) => s === m?.[1]);
+      if (service) out.push({ service, pid });
     } catch {
       /* gone meanwhile */
     }
   }
-  return table;
-}
-
-/** `root` and every process descended from it (the launcher runs each service in a group of its own). */
-function descendants(root: number, table = processTable()): number[] {
-  const all = [root];
-  for (let i = 0; i < all.length; i++) for (const [pid, p] of table) if (p.ppid === all[i]) all.push(pid);
-  return all;
-}
-
-/** Every running service process under the launcher `root`: the outermost process per replica. */
-export function serviceProcesses(root: number): ServiceProcess[] {
-  const table = processTable();
-  const found = new Map<number, Service>();
-  for (const pid of descendants(root, table)) {
-    const m = /services\/([a-z-]+)\/src\/main\.ts/.exec(table.get(pid)?.cmd ?? '');
-    const service = SERVICES.find((s) => s === m?.[1]);
-    if (service) found.set(pid, service);
-  }
-  // A wrapper (tsx) may run the entry in a child of its own: keep the outermost of each pair.
-  return [...found]
-    .filter(([pid, service]) => found.get(table.get(pid)?.ppid ?? 0) !== service)
-    .map(([pid, service]) => ({ service, pid }));
+  return out;
 }
 
 const signal = (pids: number[], sig: NodeJS.Signals) => {
@@ -100,7 +78,8 @@ export async function injectFault(inst: PatchbayInstance, log: (line: string) =>
   const procs = serviceProcesses(inst.pid);
   if (procs.length === 0) throw new Error('no service process found under the launcher');
   const target = pick(procs);
-  const tree = descendants(target.pid);
+  // Each service leads a process group of its own: the group and its descendants (ffmpeg among them).
+  const tree = findInGroup(target.pid, '');
   if (kind === 'kill') {
     log(`fault: kill -9 ${target.service} (pid ${target.pid})`);
     signal(tree, 'SIGKILL');
