@@ -40,6 +40,8 @@ export interface RunOptions {
    * the feed's error.
    */
   stdin?: Readable;
+  /** The child's working directory: its run's scratch, so an operator (or a test) can tell whose it is. */
+  cwd?: string;
   /**
    * A lower CPU priority for the child (a nice value, 1–19): download-time runs yield the cores to
    * upload-time jobs. Where the priority cannot be set the child runs at the normal one.
@@ -69,7 +71,7 @@ function runChild(bin: string, args: string[], opts: RunOptions): Promise<string
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const [command, argv] = guarded(bin, args);
-    const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd });
     let feedError: unknown = null;
     // EPIPE when the child stops reading (it failed, or needs no more): its exit says what happened.
     child.stdin.on('error', () => undefined);

@@ -39,6 +39,8 @@ export interface PipedTranscodeOptions extends Omit<TranscodeOptions, 'input' | 
   input: Readable;
   /** ffmpeg's output as it writes it (a format that can be written to a pipe: FORMATS[target].pipe). */
   onOutput: (chunk: Buffer) => void;
+  /** ffmpeg's working directory (the run's scratch: it names no file there). */
+  cwd: string;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function transcodePiped(opts: PipedTranscodeOptions): Promise<void>
     nice: opts.nice,
     stdin: opts.input,
     onStdout: opts.onOutput,
+    cwd: opts.cwd,
   });
 }
 

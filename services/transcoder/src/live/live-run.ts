@@ -260,6 +260,7 @@ export class LiveRun {
         signal,
         nice: jobs.nice,
         onOutput: (chunk) => file.append(chunk),
+        cwd: dir,
       });
     } finally {
       source.destroy();
