@@ -26,7 +26,7 @@ interface Download {
 /** A GET read as it arrives (supertest only hands over the whole body). */
 function download(path: string): Download {
   const req = http.get(`${instance().storageUrl}${path}`);
-  let close = () => req.destroy();
+  let close: () => void = () => req.destroy();
   const response = new Promise<http.IncomingMessage>((resolve, reject) => {
     req.once('response', resolve);
     req.once('error', reject);

@@ -172,13 +172,15 @@ export class LiveRun {
   private async run(markStarted: () => void): Promise<void> {
     const { jobs, storage } = this.deps;
     const token = this.req.claim_token;
-    const renewal = token
-      ? setInterval(() => {
-          storage.renew({ key: this.key, token, live: this.deps.subject }).catch((err: unknown) => {
-            jobs.log.warn({ key: this.key, err: errorMessage(err) }, 'claim of a copy not renewed');
-          });
-        }, COPY_RENEW_MS)
-      : undefined;
+    const renew = () => {
+      if (!token) return;
+      storage.renew({ key: this.key, token, live: this.deps.subject }).catch((err: unknown) => {
+        jobs.log.warn({ key: this.key, err: errorMessage(err) }, 'claim of a copy not renewed');
+      });
+    };
+    const renewal = token ? setInterval(renew, COPY_RENEW_MS) : undefined;
+    // Said at once when ffmpeg starts: those who claim the copy from now on join instead of waiting.
+    this.started.then(renew, () => undefined);
     const signal = AbortSignal.any([this.abort.signal, this.deps.stopping]);
     try {
       await jobs.limiter.run(() => this.encodeAndStore(markStarted, signal), signal);
