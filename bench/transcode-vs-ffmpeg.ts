@@ -58,7 +58,10 @@ async function upload(inst: PatchbayInstance, containerSid: string, file: string
 }
 
 const remove = (inst: PatchbayInstance, sid: string) =>
-  fetch(`${inst.baseUrl}/storage/files/${sid}`, { method: 'DELETE', headers: { authorization: `Bearer ${inst.token}` } });
+  fetch(`${inst.baseUrl}/storage/files/${sid}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${inst.token}` },
+  });
 
 /**
  * The streamed case: an hour of 8 kHz mono speech-band noise (a call recording) to mp3. ffmpeg alone

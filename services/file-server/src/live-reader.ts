@@ -24,7 +24,9 @@ export class LiveReader extends Readable {
   private offset = 0;
   private pulling = false;
   private finished = false;
-  private readonly caller: TableCaller<Record<string, { request: typeof LivePullRequestSchema; reply: typeof LivePullReplySchema }>>;
+  private readonly caller: TableCaller<
+    Record<string, { request: typeof LivePullRequestSchema; reply: typeof LivePullReplySchema }>
+  >;
 
   constructor(
     bus: Bus,

@@ -134,7 +134,10 @@ export function serveFile(deps: ServeDeps) {
     const headers = {
       ...FILE_CORS_HEADERS,
       'Cache-Control': opts.cacheControl,
-      'Content-Disposition': contentDisposition(effectiveDisposition(opts.disposition, contentType), opts.dispositionName),
+      'Content-Disposition': contentDisposition(
+        effectiveDisposition(opts.disposition, contentType),
+        opts.dispositionName,
+      ),
       ...ACTIVE_CONTENT_HEADERS,
     };
     if (live)
