@@ -1,4 +1,10 @@
-import { Subjects, type CopyLeaseRequest, type CopyRenewRequest, type CopyStoredRequest, type CopyUsedRequest } from '@patchbay/contracts';
+import {
+  Subjects,
+  type CopyLeaseRequest,
+  type CopyRenewRequest,
+  type CopyStoredRequest,
+  type CopyUsedRequest,
+} from '@patchbay/contracts';
 import type { CopyCache } from '../copy-cache';
 
 /** The cache of transcoded copies (messages/copies.ts), for the file servers and the transcoders. */
