@@ -34,7 +34,11 @@ export function serviceProcesses(root: number): ServiceProcess[] {
   const out: ServiceProcess[] = [];
   for (const pid of findInGroup(root, '/src/main.ts')) {
     try {
-      if (statFields(pid)[0] === 'Z') continue;
+      const [state, , pgrp] = statFields(pid);
+      if (state === 'Z') continue;
+      // A service leads its own process group: a child it has forked but not yet exec'd (ffmpeg a
+      // moment before it runs) shows the service's command line too, and is not another service.
+      if (Number(pgrp) !== pid) continue;
       const m = /services\/([a-z-]+)\/src\/main\.ts/.exec(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
       const service = SERVICES.find((s) => s === m?.[1]);
       if (service) out.push({ service, pid });
