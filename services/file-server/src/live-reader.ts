@@ -5,6 +5,7 @@ import {
   LivePullReplySchema,
   LivePullRequestSchema,
   TableCaller,
+  type LivePullReply,
   type LivePullRequest,
 } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
@@ -47,7 +48,7 @@ export class LiveReader extends Readable {
    */
   async open(deadline: number): Promise<boolean> {
     for (;;) {
-      let reply: { data: string; end: boolean };
+      let reply: LivePullReply;
       try {
         reply = await this.pull();
       } catch (err) {
@@ -96,7 +97,7 @@ export class LiveReader extends Readable {
   }
 
   /** Pushes a reply's bytes; false when the stream wants no more now (full, or ended). */
-  private accept(reply: { data: string; end: boolean }): boolean {
+  private accept(reply: LivePullReply): boolean {
     const bytes = Buffer.from(reply.data, 'base64');
     this.offset += bytes.length;
     let more = true;
@@ -109,7 +110,7 @@ export class LiveReader extends Readable {
     return more;
   }
 
-  private pull(): Promise<{ data: string; end: boolean }> {
+  private pull(): Promise<LivePullReply> {
     return this.caller.call(this.subject, this.request({}), { timeoutMs: PULL_TIMEOUT_MS, requestId: this.requestId });
   }
 

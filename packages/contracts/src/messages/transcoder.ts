@@ -81,8 +81,16 @@ export const LivePullRequestSchema = Type.Object({
   leave: Type.Optional(Type.Boolean()),
 });
 export type LivePullRequest = Static<typeof LivePullRequestSchema>;
-/** `data`: base64 of the bytes from `offset`; `end`: ffmpeg finished and these were the last. */
-export const LivePullReplySchema = Type.Object({ data: Type.String(), end: Type.Boolean() });
+/**
+ * `data`: base64 of the bytes from `offset`; `end`: ffmpeg finished and these were the last;
+ * `progress`: how much of the source ffmpeg has read (0–100: what the rule for a run whose
+ * listeners have all gone looks at, decisions §53).
+ */
+export const LivePullReplySchema = Type.Object({
+  data: Type.String(),
+  end: Type.Boolean(),
+  progress: Type.Number({ minimum: 0, maximum: 100 }),
+});
 export type LivePullReply = Static<typeof LivePullReplySchema>;
 
 /** The durable upload-time job (msgId `transcode-<file_sid>`): replace a file's data by its transcoding. */

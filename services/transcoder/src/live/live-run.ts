@@ -78,6 +78,11 @@ export class LiveRun {
     return this.req.output_key;
   }
 
+  /** `progress` as a whole percentage (100 once the copy is stored). */
+  get percent(): number {
+    return this.state === 'ended' ? 100 : Math.min(99, Math.floor(this.progress * 100));
+  }
+
   /** How far through its input the run is (0–1). */
   get progress(): number {
     return this.total > 0 ? this.fed / this.total : 0;

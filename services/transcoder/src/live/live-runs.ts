@@ -7,6 +7,7 @@ import {
   NotFoundError,
   Subjects,
   UnavailableError,
+  type LivePullReply,
   type LivePullRequest,
   type LiveStartReply,
   type LiveStartRequest,
@@ -119,17 +120,17 @@ export class LiveRuns {
     });
   }
 
-  private async pull(req: LivePullRequest): Promise<{ data: string; end: boolean }> {
+  private async pull(req: LivePullRequest): Promise<LivePullReply> {
     const run = this.runs.get(req.key);
     if (!run) throw new NotFoundError('this copy is not being made here any more');
     if (req.leave) {
       run.leave(req.listener);
-      return { data: '', end: true };
+      return { data: '', end: true, progress: run.percent };
     }
     run.touch(req.listener);
     const { data, end } = await run.read(req.offset, LIVE_PULL_BYTES, PULL_WAIT_MS);
     if (end) run.leave(req.listener);
-    return { data: data.toString('base64'), end };
+    return { data: data.toString('base64'), end, progress: run.percent };
   }
 }
 
