@@ -312,6 +312,7 @@ export {
   LivePullRequestSchema,
   LivePullReplySchema,
   LIVE_PULL_BYTES,
+  LIVE_SUBJECT_PREFIX,
 } from './messages/transcoder';
 export type {
   ProbeRequest,

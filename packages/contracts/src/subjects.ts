@@ -160,11 +160,6 @@ export const Subjects = {
      */
     stream: 'svc.transcoder.media.stream',
     /**
-     * Prefix of each replica's own subject for its live runs (`<prefix>.<replica id>`, no queue group):
-     * `{key, listener, offset}` → the bytes from `offset` as they come (messages/transcoder.ts, LivePull).
-     */
-    livePrefix: 'svc.transcoder.live',
-    /**
      * Upload-time transcoding of an encrypted upload, done within the upload (SealedTranscodeRequest): the age file
      * at `blob_key` is decrypted into scratch with its file key, transcoded, and the result encrypted to `recipients`.
      */

@@ -67,6 +67,13 @@ export const LiveStartReplySchema = Type.Union([
 ]);
 export type LiveStartReply = Static<typeof LiveStartReplySchema>;
 
+/**
+ * Prefix of each transcoder replica's own subject for its live runs (`<prefix>.<replica id>`, no
+ * queue group, not in Subjects: one per replica): `{key, listener, offset}` → the bytes from
+ * `offset` as they come (LivePull below).
+ */
+export const LIVE_SUBJECT_PREFIX = 'svc.transcoder.live';
+
 /** The most bytes one pull answers (base64 in the reply: a third more on the wire). */
 export const LIVE_PULL_BYTES = 128 * 1024;
 /**

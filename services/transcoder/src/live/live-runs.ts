@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import {
   CopyCacheClient,
   LIVE_PULL_BYTES,
+  LIVE_SUBJECT_PREFIX,
   LivePullReplySchema,
   LivePullRequestSchema,
   NotFoundError,
-  Subjects,
   UnavailableError,
   type LivePullReply,
   type LivePullRequest,
@@ -45,7 +45,7 @@ export interface LiveRunsDeps {
  * listeners have read to the end, or after LINGER_MS.
  */
 export class LiveRuns {
-  readonly subject = `${Subjects.transcoder.livePrefix}.${randomUUID()}`;
+  readonly subject = `${LIVE_SUBJECT_PREFIX}.${randomUUID()}`;
   private readonly runs = new Map<string, LiveRun>();
   private readonly storage: CopyCacheClient;
   private readonly sweeper: NodeJS.Timeout;
