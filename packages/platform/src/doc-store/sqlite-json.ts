@@ -22,7 +22,11 @@ function toJson(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   // why: its own keys index the object; Object.keys and indexing stay on V8's fast path (Object.entries would not).
   const fields = value as Record<string, unknown>;
-  for (const key of Object.keys(fields)) out[key] = toJson(fields[key]);
+  for (const key of Object.keys(fields)) {
+    const v = fields[key];
+    // Strings, numbers and booleans as they are (most values), without a call.
+    out[key] = v === undefined || (v !== null && typeof v === 'object') ? toJson(v) : v;
+  }
   return out;
 }
 
