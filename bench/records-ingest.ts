@@ -18,7 +18,9 @@
  * The baseline, in the same run: better-sqlite3 alone (same SQLite, WAL, synchronous=NORMAL) inserting
  * rows of the stored documents' size into a table with the same two indexes as the records service,
  * (partner_sid, dr_sid) unique and (partner_sid, date_stop, dr_sid), in transactions of one ingest
- * batch (INGEST_BATCH_RECORDS). The ratio ours/baseline is printed beside each all-in-one rate.
+ * batch (the gateway cuts a batch at INGEST_BATCH_RECORDS records or INGEST_BATCH_BYTES of JSON,
+ * whichever comes first: about 1,250 full call records). The ratio ours/baseline is printed beside
+ * each rate.
  *
  * BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles every server process (NODE_OPTIONS).
  */
@@ -26,7 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { INGEST_BATCH_RECORDS } from '@patchbay/contracts';
+import { INGEST_BATCH_BYTES, INGEST_BATCH_RECORDS } from '@patchbay/contracts';
 import { START_SCRIPT, startPatchbay, type Mode, type PatchbayInstance } from '../tests/harness/patchbay';
 import { callRecordLine, messageRecordLine, sidOf } from './lib/detail-records';
 import { cpuSecondsOf, findInGroup, statFields, table } from './lib/proc';
@@ -169,12 +171,22 @@ async function run(mode: Mode, route: Route, n: number, inFlight: number): Promi
   }
 }
 
+/** Records per ingest batch of `route`: the gateway cuts at INGEST_BATCH_RECORDS or INGEST_BATCH_BYTES. */
+function batchRecords(route: Route): number {
+  let bytes = 0;
+  for (let k = 0; k < INGEST_BATCH_RECORDS; k++) {
+    bytes += Buffer.byteLength(route.line(k));
+    if (bytes >= INGEST_BATCH_BYTES) return k + 1;
+  }
+  return INGEST_BATCH_RECORDS;
+}
+
 /**
  * better-sqlite3 alone: `n` rows of `docBytes`-byte JSON documents with the records service's two
- * indexes on plain columns, in transactions of INGEST_BATCH_RECORDS; rows/s of the inserts and commits
- * (the rows are built before each transaction's clock starts).
+ * indexes on plain columns, in transactions of `perTx` rows; rows/s of the inserts and commits (the
+ * rows are built before each transaction's clock starts).
  */
-function baseline(n: number, docBytes: number): number {
+function baseline(n: number, docBytes: number, perTx: number): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-bench-sqlite-'));
   const db = new Database(path.join(dir, 'base.sqlite'));
   try {
@@ -187,11 +199,13 @@ function baseline(n: number, docBytes: number): number {
     db.exec('CREATE INDEX r_stop ON r (partner_sid, date_stop, dr_sid)');
     const insert = db.prepare('INSERT INTO r (partner_sid, dr_sid, date_stop, doc) VALUES (?, ?, ?, ?)');
     const partner = '11111111-2222-4333-8444-555555555555';
-    const pad = 'x'.repeat(Math.max(0, Math.round(docBytes) - 300));
+    // Each row's document padded to the stored documents' mean size.
+    const bare = JSON.stringify({ dr_sid: sidOf(0), partner_sid: partner, i: n, pad: '' }).length;
+    const pad = 'x'.repeat(Math.max(0, Math.round(docBytes) - bare));
     let ms = 0;
-    for (let from = 0; from < n; from += INGEST_BATCH_RECORDS) {
+    for (let from = 0; from < n; from += perTx) {
       const rows: Array<[string, Buffer, string]> = [];
-      for (let i = from; i < Math.min(n, from + INGEST_BATCH_RECORDS); i++) {
+      for (let i = from; i < Math.min(n, from + perTx); i++) {
         const sid = sidOf(i);
         const stop = Buffer.from(`4${String(10_000_000_000_000_000 + i * 1000)}`, 'latin1');
         rows.push([sid, stop, JSON.stringify({ dr_sid: sid, partner_sid: partner, i, pad })]);
@@ -217,8 +231,9 @@ async function main(): Promise<void> {
       runs.push(await run(mode, route, n, inFlight));
   const bases = new Map<string, number>();
   const baseOf = (r: Run) => {
-    const key = `${r.n} ${Math.round(r.docBytes)}`;
-    if (!bases.has(key)) bases.set(key, baseline(r.n, r.docBytes));
+    const perTx = batchRecords(r.route);
+    const key = `${r.n} ${Math.round(r.docBytes)} ${perTx}`;
+    if (!bases.has(key)) bases.set(key, baseline(r.n, r.docBytes, perTx));
     return bases.get(key) ?? NaN;
   };
   const rows = runs.map((r) => {
@@ -237,7 +252,8 @@ async function main(): Promise<void> {
   });
   process.stdout.write(
     `\nload average at start ${load.toFixed(1)}, at end ${os.loadavg()[0].toFixed(1)} (${os.cpus().length} cores); ` +
-      `bodies of ${PER_REQUEST.toLocaleString('en')} records, batches of ${INGEST_BATCH_RECORDS} per transaction\n` +
+      `bodies of ${PER_REQUEST.toLocaleString('en')} records; records per batch (one bus message, one transaction): ` +
+      `calls ${batchRecords(CALLS)}, messages ${batchRecords(MESSAGES)}\n` +
       `${table(rows)}\n`,
   );
 }
