@@ -19,8 +19,9 @@
  * rows of the stored documents' size into a table with the same two indexes as the records service,
  * (partner_sid, dr_sid) unique and (partner_sid, date_stop, dr_sid), in transactions of one ingest
  * batch (the gateway cuts a batch at INGEST_BATCH_RECORDS records or INGEST_BATCH_BYTES of JSON,
- * whichever comes first: about 1,250 full call records). The ratio ours/baseline is printed beside
- * each rate.
+ * whichever comes first: about 1,250 full call records). Printed beside each run: the rates' ratio,
+ * and the ratio of CPU per record (baseline / ours: the share of our CPU that SQLite's own work would
+ * need), which a loaded machine moves less.
  *
  * BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles every server process (NODE_OPTIONS).
  */
@@ -183,10 +184,10 @@ function batchRecords(route: Route): number {
 
 /**
  * better-sqlite3 alone: `n` rows of `docBytes`-byte JSON documents with the records service's two
- * indexes on plain columns, in transactions of `perTx` rows; rows/s of the inserts and commits (the
- * rows are built before each transaction's clock starts).
+ * indexes on plain columns, in transactions of `perTx` rows: rows/s of the inserts and commits, and
+ * their CPU per row (this process's, user + system; the rows are built off both clocks).
  */
-function baseline(n: number, docBytes: number, perTx: number): number {
+function baseline(n: number, docBytes: number, perTx: number): { rate: number; cpuUs: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-bench-sqlite-'));
   const db = new Database(path.join(dir, 'base.sqlite'));
   try {
@@ -203,6 +204,7 @@ function baseline(n: number, docBytes: number, perTx: number): number {
     const bare = JSON.stringify({ dr_sid: sidOf(0), partner_sid: partner, i: n, pad: '' }).length;
     const pad = 'x'.repeat(Math.max(0, Math.round(docBytes) - bare));
     let ms = 0;
+    let cpuMicros = 0;
     for (let from = 0; from < n; from += perTx) {
       const rows: Array<[string, Buffer, string]> = [];
       for (let i = from; i < Math.min(n, from + perTx); i++) {
@@ -211,12 +213,15 @@ function baseline(n: number, docBytes: number, perTx: number): number {
         rows.push([sid, stop, JSON.stringify({ dr_sid: sid, partner_sid: partner, i, pad })]);
       }
       const t = performance.now();
+      const cpu = process.cpuUsage();
       db.transaction(() => {
         for (const [sid, stop, doc] of rows) insert.run(partner, sid, stop, doc);
       }).immediate();
+      const used = process.cpuUsage(cpu);
+      cpuMicros += used.user + used.system;
       ms += performance.now() - t;
     }
-    return n / (ms / 1000);
+    return { rate: n / (ms / 1000), cpuUs: cpuMicros / n };
   } finally {
     db.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -229,15 +234,16 @@ async function main(): Promise<void> {
   for (const [mode, route, n, inFlight] of PLAN)
     if (!ONLY || ONLY === mode || ONLY === `${mode}/${route.name}/${inFlight}`)
       runs.push(await run(mode, route, n, inFlight));
-  const bases = new Map<string, number>();
+  const bases = new Map<string, { rate: number; cpuUs: number }>();
   const baseOf = (r: Run) => {
     const perTx = batchRecords(r.route);
     const key = `${r.n} ${Math.round(r.docBytes)} ${perTx}`;
     if (!bases.has(key)) bases.set(key, baseline(r.n, r.docBytes, perTx));
-    return bases.get(key) ?? NaN;
+    return bases.get(key) ?? { rate: NaN, cpuUs: NaN };
   };
   const rows = runs.map((r) => {
-    const base = Number.isFinite(r.docBytes) ? baseOf(r) : NaN;
+    const base = Number.isFinite(r.docBytes) ? baseOf(r) : { rate: NaN, cpuUs: NaN };
+    const known = Number.isFinite(base.rate);
     return {
       mode: r.mode === 'embedded' ? 'all-in-one' : 'distributed',
       route: r.route.name,
@@ -246,8 +252,10 @@ async function main(): Promise<void> {
       'records/s': Math.round(r.rate).toLocaleString('en'),
       'server CPU µs/record': r.cpuUs.toFixed(1),
       'stored doc (B)': Math.round(r.docBytes),
-      'SQLite alone (rows/s)': Number.isFinite(base) ? Math.round(base).toLocaleString('en') : '-',
-      'ours / SQLite alone': Number.isFinite(base) ? (r.rate / base).toFixed(2) : '-',
+      'SQLite alone rows/s': known ? Math.round(base.rate).toLocaleString('en') : '-',
+      'SQLite alone CPU µs/row': known ? base.cpuUs.toFixed(1) : '-',
+      'rate ours / alone': known ? (r.rate / base.rate).toFixed(2) : '-',
+      'CPU alone / ours': known ? (base.cpuUs / r.cpuUs).toFixed(2) : '-',
     };
   });
   process.stdout.write(
