@@ -307,6 +307,11 @@ export {
   TranscodingProgressEventSchema,
   TranscodingDoneEventSchema,
   TranscodingFailedEventSchema,
+  LiveStartRequestSchema,
+  LiveStartReplySchema,
+  LivePullRequestSchema,
+  LivePullReplySchema,
+  LIVE_PULL_BYTES,
 } from './messages/transcoder';
 export type {
   ProbeRequest,
@@ -319,6 +324,10 @@ export type {
   TranscodingProgressEvent,
   TranscodingDoneEvent,
   TranscodingFailedEvent,
+  LiveStartRequest,
+  LiveStartReply,
+  LivePullRequest,
+  LivePullReply,
 } from './messages/transcoder';
 export { TranscoderClient } from './clients/transcoder-client';
 export { StorageClient } from './clients/storage-client';
@@ -356,6 +365,7 @@ export {
   CopyClaimRequestSchema,
   CopyClaimReplySchema,
   CopyLeaseRequestSchema,
+  CopyRenewRequestSchema,
   CopyStoredRequestSchema,
   CopyUsedRequestSchema,
   COPY_LEASE_MS,
@@ -367,6 +377,7 @@ export type {
   CopyClaimReply,
   CopyLeaseRequest,
   CopyRenewReply,
+  CopyRenewRequest,
   CopyStoredRequest,
   CopyUsedRequest,
 } from './messages/copies';
