@@ -1,6 +1,10 @@
 /**
- * One root jest config. Four projects:
- *  - unit: every package's and service's own tests (ports' contract suites, domain rules), and the
+ * One root jest config. Six projects:
+ *  - fast: the services' domain, operations and handlers tests (services/<name>/test/{domain,
+ *    operations,handlers}): in-process only — a MemoryBus, in-memory SQLite, a tmp-dir blob store —
+ *    never a nats-server, ffmpeg or a Patchbay instance. `pnpm test:unit` runs it alone (≤ 60 s);
+ *    a test that needs an external process belongs in another folder of the service's test/;
+ *  - unit: every other package's and service's own tests (ports' contract suites, domain rules), and the
  *    offline checks of the deployment files (tests/deploy: Dockerfile, compose, Kubernetes, bundles),
  *    and the MongoDB-wire emulator's own tests (tests/mongo);
  *  - api-embedded / api-distributed: the same public-API suite (tests/api) against the all-in-one
@@ -20,12 +24,20 @@ const transform = {
   ],
 };
 const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
+/** The fast tier's folders: also excluded from `unit`, so `pnpm test` runs each test once. */
+const fastDirs = ['domain', 'operations', 'handlers'];
 module.exports = {
   testTimeout: 30000,
   projects: [
     {
       ...common,
+      displayName: 'fast',
+      testMatch: fastDirs.map((dir) => `<rootDir>/services/*/test/${dir}/**/*.test.ts`),
+    },
+    {
+      ...common,
       displayName: 'unit',
+      testPathIgnorePatterns: ['/node_modules/', ...fastDirs.map((dir) => `/services/[^/]+/test/${dir}/`)],
       testMatch: [
         '<rootDir>/packages/*/test/**/*.test.ts',
         '<rootDir>/services/*/test/**/*.test.ts',

@@ -5,38 +5,20 @@
  * fails (the bus down for the file's event) is answered as an error without removing the bytes, and
  * the client's retry with its Idempotency-Key answers that file, readable.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import { randomUUID } from 'node:crypto';
 import {
   Subjects,
   UnavailableError,
   unwrapReply,
   type BusReply,
-  type Container,
   type Prepared,
   type Principal,
   type StoredFile,
 } from '@patchbay/contracts';
-import {
-  DirBlobStore,
-  MemoryBus,
-  SqliteDocStore,
-  createLogger,
-  createMetricsRegistry,
-  reply,
-  type Stoppable,
-} from '@patchbay/platform';
-import { startStorageService } from '../../src/service';
+import { reply } from '@patchbay/platform';
+import { blobExists, newPartner, startStorageKit, type StorageKit } from '../support/storage-kit';
 
-let root: string;
-let storage: Stoppable;
-let bus: MemoryBus;
-let storageBus: MemoryBus;
-let docs: SqliteDocStore;
-let blobs: DirBlobStore;
+let kit: StorageKit;
 /** While set, the storage service's publish of file events fails as a bus that lost NATS does. */
 let eventsDown = false;
 /** The transcoder's probe answers only once this is resolved (a frozen transcoder). */
@@ -44,76 +26,53 @@ let releaseProbe: () => void = () => undefined;
 let probeAsked: Promise<void>;
 
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-commit-faults-'));
-  const hub = MemoryBus.hub();
-  bus = new MemoryBus(hub);
-  storageBus = new MemoryBus(hub);
-  const publish = storageBus.publish.bind(storageBus);
-  storageBus.publish = async (subject, payload, opts) => {
-    if (eventsDown && subject === Subjects.events.fileCreated) throw new UnavailableError('bus connection lost');
-    return publish(subject, payload, opts);
-  };
-  docs = new SqliteDocStore();
-  blobs = new DirBlobStore({ dir: path.join(root, 'blobs') });
   let asked: () => void = () => undefined;
   probeAsked = new Promise((r) => (asked = r));
-  await bus.serve(Subjects.transcoder.probe, 'transcoder', async () => {
-    asked();
-    await new Promise<void>((r) => (releaseProbe = r));
-    return reply(200, { format: 'wav', duration: 1, bitrate: 128 });
-  });
-  storage = await startStorageService(
-    {
-      bus: storageBus,
-      docs,
-      blobs,
-      logger: createLogger({ name: 'commit-faults', level: 'silent' }),
-      metrics: createMetricsRegistry('commit-faults'),
+  kit = await startStorageKit({
+    name: 'commit-faults',
+    beforeStart: async ({ bus, storageBus }) => {
+      const publish = storageBus.publish.bind(storageBus);
+      storageBus.publish = async (subject, payload, opts) => {
+        if (eventsDown && subject === Subjects.events.fileCreated) throw new UnavailableError('bus connection lost');
+        return publish(subject, payload, opts);
+      };
+      await bus.serve(Subjects.transcoder.probe, 'transcoder', async () => {
+        asked();
+        await new Promise<void>((r) => (releaseProbe = r));
+        return reply(200, { format: 'wav', duration: 1, bitrate: 128 });
+      });
     },
-    { storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 5000 },
-  );
+  });
 });
 
 afterAll(async () => {
   releaseProbe();
-  await storage.stop();
-  await bus.close();
-  await storageBus.close();
-  await docs.close();
-  fs.rmSync(root, { recursive: true, force: true });
+  await kit.stop();
 });
 
 const BYTES = Buffer.alloc(4096, 7);
-const exists = async (key: string) => (await blobs.stat(key).catch(() => undefined)) !== undefined;
+const exists = (key: string) => blobExists(kit, key);
 
 async function partner(): Promise<{ principal: Principal; containerSid: string }> {
-  const principal: Principal = {
-    partner_sid: `P-${randomUUID()}`,
-    login: 'p',
-    scopes: ['storage.manage'],
-    token_sid: null,
-  };
-  const c = unwrapReply<Container>(
-    await bus.request(Subjects.storage.containerDefault, { partner_sid: principal.partner_sid }),
-  );
-  return { principal, containerSid: c.container_sid };
+  const { principal, container } = await newPartner(kit);
+  return { principal, containerSid: container.container_sid };
 }
 
 async function prepare(principal: Principal, fields: Record<string, unknown>, key?: string): Promise<Prepared> {
   const prepared = unwrapReply<Prepared>(
-    await bus.request(Subjects.storage.uploadPrepare, {
+    await kit.bus.request(Subjects.storage.uploadPrepare, {
       principal,
       fields,
       source: 'json',
       ...(key ? { idempotency_key: key } : {}),
     }),
   );
-  await blobs.put(prepared.blob_key, Readable.from([BYTES]));
+  await kit.blobs.put(prepared.blob_key, Readable.from([BYTES]));
   return prepared;
 }
 
 const commit = (principal: Principal, fileSid: string, key?: string): Promise<BusReply> =>
-  bus.request(
+  kit.bus.request(
     Subjects.storage.uploadCommit,
     {
       principal,
@@ -139,7 +98,7 @@ test('an abort that arrives while the commit runs leaves the upload to it: the f
   const committing = commit(principal, prepared.file_sid);
   await probeAsked;
   const aborted = unwrapReply<{ aborted: boolean }>(
-    await bus.request(Subjects.storage.uploadAbort, { principal, file_sid: prepared.file_sid }),
+    await kit.bus.request(Subjects.storage.uploadAbort, { principal, file_sid: prepared.file_sid }),
   );
   expect(aborted).toEqual({ aborted: false });
   expect(await exists(prepared.blob_key)).toBe(true);
@@ -153,7 +112,7 @@ test('an abort before any commit still removes the upload and its bytes', async 
   const { principal, containerSid } = await partner();
   const prepared = await prepare(principal, { container_sid: containerSid, name: 'gone.bin' });
   const aborted = unwrapReply<{ aborted: boolean }>(
-    await bus.request(Subjects.storage.uploadAbort, { principal, file_sid: prepared.file_sid }),
+    await kit.bus.request(Subjects.storage.uploadAbort, { principal, file_sid: prepared.file_sid }),
   );
   expect(aborted).toEqual({ aborted: true });
   expect(await exists(prepared.blob_key)).toBe(false);

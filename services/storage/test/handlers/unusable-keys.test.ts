@@ -4,72 +4,30 @@
  * upload into a container naming it a 422 naming the key by its SID — never a 500 from the
  * encrypter — and a container cannot be made to name it.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Subjects, unwrapReply, type BusReply, type Container, type Principal } from '@patchbay/contracts';
-import {
-  DirBlobStore,
-  MemoryBus,
-  SqliteDocStore,
-  createLogger,
-  createMetricsRegistry,
-  type Stoppable,
-} from '@patchbay/platform';
-import { startStorageService } from '../../src/service';
+import { Subjects, type BusReply, type Container, type Principal } from '@patchbay/contracts';
+import { newPartner, startStorageKit, type StorageKit } from '../support/storage-kit';
 
-let root: string;
-let storage: Stoppable;
-let bus: MemoryBus;
-let docs: SqliteDocStore;
+let kit: StorageKit;
 
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-unusable-keys-'));
-  const hub = MemoryBus.hub();
-  bus = new MemoryBus(hub);
-  docs = new SqliteDocStore();
-  storage = await startStorageService(
-    {
-      bus: new MemoryBus(hub),
-      docs,
-      blobs: new DirBlobStore({ dir: path.join(root, 'blobs') }),
-      logger: createLogger({ name: 'unusable-keys', level: 'silent' }),
-      metrics: createMetricsRegistry('unusable-keys'),
-    },
-    { storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 5000 },
-  );
+  kit = await startStorageKit({ name: 'unusable-keys' });
 });
 
 afterAll(async () => {
-  await storage.stop();
-  await bus.close();
-  await docs.close();
-  fs.rmSync(root, { recursive: true, force: true });
+  await kit.stop();
 });
 
 /** The age recipient of 32 zero bytes (Bech32 of `age` and the zero key). */
 const ALL_ZERO_AGE = 'age1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq5cu47z';
 const URL = 'http://api.test/core/v2/storage';
 
-async function partner(): Promise<{ principal: Principal; container: Container }> {
-  const partnerSid = `P-${randomUUID()}`;
-  const principal: Principal = {
-    partner_sid: partnerSid,
-    login: partnerSid,
-    scopes: ['storage.manage'],
-    token_sid: null,
-  };
-  const container = unwrapReply<Container>(
-    await bus.request(Subjects.storage.containerDefault, { partner_sid: partnerSid }),
-  );
-  return { principal, container };
-}
+const partner = (): Promise<{ principal: Principal; container: Container }> => newPartner(kit);
 
 /** A key as an older Patchbay stored it, without the checks registration now makes. */
 async function legacyKey(partnerSid: string, publicKey: string): Promise<string> {
   const sid = randomUUID();
-  await docs.collection('encryption_keys').insertOne({
+  await kit.docs.collection('encryption_keys').insertOne({
     encryption_key_sid: sid,
     partner_sid: partnerSid,
     name: 'legacy',
@@ -88,7 +46,7 @@ const errorOf = (reply: BusReply) => {
 
 test('registering the all-zero age key is a 422 naming public_key', async () => {
   const { principal } = await partner();
-  const reply = await bus.request(Subjects.storage.keyCreate, {
+  const reply = await kit.bus.request(Subjects.storage.keyCreate, {
     principal,
     params: {},
     query: {},
@@ -103,10 +61,10 @@ test('an upload into a container naming a stored unusable key is a 422 naming th
   const { principal, container } = await partner();
   const sid = await legacyKey(principal.partner_sid, ALL_ZERO_AGE);
   // The container names it as an older Patchbay allowed; registration and PATCH check it now.
-  await docs
+  await kit.docs
     .collection('containers')
     .updateOne({ container_sid: container.container_sid }, { $set: { encryption_key_sids: [sid] } });
-  const reply = await bus.request(Subjects.storage.uploadPrepare, {
+  const reply = await kit.bus.request(Subjects.storage.uploadPrepare, {
     principal,
     fields: { container_sid: container.container_sid, name: 'a.wav' },
     source: 'json',
@@ -122,7 +80,7 @@ test('an upload into a container naming a stored unusable key is a 422 naming th
 test('a container cannot be made to name a stored unusable key', async () => {
   const { principal, container } = await partner();
   const sid = await legacyKey(principal.partner_sid, ALL_ZERO_AGE);
-  const reply = await bus.request(Subjects.storage.containerUpdate, {
+  const reply = await kit.bus.request(Subjects.storage.containerUpdate, {
     principal,
     params: { container_sid: container.container_sid },
     query: {},

@@ -5,9 +5,6 @@
  * bytes — one file, counted once — also when the two commits race. The same key with another
  * request is a 422 naming Idempotency-Key; an expired key is new again.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import {
@@ -19,53 +16,18 @@ import {
   type Principal,
   type StoredFile,
 } from '@patchbay/contracts';
-import {
-  DirBlobStore,
-  MemoryBus,
-  SqliteDocStore,
-  createLogger,
-  createMetricsRegistry,
-  type Stoppable,
-} from '@patchbay/platform';
-import { startStorageService } from '../../src/service';
+import { blobExists, principalOf, startStorageKit, type StorageKit } from '../support/storage-kit';
 
-let root: string;
-let storage: Stoppable;
-let bus: MemoryBus;
-let docs: SqliteDocStore;
-let blobs: DirBlobStore;
+let kit: StorageKit;
 
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-upload-idempotency-'));
-  const hub = MemoryBus.hub();
-  bus = new MemoryBus(hub);
-  docs = new SqliteDocStore();
-  blobs = new DirBlobStore({ dir: path.join(root, 'blobs') });
-  storage = await startStorageService(
-    {
-      bus: new MemoryBus(hub),
-      docs,
-      blobs,
-      logger: createLogger({ name: 'upload-idempotency', level: 'silent' }),
-      metrics: createMetricsRegistry('upload-idempotency'),
-    },
-    { storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 5000 },
-  );
+  kit = await startStorageKit({ name: 'upload-idempotency' });
 });
 
 afterAll(async () => {
-  await storage.stop();
-  await bus.close();
-  await docs.close();
-  fs.rmSync(root, { recursive: true, force: true });
+  await kit.stop();
 });
 
-const principalOf = (partnerSid: string): Principal => ({
-  partner_sid: partnerSid,
-  login: partnerSid,
-  scopes: ['storage.manage'],
-  token_sid: null,
-});
 const FINGERPRINT = 'f'.repeat(64);
 const inADay = () => new Date(Date.now() + 86_400_000).toISOString();
 const BYTES = Buffer.alloc(4096, 5);
@@ -77,15 +39,15 @@ async function upload(
   idem: { key: string; fingerprint?: string; expires_at?: string },
 ): Promise<{ prepared: Prepared; reply: BusReply }> {
   const prepared = unwrapReply<Prepared>(
-    await bus.request(Subjects.storage.uploadPrepare, {
+    await kit.bus.request(Subjects.storage.uploadPrepare, {
       principal,
       fields,
       source: 'json',
       idempotency_key: idem.key,
     }),
   );
-  await blobs.put(prepared.blob_key, Readable.from([BYTES]));
-  const reply = await bus.request(Subjects.storage.uploadCommit, {
+  await kit.blobs.put(prepared.blob_key, Readable.from([BYTES]));
+  const reply = await kit.bus.request(Subjects.storage.uploadCommit, {
     principal,
     file_sid: prepared.file_sid,
     size: BYTES.length,
@@ -99,16 +61,16 @@ async function upload(
   return { prepared, reply };
 }
 
-const exists = async (key: string) => (await blobs.stat(key).catch(() => undefined)) !== undefined;
+const exists = (key: string) => blobExists(kit, key);
 
 /** A partner of its own with a container that has room for exactly one upload of BYTES. */
 async function tightContainer(): Promise<{ principal: Principal; container: Container }> {
   const principal = principalOf(`P-${randomUUID()}`);
   const c = unwrapReply<Container>(
-    await bus.request(Subjects.storage.containerDefault, { partner_sid: principal.partner_sid }),
+    await kit.bus.request(Subjects.storage.containerDefault, { partner_sid: principal.partner_sid }),
   );
   const container = unwrapReply<Container>(
-    await bus.request(Subjects.storage.containerUpdate, {
+    await kit.bus.request(Subjects.storage.containerUpdate, {
       principal,
       params: { container_sid: c.container_sid },
       query: {},
@@ -121,7 +83,7 @@ async function tightContainer(): Promise<{ principal: Principal; container: Cont
 
 async function containerNow(principal: Principal, sid: string): Promise<Container> {
   return unwrapReply<Container>(
-    await bus.request(Subjects.storage.containerGet, {
+    await kit.bus.request(Subjects.storage.containerGet, {
       principal,
       params: { container_sid: sid },
       query: {},
@@ -151,7 +113,7 @@ test('a commit repeated under its key answers the file committed first and remov
   expect(other.reply).toMatchObject({ status: 422, error: { errors: [{ field: 'Idempotency-Key' }] } });
   expect(await exists(other.prepared.blob_key)).toBe(false);
   // Without the key the same upload is refused as before: its unique keys are taken.
-  expect(await bus.request(Subjects.storage.uploadPrepare, { principal, fields, source: 'json' })).toMatchObject({
+  expect(await kit.bus.request(Subjects.storage.uploadPrepare, { principal, fields, source: 'json' })).toMatchObject({
     status: 422,
     error: { errors: [{ field: 'unique' }] },
   });
@@ -160,7 +122,7 @@ test('a commit repeated under its key answers the file committed first and remov
 test("two commits of one key racing: one file, counted once; another partner's same key is its own", async () => {
   const principal = principalOf(`P-${randomUUID()}`);
   const c = unwrapReply<Container>(
-    await bus.request(Subjects.storage.containerDefault, { partner_sid: principal.partner_sid }),
+    await kit.bus.request(Subjects.storage.containerDefault, { partner_sid: principal.partner_sid }),
   );
   const fields = { container_sid: c.container_sid, name: 'raced.bin' };
   const [a, b] = await Promise.all([
@@ -174,7 +136,7 @@ test("two commits of one key racing: one file, counted once; another partner's s
 
   const stranger = principalOf(`P-${randomUUID()}`);
   const theirs = unwrapReply<Container>(
-    await bus.request(Subjects.storage.containerDefault, { partner_sid: stranger.partner_sid }),
+    await kit.bus.request(Subjects.storage.containerDefault, { partner_sid: stranger.partner_sid }),
   );
   const own = await upload(stranger, { container_sid: theirs.container_sid, name: 'raced.bin' }, { key: 'K2' });
   expect(own.reply.status).toBe(201);
@@ -184,7 +146,7 @@ test("two commits of one key racing: one file, counted once; another partner's s
 test('a key past its expiry is new again: the next commit with it records a file of its own', async () => {
   const principal = principalOf(`P-${randomUUID()}`);
   const c = unwrapReply<Container>(
-    await bus.request(Subjects.storage.containerDefault, { partner_sid: principal.partner_sid }),
+    await kit.bus.request(Subjects.storage.containerDefault, { partner_sid: principal.partner_sid }),
   );
   const fields = { container_sid: c.container_sid, name: 'old.bin' };
   const past = new Date(Date.now() - 1000).toISOString();
