@@ -5,8 +5,15 @@
  * an endpoint names and one that holds files.
  */
 import { Subjects, unwrapReply, type BusReply, type Container } from '@patchbay/contracts';
-import { reply } from '@patchbay/platform';
-import { gatewayRequest, newPartner, startStorageKit, uploadFile, type StorageKit } from '../support/storage-kit';
+import {
+  gatewayRequest,
+  newPartner,
+  serveEndpoint,
+  serveIdentity,
+  startStorageKit,
+  uploadFile,
+  type StorageKit,
+} from '../support/storage-kit';
 
 let kit: StorageKit;
 /** The identity stand-in's partner attributes, by partner SID. */
@@ -18,12 +25,8 @@ beforeAll(async () => {
   kit = await startStorageKit({
     name: 'op-containers',
     beforeStart: async ({ bus }) => {
-      await bus.serve(Subjects.identity.partnerLookup, 'identity', async (req: { partner_sid: string }) =>
-        reply(200, { partner_sid: req.partner_sid, attributes: attributes.get(req.partner_sid) ?? {} }),
-      );
-      await bus.serve(Subjects.endpoint.usingContainer, 'endpoint', async (req: { container_sid: string }) =>
-        reply(200, { endpoint_sids: endpointsUsing.get(req.container_sid) ?? [] }),
-      );
+      await serveIdentity(bus, (sid) => attributes.get(sid) ?? {});
+      await serveEndpoint(bus, (sid) => endpointsUsing.get(sid) ?? []);
     },
   });
 });

@@ -15,19 +15,21 @@ import {
   type SweepContainersReply,
   type SweepDeleteReply,
 } from '@patchbay/contracts';
-import { reply } from '@patchbay/platform';
-import { gatewayRequest, newPartner, startStorageKit, uploadFile, type StorageKit } from '../support/storage-kit';
+import {
+  gatewayRequest,
+  newPartner,
+  serveIdentity,
+  startStorageKit,
+  uploadFile,
+  type StorageKit,
+} from '../support/storage-kit';
 
 let kit: StorageKit;
 
 beforeAll(async () => {
   kit = await startStorageKit({
     name: 'op-lru-sweep',
-    beforeStart: async ({ bus }) => {
-      await bus.serve(Subjects.identity.partnerLookup, 'identity', async (req: { partner_sid: string }) =>
-        reply(200, { partner_sid: req.partner_sid, attributes: {} }),
-      );
-    },
+    beforeStart: ({ bus }) => serveIdentity(bus),
   });
 });
 

@@ -24,7 +24,9 @@ import {
   SqliteDocStore,
   createLogger,
   createMetricsRegistry,
+  reply,
   type Stoppable,
+  type Subscription,
 } from '@patchbay/platform';
 import type { StorageSettings } from '../../src/config';
 import { startStorageService } from '../../src/service';
@@ -48,7 +50,7 @@ export interface StorageKitOptions {
    * Runs after the buses and stores exist and before the service starts: to serve the transcoder's
    * subjects on `bus`, or to wrap `storageBus` (a fault in the service's own publishing).
    */
-  beforeStart?: (parts: Pick<StorageKit, 'bus' | 'storageBus' | 'docs' | 'blobs'>) => Promise<void> | void;
+  beforeStart?: (parts: Pick<StorageKit, 'bus' | 'storageBus' | 'docs' | 'blobs'>) => Promise<unknown> | void;
   settings?: Partial<StorageSettings>;
 }
 
@@ -162,3 +164,31 @@ export async function uploadFile(
 /** Whether the blob store holds `key`. */
 export const blobExists = async (kit: Pick<StorageKit, 'blobs'>, key: string): Promise<boolean> =>
   (await kit.blobs.stat(key).catch(() => undefined)) !== undefined;
+
+/** A string field of a request's payload (a stand-in's view of what storage sent it). */
+function fieldOf(payload: unknown, field: string): string {
+  const value: unknown = typeof payload === 'object' && payload !== null ? Reflect.get(payload, field) : undefined;
+  if (typeof value !== 'string') throw new Error(`stand-in: the request has no ${field}`);
+  return value;
+}
+
+/** The identity service's partner look-up, each partner with `attributesOf(partner_sid)` (none by default). */
+export function serveIdentity(
+  bus: MemoryBus,
+  attributesOf: (partnerSid: string) => Record<string, unknown> = () => ({}),
+): Promise<Subscription> {
+  return bus.serve(Subjects.identity.partnerLookup, 'identity', async (payload) => {
+    const partnerSid = fieldOf(payload, 'partner_sid');
+    return reply(200, { partner_sid: partnerSid, attributes: attributesOf(partnerSid) });
+  });
+}
+
+/** The endpoint service's answer to which endpoints name a container: `using(container_sid)` (none by default). */
+export function serveEndpoint(
+  bus: MemoryBus,
+  using: (containerSid: string) => string[] = () => [],
+): Promise<Subscription> {
+  return bus.serve(Subjects.endpoint.usingContainer, 'endpoint', async (payload) =>
+    reply(200, { endpoint_sids: using(fieldOf(payload, 'container_sid')) }),
+  );
+}
