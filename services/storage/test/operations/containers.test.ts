@@ -53,7 +53,7 @@ test("a partner's default container is made once, whoever asks first", async () 
   expect(again.map((c) => c.container_sid)).toEqual([1, 2, 3].map(() => container.container_sid));
 });
 
-test('the default container counts toward the limit; max_containers raises it; a delete gives a slot back', async () => {
+test('the default counts toward the limit; max_containers raises it; a delete gives a slot back', async () => {
   const { principal } = await newPartner(kit);
   const create = (name: string) => gatewayRequest(kit, Subjects.storage.containerCreate, principal, { body: { name } });
   const second = unwrapReply<Container>(await create('second'));

@@ -88,7 +88,7 @@ const sweepDelete = async (
     }),
   );
 
-test('a container at its threshold is due; one worker holds it and gets the least recently used files first', async () => {
+test('a container at its threshold is due; one worker holds it, given the least recently used first', async () => {
   const { container, files } = await fullContainer();
   expect(await due()).toContain(container.container_sid);
 
