@@ -1,4 +1,5 @@
 import { API, expectErrorBody, http, newPartner, type TestPartner } from '../harness/api';
+import { until } from '../support/poll';
 import { createContainer, uploadRaw } from '../support/storage';
 
 let p: TestPartner;
@@ -52,17 +53,15 @@ const CONTAINER_KEYS = [
 describe('containers', () => {
   test('every partner gets a default container of 1 GiB on creation', async () => {
     const fresh = await newPartner();
-    const deadline = Date.now() + 10000;
-    let items: Array<Record<string, unknown>> = [];
-    while (Date.now() < deadline) {
-      items = (
+    // Made as the partner is, a moment after: polled until the list holds it.
+    const items = await until("the new partner's default container", 10_000, async () => {
+      const list: Array<Record<string, unknown>> = (
         await http()
           .get(`${API}/storage/containers`)
           .set(...fresh.auth)
       ).body.items;
-      if (items.length > 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return list.length > 0 ? list : undefined;
+    });
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ is_default: true, quota_bytes: 1073741824, partner_sid: fresh.partner_sid });
   });
