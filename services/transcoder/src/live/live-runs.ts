@@ -104,7 +104,16 @@ export class LiveRuns {
       stopping: this.deps.stopping,
     });
     this.runs.set(req.output_key, run);
-    void this.deps.measured('download', () => run.over).then(() => this.retire(run));
+    // Timed and counted as any download-time run: aborted when stopped, failed when it stored nothing else.
+    const outcome = async () => {
+      await run.over;
+      if (run.stopped) throw new DOMException('the run was stopped', 'AbortError');
+      if (run.state === 'failed') throw run.failure;
+    };
+    void this.deps
+      .measured('download', outcome)
+      .catch(() => undefined)
+      .then(() => this.retire(run));
     return run;
   }
 
