@@ -212,6 +212,7 @@ export type {
 export { BITRATE_FORMATS } from './schemas/file';
 export {
   MEDIA_FORMATS,
+  streamsWhileEncoded,
   mediaFormat,
   isTargetFormat,
   mimeOfFormat,

@@ -79,7 +79,7 @@ export class LiveRuns {
 
   /** `svc.transcoder.media.stream`: where to pull the copy from, once ffmpeg has started. */
   async start(req: LiveStartRequest): Promise<LiveStartReply> {
-    if (!FORMATS[req.target]?.pipe) return { size: await this.deps.whole(req) };
+    if (!FORMATS[req.target]?.streams) return { size: await this.deps.whole(req) };
     let run = this.runs.get(req.output_key);
     if (run && run.state !== 'failed') this.deps.onCoalesced();
     else run = this.begin(req);
