@@ -152,7 +152,7 @@ test('two starts of one copy share its run: the same subject, the same bytes, st
 }, 120_000);
 
 const BEFORE_HALF =
-  'every listener gone before half the source is read: the run stops, stores nothing, gives its claim back';
+  'every listener gone before half the source is read: the run stops, ' + 'stores nothing, gives its claim back';
 test(
   BEFORE_HALF,
   async () => {
