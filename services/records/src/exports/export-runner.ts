@@ -11,6 +11,8 @@ import { writeExport, type Heartbeat } from './export-writer';
 const POLL_MS = 500;
 /** Runs an export may begin (a crash or a passing failure each cost one) before it is failed. */
 const MAX_RUNS = 5;
+/** How often a run records its progress, renews its lease and looks for a cancel (ms). */
+const BEAT_MS = 1000;
 /** Delay before a run that failed for a passing reason is tried again: doubling from this. */
 const RETRY_BASE_MS = 2000;
 
@@ -118,8 +120,12 @@ export class ExportRunner {
     }
     const kind = doc.kind === 'call' ? CALL_RECORDS : MESSAGE_RECORDS;
     const records = doc.kind === 'call' ? repo.callDrs : repo.messageDrs;
-    const beat: Heartbeat = async (p) => {
+    let lastBeat = 0;
+    const beat: Heartbeat = async (p, final) => {
       if (this.stopped) throw new ExportStopped('the records service is stopping');
+      // A store write per second at most: each may be a synced write (the embedded store on disk).
+      if (!final && Date.now() - lastBeat < BEAT_MS) return;
+      lastBeat = Date.now();
       const r = await repo.exports.updateOne(this.mine(doc), { $set: { ...p, lease_until: this.leaseEnd() } });
       if (r.matchedCount === 0) throw new ExportStopped('the export was cancelled or taken over');
     };

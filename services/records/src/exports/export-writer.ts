@@ -17,7 +17,6 @@ import { exportMimeType, type ExportDoc } from '../domain/export-docs';
 import { exportEncoding } from '../domain/export-lines';
 import type { RecordDoc } from '../domain/record-docs';
 import type { RecordKind } from '../domain/record-kinds';
-import { serializeRecord } from '../domain/serialize';
 import { ExportTap } from './export-tap';
 import { recordBatches } from './record-batches';
 
@@ -30,7 +29,11 @@ const KEY_DAYS = 30;
 const GZIP_LEVEL = 4;
 
 /** What a run of an export reports as it goes; it rejects to stop the run (the export was cancelled, or taken over). */
-export type Heartbeat = (progress: { record_count: number; bytes: number; progress: number }) => Promise<void>;
+export type Heartbeat = (
+  progress: { record_count: number; bytes: number; progress: number },
+  /** The last one: every record is written (a heartbeat may skip the others). */
+  final?: boolean,
+) => Promise<void>;
 
 export interface ExportWriteDeps {
   storage: StorageClient;
@@ -124,14 +127,14 @@ async function streamRecords(
   total: number,
   beat: Heartbeat,
 ): Promise<Streamed> {
-  const encoding = exportEncoding(doc.format, deps.kind.fields.names);
+  const encoding = exportEncoding(doc.format, deps.kind.fields);
   const tap = new ExportTap(prepared.max_bytes);
   let count = 0;
   async function* lines(): AsyncGenerator<Buffer> {
     if (encoding.head) yield Buffer.from(encoding.head);
     for await (const batch of recordBatches(deps.kind, deps.records, matching)) {
       let text = '';
-      for (const record of batch) text += encoding.line(serializeRecord(deps.kind.fields, record));
+      for (const record of batch) text += encoding.line(record);
       count += batch.length;
       yield Buffer.from(text);
       const progress = total > 0 ? Math.min(99, Math.floor((count * 100) / total)) : 99;
@@ -152,7 +155,7 @@ async function streamRecords(
     }),
     deps.blobs.put(prepared.blob_key, stored),
   ]);
-  await beat({ record_count: count, bytes: tap.size, progress: 99 });
+  await beat({ record_count: count, bytes: tap.size, progress: 99 }, true);
   if (!enc) return { size: tap.size, head: tap.head() };
   const summary = enc.summary;
   if (!summary) throw new Error('the age encrypter ended without a summary'); // unreachable after the pipeline
