@@ -6,7 +6,11 @@
  * returns. The baseline, measured in the same run, is that walk itself: what an operator does today
  * with `after=` cursors, page by page (limit 1000), as the publisher's downloader does.
  *
- *   pnpm exec tsx bench/records-export.ts [records=1000000] [mode=embedded]
+ *   pnpm exec tsx bench/records-export.ts [records=1000000] [mode=embedded] [restart=yes]
+ *
+ * With `restart` (the default) the instance is killed and started again between the ingest and the
+ * export, so the memory measured is what an export takes in a process that has not just ingested a
+ * million records (the ingest's own heap growth is bench/embedded-scale.ts's subject).
  *
  * Both sides are hashed as they stream (SHA-256 over the NDJSON lines), never held in memory. A
  * benchmark, not a test: it prints numbers, and exits 1 only when the file and the walk differ.
@@ -20,6 +24,7 @@ import { findInGroup, MiB, rssOf, samplePeak, table } from './lib/proc';
 
 const RECORDS = Number(process.argv[2] ?? 1_000_000);
 const MODE = (process.argv[3] ?? 'embedded') as Mode;
+const RESTART = (process.argv[4] ?? 'yes') !== 'no';
 const PER_REQUEST = 50_000;
 const FILTER = process.env.EXPORT_FILTER ?? `date_stop ge "2025-01-01T00:00:00Z" and price ge 0`;
 
@@ -41,7 +46,7 @@ const record = (i: number) => ({
 const secs = (ms: number) => (ms / 1000).toFixed(1);
 
 async function main(): Promise<void> {
-  const inst = await startPatchbay(MODE, { LOG_LEVEL: 'warn', CDR_DEFAULT_LIMIT: '1000' });
+  let inst = await startPatchbay(MODE, { LOG_LEVEL: 'warn', CDR_DEFAULT_LIMIT: '1000' });
   const auth = { authorization: `Bearer ${inst.token}` };
   try {
     let t = performance.now();
@@ -58,6 +63,10 @@ async function main(): Promise<void> {
     }
     const ingestMs = performance.now() - t;
     console.log(`ingested ${RECORDS} records in ${secs(ingestMs)} s`);
+    if (RESTART) {
+      await inst.kill();
+      inst = await inst.restart();
+    }
 
     const pids = () => (MODE === 'distributed' ? findInGroup(inst.pid, 'services/records/src/main.ts') : [inst.pid]);
     const idleRss = Math.max(...pids().map(rssOf));
@@ -131,7 +140,9 @@ async function main(): Promise<void> {
         },
       ]),
     );
-    console.log(`server RSS before the export: ${(idleRss / MiB).toFixed(0)} MiB`);
+    console.log(
+      `server RSS before the export: ${(idleRss / MiB).toFixed(0)} MiB${RESTART ? ' (restarted after the ingest)' : ''}`,
+    );
     console.log(
       `file vs cursor walk: ${fileLines} vs ${walked} records, ${same ? 'identical in order (SHA-256 of the lines)' : 'DIFFERENT'}`,
     );

@@ -14,6 +14,7 @@ import { API, expectErrorBody, http as api, newPartner, type TestPartner } from 
 import type { ApiJson } from '../support/api-json';
 import { until } from '../support/poll';
 import { exportEnded, exportText, fileBytes, ingestRecords, startExport, walkList } from '../support/record-exports';
+import { ageDecrypt, makePartnerKeys } from '../support/age-keys';
 import { createContainer, listFiles } from '../support/storage';
 
 const CALLS = '/calls/call_drs';
@@ -118,6 +119,36 @@ test('message records export too, in listing order', async () => {
       .split('\n')
       .map((l) => JSON.parse(l)),
   ).toEqual(await walkList(b, MESSAGES));
+});
+
+test('into a container that encrypts: the stored file is an age file of the export', async () => {
+  const keys = makePartnerKeys();
+  try {
+    const key = await api()
+      .post(`${API}/storage/encryption_keys`)
+      .set(...a.auth)
+      .send({ public_key: keys.ageRecipient });
+    expect(key.status).toBe(201);
+    const box = await createContainer(a, {
+      name: `sealed-${randomUUID()}`,
+      encryption_key_sids: [key.body.encryption_key_sid],
+    });
+    const filter = `direction eq "inbound"`;
+    const ex = await done(a, CALLS, { filter, compression: 'none', container_sid: box.container_sid });
+    expect(ex).toMatchObject({ status: 'done' });
+    const stored = await fileBytes(a, ex.file_sid);
+    expect(stored.subarray(0, 21).toString()).toBe('age-encryption.org/v1');
+    expect(stored.length).toBe(ex.bytes);
+    const plain = (await ageDecrypt(stored, keys.ageIdentityFile)).toString('utf8');
+    expect(
+      plain
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(await walkList(a, CALLS, filter));
+  } finally {
+    keys.cleanup();
+  }
 });
 
 test('a container without room: the export fails naming quota_bytes, and no file is left', async () => {
