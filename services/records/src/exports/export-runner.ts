@@ -115,6 +115,8 @@ export class ExportRunner {
     const { repo, log } = this.deps;
     const where = { export_sid: doc.export_sid, partner_sid: doc.partner_sid, run: doc.runs };
     if (doc.runs > MAX_RUNS) {
+      // The last run's upload, if it died with one prepared, goes too (the stale-upload sweep is the backstop).
+      if (doc.pending_file_sid) await this.storage.abort(doc.principal, doc.pending_file_sid).catch(() => undefined);
       await this.finish(doc, 'failed', { error: `gave up after ${MAX_RUNS} runs` });
       return;
     }

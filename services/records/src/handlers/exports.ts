@@ -142,7 +142,6 @@ function exportHandlers(ctx: RecordsContext, kind: ExportKind, records: RecordKi
           $set: {
             status: 'cancelled',
             date_completed: new Date(),
-            error: 'cancelled',
             lease_owner: null,
             lease_until: null,
           },
