@@ -5,7 +5,9 @@
  * quiet period, then the invariants (bench/chaos/invariants.ts) and the supervision check: every
  * service back, and no crash loop (restarts ≈ the processes the soak killed).
  *
- *   pnpm exec tsx bench/chaos.ts [--minutes 5] [--quiet 2] [--concurrency 2]
+ *   pnpm exec tsx bench/chaos.ts [--minutes 5] [--quiet 2] [--concurrency 2] [--fault stop:gateway]
+ *
+ * `--fault kind[:service]` injects only that fault (kill, stop or nats), to reproduce one finding.
  *
  * Not part of `pnpm test`: it takes about ten minutes. Exit status 0 when every invariant holds.
  */
@@ -13,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startPatchbay, type PatchbayInstance } from '../tests/harness/patchbay';
 import { startCongoServer } from '../tests/mongo/congo-server';
-import { injectFault, serviceProcesses, type FaultRecord } from './chaos/faults';
+import { injectFault, parseFaultChoice, serviceProcesses, type FaultRecord } from './chaos/faults';
 import { checkInvariants } from './chaos/invariants';
 import { newLedger, startWriters, type Target } from './chaos/workload';
 
@@ -22,10 +24,12 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '5' },
     quiet: { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '2' },
+    fault: { type: 'string' },
   },
 });
 const SOAK_MS = Number(values.minutes) * 60_000;
 const QUIET_MS = Number(values.quiet) * 60_000;
+const FAULT = values.fault ? parseFaultChoice(values.fault) : undefined;
 const started = Date.now();
 const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
@@ -58,12 +62,19 @@ async function setUp(inst: PatchbayInstance): Promise<Target> {
 /** Watches the service processes: a PID that appears after the start is a restart by the launcher. */
 function watchRestarts(inst: PatchbayInstance) {
   const known = new Set(serviceProcesses(inst.pid).map((p) => p.pid));
-  const restarts: Array<{ service: string; at: number }> = [];
+  const restarts: Array<{ service: string; at: number; why: string }> = [];
   const timer = setInterval(() => {
     for (const p of serviceProcesses(inst.pid))
       if (!known.has(p.pid)) {
         known.add(p.pid);
-        restarts.push({ service: p.service, at: Date.now() });
+        // What the launcher and the service said about the exit, while it is still in the output kept.
+        const why = inst
+          .output()
+          .split('\n')
+          .filter((line) => line.includes(p.service) && /exit|restart|fatal|uncaught|unhandled/i.test(line))
+          .slice(-3)
+          .join(' | ');
+        restarts.push({ service: p.service, at: Date.now(), why });
       }
   }, 500);
   return { restarts, stop: () => clearInterval(timer) };
@@ -88,7 +99,7 @@ async function main(): Promise<number> {
     while (Date.now() < soakEnd) {
       await sleep(Math.min(30_000 + Math.random() * 30_000, Math.max(0, soakEnd - Date.now())));
       if (Date.now() >= soakEnd) break;
-      faults.push(await injectFault(inst, log));
+      faults.push(await injectFault(inst, log, FAULT));
     }
     log(`soak over: ${faults.length} faults; quiet for ${QUIET_MS / 1000} s (writers go on)`);
     await sleep(QUIET_MS);
@@ -105,7 +116,10 @@ async function main(): Promise<number> {
       ok: missingServices === 0 && restarts.restarts.length <= killed + 2,
       detail:
         `${now.length} of ${initial.length} service processes running; ${restarts.restarts.length} restarts ` +
-        `for ${killed} processes killed`,
+        `for ${killed} processes killed` +
+        restarts.restarts
+          .map((r) => `; ${((r.at - started) / 1000).toFixed(0)} s ${r.service}: ${r.why.slice(0, 400)}`)
+          .join(''),
     });
 
     checks.push({
@@ -113,7 +127,7 @@ async function main(): Promise<number> {
       ok: ledger.refused.length === 0,
       detail: `${ledger.refused.length} refused${ledger.refused
         .slice(0, 5)
-        .map((r) => `; ${r.what} ${r.status}`)
+        .map((r) => `; ${r.what} ${r.status} after ${r.history}: ${r.refusal}`)
         .join('')}`,
     });
     const attempts = ledger.attempts;

@@ -1,6 +1,7 @@
 /**
- * The all-in-one default at scale, through its HTTP API only: N call records of one partner
- * (default 10,000,000), ingested as NDJSON bodies of 10,000 records with two requests in flight.
+ * The all-in-one default at scale, through its HTTP API only: N full call records of one partner
+ * (default 10,000,000; bench/lib/detail-records.ts), ingested as NDJSON bodies of 10,000 records with
+ * two requests in flight (bench/records-ingest.ts measures the ingest alone, one client in sequence too).
  * It prints every target of decisions §39's work: the start on the empty data directory, the ingest
  * rate (and the server's own CPU per record, steadier than the rate on a shared machine), server RSS
  * after the ingest, SIGTERM to exit, restart to /health, a page of 1,000 (cursor, `after`) at the
@@ -19,6 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../tests/harness/free-port';
+import { callRecordLine, sidOf } from './lib/detail-records';
 import { cpuSecondsOf, MiB, rssOf, table } from './lib/proc';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -32,11 +34,8 @@ const IN_FLIGHT = 2;
 const T0 = Date.UTC(2024, 0, 1);
 const TOKEN = `bench-token-${'x'.repeat(24)}`;
 
-const sidOf = (i: number) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
-const recordLine = (i: number) =>
-  `{"dr_sid":"${sidOf(i)}","date_start":"${new Date(T0 + i * 1000 - 60_000).toISOString()}",` +
-  `"date_stop":"${new Date(T0 + i * 1000).toISOString()}","price":"0.0125","from":"+33123456789",` +
-  `"to":"+33987654321","duration":"${i % 600}.5","status":"completed","direction":"outbound"}`;
+/** Full call records (20 fields, about 630 bytes of JSON), record i stopping at T0 + i s. */
+const recordLine = (i: number) => callRecordLine(i, T0);
 
 /** Servers still running, killed if the bench fails half-way. */
 const running = new Set<ChildProcess>();

@@ -34,7 +34,11 @@ export function serviceProcesses(root: number): ServiceProcess[] {
   const out: ServiceProcess[] = [];
   for (const pid of findInGroup(root, '/src/main.ts')) {
     try {
-      if (statFields(pid)[0] === 'Z') continue;
+      const [state, , pgrp] = statFields(pid);
+      if (state === 'Z') continue;
+      // A service leads its own process group: a child it has forked but not yet exec'd (ffmpeg a
+      // moment before it runs) shows the service's command line too, and is not another service.
+      if (Number(pgrp) !== pid) continue;
       const m = /services\/([a-z-]+)\/src\/main\.ts/.exec(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
       const service = SERVICES.find((s) => s === m?.[1]);
       if (service) out.push({ service, pid });
@@ -65,9 +69,30 @@ export interface FaultRecord {
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 
-/** Injects one fault of a random kind and returns once it is over (a stopped process continued, NATS up). */
-export async function injectFault(inst: PatchbayInstance, log: (line: string) => void): Promise<FaultRecord> {
-  const kind = pick(['kill', 'kill', 'stop', 'nats'] as const);
+/** A fault asked for by name (`--fault stop:gateway`, `kill:storage`, `nats`): reproduces one finding. */
+export interface FaultChoice {
+  kind: FaultRecord['kind'];
+  service?: string;
+}
+
+/** `kind[:service]` as `--fault` takes it; throws naming what is wrong. */
+export function parseFaultChoice(text: string): FaultChoice {
+  const [kind, service] = text.split(':');
+  if (kind !== 'kill' && kind !== 'stop' && kind !== 'nats')
+    throw new Error(`--fault ${text}: the kind is kill, stop or nats (kill:storage, stop:gateway, nats)`);
+  return { kind, service: service || undefined };
+}
+
+/**
+ * Injects one fault and returns once it is over (a stopped process continued, NATS up): of a random
+ * kind on a random service, or the one `choice` names.
+ */
+export async function injectFault(
+  inst: PatchbayInstance,
+  log: (line: string) => void,
+  choice?: FaultChoice,
+): Promise<FaultRecord> {
+  const kind = choice?.kind ?? pick(['kill', 'kill', 'stop', 'nats'] as const);
   const at = Date.now();
   if (kind === 'nats') {
     const seconds = 3 + Math.floor(Math.random() * 5);
@@ -75,8 +100,8 @@ export async function injectFault(inst: PatchbayInstance, log: (line: string) =>
     await inst.restartNats(seconds * 1000, true);
     return { at, kind, seconds };
   }
-  const procs = serviceProcesses(inst.pid);
-  if (procs.length === 0) throw new Error('no service process found under the launcher');
+  const procs = serviceProcesses(inst.pid).filter((p) => !choice?.service || p.service === choice.service);
+  if (procs.length === 0) throw new Error(`no ${choice?.service ?? 'service'} process found under the launcher`);
   const target = pick(procs);
   // Each service leads a process group of its own: the group and its descendants (ffmpeg among them).
   const tree = findInGroup(target.pid, '');

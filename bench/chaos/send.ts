@@ -17,6 +17,8 @@ export interface WriteResult<T> {
   /** The 2xx answer's body, when one came before the deadline. */
   body?: T;
   status?: number;
+  /** The refusing answer's body (its first 500 characters), so the report can say why. */
+  refusal?: string;
   attempts: Attempt[];
 }
 
@@ -61,7 +63,7 @@ export async function sendUntilAcknowledged<T>(opts: SendOptions): Promise<Write
           status: res.status,
           attempts,
         };
-      if (!retryable(res.status)) return { status: res.status, attempts };
+      if (!retryable(res.status)) return { status: res.status, refusal: text.slice(0, 500), attempts };
       const after = Number(res.headers.get('retry-after'));
       if (after > 0) backoff = Math.max(backoff, after * 1000);
     } catch (err) {

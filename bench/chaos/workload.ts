@@ -5,7 +5,10 @@
  * the invariants checked at the end (invariants.ts).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { sendUntilAcknowledged, type Attempt } from './send';
+import { sendUntilAcknowledged, type Attempt, type WriteResult } from './send';
+
+/** Each attempt's status, `r` marking a replay: "0,409,200r". */
+const historyOf = (attempts: Attempt[]) => attempts.map((a) => `${a.status}${a.replayed ? 'r' : ''}`).join(',');
 
 export interface Target {
   baseUrl: string;
@@ -35,7 +38,7 @@ export interface Ledger {
   endpoints: Array<{ endpointSid: string; name: string; patched: string | null }>;
   attempts: Attempt[];
   /** Writes answered with a final 4xx: the workload sends only valid writes, so each is a finding. */
-  refused: Array<{ what: string; status: number }>;
+  refused: Array<{ what: string; status: number; refusal: string; history: string }>;
 }
 
 export const newLedger = (): Ledger => ({
@@ -83,9 +86,10 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
   let n = 0;
   const until = () => Date.now() + opts.giveUpMs;
   const api = () => target.gateways[n % target.gateways.length];
-  const record = (what: string, r: { attempts: Attempt[]; body?: unknown; status?: number }) => {
+  const record = (what: string, r: WriteResult<unknown>) => {
     ledger.attempts.push(...r.attempts);
-    if (!r.body && r.status !== undefined) ledger.refused.push({ what, status: r.status });
+    if (!r.body && r.status !== undefined)
+      ledger.refused.push({ what, status: r.status, refusal: r.refusal ?? '', history: historyOf(r.attempts) });
   };
 
   async function upload(media: boolean): Promise<void> {
@@ -106,7 +110,7 @@ export function startWriters(target: Target, ledger: Ledger, opts: { concurrency
     });
     record(media ? 'WAV upload' : 'upload', r);
     if (r.body?.file_sid) {
-      const history = r.attempts.map((a) => `${a.status}${a.replayed ? 'r' : ''}`).join(',');
+      const history = historyOf(r.attempts);
       ledger.uploads.push({
         name,
         sha256: sha256(data),

@@ -26,7 +26,19 @@ function info(pid: string): ProcInfo | undefined {
   }
 }
 
-/** Running (not zombie) ffmpeg/ffprobe processes with an argument inside `dir`. */
+/** The process's working directory, or '' when it cannot be read. */
+function cwdOf(pid: number): string {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Running (not zombie) ffmpeg/ffprobe processes with an argument inside `dir`, or working inside it
+ * (a streamed transcode reads and writes pipes, in its run's scratch directory).
+ */
 export function ffmpegUsing(dir: string): ProcInfo[] {
   const found: ProcInfo[] = [];
   for (const entry of fs.readdirSync('/proc')) {
@@ -36,7 +48,7 @@ export function ffmpegUsing(dir: string): ProcInfo[] {
       p &&
       (p.comm === 'ffmpeg' || p.comm === 'ffprobe') &&
       p.state !== 'Z' &&
-      p.args.some((a) => a.startsWith(`${dir}/`))
+      (p.args.some((a) => a.startsWith(`${dir}/`)) || cwdOf(p.pid).startsWith(`${dir}/`))
     )
       found.push(p);
   }

@@ -307,6 +307,12 @@ export {
   TranscodingProgressEventSchema,
   TranscodingDoneEventSchema,
   TranscodingFailedEventSchema,
+  LiveStartRequestSchema,
+  LiveStartReplySchema,
+  LivePullRequestSchema,
+  LivePullReplySchema,
+  LIVE_PULL_BYTES,
+  LIVE_SUBJECT_PREFIX,
 } from './messages/transcoder';
 export type {
   ProbeRequest,
@@ -319,6 +325,10 @@ export type {
   TranscodingProgressEvent,
   TranscodingDoneEvent,
   TranscodingFailedEvent,
+  LiveStartRequest,
+  LiveStartReply,
+  LivePullRequest,
+  LivePullReply,
 } from './messages/transcoder';
 export { TranscoderClient } from './clients/transcoder-client';
 export { StorageClient } from './clients/storage-client';
@@ -356,6 +366,7 @@ export {
   CopyClaimRequestSchema,
   CopyClaimReplySchema,
   CopyLeaseRequestSchema,
+  CopyRenewRequestSchema,
   CopyStoredRequestSchema,
   CopyUsedRequestSchema,
   COPY_LEASE_MS,
@@ -367,6 +378,7 @@ export type {
   CopyClaimReply,
   CopyLeaseRequest,
   CopyRenewReply,
+  CopyRenewRequest,
   CopyStoredRequest,
   CopyUsedRequest,
 } from './messages/copies';

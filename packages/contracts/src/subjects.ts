@@ -163,6 +163,12 @@ export const Subjects = {
     /** Download-time: `{blob_key, source_format, target, bitrate, output_key}` → `{size}` once the copy is stored. */
     transcode: 'svc.transcoder.media.transcode',
     /**
+     * Download-time, streamed (decisions §53): `TranscodeRequest + {listener}` → `{live}`, the subject of the run's
+     * bytes as ffmpeg writes them (the copy is stored when it ends), or `{size}` for a target that cannot be written
+     * to a pipe (made whole first, as `transcode`).
+     */
+    stream: 'svc.transcoder.media.stream',
+    /**
      * Upload-time transcoding of an encrypted upload, done within the upload (SealedTranscodeRequest): the age file
      * at `blob_key` is decrypted into scratch with its file key, transcoded, and the result encrypted to `recipients`.
      */

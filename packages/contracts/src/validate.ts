@@ -25,9 +25,10 @@ export function compileValidator<S extends TSchema>(
   opts: { fromStrings?: boolean } = {},
 ): Validator<Static<S>> {
   const check = (opts.fromStrings ? ajvStrings : ajv).compile<Static<S>>(schema);
+  // why: a TypeBox schema is a JSON Schema; SchemaNode names the few keywords the coercion reads.
+  const coerce = compileCoercion(schema as SchemaNode, 0);
   return (value: unknown) => {
-    // why: a TypeBox schema is a JSON Schema; SchemaNode names the few keywords the coercion reads.
-    const coerced = coerceNumericStrings(schema as SchemaNode, value);
+    const coerced = coerce ? coerce(value) : value;
     if (check(coerced)) return coerced;
     throw new BadRequestError('validation error', toErrorItems(check.errors ?? []));
   };
@@ -76,10 +77,55 @@ function acceptsString(s: SchemaNode): boolean {
   return s.type === 'string' || (s.anyOf ?? []).some((b) => b.type === 'string');
 }
 
-/** Returns a copy of `value` with numeric strings turned into numbers where the schema wants numbers. */
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+
+/** Returns `value` with numeric strings turned into numbers where the schema wants numbers. */
+type Coercion = (value: unknown) => unknown;
+
+/** Schemas nest no deeper than this in contracts; past it the coercion is worked out per value. */
+const MAX_COMPILED_DEPTH = 16;
+
+/**
+ * The numeric-string coercion of `schema`, worked out once: undefined when no value under it can
+ * change (most schemas, and every record field but a few integers), else a function that copies an
+ * object or array only when one of its values changes. Objects: the properties the schema names;
+ * arrays: their `items`; a string where the schema takes a number and no string, when numeric.
+ */
+function compileCoercion(schema: SchemaNode, depth: number): Coercion | undefined {
+  if (depth > MAX_COMPILED_DEPTH) return (value) => coerceNumericStrings(schema, value);
+  const toNumber = acceptsNumber(schema) && !acceptsString(schema);
+  const item = schema.items ?? schema.anyOf?.find((b) => b.items)?.items;
+  const items = item ? compileCoercion(item, depth + 1) : undefined;
+  const props = schema.properties ?? schema.anyOf?.find((b) => b.properties)?.properties;
+  const fields: Array<[string, Coercion]> = [];
+  for (const [name, sub] of Object.entries(props ?? {})) {
+    const c = compileCoercion(sub, depth + 1);
+    if (c) fields.push([name, c]);
+  }
+  if (!toNumber && !items && fields.length === 0) return undefined;
+  return (value) => {
+    if (typeof value === 'string') return toNumber && NUMERIC.test(value.trim()) ? Number(value) : value;
+    if (Array.isArray(value)) return items ? value.map(items) : value;
+    if (value === null || typeof value !== 'object') return value;
+    // why: a parsed JSON object; its own properties index it.
+    const obj = value as Record<string, unknown>;
+    let out: Record<string, unknown> | undefined;
+    for (const [name, c] of fields) {
+      if (!Object.hasOwn(obj, name)) continue;
+      const was = obj[name];
+      const now = c(was);
+      if (now === was) continue;
+      out ??= { ...obj };
+      out[name] = now;
+    }
+    return out ?? obj;
+  };
+}
+
+/** The coercion for a value past MAX_COMPILED_DEPTH, reading the schema as it goes. */
 function coerceNumericStrings(schema: SchemaNode, value: unknown): unknown {
   if (typeof value === 'string') {
-    if (acceptsNumber(schema) && !acceptsString(schema) && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+    if (acceptsNumber(schema) && !acceptsString(schema) && NUMERIC.test(value.trim())) return Number(value);
     return value;
   }
   if (Array.isArray(value)) {
@@ -90,7 +136,8 @@ function coerceNumericStrings(schema: SchemaNode, value: unknown): unknown {
     const props = schema.properties ?? schema.anyOf?.find((b) => b.properties)?.properties;
     if (!props) return value;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = props[k] ? coerceNumericStrings(props[k], v) : v;
+    for (const [k, v] of Object.entries(value))
+      out[k] = Object.hasOwn(props, k) ? coerceNumericStrings(props[k], v) : v;
     return out;
   }
   return value;

@@ -1,5 +1,6 @@
 import {
   CopyCacheClient,
+  type LiveStartReply,
   COPY_RENEW_MS,
   COPY_USE_MS,
   TranscoderClient,
@@ -7,7 +8,9 @@ import {
   type CopyClaimReply,
   type TranscodeRequest,
 } from '@patchbay/contracts';
+import { randomUUID } from 'node:crypto';
 import type { Bus, Logger } from '@patchbay/platform';
+import { LiveReader } from './live-reader';
 
 export interface CopyMakerDeps {
   bus: Bus;
@@ -51,6 +54,63 @@ export class CopyMaker {
       this.flights.set(key, flight);
     }
     return flight;
+  }
+
+  /**
+   * A copy to send as it is made (decisions §53): its size when it is stored already (send it as a
+   * stored copy), or its bytes as the transcoder makes them — joining the run another download
+   * started, in this replica or any other, where there is one: one ffmpeg per copy, however many
+   * listen.
+   */
+  async live(req: CopyRequest, fileSid: string, requestId: string): Promise<{ size: number } | { stream: LiveReader }> {
+    const deadline = Date.now() + this.deps.transcodeTimeoutMs;
+    const transcoders = new TranscoderClient(this.deps.bus, { requestId });
+    const claimIt = () => this.storage.claim({ key: req.output_key, file_sid: fileSid }, { requestId });
+    const listener = randomUUID();
+    const join = async (subject: string) => {
+      const reader = new LiveReader(this.deps.bus, subject, req.output_key, listener, requestId);
+      return (await reader.open(deadline)) ? reader : null;
+    };
+    let claim = await claimIt().catch((err: unknown) => {
+      if (err instanceof UnavailableError) return null;
+      throw err;
+    });
+    // No storage that keeps the cache (an older one during an upgrade): made whole, as before.
+    if (!claim) return { size: await this.copy(req, fileSid, requestId) };
+    let refused = 0;
+    for (;;) {
+      if (claim.state === 'ready') return { size: claim.size };
+      if (Date.now() >= deadline)
+        throw new UnavailableError('the transcoded copy is not ready yet; try again shortly', [], {
+          retryAfterSeconds: 5,
+        });
+      if (claim.state === 'busy') {
+        const joined = claim.live ? await join(claim.live) : null;
+        if (joined) return { stream: joined };
+        await sleep(BUSY_POLL_MS);
+        claim = await claimIt();
+        continue;
+      }
+      const token = claim.token;
+      let started: LiveStartReply;
+      try {
+        started = await transcoders.stream(
+          { ...req, claim_token: token, listener },
+          { timeoutMs: Math.max(1000, deadline - Date.now()) },
+        );
+      } catch (err) {
+        await this.storage.release({ key: req.output_key, token }).catch(() => undefined);
+        if (!(err instanceof UnavailableError) || refused++ >= TRANSCODE_RETRIES) throw err;
+        await sleep(50 * refused);
+        claim = await claimIt();
+        continue;
+      }
+      if ('size' in started) return { size: started.size };
+      const joined = await join(started.live);
+      if (joined) return { stream: joined };
+      // The run went between its start and the first pull (its transcoder died): asked again.
+      claim = await claimIt();
+    }
   }
 
   /**

@@ -16,6 +16,8 @@ import { ACTIVE_CONTENT_HEADERS, effectiveDisposition } from './domain/active-co
 import { FILE_CORS_HEADERS } from './domain/cors';
 import { contentDisposition, parseDownloadOptions, type DownloadOptions } from './domain/download-options';
 import type { CopyMaker } from './copy-maker';
+import type { LiveReader } from './live-reader';
+import { sendLive } from './send-live';
 import type { PublicFile, Resolver } from './resolver';
 
 export interface ServeDeps {
@@ -98,6 +100,7 @@ export function serveFile(deps: ServeDeps) {
     let size = file.file_bytes;
     let mime = safeContentType(file.mime_type);
     let rangeAllowed = true;
+    let live: LiveReader | null = null;
     if (want) {
       key = cacheBlobKey(file.file_sid, want.format, want.bitrate);
       mime = mimeOfFormat(want.format) ?? mime;
@@ -109,21 +112,36 @@ export function serveFile(deps: ServeDeps) {
         keepInUse(deps.copies, key, res);
       } else {
         rangeAllowed = false;
-        size = await deps.copies.copy(
-          {
-            blob_key: file.blob_key,
-            source_format: file.content_format,
-            target: want.format,
-            bitrate: want.bitrate,
-            output_key: key,
-          },
-          file.file_sid,
-          requestId,
-        );
+        const copy = {
+          blob_key: file.blob_key,
+          source_format: file.content_format,
+          target: want.format,
+          bitrate: want.bitrate,
+          output_key: key,
+        };
+        // A GET is sent as the copy is made; a HEAD waits for the copy, to say its length.
+        const made =
+          req.method === 'GET'
+            ? await deps.copies.live(copy, file.file_sid, requestId)
+            : { size: await deps.copies.copy(copy, file.file_sid, requestId) };
+        if ('stream' in made) live = made.stream;
+        else size = made.size;
       }
     }
     const contentType = opts.contentType ?? mime;
     const modified = new Date(file.last_modified ?? file.date_modified);
+    // Given to nginx too on the X-Accel-Redirect path (its location copies them: docs/operations.md).
+    const headers = {
+      ...FILE_CORS_HEADERS,
+      'Cache-Control': opts.cacheControl,
+      'Content-Disposition': contentDisposition(
+        effectiveDisposition(opts.disposition, contentType),
+        opts.dispositionName,
+      ),
+      ...ACTIVE_CONTENT_HEADERS,
+    };
+    if (live)
+      return sendLive(res, live, { ...headers, 'Content-Type': contentType, 'Last-Modified': modified.toUTCString() });
     return sendBlob(req, res, deps.blobs, {
       key,
       size,
@@ -135,16 +153,7 @@ export function serveFile(deps: ServeDeps) {
       keepOpenMs: deps.keepOpenMs,
       // A file of an external container is not in the directory nginx reads: sent from here.
       accelRedirect: deps.accelPrefix && !isExternalBlobKey(key) ? `${deps.accelPrefix}${key}` : undefined,
-      // Given to nginx too on the X-Accel-Redirect path (its location copies them: docs/operations.md).
-      headers: {
-        ...FILE_CORS_HEADERS,
-        'Cache-Control': opts.cacheControl,
-        'Content-Disposition': contentDisposition(
-          effectiveDisposition(opts.disposition, contentType),
-          opts.dispositionName,
-        ),
-        ...ACTIVE_CONTENT_HEADERS,
-      },
+      headers,
     }).catch((err: unknown) => {
       // The blob went between resolve and read (deleted): same answer as an unknown id.
       if (err instanceof NotFoundError) {

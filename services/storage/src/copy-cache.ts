@@ -40,7 +40,7 @@ export class CopyCache {
       if (stat && stat.size > 0) return { state: 'ready', size: stat.size };
       // The record outlived its blob (removed by hand, a crash between delete and record): made again.
     } else if (doc && doc.lease_until !== null && new Date(doc.lease_until).getTime() > now) {
-      return { state: 'busy' };
+      return doc.state === 'making' && doc.live ? { state: 'busy', live: doc.live } : { state: 'busy' };
     }
     const token = randomUUID();
     const making = {
@@ -48,6 +48,7 @@ export class CopyCache {
       token,
       lease_until: new Date(now + COPY_LEASE_MS),
       size: 0,
+      live: null,
     } satisfies Partial<CopyDoc>;
     if (!doc) {
       try {
@@ -71,11 +72,15 @@ export class CopyCache {
     return { state: 'yours', token };
   }
 
-  /** The maker is alive: its lease goes on. False when the lease is no longer its own. */
-  async renew(key: string, token: string): Promise<boolean> {
+  /**
+   * The maker is alive: its lease goes on (and `live`, where it streams the copy as it is made, is
+   * told to those who claim it meanwhile). False when the lease is no longer its own.
+   */
+  async renew(key: string, token: string, live?: string): Promise<boolean> {
+    const lease = { lease_until: new Date(Date.now() + COPY_LEASE_MS) };
     const r = await this.copies.updateOne(
       { key, token, state: 'making' },
-      { $set: { lease_until: new Date(Date.now() + COPY_LEASE_MS) } },
+      { $set: live ? { ...lease, live } : lease },
     );
     return r.matchedCount > 0;
   }
@@ -90,6 +95,7 @@ export class CopyCache {
           state: 'ready',
           token: randomUUID(),
           lease_until: null,
+          live: null,
           size,
           last_used: new Date(now),
           in_use_until: new Date(now + COPY_USE_MS),

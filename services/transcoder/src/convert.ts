@@ -131,7 +131,13 @@ function logAdjusted(
  * long; a missing ffmpeg is this server's fault (503). The details (stderr, temporary paths) are
  * logged with the file, never returned.
  */
-function forPeople(log: Logger, err: unknown, req: ConvertRequest, timeoutMs: number, subject?: string): unknown {
+export function forPeople(
+  log: Logger,
+  err: unknown,
+  req: ConvertRequest,
+  timeoutMs: number,
+  subject?: string,
+): unknown {
   if (!(err instanceof FfmpegError)) return err;
   log.warn(
     {

@@ -15,6 +15,7 @@ import { parentDeathSignal } from './ffmpeg/child-guard';
 import { Limiter } from './limiter';
 import type { JobDeps } from './convert';
 import { downloadCopies } from './download-copies';
+import { LiveRuns } from './live/live-runs';
 import type { TranscoderContext } from './handlers/context';
 import { probeHandlers } from './handlers/probes';
 import { transcodeHandlers } from './handlers/transcodes';
@@ -97,7 +98,16 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
     measured,
     onCoalesced: coalesced,
   });
-  const ctx: TranscoderContext = { toolkit, jobs: jobDeps, copy, measured, stopping: stopping.signal };
+  const live = new LiveRuns({
+    jobs: { ...jobDeps, limiter: downloads, nice: 10 },
+    bus: deps.bus,
+    stopping: stopping.signal,
+    measured,
+    onCoalesced: coalesced,
+    whole: ({ listener: _listener, ...req }) => copy(req),
+  });
+  await live.listen();
+  const ctx: TranscoderContext = { toolkit, jobs: jobDeps, copy, live, measured, stopping: stopping.signal };
   const subs = await serveRequests(
     deps.bus,
     Queues.transcoder,
@@ -134,6 +144,7 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
       try {
         const [requests, work] = await Promise.allSettled([stopAll(subs), jobs.stop()]);
         for (const r of [requests, work]) if (r.status === 'rejected') throw r.reason;
+        await live.stop();
       } finally {
         clearTimeout(drain);
         await scratch.stop();

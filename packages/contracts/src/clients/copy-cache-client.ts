@@ -4,6 +4,7 @@ import {
   type CopyClaimRequest,
   type CopyLeaseRequest,
   type CopyRenewReply,
+  type CopyRenewRequest,
   type CopyStoredRequest,
   type CopyUsedRequest,
 } from '../messages/copies';
@@ -23,7 +24,7 @@ export class CopyCacheClient {
     return this.caller.call(Subjects.storage.copyClaim, req, opts);
   }
 
-  renew(req: CopyLeaseRequest, opts?: CallOptions): Promise<CopyRenewReply> {
+  renew(req: CopyRenewRequest, opts?: CallOptions): Promise<CopyRenewReply> {
     return this.caller.call(Subjects.storage.copyRenew, req, opts);
   }
 

@@ -5,6 +5,8 @@ import {
   type SealedTranscodeReply,
   type SealedTranscodeRequest,
   type TranscodeReply,
+  type LiveStartReply,
+  type LiveStartRequest,
   type TranscodeRequest,
 } from '../messages/transcoder';
 import { Subjects } from '../subjects';
@@ -27,6 +29,11 @@ export class TranscoderClient {
   /** A download-time copy, stored at `output_key`; its size once stored. */
   transcode(req: TranscodeRequest, opts?: CallOptions): Promise<TranscodeReply> {
     return this.caller.call(Subjects.transcoder.transcode, req, opts);
+  }
+
+  /** A download-time copy as it is made: where to pull its bytes, or its size when it was made whole. */
+  stream(req: LiveStartRequest, opts?: CallOptions): Promise<LiveStartReply> {
+    return this.caller.call(Subjects.transcoder.stream, req, opts);
   }
 
   /** Upload-time transcoding of an encrypted upload, stored encrypted at `output_key` (decisions §43). */

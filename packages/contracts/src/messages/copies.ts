@@ -32,12 +32,20 @@ export type CopyClaimRequest = Static<typeof CopyClaimRequestSchema>;
 export const CopyClaimReplySchema = Type.Union([
   Type.Object({ state: Type.Literal('ready'), size: Type.Integer({ minimum: 0 }) }),
   Type.Object({ state: Type.Literal('yours'), token: Token }),
-  Type.Object({ state: Type.Literal('busy') }),
+  // `live`: the subject where the maker streams it as it is made (decisions §53), when it does.
+  Type.Object({ state: Type.Literal('busy'), live: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) }),
 ]);
 export type CopyClaimReply = Static<typeof CopyClaimReplySchema>;
 
 export const CopyLeaseRequestSchema = Type.Object({ key: Key, token: Token });
 export type CopyLeaseRequest = Static<typeof CopyLeaseRequestSchema>;
+/** A renewal; `live`: the subject where the copy can be joined as it is made (given back in `busy`). */
+export const CopyRenewRequestSchema = Type.Object({
+  key: Key,
+  token: Token,
+  live: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+});
+export type CopyRenewRequest = Static<typeof CopyRenewRequestSchema>;
 export const CopyRenewReplySchema = Type.Object({ held: Type.Boolean() });
 export type CopyRenewReply = Static<typeof CopyRenewReplySchema>;
 
@@ -49,7 +57,7 @@ const Done = Type.Object({});
 
 export const CopyCacheRequests = {
   [Subjects.storage.copyClaim]: { request: CopyClaimRequestSchema, reply: CopyClaimReplySchema },
-  [Subjects.storage.copyRenew]: { request: CopyLeaseRequestSchema, reply: CopyRenewReplySchema },
+  [Subjects.storage.copyRenew]: { request: CopyRenewRequestSchema, reply: CopyRenewReplySchema },
   [Subjects.storage.copyStored]: { request: CopyStoredRequestSchema, reply: Done },
   [Subjects.storage.copyRelease]: { request: CopyLeaseRequestSchema, reply: Done },
   [Subjects.storage.copyUsed]: { request: CopyUsedRequestSchema, reply: Done },

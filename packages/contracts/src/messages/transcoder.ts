@@ -56,6 +56,50 @@ export type TranscodeRequest = Static<typeof TranscodeRequestSchema>;
 export const TranscodeReplySchema = Type.Object({ size: Type.Integer({ minimum: 0 }) });
 export type TranscodeReply = Static<typeof TranscodeReplySchema>;
 
+/** A streamed download-time copy: the transcode request and who listens first (a random id per download). */
+const Listener = Type.String({ minLength: 1, maxLength: 64 });
+export const LiveStartRequestSchema = Type.Composite([TranscodeRequestSchema, Type.Object({ listener: Listener })]);
+export type LiveStartRequest = Static<typeof LiveStartRequestSchema>;
+/** `live`: where the run's bytes are pulled (LivePull); `size`: the copy was made whole and stored. */
+export const LiveStartReplySchema = Type.Union([
+  Type.Object({ live: Type.String({ minLength: 1, maxLength: 256 }) }),
+  Type.Object({ size: Type.Integer({ minimum: 0 }) }),
+]);
+export type LiveStartReply = Static<typeof LiveStartReplySchema>;
+
+/**
+ * Prefix of each transcoder replica's own subject for its live runs (`<prefix>.<replica id>`, no
+ * queue group, not in Subjects: one per replica): `{key, listener, offset}` → the bytes from
+ * `offset` as they come (LivePull below).
+ */
+export const LIVE_SUBJECT_PREFIX = 'svc.transcoder.live';
+
+/** The most bytes one pull answers (base64 in the reply: a third more on the wire). */
+export const LIVE_PULL_BYTES = 128 * 1024;
+/**
+ * One pull of a live run's bytes from `offset` (at most LIVE_PULL_BYTES; answered as soon as there
+ * are any, or empty after a short wait). `leave`: this listener is gone (its download was closed).
+ * A listener that has not pulled for a while counts as gone too (decisions §53).
+ */
+export const LivePullRequestSchema = Type.Object({
+  key: BlobKey,
+  listener: Listener,
+  offset: Type.Integer({ minimum: 0 }),
+  leave: Type.Optional(Type.Boolean()),
+});
+export type LivePullRequest = Static<typeof LivePullRequestSchema>;
+/**
+ * `data`: base64 of the bytes from `offset`; `end`: ffmpeg finished and these were the last;
+ * `progress`: how much of the source ffmpeg has read (0–100: what the rule for a run whose
+ * listeners have all gone looks at, decisions §53).
+ */
+export const LivePullReplySchema = Type.Object({
+  data: Type.String(),
+  end: Type.Boolean(),
+  progress: Type.Number({ minimum: 0, maximum: 100 }),
+});
+export type LivePullReply = Static<typeof LivePullReplySchema>;
+
 /** The durable upload-time job (msgId `transcode-<file_sid>`): replace a file's data by its transcoding. */
 export const UploadJobSchema = Type.Object({
   file_sid: Sid,
@@ -126,6 +170,7 @@ export const TranscoderRequests = {
   [Subjects.transcoder.sealedTranscode]: { request: SealedTranscodeRequestSchema, reply: SealedTranscodeReplySchema },
   [Subjects.transcoder.probe]: { request: ProbeRequestSchema, reply: ProbeReplySchema },
   [Subjects.transcoder.transcode]: { request: TranscodeRequestSchema, reply: TranscodeReplySchema },
+  [Subjects.transcoder.stream]: { request: LiveStartRequestSchema, reply: LiveStartReplySchema },
 } as const satisfies Record<string, RequestSpec>;
 
 export const TranscoderJobs = {

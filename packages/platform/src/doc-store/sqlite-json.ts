@@ -19,10 +19,16 @@ function toJson(value: unknown): unknown {
   if (types.isDate(value)) return { $date: value.getTime() };
   if (Array.isArray(value)) return value.map(toJson);
   if ('toJSON' in value && typeof value.toJSON === 'function') return toJson(value.toJSON());
-  const out: Record<string, unknown> = {};
   // why: its own keys index the object; Object.keys and indexing stay on V8's fast path (Object.entries would not).
   const fields = value as Record<string, unknown>;
-  for (const key of Object.keys(fields)) out[key] = toJson(fields[key]);
+  // A spread copy, then only the values that need translating replaced: V8 gives the copy fast properties
+  // in one step, where adding twenty-odd keys one by one would turn it into a slow dictionary (a third of
+  // the time of encoding a call record).
+  const out: Record<string, unknown> = { ...fields };
+  for (const key of Object.keys(fields)) {
+    const v = fields[key];
+    if (v === undefined || (v !== null && typeof v === 'object')) out[key] = toJson(v);
+  }
   return out;
 }
 

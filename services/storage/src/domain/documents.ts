@@ -235,6 +235,8 @@ export interface CopyDoc extends Record<string, unknown> {
   token: string;
   /** While making or evicting: the holder is taken for dead after this. */
   lease_until: Date | null;
+  /** While making: the maker's subject where the copy can be joined as it is made (decisions §53). */
+  live?: string | null;
   size: number;
   last_used: Date;
   /** A reader said it reads the copy until then: not evicted before. */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { inSpan } from '@patchbay/platform';
@@ -31,8 +32,16 @@ export interface RunOptions {
    * not at fault. An already aborted signal rejects without starting anything.
    */
   signal?: AbortSignal;
-  /** Receives stdout as it comes (ffmpeg's `-progress` lines) instead of it being collected. */
+  /** Receives stdout as it comes (ffmpeg's `-progress` lines, or a streamed output) instead of it being collected. */
   onStdout?: (chunk: Buffer) => void;
+  /**
+   * Fed to the child's stdin (`-i pipe:0`). A child that exits before reading it all is not an
+   * error of the feed; a feed that fails (the blob store) kills the child and the run rejects with
+   * the feed's error.
+   */
+  stdin?: Readable;
+  /** The child's working directory: its run's scratch, so an operator (or a test) can tell whose it is. */
+  cwd?: string;
   /**
    * A lower CPU priority for the child (a nice value, 1–19): download-time runs yield the cores to
    * upload-time jobs. Where the priority cannot be set the child runs at the normal one.
@@ -62,7 +71,17 @@ function runChild(bin: string, args: string[], opts: RunOptions): Promise<string
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const [command, argv] = guarded(bin, args);
-    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd });
+    let feedError: unknown = null;
+    // EPIPE when the child stops reading (it failed, or needs no more): its exit says what happened.
+    child.stdin.on('error', () => undefined);
+    if (opts.stdin) {
+      opts.stdin.once('error', (e) => {
+        feedError = e;
+        child.kill('SIGKILL');
+      });
+      opts.stdin.pipe(child.stdin);
+    } else child.stdin.end();
     // setpriv execs ffmpeg in place, so the PID (and the priority set on it) is ffmpeg's.
     if (opts.nice && child.pid !== undefined) {
       try {
@@ -95,8 +114,10 @@ function runChild(bin: string, args: string[], opts: RunOptions): Promise<string
     child.on('close', (code, sig) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      opts.stdin?.unpipe(child.stdin);
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else if (signal?.aborted) reject(signal.reason);
+      else if (feedError) reject(feedError);
       else if (timedOut)
         reject(new FfmpegError(`${name} killed after its time limit of ${opts.timeoutMs} ms`, err, 'timeout'));
       else if (code === EXEC_FAILED && command !== bin)

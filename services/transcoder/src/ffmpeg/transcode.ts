@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { OutputPlan } from '../domain/output-plan';
 import { ffmpegPath } from './binaries';
 import { FORMATS, inputArgs } from './formats';
@@ -30,6 +31,49 @@ function settings(target: string, plan: OutputPlan): string[] {
   if (plan.channels) args.push('-ac', String(plan.channels));
   if (plan.bitrate && spec.bitrate) args.push('-b:a', `${plan.bitrate}k`);
   return args;
+}
+
+/** What a streamed run needs besides the common options: its input fed, its output handed on. */
+export interface PipedTranscodeOptions extends Omit<TranscodeOptions, 'input' | 'output' | 'duration' | 'onProgress'> {
+  /** The source's bytes, fed to ffmpeg's stdin. */
+  input: Readable;
+  /** ffmpeg's output as it writes it (a format that can be written to a pipe: FORMATS[target].pipe). */
+  onOutput: (chunk: Buffer) => void;
+  /** ffmpeg's working directory (the run's scratch: it names no file there). */
+  cwd: string;
+}
+
+/**
+ * One ffmpeg run from a stream to a stream (download-time copies that are sent as they are made,
+ * decisions §53): the same encoder settings as `transcode`, input on `pipe:0`, output on `pipe:1`.
+ */
+export async function transcodePiped(opts: PipedTranscodeOptions): Promise<void> {
+  const spec = FORMATS[opts.target];
+  if (!spec?.pipe) throw new FfmpegError(`${opts.target} cannot be written to a pipe`, '');
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    ...inputArgs(opts.sourceFormat),
+    '-i',
+    'pipe:0',
+    '-map',
+    '0:a:0',
+    '-vn',
+    ...spec.output,
+    ...settings(opts.target, opts.plan),
+    '-nostats',
+    'pipe:1',
+  ];
+  await run(ffmpegPath(), args, {
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    nice: opts.nice,
+    stdin: opts.input,
+    onStdout: opts.onOutput,
+    cwd: opts.cwd,
+  });
 }
 
 /**

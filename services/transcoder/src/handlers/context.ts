@@ -1,5 +1,6 @@
 import type { TranscodeRequest } from '@patchbay/contracts';
 import type { JobDeps } from '../convert';
+import type { LiveRuns } from '../live/live-runs';
 import type { Toolkit } from '../ffmpeg/toolkit';
 import type { RunKind } from '../metrics';
 
@@ -11,6 +12,8 @@ export interface TranscoderContext {
   jobs: JobDeps;
   /** A download-time copy (download-copies.ts): coalesced, on slots of its own; resolves to its size. */
   copy: (req: TranscodeRequest) => Promise<number>;
+  /** Download-time copies sent as they are made (live/live-runs.ts). */
+  live: LiveRuns;
   /** Runs `work` timed and counted under its kind (metrics.ts). */
   measured: <T>(kind: RunKind, work: () => Promise<T>) => Promise<T>;
   /** Aborted when a stop has waited the drain deadline (service.ts). */
