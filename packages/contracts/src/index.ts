@@ -413,3 +413,27 @@ export type {
   IdempotencyHeldReply,
   UploadIdempotency,
 } from './messages/idempotency';
+export {
+  EXPORT_KINDS,
+  EXPORT_FORMATS,
+  EXPORT_COMPRESSIONS,
+  EXPORT_STATUSES,
+  EXPORT_FINAL_STATUSES,
+  RecordExportCreateSchema,
+  RecordExportSchema,
+  RecordExportCreatedSchema,
+  ExportCallbackSchema,
+  ExportCallbackAttemptSchema,
+} from './schemas/record-export';
+export type {
+  ExportKind,
+  ExportFormat,
+  ExportCompression,
+  ExportStatus,
+  RecordExportCreate,
+  RecordExport,
+  RecordExportCreated,
+  ExportCallback,
+  ExportCallbackAttempt,
+} from './schemas/record-export';
+export { csvField, csvRow, toCsv } from './csv';
