@@ -515,6 +515,20 @@ test(
     expect(lines.slice(1).map((l) => l.split(',')[lines[0].split(',').indexOf('dr_sid')])).toEqual(
       newestFirst.slice(3, 23),
     );
+    // Every record of the range, not just the page: an export on the server, listed with its state, downloaded.
+    await clickText(page, 'Export to a file (every record of the range)', 'section');
+    await page.waitForSelector('table.export-list tbody tr[data-status="done"]', { visible: true, timeout: 20_000 });
+    expect(
+      await page.$eval('table.export-list tbody tr[data-status="done"] td:nth-child(3)', (td) => td.textContent),
+    ).toBe('45');
+    await page.click('table.export-list tbody tr[data-status="done"] button');
+    const exported = await until('the export download', 10_000, () =>
+      fs.readdirSync(tmp).find((f) => /^call-records-.*\.csv$/.test(f) && !f.endsWith('.crdownload')),
+    );
+    const rows = fs.readFileSync(path.join(tmp, exported), 'utf8').trim().split('\r\n');
+    const sidAt = rows[0].split(',').indexOf('dr_sid');
+    // Listing order (date_stop, oldest first): the 45 calls of 2024-06-01 as ingested.
+    expect(rows.slice(1).map((l) => l.split(',')[sidAt])).toEqual(calls.map((c) => c.dr_sid));
     await screenshot(page, 'records');
 
     // Message records: the other kind, by date_insert.

@@ -103,7 +103,7 @@ describe('docker-compose.yml', () => {
     () => {
       for (const name of DEPLOYED) {
         const env = services[name].environment as Record<string, string>;
-        const blobs = ['storage', 'gateway', 'file-server', 'transcoder'].includes(name);
+        const blobs = ['storage', 'gateway', 'file-server', 'transcoder', 'records'].includes(name);
         expect({ name, url: env.BLOB_STORE_URL }).toEqual({ name, url: blobs ? '${BLOB_STORE_URL:-}' : undefined });
         if (blobs) expect(env.AWS_SECRET_ACCESS_KEY).toBe('${BLOB_STORE_SECRET_ACCESS_KEY:-}');
       }

@@ -209,7 +209,7 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
         });
         expect({ name, blobs: secretRefs(d).includes('patchbay-blob-store') }).toEqual({
           name,
-          blobs: ['storage', 'gateway', 'file-server', 'transcoder'].includes(name),
+          blobs: ['storage', 'gateway', 'file-server', 'transcoder', 'records'].includes(name),
         });
       }
       for (const cm of of(objects, 'ConfigMap'))

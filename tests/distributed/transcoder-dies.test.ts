@@ -17,13 +17,15 @@ import { durationOf } from '../support/audio-probe';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-dies-scratch-'));
 let inst: PatchbayInstance;
+beforeAll(async () => {
+  inst = await startPatchbay('distributed', { TRANSCODER_REPLICAS: '2', TRANSCODER_SCRATCH_DIR: scratch });
+}, 120_000);
 afterAll(async () => {
   await inst?.stop();
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 test('the transcoder making a download dies: the other replica makes it, the download succeeds', async () => {
-  inst = await startPatchbay('distributed', { TRANSCODER_REPLICAS: '2', TRANSCODER_SCRATCH_DIR: scratch });
   const auth = ['Authorization', `Bearer ${inst.token}`] as const;
   const containerSid = await defaultContainer(inst);
   // Ten minutes of audio to AAC: several seconds of ffmpeg, time enough to kill it in the middle.
@@ -61,4 +63,38 @@ test('the transcoder making a download dies: the other replica makes it, the dow
   // Made by another transcoder: one ffmpeg now, not the killed one's.
   expect(ffmpegUsing(scratch).some((p) => p.pid === ffmpeg.pid)).toBe(false);
   expect(Date.now() - started).toBeLessThan(90_000);
+}, 240_000);
+
+test('the transcoder streaming a download dies: that download is cut, the next is made', async () => {
+  const auth = ['Authorization', `Bearer ${inst.token}`] as const;
+  const containerSid = await defaultContainer(inst);
+  const up = await request(inst.origin)
+    .post(`/core/v2/storage/files?container_sid=${containerSid}&name=streamed.wav&publish=file_sid`)
+    .set(...auth)
+    .set('Content-Type', 'application/octet-stream')
+    .send(noise('wav', { seconds: 1200, sampleRate: 16000, channels: 1 }));
+  expect(up.status).toBe(201);
+  const url = `${inst.storageUrl}/f/${up.body.file_sid}?f=mp3`;
+  // Read as it comes: the first bytes arrive while ffmpeg runs, then its transcoder is killed.
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader(); // a 200 to a GET has a body
+  await reader.read();
+  const [ffmpeg] = ffmpegUsing(scratch).filter((p) => p.comm === 'ffmpeg');
+  process.kill(ffmpeg.ppid, 'SIGKILL');
+  const rest = async () => {
+    for (;;) if ((await reader.read()).done) return 'ended';
+  };
+  await expect(rest()).rejects.toThrow();
+  // Asked again: the killed run's claim runs out, the other replica makes the copy whole.
+  const again = await request(url)
+    .get('')
+    .buffer(true)
+    .parse((r, cb) => {
+      const c: Buffer[] = [];
+      r.on('data', (b: Buffer) => c.push(b));
+      r.on('end', () => cb(null, Buffer.concat(c)));
+    });
+  expect([again.status, again.status === 200 ? '' : (again.body as Buffer).toString()]).toEqual([200, '']);
+  expect(Math.round(durationOf(again.body as Buffer, 'mp3'))).toBe(1200);
 }, 240_000);

@@ -1,33 +1,5 @@
-/** A number as a spreadsheet reads it: harmless even when it starts with a sign. */
-const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-/** What a spreadsheet may take for the start of a formula (OWASP "CSV Injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
 /**
- * A cell's text made inert for spreadsheets: one that starts like a formula (`=`, `+`, `-`, `@`, tab or
- * CR) gets a leading `'`, as OWASP recommends, so `=HYPERLINK(…)` or `=cmd|…` from a record reaches the
- * spreadsheet as text. A plain number (a negative price) is left as it is.
+ * The console's CSV is Patchbay's one CSV writer (RFC 4180, formula-injection guard), shared with
+ * record exports. Imported by path: the console's bundle takes only this module of contracts.
  */
-function inert(text: string): string {
-  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
-}
-
-/**
- * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; arrays and objects
- * as JSON; formula-like text neutralised (inert).
- */
-function field(value: unknown): string {
-  const text = inert(
-    value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value),
-  );
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** Rows as CSV with a header line of `columns`, CRLF line ends. */
-export function toCsv(columns: readonly string[], rows: readonly object[]): string {
-  return (
-    [columns.map(field).join(','), ...rows.map((r) => columns.map((c) => field(Reflect.get(r, c))).join(','))].join(
-      '\r\n',
-    ) + '\r\n'
-  );
-}
+export { toCsv } from '@patchbay/contracts/src/csv';

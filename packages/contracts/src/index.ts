@@ -212,6 +212,7 @@ export type {
 export { BITRATE_FORMATS } from './schemas/file';
 export {
   MEDIA_FORMATS,
+  streamsWhileEncoded,
   mediaFormat,
   isTargetFormat,
   mimeOfFormat,
@@ -412,3 +413,27 @@ export type {
   IdempotencyHeldReply,
   UploadIdempotency,
 } from './messages/idempotency';
+export {
+  EXPORT_KINDS,
+  EXPORT_FORMATS,
+  EXPORT_COMPRESSIONS,
+  EXPORT_STATUSES,
+  EXPORT_FINAL_STATUSES,
+  RecordExportCreateSchema,
+  RecordExportSchema,
+  RecordExportCreatedSchema,
+  ExportCallbackSchema,
+  ExportCallbackAttemptSchema,
+} from './schemas/record-export';
+export type {
+  ExportKind,
+  ExportFormat,
+  ExportCompression,
+  ExportStatus,
+  RecordExportCreate,
+  RecordExport,
+  RecordExportCreated,
+  ExportCallback,
+  ExportCallbackAttempt,
+} from './schemas/record-export';
+export { csvField, csvRow, toCsv } from './csv';

@@ -17,6 +17,12 @@ export interface MediaFormat {
   targetOnly: boolean;
   /** True when a bitrate (`-b:a`, `br=`, `desired_bitrate`) changes it: the lossy compressed targets. */
   bitrate: boolean;
+  /**
+   * True when it plays whole as written to a pipe while it is encoded: a download-time copy in it is
+   * then sent as ffmpeg writes it, and stored as streamed (decisions §53). Not wav, flac and mp4:
+   * their header needs what only the end knows (sizes, totals, the moov atom).
+   */
+  streams: boolean;
   /** Mime types that name this format when nothing else (name, content) does. */
   fromMime?: readonly string[];
 }
@@ -26,37 +32,48 @@ const ULAW_INPUT = ['-f', 'mulaw', '-ar', '8000', '-ac', '1'] as const;
 
 /** In the order the interface notes list them (error messages name them in this order). */
 export const MEDIA_FORMATS = [
-  { extension: 'al', mime: 'audio/basic', input: ALAW_INPUT, targetOnly: false, bitrate: false },
-  { extension: 'alaw', mime: 'audio/basic', input: ALAW_INPUT, targetOnly: false, bitrate: false },
-  { extension: 'flac', mime: 'audio/flac', input: [], targetOnly: false, bitrate: false },
+  { extension: 'al', mime: 'audio/basic', input: ALAW_INPUT, targetOnly: false, streams: true, bitrate: false },
+  { extension: 'alaw', mime: 'audio/basic', input: ALAW_INPUT, targetOnly: false, streams: true, bitrate: false },
+  { extension: 'flac', mime: 'audio/flac', input: [], targetOnly: false, streams: false, bitrate: false },
   {
     extension: 'g722',
     mime: 'audio/G722',
     input: ['-f', 'g722'],
     targetOnly: false,
+    streams: true,
     bitrate: false,
     fromMime: ['audio/G722'],
   },
-  { extension: 'mp3', mime: 'audio/mpeg', input: [], targetOnly: false, bitrate: true, fromMime: ['audio/mpeg'] },
-  { extension: 'ogg', mime: 'audio/ogg', input: [], targetOnly: false, bitrate: true },
+  {
+    extension: 'mp3',
+    mime: 'audio/mpeg',
+    input: [],
+    targetOnly: false,
+    streams: true,
+    bitrate: true,
+    fromMime: ['audio/mpeg'],
+  },
+  { extension: 'ogg', mime: 'audio/ogg', input: [], targetOnly: false, streams: true, bitrate: true },
   {
     extension: 'ul',
     mime: 'audio/basic',
     input: ULAW_INPUT,
     targetOnly: false,
+    streams: true,
     bitrate: false,
     fromMime: ['audio/basic'],
   },
-  { extension: 'ulaw', mime: 'audio/basic', input: ULAW_INPUT, targetOnly: false, bitrate: false },
+  { extension: 'ulaw', mime: 'audio/basic', input: ULAW_INPUT, targetOnly: false, streams: true, bitrate: false },
   {
     extension: 'wav',
     mime: 'audio/x-wav',
     input: [],
     targetOnly: false,
+    streams: false,
     bitrate: false,
     fromMime: ['audio/x-wav', 'audio/wav'],
   },
-  { extension: 'mp4', mime: 'video/mp4', input: [], targetOnly: true, bitrate: true },
+  { extension: 'mp4', mime: 'video/mp4', input: [], targetOnly: true, streams: false, bitrate: true },
 ] as const satisfies readonly MediaFormat[];
 
 type Entry = (typeof MEDIA_FORMATS)[number];
@@ -72,6 +89,9 @@ const names = <E extends Entry>(keep: (e: Entry) => e is E) =>
 export const AUDIO_FORMATS: readonly AudioFormat[] = names(
   (e): e is Extract<Entry, { targetOnly: false }> => !e.targetOnly,
 );
+/** Whether a download-time copy in `format` is sent as ffmpeg writes it (decisions §53). */
+export const streamsWhileEncoded = (format: string): boolean =>
+  MEDIA_FORMATS.some((f) => f.extension === format && f.streams);
 /** Every target of a transcoding: the audio formats, then the target-only ones. */
 export const TARGET_FORMATS: readonly TargetFormat[] = [
   ...AUDIO_FORMATS,

@@ -43,6 +43,15 @@ export const Subjects = {
     messageList: 'svc.records.messages.list',
     messageGet: 'svc.records.messages.get',
     messageIngest: 'svc.records.messages.ingest',
+    /** Bulk exports (`…/call_drs/exports`, `…/message_drs/exports`): a GatewayRequest each → RecordExport. */
+    callExportCreate: 'svc.records.call-exports.create',
+    callExportList: 'svc.records.call-exports.list',
+    callExportGet: 'svc.records.call-exports.get',
+    callExportCancel: 'svc.records.call-exports.cancel',
+    messageExportCreate: 'svc.records.message-exports.create',
+    messageExportList: 'svc.records.message-exports.list',
+    messageExportGet: 'svc.records.message-exports.get',
+    messageExportCancel: 'svc.records.message-exports.cancel',
   },
   endpoint: {
     create: 'svc.endpoint.endpoints.create',

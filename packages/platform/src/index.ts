@@ -120,3 +120,7 @@ export type { TraceCarrier } from './bus/port';
 export { inSpan, failSpan, activeTraceIds, SpanKind } from './tracing/span-helpers';
 export { quietly, backgroundWork } from './tracing/quiet';
 export { startTracing, stopTracing, tracingStarted, tracingSummary } from './tracing/start-tracing';
+export { SIGNATURE_HEADER, nextAttemptDelayMs, signCallback, verifyCallback } from './callbacks/callback-signature';
+export { callbackUrlProblem, redactUrl } from './callbacks/callback-url';
+export { sendSignedCallback } from './callbacks/signed-callback';
+export type { SendOutcome, SignedCallbackRequest } from './callbacks/signed-callback';

@@ -10,6 +10,7 @@ import {
   NotFoundError,
   UnprocessableError,
   safeContentType,
+  streamsWhileEncoded,
 } from '@patchbay/contracts';
 import { sendBlob, strongEtag, type BlobStore, type Bus } from '@patchbay/platform';
 import { ACTIVE_CONTENT_HEADERS, effectiveDisposition } from './domain/active-content';
@@ -119,9 +120,9 @@ export function serveFile(deps: ServeDeps) {
           bitrate: want.bitrate,
           output_key: key,
         };
-        // A GET is sent as the copy is made; a HEAD waits for the copy, to say its length.
+        // A GET of a format that streams is sent as the copy is made; the rest (and HEAD) wait for it.
         const made =
-          req.method === 'GET'
+          req.method === 'GET' && streamsWhileEncoded(want.format)
             ? await deps.copies.live(copy, file.file_sid, requestId)
             : { size: await deps.copies.copy(copy, file.file_sid, requestId) };
         if ('stream' in made) live = made.stream;

@@ -14,11 +14,35 @@ export const RecordsConfig = {
   CDR_DEFAULT_LIMIT: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
   /** Large pages of call and message records in progress at once, per partner and in total. */
   ...LargeListConfig,
+  /** Record exports run at once by one records process (each streams one file). */
+  EXPORT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
+  /**
+   * How long a running export is its process's without a sign of life (ms): an export whose process
+   * died (kill -9) is started again by another, or by the same one restarted, once this has passed.
+   */
+  EXPORT_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 30000 }),
+  /** Let callbacks reach loopback, private and link-local addresses (tests, closed networks); as the endpoint's. */
+  CALLBACK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  /** Longest one callback request may take (ms). */
+  CALLBACK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
+  /** Delay after the first failed attempt (ms); doubles per attempt, at most 10 minutes. */
+  CALLBACK_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 600000, default: 5000 }),
+  /** How long a callback keeps being retried before it is given up (ms). */
+  CALLBACK_RETRY_FOR_MS: Type.Integer({ minimum: 1000, maximum: 86400000, default: 3600000 }),
 };
 
 export const recordsSchema = Type.Object({ ...CommonConfig, ...RecordsConfig });
 /** The checked config values the service is started from. */
 export type RecordsConfigValues = Static<typeof recordsSchema>;
+
+/** How record exports run and call back. */
+export type ExportSettings = Readonly<{
+  concurrency: number;
+  leaseMs: number;
+  /** How long a call to another service over the bus may take (ms). */
+  busTimeoutMs: number;
+  callbacks: Readonly<{ allowPrivate: boolean; timeoutMs: number; retryBaseMs: number; retryForMs: number }>;
+}>;
 
 /** Typed options the records service runs with (handlers never read the environment). */
 export type RecordsSettings = Readonly<{
@@ -26,6 +50,7 @@ export type RecordsSettings = Readonly<{
   cdrDefaultLimit: number;
   /** LIST_LARGE_*: how many large lists are built and sent at once. */
   largeLists: LargeListLimits;
+  exports: ExportSettings;
 }>;
 
 /**
@@ -33,5 +58,27 @@ export type RecordsSettings = Readonly<{
  * alike, so the two run modes cannot drift.
  */
 export function recordsSettings(config: Readonly<RecordsConfigValues>): RecordsSettings {
-  return Object.freeze({ cdrDefaultLimit: config.CDR_DEFAULT_LIMIT, largeLists: largeListLimits(config) });
+  return Object.freeze({
+    cdrDefaultLimit: config.CDR_DEFAULT_LIMIT,
+    largeLists: largeListLimits(config),
+    exports: Object.freeze({
+      concurrency: config.EXPORT_CONCURRENCY,
+      leaseMs: config.EXPORT_LEASE_MS,
+      busTimeoutMs: config.BUS_TIMEOUT_MS,
+      callbacks: Object.freeze({
+        allowPrivate: config.CALLBACK_ALLOW_PRIVATE,
+        timeoutMs: config.CALLBACK_TIMEOUT_MS,
+        retryBaseMs: config.CALLBACK_RETRY_BASE_MS,
+        retryForMs: config.CALLBACK_RETRY_FOR_MS,
+      }),
+    }),
+  });
 }
+
+/** The export settings of unit tests and tools that start the service without config (the defaults above). */
+export const DEFAULT_EXPORT_SETTINGS: ExportSettings = Object.freeze({
+  concurrency: 2,
+  leaseMs: 30000,
+  busTimeoutMs: 10000,
+  callbacks: Object.freeze({ allowPrivate: false, timeoutMs: 10000, retryBaseMs: 5000, retryForMs: 3600000 }),
+});

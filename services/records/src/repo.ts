@@ -1,12 +1,15 @@
 import { ApiError, DuplicateKeyError, type Country } from '@patchbay/contracts';
 import type { Collection, DocStore } from '@patchbay/platform';
 import { buildCountries } from './domain/country-data';
+import type { ExportDoc } from './domain/export-docs';
 import type { RecordDoc } from './domain/record-docs';
 
 export interface RecordsRepo {
   countries: Collection<Country & Record<string, unknown>>;
   callDrs: Collection<RecordDoc>;
   messageDrs: Collection<RecordDoc>;
+  /** Bulk exports: the API objects and their jobs (exports/). */
+  exports: Collection<ExportDoc>;
 }
 
 /**
@@ -48,7 +51,12 @@ export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
   await indexDetailRecords(callDrs, ['date_stop']);
   const messageDrs = docs.collection<RecordDoc>('message_drs');
   await indexDetailRecords(messageDrs, ['date_insert', 'date_stop']);
-  return { countries, callDrs, messageDrs };
+  const exports = docs.collection<ExportDoc>('record_exports');
+  await exports.createIndex({ export_sid: 1 }, { unique: true });
+  await exports.createIndex({ partner_sid: 1, date_created: 1, export_sid: 1 });
+  await exports.createIndex({ status: 1, lease_until: 1 });
+  await exports.createIndex({ 'callback.state': 1, 'callback.next_attempt_at': 1 });
+  return { countries, callDrs, messageDrs, exports };
 }
 
 /**

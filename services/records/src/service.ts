@@ -1,24 +1,51 @@
-import { Queues, RecordEventSchema, RecordsRequests, Subjects } from '@patchbay/contracts';
+import { Queues, RecordEventSchema, RecordsRequests, StorageClient, Subjects } from '@patchbay/contracts';
 import { checkedEvent, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { ListGate } from '@patchbay/query';
 import type { RecordsSettings } from './config';
 import { CALL_RECORDS, MESSAGE_RECORDS } from './domain/record-kinds';
+import { ExportCallbacks } from './exports/export-callbacks';
+import { ExportRunner } from './exports/export-runner';
 import type { RecordsContext } from './handlers/context';
 import { countryHandlers } from './handlers/countries';
 import { callRecordHandlers, messageRecordHandlers } from './handlers/detail-records';
+import { callExportHandlers, messageExportHandlers } from './handlers/exports';
 import { recordEventHandler } from './handlers/record-events';
 import { openRecordsRepo } from './repo';
 
 /**
  * The records service: the lists the interface paginates — countries, and call and message detail
  * records (lists with after/before cursors, get by `dr_sid`, bulk ingest batches from the gateway,
- * and the durable `evt.call.completed` / `evt.message.recorded` events). The subject table; the
- * handlers are in handlers/, the rules in domain/.
+ * and the durable `evt.call.completed` / `evt.message.recorded` events) — and bulk exports of
+ * records into files (exports/: a job kept in the store, and its completion callbacks). The subject
+ * table; the handlers are in handlers/, the rules in domain/.
  */
 export async function startRecordsService(deps: ServiceDeps, settings: RecordsSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'records' });
   const repo = await openRecordsRepo(deps.docs);
-  const ctx: RecordsContext = { repo, log, settings, lists: new ListGate(settings.largeLists) };
+  const callbacks = new ExportCallbacks(
+    repo,
+    settings.exports.callbacks,
+    deps.logger.child({ mod: 'export-callbacks' }),
+  );
+  const runner = new ExportRunner({
+    repo,
+    bus: deps.bus,
+    blobs: deps.blobs,
+    log: deps.logger.child({ mod: 'record-exports' }),
+    settings: settings.exports,
+    ended: () => callbacks.kick(),
+  });
+  const ctx: RecordsContext = {
+    repo,
+    log,
+    settings,
+    lists: new ListGate(settings.largeLists),
+    exports: {
+      storage: new StorageClient(deps.bus, { timeoutMs: settings.exports.busTimeoutMs }),
+      settings: settings.exports,
+      queued: () => runner.kick(),
+    },
+  };
   const subs = await serveRequests(
     deps.bus,
     Queues.records,
@@ -27,6 +54,8 @@ export async function startRecordsService(deps: ServiceDeps, settings: RecordsSe
       ...countryHandlers(ctx),
       ...callRecordHandlers(ctx),
       ...messageRecordHandlers(ctx),
+      ...callExportHandlers(ctx),
+      ...messageExportHandlers(ctx),
     },
     log,
   );
@@ -42,6 +71,14 @@ export async function startRecordsService(deps: ServiceDeps, settings: RecordsSe
       ),
     );
   }
+  runner.start();
+  callbacks.start();
   log.info('records service ready');
-  return { stop: () => stopAll(subs) };
+  return {
+    stop: async () => {
+      await stopAll(subs);
+      await runner.stop();
+      await callbacks.stop();
+    },
+  };
 }

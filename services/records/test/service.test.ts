@@ -20,6 +20,7 @@ import {
   type Stoppable,
 } from '@patchbay/platform';
 import { captureLogger } from '../../../packages/platform/src/testing/capture-logger';
+import { DEFAULT_EXPORT_SETTINGS } from '../src/config';
 import { startRecordsService } from '../src/service';
 
 const unusedBlobs = {} as BlobStore;
@@ -42,7 +43,7 @@ beforeAll(async () => {
       logger: createLogger({ name: 'records-test', level: 'silent' }),
       metrics: createMetricsRegistry('records-test'),
     },
-    { cdrDefaultLimit: 10, largeLists: { largeOver: 100, perPartner: 2, total: 8 } },
+    { cdrDefaultLimit: 10, largeLists: { largeOver: 100, perPartner: 2, total: 8 }, exports: DEFAULT_EXPORT_SETTINGS },
   );
 });
 afterAll(async () => {
@@ -253,7 +254,11 @@ test(
         logger,
         metrics: createMetricsRegistry('records-malformed'),
       },
-      { cdrDefaultLimit: 10, largeLists: { largeOver: 100, perPartner: 2, total: 8 } },
+      {
+        cdrDefaultLimit: 10,
+        largeLists: { largeOver: 100, perPartner: 2, total: 8 },
+        exports: DEFAULT_EXPORT_SETTINGS,
+      },
     );
     try {
       const bad = await caller.request(Subjects.records.callIngest, {

@@ -151,19 +151,25 @@ test('two starts of one copy share its run: the same subject, the same bytes, st
   expect(told.released.has(key)).toBe(false);
 }, 120_000);
 
-test('every listener gone before half the source is read: the run stops, nothing stored, the claim given back', async () => {
-  const key = 'cache/FI-long/ogg-left-early';
-  const started = await start(key, 'only', 'ogg');
-  if (!('live' in started)) throw new Error('expected a live run');
-  const listener = puller(started.live, key, 'only');
-  let reply = await listener.next();
-  while (reply.data.length === 0) reply = await listener.next();
-  expect(reply.progress).toBeLessThan(50);
-  await listener.leave();
-  await until('the claim to be given back', () => told.released.has(key));
-  expect(told.stored.has(key)).toBe(false);
-  await expect(blobs.stat(key)).rejects.toThrow();
-}, 120_000);
+const BEFORE_HALF =
+  'every listener gone before half the source is read: the run stops, ' + 'stores nothing, gives its claim back';
+test(
+  BEFORE_HALF,
+  async () => {
+    const key = 'cache/FI-long/ogg-left-early';
+    const started = await start(key, 'only', 'ogg');
+    if (!('live' in started)) throw new Error('expected a live run');
+    const listener = puller(started.live, key, 'only');
+    let reply = await listener.next();
+    while (reply.data.length === 0) reply = await listener.next();
+    expect(reply.progress).toBeLessThan(50);
+    await listener.leave();
+    await until('the claim to be given back', () => told.released.has(key));
+    expect(told.stored.has(key)).toBe(false);
+    await expect(blobs.stat(key)).rejects.toThrow();
+  },
+  120_000,
+);
 
 test('every listener gone past half the source: the run finishes into the cache', async () => {
   const key = 'cache/FI-long/mp3-past-half';

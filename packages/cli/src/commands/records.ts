@@ -11,6 +11,7 @@ import { webBody } from '@patchbay/client/src/node-streams';
 import { examples } from '../help';
 import { printJson } from '../output';
 import { userPath } from '../paths';
+import { registerRecordExport } from './records-export';
 import { registerRecordLists } from './records-list';
 
 /** Where each kind of record is ingested. */
@@ -134,6 +135,7 @@ export function registerRecords(program: Command, opts: () => ClientOptions): vo
   const r = program.command('records').description('call and message detail records');
   examples(r, 'patchbay records calls list', 'patchbay records import --kind calls calls.ndjson');
   registerRecordLists(r, opts);
+  registerRecordExport(r, opts);
   const imp = r
     .command('import <file>')
     .description('bulk-import detail records from an NDJSON file (one JSON record per line); idempotent by dr_sid')

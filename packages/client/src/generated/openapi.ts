@@ -51,6 +51,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/call_drs/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List exports of call detail records
+         * @description Scopes (any one): `calls.manage`, `calls.read`.
+         */
+        get: operations["getCallsCallDrsExports"];
+        put?: never;
+        /**
+         * Export call detail records into a file
+         * @description Writes every record the `filter` (the list grammar) selects, in listing order (`date_stop`, then `dr_sid`), into one file of the container: NDJSON (each record as the list returns it) or CSV (RFC 4180, the list field names as header), gzipped unless `compression` is `none`. A durable job: the answer is 202 with the export; the file exists only once it is complete (a failed or cancelled export leaves none), and is then an ordinary file of the container. Needs `storage.manage` as well. With `callback_url`, one signed POST (`X-Patchbay-Signature`, keyed with the `callback_signing_key` of this answer, shown once) with a stable `X-Patchbay-Event-Id`, retried until a 2xx.
+         *
+         *     Scopes (any one): `calls.manage`, `calls.read`.
+         */
+        post: operations["postCallsCallDrsExports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calls/call_drs/exports/{export_sid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an export of call detail records
+         * @description Scopes (any one): `calls.manage`, `calls.read`.
+         */
+        get: operations["getCallsCallDrsExportsByExportSid"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an export of call detail records
+         * @description A queued or running export only (409 once it has ended): it leaves no file.
+         *
+         *     Scopes (any one): `calls.manage`, `calls.read`.
+         */
+        delete: operations["deleteCallsCallDrsExportsByExportSid"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/countries": {
         parameters: {
             query?: never;
@@ -634,6 +686,58 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sms/message_drs/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List exports of message detail records
+         * @description Scopes (any one): `sms.manage`, `sms.read`.
+         */
+        get: operations["getSmsMessageDrsExports"];
+        put?: never;
+        /**
+         * Export message detail records into a file
+         * @description Writes every record the `filter` (the list grammar) selects, in listing order (`date_stop`, then `dr_sid`), into one file of the container: NDJSON (each record as the list returns it) or CSV (RFC 4180, the list field names as header), gzipped unless `compression` is `none`. A durable job: the answer is 202 with the export; the file exists only once it is complete (a failed or cancelled export leaves none), and is then an ordinary file of the container. Needs `storage.manage` as well. With `callback_url`, one signed POST (`X-Patchbay-Signature`, keyed with the `callback_signing_key` of this answer, shown once) with a stable `X-Patchbay-Event-Id`, retried until a 2xx.
+         *
+         *     Scopes (any one): `sms.manage`, `sms.read`.
+         */
+        post: operations["postSmsMessageDrsExports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sms/message_drs/exports/{export_sid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an export of message detail records
+         * @description Scopes (any one): `sms.manage`, `sms.read`.
+         */
+        get: operations["getSmsMessageDrsExportsByExportSid"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an export of message detail records
+         * @description A queued or running export only (409 once it has ended): it leaves no file.
+         *
+         *     Scopes (any one): `sms.manage`, `sms.read`.
+         */
+        delete: operations["deleteSmsMessageDrsExportsByExportSid"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1988,6 +2092,134 @@ export interface components {
             };
             success: number;
         };
+        RecordExport: {
+            bytes: number;
+            callback: {
+                attempt_count: number;
+                attempts: {
+                    /** Format: date-time */
+                    date: string;
+                    /** @enum {string} */
+                    outcome: "delivered" | "failed" | "refused";
+                    reason: string | null;
+                    status: number | null;
+                }[];
+                date_delivered: string | null;
+                event_id: string;
+                /** @enum {string} */
+                state: "waiting" | "pending" | "delivered" | "failed";
+                url: string;
+            } | null;
+            /** @enum {string} */
+            compression: "gzip" | "none";
+            container_sid: string;
+            date_completed: string | null;
+            /** Format: date-time */
+            date_created: string;
+            error: string | null;
+            export_sid: string;
+            file_sid: string | null;
+            filter: string | null;
+            /** @enum {string} */
+            format: "ndjson" | "csv";
+            /** @enum {string} */
+            kind: "call" | "message";
+            name: string;
+            partner_sid: string;
+            progress: number;
+            record_count: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed" | "cancelled";
+        };
+        RecordExportCreate: {
+            callback_url?: string;
+            /** @enum {string} */
+            compression?: "gzip" | "none";
+            container_sid?: string;
+            filter?: string;
+            /** @enum {string} */
+            format?: "ndjson" | "csv";
+            name?: string;
+        };
+        RecordExportCreated: {
+            bytes: number;
+            callback: {
+                attempt_count: number;
+                attempts: {
+                    /** Format: date-time */
+                    date: string;
+                    /** @enum {string} */
+                    outcome: "delivered" | "failed" | "refused";
+                    reason: string | null;
+                    status: number | null;
+                }[];
+                date_delivered: string | null;
+                event_id: string;
+                /** @enum {string} */
+                state: "waiting" | "pending" | "delivered" | "failed";
+                url: string;
+            } | null;
+            callback_signing_key?: string;
+            /** @enum {string} */
+            compression: "gzip" | "none";
+            container_sid: string;
+            date_completed: string | null;
+            /** Format: date-time */
+            date_created: string;
+            error: string | null;
+            export_sid: string;
+            file_sid: string | null;
+            filter: string | null;
+            /** @enum {string} */
+            format: "ndjson" | "csv";
+            /** @enum {string} */
+            kind: "call" | "message";
+            name: string;
+            partner_sid: string;
+            progress: number;
+            record_count: number;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed" | "cancelled";
+        };
+        RecordExportSelection: {
+            bytes?: number;
+            callback?: {
+                attempt_count?: number;
+                attempts?: {
+                    /** Format: date-time */
+                    date?: string;
+                    /** @enum {string} */
+                    outcome?: "delivered" | "failed" | "refused";
+                    reason?: string | null;
+                    status?: number | null;
+                }[];
+                date_delivered?: string | null;
+                event_id?: string;
+                /** @enum {string} */
+                state?: "waiting" | "pending" | "delivered" | "failed";
+                url?: string;
+            } | null;
+            /** @enum {string} */
+            compression?: "gzip" | "none";
+            container_sid?: string;
+            date_completed?: string | null;
+            /** Format: date-time */
+            date_created?: string;
+            error?: string | null;
+            export_sid?: string;
+            file_sid?: string | null;
+            filter?: string | null;
+            /** @enum {string} */
+            format?: "ndjson" | "csv";
+            /** @enum {string} */
+            kind?: "call" | "message";
+            name?: string;
+            partner_sid?: string;
+            progress?: number;
+            record_count?: number;
+            /** @enum {string} */
+            status?: "queued" | "running" | "done" | "failed" | "cancelled";
+        };
         RecordIngestReport: {
             complete: boolean;
             duplicates: number;
@@ -2354,6 +2586,168 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCallsCallDrsExports: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
+                filter?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+                /** @description Items per page (at most 1000). */
+                limit?: number;
+                /** @description Items skipped. */
+                offset?: number;
+                /** @description `<field>`, `<field> asc` or `<field> desc` (the space may be `+`), or `shuffle`. */
+                order?: string;
+                /** @description With `order=shuffle`: the same seed gives the same order. */
+                seed?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        has_more: boolean;
+                        items: (components["schemas"]["RecordExport"] | components["schemas"]["RecordExportSelection"])[];
+                        limit: number;
+                        offset: number;
+                        pagination: {
+                            /** Format: uri */
+                            next?: string;
+                            /** Format: uri */
+                            previous?: string;
+                        };
+                        total: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    postCallsCallDrsExports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RecordExportCreate"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the work goes on after the answer. */
+            202: {
+                headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordExportCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCallsCallDrsExportsByExportSid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    deleteCallsCallDrsExportsByExportSid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                export_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4257,6 +4651,168 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getSmsMessageDrsExports: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated fields (dot paths allowed) to leave out. */
+                exclude_fields?: string;
+                /** @description `<field> <op> <value>` joined by ` and `. Operators: eq, ne, lt, le, gt, ge, like, ilike, in, notin, bit. Values: quoted strings, numbers, true/false/null, ISO dates; dot paths reach nested fields. At most 50 conditions and 4096 bytes (beyond: 400 naming filter). */
+                filter?: string;
+                /** @description Comma-separated fields (dot paths allowed) to return; the others are left out. */
+                include_fields?: string;
+                /** @description Items per page (at most 1000). */
+                limit?: number;
+                /** @description Items skipped. */
+                offset?: number;
+                /** @description `<field>`, `<field> asc` or `<field> desc` (the space may be `+`), or `shuffle`. */
+                order?: string;
+                /** @description With `order=shuffle`: the same seed gives the same order. */
+                seed?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        has_more: boolean;
+                        items: (components["schemas"]["RecordExport"] | components["schemas"]["RecordExportSelection"])[];
+                        limit: number;
+                        offset: number;
+                        pagination: {
+                            /** Format: uri */
+                            next?: string;
+                            /** Format: uri */
+                            previous?: string;
+                        };
+                        total: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    postSmsMessageDrsExports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RecordExportCreate"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the work goes on after the answer. */
+            202: {
+                headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordExportCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getSmsMessageDrsExportsByExportSid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    deleteSmsMessageDrsExportsByExportSid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your name for this write, sent again with each retry of it (a UUID, say): a repeat of the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`) without running twice; a repeat while the first still runs is a 409 with `Retry-After`; the key with another request (method, path, query or body) is a 422. Keys are per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                export_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the answer kept for an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -8,6 +8,7 @@ import { when } from '../format';
 import { cursorLinks, usePagedList } from '../list';
 import { wholeItems } from '../whole';
 import type { Session } from '../session';
+import { RecordExports } from './record-exports';
 
 type Kind = 'calls' | 'messages';
 const KIND_ORDER: readonly Kind[] = ['calls', 'messages'];
@@ -117,6 +118,7 @@ export function RecordsView({ session }: { session: Session }) {
           Download CSV (this page)
         </button>
       </form>
+      <RecordExports client={session.client} kind={kind} filter={filter} />
       <ProblemBanner messages={otherMessages(list.problem, [])} />
       <div class="scroll">
         <table class="record-list" data-kind={kind}>

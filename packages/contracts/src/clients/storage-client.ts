@@ -82,6 +82,17 @@ export class StorageClient {
     );
   }
 
+  /** The partner's default container (a record export without `container_sid`). */
+  defaultContainer(partnerSid: string, opts?: CallOptions): Promise<Container> {
+    return this.caller.call(Subjects.storage.containerDefault, { partner_sid: partnerSid }, opts);
+  }
+
+  /** Deletes a file of the caller's, as `DELETE /storage/files/{file_sid}` does (a record export cancelled too late). */
+  async deleteFile(principal: Principal, fileSid: string, opts?: CallOptions): Promise<void> {
+    const req: GatewayRequest = { principal, params: { file_sid: fileSid }, query: {}, body: null, url: '' };
+    await this.caller.call(Subjects.storage.fileDelete, req, opts);
+  }
+
   /** The partner's file published under `uri` (a Voicemail greeting's check); 404 when there is none. */
   checkPublished(partnerSid: string, uri: string, opts?: CallOptions): Promise<{ file_sid: string }> {
     return this.caller.call(Subjects.storage.publishedCheck, { partner_sid: partnerSid, uri }, opts);

@@ -4,6 +4,7 @@ import { CallRecordSchema } from '../schemas/call-record';
 import { CountrySchema } from '../schemas/country';
 import { AnyListEnvelopeSchema } from '../schemas/envelope';
 import { MessageRecordSchema } from '../schemas/message-record';
+import { RecordExportCreatedSchema, RecordExportSchema } from '../schemas/record-export';
 import { INGEST_BATCH_RECORDS, IgnoredFieldsSchema, RecordIngestErrorSchema } from '../schemas/record-ingest';
 import { Subjects } from '../subjects';
 import type { PayloadSpec, RequestSpec } from './message-spec';
@@ -52,6 +53,14 @@ export const RecordsRequests = {
   [Subjects.records.messageList]: { request: GatewayRequestSchema, reply: AnyListEnvelopeSchema },
   [Subjects.records.messageGet]: { request: GatewayRequestSchema, reply: Type.Partial(MessageRecordSchema) },
   [Subjects.records.messageIngest]: { request: RecordIngestBatchSchema, reply: RecordIngestBatchResultSchema },
+  [Subjects.records.callExportCreate]: { request: GatewayRequestSchema, reply: RecordExportCreatedSchema },
+  [Subjects.records.callExportList]: { request: GatewayRequestSchema, reply: AnyListEnvelopeSchema },
+  [Subjects.records.callExportGet]: { request: GatewayRequestSchema, reply: Type.Partial(RecordExportSchema) },
+  [Subjects.records.callExportCancel]: { request: GatewayRequestSchema, reply: RecordExportSchema },
+  [Subjects.records.messageExportCreate]: { request: GatewayRequestSchema, reply: RecordExportCreatedSchema },
+  [Subjects.records.messageExportList]: { request: GatewayRequestSchema, reply: AnyListEnvelopeSchema },
+  [Subjects.records.messageExportGet]: { request: GatewayRequestSchema, reply: Type.Partial(RecordExportSchema) },
+  [Subjects.records.messageExportCancel]: { request: GatewayRequestSchema, reply: RecordExportSchema },
 } as const satisfies Record<(typeof Subjects.records)[keyof typeof Subjects.records], RequestSpec>;
 
 /**

@@ -70,9 +70,10 @@ export type LiveStartReply = Static<typeof LiveStartReplySchema>;
 /**
  * Prefix of each transcoder replica's own subject for its live runs (`<prefix>.<replica id>`, no
  * queue group, not in Subjects: one per replica): `{key, listener, offset}` → the bytes from
- * `offset` as they come (LivePull below).
+ * `offset` as they come (LivePull below). Outside `svc.transcoder.`: a replica that died fails
+ * only its own subject's calls, which must not open the circuit of every transcoder (circuit-breaker-bus.ts).
  */
-export const LIVE_SUBJECT_PREFIX = 'svc.transcoder.live';
+export const LIVE_SUBJECT_PREFIX = 'live.transcoder';
 
 /** The most bytes one pull answers (base64 in the reply: a third more on the wire). */
 export const LIVE_PULL_BYTES = 128 * 1024;

@@ -79,7 +79,15 @@ export function successResponse(
   replayable = false,
 ): Record<string, unknown> {
   const description =
-    status === 204 ? 'Done; no body.' : status === 201 ? 'Created.' : status === 206 ? 'Partial content.' : 'OK.';
+    status === 204
+      ? 'Done; no body.'
+      : status === 201
+        ? 'Created.'
+        : status === 202
+          ? 'Accepted: the work goes on after the answer.'
+          : status === 206
+            ? 'Partial content.'
+            : 'OK.';
   const replay = replayable ? { headers: REPLAYED } : {};
   if (body === null) return { description, ...replay };
   if (isBinary(body)) {

@@ -61,7 +61,7 @@ export interface RouteDoc {
   /** Request headers the route reads (Range, If-Range), as name → description. */
   headers?: Readonly<Record<string, string>>;
   /** The success responses by status. */
-  responses: Readonly<Partial<Record<200 | 201 | 204 | 206, ResponseBody>>>;
+  responses: Readonly<Partial<Record<200 | 201 | 202 | 204 | 206, ResponseBody>>>;
   /** Error statuses this route answers besides those every route of its kind does (openapi/responses.ts). */
   errors?: readonly number[];
 }

@@ -1,6 +1,7 @@
 import type { RouteDef } from './route-def';
 import { IDENTITY_ROUTES } from './identity-routes';
 import { COUNTRY_ROUTES } from './country-routes';
+import { RECORD_EXPORT_ROUTES } from './record-export-routes';
 import { RECORD_ROUTES } from './record-routes';
 import { STORAGE_ROUTES } from './storage-routes';
 import { ENDPOINT_ROUTES } from './endpoint-routes';
@@ -14,6 +15,8 @@ export type { RouteDef } from './route-def';
 export const ROUTES: RouteDef[] = [
   ...IDENTITY_ROUTES,
   ...COUNTRY_ROUTES,
+  // Before the records': `…/call_drs/exports` is not a `…/call_drs/:dr_sid`.
+  ...RECORD_EXPORT_ROUTES,
   ...RECORD_ROUTES,
   ...STORAGE_ROUTES,
   ...ENDPOINT_ROUTES,

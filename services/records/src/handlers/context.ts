@@ -1,6 +1,7 @@
+import type { StorageClient } from '@patchbay/contracts';
 import type { Logger } from '@patchbay/platform';
 import type { ListGate } from '@patchbay/query';
-import type { RecordsSettings } from '../config';
+import type { ExportSettings, RecordsSettings } from '../config';
 import type { RecordsRepo } from '../repo';
 
 /** What every records handler works with. */
@@ -10,4 +11,10 @@ export interface RecordsContext {
   settings: RecordsSettings;
   /** Bounds the large pages of detail records built and sent at once (LIST_LARGE_*). */
   lists: ListGate;
+  /** Record exports: storage (the target container), their settings, and the job to wake when one is queued. */
+  exports: {
+    storage: StorageClient;
+    settings: ExportSettings;
+    queued(): void;
+  };
 }

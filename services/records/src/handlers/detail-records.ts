@@ -16,6 +16,11 @@ import { serializeRecord } from '../domain/serialize';
 import { storeNewRecords } from '../repo';
 import type { RecordsContext } from './context';
 
+/** What the detail-record handlers use of the service's context. */
+export type DetailRecordsContext = Pick<RecordsContext, 'repo' | 'log' | 'lists'> & {
+  settings: Pick<RecordsContext['settings'], 'cdrDefaultLimit' | 'largeLists'>;
+};
+
 const SECURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -43,7 +48,7 @@ export async function ingestItems(
 }
 
 /** `GET /calls/call_drs`, `GET /calls/call_drs/{dr_sid}` and the bulk ingest of call records. */
-export function callRecordHandlers(ctx: RecordsContext) {
+export function callRecordHandlers(ctx: DetailRecordsContext) {
   const calls = kindHandlers(CALL_RECORDS, ctx.repo.callDrs, ctx.log, ctx.settings.cdrDefaultLimit, ctx.lists);
   return {
     [Subjects.records.callList]: calls.list,
@@ -53,7 +58,7 @@ export function callRecordHandlers(ctx: RecordsContext) {
 }
 
 /** `GET /sms/message_drs`, `GET /sms/message_drs/{dr_sid}` and the bulk ingest of message records. */
-export function messageRecordHandlers(ctx: RecordsContext) {
+export function messageRecordHandlers(ctx: DetailRecordsContext) {
   const messages = kindHandlers(MESSAGE_RECORDS, ctx.repo.messageDrs, ctx.log, ctx.settings.cdrDefaultLimit, ctx.lists);
   return {
     [Subjects.records.messageList]: messages.list,

@@ -13,31 +13,23 @@ interface Encoding {
    * output is constrained to these and ffmpeg picks the nearest to the source.
    */
   rates?: readonly number[];
-  /**
-   * The format plays whole when written to a pipe as it is encoded: a download-time copy is then
-   * streamed while ffmpeg runs, and the stored copy is the bytes streamed (decisions §53; an mp3's
-   * Xing frame then carries no totals, which players do without). Not wav, flac and mp4: their
-   * header needs what only the end knows (sizes, totals, the moov atom).
-   */
-  pipe?: true;
 }
 
-const ALAW: Encoding = { output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_alaw', '-f', 'alaw'], pipe: true };
-const ULAW: Encoding = { output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_mulaw', '-f', 'mulaw'], pipe: true };
+const ALAW: Encoding = { output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_alaw', '-f', 'alaw'] };
+const ULAW: Encoding = { output: ['-ar', '8000', '-ac', '1', '-c:a', 'pcm_mulaw', '-f', 'mulaw'] };
 
 const ENCODINGS: Record<TargetFormat, Encoding> = {
   al: ALAW,
   alaw: ALAW,
   ul: ULAW,
   ulaw: ULAW,
-  g722: { output: ['-ar', '16000', '-ac', '1', '-c:a', 'g722', '-f', 'g722'], pipe: true },
+  g722: { output: ['-ar', '16000', '-ac', '1', '-c:a', 'g722', '-f', 'g722'] },
   flac: { output: ['-c:a', 'flac', '-f', 'flac'] },
   mp3: {
     output: ['-c:a', 'libmp3lame', '-f', 'mp3'],
     rates: [48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000],
-    pipe: true,
   },
-  ogg: { output: ['-c:a', 'libvorbis', '-f', 'ogg'], pipe: true },
+  ogg: { output: ['-c:a', 'libvorbis', '-f', 'ogg'] },
   wav: { output: ['-c:a', 'pcm_s16le', '-f', 'wav'] },
   // mp4 is a target only; the moov atom goes first so ranges and streaming work.
   mp4: { output: ['-vn', '-c:a', 'aac', '-movflags', '+faststart', '-f', 'mp4'] },

@@ -37,7 +37,7 @@ function settings(target: string, plan: OutputPlan): string[] {
 export interface PipedTranscodeOptions extends Omit<TranscodeOptions, 'input' | 'output' | 'duration' | 'onProgress'> {
   /** The source's bytes, fed to ffmpeg's stdin. */
   input: Readable;
-  /** ffmpeg's output as it writes it (a format that can be written to a pipe: FORMATS[target].pipe). */
+  /** ffmpeg's output as it writes it (a format that streams: MEDIA_FORMATS' `streams`). */
   onOutput: (chunk: Buffer) => void;
   /** ffmpeg's working directory (the run's scratch: it names no file there). */
   cwd: string;
@@ -49,7 +49,7 @@ export interface PipedTranscodeOptions extends Omit<TranscodeOptions, 'input' | 
  */
 export async function transcodePiped(opts: PipedTranscodeOptions): Promise<void> {
   const spec = FORMATS[opts.target];
-  if (!spec?.pipe) throw new FfmpegError(`${opts.target} cannot be written to a pipe`, '');
+  if (!spec?.streams) throw new FfmpegError(`${opts.target} cannot be written to a pipe`, '');
   const args = [
     '-hide_banner',
     '-nostdin',

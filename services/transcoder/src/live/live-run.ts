@@ -40,6 +40,8 @@ export interface LiveRunDeps {
 export class LiveRun {
   state: LiveState = 'waiting';
   failure: unknown = null;
+  /** The run was stopped (its listeners all gone early, or the replica stopping), not failed. */
+  stopped = false;
   private file: GrowingFile | null = null;
   private dir: string | null = null;
   private fed = 0;
@@ -192,6 +194,7 @@ export class LiveRun {
     } catch (err) {
       if (token) await storage.release({ key: this.key, token }).catch(() => undefined);
       if (!signal.aborted) throw err;
+      this.stopped = true;
       jobs.log.info({ key: this.key, reason: errorMessage(signal.reason) }, 'streamed transcode stopped: no copy');
       // Stopping (ask another replica), or nobody listens any more: nobody is told more than that.
       throw new UnavailableError('the transcode was stopped; ask again');

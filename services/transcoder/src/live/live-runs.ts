@@ -79,7 +79,7 @@ export class LiveRuns {
 
   /** `svc.transcoder.media.stream`: where to pull the copy from, once ffmpeg has started. */
   async start(req: LiveStartRequest): Promise<LiveStartReply> {
-    if (!FORMATS[req.target]?.pipe) return { size: await this.deps.whole(req) };
+    if (!FORMATS[req.target]?.streams) return { size: await this.deps.whole(req) };
     let run = this.runs.get(req.output_key);
     if (run && run.state !== 'failed') this.deps.onCoalesced();
     else run = this.begin(req);
@@ -104,7 +104,16 @@ export class LiveRuns {
       stopping: this.deps.stopping,
     });
     this.runs.set(req.output_key, run);
-    void this.deps.measured('download', () => run.over).then(() => this.retire(run));
+    // Timed and counted as any download-time run: aborted when stopped, failed when it stored nothing else.
+    const outcome = async () => {
+      await run.over;
+      if (run.stopped) throw new DOMException('the run was stopped', 'AbortError');
+      if (run.state === 'failed') throw run.failure;
+    };
+    void this.deps
+      .measured('download', outcome)
+      .catch(() => undefined)
+      .then(() => this.retire(run));
     return run;
   }
 

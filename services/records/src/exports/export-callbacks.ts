@@ -1,0 +1,142 @@
+import {
+  backgroundWork,
+  nextAttemptDelayMs,
+  quietly,
+  redactUrl,
+  sendSignedCallback,
+  type Logger,
+  type SendOutcome,
+} from '@patchbay/platform';
+import type { ExportCallbackAttempt } from '@patchbay/contracts';
+import type { ExportSettings } from '../config';
+import { serializeExport, type ExportDoc } from '../domain/export-docs';
+import type { RecordsRepo } from '../repo';
+
+const POLL_MS = 500;
+/** How long a claimed delivery is this process's (longer than an attempt can take). */
+const LEASE_MS = 60_000;
+/** Attempts kept on the export (the most recent). */
+const KEEP_ATTEMPTS = 20;
+/** `X-Patchbay-Event` of an export's callback. */
+export const EXPORT_EVENT = 'record_export.completed';
+
+/**
+ * Delivers the completion callbacks of record exports, one per export: a signed POST of
+ * `{event, event_id, export}` (the platform's signed callback: the Voicemail callbacks' signature
+ * scheme and outbound-address guard), with `X-Patchbay-Event-Id` the export's event id in every
+ * attempt. Claims each due one with a lease (never sent by two processes at once), and records each
+ * attempt on the export, retried with backoff until a 2xx or CALLBACK_RETRY_FOR_MS, as the
+ * Voicemail callbacks are.
+ */
+export class ExportCallbacks {
+  private timer: NodeJS.Timeout | undefined;
+  private running = 0;
+  private stopped = false;
+  private readonly idle = new Set<() => void>();
+
+  constructor(
+    private readonly repo: RecordsRepo,
+    private readonly settings: ExportSettings['callbacks'],
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer.unref();
+    this.kick();
+  }
+
+  kick(): void {
+    if (this.stopped || this.running >= 2) return;
+    this.running += 1;
+    void this.drain()
+      .catch((err: unknown) => this.log.error({ err }, 'export callback failed; retrying on the next poll'))
+      .finally(() => {
+        this.running -= 1;
+        if (this.running > 0) return;
+        for (const r of this.idle) r();
+        this.idle.clear();
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    if (this.running > 0) await new Promise<void>((r) => this.idle.add(r));
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.stopped) {
+      const due = await quietly(() => this.claim());
+      if (!due) return;
+      this.kick();
+      await backgroundWork('records export callback', { 'patchbay.export_sid': due.export_sid }, () =>
+        this.attempt(due),
+      );
+    }
+  }
+
+  private claim(): Promise<ExportDoc | null> {
+    const now = new Date();
+    return this.repo.exports.findOneAndUpdate(
+      {
+        'callback.state': 'pending',
+        'callback.next_attempt_at': { $lte: now },
+        $or: [{ 'callback.lease_until': null }, { 'callback.lease_until': { $lt: now } }],
+      },
+      { $set: { 'callback.lease_until': new Date(now.getTime() + LEASE_MS) } },
+    );
+  }
+
+  private async attempt(doc: ExportDoc): Promise<void> {
+    const cb = doc.callback;
+    if (!cb) return;
+    const outcome: SendOutcome = await sendSignedCallback(
+      {
+        url: cb.url,
+        method: 'POST',
+        fields: { event: EXPORT_EVENT, event_id: cb.event_id, export: serializeExport(doc) },
+        key: cb.key,
+        event: EXPORT_EVENT,
+        eventId: cb.event_id,
+        spanName: 'records export callback',
+      },
+      this.settings,
+    );
+    const attempts = cb.attempt_count + 1;
+    const record: ExportCallbackAttempt = {
+      date: new Date().toISOString(),
+      outcome: outcome.kind,
+      status:
+        outcome.kind === 'delivered' ? outcome.status : outcome.kind === 'failed' ? (outcome.status ?? null) : null,
+      reason: outcome.kind === 'delivered' ? null : outcome.reason,
+    };
+    const kept = [...cb.attempts, record].slice(-KEEP_ATTEMPTS);
+    const where = { export_sid: doc.export_sid, attempt: attempts, url: redactUrl(cb.url) };
+    const base = { 'callback.attempt_count': attempts, 'callback.attempts': kept, 'callback.lease_until': null };
+    const sel = { export_sid: doc.export_sid, 'callback.state': 'pending' as const };
+    if (outcome.kind === 'delivered') {
+      await this.repo.exports.updateOne(sel, {
+        $set: {
+          ...base,
+          'callback.state': 'delivered',
+          'callback.date_delivered': new Date(),
+          'callback.next_attempt_at': null,
+        },
+      });
+      this.log.info({ ...where, status: outcome.status }, 'export callback delivered');
+      return;
+    }
+    const nextAt = Date.now() + nextAttemptDelayMs(attempts, this.settings.retryBaseMs);
+    const since = new Date(doc.date_completed ?? doc.date_created).getTime();
+    if (outcome.kind === 'refused' || nextAt - since > this.settings.retryForMs) {
+      await this.repo.exports.updateOne(sel, {
+        $set: { ...base, 'callback.state': 'failed', 'callback.next_attempt_at': null },
+      });
+      this.log.warn({ ...where, reason: outcome.reason }, 'export callback not delivered; given up');
+      return;
+    }
+    await this.repo.exports.updateOne(sel, { $set: { ...base, 'callback.next_attempt_at': new Date(nextAt) } });
+    this.log.warn({ ...where, reason: outcome.reason }, 'export callback failed; will retry');
+  }
+}
