@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Literals } from './schema-helpers';
 
 /*
- * Bulk exports of detail records (docs/interface-notes.md, "Record exports"; decisions §NEW-exports):
+ * Bulk exports of detail records (docs/interface-notes.md, "Record exports"; decisions §55):
  * `POST /calls/call_drs/exports` and `POST /sms/message_drs/exports` write every record a list filter
  * matches, in listing order (`date_stop`, then `dr_sid`), into one ordinary file of a container.
  */

@@ -19,7 +19,7 @@ export const EXPORT_ORDER = 'date_stop';
  * implies it (its record matched it, and the walk only goes up). Kept, it is a second range on the
  * index's column that the embedded store's planner may prefer to the cursor's row-value range, and
  * every batch would then scan from the bound again — a walk quadratic in the records (decisions
- * §NEW-exports).
+ * §55).
  */
 export async function* recordBatches(
   kind: RecordKind,
