@@ -140,12 +140,10 @@ async function main(): Promise<void> {
         },
       ]),
     );
-    console.log(
-      `server RSS before the export: ${(idleRss / MiB).toFixed(0)} MiB${RESTART ? ' (restarted after the ingest)' : ''}`,
-    );
-    console.log(
-      `file vs cursor walk: ${fileLines} vs ${walked} records, ${same ? 'identical in order (SHA-256 of the lines)' : 'DIFFERENT'}`,
-    );
+    const restarted = RESTART ? ' (restarted after the ingest)' : '';
+    console.log(`server RSS before the export: ${(idleRss / MiB).toFixed(0)} MiB${restarted}`);
+    const verdict = same ? 'identical in order (SHA-256 of the lines)' : 'DIFFERENT';
+    console.log(`file vs cursor walk: ${fileLines} vs ${walked} records, ${verdict}`);
     if (!same) process.exitCode = 1;
   } finally {
     await inst.stop();

@@ -87,7 +87,7 @@ export class StorageClient {
     return this.caller.call(Subjects.storage.containerDefault, { partner_sid: partnerSid }, opts);
   }
 
-  /** Deletes a file of the caller's, as `DELETE /storage/files/{file_sid}` does (a record export cancelled too late). */
+  /** Deletes a caller's file, as `DELETE /storage/files/{file_sid}` does (a record export cancelled too late). */
   async deleteFile(principal: Principal, fileSid: string, opts?: CallOptions): Promise<void> {
     const req: GatewayRequest = { principal, params: { file_sid: fileSid }, query: {}, body: null, url: '' };
     await this.caller.call(Subjects.storage.fileDelete, req, opts);

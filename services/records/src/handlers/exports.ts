@@ -164,7 +164,7 @@ function actingFor(p: Principal): Principal {
   return { partner_sid: p.partner_sid, login: p.login, scopes: p.scopes, token_sid: null };
 }
 
-/** The container named (one of the caller's internal containers: 422 naming `container_sid` otherwise), or the default. */
+/** The container named (one of the caller's internal containers, else 422 naming `container_sid`), or the default. */
 async function targetContainer(ctx: RecordsContext, partnerSid: string, sid: string | undefined): Promise<Container> {
   const container = sid
     ? await ctx.exports.storage.checkContainer(partnerSid, sid).catch((err: unknown) => {

@@ -19,7 +19,7 @@ test('withoutLowerBound leaves out only $gt/$gte on the path, at the top or in $
   expect(withoutLowerBound({ date_stop: d }, 'date_stop')).toEqual({ date_stop: d });
 });
 
-test('the walk returns every record the filter selects once, in (date_stop, dr_sid) order, batch by batch', async () => {
+test('the walk returns each record the filter selects once, in (date_stop, dr_sid) order, batch by batch', async () => {
   const docs = new SqliteDocStore();
   const repo = await openRecordsRepo(docs);
   const partner = randomUUID();
