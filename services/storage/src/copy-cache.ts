@@ -78,10 +78,7 @@ export class CopyCache {
    */
   async renew(key: string, token: string, live?: string): Promise<boolean> {
     const lease = { lease_until: new Date(Date.now() + COPY_LEASE_MS) };
-    const r = await this.copies.updateOne(
-      { key, token, state: 'making' },
-      { $set: live ? { ...lease, live } : lease },
-    );
+    const r = await this.copies.updateOne({ key, token, state: 'making' }, { $set: live ? { ...lease, live } : lease });
     return r.matchedCount > 0;
   }
 
