@@ -5,9 +5,11 @@
  * leaves no copy; the stored copy then answers with its length, ranges and the same bytes.
  */
 import http from 'node:http';
-import { instance, newPartner, type TestPartner } from '../harness/api';
+import request from 'supertest';
+import { mode } from '../harness/api';
+import { defaultContainer } from '../harness/default-container';
+import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { instanceBlobs, type InstanceBlobs } from '../harness/stores';
-import { createContainer, uploadRaw } from '../support/storage';
 import { noise } from '../support/media';
 import { until } from '../support/poll';
 import { ffmpegUsing } from '../support/processes';
@@ -25,7 +27,7 @@ interface Download {
 
 /** A GET read as it arrives (supertest only hands over the whole body). */
 function download(path: string): Download {
-  const req = http.get(`${instance().storageUrl}${path}`);
+  const req = http.get(`${inst.storageUrl}${path}`);
   let close: () => void = () => req.destroy();
   const response = new Promise<http.IncomingMessage>((resolve, reject) => {
     req.once('response', resolve);
@@ -57,37 +59,38 @@ function download(path: string): Download {
   };
 }
 
-let p: TestPartner;
+// An instance of its own: ffmpeg processes are counted, and a shared instance may still be running
+// another test file's transcodes (queued ones start later).
+let inst: PatchbayInstance;
 let containerSid: string;
 let blobs: InstanceBlobs;
 beforeAll(async () => {
-  blobs = await instanceBlobs(instance());
-  p = await newPartner();
-  containerSid = (await createContainer(p)).container_sid;
+  inst = await startPatchbay(mode());
+  blobs = await instanceBlobs(inst);
+  containerSid = await defaultContainer(inst);
+}, 120_000);
+afterAll(async () => {
+  await blobs?.close();
+  await inst?.stop();
 });
-afterAll(() => blobs?.close());
 
 /** A long recording (pink noise: the encoder has work to do), uploaded and published. */
 async function longRecording(name: string, minutes: number): Promise<string> {
-  const res = await uploadRaw(
-    p,
-    { container_sid: containerSid, name },
-    noise('wav', { seconds: minutes * 60, sampleRate: 16000, channels: 1 }),
-  );
+  const res = await request(inst.origin)
+    .post(`/core/v2/storage/files?container_sid=${containerSid}&name=${name}&publish=file_sid`)
+    .set('Authorization', `Bearer ${inst.token}`)
+    .set('Content-Type', 'application/octet-stream')
+    .send(noise('wav', { seconds: minutes * 60, sampleRate: 16000, channels: 1 }));
   expect(res.status).toBe(201);
   return res.body.file_sid as string;
 }
 
-const ffmpegs = () => ffmpegUsing(instance().scratchDir).filter((proc) => proc.comm === 'ffmpeg');
+const ffmpegs = () => ffmpegUsing(inst.scratchDir).filter((proc) => proc.comm === 'ffmpeg');
 
 test('listeners who come while a copy is made join its run: one ffmpeg, the same bytes for all', async () => {
   const sid = await longRecording('joined.wav', 10);
-  // An ffmpeg already running belongs to another test file of this instance (a run finishing into the cache).
-  const before = new Set(ffmpegs().map((proc) => proc.pid));
   const seen = new Set<number>();
-  const watch = setInterval(() => {
-    for (const proc of ffmpegs()) if (!before.has(proc.pid)) seen.add(proc.pid);
-  }, 20);
+  const watch = setInterval(() => ffmpegs().forEach((proc) => seen.add(proc.pid)), 20);
   try {
     const first = download(`/f/${sid}?f=mp3`);
     expect(await first.status).toBe(200);
