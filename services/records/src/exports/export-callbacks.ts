@@ -1,16 +1,9 @@
-import {
-  backgroundWork,
-  nextAttemptDelayMs,
-  quietly,
-  redactUrl,
-  sendSignedCallback,
-  type Logger,
-  type SendOutcome,
-} from '@patchbay/platform';
+import { nextAttemptDelayMs, redactUrl, sendSignedCallback, type Logger, type SendOutcome } from '@patchbay/platform';
 import type { ExportCallbackAttempt } from '@patchbay/contracts';
 import type { ExportSettings } from '../config';
 import { serializeExport, type ExportDoc } from '../domain/export-docs';
 import type { RecordsRepo } from '../repo';
+import { ClaimLoop } from './claim-loop';
 
 const POLL_MS = 500;
 /** How long a claimed delivery is this process's (longer than an attempt can take). */
@@ -29,51 +22,35 @@ export const EXPORT_EVENT = 'record_export.completed';
  * Voicemail callbacks are.
  */
 export class ExportCallbacks {
-  private timer: NodeJS.Timeout | undefined;
-  private running = 0;
-  private stopped = false;
-  private readonly idle = new Set<() => void>();
+  private readonly loop: ClaimLoop<ExportDoc>;
 
   constructor(
     private readonly repo: RecordsRepo,
     private readonly settings: ExportSettings['callbacks'],
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.loop = new ClaimLoop({
+      name: 'records export callback',
+      pollMs: POLL_MS,
+      concurrency: 2,
+      claim: () => this.claim(),
+      work: (due) => this.attempt(due),
+      attributes: (due) => ({ 'patchbay.export_sid': due.export_sid }),
+      log,
+    });
+  }
 
   start(): void {
-    this.timer = setInterval(() => this.kick(), POLL_MS);
-    this.timer.unref();
-    this.kick();
+    this.loop.start();
   }
 
+  /** Looks for a due callback now. */
   kick(): void {
-    if (this.stopped || this.running >= 2) return;
-    this.running += 1;
-    void this.drain()
-      .catch((err: unknown) => this.log.error({ err }, 'export callback failed; retrying on the next poll'))
-      .finally(() => {
-        this.running -= 1;
-        if (this.running > 0) return;
-        for (const r of this.idle) r();
-        this.idle.clear();
-      });
+    this.loop.kick();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    if (this.running > 0) await new Promise<void>((r) => this.idle.add(r));
-  }
-
-  private async drain(): Promise<void> {
-    while (!this.stopped) {
-      const due = await quietly(() => this.claim());
-      if (!due) return;
-      this.kick();
-      await backgroundWork('records export callback', { 'patchbay.export_sid': due.export_sid }, () =>
-        this.attempt(due),
-      );
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private claim(): Promise<ExportDoc | null> {

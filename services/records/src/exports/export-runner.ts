@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, StorageClient } from '@patchbay/contracts';
-import { backgroundWork, quietly, type BlobStore, type Bus, type Logger } from '@patchbay/platform';
+import type { BlobStore, Bus, Logger } from '@patchbay/platform';
 import type { ExportSettings } from '../config';
 import type { ExportDoc } from '../domain/export-docs';
 import { CALL_RECORDS, MESSAGE_RECORDS } from '../domain/record-kinds';
 import type { RecordsRepo } from '../repo';
+import { ClaimLoop } from './claim-loop';
 import { writeExport, type Heartbeat } from './export-writer';
 
 /** How often the queue is looked at when nothing new was created here. */
@@ -41,50 +42,38 @@ export interface ExportRunnerDeps {
  */
 export class ExportRunner {
   private readonly owner = randomUUID();
-  private timer: NodeJS.Timeout | undefined;
-  private running = 0;
-  private stopped = false;
-  private readonly idle = new Set<() => void>();
+  private readonly loop: ClaimLoop<ExportDoc>;
   private readonly storage: StorageClient;
 
   constructor(private readonly deps: ExportRunnerDeps) {
     this.storage = new StorageClient(deps.bus, { timeoutMs: deps.settings.busTimeoutMs });
+    this.loop = new ClaimLoop({
+      name: 'records export run',
+      pollMs: POLL_MS,
+      concurrency: deps.settings.concurrency,
+      claim: () => this.claim(),
+      work: (doc) => this.run(doc),
+      attributes: (doc) => ({ 'patchbay.export_sid': doc.export_sid }),
+      log: deps.log,
+    });
+  }
+
+  private get stopped(): boolean {
+    return this.loop.stopped;
   }
 
   start(): void {
-    this.timer = setInterval(() => this.kick(), POLL_MS);
-    this.timer.unref();
-    this.kick();
+    this.loop.start();
   }
 
   /** Looks for an export to run now (also called when one was just created), if there is room. */
   kick(): void {
-    if (this.stopped || this.running >= this.deps.settings.concurrency) return;
-    this.running += 1;
-    void this.drain()
-      .catch((err: unknown) => this.deps.log.error({ err }, 'export run failed; retrying on the next poll'))
-      .finally(() => {
-        this.running -= 1;
-        if (this.running > 0) return;
-        for (const r of this.idle) r();
-        this.idle.clear();
-      });
+    this.loop.kick();
   }
 
   /** Stops claiming; resolves once the runs in flight have ended (each stops at its next batch). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    if (this.running > 0) await new Promise<void>((r) => this.idle.add(r));
-  }
-
-  private async drain(): Promise<void> {
-    while (!this.stopped) {
-      const doc = await quietly(() => this.claim());
-      if (!doc) return;
-      this.kick();
-      await backgroundWork('records export run', { 'patchbay.export_sid': doc.export_sid }, () => this.run(doc));
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Claims one export due a run for this process (a lease), or null when none is. */
