@@ -377,9 +377,9 @@ test(
       .get(`${V2}/push/applications`)
       .set(...partner.auth);
     expect(apps.body.items).toHaveLength(1);
-    expect(
-      await page.$eval(`tr[data-application-sid="${apps.body.items[0].application_sid}"]`, (tr) => tr.textContent),
-    ).toContain('FCM');
+    // The list reloads after the devices panel opens: wait for the row rather than read it at once.
+    const appRow = `tr[data-application-sid="${apps.body.items[0].application_sid}"]`;
+    await page.waitForSelector(`${appRow} ::-p-text(FCM)`, { visible: true });
     // Credentials are write-only: the page never holds the key.
     expect(await page.content()).not.toContain(account.json.private_key_id);
 
