@@ -167,16 +167,16 @@ function actingFor(p: Principal): Principal {
   return { partner_sid: p.partner_sid, login: p.login, scopes: p.scopes, token_sid: null };
 }
 
-/** The container named (one of the caller's internal containers, else 422 naming `container_sid`), or the default. */
+/**
+ * The container named (one of the caller's containers, internal or external, else 422 naming `container_sid`), or
+ * the default.
+ */
 async function targetContainer(ctx: RecordsContext, partnerSid: string, sid: string | undefined): Promise<Container> {
-  const container = sid
+  return sid
     ? await ctx.exports.storage.checkContainer(partnerSid, sid).catch((err: unknown) => {
         if (err instanceof NotFoundError)
           throw UnprocessableError.field('container_sid', 'no container of yours has this container_sid');
         throw err;
       })
     : await ctx.exports.storage.defaultContainer(partnerSid);
-  if (container.type !== 'internal')
-    throw UnprocessableError.field('container_sid', 'exports are written to internal containers only');
-  return container;
 }
