@@ -84,6 +84,7 @@ async function timeToFirstUpload(url: string, prefix: string, after?: () => Prom
       MONGODB_DB_PREFIX: prefix,
       STORAGE_CREDENTIALS_KEY: KEY,
       ENDPOINT_CREDENTIALS_KEY: KEY,
+      RECORDS_CREDENTIALS_KEY: KEY,
       PUSH_CREDENTIALS_KEY: KEY,
       PATCHBAY_BOOTSTRAP_LOGIN: 'admin',
       PATCHBAY_BOOTSTRAP_PASSWORD: 'bench-password-123',

@@ -4,13 +4,15 @@
  * (NDJSON gzip and plain CSV with the formula guard); the file is an ordinary file of the
  * container; a quota too small fails the export with the reason and leaves no file; a cancelled
  * export leaves no file; the completion callback is signed, retried until a 2xx, and delivered
- * once with one event id; another partner's exports are a 404; bad bodies name their field.
+ * once with one event id, its signing key found nowhere in what Patchbay stores (sealed at rest,
+ * docs/security.md "Secrets at rest"); another partner's exports are a 404; bad bodies name their field.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { verifyCallback } from '@patchbay/platform';
-import { API, expectErrorBody, http as api, newPartner, type TestPartner } from '../harness/api';
+import { API, expectErrorBody, http as api, instance, newPartner, type TestPartner } from '../harness/api';
+import { storedTexts } from '../harness/stores';
 import type { ApiJson } from '../support/api-json';
 import { until } from '../support/poll';
 import { exportEnded, exportText, fileBytes, ingestRecords, startExport, walkList } from '../support/record-exports';
@@ -193,7 +195,7 @@ test('a cancelled export leaves no file; an ended one cannot be cancelled', asyn
   expect(again.body.errors[0].field).toBe('status');
 }, 120_000);
 
-test('the completion callback is signed, retried until a 2xx, and delivered once with one event id', async () => {
+test('the callback is signed, retried until a 2xx, delivered once with one event id; its key is sealed', async () => {
   const seen: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
   const receiver = http.createServer((req, res) => {
     let body = '';
@@ -242,6 +244,10 @@ test('the completion callback is signed, retried until a 2xx, and delivered once
     expect(list.status).toBe(200);
     expect(list.body.items.find((e: ApiJson) => e.export_sid === sid).callback.state).toBe('delivered');
     expect(seen).toHaveLength(3);
+    // The key the 202 showed is stored sealed: no document or file of the instance holds it.
+    const stored = await storedTexts(instance());
+    expect(stored.filter((t) => t.text.includes(sid)).length).toBeGreaterThan(0);
+    expect(stored.filter((t) => t.text.includes(key)).map((t) => t.where)).toEqual([]);
   } finally {
     await new Promise((r) => receiver.close(r));
   }

@@ -97,6 +97,14 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(services[name].environment)).not.toContain('ENDPOINT_CREDENTIALS_KEY');
   });
 
+  test('records gets its credentials key from .env: required, and no other service gets it', () => {
+    const env = services.records.environment as Record<string, string>;
+    expect(env.RECORDS_CREDENTIALS_KEY).toMatch(/^\$\{RECORDS_CREDENTIALS_KEY:\?[^}]+\}$/);
+    expect(env.RECORDS_CREDENTIALS_OLD_KEYS).toBe('${RECORDS_CREDENTIALS_OLD_KEYS:-}');
+    for (const name of DEPLOYED.filter((n) => n !== 'records'))
+      expect(Object.keys(services[name].environment)).not.toContain('RECORDS_CREDENTIALS_KEY');
+  });
+
   test(
     'the services that touch blobs can be pointed at S3 from .env; the s3 ' +
       'profile adds an S3 server and its bucket',

@@ -8,6 +8,7 @@ import { GatewayConfig } from '../../services/gateway/src/config';
 import { StorageConfig } from '../../services/storage/src/config';
 import { EndpointConfig } from '../../services/endpoint/src/config';
 import { PushConfig } from '../../services/push/src/config';
+import { RecordsConfig } from '../../services/records/src/config';
 import { FileServerConfig } from '../../services/file-server/src/config';
 import { TranscoderConfig } from '../../services/transcoder/src/config';
 import { ThresholdWorkerConfig } from '../../services/threshold-worker/src/config';
@@ -19,7 +20,7 @@ export const ROOT = path.resolve(__dirname, '../..');
 const SERVICE_CONFIG: Record<string, TProperties> = {
   gateway: GatewayConfig,
   identity: {},
-  records: {},
+  records: RecordsConfig,
   storage: StorageConfig,
   endpoint: EndpointConfig,
   push: PushConfig,

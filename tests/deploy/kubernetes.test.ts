@@ -196,6 +196,7 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
         'ENDPOINT_CREDENTIALS_KEY',
         'ENDPOINT_CREDENTIALS_OLD_KEYS',
       ]);
+      expect(keys('patchbay-records-credentials')).toEqual(['RECORDS_CREDENTIALS_KEY', 'RECORDS_CREDENTIALS_OLD_KEYS']);
       expect(keys('patchbay-blob-store')).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'BLOB_STORE_URL']);
       for (const d of of(objects, 'Deployment')) {
         const name = d.metadata.name.replace(/^patchbay-/, '');
@@ -206,6 +207,10 @@ describe.each(Object.entries(builds))('Kubernetes manifests: %s', (_name, object
         expect({ name, key: secretRefs(d).includes('patchbay-endpoint-credentials') }).toEqual({
           name,
           key: name === 'endpoint',
+        });
+        expect({ name, key: secretRefs(d).includes('patchbay-records-credentials') }).toEqual({
+          name,
+          key: name === 'records',
         });
         expect({ name, blobs: secretRefs(d).includes('patchbay-blob-store') }).toEqual({
           name,

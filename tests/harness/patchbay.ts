@@ -117,14 +117,15 @@ export async function startPatchbay(
     // External containers use s3rver, Azurite and a fake GCS on 127.0.0.1 (tests/api/outbound-guard.test.ts unsets it).
     EXTERNAL_STORAGE_ALLOW_PRIVATE: 'true',
     ...(blobStoreUrl ? { BLOB_STORE_URL: blobStoreUrl } : {}),
-    // Push, storage and endpoint refuse to start on MongoDB without a shared credentials key (the embedded store
-    // makes its own).
+    // Push, storage, endpoint and records refuse to start on MongoDB without a shared credentials key (the embedded
+    // store makes its own).
     ...(mongodbUrl
       ? {
           PUSH_CREDENTIALS_KEY: process.env.PUSH_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
           MONGODB_DB_PREFIX: mongoDbPrefix,
           STORAGE_CREDENTIALS_KEY: process.env.STORAGE_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
           ENDPOINT_CREDENTIALS_KEY: process.env.ENDPOINT_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
+          RECORDS_CREDENTIALS_KEY: process.env.RECORDS_CREDENTIALS_KEY ?? TEST_CREDENTIALS_KEY,
         }
       : {}),
     ...extraEnv,

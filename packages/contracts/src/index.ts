@@ -340,6 +340,7 @@ export {
   MediaProbeJobSchema,
   FileEventSchema,
   UploadPrepareRequestSchema,
+  ExportPrepareRequestSchema,
   UploadReserveRequestSchema,
   UploadCommitRequestSchema,
   UploadAbortRequestSchema,
@@ -352,6 +353,7 @@ export {
 } from './messages/storage';
 export type {
   UploadPrepareRequest,
+  ExportPrepareRequest,
   UploadReserveRequest,
   UploadCommitRequest,
   UploadAbortRequest,

@@ -98,6 +98,11 @@ export const Subjects = {
      * checks it, before commit.
      */
     uploadReserve: 'svc.storage.files.reserve',
+    /**
+     * From records: a record export's file about to stream in (ExportPrepareRequest) → Prepared; committed as an
+     * upload. Unlike `uploadPrepare` (the API's), an external container may be its target (decisions §55).
+     */
+    exportPrepare: 'svc.storage.exports.prepare',
     fileList: 'svc.storage.files.list',
     fileGet: 'svc.storage.files.get',
     fileUpdate: 'svc.storage.files.update',

@@ -46,6 +46,7 @@ const ENVS: Record<string, NodeJS.ProcessEnv> = {
     PUSH_CREDENTIALS_KEY: randomBytes(32).toString('base64'),
     STORAGE_CREDENTIALS_KEY: randomBytes(32).toString('base64'),
     ENDPOINT_CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+    RECORDS_CREDENTIALS_KEY: randomBytes(32).toString('base64'),
     THRESHOLD_SWEEP_INTERVAL: '60',
     LOGIN_MAX_FAILURES: '9',
     HOSTED_API_URL: 'https://hosted.example/',

@@ -1,5 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommonConfig, LargeListConfig, largeListLimits, type LargeListLimits } from '@patchbay/platform';
+import {
+  CommonConfig,
+  LargeListConfig,
+  largeListLimits,
+  type CredentialKeySettings,
+  type LargeListLimits,
+} from '@patchbay/platform';
+import { recordsCredentialKeys } from './secrets/key-settings';
 
 /**
  * The records service's own environment keys (composed with CommonConfig by bootService and by
@@ -29,6 +36,14 @@ export const RecordsConfig = {
   CALLBACK_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 600000, default: 5000 }),
   /** How long a callback keeps being retried before it is given up (ms). */
   CALLBACK_RETRY_FOR_MS: Type.Integer({ minimum: 1000, maximum: 86400000, default: 3600000 }),
+  /**
+   * Base64 of the 32-byte key record exports' callback signing keys are encrypted with at rest (AES-256-GCM).
+   * Required with MONGODB_URL; unset with the embedded store, a key generated once in
+   * `<DATA_DIR>/records/credentials.key`. Never echoed.
+   */
+  RECORDS_CREDENTIALS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Former keys (comma-separated), still opened during a rotation, never sealed with. */
+  RECORDS_CREDENTIALS_OLD_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 };
 
 export const recordsSchema = Type.Object({ ...CommonConfig, ...RecordsConfig });
@@ -51,11 +66,17 @@ export type RecordsSettings = Readonly<{
   /** LIST_LARGE_*: how many large lists are built and sent at once. */
   largeLists: LargeListLimits;
   exports: ExportSettings;
+  /**
+   * Where the key sealing exports' callback signing keys comes from (RECORDS_CREDENTIALS_KEY). Unset (tests): a key
+   * made for this process only.
+   */
+  credentialKeys?: CredentialKeySettings;
 }>;
 
 /**
  * Checked config → settings: the one mapping, used by src/main.ts and by the all-in-one process
- * alike, so the two run modes cannot drift.
+ * alike, so the two run modes cannot drift. A bad credentials key (not Base64 of 32 bytes, or missing
+ * with MONGODB_URL) is a ConfigError naming the variable, never its value.
  */
 export function recordsSettings(config: Readonly<RecordsConfigValues>): RecordsSettings {
   return Object.freeze({
@@ -72,6 +93,7 @@ export function recordsSettings(config: Readonly<RecordsConfigValues>): RecordsS
         retryForMs: config.CALLBACK_RETRY_FOR_MS,
       }),
     }),
+    credentialKeys: recordsCredentialKeys(config),
   });
 }
 

@@ -1,5 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { Queues, RecordEventSchema, RecordsRequests, StorageClient, Subjects } from '@patchbay/contracts';
-import { checkedEvent, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import {
+  KeyRing,
+  checkedEvent,
+  openKeyRing,
+  serveRequests,
+  stopAll,
+  type ServiceDeps,
+  type Stoppable,
+} from '@patchbay/platform';
 import { ListGate } from '@patchbay/query';
 import type { RecordsSettings } from './config';
 import { CALL_RECORDS, MESSAGE_RECORDS } from './domain/record-kinds';
@@ -11,19 +20,29 @@ import { callRecordHandlers, messageRecordHandlers } from './handlers/detail-rec
 import { callExportHandlers, messageExportHandlers } from './handlers/exports';
 import { recordEventHandler } from './handlers/record-events';
 import { openRecordsRepo } from './repo';
+import { RECORDS_KEYS } from './secrets/key-settings';
+import { migrateCallbackKeys } from './secrets/migrate-callback-keys';
 
 /**
  * The records service: the lists the interface paginates — countries, and call and message detail
  * records (lists with after/before cursors, get by `dr_sid`, bulk ingest batches from the gateway,
  * and the durable `evt.call.completed` / `evt.message.recorded` events) — and bulk exports of
- * records into files (exports/: a job kept in the store, and its completion callbacks). The subject
- * table; the handlers are in handlers/, the rules in domain/.
+ * records into files (exports/: a job kept in the store, and its completion callbacks, whose signing
+ * keys are sealed at rest: secrets/). The subject table; the handlers are in handlers/, the rules in domain/.
  */
 export async function startRecordsService(deps: ServiceDeps, settings: RecordsSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'records' });
   const repo = await openRecordsRepo(deps.docs);
+  // Exports' callback signing keys are sealed at rest; plain or old-key ones of earlier versions are sealed again
+  // first.
+  const secretsLog = deps.logger.child({ mod: 'records-secrets' });
+  const ring = settings.credentialKeys
+    ? openKeyRing(settings.credentialKeys, secretsLog, RECORDS_KEYS)
+    : new KeyRing(randomBytes(32), [], RECORDS_KEYS.purpose);
+  await migrateCallbackKeys(repo.exports, ring, secretsLog);
   const callbacks = new ExportCallbacks(
     repo,
+    ring,
     settings.exports.callbacks,
     deps.logger.child({ mod: 'export-callbacks' }),
   );
@@ -43,6 +62,7 @@ export async function startRecordsService(deps: ServiceDeps, settings: RecordsSe
     exports: {
       storage: new StorageClient(deps.bus, { timeoutMs: settings.exports.busTimeoutMs }),
       settings: settings.exports,
+      ring,
       queued: () => runner.kick(),
     },
   };

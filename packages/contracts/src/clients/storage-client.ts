@@ -8,6 +8,7 @@ import {
   type PublicFile,
   type UploadCommitRequest,
   type UploadPrepareRequest,
+  type ExportPrepareRequest,
 } from '../messages/storage';
 import type {
   SweepCandidatesReply,
@@ -38,6 +39,11 @@ export class StorageClient {
 
   prepare(req: UploadPrepareRequest, opts?: CallOptions): Promise<Prepared> {
     return this.caller.call(Subjects.storage.uploadPrepare, req, opts);
+  }
+
+  /** A record export's file about to stream in: into any of the partner's containers, an external one too. */
+  exportPrepare(req: ExportPrepareRequest, opts?: CallOptions): Promise<Prepared> {
+    return this.caller.call(Subjects.storage.exportPrepare, req, opts);
   }
 
   /** A pending upload whose bytes come before its fields (multipart with `data` first). */

@@ -52,6 +52,17 @@ export const UploadPrepareRequestSchema = Type.Object({
   idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
 });
 export type UploadPrepareRequest = Static<typeof UploadPrepareRequestSchema>;
+/**
+ * records → storage: the prepare of a record export's file (decisions §55). The File fields as an API upload's
+ * JSON `file_object` (checked against FileUploadSchema); the container may be an external one, whose bytes go to
+ * that storage with no space limits, as a recording's. `idempotency_key`: the export's upload key.
+ */
+export const ExportPrepareRequestSchema = Type.Object({
+  principal: PrincipalSchema,
+  fields: Type.Record(Type.String(), Type.Unknown()),
+  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+});
+export type ExportPrepareRequest = Static<typeof ExportPrepareRequestSchema>;
 /** Where the bytes go, and how many the container still has room for. */
 export const PreparedSchema = Type.Object({
   file_sid: Sid,
@@ -152,6 +163,7 @@ export const StorageRequests = {
   [Subjects.storage.uploadCommit]: { request: UploadCommitRequestSchema, reply: FileSchema },
   [Subjects.storage.uploadAbort]: { request: UploadAbortRequestSchema, reply: UploadAbortReplySchema },
   [Subjects.storage.uploadReserve]: { request: UploadReserveRequestSchema, reply: PreparedSchema },
+  [Subjects.storage.exportPrepare]: { request: ExportPrepareRequestSchema, reply: PreparedSchema },
   [Subjects.storage.fileList]: { request: GatewayRequestSchema, reply: AnyListEnvelopeSchema },
   [Subjects.storage.fileGet]: { request: GatewayRequestSchema, reply: Type.Partial(FileSchema) },
   [Subjects.storage.fileUpdate]: { request: GatewayRequestSchema, reply: FileSchema },

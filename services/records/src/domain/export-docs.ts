@@ -7,14 +7,18 @@ import type {
   Principal,
   RecordExport,
 } from '@patchbay/contracts';
+import type { StoredSecret } from '@patchbay/platform';
 import { defineListSpec } from '@patchbay/query';
 
 /** The completion callback as stored: what the API shows, the signing key and the delivery outbox's fields. */
 export interface ExportCallbackDoc {
   url: string;
   event_id: string;
-  /** The HMAC key of the signature (shown to the partner once, at creation). */
-  key: string;
+  /**
+   * The HMAC key of the signature (shown to the partner once, at creation), sealed with RECORDS_CREDENTIALS_KEY
+   * (secrets/callback-key.ts); a plain string when written by a version before keys were sealed.
+   */
+  key: StoredSecret;
   state: 'waiting' | 'pending' | 'delivered' | 'failed';
   attempt_count: number;
   attempts: ExportCallbackAttempt[];

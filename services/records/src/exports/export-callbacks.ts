@@ -1,8 +1,17 @@
-import { nextAttemptDelayMs, redactUrl, sendSignedCallback, type Logger, type SendOutcome } from '@patchbay/platform';
+import {
+  SecretError,
+  nextAttemptDelayMs,
+  redactUrl,
+  sendSignedCallback,
+  type KeyRing,
+  type Logger,
+  type SendOutcome,
+} from '@patchbay/platform';
 import type { ExportCallbackAttempt } from '@patchbay/contracts';
 import type { ExportSettings } from '../config';
 import { serializeExport, type ExportDoc } from '../domain/export-docs';
 import type { RecordsRepo } from '../repo';
+import { openCallbackKey } from '../secrets/callback-key';
 import { ClaimLoop } from './claim-loop';
 
 const POLL_MS = 500;
@@ -19,13 +28,15 @@ export const EXPORT_EVENT = 'record_export.completed';
  * scheme and outbound-address guard), with `X-Patchbay-Event-Id` the export's event id in every
  * attempt. Claims each due one with a lease (never sent by two processes at once), and records each
  * attempt on the export, retried with backoff until a 2xx or CALLBACK_RETRY_FOR_MS, as the
- * Voicemail callbacks are.
+ * Voicemail callbacks are. The signing key is stored sealed and opened for each attempt; one that does not open
+ * (its RECORDS_CREDENTIALS_KEY is not configured) makes the attempt fail with that reason, never sent unsigned.
  */
 export class ExportCallbacks {
   private readonly loop: ClaimLoop<ExportDoc>;
 
   constructor(
     private readonly repo: RecordsRepo,
+    private readonly ring: KeyRing,
     private readonly settings: ExportSettings['callbacks'],
     private readonly log: Logger,
   ) {
@@ -65,21 +76,40 @@ export class ExportCallbacks {
     );
   }
 
+  /** The export's signing key opened, or null (logged) when its credentials key is not configured. */
+  private signingKey(doc: ExportDoc): string | null {
+    if (!doc.callback) return null;
+    try {
+      return openCallbackKey(this.ring, doc.export_sid, doc.callback.key);
+    } catch (err) {
+      if (!(err instanceof SecretError)) throw err;
+      this.log.error(
+        { export_sid: doc.export_sid, partner_sid: doc.partner_sid, kid: err.kid, reason: err.message },
+        'export callback key cannot be decrypted: add its key to RECORDS_CREDENTIALS_OLD_KEYS and restart',
+      );
+      return null;
+    }
+  }
+
   private async attempt(doc: ExportDoc): Promise<void> {
     const cb = doc.callback;
     if (!cb) return;
-    const outcome: SendOutcome = await sendSignedCallback(
-      {
-        url: cb.url,
-        method: 'POST',
-        fields: { event: EXPORT_EVENT, event_id: cb.event_id, export: serializeExport(doc) },
-        key: cb.key,
-        event: EXPORT_EVENT,
-        eventId: cb.event_id,
-        spanName: 'records export callback',
-      },
-      this.settings,
-    );
+    const key = this.signingKey(doc);
+    const outcome: SendOutcome =
+      key === null
+        ? { kind: 'failed', reason: 'the signing key cannot be decrypted on the server (its key is not configured)' }
+        : await sendSignedCallback(
+            {
+              url: cb.url,
+              method: 'POST',
+              fields: { event: EXPORT_EVENT, event_id: cb.event_id, export: serializeExport(doc) },
+              key,
+              event: EXPORT_EVENT,
+              eventId: cb.event_id,
+              spanName: 'records export callback',
+            },
+            this.settings,
+          );
     const attempts = cb.attempt_count + 1;
     const record: ExportCallbackAttempt = {
       date: new Date().toISOString(),

@@ -63,7 +63,8 @@ export function exportUploadKey(exportSid: string): { key: string; fingerprint: 
  * One run of an export, start to end: storage prepares the upload (container, quota, encryption),
  * the records stream in the listing's order — a batch at a time, serialized as the list does,
  * encoded, gzipped, counted against the room left, encrypted when the container has keys — into
- * the blob store, and storage commits the file. `recordPending` keeps the upload's SID before a
+ * the container's blob store (an external container's storage through blob routing, with no room
+ * limit), and storage commits the file. `recordPending` keeps the upload's SID before a
  * byte moves, so a run started after this one died aborts it. Anything failing aborts the upload:
  * no file, no blob.
  */
@@ -77,14 +78,14 @@ export async function writeExport(
   const principal = doc.principal;
   const { key, fingerprint } = exportUploadKey(doc.export_sid);
   if (doc.pending_file_sid) await storage.abort(principal, doc.pending_file_sid).catch(() => undefined);
-  const prepared = await storage.prepare({
+  // Storage's prepare for exports: an external container is a target too (its bytes go there, no space limits).
+  const prepared = await storage.exportPrepare({
     principal,
     fields: {
       container_sid: doc.container_sid,
       name: doc.name,
       mime_type: exportMimeType(doc.format, doc.compression),
     },
-    source: 'json',
     idempotency_key: key,
   });
   try {

@@ -1,5 +1,5 @@
 import type { StorageClient } from '@patchbay/contracts';
-import type { Logger } from '@patchbay/platform';
+import type { KeyRing, Logger } from '@patchbay/platform';
 import type { ListGate } from '@patchbay/query';
 import type { ExportSettings, RecordsSettings } from '../config';
 import type { RecordsRepo } from '../repo';
@@ -11,10 +11,14 @@ export interface RecordsContext {
   settings: RecordsSettings;
   /** Bounds the large pages of detail records built and sent at once (LIST_LARGE_*). */
   lists: ListGate;
-  /** Record exports: storage (the target container), their settings, and the job to wake when one is queued. */
+  /**
+   * Record exports: storage (the target container), their settings, the key ring their callback signing keys are
+   * sealed with (RECORDS_CREDENTIALS_KEY), and the job to wake when one is queued.
+   */
   exports: {
     storage: StorageClient;
     settings: ExportSettings;
+    ring: KeyRing;
     queued(): void;
   };
 }

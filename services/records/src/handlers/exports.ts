@@ -17,6 +17,7 @@ import { callbackUrlProblem, reply } from '@patchbay/platform';
 import { parseListParams, runList } from '@patchbay/query';
 import { defaultExportName, EXPORT_LIST_SPEC, serializeExport, type ExportDoc } from '../domain/export-docs';
 import { CALL_RECORDS, MESSAGE_RECORDS, type RecordKind } from '../domain/record-kinds';
+import { sealCallbackKey } from '../secrets/callback-key';
 import type { RecordsContext } from './context';
 
 const validateCreate = compileValidator(RecordExportCreateSchema);
@@ -82,8 +83,9 @@ function exportHandlers(ctx: RecordsContext, kind: ExportKind, records: RecordKi
       const format = body.format ?? 'ndjson';
       const compression = body.compression ?? 'gzip';
       const key = body.callback_url ? randomBytes(32).toString('base64url') : null;
+      const exportSid = randomUUID();
       const doc: ExportDoc = {
-        export_sid: randomUUID(),
+        export_sid: exportSid,
         partner_sid: principal.partner_sid,
         kind,
         status: 'queued',
@@ -104,7 +106,8 @@ function exportHandlers(ctx: RecordsContext, kind: ExportKind, records: RecordKi
             ? {
                 url: body.callback_url,
                 event_id: randomUUID(),
-                key,
+                // Shown once, in this answer; stored sealed (secrets/callback-key.ts).
+                key: sealCallbackKey(ctx.exports.ring, exportSid, key),
                 state: 'waiting',
                 attempt_count: 0,
                 attempts: [],
@@ -164,16 +167,16 @@ function actingFor(p: Principal): Principal {
   return { partner_sid: p.partner_sid, login: p.login, scopes: p.scopes, token_sid: null };
 }
 
-/** The container named (one of the caller's internal containers, else 422 naming `container_sid`), or the default. */
+/**
+ * The container named (one of the caller's containers, internal or external, else 422 naming `container_sid`), or
+ * the default.
+ */
 async function targetContainer(ctx: RecordsContext, partnerSid: string, sid: string | undefined): Promise<Container> {
-  const container = sid
+  return sid
     ? await ctx.exports.storage.checkContainer(partnerSid, sid).catch((err: unknown) => {
         if (err instanceof NotFoundError)
           throw UnprocessableError.field('container_sid', 'no container of yours has this container_sid');
         throw err;
       })
     : await ctx.exports.storage.defaultContainer(partnerSid);
-  if (container.type !== 'internal')
-    throw UnprocessableError.field('container_sid', 'exports are written to internal containers only');
-  return container;
 }

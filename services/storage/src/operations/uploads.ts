@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   externalBlobKey,
   fileBlobKey,
+  ForbiddenError,
   NotFoundError,
   UnprocessableError,
   type FileUpload,
@@ -115,6 +116,24 @@ export async function prepareUpload(
     );
   const retryOf = await fileUnderKey(ctx, principal, idempotencyKey);
   return recordPendingUpload(ctx, c, uploadFields(input, c), { reserved, retryOf });
+}
+
+/**
+ * A record export's prepare (decisions §55): its File fields checked as an API upload's, into any of the caller's
+ * containers — an external one too: the bytes go to that storage, with no space limits checked there, as a
+ * recording's (decisions §29). Only the records service asks it; API uploads keep `prepareUpload`, which refuses
+ * external containers. The export acts for a partner with `storage.manage`: a message without it is refused.
+ */
+export async function prepareExportUpload(
+  ctx: StorageContext,
+  principal: Principal,
+  input: FileUpload,
+  idempotencyKey?: string,
+): Promise<Prepared> {
+  if (!principal.scopes.includes('storage.manage')) throw new ForbiddenError();
+  const c = await uploadContainer(ctx, principal.partner_sid, input.container_sid);
+  const retryOf = await fileUnderKey(ctx, principal, idempotencyKey);
+  return recordPendingUpload(ctx, c, uploadFields(input, c), { retryOf });
 }
 
 /** A pending upload whose bytes come before its fields (multipart with `data` first). */
