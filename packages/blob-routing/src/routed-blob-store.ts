@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
   BlobStoreUnavailableError,
@@ -44,6 +45,12 @@ export class RoutedBlobStore implements BlobStore {
   async openReader(key: string, opts?: ReadOptions): Promise<BlobReader | undefined> {
     if (parseExternalKey(key) || !this.platform.openReader) return undefined;
     return this.platform.openReader(key, opts);
+  }
+
+  /** Patchbay's own store's file where it keeps files; undefined for an external store's key. */
+  async openFile(key: string): Promise<FileHandle | undefined> {
+    if (parseExternalKey(key) || !this.platform.openFile) return undefined;
+    return this.platform.openFile(key);
   }
 
   forgetOpen(match: (key: string) => boolean): void {

@@ -184,3 +184,46 @@ test('every listener gone past half the source: the run finishes into the cache'
   expect(told.released.has(key)).toBe(false);
   expect((await blobs.stat(key)).size).toBe(told.stored.get(key));
 }, 120_000);
+
+/** ffmpeg processes whose working directory is a run's scratch under this test's root (Linux /proc). */
+function ffmpegsOfThisTest(): number[] {
+  const scratch = path.join(root, 'scratch');
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return (
+          fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'ffmpeg' &&
+          fs.readlinkSync(`/proc/${pid}/cwd`).startsWith(scratch)
+        );
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    });
+}
+
+test('ffmpeg reads a source in the directory store itself: its stdin is the blob’s own file', async () => {
+  const key = 'cache/FI-long/mp3-own-stdin';
+  const started = await start(key, 'only');
+  if (!('live' in started)) throw new Error('expected a live run');
+  let stdin: string | null = null;
+  await until('the run’s ffmpeg', () => {
+    const [pid] = ffmpegsOfThisTest();
+    if (pid === undefined) return false;
+    stdin = fs.readlinkSync(`/proc/${pid}/fd/0`);
+    return true;
+  });
+  expect(stdin).toBe(path.join(root, 'blobs', 'files', 'long'));
+  // Progress still moves (the file's shared offset), and the bytes still reach the end.
+  const listener = puller(started.live, key, 'only');
+  let reply = await listener.next();
+  let moved = false;
+  while (!reply.end) {
+    moved ||= reply.progress > 0 && reply.progress < 100;
+    reply = await listener.next();
+  }
+  expect(moved).toBe(true);
+  expect(told.stored.has(key)).toBe(true);
+}, 120_000);

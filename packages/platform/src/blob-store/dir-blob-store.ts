@@ -119,6 +119,23 @@ export class DirBlobStore implements BlobStore {
       : new FileReader(f, this.openFiles, key, translate);
   }
 
+  /** The object's file, opened read-only (a rename over it later does not change what it reads). */
+  async openFile(key: string): Promise<FileHandle> {
+    let fh: FileHandle;
+    try {
+      fh = await open(this.pathFor(key), 'r');
+    } catch (err) {
+      throw translate(err, key);
+    }
+    const isFile = await fh.stat().then(
+      (st) => st.isFile(),
+      () => false,
+    );
+    if (isFile) return fh;
+    await fh.close();
+    throw notFound(key);
+  }
+
   forgetOpen(match: (key: string) => boolean): void {
     this.openFiles.dropWhere((file) => match(path.relative(this.dir, file).split(path.sep).join('/')));
   }

@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
 /** Inclusive byte range, as in HTTP `Range: bytes=start-end`. */
@@ -73,6 +74,14 @@ export interface BlobStore {
    * routed store): the caller streams it with `get`. NotFoundError as `get`.
    */
   openReader?(key: string, opts?: ReadOptions): Promise<BlobReader | undefined>;
+  /**
+   * Optional, for adapters whose objects are local files (the directory store): the object opened
+   * read-only, for a child process to read through its own descriptor (ffmpeg's stdin) without this
+   * process copying the bytes. The same bytes for as long as it is open; the caller closes it.
+   * Resolves undefined for a key the adapter does not hold as a local file (an external container's,
+   * in the routed store): the caller streams it with `get`. NotFoundError as `get`.
+   */
+  openFile?(key: string): Promise<FileHandle | undefined>;
   /**
    * Optional, with `openReader`: drops what `openReader` keeps open for the keys `match` accepts (they changed
    * elsewhere).

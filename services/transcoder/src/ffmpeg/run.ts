@@ -40,6 +40,11 @@ export interface RunOptions {
    * the feed's error.
    */
   stdin?: Readable;
+  /**
+   * Instead of `stdin`: an open file the child reads as its stdin itself (the descriptor is shared,
+   * so this process moves none of the bytes; its offset tells how far the child has read).
+   */
+  stdinFd?: number;
   /** The child's working directory: its run's scratch, so an operator (or a test) can tell whose it is. */
   cwd?: string;
   /**
@@ -71,17 +76,18 @@ function runChild(bin: string, args: string[], opts: RunOptions): Promise<string
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const [command, argv] = guarded(bin, args);
-    const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd });
+    const child = spawn(command, argv, { stdio: [opts.stdinFd ?? 'pipe', 'pipe', 'pipe'], cwd: opts.cwd });
     let feedError: unknown = null;
+    const stdin = child.stdin; // null when the child reads a file of its own (stdinFd)
     // EPIPE when the child stops reading (it failed, or needs no more): its exit says what happened.
-    child.stdin.on('error', () => undefined);
-    if (opts.stdin) {
+    stdin?.on('error', () => undefined);
+    if (opts.stdin && stdin) {
       opts.stdin.once('error', (e) => {
         feedError = e;
         child.kill('SIGKILL');
       });
-      opts.stdin.pipe(child.stdin);
-    } else child.stdin.end();
+      opts.stdin.pipe(stdin);
+    } else stdin?.end();
     // setpriv execs ffmpeg in place, so the PID (and the priority set on it) is ffmpeg's.
     if (opts.nice && child.pid !== undefined) {
       try {
@@ -93,11 +99,12 @@ function runChild(bin: string, args: string[], opts: RunOptions): Promise<string
     const out: Buffer[] = [];
     let err = '';
     let timedOut = false;
-    child.stdout.on('data', (b: Buffer) => {
+    // stdout and stderr are pipes in every case (only stdin may be a descriptor): typed nullable, never null.
+    child.stdout?.on('data', (b: Buffer) => {
       if (opts.onStdout) opts.onStdout(b);
       else out.push(b);
     });
-    child.stderr.on('data', (b: Buffer) => {
+    child.stderr?.on('data', (b: Buffer) => {
       err = (err + b.toString()).slice(-4000);
     });
     const timer = setTimeout(() => {
@@ -114,7 +121,7 @@ function runChild(bin: string, args: string[], opts: RunOptions): Promise<string
     child.on('close', (code, sig) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      opts.stdin?.unpipe(child.stdin);
+      if (stdin) opts.stdin?.unpipe(stdin);
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else if (signal?.aborted) reject(signal.reason);
       else if (feedError) reject(feedError);

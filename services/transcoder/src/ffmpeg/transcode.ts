@@ -35,8 +35,11 @@ function settings(target: string, plan: OutputPlan): string[] {
 
 /** What a streamed run needs besides the common options: its input fed, its output handed on. */
 export interface PipedTranscodeOptions extends Omit<TranscodeOptions, 'input' | 'output' | 'duration' | 'onProgress'> {
-  /** The source's bytes, fed to ffmpeg's stdin. */
-  input: Readable;
+  /**
+   * The source: its bytes fed to ffmpeg's stdin, or the descriptor of a local file ffmpeg reads as
+   * its stdin itself (`descriptor`).
+   */
+  input: Readable | { descriptor: number };
   /** ffmpeg's output as it writes it (a format that streams: MEDIA_FORMATS' `streams`). */
   onOutput: (chunk: Buffer) => void;
   /** ffmpeg's working directory (the run's scratch: it names no file there). */
@@ -70,7 +73,7 @@ export async function transcodePiped(opts: PipedTranscodeOptions): Promise<void>
     timeoutMs: opts.timeoutMs,
     signal: opts.signal,
     nice: opts.nice,
-    stdin: opts.input,
+    ...('descriptor' in opts.input ? { stdinFd: opts.input.descriptor } : { stdin: opts.input }),
     onStdout: opts.onOutput,
     cwd: opts.cwd,
   });

@@ -10,6 +10,7 @@ import { FORMATS } from '../ffmpeg/formats';
 import { probe } from '../ffmpeg/probe';
 import { transcodePiped } from '../ffmpeg/transcode';
 import { fetchBlob, storeBlob } from '../workspace';
+import { fileOffset } from './file-offset';
 import { GrowingFile } from './growing-file';
 
 /** A listener that has not pulled for this long is gone (its file server died, or forgot to say). */
@@ -228,25 +229,71 @@ export class LiveRun {
     this.wake();
   }
 
-  /** ffmpeg from the source (fed, counted for `progress`) into `file`; probed first when a bitrate depends on it. */
+  /**
+   * ffmpeg from the source into `file`, probed first when a bitrate depends on it. ffmpeg reads a
+   * local source file as its stdin itself (the directory store's object, or the probed copy): this
+   * process moves none of those bytes, and `progress` is the file's offset. Other stores' bytes are
+   * fed through a pipe and counted.
+   */
   private async encode(dir: string, file: GrowingFile, markStarted: () => void, signal: AbortSignal): Promise<void> {
     const { jobs } = this.deps;
     const req = this.req;
     const spec = FORMATS[req.target];
-    let source: Readable;
     let plan = planOutput(req.target, null, { sampleRate: null, channels: null });
+    let local: fs.promises.FileHandle | undefined;
     if (req.bitrate !== null && spec.bitrate) {
       // The encoder's settings depend on the source: probed first, from a local copy.
       const input = path.join(dir, 'input');
       await fetchBlob(jobs.blobs, req.blob_key, input, signal);
-      const described = await probe(input, req.source_format, signal);
-      plan = planOutput(req.target, req.bitrate, described);
-      this.total = (await fs.promises.stat(input)).size;
-      source = fs.createReadStream(input, { highWaterMark: 256 * 1024 });
-    } else {
-      this.total = (await jobs.blobs.stat(req.blob_key)).size;
-      source = await jobs.blobs.get(req.blob_key);
+      plan = planOutput(req.target, req.bitrate, await probe(input, req.source_format, signal));
+      local = await fs.promises.open(input, 'r');
+    } else local = await jobs.blobs.openFile?.(req.blob_key);
+    try {
+      if (local && (await fileOffset(local.fd)) === null) {
+        await local.close(); // no way to tell how far ffmpeg has read: fed by this process instead
+        local = undefined;
+      }
+      const feed = local ? await this.fileFeed(local) : await this.streamFeed();
+      this.state = 'running';
+      // Listeners that joined while the run waited start their idle clock now.
+      for (const id of this.listeners.keys()) this.touch(id);
+      markStarted();
+      try {
+        await transcodePiped({
+          input: feed.input,
+          sourceFormat: req.source_format,
+          target: req.target,
+          plan,
+          timeoutMs: jobs.timeoutMs,
+          signal,
+          nice: jobs.nice,
+          onOutput: (chunk) => file.append(chunk),
+          cwd: dir,
+        });
+      } finally {
+        feed.end();
+      }
+    } finally {
+      await local?.close();
     }
+  }
+
+  /** A local file ffmpeg reads itself; how far it has read is looked up four times a second. */
+  private async fileFeed(local: fs.promises.FileHandle): Promise<Feed> {
+    this.total = (await local.stat()).size;
+    const timer = setInterval(() => {
+      void fileOffset(local.fd).then((pos) => {
+        if (pos !== null) this.fed = Math.max(this.fed, pos);
+      });
+    }, FILE_PROGRESS_MS);
+    return { input: { descriptor: local.fd }, end: () => clearInterval(timer) };
+  }
+
+  /** The blob store's stream, piped to ffmpeg and counted as it goes. */
+  private async streamFeed(): Promise<Feed> {
+    const { blobs } = this.deps.jobs;
+    this.total = (await blobs.stat(this.req.blob_key)).size;
+    const source = await blobs.get(this.req.blob_key);
     const counted = source.pipe(
       new Transform({
         transform: (chunk: Buffer, _enc, done) => {
@@ -256,24 +303,15 @@ export class LiveRun {
       }),
     );
     source.once('error', (err) => counted.destroy(err));
-    this.state = 'running';
-    // Listeners that joined while the run waited start their idle clock now.
-    for (const id of this.listeners.keys()) this.touch(id);
-    markStarted();
-    try {
-      await transcodePiped({
-        input: counted,
-        sourceFormat: req.source_format,
-        target: req.target,
-        plan,
-        timeoutMs: jobs.timeoutMs,
-        signal,
-        nice: jobs.nice,
-        onOutput: (chunk) => file.append(chunk),
-        cwd: dir,
-      });
-    } finally {
-      source.destroy();
-    }
+    return { input: counted, end: () => source.destroy() };
   }
 }
+
+/** What ffmpeg reads, and what to do once it has finished with it. */
+interface Feed {
+  input: Readable | { descriptor: number };
+  end: () => void;
+}
+
+/** How often a run that ffmpeg reads from a local file looks up how far it has read. */
+const FILE_PROGRESS_MS = 250;
