@@ -1,5 +1,5 @@
 // First: tracing (when OTEL_* asks for it) starts before any module it instruments is loaded.
-import '@patchbay/platform/src/tracing/register';
+import '@patchbay/platform/src/runtime/register';
 import { bootService } from '@patchbay/platform';
 import { IdentityConfig, identitySettings } from './config';
 import { startIdentityService } from './service';

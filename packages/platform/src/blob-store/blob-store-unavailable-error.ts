@@ -1,6 +1,6 @@
 import { UnavailableError, type ErrorBody } from '@patchbay/contracts';
 import { ADDRESS_NOT_ALLOWED, AddressNotAllowedError } from '../net/address-not-allowed-error';
-import { fieldOf } from '../runtime/error-fields';
+import { fieldOf } from '../basics/error-fields';
 
 /**
  * Why an object storage cannot be used, as a stable code callers can switch on:

@@ -19,7 +19,7 @@ import { assertKey, resolveRange } from './blob-checks';
 import { OpenFiles, type OpenFile } from './open-files';
 import { BlockCache } from './block-cache';
 import { CachedFileReader, FileReader } from './dir-reader';
-import { errorCode, fieldOf } from '../runtime/error-fields';
+import { errorCode, fieldOf } from '../basics/error-fields';
 
 export interface DirBlobStoreOptions {
   /** Root directory; created on first put. */

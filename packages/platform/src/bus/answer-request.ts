@@ -2,13 +2,11 @@ import type { Logger } from 'pino';
 import { ApiError, replyForError, type BusReply } from '@patchbay/contracts';
 import { decodePayload } from './envelope-codec';
 import type { MessageContext, RequestHandler } from './port';
-import { isServerFault } from '../runtime/serve-all';
 
 /**
  * Runs a request handler on an encoded payload and always produces a reply: a thrown ApiError
- * becomes its status and error body (logged here when it is the server's fault: isServerFault); anything else is
- * logged here (the caller only sees a
- * generic 500). A malformed payload is a 400.
+ * becomes its status and error body (logged here when it is the server's fault: isServerFault); anything else
+ * is logged here (the caller only sees a generic 500). A malformed payload is a 400.
  */
 export async function answerRequest(
   handler: RequestHandler,
@@ -23,4 +21,23 @@ export async function answerRequest(
       logger.error({ err, subject: ctx.subject, requestId: ctx.requestId }, 'request handler failed');
     return replyForError(err);
   }
+}
+
+/**
+ * A typed error that reports the server's own failure rather than the client's: a 500 (a store or
+ * blob-store error), or any other 5xx that carries an underlying cause (a store busy or unreachable).
+ * A 503 or 504 without a cause is the bus's or a gate's considered answer and is logged where decided.
+ */
+export function isServerFault(err: ApiError): boolean {
+  return err.status === 500 || (err.status > 500 && err.cause !== undefined);
+}
+
+const REPLY = Symbol.for('patchbay.reply');
+function isReply(v: unknown): v is BusReply {
+  return typeof v === 'object' && v !== null && REPLY in v && v[REPLY] === true;
+}
+
+/** Marks a reply with a non-200 status (e.g. 201, 204) so serveAll passes it through as-is. */
+export function reply(status: number, body: unknown): BusReply {
+  return Object.assign({ status, body }, { [REPLY]: true });
 }

@@ -1,7 +1,7 @@
 import { TimeoutError, UnavailableError } from '@patchbay/contracts';
 import { BUS_RETRY_AFTER_S, BusPayloadError, NoRespondersError } from './bus-errors';
 import type { ChunkWire } from './chunk-wire';
-import { errorMessage } from '../runtime/error-fields';
+import { errorMessage } from '../basics/error-fields';
 
 /**
  * Carrying one message larger than the medium's max_payload: the sender keeps the bytes and offers

@@ -44,7 +44,7 @@ import { RequestWatch, WATCH_HEADER } from './nats-request-watch';
 import { ensureConsumer, ensureStreams, pendingJobs, type StreamLimits } from './nats-streams';
 import { DEFAULT_DRAIN_MS, PullWorker } from './pull-worker';
 import { consumerName } from './subject-names';
-import { errorMessage } from '../runtime/error-fields';
+import { errorMessage } from '../basics/error-fields';
 
 export interface NatsBusOptions {
   /** `nats://host:port` (several servers: comma-separated). */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { LOG_FORMATS } from '../runtime/logger';
+import { LOG_FORMATS } from '../logging/logger';
 
 /**
  * Environment keys every service understands. A service's own `src/config.ts` composes these with
@@ -92,7 +92,7 @@ export const CommonConfig = {
   NATS_STREAM_REPLICAS: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
   /*
    * OpenTelemetry traces (decisions §42): the standard variables Patchbay honours. The SDK starts
-   * before this schema is read (tracing/register.ts, tracing/trace-settings.ts), so they are read
+   * before this schema is read (runtime/register.ts, tracing/trace-settings.ts), so they are read
    * there; they are declared here so start-up checks them like every other key and a deployment
    * that sets them is known to be understood. All unset: tracing off, no SDK loaded.
    */

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import type { Static, TObject } from '@sinclair/typebox';
-import { fieldOf } from '../runtime/error-fields';
+import { fieldOf } from '../basics/error-fields';
 
 const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
 

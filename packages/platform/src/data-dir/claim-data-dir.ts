@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../runtime/logger';
+import type { Logger } from '../logging/logger';
 import { lockDir, type DirLock } from './dir-lock';
-import { errorMessage } from '../runtime/error-fields';
+import { errorMessage } from '../basics/error-fields';
 
 /** What a process holds of a data directory until it stops. */
 export interface DataDirClaim {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { currentIdentity, isRunning, parseIdentity, type ProcessIdentity } from './process-identity';
-import { errorCode } from '../runtime/error-fields';
+import { errorCode } from '../basics/error-fields';
 
 /** The lock file in each locked directory. */
 export const LOCK_FILE = 'patchbay.lock';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import { errorCode, fieldOf } from '../runtime/error-fields';
+import { errorCode, fieldOf } from '../basics/error-fields';
 
 /**
  * Who holds a lock: enough to tell, later and from another process, whether that very process is

@@ -8,7 +8,7 @@ import { isDeepStrictEqual, types } from 'node:util';
 import { BadRequestError } from '@patchbay/contracts';
 import type { Doc, Filter, Update } from './port';
 import { getPath, isPlainObject, setPath, unsetPath } from './doc-paths';
-import { errorMessage } from '../runtime/error-fields';
+import { errorMessage } from '../basics/error-fields';
 
 const OPERATORS = new Set(['$set', '$unset', '$inc']);
 

@@ -12,7 +12,7 @@ import {
   MongoTopologyClosedError,
   MongoClientClosedError,
 } from 'mongodb';
-import { errorCode, fieldOf } from '../runtime/error-fields';
+import { errorCode, fieldOf } from '../basics/error-fields';
 
 /** E11000 (and the legacy 11001) is a unique index refusing a write, from any command or bulk write. */
 const DUPLICATE_KEY = new Set([11000, 11001]);

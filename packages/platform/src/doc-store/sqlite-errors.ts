@@ -1,6 +1,6 @@
 /** SQLite errors → the contract errors every port speaks; no raw driver error crosses the port. */
 import { ApiError, DuplicateKeyError, UnavailableError } from '@patchbay/contracts';
-import { errorCode, fieldOf } from '../runtime/error-fields';
+import { errorCode, fieldOf } from '../basics/error-fields';
 
 /**
  * `uniqueName` turns SQLite's message (`UNIQUE constraint failed: t.c1, t.c2`) into the port name of the

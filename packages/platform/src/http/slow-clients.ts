@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { Logger } from '../runtime/logger';
+import type { Logger } from '../logging/logger';
 import type { HttpTimeouts } from '../config/http-server';
 
 const CUT_BODY = (t: HttpTimeouts) =>

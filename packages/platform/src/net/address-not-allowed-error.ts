@@ -1,4 +1,4 @@
-import { errorCode, fieldOf } from '../runtime/error-fields';
+import { errorCode, fieldOf } from '../basics/error-fields';
 
 /** The one text every refused address gets, whatever the address and however it was spelled. */
 export const ADDRESS_NOT_ALLOWED = 'this address is not allowed';

@@ -2,7 +2,7 @@ import { Type, type Static, type TObject, type TProperties } from '@sinclair/typ
 import type { Server } from 'node:http';
 import { loadConfig } from '../config/load-config';
 import { CommonConfig } from '../config/common';
-import { createLogger, resolveLogFormat } from './logger';
+import { createLogger, resolveLogFormat } from '../logging/logger';
 import { createMetricsRegistry } from './metrics';
 import { serverPort, startOpsServer } from './ops-server';
 import { reportReady } from './launcher-ipc';
@@ -15,7 +15,7 @@ import { blobStoreSpans, docStoreSpans } from './store-spans';
 import type { DocStore } from '../doc-store/port';
 import type { BlobStore } from '../blob-store/port';
 import type { Bus } from '../bus/port';
-import type { Logger } from './logger';
+import type { Logger } from '../logging/logger';
 
 export const commonSchema = Type.Object(CommonConfig);
 export type CommonConfigValues = Static<typeof commonSchema>;

@@ -6,7 +6,7 @@ import {
   UnsupportedMediaTypeError,
   errorItem,
 } from '@patchbay/contracts';
-import { errorCode, fieldOf } from './error-fields';
+import { errorCode, fieldOf } from '../basics/error-fields';
 
 /**
  * zlib's codes for data that does not decompress (Z_DATA_ERROR, Z_BUF_ERROR, brotli's ERR__ERROR_*, zstd's

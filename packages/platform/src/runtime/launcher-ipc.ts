@@ -1,4 +1,4 @@
-import { fieldOf } from './error-fields';
+import { fieldOf } from '../basics/error-fields';
 
 /**
  * What a service tells the distributed launcher that spawned it (over Node's IPC channel, which

@@ -1,7 +1,7 @@
 import { IdentityClient } from '@patchbay/contracts';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/port';
-import { errorMessage } from './error-fields';
+import { errorMessage } from '../basics/error-fields';
 import { quietly } from '../tracing/quiet';
 
 /**

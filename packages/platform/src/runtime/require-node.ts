@@ -1,5 +1,5 @@
 /**
- * Imported first by every entry point (through tracing/register.ts, or directly): on an unsupported
+ * Imported first by every entry point (through runtime/register.ts, or directly): on an unsupported
  * Node.js the process stops here with a plain message, before anything else is loaded or any V8
  * flag is applied (an older V8 would first complain about flags it does not know).
  */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { replyForError, ok, ApiError, type BusReply } from '@patchbay/contracts';
 import type { Bus, MessageContext, Subscription } from '../bus/port';
+import { isServerFault } from '../bus/answer-request';
 
 /** What a handler gets with its message: the subject, the request ID, and a logger carrying that ID. */
 export interface HandlerContext extends MessageContext {
@@ -50,15 +51,6 @@ export async function serveAll(
     );
   }
   return subs;
-}
-
-/**
- * A typed error that reports the server's own failure rather than the client's: a 500 (a store or
- * blob-store error), or any other 5xx that carries an underlying cause (a store busy or unreachable).
- * A 503 or 504 without a cause is the bus's or a gate's considered answer and is logged where decided.
- */
-export function isServerFault(err: ApiError): boolean {
-  return err.status === 500 || (err.status > 500 && err.cause !== undefined);
 }
 
 const REPLY = Symbol.for('patchbay.reply');

@@ -2,7 +2,7 @@
  * Calls `onGone` once the process `pid` no longer exists (checked every `intervalMs`). The timer
  * does not keep the event loop alive.
  */
-import { errorCode } from './error-fields';
+import { errorCode } from '../basics/error-fields';
 export function watchProcess(pid: number, onGone: () => void, intervalMs = 1000): () => void {
   const timer = setInterval(() => {
     try {

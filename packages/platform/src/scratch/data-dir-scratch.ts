@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Logger } from '../runtime/logger';
+import type { Logger } from '../logging/logger';
 import { sweepScratch, type SweepResult } from './scratch-sweep';
 
 /** The transcoder's scratch root under a data directory (its default TRANSCODER_SCRATCH_DIR). */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../runtime/logger';
+import type { Logger } from '../logging/logger';
 import { bootId, pidNamespace, processesUsing, startTime } from './proc';
 import { HEARTBEAT_MS, OWNER_FILE, WORKER_PREFIX, type OwnerRecord } from './worker-dir';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../runtime/logger';
+import type { Logger } from '../logging/logger';
 import { KEY_BYTES } from './key-ring';
-import { errorCode } from '../runtime/error-fields';
+import { errorCode } from '../basics/error-fields';
 
 /** The key file exists but does not hold a key: never replaced, because the data needs that key. */
 export class KeyFileError extends Error {

@@ -1,4 +1,4 @@
-import type { Logger } from '../runtime/logger';
+import type { Logger } from '../logging/logger';
 import { KeyRing } from './key-ring';
 import type { CredentialKeySettings, CredentialKeySpec } from './key-settings';
 import { readOrCreateKeyFile } from './key-file';

@@ -1,4 +1,4 @@
-import { fieldOf } from '../runtime/error-fields';
+import { fieldOf } from '../basics/error-fields';
 /**
  * A credential as stored: AES-256-GCM ciphertext with what opening it needs except the key.
  * `kid` names the key (first 8 hex digits of its SHA-256), so keys can be rotated: values sealed

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Logger } from '../runtime/logger';
+import type { Logger } from '../logging/logger';
 
 /** A logger whose lines a test reads back (parsed JSON), for "it was logged" checks. */
 export function captureLogger(level = 'info'): { logger: Logger; lines: Array<Record<string, unknown>> } {

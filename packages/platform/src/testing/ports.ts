@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { errorCode } from '../runtime/error-fields';
+import { errorCode } from '../basics/error-fields';
 
 /**
  * Ports for test processes that bind late (a launcher's children bind 10–40 s after the port was

@@ -11,7 +11,7 @@ let summary: string | undefined;
  * (trace-settings.ts), and does nothing otherwise: no SDK module is even loaded, and the API's
  * no-op tracer answers every span. Synchronous on purpose — the SDK's instrumentations patch
  * node:http, express and mongodb as they are required, so it runs before any of them is: every
- * entry point's first import is `tracing/register.ts`, which calls this.
+ * entry point's first import is `runtime/register.ts`, which calls this.
  * A setting it cannot honour stops the process at once, naming it.
  */
 export function startTracing(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fieldOf } from '../runtime/error-fields';
+import { fieldOf } from '../basics/error-fields';
 
 /**
  * How this process exports traces, decided from the standard OpenTelemetry variables — the one

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { applyHeapSettings } from '../../src/runtime/heap-settings';
+import { applyHeapSettings } from '../../src/basics/heap-settings';
 
 /**
  * A process that streams bytes (here: 768 MiB of 64 KiB Buffers, each dropped at once, as an upload
@@ -11,7 +11,7 @@ import { applyHeapSettings } from '../../src/runtime/heap-settings';
  * the upload benches beside it switched off (decisions §46), not counted here.
  */
 const child = (optOut: boolean): number => {
-  const module = JSON.stringify(path.resolve(__dirname, '../../src/runtime/heap-settings.ts'));
+  const module = JSON.stringify(path.resolve(__dirname, '../../src/basics/heap-settings.ts'));
   const script = `
     require('tsx/cjs');
     const { applyHeapSettings: apply } = require(${module});

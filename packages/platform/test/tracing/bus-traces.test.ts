@@ -7,7 +7,7 @@ import type { Bus } from '../../src/bus/port';
 import { InstrumentedBus } from '../../src/bus/instrumented-bus';
 import { MemoryBus } from '../../src/bus/memory-bus';
 import { NatsBus } from '../../src/bus/nats-bus';
-import { createLogger } from '../../src/runtime/logger';
+import { createLogger } from '../../src/logging/logger';
 import { startNatsServer, type NatsServerHandle } from '../../src/testing/nats-server';
 import { installTracing, type InstalledTracing } from '../../src/tracing/install-tracing';
 import { tracer } from '../../src/tracing/span-helpers';

@@ -2,7 +2,7 @@ import v8 from 'node:v8';
 
 /**
  * V8's garbage collector as Patchbay's processes want it, set at the very start of every process
- * (tracing/register.ts, the first import of every entry point, calls this before anything else
+ * (runtime/register.ts, the first import of every entry point, calls this before anything else
  * allocates).
  *
  * `--external-memory-accounted-in-global-limit`: memory outside the JavaScript heap (Buffers: every

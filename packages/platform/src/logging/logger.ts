@@ -2,7 +2,7 @@ import pino, { type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { stdoutSink } from './log-sink';
 import { activeTraceIds } from '../tracing/span-helpers';
-import { fieldOf } from './error-fields';
+import { fieldOf } from '../basics/error-fields';
 
 export type { Logger };
 
