@@ -31,13 +31,3 @@ export async function answerRequest(
 export function isServerFault(err: ApiError): boolean {
   return err.status === 500 || (err.status > 500 && err.cause !== undefined);
 }
-
-const REPLY = Symbol.for('patchbay.reply');
-function isReply(v: unknown): v is BusReply {
-  return typeof v === 'object' && v !== null && REPLY in v && v[REPLY] === true;
-}
-
-/** Marks a reply with a non-200 status (e.g. 201, 204) so serveAll passes it through as-is. */
-export function reply(status: number, body: unknown): BusReply {
-  return Object.assign({ status, body }, { [REPLY]: true });
-}
