@@ -7,7 +7,7 @@ import { formBody, jsonBody } from './http/body';
 import { errorHandler, notFound } from './http/errors';
 import { observe } from './http/observe';
 import { ROUTES } from './routes/route-table';
-import { bodyKind } from './routes/route-def';
+import { bodyKind } from './http/route-def';
 import { forward } from './routes/forward';
 import { countUploadBytes } from './upload/upload-metrics';
 import { openApiDocument } from './openapi/document';

@@ -9,9 +9,9 @@ import {
 } from '@patchbay/contracts';
 import type { Bus, Logger } from '@patchbay/platform';
 import { callerOf } from '../auth/caller';
-import { dropUnreadBody } from '../upload/declared-size';
-import { multipartBoundary } from '../upload/part-headers';
-import { bodyKind, takesIdempotencyKey, type RouteDef } from '../routes/route-def';
+import { dropUnreadBody } from '../http/unread-body';
+import { multipartBoundary } from '../http/multipart-boundary';
+import { bodyKind, takesIdempotencyKey, type RouteDef } from '../http/route-def';
 import { BodyDigest } from './body-digest';
 import { sameStreamedBody, replayAnswer } from './replay';
 import { idempotencyKeyOf, parsedBodyHash, requestHashOf } from './request-fingerprint';

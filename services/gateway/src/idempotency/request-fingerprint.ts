@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { BadRequestError, IDEMPOTENCY_KEY_HEADER, isIdempotencyKey } from '@patchbay/contracts';
 import { sortKeysDeep } from '../http/respond';
-import { bodyKind, type RouteDef } from '../routes/route-def';
+import { bodyKind, type RouteDef } from '../http/route-def';
 
 /*
  * What makes two requests with one Idempotency-Key "the same request" (docs/interface-notes.md,

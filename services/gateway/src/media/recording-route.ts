@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { UnsupportedMediaTypeError } from '@patchbay/contracts';
-import type { StreamDeps } from '../routes/route-def';
+import type { StreamDeps } from '../http/route-def';
 import { storageOf, streamedUpload } from '../upload/upload-flow';
 import { callerOf } from '../auth/caller';
 import { runningKeyOf } from '../idempotency/running-key';

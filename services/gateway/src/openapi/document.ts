@@ -1,4 +1,4 @@
-import type { RouteDef } from '../routes/route-def';
+import type { RouteDef } from '../http/route-def';
 import { SchemaComponents } from './components';
 import { fileServerPath } from './file-server';
 import { SECURITY_SCHEMES, openApiPath, operation } from './operation';

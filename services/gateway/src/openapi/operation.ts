@@ -1,4 +1,4 @@
-import { bodyKind, isStreamed, type RouteDef } from '../routes/route-def';
+import { bodyKind, isStreamed, type RouteDef } from '../http/route-def';
 import type { SchemaComponents } from './components';
 import { routeParameters } from './parameters';
 import { routeResponses } from './responses';

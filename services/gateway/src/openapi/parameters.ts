@@ -1,7 +1,7 @@
 import type { TObject } from '@sinclair/typebox';
 import { MAX_FILTER_BYTES, MAX_FILTER_CONDITIONS, MAX_LIMIT, DEFAULT_LIMIT } from '@patchbay/query';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX } from '@patchbay/contracts';
-import { takesIdempotencyKey, type RouteDef } from '../routes/route-def';
+import { takesIdempotencyKey, type RouteDef } from '../http/route-def';
 import type { JsonSchema, SchemaComponents } from './components';
 
 /** An OpenAPI Parameter Object. */

@@ -1,5 +1,5 @@
 import { ErrorBodySchema, IDEMPOTENT_REPLAYED_HEADER } from '@patchbay/contracts';
-import { bodyKind, isBinary, takesIdempotencyKey, type ResponseBody, type RouteDef } from '../routes/route-def';
+import { bodyKind, isBinary, takesIdempotencyKey, type ResponseBody, type RouteDef } from '../http/route-def';
 import type { JsonSchema, SchemaComponents } from './components';
 import { pathParamNames } from './parameters';
 

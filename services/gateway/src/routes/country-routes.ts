@@ -1,5 +1,5 @@
 import { CountrySchema, ListEnvelopeSchema, Subjects as S } from '@patchbay/contracts';
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 
 /** The country list. */
 export const COUNTRY_ROUTES: RouteDef[] = [

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { Type } from '@sinclair/typebox';
-import type { RouteDef, StreamDeps } from './route-def';
+import type { RouteDef, StreamDeps } from '../http/route-def';
 
 /** `GET /openapi.json`: this API's OpenAPI 3.1 document, built once at start (openapi/document.ts). */
 function documentRoute(deps: StreamDeps): RequestHandler {

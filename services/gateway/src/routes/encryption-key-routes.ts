@@ -5,7 +5,7 @@ import {
   ListEnvelopeSchema,
   Subjects as S,
 } from '@patchbay/contracts';
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 
 const MANAGE = 'storage.manage';
 

@@ -7,7 +7,7 @@ import {
   VoicemailCallbackDeliverySchema,
   Subjects as S,
 } from '@patchbay/contracts';
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 import { NESTED_OBJECTS, WITH_RELATED } from './route-params';
 
 const CREATE = ['endpoints.manage', 'endpoints.create'];

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { GatewayRequest } from '@patchbay/contracts';
 import type { Bus } from '@patchbay/platform';
 import { sendReply } from '../http/respond';
-import { bodyKind, type RouteDef } from './route-def';
+import { bodyKind, type RouteDef } from '../http/route-def';
 import { callerIfAny } from '../auth/caller';
 
 /** The absolute public URL of this request (pagination links keep every query parameter). */

@@ -9,7 +9,7 @@ import {
   TokenSchema,
   TokenUpdateSchema,
 } from '@patchbay/contracts';
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 import { WITH_RELATED } from './route-params';
 
 /** Tokens, whoami and partners (docs/interface-notes.md, Authentication, partners and scopes). */

@@ -19,7 +19,7 @@ import {
   type RecordIngestError,
   type RecordIngestReport,
 } from '@patchbay/contracts';
-import type { RouteDef, StreamDeps } from './route-def';
+import type { RouteDef, StreamDeps } from '../http/route-def';
 import { sendJson } from '../http/respond';
 import { decodedBody } from '../http/content-encoding';
 import { BodyStopped, readBodyItems, type BodyItem, type IngestFormat } from './ingest-stream';

@@ -9,7 +9,7 @@ import {
 import { Type } from '@sinclair/typebox';
 import { playbackRoute } from '../media/playback-route';
 import { recordingRoute } from '../media/recording-route';
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 
 /** Only the operator partner holds it (docs/interface-notes.md, Media plane). */
 const MEDIA = ['media.manage'];

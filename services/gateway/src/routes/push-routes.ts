@@ -10,7 +10,7 @@ import {
   PushSendResultSchema,
   Subjects as S,
 } from '@patchbay/contracts';
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 import { WITH_RELATED } from './route-params';
 
 const CREATE = ['push.manage', 'push.create'];

@@ -5,7 +5,7 @@ import {
   RecordExportSchema,
   Subjects as S,
 } from '@patchbay/contracts';
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 
 const CREATE =
   'Writes every record the `filter` (the list grammar) selects, in listing order (`date_stop`, then ' +

@@ -9,7 +9,7 @@ import {
   Subjects as S,
 } from '@patchbay/contracts';
 import { ingestRoute } from './ingest-routes';
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 
 const NDJSON = [
   'application/x-ndjson',

@@ -1,4 +1,4 @@
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 import { IDENTITY_ROUTES } from './identity-routes';
 import { COUNTRY_ROUTES } from './country-routes';
 import { RECORD_EXPORT_ROUTES } from './record-export-routes';
@@ -9,7 +9,7 @@ import { PUSH_ROUTES } from './push-routes';
 import { MEDIA_ROUTES } from './media-routes';
 import { DOCUMENT_ROUTES } from './document-routes';
 
-export type { RouteDef } from './route-def';
+export type { RouteDef } from '../http/route-def';
 
 /** Every route of the core API and where it goes, one file per area: the complete index of the API. */
 export const ROUTES: RouteDef[] = [

@@ -12,7 +12,7 @@ import {
 } from '@patchbay/contracts';
 import { downloadRoute } from '../upload/download-route';
 import { uploadRoute } from '../upload/upload-routes';
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 import { ENCRYPTION_KEY_ROUTES } from './encryption-key-routes';
 
 const MANAGE = 'storage.manage';

@@ -1,5 +1,6 @@
 import { ApiError, StorageClient, type Principal } from '@patchbay/contracts';
 import type { Bus, Logger, Stoppable } from '@patchbay/platform';
+import type { AbortQueue } from '../http/route-def';
 
 /** The first retry of an abort that failed, then each wait twice the one before, up to ABORT_RETRY_MAX_MS. */
 export const ABORT_RETRY_FIRST_MS = 1000;
@@ -18,7 +19,7 @@ interface Pending {
  * back, not after UPLOAD_STALE_MS (6 h), which stays the last resort — for a gateway that dies meanwhile, whose
  * list goes with it. Each upload's failure is logged once (warn) and its end once (info).
  */
-export class AbortRetries implements Stoppable {
+export class AbortRetries implements Stoppable, AbortQueue {
   private readonly pending = new Map<string, Pending>();
   private stopped = false;
 

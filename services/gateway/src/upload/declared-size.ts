@@ -1,8 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Response } from 'express';
 import { UnprocessableError, type ApiError } from '@patchbay/contracts';
 import { contentCoding } from '../http/content-encoding';
 import { sendError } from '../http/respond';
+import { dropUnreadBody } from '../http/unread-body';
 
 /**
  * Most a multipart body holds besides the file: its fields (20 of at most 64 KiB, as the upload
@@ -26,21 +27,6 @@ export function refuseDeclaredOversize(req: IncomingMessage, maxBytes: number, s
       'quota_bytes',
       `the file does not fit in the container quota (Content-Length ${declared}, ${maxBytes} bytes left)`,
     );
-}
-
-/**
- * After a refusal answered before the body was read: what the client sends meanwhile is read and
- * dropped, so it can read the answer, but only for `lingerMs` after the answer: a body declared in
- * gigabytes is then not received at all (the connection is closed).
- */
-export function dropUnreadBody(req: IncomingMessage, res: ServerResponse, lingerMs = 1000): void {
-  req.resume();
-  res.once('finish', () => {
-    if (req.complete) return;
-    setTimeout(() => {
-      if (!req.complete) req.socket.destroy();
-    }, lingerMs).unref();
-  });
 }
 
 /**

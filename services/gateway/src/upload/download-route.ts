@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import contentDisposition from 'content-disposition';
 import { safeContentType } from '@patchbay/contracts';
-import type { StreamDeps } from '../routes/route-def';
+import type { StreamDeps } from '../http/route-def';
 import { storageOf } from './upload-flow';
 import { callerOf } from '../auth/caller';
 

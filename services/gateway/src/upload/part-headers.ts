@@ -5,12 +5,6 @@ const MAX_HEADER_BLOCK = 16 * 1024;
 const CRLF2 = Buffer.from('\r\n\r\n');
 const FILENAME_PARAM = /;\s*filename\*?\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/gi;
 
-/** The boundary of a multipart Content-Type, or null. */
-export function multipartBoundary(contentType: string | undefined): string | null {
-  const m = /;\s*boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
-  return m ? (m[1] ?? m[2]) : null;
-}
-
 /**
  * One part's header block (the lines between the boundary and the blank line) as the upload reads
  * it, whatever the client sent (decisions §41): the `data` part is a file even without a filename

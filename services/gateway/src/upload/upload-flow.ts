@@ -12,9 +12,10 @@ import {
 } from '@patchbay/contracts';
 import { decodedBody, decoderFor } from '../http/content-encoding';
 import { sendReply } from '../http/respond';
-import type { StreamDeps } from '../routes/route-def';
+import type { StreamDeps } from '../http/route-def';
 import { UploadTap } from './stream-taps';
-import { dropUnreadBody, refuseDeclaredOversize } from './declared-size';
+import { dropUnreadBody } from '../http/unread-body';
+import { refuseDeclaredOversize } from './declared-size';
 import { callerOf } from '../auth/caller';
 import { runningKeyOf } from '../idempotency/running-key';
 

@@ -10,11 +10,12 @@ import {
 } from '@patchbay/contracts';
 import { sendReply } from '../http/respond';
 import { contentCoding } from '../http/content-encoding';
-import type { StreamDeps } from '../routes/route-def';
+import type { StreamDeps } from '../http/route-def';
 import { blobStorageEngine, parseFileObject, streamedPart, type StreamedPart } from './multer-engine';
 import { abortUpload, commitUpload, prepareUpload, streamedUpload } from './upload-flow';
-import { dropUnreadBody } from './declared-size';
-import { PartHeaderNormalizer, multipartBoundary } from './part-headers';
+import { dropUnreadBody } from '../http/unread-body';
+import { multipartBoundary } from '../http/multipart-boundary';
+import { PartHeaderNormalizer } from './part-headers';
 import { callerOf } from '../auth/caller';
 import { runningKeyOf } from '../idempotency/running-key';
 

@@ -5,7 +5,7 @@
  */
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { ROUTES } from '../../src/routes/route-table';
-import { bodyKind } from '../../src/routes/route-def';
+import { bodyKind } from '../../src/http/route-def';
 import { openApiPath } from '../../src/openapi/operation';
 import { testDocument, TEST_URLS, type Doc } from './document-kit';
 

@@ -4,7 +4,7 @@
  * no body, or the media types of bytes), and a schema for any body it reads.
  */
 import { ROUTES } from '../../src/routes/route-table';
-import { bodyKind, isBinary, isStreamed, type RouteDef } from '../../src/routes/route-def';
+import { bodyKind, isBinary, isStreamed, type RouteDef } from '../../src/http/route-def';
 
 const name = (r: RouteDef) => `${r.method.toUpperCase()} ${r.path}`;
 /** A TypeBox/JSON schema: an object with a type, a reference or a combination. */

@@ -1,7 +1,12 @@
 import type { RequestHandler } from 'express';
 import type { TObject, TSchema } from '@sinclair/typebox';
+import type { Principal } from '@patchbay/contracts';
 import type { BlobStore, Bus, Logger } from '@patchbay/platform';
-import type { AbortRetries } from '../upload/abort-retries';
+
+/** Where an upload's abort goes when storage did not take it: tried again until it does (upload/abort-retries.ts). */
+export interface AbortQueue {
+  add(principal: Principal, fileSid: string, requestId: string, err: unknown): void;
+}
 
 /** What a route that streams (uploads, downloads, ingest, the media plane) is built with. */
 export interface StreamDeps {
@@ -13,7 +18,7 @@ export interface StreamDeps {
   /** The OpenAPI document of this gateway, as served (openapi/document.ts). */
   openapi: () => string;
   /** Aborts of failed uploads storage did not take, tried again until it does (upload/abort-retries.ts). */
-  aborts: AbortRetries;
+  aborts: AbortQueue;
 }
 
 /** A body that is not JSON: bytes of one of these media types (`*` patterns allowed), or a form of parts. */
