@@ -11,7 +11,7 @@ import {
 } from '@patchbay/contracts';
 import type { Collection, Logger } from '@patchbay/platform';
 import { claimedRecord, decideBegin, type KeyRecord } from './domain/idempotency';
-import type { IdempotencyKeyDoc } from './repo';
+import type { IdempotencyKeyDoc } from './domain/documents';
 
 /** Lost races for one key before a 409 (of requests claiming one key at the same instant, each loses at most once). */
 const ATTEMPTS = 5;

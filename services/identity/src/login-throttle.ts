@@ -9,7 +9,7 @@ import {
   type AttemptState,
   type ThrottlePolicy,
 } from './domain/login-throttle';
-import type { LoginAttemptDoc } from './repo';
+import type { LoginAttemptDoc } from './domain/documents';
 
 /** Who is trying: the login named, and the client address the gateway saw (null when unknown). */
 export interface LoginAttempt {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuplicateKeyError } from '@patchbay/contracts';
-import type { DeviceDoc, PushRepo } from './repo';
+import type { DeviceDoc } from './domain/documents';
+import type { PushRepo } from './repo';
 
 /** A registration's identity: what `reuse` matches on. The token is hashed (it can be long). */
 function registrationKey(d: Pick<DeviceDoc, 'partner_sid' | 'type' | 'environment' | 'token'>): string {

@@ -14,7 +14,8 @@ import {
   type Stoppable,
 } from '@patchbay/platform';
 import { loadPushSettings } from '../src/config';
-import { openPushRepo, type ApplicationDoc, type PushRepo } from '../src/repo';
+import type { ApplicationDoc } from '../src/domain/documents';
+import { openPushRepo, type PushRepo } from '../src/repo';
 import { startPushService } from '../src/service';
 import { keyId } from '@patchbay/platform';
 import { isSealedSecret, type SealedSecret } from '@patchbay/platform';

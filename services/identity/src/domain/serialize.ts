@@ -1,5 +1,5 @@
 import type { Partner, Token } from '@patchbay/contracts';
-import type { PartnerDoc, TokenDoc } from '../repo';
+import type { PartnerDoc, TokenDoc } from './documents';
 
 const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 

@@ -11,7 +11,7 @@ import {
 import { effectiveScopes } from '../domain/scope-rules';
 import { requestedScope } from '../domain/requested-scope';
 import { hashToken, verifyPasswordOrDecoy } from '../domain/secrets';
-import type { PartnerDoc } from '../repo';
+import type { PartnerDoc } from '../domain/documents';
 import type { IdentityContext } from './context';
 import { issueToken } from './tokens';
 

@@ -16,7 +16,7 @@ import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { DEFAULT_PARTNER_SCOPES, checkGrantable } from '../domain/scope-rules';
 import { hashPassword } from '../domain/secrets';
 import { PARTNER_LIST_SPEC } from '../domain/list-specs';
-import type { PartnerDoc } from '../repo';
+import type { PartnerDoc } from '../domain/documents';
 import { serializePartner } from '../domain/serialize';
 import type { IdentityContext } from './context';
 

@@ -15,7 +15,7 @@ import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { checkGrantable } from '../domain/scope-rules';
 import { hashToken, newTokenSecret } from '../domain/secrets';
 import { TOKEN_LIST_SPEC } from '../domain/list-specs';
-import type { PartnerDoc, TokenDoc } from '../repo';
+import type { PartnerDoc, TokenDoc } from '../domain/documents';
 import { serializeToken } from '../domain/serialize';
 import type { IdentityContext } from './context';
 

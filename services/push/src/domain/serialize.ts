@@ -1,5 +1,5 @@
 import { CREDENTIAL_MASK, type Partner, type PushApplication, type PushDevice } from '@patchbay/contracts';
-import type { ApplicationDoc, DeviceDoc } from '../repo';
+import type { ApplicationDoc, DeviceDoc } from './documents';
 import type { StoredSecret } from '@patchbay/platform';
 
 const mask = (v: StoredSecret | undefined): string | null => (v === null || v === undefined ? null : CREDENTIAL_MASK);

@@ -12,7 +12,7 @@ import { applyFieldFilter, parseFieldParams, runList } from '@patchbay/query';
 import { checkApplication, mergeApplication } from '../domain/application-fields';
 import { releaseRegistrations } from '../device-registration';
 import { APPLICATION_LIST_SPEC } from '../domain/list-specs';
-import type { ApplicationDoc } from '../repo';
+import type { ApplicationDoc } from '../domain/documents';
 import { sealCredentials } from '../secrets/application-secrets';
 import { EditableCredentials } from '../secrets/editable-credentials';
 import { serializeApplication } from '../domain/serialize';

@@ -14,7 +14,7 @@ import { changedFields, compareAndSet, reply, type HandlerContext } from '@patch
 import { DEFAULT_LIMIT, applyFieldFilter, parseFieldParams, requestedLimit, runList } from '@patchbay/query';
 import { DEVICE_LIST_SPEC } from '../domain/list-specs';
 import { registerDevice, releaseRegistrations } from '../device-registration';
-import type { DeviceDoc } from '../repo';
+import type { DeviceDoc } from '../domain/documents';
 import { serializeDevice } from '../domain/serialize';
 import { relatedPartner, type PushContext } from './context';
 

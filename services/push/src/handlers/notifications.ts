@@ -8,7 +8,7 @@ import {
 import { toPushMessage, type PushMessage } from '../domain/push-message';
 import { planSend, summarize, type SendGroup } from '../domain/send-plan';
 import { withTimeout } from '../domain/retry';
-import type { ApplicationDoc, DeviceDoc, OpenedApplication } from '../repo';
+import type { ApplicationDoc, DeviceDoc, OpenedApplication } from '../domain/documents';
 import { OpenedCredentials } from '../secrets/opened-credentials';
 import { SenderConfigError } from '../senders/sender';
 import { inSpan, SpanKind } from '@patchbay/platform';

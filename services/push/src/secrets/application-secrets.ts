@@ -1,5 +1,5 @@
 import { CREDENTIAL_FIELDS, type ApplicationFields, type CredentialField } from '../domain/application-fields';
-import type { ApplicationDoc, OpenedApplication } from '../repo';
+import type { ApplicationDoc, OpenedApplication } from '../domain/documents';
 import type { KeyRing } from '@patchbay/platform';
 import { isSealedSecret, type StoredSecret } from '@patchbay/platform';
 import { openSecret, sealSecret } from '@patchbay/platform';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { UnprocessableError } from '@patchbay/contracts';
 import { APPLICATION_FIELDS, type ApplicationFields, type CredentialField } from '../domain/application-fields';
-import type { ApplicationDoc } from '../repo';
+import type { ApplicationDoc } from '../domain/documents';
 import type { KeyRing } from '@patchbay/platform';
 import { isSealedSecret } from '@patchbay/platform';
 import { isCredentialField, openCredentials, sealField, type UnreadableSecret } from './application-secrets';

@@ -1,6 +1,6 @@
 import type { Collection, Logger } from '@patchbay/platform';
 import { CREDENTIAL_FIELDS } from '../domain/application-fields';
-import type { ApplicationDoc } from '../repo';
+import type { ApplicationDoc } from '../domain/documents';
 import type { KeyRing } from '@patchbay/platform';
 import { isSealedSecret } from '@patchbay/platform';
 import { openStoredField, secretContext } from './application-secrets';

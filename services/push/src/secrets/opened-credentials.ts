@@ -1,4 +1,4 @@
-import type { ApplicationDoc, OpenedApplication } from '../repo';
+import type { ApplicationDoc, OpenedApplication } from '../domain/documents';
 import type { KeyRing } from '@patchbay/platform';
 import { openApplication, type UnreadableSecret } from './application-secrets';
 

@@ -1,22 +1,30 @@
 import type { Logger } from '@patchbay/platform';
-import type { PushSettings } from '../config';
 import { CredentialError, decodeGoogleCredentials, openP12, readP8 } from '../domain/credentials';
 import type { Route } from '../domain/send-plan';
-import type { OpenedApplication } from '../repo';
+import type { OpenedApplication } from '../domain/documents';
 import { ApnsSender, type ApnsAuth } from './apns-sender';
 import { FcmSender } from './fcm-sender';
 import type { SendRunner } from './send-runner';
-import { tokenAgent } from './fcm-endpoint';
-import { SenderConfigError, type PushSender } from './sender';
+import { tokenAgent, type FcmTestEndpoint } from './fcm-endpoint';
+import { SenderConfigError, type HostPort, type PushSender } from './sender';
 
 /** Builds the provider client of one application and route from its (decrypted) credentials. */
 export type SenderFactory = (app: OpenedApplication, route: Route) => PushSender;
+
+/** What the senders are built with: the part of the push settings (config.ts) that concerns providers. */
+export interface SenderSettings {
+  /** A local stand-in for Google's FCM and token hosts (tests and benchmarks). */
+  fcmEndpoint?: FcmTestEndpoint;
+  apns: { production?: HostPort; development?: HostPort; ca?: string; insecure: boolean };
+  attemptTimeoutMs: number;
+  retry: { maxRetries: number; baseMs: number };
+}
 
 /**
  * The factory for these settings; senders run their jobs on `runner`. Credentials that do not
  * open throw SenderConfigError.
  */
-export function senderFactory(settings: PushSettings, log: Logger, runner: SendRunner): SenderFactory {
+export function senderFactory(settings: SenderSettings, log: Logger, runner: SendRunner): SenderFactory {
   const common = { attemptTimeoutMs: settings.attemptTimeoutMs, retry: settings.retry };
   const agent = tokenAgent(settings.fcmEndpoint);
   return (app, route) => {

@@ -1,6 +1,6 @@
 import type { Logger } from '@patchbay/platform';
 import type { Route } from '../domain/send-plan';
-import type { OpenedApplication } from '../repo';
+import type { OpenedApplication } from '../domain/documents';
 import type { SenderFactory } from './sender-factory';
 import type { PushSender } from './sender';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sealCredentials } from '../../src/secrets/application-secrets';
 import { KeyRing } from '@patchbay/platform';
 import { OpenedCredentials } from '../../src/secrets/opened-credentials';
-import type { ApplicationDoc } from '../../src/repo';
+import type { ApplicationDoc } from '../../src/domain/documents';
 
 const ring = new KeyRing(randomBytes(32));
 const other = new KeyRing(randomBytes(32));

@@ -1,7 +1,7 @@
 import { createLogger } from '@patchbay/platform';
 import type { PushResult } from '@patchbay/contracts';
 import { APPLICATION_DEFAULTS } from '../../src/domain/application-fields';
-import type { OpenedApplication } from '../../src/repo';
+import type { OpenedApplication } from '../../src/domain/documents';
 import { SenderPool } from '../../src/senders/sender-pool';
 import type { PushSender } from '../../src/senders/sender';
 
