@@ -314,6 +314,8 @@ export {
   LivePullReplySchema,
   LIVE_PULL_BYTES,
   LIVE_SUBJECT_PREFIX,
+  PROBE_RUN_MS,
+  PROBE_WAIT_MS,
 } from './messages/transcoder';
 export type {
   ProbeRequest,

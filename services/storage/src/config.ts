@@ -1,3 +1,4 @@
+import { PROBE_WAIT_MS } from '@patchbay/contracts';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   LargeListConfig,
@@ -60,7 +61,7 @@ export const StorageConfig = {
   /** Large lists of files in progress at once, per partner and in total. */
   ...LargeListConfig,
   /** How long storage waits for the transcoder's probe of a media file (duration, format) before giving up on it. */
-  STORAGE_PROBE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
+  STORAGE_PROBE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: PROBE_WAIT_MS }),
   /**
    * A media probe that failed (timeout, transcoder away, bus down) is retried from a durable queue: first after this
    * long (plus the probe timeout, for the commit's own probe), then each wait twice the one before, up to

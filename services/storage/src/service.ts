@@ -1,4 +1,4 @@
-import { PartnerEventSchema, Queues, StorageRequests, Subjects } from '@patchbay/contracts';
+import { PartnerEventSchema, PROBE_WAIT_MS, Queues, StorageRequests, Subjects } from '@patchbay/contracts';
 import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_LARGE_LISTS,
@@ -38,7 +38,7 @@ import { StoreProbeQueue } from './probes/store-probe-queue';
 
 /** Probe settings when none are given (tests): as the configuration's defaults, failed probes on the bus. */
 const DEFAULT_PROBE: NonNullable<StorageSettings['probe']> = {
-  timeoutMs: 15_000,
+  timeoutMs: PROBE_WAIT_MS,
   retry: { firstMs: 5_000, maxMs: 60_000 },
   queue: 'bus',
 };

@@ -20,6 +20,14 @@ const NullableFormat = Type.Union([FormatName, Type.Null()]);
 const FileKey = Type.String({ minLength: 24, maxLength: 24 });
 const Kbits = Type.Union([Type.Integer({ minimum: 1, maximum: 100000 }), Type.Null()]);
 
+/** Longest the transcoder lets ffprobe run on one file: a probe answers within this, or fails (its own limit). */
+export const PROBE_RUN_MS = 10_000;
+/**
+ * How long a prober (storage) waits for a probe's answer by default: ffprobe's own limit plus the blob's copy to the
+ * transcoder's scratch, so a slow probe that the transcoder still completes is not given up on before it answers.
+ */
+export const PROBE_WAIT_MS = PROBE_RUN_MS + 5_000;
+
 /**
  * `target`: the format the file is to be transcoded to; the transcoder then also checks it can write it (503 naming
  * what it lacks).

@@ -14,9 +14,10 @@ import type { ProbeAttempt } from '../probes/probe-queue';
  */
 
 /**
- * Asks the transcoder's ffprobe about a blob, waiting STORAGE_PROBE_TIMEOUT_MS (default 15 s; the gateway
- * waits at least 30 s for a commit, gateway upload/upload-flow.ts, so a probe that hangs still leaves the
- * commit time to answer). `target`: the format the file is to be transcoded to; the transcoder then also
+ * Asks the transcoder's ffprobe about a blob, waiting STORAGE_PROBE_TIMEOUT_MS (default PROBE_WAIT_MS, 15 s:
+ * the transcoder's own ffprobe limit, PROBE_RUN_MS, plus the blob's copy to its scratch; the gateway waits at
+ * least 30 s for a commit, gateway upload/upload-flow.ts, so a probe that hangs still leaves the commit time
+ * to answer). `target`: the format the file is to be transcoded to; the transcoder then also
  * checks that it can write it, and answers 503 naming what it lacks before the upload is accepted.
  */
 export function probeMedia(

@@ -1,3 +1,4 @@
+import { PROBE_RUN_MS } from '@patchbay/contracts';
 import { ffprobePath } from './binaries';
 import { inputArgs } from './formats';
 import { run } from './run';
@@ -54,7 +55,7 @@ export async function probe(file: string, format: string | null, signal?: AbortS
     file,
   ];
   // ffprobe's `-of json` has this shape; every field is optional here and read through Number()/positive().
-  const parsed = JSON.parse(await run(ffprobePath(), args, { timeoutMs: 30000, signal })) as Probed;
+  const parsed = JSON.parse(await run(ffprobePath(), args, { timeoutMs: PROBE_RUN_MS, signal })) as Probed;
   const audio = (parsed.streams ?? []).find((s) => s.codec_type === 'audio');
   const duration = Number(parsed.format?.duration);
   const bitrate = positive(audio?.bit_rate) ?? positive(parsed.format?.bit_rate);
