@@ -7,6 +7,7 @@ import nodeHttp from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { INGEST_BATCH_RECORDS } from '@patchbay/contracts';
 import { API, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
+import { eventually } from '../support/poll';
 
 let partner: TestPartner;
 beforeAll(async () => {
@@ -25,20 +26,6 @@ const post = (path: string, who: TestPartner = partner) =>
   http()
     .post(`${API}${path}`)
     .set(...who.auth);
-
-/** Polls until `check` passes or the deadline passes. */
-async function eventually(check: () => Promise<void>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
 
 describe('POST /calls/call_drs', () => {
   test(

@@ -1,4 +1,10 @@
 /**
+ * The tests' one polling loop, in three forms: `until` (a value), `untilTrue` (a condition) and
+ * `eventually` (assertions that pass). Each polls instead of sleeping a fixed time, and fails
+ * naming what it waited for (or with the last assertion's own failure) at its deadline.
+ */
+
+/**
  * Polls `check` until it returns something other than undefined, and returns that; fails naming
  * `what` after `timeoutMs`. With `ignoreErrors`, a check that throws counts as "not yet" (for
  * polling across a restart).
@@ -17,7 +23,36 @@ export async function until<T>(
           .catch(() => undefined)
       : await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, opts.everyMs ?? 100));
+  }
+}
+
+/** Polls `check` until it is true (every 25 ms unless told); fails after `timeoutMs` naming `what`. */
+export async function untilTrue(
+  check: () => boolean | Promise<boolean>,
+  opts: { what?: string; timeoutMs?: number; everyMs?: number } = {},
+): Promise<void> {
+  await until(opts.what ?? 'a condition', opts.timeoutMs ?? 10_000, async () => ((await check()) ? true : undefined), {
+    everyMs: opts.everyMs ?? 25,
+  });
+}
+
+/** Runs `check` (assertions) until it passes; at `timeoutMs` fails with its last failure. */
+export async function eventually(check: () => unknown, timeoutMs = 5_000, everyMs = 25): Promise<void> {
+  let last: unknown;
+  const passes = async () => {
+    try {
+      await check();
+      return true;
+    } catch (err) {
+      last = err;
+      return undefined;
+    }
+  };
+  try {
+    await until('a check to pass', timeoutMs, passes, { everyMs });
+  } catch (timedOut) {
+    throw last ?? timedOut;
   }
 }

@@ -12,6 +12,7 @@ import {
 import { startEndpointService } from '../src/service';
 import { openEndpointRepo, type EndpointRepo } from '../src/repo';
 import { DEFAULT_ENDPOINT_SETTINGS, type EndpointSettings } from '../src/config';
+export { eventually } from '../../../tests/support/poll';
 
 /** An endpoint service on an in-process bus and an in-memory store, as a test drives it. */
 export interface ServiceKit {
@@ -86,18 +87,4 @@ export async function startKit(
       await docs.close();
     },
   };
-}
-
-/** Polls until `check` passes or the deadline (2 s) passes. */
-export async function eventually(check: () => Promise<void> | void, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 }

@@ -22,6 +22,7 @@ import {
 import { captureLogger } from '../../../packages/platform/src/testing/capture-logger';
 import { DEFAULT_EXPORT_SETTINGS } from '../src/config';
 import { startRecordsService } from '../src/service';
+import { eventually } from '../../../tests/support/poll';
 
 const unusedBlobs = {} as BlobStore;
 const P1 = randomUUID();
@@ -70,20 +71,6 @@ const get = async (partner: string, sid: string) =>
     body: undefined,
     url: 'http://x/core/v2/calls/call_drs',
   });
-
-/** Polls until `check` passes or 3 s pass. */
-async function eventually(check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + 3000;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
 
 describe('ingest batches', () => {
   test('stores good records, reports bad ones by position and field, skips null slots', async () => {

@@ -29,6 +29,7 @@ import {
 } from '@patchbay/platform';
 import { startTranscoderService } from '../src/service';
 import { systemBinaries } from './support/binaries';
+import { untilTrue } from '../../../tests/support/poll';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-live-runs-'));
 const blobs = new DirBlobStore({ dir: path.join(root, 'blobs') });
@@ -129,14 +130,6 @@ function puller(subject: string, key: string, listener: string) {
   };
 }
 
-const until = async (what: string, check: () => boolean) => {
-  const deadline = Date.now() + 60_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
-
 test('two starts of one copy share its run: the same subject, the same bytes, stored once', async () => {
   const key = 'cache/FI-long/mp3-shared';
   const a = await start(key, 'a');
@@ -164,7 +157,7 @@ test(
     while (reply.data.length === 0) reply = await listener.next();
     expect(reply.progress).toBeLessThan(50);
     await listener.leave();
-    await until('the claim to be given back', () => told.released.has(key));
+    await untilTrue(() => told.released.has(key), { what: 'the claim to be given back', timeoutMs: 60_000 });
     expect(told.stored.has(key)).toBe(false);
     await expect(blobs.stat(key)).rejects.toThrow();
   },
@@ -180,7 +173,7 @@ test('every listener gone past half the source: the run finishes into the cache'
   while (reply.progress <= 60 && !reply.end) reply = await listener.next();
   expect(reply.end).toBe(false);
   await listener.leave();
-  await until('the copy to be stored', () => told.stored.has(key));
+  await untilTrue(() => told.stored.has(key), { what: 'the copy to be stored', timeoutMs: 60_000 });
   expect(told.released.has(key)).toBe(false);
   expect((await blobs.stat(key)).size).toBe(told.stored.get(key));
 }, 120_000);
@@ -209,12 +202,15 @@ test('ffmpeg reads a source in the directory store itself: its stdin is the blob
   const started = await start(key, 'only');
   if (!('live' in started)) throw new Error('expected a live run');
   let stdin: string | null = null;
-  await until('the run’s ffmpeg', () => {
-    const [pid] = ffmpegsOfThisTest();
-    if (pid === undefined) return false;
-    stdin = fs.readlinkSync(`/proc/${pid}/fd/0`);
-    return true;
-  });
+  await untilTrue(
+    () => {
+      const [pid] = ffmpegsOfThisTest();
+      if (pid === undefined) return false;
+      stdin = fs.readlinkSync(`/proc/${pid}/fd/0`);
+      return true;
+    },
+    { what: 'the run’s ffmpeg', timeoutMs: 60_000 },
+  );
   expect(stdin).toBe(path.join(root, 'blobs', 'files', 'long'));
   // Progress still moves (the file's shared offset), and the bytes still reach the end.
   const listener = puller(started.live, key, 'only');

@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
 import { Queues, Subjects } from '@patchbay/contracts';
 import { createLogger, DirBlobStore, MemoryBus, SqliteDocStore, type Stoppable } from '@patchbay/platform';
 import { startTranscoderService } from '../src/service';
 import { systemBinaries } from './support/binaries';
+import { until } from '../../../tests/support/poll';
 
 /** ffmpeg processes whose parent is this (jest worker) process, zombies included. */
 function ffmpegChildren(): number[] {
@@ -26,20 +26,6 @@ function ffmpegChildren(): number[] {
     if (ppid === process.pid && comm === 'ffmpeg') found.push(Number(entry));
   }
   return found;
-}
-
-async function until<T>(
-  what: string,
-  timeoutMs: number,
-  check: () => T | undefined | Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(25);
-  }
 }
 
 describe('transcoder stopped in the middle of an upload-time job', () => {

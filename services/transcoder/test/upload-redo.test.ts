@@ -10,6 +10,7 @@ import { Subjects } from '@patchbay/contracts';
 import { noiseWav } from './support/audio';
 import { storageStandIn } from './support/storage-stand-in';
 import { startTranscoderKit } from './support/transcoder-kit';
+import { untilTrue } from '../../../tests/support/poll';
 
 let kit: Awaited<ReturnType<typeof startTranscoderKit>>;
 afterAll(async () => {
@@ -43,13 +44,13 @@ test('two runs of one job leave one result; a redo after the swap leaves none', 
     producer.enqueue(Subjects.transcoder.uploadJob, job),
     producer.enqueue(Subjects.transcoder.uploadJob, job),
   ]);
-  await until(() => storage.reports.length === 2);
+  await untilTrue(() => storage.reports.length === 2);
   const [first, second] = storage.reports;
   expect(first.blob_key).toBeDefined();
   expect(second.blob_key).toBeDefined();
   expect(second.blob_key).not.toBe(first.blob_key);
   expect(blobKeys.get('FI-redo')).toBe(first.blob_key);
-  await until(async () => (await keys('files/P/')).length === 2);
+  await untilTrue(async () => (await keys('files/P/')).length === 2);
   expect(await keys('files/P/')).toEqual(['files/P/FI-redo', first.blob_key].sort());
 
   // Storage swapped the result in and removed the source; the job comes once more.
@@ -61,11 +62,3 @@ test('two runs of one job leave one result; a redo after the swap leaves none', 
   expect(await keys('files/P/')).toEqual([first.blob_key]);
   expect(fs.readdirSync(path.join(kit.root, 'scratch')).length).toBe(1);
 }, 60_000);
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

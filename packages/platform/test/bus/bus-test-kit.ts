@@ -1,6 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino, { type Logger } from 'pino';
 import type { Bus, Subscription } from '../../src/bus/port';
+import { eventually } from '../../../../tests/support/poll';
+
+export { eventually };
 
 /**
  * What an adapter's test hands the contract suite: a shared medium (a nats-server, a MemoryHub)
@@ -43,20 +46,6 @@ export function useBusMedium(setup: () => Promise<BusMedium>): BusKit {
     },
     id: () => `t${process.pid}x${Date.now().toString(36)}x${++n}`,
   };
-}
-
-/** Retries `check` until it passes or `timeoutMs` runs out (then its last failure is thrown). */
-export async function eventually(check: () => unknown, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await sleep(25);
-    }
-  }
 }
 
 export interface Deferred<T = void> {

@@ -9,6 +9,7 @@ import { unwrapReply, type RequestTable } from '@patchbay/contracts';
 import { MemoryBus } from '../../src/bus/memory-bus';
 import { checkedEvent, checkedJob, serveRequests } from '../../src/runtime/checked-messages';
 import { captureLogger } from '../../src/testing/capture-logger';
+import { untilTrue } from '../../../../tests/support/poll';
 
 const TABLE = {
   'svc.test.things.get': {
@@ -34,14 +35,6 @@ afterEach(async () => {
   await server.close();
   await caller.close();
 });
-
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 test('a request that fits reaches its handler; one that does not is a logged 400 naming the fields', async () => {
   const { logger, lines } = captureLogger('info');
@@ -91,7 +84,7 @@ test('a malformed event is logged and acknowledged (not redelivered); the next o
   );
   await caller.publish('evt.thing.made', { thing_sid: 7 });
   await caller.publish('evt.thing.made', { thing_sid: 'ok' });
-  await until(() => handled.length === 1);
+  await untilTrue(() => handled.length === 1);
   await new Promise((r) => setTimeout(r, 50));
   expect(handled).toEqual(['ok']);
   expect(lines.filter((l) => l.msg === REFUSED).map((l) => l.subject)).toEqual(['evt.thing.made']);
@@ -109,7 +102,7 @@ test('a malformed job is logged and acknowledged, never run; the next one runs',
   );
   await caller.enqueue('job.test.run', { n: 'x' });
   await caller.enqueue('job.test.run', { n: 3 });
-  await until(() => ran.length === 1);
+  await untilTrue(() => ran.length === 1);
   await new Promise((r) => setTimeout(r, 50));
   expect(ran).toEqual([3]);
   expect(lines.filter((l) => l.msg === REFUSED)).toHaveLength(1);

@@ -21,6 +21,7 @@ import { startStorageService } from '../../src/service';
 import { openStorageRepo, type StorageRepo } from '../../src/repo';
 import type { ContainerDoc, FileDoc } from '../../src/domain/documents';
 import { CONTAINER_DEFAULTS } from '../../src/domain/container-rules';
+import { untilTrue } from '../../../../tests/support/poll';
 
 let root: string;
 let storage: Stoppable;
@@ -62,14 +63,6 @@ afterAll(async () => {
 
 const put = (key: string, bytes: number) => blobs.put(key, Readable.from([Buffer.alloc(bytes, 1)]));
 const exists = async (key: string) => (await blobs.stat(key).catch(() => undefined)) !== undefined;
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('timed out');
-}
-
 async function seedFile(sid: string): Promise<FileDoc> {
   const now = new Date();
   const c = {
@@ -143,14 +136,16 @@ test('the first result is swapped in, the second removed; progress follows the c
     source_blob_key: f.blob_key,
     progress: 42.7,
   });
-  await until(async () => (await repo.files.findOne({ file_sid: f.file_sid }))?.content_transcoding_progress === 42);
+  await untilTrue(
+    async () => (await repo.files.findOne({ file_sid: f.file_sid }))?.content_transcoding_progress === 42,
+  );
 
   const first = doneOf(f, 'aaaa1111', 60);
   const second = doneOf(f, 'bbbb2222', 70);
   await put(first.blob_key, 60);
   await put(second.blob_key, 70);
   await bus.publish(Subjects.events.fileTranscodingDone, first);
-  await until(async () => (await repo.files.findOne({ file_sid: f.file_sid }))?.blob_key === first.blob_key);
+  await untilTrue(async () => (await repo.files.findOne({ file_sid: f.file_sid }))?.blob_key === first.blob_key);
   const swapped = await repo.files.findOne({ file_sid: f.file_sid });
   expect(swapped).toMatchObject({
     content_format: 'mp3',
@@ -165,7 +160,7 @@ test('the first result is swapped in, the second removed; progress follows the c
   expect(await exists(f.blob_key)).toBe(false);
 
   await bus.publish(Subjects.events.fileTranscodingDone, second);
-  await until(async () => !(await exists(second.blob_key)));
+  await untilTrue(async () => !(await exists(second.blob_key)));
   expect(await exists(first.blob_key)).toBe(true);
   // A late progress report of the old source changes nothing.
   await bus.publish(Subjects.events.fileTranscodingProgress, {
@@ -185,7 +180,7 @@ test(
     await put(late.blob_key, 50);
     await repo.files.deleteOne({ file_sid: gone.file_sid });
     await bus.publish(Subjects.events.fileTranscodingDone, late);
-    await until(async () => !(await exists(late.blob_key)));
+    await untilTrue(async () => !(await exists(late.blob_key)));
 
     const victim = await seedFile('F-victim');
     const other = await seedFile('F-other');
@@ -199,7 +194,7 @@ test(
       source_blob_key: victim.blob_key,
       reason: 'not decodable',
     });
-    await until(
+    await untilTrue(
       async () => (await repo.files.findOne({ file_sid: victim.file_sid }))?.content_transcoding_progress === null,
     );
     expect(await exists(other.blob_key)).toBe(true);

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { until } from '../../../../tests/support/poll';
+
+export { until };
 
 const TSX = path.resolve(__dirname, '../../../../node_modules/.bin/tsx');
 
@@ -21,16 +23,6 @@ export function ffmpegIn(dir: string): number[] {
     }
   }
   return found;
-}
-
-export async function until<T>(what: string, timeoutMs: number, check: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(25);
-  }
 }
 
 export interface WorkerChild {
