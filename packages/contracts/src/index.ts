@@ -436,4 +436,15 @@ export type {
   ExportCallback,
   ExportCallbackAttempt,
 } from './schemas/record-export';
+export {
+  USAGE_UNITS,
+  CALL_USAGE_KEYS,
+  MESSAGE_USAGE_KEYS,
+  CallUsageSchema,
+  CallUsageItemSchema,
+  MessageUsageSchema,
+  MessageUsageItemSchema,
+  UsageQuerySchema,
+} from './schemas/record-usage';
+export type { UsageUnit, CallUsage, CallUsageItem, MessageUsage, MessageUsageItem } from './schemas/record-usage';
 export { csvField, csvRow, toCsv } from './csv';

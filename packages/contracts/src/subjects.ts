@@ -52,6 +52,9 @@ export const Subjects = {
     messageExportList: 'svc.records.message-exports.list',
     messageExportGet: 'svc.records.message-exports.get',
     messageExportCancel: 'svc.records.message-exports.cancel',
+    /** Usage (`…/call_drs/usage`, `…/message_drs/usage`): a GatewayRequest → CallUsage / MessageUsage. */
+    callUsage: 'svc.records.calls.usage',
+    messageUsage: 'svc.records.messages.usage',
   },
   endpoint: {
     create: 'svc.endpoint.endpoints.create',

@@ -36,7 +36,8 @@ export {
   bucketDate,
   calendarBuckets,
   calendarEnd,
-  isTimeZone,
+  canonicalTimeZone,
+  zonedDate,
   type CalendarBucket,
   type CalendarUnit,
 } from './doc-store/calendar-buckets';

@@ -31,6 +31,23 @@ async function indexDetailRecords(c: Collection<RecordDoc>, orderDates: readonly
   for (const date of orderDates) await c.createIndex({ partner_sid: 1, [date]: 1, dr_sid: 1 });
 }
 
+/**
+ * The usage totals' indexes (domain/usage-kinds.ts): the partner, the kind's usage date, then every field a
+ * total reads and the second key most asked for, so the embedded store answers a usage request from the
+ * index alone, one index range per bucket, never reading a record (decisions §NEW-usage).
+ */
+const USAGE_INDEXES = {
+  call_drs: {
+    partner_sid: 1,
+    date_stop: 1,
+    sipcause: 1,
+    'numeric.duration_billing': 1,
+    'numeric.price': 1,
+    direction: 1,
+  },
+  message_drs: { partner_sid: 1, date_insert: 1, message_segments: 1, 'numeric.price': 1, direction: 1 },
+} as const;
+
 /** Opens the collections, creates or migrates their indexes and loads the country list. */
 export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
   const countries = docs.collection<Country & Record<string, unknown>>('countries');
@@ -49,8 +66,10 @@ export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
   }
   const callDrs = docs.collection<RecordDoc>('call_drs');
   await indexDetailRecords(callDrs, ['date_stop']);
+  await callDrs.createIndex(USAGE_INDEXES.call_drs);
   const messageDrs = docs.collection<RecordDoc>('message_drs');
   await indexDetailRecords(messageDrs, ['date_insert', 'date_stop']);
+  await messageDrs.createIndex(USAGE_INDEXES.message_drs);
   const exports = docs.collection<ExportDoc>('record_exports');
   await exports.createIndex({ export_sid: 1 }, { unique: true });
   await exports.createIndex({ partner_sid: 1, date_created: 1, export_sid: 1 });

@@ -10,6 +10,7 @@ import { countryHandlers } from './handlers/countries';
 import { callRecordHandlers, messageRecordHandlers } from './handlers/detail-records';
 import { callExportHandlers, messageExportHandlers } from './handlers/exports';
 import { recordEventHandler } from './handlers/record-events';
+import { usageHandlers } from './handlers/usage';
 import { openRecordsRepo } from './repo';
 
 /**
@@ -56,6 +57,7 @@ export async function startRecordsService(deps: ServiceDeps, settings: RecordsSe
       ...messageRecordHandlers(ctx),
       ...callExportHandlers(ctx),
       ...messageExportHandlers(ctx),
+      ...usageHandlers(ctx),
     },
     log,
   );

@@ -103,6 +103,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/call_drs/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Call usage per hour, day or month
+         * @description Totals per `hour`, `day` or `month` (`group_by`, in the time zone `tz`, UTC by default) of the records the `filter` (the list grammar) selects, computed by the store: every bucket of the range is present, an empty one as zeros, in date order. The range is set by the filter on the record date (`date_stop`): `ge`/`gt` start it, `lt`/`le` end it; without a start it is the 30 days before its end, without an end it ends now; at most 400 days. `group_by=day,direction` adds a second key: an item per bucket and value.
+         *
+         *     Scopes (any one): `calls.manage`, `calls.read`.
+         */
+        get: operations["getCallsCallDrsUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/countries": {
         parameters: {
             query?: never;
@@ -743,6 +765,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sms/message_drs/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Message usage per hour, day or month
+         * @description Totals per `hour`, `day` or `month` (`group_by`, in the time zone `tz`, UTC by default) of the records the `filter` (the list grammar) selects, computed by the store: every bucket of the range is present, an empty one as zeros, in date order. The range is set by the filter on the record date (`date_insert`): `ge`/`gt` start it, `lt`/`le` end it; without a start it is the 30 days before its end, without an end it ends now; at most 400 days. `group_by=day,direction` adds a second key: an item per bucket and value.
+         *
+         *     Scopes (any one): `sms.manage`, `sms.read`.
+         */
+        get: operations["getSmsMessageDrsUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/storage/containers": {
         parameters: {
             query?: never;
@@ -1105,6 +1149,29 @@ export interface components {
             trunk_group_sid_src?: string | null;
             user_data?: string | null;
             version?: number | null;
+        };
+        CallUsage: {
+            /** Format: date-time */
+            from: string;
+            group_by: string;
+            items: components["schemas"]["CallUsageItem"][];
+            /** Format: date-time */
+            to: string;
+            tz: string;
+        };
+        CallUsageItem: {
+            acd: number;
+            answered: number;
+            asr: number;
+            calls: number;
+            cost: number;
+            /** Format: date-time */
+            date: string;
+            direction?: string | null;
+            minutes: number;
+            number_dst?: string | null;
+            number_src?: string | null;
+            sipcause?: string | null;
         };
         /** @description On an external container (type aws_s3, gcp_storage or azure_blob) quota and threshold do not apply: quota_*, threshold_* and the *_percent fields are null; total_files and total_bytes count its files. */
         Container: {
@@ -1905,6 +1972,27 @@ export interface components {
             user_data?: string | null;
             vendor_error_code?: string | null;
             version?: (string | number) | null;
+        };
+        MessageUsage: {
+            /** Format: date-time */
+            from: string;
+            group_by: string;
+            items: components["schemas"]["MessageUsageItem"][];
+            /** Format: date-time */
+            to: string;
+            tz: string;
+        };
+        MessageUsageItem: {
+            cost: number;
+            /** Format: date-time */
+            date: string;
+            direction?: string | null;
+            messages: number;
+            number_dst?: string | null;
+            number_src?: string | null;
+            segments: number;
+            status?: string | null;
+            type?: string | null;
         };
         Partner: {
             attributes: {
@@ -2748,6 +2836,40 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCallsCallDrsUsage: {
+        parameters: {
+            query?: {
+                /** @description The list filter grammar; its date range sets the range. */
+                filter?: string;
+                /** @description `hour`, `day` (default) or `month`, optionally followed by a second key: `day,direction`. Calls: direction, sipcause, number_src, number_dst; messages: direction, type, status, number_src, number_dst. */
+                group_by?: string;
+                /** @description An IANA time zone for the buckets (default `UTC`). */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallUsage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4813,6 +4935,40 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getSmsMessageDrsUsage: {
+        parameters: {
+            query?: {
+                /** @description The list filter grammar; its date range sets the range. */
+                filter?: string;
+                /** @description `hour`, `day` (default) or `month`, optionally followed by a second key: `day,direction`. Calls: direction, sipcause, number_src, number_dst; messages: direction, type, status, number_src, number_dst. */
+                group_by?: string;
+                /** @description An IANA time zone for the buckets (default `UTC`). */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageUsage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -23,13 +23,17 @@ export interface CalendarBucket {
 const HOUR = 3_600_000;
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** Whether `zone` is an IANA time zone this runtime knows (`UTC` included). */
-export function isTimeZone(zone: string): boolean {
+/**
+ * `zone` as this runtime names it (`europe/paris` → `Europe/Paris`, `utc` → `UTC`), or null when it is
+ * not an IANA time zone it knows.
+ */
+export function canonicalTimeZone(zone: string): string | null {
   try {
-    formatFor(zone);
-    return true;
+    const name = formatFor(zone).resolvedOptions().timeZone;
+    formatFor(name);
+    return name;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -130,8 +134,17 @@ export function calendarEnd(unit: CalendarUnit, zone: string, buckets: readonly 
 
 /** The bucket's start as ISO 8601 in its zone's offset (`Z` at offset 0): `2026-03-01T00:00:00+01:00`. */
 export function bucketDate(bucket: CalendarBucket): string {
-  const wall = new Date(bucket.start.getTime() + bucket.offsetMinutes * 60_000).toISOString().slice(0, 19);
-  if (bucket.offsetMinutes === 0) return `${wall}Z`;
-  const off = Math.abs(bucket.offsetMinutes);
-  return `${wall}${bucket.offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(off / 60))}:${pad(off % 60)}`;
+  return isoAt(bucket.start, bucket.offsetMinutes);
+}
+
+/** An instant as ISO 8601 (to the second) in `zone`'s offset at that instant (`Z` at offset 0). */
+export function zonedDate(zone: string, at: Date): string {
+  return isoAt(at, Math.round(offsetAt(zone, at.getTime()) / 60_000));
+}
+
+function isoAt(at: Date, offsetMinutes: number): string {
+  const wall = new Date(at.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  if (offsetMinutes === 0) return `${wall}Z`;
+  const off = Math.abs(offsetMinutes);
+  return `${wall}${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(off / 60))}:${pad(off % 60)}`;
 }
