@@ -24,28 +24,34 @@ export interface RecordsRepo {
  * of a cursor page within one partner — so a page costs the same wherever it is (MongoDB walks it
  * from the cursor; the embedded SQLite store compiles the cursor filter to a row-value range over
  * the same index, see platform's sqlite-filter.ts).
+ *
+ * The first order's index also holds, after those three, the fields the usage totals read
+ * (domain/usage-kinds.ts; its date is that order's): the embedded store then totals a bucket from one
+ * index range without reading a record (decisions §NEW-usage). One index serves both, so ingest keeps
+ * one index per order; releases before usage had the three fields alone, an index dropped here once the
+ * wider one exists.
  */
-async function indexDetailRecords(c: Collection<RecordDoc>, orderDates: readonly string[]): Promise<void> {
+async function indexDetailRecords(
+  c: Collection<RecordDoc>,
+  orderDates: readonly string[],
+  usageFields: readonly string[],
+): Promise<void> {
   await c.createIndex({ partner_sid: 1, dr_sid: 1 }, { unique: true });
   await c.dropIndex({ dr_sid: 1 });
-  for (const date of orderDates) await c.createIndex({ partner_sid: 1, [date]: 1, dr_sid: 1 });
+  for (const [n, date] of orderDates.entries()) {
+    const order = { partner_sid: 1, [date]: 1, dr_sid: 1 } as const;
+    if (n > 0) await c.createIndex(order);
+    else {
+      await c.createIndex({ ...order, ...Object.fromEntries(usageFields.map((f) => [f, 1 as const])) });
+      await c.dropIndex(order);
+    }
+  }
 }
 
-/**
- * The usage totals' indexes (domain/usage-kinds.ts): the partner, the kind's usage date, then every field a
- * total reads and the second key most asked for, so the embedded store answers a usage request from the
- * index alone, one index range per bucket, never reading a record (decisions §NEW-usage).
- */
-const USAGE_INDEXES = {
-  call_drs: {
-    partner_sid: 1,
-    date_stop: 1,
-    sipcause: 1,
-    'numeric.duration_billing': 1,
-    'numeric.price': 1,
-    direction: 1,
-  },
-  message_drs: { partner_sid: 1, date_insert: 1, message_segments: 1, 'numeric.price': 1, direction: 1 },
+/** What the usage totals read besides the date, per kind (domain/usage-kinds.ts, and its second key `direction`). */
+const USAGE_FIELDS = {
+  call_drs: ['sipcause', 'numeric.duration_billing', 'numeric.price', 'direction'],
+  message_drs: ['message_segments', 'numeric.price', 'direction'],
 } as const;
 
 /** Opens the collections, creates or migrates their indexes and loads the country list. */
@@ -65,11 +71,9 @@ export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
         });
   }
   const callDrs = docs.collection<RecordDoc>('call_drs');
-  await indexDetailRecords(callDrs, ['date_stop']);
-  await callDrs.createIndex(USAGE_INDEXES.call_drs);
+  await indexDetailRecords(callDrs, ['date_stop'], USAGE_FIELDS.call_drs);
   const messageDrs = docs.collection<RecordDoc>('message_drs');
-  await indexDetailRecords(messageDrs, ['date_insert', 'date_stop']);
-  await messageDrs.createIndex(USAGE_INDEXES.message_drs);
+  await indexDetailRecords(messageDrs, ['date_insert', 'date_stop'], USAGE_FIELDS.message_drs);
   const exports = docs.collection<ExportDoc>('record_exports');
   await exports.createIndex({ export_sid: 1 }, { unique: true });
   await exports.createIndex({ partner_sid: 1, date_created: 1, export_sid: 1 });
