@@ -127,6 +127,10 @@ export const Subjects = {
      * Threshold-worker (internal): `{after, limit}` → the delete_lru containers due a sweep, paged by container_sid.
      */
     sweepContainers: 'svc.storage.sweep.containers',
+    /** Threshold-worker (internal): `{date, after, limit}` → writes a page of containers' snapshots of that day. */
+    usageSnapshot: 'svc.storage.usage.snapshot',
+    /** `GET /storage/containers/{sid}/usage`: a GatewayRequest → ContainerUsage. */
+    containerUsage: 'svc.storage.containers.usage',
     /**
      * `{container_sid, owner, lease_ms, limit}` → claims the container's sweep lease; its counts and least recently
      * used files.
@@ -202,6 +206,8 @@ export const Subjects = {
     sweepJob: 'job.threshold-worker.sweep',
     /** Durable job `{window}` (msgId `expire:<window>`): delete the files whose lifecycle_ttl has passed. */
     expireJob: 'job.threshold-worker.expire',
+    /** Durable job `{date}` (msgId `usage:<window>`): every container's usage snapshot of that UTC day. */
+    usageJob: 'job.threshold-worker.usage',
   },
   events: {
     partnerCreated: 'evt.partner.created',

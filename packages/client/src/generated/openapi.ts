@@ -847,6 +847,28 @@ export interface paths {
         patch: operations["patchStorageContainersByContainerSid"];
         trace?: never;
     };
+    "/storage/containers/{container_sid}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A container's files and bytes per day
+         * @description One snapshot of the counters per UTC day (the last of the threshold-worker's ticks that day; today: the latest), `from` to `to` (both included, at most 400 days; default the 30 days before today). A day without a snapshot (before the container, or while no worker ran) is absent.
+         *
+         *     Scopes (any one): `storage.manage`, `storage.read`.
+         */
+        get: operations["getStorageContainersByContainerSidUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/storage/encryption_keys": {
         parameters: {
             query?: never;
@@ -1406,6 +1428,20 @@ export interface components {
             /** @enum {string} */
             type?: "internal" | "aws_s3" | "gcp_storage" | "azure_blob";
             unique?: boolean;
+        };
+        ContainerUsage: {
+            container_sid: string;
+            /** Format: date */
+            from: string;
+            items: components["schemas"]["ContainerUsageItem"][];
+            /** Format: date */
+            to: string;
+        };
+        ContainerUsageItem: {
+            bytes: number;
+            /** Format: date */
+            date: string;
+            files: number;
         };
         Country: {
             capital: string | null;
@@ -5220,6 +5256,41 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getStorageContainersByContainerSidUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC); default: 30 days before `to`. */
+                from?: string;
+                /** @description Last day (UTC), at most 400 after `from`; default: today. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                container_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContainerUsage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
