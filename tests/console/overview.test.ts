@@ -212,7 +212,7 @@ test('at a phone’s width (390 px) the overview is no wider than the screen', a
   }
 });
 
-test('the CSP watch above sees a violation: an inline style attribute set on purpose is refused and counted', async () => {
+test('the CSP watch sees a violation: an inline style attribute set on purpose is refused and counted', async () => {
   await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<p id="csp-probe" style="color: red">x</p>')`);
   await page.waitForFunction('window.__csp.length > 0', { timeout: 5_000 });
   expect(await page.evaluate('window.__csp')).toEqual([expect.stringMatching(/^style-src/)]);
