@@ -3,6 +3,7 @@ import type { Collection, DocStore } from '@patchbay/platform';
 import { buildCountries } from './domain/country-data';
 import type { ExportDoc } from './domain/export-docs';
 import type { RecordDoc } from './domain/record-docs';
+import { openUsageRollups, type UsageRollupRepo } from './usage/usage-rollups';
 
 export interface RecordsRepo {
   countries: Collection<Country & Record<string, unknown>>;
@@ -10,6 +11,8 @@ export interface RecordsRepo {
   messageDrs: Collection<RecordDoc>;
   /** Bulk exports: the API objects and their jobs (exports/). */
   exports: Collection<ExportDoc>;
+  /** Usage totals per partner and UTC hour, and the days to recompute (usage/usage-rollups.ts). */
+  usage: UsageRollupRepo;
 }
 
 /**
@@ -79,7 +82,7 @@ export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
   await exports.createIndex({ partner_sid: 1, date_created: 1, export_sid: 1 });
   await exports.createIndex({ status: 1, lease_until: 1 });
   await exports.createIndex({ 'callback.state': 1, 'callback.next_attempt_at': 1 });
-  return { countries, callDrs, messageDrs, exports };
+  return { countries, callDrs, messageDrs, exports, usage: await openUsageRollups(docs) };
 }
 
 /**

@@ -12,6 +12,8 @@ import { callExportHandlers, messageExportHandlers } from './handlers/exports';
 import { recordEventHandler } from './handlers/record-events';
 import { usageHandlers } from './handlers/usage';
 import { openRecordsRepo } from './repo';
+import { UsageRoller } from './usage/usage-roller';
+import { touchUsage } from './usage/usage-rollups';
 
 /**
  * The records service: the lists the interface paginates — countries, and call and message detail
@@ -69,18 +71,26 @@ export async function startRecordsService(deps: ServiceDeps, settings: RecordsSe
       await deps.bus.subscribe(
         subject,
         Queues.records,
-        checkedEvent(subject, RecordEventSchema, log, recordEventHandler(kind, records, log)),
+        checkedEvent(
+          subject,
+          RecordEventSchema,
+          log,
+          recordEventHandler(kind, records, log, (docs) => touchUsage(repo.usage, kind.name, docs)),
+        ),
       ),
     );
   }
+  const roller = new UsageRoller(repo, deps.logger.child({ mod: 'usage-rollups' }));
   runner.start();
   callbacks.start();
+  roller.start();
   log.info('records service ready');
   return {
     stop: async () => {
       await stopAll(subs);
       await runner.stop();
       await callbacks.stop();
+      await roller.stop();
     },
   };
 }

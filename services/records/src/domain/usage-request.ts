@@ -23,6 +23,8 @@ export interface UsageRequest {
   to: Date;
   /** The filter as a store query (without the caller's partner: the handler adds it). */
   filter: StoreFilter;
+  /** The filter names the kind's date alone (its range): the hourly rollups may answer. */
+  dateOnly: boolean;
 }
 
 function single(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
@@ -69,5 +71,6 @@ export function parseUsageRequest(query: Readonly<Record<string, unknown>>, kind
   if (to <= from) throw problem(`the ${kind.dateField} range of the filter is empty`);
   if (to - from > MAX_USAGE_DAYS * DAY)
     throw problem(`the ${kind.dateField} range of the filter spans more than ${MAX_USAGE_DAYS} days`);
-  return { unit, ...(by !== undefined && { by }), timeZone, from: new Date(from), to: new Date(to), filter };
+  const dateOnly = ast.every((c) => c.attr === kind.dateField);
+  return { unit, ...(by !== undefined && { by }), timeZone, from: new Date(from), to: new Date(to), filter, dateOnly };
 }
