@@ -5,7 +5,7 @@
  * zone database that disagrees with this runtime's) is left out rather than misplaced.
  */
 import type { Document } from 'mongodb';
-import { calendarBuckets, calendarEnd, type CalendarUnit } from './calendar-buckets';
+import { calendarBuckets, type CalendarUnit } from './calendar-buckets';
 import type { BucketMeasure, BucketQuery, BucketRow, Filter } from './port';
 
 const FORMATS: Record<CalendarUnit, string> = { month: '%Y-%m', day: '%Y-%m-%d', hour: '%Y-%m-%dT%H%z' };
@@ -29,10 +29,7 @@ export function mongoBucketPipeline(
   if (query.timeZone !== 'UTC') label.timezone = query.timeZone;
   const group: Document = { _id: { b: { $dateToString: label }, ...(query.by && { k: `$${query.by}` }) } };
   names.forEach((name, n) => (group[`m${n}`] = accumulator(query.measures[name])));
-  const range =
-    buckets.length === 0
-      ? { $in: [] }
-      : { $gte: buckets[0].start, $lt: calendarEnd(query.unit, query.timeZone, buckets) };
+  const range = buckets.length === 0 ? { $in: [] } : { $gte: query.from, $lt: query.to };
   return {
     pipeline: [
       { $match: { $and: [filter, { [query.dateField]: range }] } },

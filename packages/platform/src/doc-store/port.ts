@@ -70,7 +70,7 @@ export type BucketMeasure = ({ count: true } | { sum: string }) & { where?: { pa
 export interface BucketQuery {
   /** The Date field that places a document in its bucket. */
   dateField: string;
-  /** The calendar buckets (calendar-buckets.ts) covering [from, to); documents outside are left out. */
+  /** The calendar buckets (calendar-buckets.ts) covering [from, to); documents outside [from, to) are left out. */
   unit: CalendarUnit;
   /** An IANA time zone (`UTC`, `Europe/Paris`). */
   timeZone: string;

@@ -47,7 +47,13 @@ export function sqliteBucketTotals(source: BucketSource, filter: Filter, query: 
   const buckets = calendarBuckets(query.unit, query.timeZone, query.from, query.to);
   if (buckets.length === 0) return [];
   const end = calendarEnd(query.unit, query.timeZone, buckets).getTime();
-  const bounds = buckets.map((b, i) => [b.start.getTime(), buckets[i + 1]?.start.getTime() ?? end]);
+  // Each bucket's range cut to [from, to): the index walks only what is counted (a month bucket
+  // around a range of an hour would otherwise walk the month and test every row against the filter).
+  const [from, to] = [query.from.getTime(), query.to.getTime()];
+  const bounds = buckets.map((b, i) => [
+    Math.max(b.start.getTime(), from),
+    Math.min(buckets[i + 1]?.start.getTime() ?? end, to),
+  ]);
   const date = source.columnOf(query.dateField)?.column ?? `(${keyExpression(query.dateField)})`;
   const names = Object.keys(query.measures);
   const params: unknown[] = [];

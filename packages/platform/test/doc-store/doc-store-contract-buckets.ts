@@ -105,6 +105,14 @@ export function describeBucketContract(kit: DocStoreKit, opts: { indexed?: boole
     ]);
   });
 
+  test('[from, to) cuts its first and last buckets: a document outside it is not counted', async () => {
+    const rows = await totals(query({ from: at('2026-03-27T12:00:00Z'), to: at('2026-03-28T12:15:00Z') }));
+    expect(byStart(rows).map((r) => [r.start, r.values.calls])).toEqual([
+      ['2026-03-27T00:00:00.000Z', 1],
+      ['2026-03-28T00:00:00.000Z', 1],
+    ]);
+  });
+
   test('the filter applies (any operator) and maxRows bounds the answer', async () => {
     const rows = await totals(query(), { p: 'a', cause: { $ne: '486' } });
     expect(rows.reduce((n, r) => n + r.values.calls, 0)).toBe(4);
