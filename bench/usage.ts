@@ -190,7 +190,10 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(dataDir, 'seeded'), String(end));
     server = await start(dataDir);
   }
-  row('rollups brought up to date after the start (s)', (await rolledUp(dataDir)).toFixed(1));
+  row(
+    'wait for the rollups once the server answered (s; the roller runs from its start)',
+    (await rolledUp(dataDir)).toFixed(1),
+  );
   const origin = server.origin;
   const now = Date.now();
   const days = (d: number) => `date_stop ge ${new Date(now - d * DAY).toISOString()}`;
