@@ -23,9 +23,9 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 export const CALL_T0 = Date.UTC(2024, 0, 1);
 
-/** One NDJSON line: call record i (JSON, no trailing newline). */
-export function callRecordLine(i: number, t0 = CALL_T0): string {
-  const stop = t0 + i * 1000;
+/** One NDJSON line: call record i (JSON, no trailing newline), stopping at t0 + i × stepMs. */
+export function callRecordLine(i: number, t0 = CALL_T0, stepMs = 1000): string {
+  const stop = t0 + Math.floor(i * stepMs);
   const talkMs = 4_000 + (i % 597) * 1000 + (i % 1000);
   const start = stop - talkMs - 6_000 - (i % 7) * 1000;
   const talk = stop - talkMs;

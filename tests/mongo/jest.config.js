@@ -62,6 +62,7 @@ const STORE_AGNOSTIC = [
   'cli-lists',
   'media-cli',
   'records-cli',
+  'records-usage-cli',
 ].map((name) => `<rootDir>/tests/api/${name}.test.ts`);
 
 module.exports = {

@@ -5,16 +5,23 @@ import { StorageView } from './views/storage';
 import { EndpointsView } from './views/endpoints';
 import { PushView } from './views/push';
 import { RecordsView } from './views/records';
+import { OverviewView } from './views/overview';
 import { onAsync } from './on-async';
 
-const VIEWS = { storage: 'Storage', endpoints: 'Endpoints', push: 'Push', records: 'Records' } as const;
+const VIEWS = {
+  overview: 'Overview',
+  storage: 'Storage',
+  endpoints: 'Endpoints',
+  push: 'Push',
+  records: 'Records',
+} as const;
 type ViewName = keyof typeof VIEWS;
-const VIEW_ORDER: readonly ViewName[] = ['storage', 'endpoints', 'push', 'records'];
+const VIEW_ORDER: readonly ViewName[] = ['overview', 'storage', 'endpoints', 'push', 'records'];
 
-/** The console: sign-in until there is a session (held in memory only), then one view at a time. */
+/** The console: sign-in until there is a session (held in memory only), then one view at a time, the overview first. */
 export function App() {
   const [session, setSession] = useState<Session | null>(null);
-  const [view, setView] = useState<ViewName>('storage');
+  const [view, setView] = useState<ViewName>('overview');
   // Choosing a view (again) shows it afresh: its lists are loaded anew.
   const [visit, setVisit] = useState(0);
   const open = (v: ViewName) => {
@@ -26,7 +33,7 @@ export function App() {
       <SignIn
         onSession={(s) => {
           setSession(s);
-          open('storage');
+          open('overview');
         }}
       />
     );
@@ -59,6 +66,7 @@ export function App() {
         </button>
       </header>
       <main id="view" key={visit} data-view={view}>
+        {view === 'overview' && <OverviewView session={session} />}
         {view === 'storage' && <StorageView session={session} />}
         {view === 'endpoints' && <EndpointsView session={session} />}
         {view === 'push' && <PushView session={session} />}

@@ -169,6 +169,7 @@ export {
   SweepDeleteRequestSchema,
   SweepReleaseRequestSchema,
   SweepExpiredRequestSchema,
+  UsageSnapshotRequestSchema,
 } from './messages/sweep';
 export type {
   SweepReason,
@@ -183,7 +184,11 @@ export type {
   SweepReleaseRequest,
   SweepExpiredRequest,
   SweepExpiredReply,
+  UsageSnapshotRequest,
+  UsageSnapshotReply,
 } from './messages/sweep';
+export { ContainerUsageSchema, ContainerUsageItemSchema, ContainerUsageQuerySchema } from './schemas/container-usage';
+export type { ContainerUsage, ContainerUsageItem } from './schemas/container-usage';
 export { MAX_JSON_DEPTH, jsonDepth, assertJsonDepth } from './json-depth';
 export { MIME_TYPE_PATTERN, safeContentType } from './mime-type';
 export {
@@ -287,8 +292,8 @@ export {
   ContainerUsersReplySchema,
 } from './messages/endpoint';
 export { PushRequests } from './messages/push';
-export { ThresholdWorkerJobs, SweepJobSchema, ExpireJobSchema } from './messages/threshold-worker';
-export type { SweepJob, ExpireJob } from './messages/threshold-worker';
+export { ThresholdWorkerJobs, SweepJobSchema, ExpireJobSchema, UsageJobSchema } from './messages/threshold-worker';
+export type { SweepJob, ExpireJob, UsageJob } from './messages/threshold-worker';
 export type { BusRequester, CallOptions } from './clients/bus-requester';
 export { TableCaller, type ReplyOf, type RequestOf } from './clients/table-caller';
 export { IdentityClient } from './clients/identity-client';
@@ -440,4 +445,15 @@ export type {
   ExportCallback,
   ExportCallbackAttempt,
 } from './schemas/record-export';
+export {
+  USAGE_UNITS,
+  CALL_USAGE_KEYS,
+  MESSAGE_USAGE_KEYS,
+  CallUsageSchema,
+  CallUsageItemSchema,
+  MessageUsageSchema,
+  MessageUsageItemSchema,
+  UsageQuerySchema,
+} from './schemas/record-usage';
+export type { UsageUnit, CallUsage, CallUsageItem, MessageUsage, MessageUsageItem } from './schemas/record-usage';
 export { csvField, csvRow, toCsv } from './csv';

@@ -52,6 +52,9 @@ export const Subjects = {
     messageExportList: 'svc.records.message-exports.list',
     messageExportGet: 'svc.records.message-exports.get',
     messageExportCancel: 'svc.records.message-exports.cancel',
+    /** Usage (`…/call_drs/usage`, `…/message_drs/usage`): a GatewayRequest → CallUsage / MessageUsage. */
+    callUsage: 'svc.records.calls.usage',
+    messageUsage: 'svc.records.messages.usage',
   },
   endpoint: {
     create: 'svc.endpoint.endpoints.create',
@@ -129,6 +132,10 @@ export const Subjects = {
      * Threshold-worker (internal): `{after, limit}` → the delete_lru containers due a sweep, paged by container_sid.
      */
     sweepContainers: 'svc.storage.sweep.containers',
+    /** Threshold-worker (internal): `{date, after, limit}` → writes a page of containers' snapshots of that day. */
+    usageSnapshot: 'svc.storage.usage.snapshot',
+    /** `GET /storage/containers/{sid}/usage`: a GatewayRequest → ContainerUsage. */
+    containerUsage: 'svc.storage.containers.usage',
     /**
      * `{container_sid, owner, lease_ms, limit}` → claims the container's sweep lease; its counts and least recently
      * used files.
@@ -204,6 +211,8 @@ export const Subjects = {
     sweepJob: 'job.threshold-worker.sweep',
     /** Durable job `{window}` (msgId `expire:<window>`): delete the files whose lifecycle_ttl has passed. */
     expireJob: 'job.threshold-worker.expire',
+    /** Durable job `{date}` (msgId `usage:<window>`): every container's usage snapshot of that UTC day. */
+    usageJob: 'job.threshold-worker.usage',
   },
   events: {
     partnerCreated: 'evt.partner.created',

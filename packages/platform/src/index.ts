@@ -28,7 +28,19 @@ export type {
   DocPath,
   Operators,
   PathValue,
+  BucketMeasure,
+  BucketQuery,
+  BucketRow,
 } from './doc-store/port';
+export {
+  bucketDate,
+  calendarBuckets,
+  calendarEnd,
+  canonicalTimeZone,
+  zonedDate,
+  type CalendarBucket,
+  type CalendarUnit,
+} from './doc-store/calendar-buckets';
 export { SqliteDocStore, type SqliteDocStoreOptions } from './doc-store/sqlite-doc-store';
 export { migrateDataDir, sqliteFile } from './doc-store/nedb-migration-plan';
 export type { NedbMigrationReport, MigratedCollection } from './doc-store/nedb-migration';

@@ -3,6 +3,7 @@ import type { Collection, DocStore } from '@patchbay/platform';
 import { buildCountries } from './domain/country-data';
 import type { ExportDoc } from './domain/export-docs';
 import type { RecordDoc } from './domain/record-docs';
+import { openUsageRollups, type UsageRollupRepo } from './usage/usage-rollups';
 
 export interface RecordsRepo {
   countries: Collection<Country & Record<string, unknown>>;
@@ -10,6 +11,8 @@ export interface RecordsRepo {
   messageDrs: Collection<RecordDoc>;
   /** Bulk exports: the API objects and their jobs (exports/). */
   exports: Collection<ExportDoc>;
+  /** Usage totals per partner and UTC hour, and the days to recompute (usage/usage-rollups.ts). */
+  usage: UsageRollupRepo;
 }
 
 /**
@@ -24,12 +27,35 @@ export interface RecordsRepo {
  * of a cursor page within one partner — so a page costs the same wherever it is (MongoDB walks it
  * from the cursor; the embedded SQLite store compiles the cursor filter to a row-value range over
  * the same index, see platform's sqlite-filter.ts).
+ *
+ * The first order's index also holds, after those three, the fields the usage totals read
+ * (domain/usage-kinds.ts; its date is that order's): the embedded store then totals a bucket from one
+ * index range without reading a record (decisions §57). One index serves both, so ingest keeps
+ * one index per order; releases before usage had the three fields alone, an index dropped here once the
+ * wider one exists.
  */
-async function indexDetailRecords(c: Collection<RecordDoc>, orderDates: readonly string[]): Promise<void> {
+async function indexDetailRecords(
+  c: Collection<RecordDoc>,
+  orderDates: readonly string[],
+  usageFields: readonly string[],
+): Promise<void> {
   await c.createIndex({ partner_sid: 1, dr_sid: 1 }, { unique: true });
   await c.dropIndex({ dr_sid: 1 });
-  for (const date of orderDates) await c.createIndex({ partner_sid: 1, [date]: 1, dr_sid: 1 });
+  for (const [n, date] of orderDates.entries()) {
+    const order = { partner_sid: 1, [date]: 1, dr_sid: 1 } as const;
+    if (n > 0) await c.createIndex(order);
+    else {
+      await c.createIndex({ ...order, ...Object.fromEntries(usageFields.map((f) => [f, 1 as const])) });
+      await c.dropIndex(order);
+    }
+  }
 }
+
+/** What the usage totals read besides the date, per kind (domain/usage-kinds.ts, and its second key `direction`). */
+const USAGE_FIELDS = {
+  call_drs: ['sipcause', 'numeric.duration_billing', 'numeric.price', 'direction'],
+  message_drs: ['message_segments', 'numeric.price', 'direction'],
+} as const;
 
 /** Opens the collections, creates or migrates their indexes and loads the country list. */
 export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
@@ -48,15 +74,15 @@ export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
         });
   }
   const callDrs = docs.collection<RecordDoc>('call_drs');
-  await indexDetailRecords(callDrs, ['date_stop']);
+  await indexDetailRecords(callDrs, ['date_stop'], USAGE_FIELDS.call_drs);
   const messageDrs = docs.collection<RecordDoc>('message_drs');
-  await indexDetailRecords(messageDrs, ['date_insert', 'date_stop']);
+  await indexDetailRecords(messageDrs, ['date_insert', 'date_stop'], USAGE_FIELDS.message_drs);
   const exports = docs.collection<ExportDoc>('record_exports');
   await exports.createIndex({ export_sid: 1 }, { unique: true });
   await exports.createIndex({ partner_sid: 1, date_created: 1, export_sid: 1 });
   await exports.createIndex({ status: 1, lease_until: 1 });
   await exports.createIndex({ 'callback.state': 1, 'callback.next_attempt_at': 1 });
-  return { countries, callDrs, messageDrs, exports };
+  return { countries, callDrs, messageDrs, exports, usage: await openUsageRollups(docs) };
 }
 
 /**

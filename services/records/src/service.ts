@@ -19,9 +19,12 @@ import { countryHandlers } from './handlers/countries';
 import { callRecordHandlers, messageRecordHandlers } from './handlers/detail-records';
 import { callExportHandlers, messageExportHandlers } from './handlers/exports';
 import { recordEventHandler } from './handlers/record-events';
+import { usageHandlers } from './handlers/usage';
 import { openRecordsRepo } from './repo';
 import { RECORDS_KEYS } from './secrets/key-settings';
 import { migrateCallbackKeys } from './secrets/migrate-callback-keys';
+import { UsageRoller } from './usage/usage-roller';
+import { touchUsage } from './usage/usage-rollups';
 
 /**
  * The records service: the lists the interface paginates — countries, and call and message detail
@@ -76,6 +79,7 @@ export async function startRecordsService(deps: ServiceDeps, settings: RecordsSe
       ...messageRecordHandlers(ctx),
       ...callExportHandlers(ctx),
       ...messageExportHandlers(ctx),
+      ...usageHandlers(ctx),
     },
     log,
   );
@@ -87,18 +91,26 @@ export async function startRecordsService(deps: ServiceDeps, settings: RecordsSe
       await deps.bus.subscribe(
         subject,
         Queues.records,
-        checkedEvent(subject, RecordEventSchema, log, recordEventHandler(kind, records, log)),
+        checkedEvent(
+          subject,
+          RecordEventSchema,
+          log,
+          recordEventHandler(kind, records, log, (docs) => touchUsage(repo.usage, kind.name, docs)),
+        ),
       ),
     );
   }
+  const roller = new UsageRoller(repo, deps.logger.child({ mod: 'usage-rollups' }));
   runner.start();
   callbacks.start();
+  roller.start();
   log.info('records service ready');
   return {
     stop: async () => {
       await stopAll(subs);
       await runner.stop();
       await callbacks.stop();
+      await roller.stop();
     },
   };
 }

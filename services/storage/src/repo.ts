@@ -3,6 +3,7 @@ import type {
   BlobDeletionDoc,
   BlobStoreDoc,
   ContainerDoc,
+  ContainerUsageDoc,
   CopyDoc,
   EncryptionKeyDoc,
   FileDoc,
@@ -23,6 +24,8 @@ export interface StorageRepo {
   copies: Collection<CopyDoc>;
   /** The all-in-one's durable probe queue (probes/store-probe-queue.ts). */
   pendingProbes: Collection<PendingProbeDoc>;
+  /** Daily usage snapshots of the containers (operations/container-usage.ts). */
+  containerUsage: Collection<ContainerUsageDoc>;
 }
 
 /** Opens the collections and makes their indexes (idempotent, at start). */
@@ -37,7 +40,9 @@ export async function openStorageRepo(docs: DocStore): Promise<StorageRepo> {
     blobDeletions: docs.collection<BlobDeletionDoc>('blob_deletions'),
     copies: docs.collection<CopyDoc>('transcoded_copies'),
     pendingProbes: docs.collection<PendingProbeDoc>('pending_probes'),
+    containerUsage: docs.collection<ContainerUsageDoc>('container_usage'),
   };
+  await repo.containerUsage.createIndex({ container_sid: 1, date: 1 }, { unique: true });
   await repo.pendingProbes.createIndex({ file_sid: 1 }, { unique: true });
   await repo.pendingProbes.createIndex({ due_at: 1 });
   await repo.copies.createIndex({ key: 1 }, { unique: true });

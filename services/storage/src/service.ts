@@ -27,6 +27,7 @@ import { encryptionKeyHandlers } from './handlers/encryption-keys';
 import { fileHandlers } from './handlers/files';
 import { mediaHandlers } from './handlers/media';
 import { sweepHandlers } from './handlers/sweeps';
+import { usageHandlers } from './handlers/usage';
 import { subscribeTranscodingEvents } from './handlers/transcoding-events';
 import { uploadHandlers } from './handlers/uploads';
 import { ensureDefaultContainer } from './operations/containers';
@@ -114,6 +115,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
         ...mediaHandlers(ctx),
         ...blobStoreHandlers(ctx),
         ...sweepHandlers(ctx),
+        ...usageHandlers(ctx),
         ...copyHandlers(copies),
       },
       log,

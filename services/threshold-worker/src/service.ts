@@ -1,10 +1,11 @@
-import { ExpireJobSchema, Queues, StorageClient, Subjects, SweepJobSchema } from '@patchbay/contracts';
+import { ExpireJobSchema, Queues, StorageClient, Subjects, SweepJobSchema, UsageJobSchema } from '@patchbay/contracts';
 import { checkedJob, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { workerMetrics } from './metrics';
 import { runLruSweep, type SweepDeps } from './lru-sweep';
 import { runExpiry } from './expiry';
 import { scheduleSweeps } from './schedule';
 import { startTicker } from './ticker';
+import { runUsageSnapshots } from './usage-snapshots';
 
 export interface ThresholdWorkerSettings {
   /** Milliseconds between ticks (THRESHOLD_SWEEP_INTERVAL seconds). */
@@ -24,7 +25,8 @@ const ACK_WAIT_MS = 60_000;
 /**
  * The threshold-worker: stateless, any number of replicas. Each replica ticks every interval
  * (aligned to the clock, see ticker.ts), enqueues keyed jobs (schedule.ts), and works the shared
- * queues: delete_lru sweeps (lru-sweep.ts) and lifecycle expiry (expiry.ts). Every deletion goes
+ * queues: delete_lru sweeps (lru-sweep.ts), lifecycle expiry (expiry.ts) and the containers' daily usage
+ * snapshots (usage-snapshots.ts). Every deletion goes
  * through storage, which owns the files, their blobs, cached copies and counters.
  */
 export async function startThresholdWorker(deps: ServiceDeps, settings: ThresholdWorkerSettings): Promise<Stoppable> {
@@ -58,12 +60,20 @@ export async function startThresholdWorker(deps: ServiceDeps, settings: Threshol
       ),
       { ...jobOpts, concurrency: 1 },
     ),
+    await deps.bus.work(
+      Subjects.thresholdWorker.usageJob,
+      Queues.thresholdWorker,
+      checkedJob(Subjects.thresholdWorker.usageJob, UsageJobSchema, log, async (job, ctx) => {
+        await runUsageSnapshots(sweepDeps, job, ctx);
+      }),
+      { ...jobOpts, concurrency: 1 },
+    ),
   ];
   const ticker = startTicker(
     settings.intervalMs,
     async (window) => {
       try {
-        await scheduleSweeps({ bus: deps.bus, storage, log }, window);
+        await scheduleSweeps({ bus: deps.bus, storage, log, intervalMs: settings.intervalMs }, window);
         metrics.tick(true);
       } catch (err) {
         metrics.tick(false);

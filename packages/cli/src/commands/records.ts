@@ -13,6 +13,7 @@ import { printJson } from '../output';
 import { userPath } from '../paths';
 import { registerRecordExport } from './records-export';
 import { registerRecordLists } from './records-list';
+import { registerRecordUsage } from './records-usage';
 
 /** Where each kind of record is ingested. */
 const KINDS: Record<string, '/calls/call_drs' | '/sms/message_drs'> = {
@@ -130,12 +131,13 @@ export async function importRecords(
   return total;
 }
 
-/** `patchbay records import --kind calls|messages <file.ndjson>`, `records calls|messages list` */
+/** `patchbay records import --kind calls|messages <file.ndjson>`, `records calls|messages list`, `records usage` */
 export function registerRecords(program: Command, opts: () => ClientOptions): void {
   const r = program.command('records').description('call and message detail records');
   examples(r, 'patchbay records calls list', 'patchbay records import --kind calls calls.ndjson');
   registerRecordLists(r, opts);
   registerRecordExport(r, opts);
+  registerRecordUsage(r, opts);
   const imp = r
     .command('import <file>')
     .description('bulk-import detail records from an NDJSON file (one JSON record per line); idempotent by dr_sid')

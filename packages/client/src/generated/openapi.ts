@@ -103,6 +103,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/call_drs/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Call usage per hour, day or month
+         * @description Totals per `hour`, `day` or `month` (`group_by`, in the time zone `tz`, UTC by default) of the records the `filter` (the list grammar) selects, computed by the store: every bucket of the range is present, an empty one as zeros, in date order. The range is set by the filter on the record date (`date_stop`): `ge`/`gt` start it, `lt`/`le` end it; without a start it is the 30 days before its end, without an end it ends now; at most 400 days. `group_by=day,direction` adds a second key: an item per bucket and value.
+         *
+         *     Scopes (any one): `calls.manage`, `calls.read`.
+         */
+        get: operations["getCallsCallDrsUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/countries": {
         parameters: {
             query?: never;
@@ -743,6 +765,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sms/message_drs/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Message usage per hour, day or month
+         * @description Totals per `hour`, `day` or `month` (`group_by`, in the time zone `tz`, UTC by default) of the records the `filter` (the list grammar) selects, computed by the store: every bucket of the range is present, an empty one as zeros, in date order. The range is set by the filter on the record date (`date_insert`): `ge`/`gt` start it, `lt`/`le` end it; without a start it is the 30 days before its end, without an end it ends now; at most 400 days. `group_by=day,direction` adds a second key: an item per bucket and value.
+         *
+         *     Scopes (any one): `sms.manage`, `sms.read`.
+         */
+        get: operations["getSmsMessageDrsUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/storage/containers": {
         parameters: {
             query?: never;
@@ -801,6 +845,28 @@ export interface paths {
          * @description Scopes (any one): `storage.manage`, `storage.update`.
          */
         patch: operations["patchStorageContainersByContainerSid"];
+        trace?: never;
+    };
+    "/storage/containers/{container_sid}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A container's files and bytes per day
+         * @description One snapshot of the counters per UTC day (the last of the threshold-worker's ticks that day; today: the latest), `from` to `to` (both included, at most 400 days; default the 30 days before today). A day without a snapshot (before the container, or while no worker ran) is absent.
+         *
+         *     Scopes (any one): `storage.manage`, `storage.read`.
+         */
+        get: operations["getStorageContainersByContainerSidUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/storage/encryption_keys": {
@@ -1106,6 +1172,29 @@ export interface components {
             user_data?: string | null;
             version?: number | null;
         };
+        CallUsage: {
+            /** Format: date-time */
+            from: string;
+            group_by: string;
+            items: components["schemas"]["CallUsageItem"][];
+            /** Format: date-time */
+            to: string;
+            tz: string;
+        };
+        CallUsageItem: {
+            acd: number;
+            answered: number;
+            asr: number;
+            calls: number;
+            cost: number;
+            /** Format: date-time */
+            date: string;
+            direction?: string | null;
+            minutes: number;
+            number_dst?: string | null;
+            number_src?: string | null;
+            sipcause?: string | null;
+        };
         /** @description On an external container (type aws_s3, gcp_storage or azure_blob) quota and threshold do not apply: quota_*, threshold_* and the *_percent fields are null; total_files and total_bytes count its files. */
         Container: {
             allow_publish: boolean;
@@ -1339,6 +1428,20 @@ export interface components {
             /** @enum {string} */
             type?: "internal" | "aws_s3" | "gcp_storage" | "azure_blob";
             unique?: boolean;
+        };
+        ContainerUsage: {
+            container_sid: string;
+            /** Format: date */
+            from: string;
+            items: components["schemas"]["ContainerUsageItem"][];
+            /** Format: date */
+            to: string;
+        };
+        ContainerUsageItem: {
+            bytes: number;
+            /** Format: date */
+            date: string;
+            files: number;
         };
         Country: {
             capital: string | null;
@@ -1905,6 +2008,27 @@ export interface components {
             user_data?: string | null;
             vendor_error_code?: string | null;
             version?: (string | number) | null;
+        };
+        MessageUsage: {
+            /** Format: date-time */
+            from: string;
+            group_by: string;
+            items: components["schemas"]["MessageUsageItem"][];
+            /** Format: date-time */
+            to: string;
+            tz: string;
+        };
+        MessageUsageItem: {
+            cost: number;
+            /** Format: date-time */
+            date: string;
+            direction?: string | null;
+            messages: number;
+            number_dst?: string | null;
+            number_src?: string | null;
+            segments: number;
+            status?: string | null;
+            type?: string | null;
         };
         Partner: {
             attributes: {
@@ -2748,6 +2872,40 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCallsCallDrsUsage: {
+        parameters: {
+            query?: {
+                /** @description The list filter grammar; its date range sets the range. */
+                filter?: string;
+                /** @description `hour`, `day` (default) or `month`, optionally followed by a second key: `day,direction`. Calls: direction, sipcause, number_src, number_dst; messages: direction, type, status, number_src, number_dst. */
+                group_by?: string;
+                /** @description An IANA time zone for the buckets (default `UTC`). */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallUsage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4819,6 +4977,40 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    getSmsMessageDrsUsage: {
+        parameters: {
+            query?: {
+                /** @description The list filter grammar; its date range sets the range. */
+                filter?: string;
+                /** @description `hour`, `day` (default) or `month`, optionally followed by a second key: `day,direction`. Calls: direction, sipcause, number_src, number_dst; messages: direction, type, status, number_src, number_dst. */
+                group_by?: string;
+                /** @description An IANA time zone for the buckets (default `UTC`). */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageUsage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     getStorageContainers: {
         parameters: {
             query?: {
@@ -5064,6 +5256,41 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getStorageContainersByContainerSidUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC); default: 30 days before `to`. */
+                from?: string;
+                /** @description Last day (UTC), at most 400 after `from`; default: today. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                container_sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContainerUsage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -18,6 +18,8 @@ import type {
   SweepDeleteRequest,
   SweepExpiredReply,
   SweepReleaseRequest,
+  UsageSnapshotReply,
+  UsageSnapshotRequest,
 } from '../messages/sweep';
 import type { BusReply } from '../reply';
 import { Subjects } from '../subjects';
@@ -121,6 +123,11 @@ export class StorageClient {
 
   async sweepRelease(req: SweepReleaseRequest, opts?: CallOptions): Promise<void> {
     await this.caller.call(Subjects.storage.sweepRelease, req, opts);
+  }
+
+  /** Writes one page of containers' usage snapshots of a UTC day. */
+  usageSnapshot(req: UsageSnapshotRequest, opts?: CallOptions): Promise<UsageSnapshotReply> {
+    return this.caller.call(Subjects.storage.usageSnapshot, req, opts);
   }
 
   /** Files whose lifecycle_ttl has passed, oldest expiry first. */

@@ -5,6 +5,7 @@ import { CountrySchema } from '../schemas/country';
 import { AnyListEnvelopeSchema } from '../schemas/envelope';
 import { MessageRecordSchema } from '../schemas/message-record';
 import { RecordExportCreatedSchema, RecordExportSchema } from '../schemas/record-export';
+import { CallUsageSchema, MessageUsageSchema } from '../schemas/record-usage';
 import { INGEST_BATCH_RECORDS, IgnoredFieldsSchema, RecordIngestErrorSchema } from '../schemas/record-ingest';
 import { Subjects } from '../subjects';
 import type { PayloadSpec, RequestSpec } from './message-spec';
@@ -61,6 +62,8 @@ export const RecordsRequests = {
   [Subjects.records.messageExportList]: { request: GatewayRequestSchema, reply: AnyListEnvelopeSchema },
   [Subjects.records.messageExportGet]: { request: GatewayRequestSchema, reply: Type.Partial(RecordExportSchema) },
   [Subjects.records.messageExportCancel]: { request: GatewayRequestSchema, reply: RecordExportSchema },
+  [Subjects.records.callUsage]: { request: GatewayRequestSchema, reply: CallUsageSchema },
+  [Subjects.records.messageUsage]: { request: GatewayRequestSchema, reply: MessageUsageSchema },
 } as const satisfies Record<(typeof Subjects.records)[keyof typeof Subjects.records], RequestSpec>;
 
 /**

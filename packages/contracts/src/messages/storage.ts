@@ -22,7 +22,10 @@ import {
   SweepExpiredReplySchema,
   SweepExpiredRequestSchema,
   SweepReleaseRequestSchema,
+  UsageSnapshotReplySchema,
+  UsageSnapshotRequestSchema,
 } from './sweep';
+import { ContainerUsageSchema } from '../schemas/container-usage';
 import { CopyCacheRequests } from './copies';
 import type { PayloadSpec, RequestSpec } from './message-spec';
 
@@ -183,6 +186,8 @@ export const StorageRequests = {
     reply: Type.Object({ released: Type.Boolean() }),
   },
   [Subjects.storage.sweepExpired]: { request: SweepExpiredRequestSchema, reply: SweepExpiredReplySchema },
+  [Subjects.storage.usageSnapshot]: { request: UsageSnapshotRequestSchema, reply: UsageSnapshotReplySchema },
+  [Subjects.storage.containerUsage]: { request: GatewayRequestSchema, reply: ContainerUsageSchema },
   ...CopyCacheRequests,
 } as const satisfies Record<Exclude<StorageSubject, typeof Subjects.storage.probeJob>, RequestSpec>;
 

@@ -126,3 +126,23 @@ export const SweepExpiredReplySchema = Type.Object({
   files: Type.Array(Type.Object({ file_sid: Type.String(), container_sid: Type.String(), expires_at: Type.String() })),
 });
 export type SweepExpiredReply = Static<typeof SweepExpiredReplySchema>;
+
+/**
+ * Keeps a page of containers' usage snapshots for one UTC day (`Subjects.storage.usageSnapshot`): each
+ * container after `after` in container_sid order gets its counters written as that day's snapshot.
+ */
+export const UsageSnapshotRequestSchema = Type.Object(
+  {
+    date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' }),
+    after: Type.Union([Sid, Type.Null()]),
+    limit: Limit,
+  },
+  { additionalProperties: false },
+);
+export type UsageSnapshotRequest = Static<typeof UsageSnapshotRequestSchema>;
+export const UsageSnapshotReplySchema = Type.Object({
+  written: Type.Integer({ minimum: 0 }),
+  /** Pass as `after` for the next page; null on the last page. */
+  next: Type.Union([Type.String(), Type.Null()]),
+});
+export type UsageSnapshotReply = Static<typeof UsageSnapshotReplySchema>;

@@ -17,8 +17,12 @@ export const SweepJobSchema = Type.Object({
 export type SweepJob = Static<typeof SweepJobSchema>;
 export const ExpireJobSchema = Type.Object({ window: Window });
 export type ExpireJob = Static<typeof ExpireJobSchema>;
+/** Every container's usage snapshot of the UTC day `date` (`YYYY-MM-DD`). */
+export const UsageJobSchema = Type.Object({ date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' }) });
+export type UsageJob = Static<typeof UsageJobSchema>;
 
 export const ThresholdWorkerJobs = {
   [Subjects.thresholdWorker.sweepJob]: { payload: SweepJobSchema },
   [Subjects.thresholdWorker.expireJob]: { payload: ExpireJobSchema },
+  [Subjects.thresholdWorker.usageJob]: { payload: UsageJobSchema },
 } as const satisfies Record<(typeof Subjects.thresholdWorker)[keyof typeof Subjects.thresholdWorker], PayloadSpec>;

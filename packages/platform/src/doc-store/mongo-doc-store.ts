@@ -8,6 +8,8 @@
  */
 import { MongoClient, MongoServerError, type Collection as MongoCollection, type Db, type Document } from 'mongodb';
 import type {
+  BucketQuery,
+  BucketRow,
   Collection,
   Doc,
   DocStore,
@@ -20,6 +22,7 @@ import type {
   Update,
   UpdateResult,
 } from './port';
+import { mongoBucketPipeline } from './mongo-bucket-pipeline';
 import { translateMongoError } from './mongo-errors';
 
 /** Server error codes dropIndex reads as "already gone". */
@@ -144,6 +147,11 @@ class MongoDocCollection implements Collection<Doc> {
       await this.c.createIndex(keys, options);
       known.push({ key: keys, ...options });
     });
+  }
+
+  bucketTotals(filter: Filter, query: BucketQuery): Promise<BucketRow[]> {
+    const { pipeline, read } = mongoBucketPipeline(filter, query);
+    return guard(async () => read(await this.c.aggregate(pipeline).toArray()));
   }
 
   dropIndex(keys: Sort): Promise<void> {

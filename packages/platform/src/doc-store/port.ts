@@ -11,6 +11,7 @@
  * takes, and its filters (`Filter<FileDoc>`, doc-filter.ts), so a misspelt field in a query does not
  * compile. A document type with an index signature, like the default `Doc`, takes any field.
  */
+import type { CalendarUnit } from './calendar-buckets';
 import type { Filter } from './doc-filter';
 
 export type { Condition, DocPath, Filter, Operators, PathValue } from './doc-filter';
@@ -61,6 +62,36 @@ export interface UpdateResult {
   modifiedCount: number;
 }
 
+/** One total of `bucketTotals`: how many documents (`count`), or the sum of a numeric field (`sum`), of
+ * those whose field `where.path` equals `where.value` when `where` is set. A sum skips non-numbers. */
+export type BucketMeasure = ({ count: true } | { sum: string }) & { where?: { path: string; value: string | number } };
+
+/** What `bucketTotals` groups by and adds up. */
+export interface BucketQuery {
+  /** The Date field that places a document in its bucket. */
+  dateField: string;
+  /** The calendar buckets (calendar-buckets.ts) covering [from, to); documents outside [from, to) are left out. */
+  unit: CalendarUnit;
+  /** An IANA time zone (`UTC`, `Europe/Paris`). */
+  timeZone: string;
+  from: Date;
+  to: Date;
+  /** A second key: one row per bucket and value of this scalar field (null when missing). */
+  by?: string;
+  /** The totals, by name. */
+  measures: Readonly<Record<string, BucketMeasure>>;
+  /** At most this many rows are returned (the caller asks one more to tell "too many"). */
+  maxRows: number;
+}
+
+/** A bucket that holds at least one matching document, with its totals (`key`: the `by` value). */
+export interface BucketRow {
+  /** The bucket's first instant (a `start` of calendarBuckets). */
+  start: Date;
+  key?: string | number | boolean | null;
+  values: Record<string, number>;
+}
+
 /**
  * One collection. Documents are plain objects; the store's own `_id` never leaves the adapter.
  * A unique index violation rejects with DuplicateKeyError (a ConflictError).
@@ -87,6 +118,12 @@ export interface Collection<T extends object = Doc> {
    * such collection, is a no-op.
    */
   dropIndex(keys: Sort): Promise<void>;
+  /**
+   * Totals of the documents matching `filter` per calendar bucket of a date field (and per value of a second
+   * field), computed by the store: never a document read into the process. Rows of empty buckets are absent;
+   * the order of rows is not defined. Optional: a collection that wraps another may not offer it.
+   */
+  bucketTotals?(filter: Filter<T>, query: BucketQuery): Promise<BucketRow[]>;
 }
 
 export interface DocStore {

@@ -11,6 +11,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import type {
   Collection,
   Doc,
+  BucketQuery,
+  BucketRow,
   Filter,
   FindOneAndUpdateOptions,
   FindOptions,
@@ -21,6 +23,7 @@ import type {
 } from './port';
 import { applyProjection } from './doc-projection';
 import { applyUpdate, assertUpdate, upsertSeed } from './doc-update';
+import { sqliteBucketTotals } from './sqlite-bucket-totals';
 import { compileFilter, ResidualParam } from './sqlite-filter';
 import { keyColumn, quoteId, SqliteIndexes } from './sqlite-indexes';
 import { decodeDoc, encodeDoc } from './sqlite-json';
@@ -159,6 +162,22 @@ export class SqliteCollection implements Collection<Doc> {
     });
   }
 
+  async bucketTotals(filter: Filter, query: BucketQuery): Promise<BucketRow[]> {
+    return this.guard(() =>
+      sqliteBucketTotals(
+        {
+          table: this.table,
+          columnOf: this.indexes.columnOf,
+          compile: (f) => this.where(f),
+          // why: better-sqlite3 returns the rows untyped; their columns are the ones the query selected.
+          all: (sql, params) => this.prepare(sql).all(...params) as Record<string, unknown>[],
+        },
+        filter,
+        query,
+      ),
+    );
+  }
+
   private update(filter: Filter, update: Update, limit: number | undefined): UpdateResult {
     return this.write(() => {
       assertUpdate(update);
@@ -185,13 +204,8 @@ export class SqliteCollection implements Collection<Doc> {
    * serve), then skip and limit. Bound with its parameters, ready to run; its rows are R, the columns `what` names.
    */
   private select<R>(filter: Filter, what: string, opts: FindOptions): { all(): R[]; get(): R | undefined } {
-    const compiled = compileFilter(filter, this.indexes.columnOf);
-    const params = compiled.params.map((p) => (p instanceof ResidualParam ? this.matcher.register(p.filter) : p));
-    let sql = `SELECT ${what} FROM ${this.table} WHERE ${compiled.where}`;
-    if (compiled.residual) {
-      sql += ' AND pb_match(doc, ?)';
-      params.push(this.matcher.register(compiled.residual));
-    }
+    const { where, params } = this.where(filter);
+    let sql = `SELECT ${what} FROM ${this.table} WHERE ${where}`;
     const sort = Object.entries(opts.sort ?? {});
     if (sort.length > 0)
       sql +=
@@ -212,6 +226,15 @@ export class SqliteCollection implements Collection<Doc> {
       all: () => stmt.all(...params),
       get: () => stmt.get(...params),
     };
+  }
+
+  /** `filter` as a SQL condition and its parameters: what SQL answers, the residual through `pb_match`. */
+  private where(filter: Filter): { where: string; params: unknown[] } {
+    const compiled = compileFilter(filter, this.indexes.columnOf);
+    const params = compiled.params.map((p) => (p instanceof ResidualParam ? this.matcher.register(p.filter) : p));
+    if (!compiled.residual) return { where: compiled.where, params };
+    params.push(this.matcher.register(compiled.residual));
+    return { where: `${compiled.where} AND pb_match(doc, ?)`, params };
   }
 
   private prepare(sql: string): Statement {

@@ -20,6 +20,7 @@ export class TracedDocStore implements DocStore {
     const base: Attributes = { 'db.system.name': this.system, 'db.collection.name': name };
     const span = <R>(op: string, call: () => Promise<R>): Promise<R> =>
       inSpan(`${op} ${name}`, { kind: SpanKind.CLIENT, attributes: { ...base, 'db.operation.name': op } }, call);
+    const totals = c.bucketTotals?.bind(c);
     return {
       insertOne: (doc) => span('insertOne', () => c.insertOne(doc)),
       insertMany: (docs) => span('insertMany', () => c.insertMany(docs)),
@@ -35,6 +36,7 @@ export class TracedDocStore implements DocStore {
       deleteMany: (filter) => span('deleteMany', () => c.deleteMany(filter)),
       createIndex: (keys, opts) => span('createIndex', () => c.createIndex(keys, opts)),
       dropIndex: (keys) => span('dropIndex', () => c.dropIndex(keys)),
+      ...(totals && { bucketTotals: (filter, query) => span('bucketTotals', () => totals(filter, query)) }),
     };
   }
 

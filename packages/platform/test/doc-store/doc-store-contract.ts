@@ -5,6 +5,7 @@ import { describeFilterContract } from './doc-store-contract-filters';
 import { describeFindOptionsContract } from './doc-store-contract-find-options';
 import { describeIndexContract } from './doc-store-contract-indexes';
 import { describeConcurrencyContract } from './doc-store-contract-concurrency';
+import { describeBucketContract } from './doc-store-contract-buckets';
 
 /** What each part of the suite gets: a fresh, empty collection per call, all on one store. */
 export interface DocStoreKit {
@@ -52,5 +53,7 @@ export function describeDocStoreContract(
     describe('sort, skip, limit, projection', () => describeFindOptionsContract(kit));
     describe('indexes', () => describeIndexContract(kit));
     describe('concurrency', () => describeConcurrencyContract(kit));
+    describe('bucket totals', () => describeBucketContract(kit));
+    describe('bucket totals over an index', () => describeBucketContract(kit, { indexed: true }));
   });
 }

@@ -3,6 +3,7 @@ import { IDENTITY_ROUTES } from './identity-routes';
 import { COUNTRY_ROUTES } from './country-routes';
 import { RECORD_EXPORT_ROUTES } from './record-export-routes';
 import { RECORD_ROUTES } from './record-routes';
+import { RECORD_USAGE_ROUTES } from './record-usage-routes';
 import { STORAGE_ROUTES } from './storage-routes';
 import { ENDPOINT_ROUTES } from './endpoint-routes';
 import { PUSH_ROUTES } from './push-routes';
@@ -15,8 +16,9 @@ export type { RouteDef } from '../http/route-def';
 export const ROUTES: RouteDef[] = [
   ...IDENTITY_ROUTES,
   ...COUNTRY_ROUTES,
-  // Before the records': `…/call_drs/exports` is not a `…/call_drs/:dr_sid`.
+  // Before the records': `…/call_drs/exports` and `…/call_drs/usage` are not a `…/call_drs/:dr_sid`.
   ...RECORD_EXPORT_ROUTES,
+  ...RECORD_USAGE_ROUTES,
   ...RECORD_ROUTES,
   ...STORAGE_ROUTES,
   ...ENDPOINT_ROUTES,

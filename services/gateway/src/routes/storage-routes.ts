@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import {
+  ContainerUsageQuerySchema,
+  ContainerUsageSchema,
   ContainerPatchSchema,
   ContainerPutSchema,
   ContainerSchema,
@@ -79,6 +81,21 @@ export const STORAGE_ROUTES: RouteDef[] = [
     subject: S.storage.containerGet,
     scopes: [MANAGE, 'storage.read'],
     doc: { summary: 'Get a container', fields: true, responses: { 200: ContainerSchema } },
+  },
+  {
+    method: 'get',
+    path: '/storage/containers/:container_sid/usage',
+    subject: S.storage.containerUsage,
+    scopes: [MANAGE, 'storage.read'],
+    doc: {
+      summary: "A container's files and bytes per day",
+      description:
+        "One snapshot of the counters per UTC day (the last of the threshold-worker's ticks that day; today: " +
+        'the latest), `from` to `to` (both included, at most 400 days; default the 30 days before today). A day ' +
+        'without a snapshot (before the container, or while no worker ran) is absent.',
+      query: ContainerUsageQuerySchema,
+      responses: { 200: ContainerUsageSchema },
+    },
   },
   {
     method: 'patch',

@@ -13,7 +13,8 @@ import { planIngest, type IngestItem } from '../domain/ingest-plan';
 import { ownerOf, type RecordDoc } from '../domain/record-docs';
 import { CALL_RECORDS, MESSAGE_RECORDS, type RecordKind } from '../domain/record-kinds';
 import { serializeRecord } from '../domain/serialize';
-import { storeNewRecords } from '../repo';
+import { storeNewRecords, type RecordsRepo } from '../repo';
+import { touchUsage } from '../usage/usage-rollups';
 import type { RecordsContext } from './context';
 
 /** What the detail-record handlers use of the service's context. */
@@ -32,8 +33,11 @@ export async function ingestItems(
   records: Collection<RecordDoc>,
   items: readonly IngestItem[],
   owner: (given: string | null | undefined) => string,
+  /** Marks the usage days the records fall on (usage/usage-rollups.ts), before they are stored. */
+  touched: (docs: readonly RecordDoc[]) => Promise<void>,
 ): Promise<RecordIngestBatchResult> {
   const plan = planIngest(kind, items, owner, new Date());
+  if (plan.docs.length > 0) await touched(plan.docs);
   const { stored, duplicates } =
     plan.docs.length > 0 ? await storeNewRecords(records, plan.docs) : { stored: 0, duplicates: 0 };
   const tally = new Map<string, number>();
@@ -49,7 +53,7 @@ export async function ingestItems(
 
 /** `GET /calls/call_drs`, `GET /calls/call_drs/{dr_sid}` and the bulk ingest of call records. */
 export function callRecordHandlers(ctx: DetailRecordsContext) {
-  const calls = kindHandlers(CALL_RECORDS, ctx.repo.callDrs, ctx.log, ctx.settings.cdrDefaultLimit, ctx.lists);
+  const calls = kindHandlers(CALL_RECORDS, ctx.repo, ctx.log, ctx.settings.cdrDefaultLimit, ctx.lists);
   return {
     [Subjects.records.callList]: calls.list,
     [Subjects.records.callGet]: calls.get,
@@ -59,7 +63,7 @@ export function callRecordHandlers(ctx: DetailRecordsContext) {
 
 /** `GET /sms/message_drs`, `GET /sms/message_drs/{dr_sid}` and the bulk ingest of message records. */
 export function messageRecordHandlers(ctx: DetailRecordsContext) {
-  const messages = kindHandlers(MESSAGE_RECORDS, ctx.repo.messageDrs, ctx.log, ctx.settings.cdrDefaultLimit, ctx.lists);
+  const messages = kindHandlers(MESSAGE_RECORDS, ctx.repo, ctx.log, ctx.settings.cdrDefaultLimit, ctx.lists);
   return {
     [Subjects.records.messageList]: messages.list,
     [Subjects.records.messageGet]: messages.get,
@@ -76,13 +80,15 @@ export function messageRecordHandlers(ctx: DetailRecordsContext) {
  */
 function kindHandlers(
   kind: RecordKind,
-  records: Collection<RecordDoc>,
+  repo: RecordsRepo,
   log: Logger,
   /** CDR_DEFAULT_LIMIT: the list's `limit` when the request gives none. */
   defaultLimit: number,
   lists: ListGate,
 ) {
   const serialize = (doc: RecordDoc) => serializeRecord(kind.fields, doc);
+  const records = kind.name === 'call_drs' ? repo.callDrs : repo.messageDrs;
+  const touched = (docs: readonly RecordDoc[]) => touchUsage(repo.usage, kind.name, docs);
   return {
     list: async (req: GatewayRequest, mc?: HandlerContext) => {
       const partner = req.principal.partner_sid;
@@ -110,7 +116,7 @@ function kindHandlers(
     ingest: async (batch: RecordIngestBatch) => {
       const caller = batch.principal.partner_sid;
       const items = batch.records.map((raw, i) => ({ position: batch.first_position + i, raw }));
-      const result = await ingestItems(kind, records, items, (given) => ownerOf(given, caller));
+      const result = await ingestItems(kind, records, items, (given) => ownerOf(given, caller), touched);
       log.debug(
         {
           kind: kind.name,

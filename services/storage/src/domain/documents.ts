@@ -263,3 +263,14 @@ export interface PendingProbeDoc extends Record<string, unknown> {
   /** Why the last attempt failed (for the operator; never a partner's data). */
   last_error?: string;
 }
+
+/** One container's counters on one UTC day (operations/container-usage.ts); rewritten by each tick of that day. */
+export interface ContainerUsageDoc extends Record<string, unknown> {
+  container_sid: string;
+  partner_sid: string;
+  /** `YYYY-MM-DD` (UTC). */
+  date: string;
+  files: number;
+  bytes: number;
+  date_modified: Date;
+}

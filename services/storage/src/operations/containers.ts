@@ -170,6 +170,8 @@ export async function deleteContainer(ctx: StorageContext, partnerSid: string, c
   ) {
     await repo.limits.updateOne({ partner_sid: c.partner_sid }, { $inc: { containers: -1 } });
   }
+  // Its usage history goes with it (a snapshot a tick writes meanwhile is only ever read through the container).
+  await repo.containerUsage.deleteMany({ container_sid: c.container_sid });
   return reply(204, null);
 }
 

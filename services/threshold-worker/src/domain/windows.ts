@@ -23,3 +23,13 @@ export function sweepJobId(containerSid: string, window: number): string {
 export function expireJobId(window: number): string {
   return `expire:${window}`;
 }
+
+/** One usage snapshot job per window. */
+export function usageJobId(window: number): string {
+  return `usage:${window}`;
+}
+
+/** The UTC day (`YYYY-MM-DD`) a window starts on: the day its usage snapshots are of. */
+export function usageDateOf(window: number, intervalMs: number): string {
+  return new Date(window * intervalMs).toISOString().slice(0, 10);
+}
