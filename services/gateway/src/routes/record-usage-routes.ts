@@ -1,5 +1,5 @@
 import { CallUsageSchema, MessageUsageSchema, UsageQuerySchema, Subjects as S } from '@patchbay/contracts';
-import type { RouteDef } from './route-def';
+import type { RouteDef } from '../http/route-def';
 
 const USAGE =
   'Totals per `hour`, `day` or `month` (`group_by`, in the time zone `tz`, UTC by default) of the records ' +
