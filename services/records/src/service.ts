@@ -23,7 +23,7 @@ import { usageHandlers } from './handlers/usage';
 import { openRecordsRepo } from './repo';
 import { RECORDS_KEYS } from './secrets/key-settings';
 import { migrateCallbackKeys } from './secrets/migrate-callback-keys';
-import { UsageRoller } from './usage/usage-roller';
+import { UsageRoller } from './usage-roller';
 import { touchUsage } from './usage/usage-rollups';
 
 /**

@@ -12,7 +12,7 @@ import type { ExportSettings } from '../config';
 import { serializeExport, type ExportDoc } from '../domain/export-docs';
 import type { RecordsRepo } from '../repo';
 import { openCallbackKey } from '../secrets/callback-key';
-import { ClaimLoop } from './claim-loop';
+import { ClaimLoop } from '../background/claim-loop';
 
 const POLL_MS = 500;
 /** How long a claimed delivery is this process's (longer than an attempt can take). */

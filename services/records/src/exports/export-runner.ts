@@ -5,7 +5,7 @@ import type { ExportSettings } from '../config';
 import type { ExportDoc } from '../domain/export-docs';
 import { CALL_RECORDS, MESSAGE_RECORDS } from '../domain/record-kinds';
 import type { RecordsRepo } from '../repo';
-import { ClaimLoop } from './claim-loop';
+import { ClaimLoop } from '../background/claim-loop';
 import { writeExport, type Heartbeat } from './export-writer';
 
 /** How often the queue is looked at when nothing new was created here. */

@@ -4,7 +4,7 @@
  *
  * They are derived data, rebuilt rather than incremented, so no crash or replay can make them drift: a
  * store of records first marks the (partner, UTC day) of each record dirty, with a fresh token; the roller
- * (usage-roller.ts) recomputes a dirty day's hours from its records (`bucketTotals` by hour) and removes
+ * (../usage-roller.ts) recomputes a dirty day's hours from its records (`bucketTotals` by hour) and removes
  * the mark only if its token is still the one it read. A usage answer reads the rollups of clean days and
  * the records of dirty ones (rollup-answer.ts), so it is exact whether or not the roller has caught up.
  * Records stored before rollups existed are marked once, at the first start (`backfillUsage`).

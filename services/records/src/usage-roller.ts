@@ -1,7 +1,7 @@
 import type { Logger } from '@patchbay/platform';
-import { ClaimLoop } from '../exports/claim-loop';
-import type { RecordsRepo } from '../repo';
-import { backfillUsage, recomputeDay, type UsageDirtyDoc } from './usage-rollups';
+import { ClaimLoop } from './background/claim-loop';
+import type { RecordsRepo } from './repo';
+import { backfillUsage, recomputeDay, type UsageDirtyDoc } from './usage/usage-rollups';
 
 /**
  * Keeps the usage rollups (usage-rollups.ts): at start, marks once the days of the records stored before
