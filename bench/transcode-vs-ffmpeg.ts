@@ -84,10 +84,16 @@ async function streamed(inst: PatchbayInstance, containerSid: string, dir: strin
     input,
   ]);
   const ffmpegArgs = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-i', input, '-map', '0:a:0', '-vn'];
+  // Whole 32 KiB writes to the pipe, as Patchbay's runs write (a write per mp3 packet slows ffmpeg by a quarter).
+  const toPipe = [...FORMATS.mp3.output, '-flush_packets', '0', 'pipe:1'];
   const alone: Timed[] = [];
+  const niced: Timed[] = [];
   const via: Timed[] = [];
   for (let i = 0; i < RUNS; i++) {
-    alone.push(await timedCommand('ffmpeg', [...ffmpegArgs, ...FORMATS.mp3.output, 'pipe:1']));
+    alone.push(await timedCommand('ffmpeg', [...ffmpegArgs, ...toPipe]));
+    // The same command at the priority Patchbay gives download-time runs (nice 10: docs/security.md,
+    // "Transcoding capacity"): on a machine whose cores are busy elsewhere the difference is the priority's.
+    niced.push(await timedCommand('nice', ['-n', '10', 'ffmpeg', ...ffmpegArgs, ...toPipe]));
     const f = await upload(inst, containerSid, input);
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     via.push(await timedGet(`${f.publish_uri}?f=mp3`));
@@ -114,6 +120,12 @@ async function streamed(inst: PatchbayInstance, containerSid: string, dir: strin
       Patchbay: median(total(via)).toFixed(0),
       ratio: (median(total(via)) / median(total(alone))).toFixed(2),
     },
+    {
+      measure: 'whole answer vs ffmpeg at nice 10, median ms',
+      'ffmpeg alone': median(total(niced)).toFixed(0),
+      Patchbay: median(total(via)).toFixed(0),
+      ratio: (median(total(via)) / median(total(niced))).toFixed(2),
+    },
   ];
 
   // Four listeners of one new transcode: the first, then three while it is made.
@@ -133,6 +145,7 @@ async function streamed(inst: PatchbayInstance, containerSid: string, dir: strin
       `median of ${RUNS} interleaved runs (targets: first byte ≤ 300 ms p95 and ≤ 1.5× ffmpeg's; whole ≤ 1.1×)\n`,
   );
   console.log(table(rows));
+  console.log(`(load average over the last minute, as the runs ended: ${os.loadavg()[0].toFixed(1)})`);
   console.log(
     `\n4 concurrent listeners of one new transcode: ${seen.size} ffmpeg process(es), ` +
       `${identical ? 'all 4 byte-identical' : 'BYTES DIFFER'} (${listeners[0].body.length} bytes each)`,
