@@ -457,3 +457,15 @@ export {
 } from './schemas/record-usage';
 export type { UsageUnit, CallUsage, CallUsageItem, MessageUsage, MessageUsageItem } from './schemas/record-usage';
 export { csvField, csvRow, toCsv } from './csv';
+export {
+  INTEGER_KEY_FIELDS,
+  STRING_KEY_FIELDS,
+  KEY_FIELDS,
+  KEY_FIELD_KINDS,
+  IntegerKeySchemas,
+  StringKeySchemas,
+  KeySchemas,
+  NO_KEYS,
+  keyValuesOf,
+} from './schemas/key-fields';
+export type { KeyValues } from './schemas/key-fields';
