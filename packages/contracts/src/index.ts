@@ -101,7 +101,7 @@ export type {
   EndpointUpdate,
   EndpointReplace,
 } from './schemas/endpoint';
-export { WRITABLE_PROPERTIES, type WritableProperty } from './endpoint-properties';
+export { ALL_WRITABLE_PROPERTIES, WRITABLE_PROPERTIES, type WritableProperty } from './endpoint-properties';
 export { PushApplicationSchema, PushApplicationWriteSchema, CREDENTIAL_MASK } from './schemas/push-application';
 export type { PushApplication, PushApplicationWrite } from './schemas/push-application';
 export {
