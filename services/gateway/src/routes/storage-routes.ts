@@ -85,7 +85,7 @@ export const STORAGE_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/storage/containers/:container_sid/usage',
-    subject: S.storage.containerUsage,
+    subject: Subjects.storage.containerUsage,
     scopes: [MANAGE, 'storage.read'],
     doc: {
       summary: "A container's files and bytes per day",
