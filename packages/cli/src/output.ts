@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { isJsonObject } from '@patchbay/platform/src/basics/json-object';
 
 /** How a list is printed: a table for a person at a terminal, JSON or CSV for a program. */
 export type ListFormat = 'table' | 'json' | 'csv';
@@ -89,9 +90,9 @@ export async function printList<T extends object>(
       printJson(page);
       return page.items.length;
     }
-    for (const item of page.items) {
-      // why: API items are plain JSON objects; reading them by key is what printing does.
-      const row = item as Record<string, unknown>;
+    for (const row of page.items) {
+      // API items are JSON objects; printing reads them by key.
+      if (!isJsonObject(row)) throw new Error('a list item is not a JSON object');
       if (format === 'json') out.write(`${printed === 0 ? '\n' : ',\n'}    ${JSON.stringify(row)}`);
       else if (format === 'csv') {
         header ??= Object.keys(row);

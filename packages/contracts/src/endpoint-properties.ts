@@ -5,8 +5,17 @@ import type { EndpointType } from './schemas/endpoint';
  * the one table the endpoint service enforces and the console's forms follow. No runtime imports,
  * so the console can bundle this file alone.
  */
-export type WritableProperty =
-  'callback_method' | 'callback_url' | 'conference_endpoint_sid' | 'container_sid' | 'greeting' | 'max_duration';
+
+/** Every writable property, alphabetical (the order a 422 lists inapplicable ones in). */
+export const ALL_WRITABLE_PROPERTIES = [
+  'callback_method',
+  'callback_url',
+  'conference_endpoint_sid',
+  'container_sid',
+  'greeting',
+  'max_duration',
+] as const;
+export type WritableProperty = (typeof ALL_WRITABLE_PROPERTIES)[number];
 
 /** The writable properties each type has (create, update), in the order a form shows them. */
 export const WRITABLE_PROPERTIES: Readonly<Record<EndpointType, readonly WritableProperty[]>> = {

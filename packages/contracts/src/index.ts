@@ -101,7 +101,7 @@ export type {
   EndpointUpdate,
   EndpointReplace,
 } from './schemas/endpoint';
-export { WRITABLE_PROPERTIES, type WritableProperty } from './endpoint-properties';
+export { ALL_WRITABLE_PROPERTIES, WRITABLE_PROPERTIES, type WritableProperty } from './endpoint-properties';
 export { PushApplicationSchema, PushApplicationWriteSchema, CREDENTIAL_MASK } from './schemas/push-application';
 export type { PushApplication, PushApplicationWrite } from './schemas/push-application';
 export {
@@ -457,3 +457,15 @@ export {
 } from './schemas/record-usage';
 export type { UsageUnit, CallUsage, CallUsageItem, MessageUsage, MessageUsageItem } from './schemas/record-usage';
 export { csvField, csvRow, toCsv } from './csv';
+export {
+  INTEGER_KEY_FIELDS,
+  STRING_KEY_FIELDS,
+  KEY_FIELDS,
+  KEY_FIELD_KINDS,
+  IntegerKeySchemas,
+  StringKeySchemas,
+  KeySchemas,
+  NO_KEYS,
+  keyValuesOf,
+} from './schemas/key-fields';
+export type { KeyValues } from './schemas/key-fields';

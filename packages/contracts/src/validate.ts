@@ -107,18 +107,16 @@ function compileCoercion(schema: SchemaNode, depth: number): Coercion | undefine
     if (typeof value === 'string') return toNumber && NUMERIC.test(value.trim()) ? Number(value) : value;
     if (Array.isArray(value)) return items ? value.map(items) : value;
     if (value === null || typeof value !== 'object') return value;
-    // why: a parsed JSON object; its own properties index it.
-    const obj = value as Record<string, unknown>;
     let out: Record<string, unknown> | undefined;
     for (const [name, c] of fields) {
-      if (!Object.hasOwn(obj, name)) continue;
-      const was = obj[name];
+      if (!Object.hasOwn(value, name)) continue;
+      const was: unknown = Reflect.get(value, name);
       const now = c(was);
       if (now === was) continue;
-      out ??= { ...obj };
+      out ??= { ...value };
       out[name] = now;
     }
-    return out ?? obj;
+    return out ?? value;
   };
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Registry } from 'prom-client';
+import { NO_KEYS } from '@patchbay/contracts';
 import { DirBlobStore, MemoryBus, SqliteDocStore, createLogger, type Logger, type Stoppable } from '@patchbay/platform';
 import { startStorageService } from '../../storage/src/service';
 import { openStorageRepo, type StorageRepo } from '../../storage/src/repo';
@@ -131,12 +132,7 @@ export function fileDoc(c: ContainerDoc, accessed: Date, fields: Partial<FileDoc
     lifecycle_ttl: -1,
     unique: false,
     parent_file_sid: null,
-    integer_key_1: null,
-    integer_key_2: null,
-    string_key_1: null,
-    string_key_2: null,
-    string_key_3: null,
-    string_key_4: null,
+    ...NO_KEYS,
     date_created: accessed,
     date_modified: accessed,
     date_last_accessed: accessed,

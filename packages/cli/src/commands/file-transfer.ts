@@ -6,6 +6,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { data, idempotent, ok, rawBody, type PatchbayClient, type Schemas, type UploadFields } from '@patchbay/client';
 import { nodeReadable, webBody } from '@patchbay/client/src/node-streams';
 import { mimeOfFormat } from '@patchbay/contracts/src/media-formats';
+import { errorCode } from '@patchbay/platform/src/basics/error-fields';
 
 /** A byte counter between a stream and where it goes, drawing a bar on stderr when that is a terminal. */
 function meter(label: string, total: number | null): { through: Transform; done: () => void } {
@@ -90,8 +91,7 @@ export async function downloadFile(pb: PatchbayClient, fileSid: string, out: str
   try {
     await pipeline(nodeReadable(bytes), m.through, sink);
   } catch (err) {
-    // why: errors from fs carry their system code; anything else has none and falls through.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+    if (errorCode(err) === 'EEXIST')
       throw new Error(`${out} exists: give -o <another path>, or --force to overwrite it`);
     await fs.promises.rm(out, { force: true });
     throw err;

@@ -150,10 +150,7 @@ export function registerFiles(program: Command, opts: () => ClientOptions): void
             await pipeline(await decryptedDownload(pb, fileSid, identities), output(o.out));
             return;
           }
-          // why: asked without include_fields/exclude_fields, the answer is the whole File, not its Selection form.
-          const file = (await data(
-            pb.api.GET('/storage/files/{file_sid}', { params: { path: { file_sid: fileSid } } }),
-          )) as Schemas['File'];
+          const file = await wholeFile(pb, fileSid);
           const { start, end } = parseRange(o.range);
           const reader = await encryptedRangeReader(pb, file, identities);
           await pipeline(reader.chunks(start, end), output(o.out));
@@ -168,11 +165,16 @@ export function registerFiles(program: Command, opts: () => ClientOptions): void
   );
 }
 
-/** A file's name as a safe local name (no directory part): where `download` saves it by default. */
-async function fileName(sid: string, pb: ReturnType<typeof apiClient>): Promise<string> {
+/** A file as the API describes it, every field. */
+async function wholeFile(pb: ReturnType<typeof apiClient>, sid: string): Promise<Schemas['File']> {
   const params = { path: { file_sid: sid } };
   // why: asked without include_fields/exclude_fields, the answer is the whole File, not its Selection form.
-  const file = (await data(pb.api.GET('/storage/files/{file_sid}', { params }))) as Schemas['File'];
+  return (await data(pb.api.GET('/storage/files/{file_sid}', { params }))) as Schemas['File'];
+}
+
+/** A file's name as a safe local name (no directory part): where `download` saves it by default. */
+async function fileName(sid: string, pb: ReturnType<typeof apiClient>): Promise<string> {
+  const file = await wholeFile(pb, sid);
   const base = path.basename(file.name.replace(/\\/g, '/'));
   return base && base !== '.' && base !== '..' ? base : sid;
 }

@@ -65,7 +65,7 @@ export function registerRecordUsage(records: Command, opts: () => ClientOptions)
       const answer = (await data(
         apiClient(opts()).api.GET(KINDS[kind].path as '/calls/call_drs/usage', { params: { query } }),
       )) as Usage;
-      const items = answer.items as Array<Record<string, unknown>>;
+      const items: Array<Record<string, unknown>> = answer.items;
       if (format === 'json') return printJson(answer);
       const columns = ['date', ...(o.by ? [o.by] : []), ...KINDS[kind].numbers];
       if (format === 'csv') {

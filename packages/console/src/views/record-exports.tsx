@@ -3,6 +3,7 @@ import { data, type PatchbayClient, type Schemas } from '@patchbay/client';
 import { ProblemBanner } from '../components/field';
 import { otherMessages, problemOf, type Problem } from '../errors';
 import { when } from '../format';
+import { wholeItems } from '../whole';
 
 type RecordExport = Schemas['RecordExport'];
 type Kind = 'calls' | 'messages';
@@ -16,8 +17,7 @@ async function listExports(client: PatchbayClient, kind: Kind): Promise<RecordEx
     kind === 'calls'
       ? await data(client.api.GET('/calls/call_drs/exports', { params: { query } }))
       : await data(client.api.GET('/sms/message_drs/exports', { params: { query } }));
-  // why: without include_fields every item is the whole export.
-  return page.items as RecordExport[];
+  return wholeItems<RecordExport>(page).items;
 }
 
 /** Saves a file's bytes (Download Data, with the session's token) under `name`. */

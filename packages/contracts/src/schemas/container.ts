@@ -1,5 +1,6 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { MAX_CONTAINER_KEYS } from './encryption-key';
+import { IntegerKeySchemas, StringKeySchemas } from './key-fields';
 import { Literals, optionalAll } from './schema-helpers';
 
 export const CLASSIFICATIONS = ['archive', 'document', 'executable', 'media', 'unknown'] as const;
@@ -64,16 +65,12 @@ const containerWritable = {
     maxItems: MAX_CONTAINER_KEYS,
     uniqueItems: true,
   }),
-  integer_key_1: Nullable(Type.Integer()),
-  integer_key_2: Nullable(Type.Integer()),
+  ...IntegerKeySchemas,
   name: Type.String({ maxLength: 256 }),
   // Null only on an external container, where quota and threshold do not apply (decisions §41).
   quota_bytes: Nullable(NonNegInt),
   quota_files: Nullable(NonNegInt),
-  string_key_1: Nullable(Type.String({ maxLength: 256 })),
-  string_key_2: Nullable(Type.String({ maxLength: 256 })),
-  string_key_3: Nullable(Type.String({ maxLength: 256 })),
-  string_key_4: Nullable(Type.String({ maxLength: 256 })),
+  ...StringKeySchemas,
   threshold_action: Type.Union([Literals(THRESHOLD_ACTIONS), Type.Null()]),
   threshold_bytes: Nullable(NonNegInt),
   threshold_bytes_target: Nullable(NonNegInt),

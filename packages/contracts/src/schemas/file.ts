@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ClassificationSchema, LIFECYCLE_ACTIONS, PUBLISH_VALUES } from './container';
 import { MIME_TYPE_PATTERN } from '../mime-type';
 import { FileEncryptionSchema } from './encryption-key';
+import { KeySchemas } from './key-fields';
 import { Literals, optionalAll, sameForEach } from './schema-helpers';
 
 import { AUDIO_FORMATS, BITRATE_FORMATS, TARGET_FORMATS } from '../media-formats';
@@ -9,8 +10,6 @@ import { AUDIO_FORMATS, BITRATE_FORMATS, TARGET_FORMATS } from '../media-formats
 export { AUDIO_FORMATS, BITRATE_FORMATS, TARGET_FORMATS };
 export const BITRATES = [8, 16, 24, 32, 40, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320] as const;
 
-const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
-const NullableStr = Type.Union([Type.String({ maxLength: 256 }), Type.Null()]);
 /** An access name is a path segment of the public URL. */
 const AccessName = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9._~-]*$' });
 /** Becomes the Content-Type of every download: printable ASCII, anchored (mime-type.ts). */
@@ -22,18 +21,9 @@ const MimeType = Type.String({
     'must be a media type such as audio/mpeg or text/plain; charset=utf-8 (printable ASCII, no line breaks)',
 });
 
-const keys = {
-  integer_key_1: NullableInt,
-  integer_key_2: NullableInt,
-  string_key_1: NullableStr,
-  string_key_2: NullableStr,
-  string_key_3: NullableStr,
-  string_key_4: NullableStr,
-};
-
 /** Fields a client may change after upload. */
 const fileMutable = {
-  ...keys,
+  ...KeySchemas,
   file_access_name: AccessName,
   lifecycle_action: Literals(LIFECYCLE_ACTIONS),
   lifecycle_ttl: Type.Integer({ minimum: -1 }),
@@ -115,7 +105,7 @@ const Timestamp = Type.String({ format: 'date-time' });
  */
 export const FileSchema = Type.Object(
   {
-    ...keys,
+    ...KeySchemas,
     container_sid: Type.String({ format: 'uuid' }),
     content_classification: ClassificationSchema,
     content_duration: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),

@@ -1,4 +1,4 @@
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 
 /** One of `values`, typed as their union (`readonly ['a', 'b']` → `'a' | 'b'`). */
 export const Literals = <V extends string | number>(values: readonly V[]) =>
@@ -9,8 +9,8 @@ export function optionalAll<P extends TProperties>(props: P) {
   return Type.Partial(Type.Object(props)).properties;
 }
 
-/** The same schema under each of `keys`: `{ [key]: schema }`, typed by the keys. */
-export function sameForEach<K extends string, S extends TSchema>(keys: readonly K[], schema: S): { [P in K]: S } {
+/** The same value (a schema, a default, a field kind) under each of `keys`: `{ [key]: value }`, typed by the keys. */
+export function sameForEach<K extends string, V>(keys: readonly K[], value: V): { [P in K]: V } {
   // why: Object.fromEntries types its keys as string; they are exactly `keys`.
-  return Object.fromEntries(keys.map((k) => [k, schema])) as { [P in K]: S };
+  return Object.fromEntries(keys.map((k) => [k, value])) as { [P in K]: V };
 }

@@ -5,6 +5,7 @@
  * zone database that disagrees with this runtime's) is left out rather than misplaced.
  */
 import type { Document } from 'mongodb';
+import { fieldOf } from '../basics/error-fields';
 import { calendarBuckets, type CalendarUnit } from './calendar-buckets';
 import type { BucketMeasure, BucketQuery, BucketRow, Filter } from './port';
 
@@ -38,12 +39,12 @@ export function mongoBucketPipeline(
     ],
     read: (rows) =>
       rows.flatMap((row) => {
-        const id = (row._id ?? {}) as { b?: unknown; k?: unknown };
-        const start = typeof id.b === 'string' ? starts.get(id.b) : undefined;
+        const bucket = fieldOf(row._id, 'b');
+        const start = typeof bucket === 'string' ? starts.get(bucket) : undefined;
         if (!start) return [];
         const values: Record<string, number> = {};
         names.forEach((name, n) => (values[name] = Number(row[`m${n}`] ?? 0)));
-        const key = id.k;
+        const key = fieldOf(row._id, 'k');
         return [
           {
             start,

@@ -24,6 +24,7 @@ import type {
 } from './port';
 import { mongoBucketPipeline } from './mongo-bucket-pipeline';
 import { translateMongoError } from './mongo-errors';
+import { isJsonObject } from '../basics/json-object';
 
 /** Server error codes dropIndex reads as "already gone". */
 const NAMESPACE_NOT_FOUND = 26;
@@ -184,7 +185,8 @@ class MongoDocCollection implements Collection<Doc> {
 
 /** An index listed by the server is the one asked for: the same fields in the same order, the same options. */
 function sameIndex(index: Document, keys: Sort, options: Record<string, unknown>): boolean {
-  const have = Object.entries((index.key ?? {}) as Record<string, unknown>);
+  const key: unknown = index.key;
+  const have = isJsonObject(key) ? Object.entries(key) : [];
   const want = Object.entries(keys);
   const flag = (v: unknown) => (v === undefined || v === false ? undefined : v);
   return (

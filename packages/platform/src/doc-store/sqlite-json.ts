@@ -4,6 +4,7 @@
  * and an `undefined` field stored as null, as the MongoDB driver stores it by default.
  */
 import { types } from 'node:util';
+import { isJsonObject } from '../basics/json-object';
 import type { Doc } from './port';
 
 /** The serialized document. Throws on a value JSON cannot hold (a BigInt, a cycle). */
@@ -19,14 +20,14 @@ function toJson(value: unknown): unknown {
   if (types.isDate(value)) return { $date: value.getTime() };
   if (Array.isArray(value)) return value.map(toJson);
   if ('toJSON' in value && typeof value.toJSON === 'function') return toJson(value.toJSON());
-  // why: its own keys index the object; Object.keys and indexing stay on V8's fast path (Object.entries would not).
-  const fields = value as Record<string, unknown>;
+  // Read by its own keys: Object.keys and indexing stay on V8's fast path (Object.entries would not).
+  if (!isJsonObject(value)) return value;
   // A spread copy, then only the values that need translating replaced: V8 gives the copy fast properties
   // in one step, where adding twenty-odd keys one by one would turn it into a slow dictionary (a third of
   // the time of encoding a call record).
-  const out: Record<string, unknown> = { ...fields };
-  for (const key of Object.keys(fields)) {
-    const v = fields[key];
+  const out: Record<string, unknown> = { ...value };
+  for (const key of Object.keys(value)) {
+    const v = value[key];
     if (v === undefined || (v !== null && typeof v === 'object')) out[key] = toJson(v);
   }
   return out;
@@ -36,8 +37,9 @@ function toJson(value: unknown): unknown {
 export function decodeDoc(text: string): Doc {
   // A plain JSON.parse, then one walk that turns each `{"$date": ms}` back into a Date: a reviver
   // function would be called for every value of every document (4–5× slower on Node 24).
-  // why: the text is a document this module encoded (JSON.parse is typed any).
-  return reviveDates(JSON.parse(text)) as Doc;
+  const doc = reviveDates(JSON.parse(text));
+  if (!isJsonObject(doc)) throw new Error('a stored document is not a JSON object');
+  return doc;
 }
 
 function reviveDates(value: unknown): unknown {
@@ -46,13 +48,13 @@ function reviveDates(value: unknown): unknown {
     for (let i = 0; i < value.length; i++) value[i] = reviveDates(value[i]);
     return value;
   }
-  // why: a parsed JSON object; its own keys index it (Object.keys and indexing stay on V8's fast path).
-  const fields = value as Record<string, unknown>;
-  const keys = Object.keys(fields);
-  if (keys.length === 1 && keys[0] === '$date' && typeof fields.$date === 'number') return new Date(fields.$date);
+  // Read by its own keys: Object.keys and indexing stay on V8's fast path.
+  if (!isJsonObject(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === '$date' && typeof value.$date === 'number') return new Date(value.$date);
   for (const key of keys) {
-    const v = fields[key];
-    if (v !== null && typeof v === 'object') fields[key] = reviveDates(v);
+    const v = value[key];
+    if (v !== null && typeof v === 'object') value[key] = reviveDates(v);
   }
-  return fields;
+  return value;
 }

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Value } from '@sinclair/typebox/value';
 import type { Logger } from '../logging/logger';
 import { bootId, pidNamespace, processesUsing, startTime } from './proc';
-import { HEARTBEAT_MS, OWNER_FILE, WORKER_PREFIX, type OwnerRecord } from './worker-dir';
+import { HEARTBEAT_MS, OWNER_FILE, WORKER_PREFIX, OwnerRecordSchema, type OwnerRecord } from './worker-dir';
 
 export interface SweepOptions {
   /** This worker's own directory: never touched. */
@@ -42,8 +43,9 @@ function ownerAlive(owner: OwnerRecord | null, ownerMtimeMs: number, staleMs: nu
 function readOwner(dir: string): { owner: OwnerRecord | null; mtimeMs: number } {
   try {
     const file = path.join(dir, OWNER_FILE);
-    // The owner file is this service's own, written by worker-dir.ts from an OwnerRecord.
-    return { owner: JSON.parse(fs.readFileSync(file, 'utf8')) as OwnerRecord, mtimeMs: fs.statSync(file).mtimeMs };
+    // Written by worker-dir.ts; one in another shape (another release's) is judged by its mtime alone.
+    const owner: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return { owner: Value.Check(OwnerRecordSchema, owner) ? owner : null, mtimeMs: fs.statSync(file).mtimeMs };
   } catch {
     // Not written yet (a worker that died between mkdir and write, or one starting right now).
     return { owner: null, mtimeMs: fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? 0 };

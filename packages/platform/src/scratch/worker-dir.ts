@@ -2,18 +2,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
 import { bootId, pidNamespace, startTime } from './proc';
 
-/** Who owns a worker's scratch directory: enough for another worker to tell whether it still lives. */
-export interface OwnerRecord {
-  pid: number;
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/**
+ * Who owns a worker's scratch directory: enough for another worker to tell whether it still lives.
+ * A schema, because the sweep reads other workers' files back (scratch-sweep.ts).
+ */
+export const OwnerRecordSchema = Type.Object({
+  pid: Type.Integer(),
   /** With `pid`, names the process for good (PIDs are reused). */
-  start_time: string | null;
-  pid_ns: string | null;
-  boot_id: string | null;
-  host: string;
-  started_at: string;
-}
+  start_time: NullableString,
+  pid_ns: NullableString,
+  boot_id: NullableString,
+  host: Type.String(),
+  started_at: Type.String(),
+});
+export type OwnerRecord = Static<typeof OwnerRecordSchema>;
 
 export const OWNER_FILE = 'owner.json';
 /** Directories of the current layout start with this; anything else in the root is from before it. */

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { isJsonObject } from '../basics/json-object';
 import type { Logger } from '../logging/logger';
 
 /** A logger whose lines a test reads back (parsed JSON), for "it was logged" checks. */
@@ -8,8 +9,10 @@ export function captureLogger(level = 'info'): { logger: Logger; lines: Array<Re
     { level },
     {
       write: (line: string) => {
-        // why: pino writes one JSON object per line.
-        lines.push(JSON.parse(line) as Record<string, unknown>);
+        // pino writes one JSON object per line.
+        const entry: unknown = JSON.parse(line);
+        if (!isJsonObject(entry)) throw new Error(`not a log line: ${line}`);
+        lines.push(entry);
       },
     },
   );

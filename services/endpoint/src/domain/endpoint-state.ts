@@ -8,7 +8,7 @@ import type {
   EndpointType,
   EndpointUpdate,
 } from '@patchbay/contracts';
-import { WRITABLE_PROPERTIES, type WritableProperty } from '@patchbay/contracts';
+import { ALL_WRITABLE_PROPERTIES, WRITABLE_PROPERTIES, type WritableProperty } from '@patchbay/contracts';
 import { normalizeAddress } from './addresses';
 import { PROPERTY_DEFAULTS, generatedProperties, type GeneratedProperty } from './endpoint-types';
 
@@ -80,9 +80,8 @@ export function applyUpdate(
     next.attributes = compact(replaceNested ? input.attributes : { ...current.attributes, ...input.attributes });
   if (input.properties !== undefined) {
     const base = replaceNested ? {} : current.properties;
-    const kept = generatedProperties(current.type).map((k) => [k, current.properties[k]]);
-    // why the cast: Object.fromEntries loses the keys' type; they are the type's generated properties.
-    const generated = Object.fromEntries(kept) as Record<GeneratedProperty, string>;
+    const generated: Partial<Record<GeneratedProperty, string>> = {};
+    for (const k of generatedProperties(current.type)) generated[k] = current.properties[k];
     next.properties = buildProperties(current.type, base, input.properties, generated);
   }
   return next;
@@ -95,10 +94,7 @@ export function inapplicableProperties(
 ): WritableProperty[] {
   if (!given) return [];
   const allowed = WRITABLE_PROPERTIES[type];
-  // why the cast: Object.keys says string[]; PROPERTY_DEFAULTS has one key per writable property.
-  return (Object.keys(PROPERTY_DEFAULTS) as WritableProperty[]).filter(
-    (k) => given[k] !== undefined && !allowed.includes(k),
-  );
+  return ALL_WRITABLE_PROPERTIES.filter((k) => given[k] !== undefined && !allowed.includes(k));
 }
 
 /**

@@ -47,8 +47,8 @@ export class SealedEndpoints implements Collection<EndpointDoc> {
         'endpoint secret cannot be decrypted: add its key to ENDPOINT_CREDENTIALS_OLD_KEYS and restart',
       ),
     );
-    // why the cast: the raw collection holds sealed documents as plain Doc (doc-store port untyped, issue 31
-    // item 3); the stored document with its secrets unsealed is the EndpointDoc the service wrote.
+    // why the cast: the raw collection is a Collection<Doc> because a sealed document is not an EndpointDoc
+    // (its secret fields hold sealed values); with its secrets opened it is the EndpointDoc the service wrote.
     return { ...doc, ...opened } as EndpointDoc;
   }
 

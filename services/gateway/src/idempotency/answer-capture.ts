@@ -26,11 +26,12 @@ export function holdAnswer(res: Response, limitBytes: number, settle: (answer: S
     return write(...args);
   }) as typeof res.write; // why: one wrapper stands for write's overloads, passing its arguments on as they are
   let held = false;
-  res.end = ((...args: unknown[]) => {
-    if (held) return end(...(args as Parameters<typeof end>));
+  res.end = ((...args: Parameters<typeof end>) => {
+    if (held) return end(...args);
     held = true;
-    const chunk = typeof args[0] === 'function' ? undefined : args[0];
-    const encoding = typeof args[1] === 'string' ? (args[1] as BufferEncoding) : 'utf8';
+    const chunk: unknown = typeof args[0] === 'function' ? undefined : args[0];
+    // Typed by end's last overload; a call by another one may hold a callback here.
+    const encoding = typeof args[1] === 'string' ? args[1] : 'utf8';
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk instanceof Uint8Array ? chunk : null;
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
@@ -38,7 +39,7 @@ export function holdAnswer(res: Response, limitBytes: number, settle: (answer: S
       if (value !== undefined) headers[name] = String(value);
     }
     const body = pieces || (bytes?.length ?? 0) > limitBytes ? null : Buffer.from(bytes ?? []);
-    void settle({ status: res.statusCode, headers, body }).finally(() => end(...(args as Parameters<typeof end>)));
+    void settle({ status: res.statusCode, headers, body }).finally(() => end(...args));
     return res;
   }) as typeof res.end; // why: as for write: end's overloads (chunk, encoding, callback) pass through unchanged
 }

@@ -1,4 +1,4 @@
-import { CountrySchema, ListEnvelopeSchema, Subjects as S } from '@patchbay/contracts';
+import { CountrySchema, ListEnvelopeSchema, Subjects } from '@patchbay/contracts';
 import type { RouteDef } from '../http/route-def';
 
 /** The country list. */
@@ -6,14 +6,14 @@ export const COUNTRY_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/countries',
-    subject: S.records.countryList,
+    subject: Subjects.records.countryList,
     scopes: ['countries.manage', 'countries.read'],
     doc: { summary: 'List countries', list: 'offset', responses: { 200: ListEnvelopeSchema(CountrySchema) } },
   },
   {
     method: 'get',
     path: '/countries/:iso_3166_alpha_3',
-    subject: S.records.countryGet,
+    subject: Subjects.records.countryGet,
     scopes: ['countries.manage', 'countries.read'],
     doc: { summary: 'Get a country by its ISO 3166 alpha-3 code', fields: true, responses: { 200: CountrySchema } },
   },

@@ -3,7 +3,7 @@ import {
   EncryptionKeyPatchSchema,
   EncryptionKeySchema,
   ListEnvelopeSchema,
-  Subjects as S,
+  Subjects,
 } from '@patchbay/contracts';
 import type { RouteDef } from '../http/route-def';
 
@@ -14,7 +14,7 @@ export const ENCRYPTION_KEY_ROUTES: RouteDef[] = [
   {
     method: 'post',
     path: '/storage/encryption_keys',
-    subject: S.storage.keyCreate,
+    subject: Subjects.storage.keyCreate,
     scopes: [MANAGE],
     doc: {
       summary: 'Register a public key',
@@ -29,21 +29,21 @@ export const ENCRYPTION_KEY_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/storage/encryption_keys',
-    subject: S.storage.keyList,
+    subject: Subjects.storage.keyList,
     scopes: [MANAGE, 'storage.read'],
     doc: { summary: 'List public keys', list: 'offset', responses: { 200: ListEnvelopeSchema(EncryptionKeySchema) } },
   },
   {
     method: 'get',
     path: '/storage/encryption_keys/:encryption_key_sid',
-    subject: S.storage.keyGet,
+    subject: Subjects.storage.keyGet,
     scopes: [MANAGE, 'storage.read'],
     doc: { summary: 'Get a public key', fields: true, responses: { 200: EncryptionKeySchema } },
   },
   {
     method: 'patch',
     path: '/storage/encryption_keys/:encryption_key_sid',
-    subject: S.storage.keyUpdate,
+    subject: Subjects.storage.keyUpdate,
     scopes: [MANAGE],
     doc: {
       summary: 'Rename a public key (the key itself cannot change)',
@@ -54,7 +54,7 @@ export const ENCRYPTION_KEY_ROUTES: RouteDef[] = [
   {
     method: 'delete',
     path: '/storage/encryption_keys/:encryption_key_sid',
-    subject: S.storage.keyDelete,
+    subject: Subjects.storage.keyDelete,
     scopes: [MANAGE],
     doc: {
       summary: 'Delete a public key',

@@ -5,7 +5,7 @@ import {
   EndpointUpdateSchema,
   ListEnvelopeSchema,
   VoicemailCallbackDeliverySchema,
-  Subjects as S,
+  Subjects,
 } from '@patchbay/contracts';
 import type { RouteDef } from '../http/route-def';
 import { NESTED_OBJECTS, WITH_RELATED } from './route-params';
@@ -28,7 +28,7 @@ export const ENDPOINT_ROUTES: RouteDef[] = [
   {
     method: 'post',
     path: '/endpoints',
-    subject: S.endpoint.create,
+    subject: Subjects.endpoint.create,
     scopes: CREATE,
     doc: {
       summary: 'Create an endpoint',
@@ -40,7 +40,7 @@ export const ENDPOINT_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/endpoints',
-    subject: S.endpoint.list,
+    subject: Subjects.endpoint.list,
     scopes: READ,
     doc: {
       summary: 'List endpoints',
@@ -53,14 +53,14 @@ export const ENDPOINT_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/endpoints/:endpoint_sid',
-    subject: S.endpoint.get,
+    subject: Subjects.endpoint.get,
     scopes: READ,
     doc: { summary: 'Get an endpoint', fields: true, query: WITH_RELATED, responses: { 200: EndpointSchema } },
   },
   {
     method: 'get',
     path: '/endpoints/:endpoint_sid/callbacks',
-    subject: S.endpoint.callbackList,
+    subject: Subjects.endpoint.callbackList,
     scopes: READ,
     doc: {
       summary: "List a Voicemail endpoint's callback deliveries",
@@ -76,7 +76,7 @@ export const ENDPOINT_ROUTES: RouteDef[] = [
   {
     method: 'patch',
     path: '/endpoints/:endpoint_sid',
-    subject: S.endpoint.update,
+    subject: Subjects.endpoint.update,
     scopes: UPDATE,
     doc: {
       summary: 'Update an endpoint (only the fields given)',
@@ -89,7 +89,7 @@ export const ENDPOINT_ROUTES: RouteDef[] = [
   {
     method: 'put',
     path: '/endpoints/:endpoint_sid',
-    subject: S.endpoint.replace,
+    subject: Subjects.endpoint.replace,
     scopes: UPDATE,
     doc: {
       summary: 'Replace an endpoint (every writable field)',
@@ -102,7 +102,7 @@ export const ENDPOINT_ROUTES: RouteDef[] = [
   {
     method: 'delete',
     path: '/endpoints/:endpoint_sid',
-    subject: S.endpoint.delete,
+    subject: Subjects.endpoint.delete,
     scopes: DELETE,
     doc: {
       summary: 'Delete an endpoint',

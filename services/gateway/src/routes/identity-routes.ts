@@ -3,7 +3,7 @@ import {
   PartnerCreateSchema,
   PartnerSchema,
   PartnerUpdateSchema,
-  Subjects as S,
+  Subjects,
   TokenRequestSchema,
   TokenRevokeSchema,
   TokenSchema,
@@ -17,7 +17,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
   {
     method: 'post',
     path: '/oauth/token',
-    subject: S.identity.tokenIssue,
+    subject: Subjects.identity.tokenIssue,
     scopes: [],
     body: 'form',
     auth: false,
@@ -38,7 +38,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/oauth/whoami',
-    subject: S.identity.partnerGet,
+    subject: Subjects.identity.partnerGet,
     scopes: [],
     callerParam: 'partner_sid',
     doc: { summary: 'The partner the credentials belong to', fields: true, responses: { 200: PartnerSchema } },
@@ -46,21 +46,21 @@ export const IDENTITY_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/oauth/tokens',
-    subject: S.identity.tokenList,
+    subject: Subjects.identity.tokenList,
     scopes: ['oauth.manage', 'oauth.read'],
     doc: { summary: 'List tokens', list: 'offset', responses: { 200: ListEnvelopeSchema(TokenSchema) } },
   },
   {
     method: 'get',
     path: '/oauth/tokens/:token_sid',
-    subject: S.identity.tokenGet,
+    subject: Subjects.identity.tokenGet,
     scopes: ['oauth.manage', 'oauth.read'],
     doc: { summary: 'Get a token', fields: true, query: WITH_RELATED, responses: { 200: TokenSchema } },
   },
   {
     method: 'patch',
     path: '/oauth/tokens/:token_sid',
-    subject: S.identity.tokenUpdate,
+    subject: Subjects.identity.tokenUpdate,
     scopes: ['oauth.manage'],
     purgesCredentials: true,
     doc: {
@@ -72,7 +72,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
   {
     method: 'post',
     path: '/oauth/revoke',
-    subject: S.identity.tokenRevoke,
+    subject: Subjects.identity.tokenRevoke,
     scopes: [],
     body: 'form',
     purgesCredentials: true,
@@ -82,7 +82,7 @@ export const IDENTITY_ROUTES: RouteDef[] = [
   {
     method: 'post',
     path: '/partners',
-    subject: S.identity.partnerCreate,
+    subject: Subjects.identity.partnerCreate,
     scopes: ['partners.manage'],
     doc: {
       summary: 'Create a partner',
@@ -94,21 +94,21 @@ export const IDENTITY_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/partners',
-    subject: S.identity.partnerList,
+    subject: Subjects.identity.partnerList,
     scopes: ['partners.manage', 'partners.read'],
     doc: { summary: 'List partners', list: 'offset', responses: { 200: ListEnvelopeSchema(PartnerSchema) } },
   },
   {
     method: 'get',
     path: '/partners/:partner_sid',
-    subject: S.identity.partnerGet,
+    subject: Subjects.identity.partnerGet,
     scopes: ['partners.manage', 'partners.read'],
     doc: { summary: 'Get a partner', fields: true, responses: { 200: PartnerSchema } },
   },
   {
     method: 'patch',
     path: '/partners/:partner_sid',
-    subject: S.identity.partnerUpdate,
+    subject: Subjects.identity.partnerUpdate,
     scopes: ['partners.manage'],
     purgesCredentials: true,
     doc: { summary: 'Update a partner', request: PartnerUpdateSchema, responses: { 200: PartnerSchema } },

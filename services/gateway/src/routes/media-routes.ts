@@ -3,7 +3,7 @@ import {
   ListEnvelopeSchema,
   PlaybackQuerySchema,
   RecordingQuerySchema,
-  Subjects as S,
+  Subjects,
   VoicemailCallbackDeliverySchema,
 } from '@patchbay/contracts';
 import { Type } from '@sinclair/typebox';
@@ -23,7 +23,7 @@ export const MEDIA_ROUTES: RouteDef[] = [
   {
     method: 'post',
     path: '/media/recordings',
-    subject: S.storage.recordingPrepare,
+    subject: Subjects.storage.recordingPrepare,
     scopes: MEDIA,
     body: 'stream',
     handler: recordingRoute,
@@ -43,7 +43,7 @@ export const MEDIA_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/media/playback',
-    subject: S.storage.playbackOpen,
+    subject: Subjects.storage.playbackOpen,
     scopes: MEDIA,
     handler: playbackRoute,
     doc: {
@@ -62,7 +62,7 @@ export const MEDIA_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/media/callbacks',
-    subject: S.endpoint.callbackList,
+    subject: Subjects.endpoint.callbackList,
     scopes: MEDIA,
     doc: {
       summary: 'List the Voicemail callbacks sent (operator only)',

@@ -8,7 +8,7 @@ import {
   PushDeviceSchema,
   PushNotificationSchema,
   PushSendResultSchema,
-  Subjects as S,
+  Subjects,
 } from '@patchbay/contracts';
 import type { RouteDef } from '../http/route-def';
 import { WITH_RELATED } from './route-params';
@@ -40,7 +40,7 @@ export const PUSH_ROUTES: RouteDef[] = [
   {
     method: 'post',
     path: '/push/applications',
-    subject: S.push.applicationCreate,
+    subject: Subjects.push.applicationCreate,
     scopes: CREATE,
     doc: {
       summary: 'Create a push application',
@@ -52,7 +52,7 @@ export const PUSH_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/push/applications',
-    subject: S.push.applicationList,
+    subject: Subjects.push.applicationList,
     scopes: READ,
     doc: {
       summary: 'List push applications',
@@ -64,7 +64,7 @@ export const PUSH_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/push/applications/:application_sid',
-    subject: S.push.applicationGet,
+    subject: Subjects.push.applicationGet,
     scopes: READ,
     doc: {
       summary: 'Get a push application',
@@ -76,7 +76,7 @@ export const PUSH_ROUTES: RouteDef[] = [
   {
     method: 'patch',
     path: '/push/applications/:application_sid',
-    subject: S.push.applicationUpdate,
+    subject: Subjects.push.applicationUpdate,
     scopes: UPDATE,
     doc: {
       summary: 'Update a push application (only the fields given)',
@@ -88,7 +88,7 @@ export const PUSH_ROUTES: RouteDef[] = [
   {
     method: 'put',
     path: '/push/applications/:application_sid',
-    subject: S.push.applicationReplace,
+    subject: Subjects.push.applicationReplace,
     scopes: UPDATE,
     doc: {
       summary: 'Replace a push application (omitted fields are reset)',
@@ -100,14 +100,14 @@ export const PUSH_ROUTES: RouteDef[] = [
   {
     method: 'delete',
     path: '/push/applications/:application_sid',
-    subject: S.push.applicationDelete,
+    subject: Subjects.push.applicationDelete,
     scopes: DELETE,
     doc: { summary: 'Delete a push application and its devices', responses: { 204: null } },
   },
   {
     method: 'post',
     path: '/push/devices',
-    subject: S.push.deviceCreate,
+    subject: Subjects.push.deviceCreate,
     scopes: CREATE,
     doc: {
       summary: 'Register a device',
@@ -119,7 +119,7 @@ export const PUSH_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/push/devices',
-    subject: S.push.deviceList,
+    subject: Subjects.push.deviceList,
     scopes: READ,
     doc: {
       summary: 'List devices',
@@ -131,14 +131,14 @@ export const PUSH_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/push/devices/:device_sid',
-    subject: S.push.deviceGet,
+    subject: Subjects.push.deviceGet,
     scopes: READ,
     doc: { summary: 'Get a device', fields: true, query: WITH_RELATED, responses: { 200: PushDeviceSchema } },
   },
   {
     method: 'patch',
     path: '/push/devices/:device_sid',
-    subject: S.push.deviceUpdate,
+    subject: Subjects.push.deviceUpdate,
     scopes: UPDATE,
     doc: {
       summary: 'Update a device (only the fields given)',
@@ -149,21 +149,21 @@ export const PUSH_ROUTES: RouteDef[] = [
   {
     method: 'put',
     path: '/push/devices/:device_sid',
-    subject: S.push.deviceReplace,
+    subject: Subjects.push.deviceReplace,
     scopes: UPDATE,
     doc: { summary: 'Replace a device', request: PushDeviceCreateSchema, responses: { 200: PushDeviceSchema } },
   },
   {
     method: 'delete',
     path: '/push/devices/:device_sid',
-    subject: S.push.deviceDelete,
+    subject: Subjects.push.deviceDelete,
     scopes: DELETE,
     doc: { summary: 'Delete a device', responses: { 204: null } },
   },
   {
     method: 'post',
     path: '/push/notifications',
-    subject: S.push.notificationSend,
+    subject: Subjects.push.notificationSend,
     scopes: CREATE,
     doc: {
       summary: 'Send a notification to devices',

@@ -3,7 +3,7 @@ import {
   RecordExportCreateSchema,
   RecordExportCreatedSchema,
   RecordExportSchema,
-  Subjects as S,
+  Subjects,
 } from '@patchbay/contracts';
 import type { RouteDef } from '../http/route-def';
 
@@ -73,15 +73,15 @@ function exportRoutes(
 /** Bulk exports of call and message detail records (docs/interface-notes.md, Record exports). */
 export const RECORD_EXPORT_ROUTES: RouteDef[] = [
   ...exportRoutes('/calls/call_drs', 'call', ['calls.manage', 'calls.read'], {
-    create: S.records.callExportCreate,
-    list: S.records.callExportList,
-    get: S.records.callExportGet,
-    cancel: S.records.callExportCancel,
+    create: Subjects.records.callExportCreate,
+    list: Subjects.records.callExportList,
+    get: Subjects.records.callExportGet,
+    cancel: Subjects.records.callExportCancel,
   }),
   ...exportRoutes('/sms/message_drs', 'message', ['sms.manage', 'sms.read'], {
-    create: S.records.messageExportCreate,
-    list: S.records.messageExportList,
-    get: S.records.messageExportGet,
-    cancel: S.records.messageExportCancel,
+    create: Subjects.records.messageExportCreate,
+    list: Subjects.records.messageExportList,
+    get: Subjects.records.messageExportGet,
+    cancel: Subjects.records.messageExportCancel,
   }),
 ];

@@ -6,7 +6,7 @@ import {
   MessageRecordInputSchema,
   MessageRecordSchema,
   RecordIngestReportSchema,
-  Subjects as S,
+  Subjects,
 } from '@patchbay/contracts';
 import { ingestRoute } from './ingest-routes';
 import type { RouteDef } from '../http/route-def';
@@ -38,7 +38,7 @@ export const RECORD_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/calls/call_drs',
-    subject: S.records.callList,
+    subject: Subjects.records.callList,
     scopes: ['calls.manage', 'calls.read'],
     doc: {
       summary: 'List call detail records',
@@ -50,14 +50,14 @@ export const RECORD_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/calls/call_drs/:dr_sid',
-    subject: S.records.callGet,
+    subject: Subjects.records.callGet,
     scopes: ['calls.manage', 'calls.read'],
     doc: { summary: 'Get a call detail record', fields: true, responses: { 200: CallRecordSchema } },
   },
   {
     method: 'get',
     path: '/sms/message_drs',
-    subject: S.records.messageList,
+    subject: Subjects.records.messageList,
     scopes: ['sms.manage', 'sms.read'],
     doc: {
       summary: 'List message detail records',
@@ -69,14 +69,14 @@ export const RECORD_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/sms/message_drs/:dr_sid',
-    subject: S.records.messageGet,
+    subject: Subjects.records.messageGet,
     scopes: ['sms.manage', 'sms.read'],
     doc: { summary: 'Get a message detail record', fields: true, responses: { 200: MessageRecordSchema } },
   },
   {
     method: 'post',
     path: '/calls/call_drs',
-    subject: S.records.callIngest,
+    subject: Subjects.records.callIngest,
     scopes: ['calls.manage', 'calls.create'],
     body: 'stream',
     handler: ingestRoute,
@@ -91,7 +91,7 @@ export const RECORD_ROUTES: RouteDef[] = [
   {
     method: 'post',
     path: '/sms/message_drs',
-    subject: S.records.messageIngest,
+    subject: Subjects.records.messageIngest,
     scopes: ['sms.manage', 'sms.create'],
     body: 'stream',
     handler: ingestRoute,

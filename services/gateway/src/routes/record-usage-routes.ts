@@ -1,4 +1,4 @@
-import { CallUsageSchema, MessageUsageSchema, UsageQuerySchema, Subjects as S } from '@patchbay/contracts';
+import { CallUsageSchema, MessageUsageSchema, UsageQuerySchema, Subjects } from '@patchbay/contracts';
 import type { RouteDef } from '../http/route-def';
 
 const USAGE =
@@ -13,7 +13,7 @@ export const RECORD_USAGE_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/calls/call_drs/usage',
-    subject: S.records.callUsage,
+    subject: Subjects.records.callUsage,
     scopes: ['calls.manage', 'calls.read'],
     doc: {
       summary: 'Call usage per hour, day or month',
@@ -25,7 +25,7 @@ export const RECORD_USAGE_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/sms/message_drs/usage',
-    subject: S.records.messageUsage,
+    subject: Subjects.records.messageUsage,
     scopes: ['sms.manage', 'sms.read'],
     doc: {
       summary: 'Message usage per hour, day or month',

@@ -10,7 +10,7 @@ import {
   FileSchema,
   FileUploadSchema,
   ListEnvelopeSchema,
-  Subjects as S,
+  Subjects,
 } from '@patchbay/contracts';
 import { downloadRoute } from '../upload/download-route';
 import { uploadRoute } from '../upload/upload-routes';
@@ -59,7 +59,7 @@ export const STORAGE_ROUTES: RouteDef[] = [
   {
     method: 'post',
     path: '/storage/containers',
-    subject: S.storage.containerCreate,
+    subject: Subjects.storage.containerCreate,
     scopes: [MANAGE, 'storage.create'],
     doc: {
       summary: 'Create a container',
@@ -71,21 +71,21 @@ export const STORAGE_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/storage/containers',
-    subject: S.storage.containerList,
+    subject: Subjects.storage.containerList,
     scopes: [MANAGE, 'storage.read'],
     doc: { summary: 'List containers', list: 'offset', responses: { 200: ListEnvelopeSchema(ContainerSchema) } },
   },
   {
     method: 'get',
     path: '/storage/containers/:container_sid',
-    subject: S.storage.containerGet,
+    subject: Subjects.storage.containerGet,
     scopes: [MANAGE, 'storage.read'],
     doc: { summary: 'Get a container', fields: true, responses: { 200: ContainerSchema } },
   },
   {
     method: 'get',
     path: '/storage/containers/:container_sid/usage',
-    subject: S.storage.containerUsage,
+    subject: Subjects.storage.containerUsage,
     scopes: [MANAGE, 'storage.read'],
     doc: {
       summary: "A container's files and bytes per day",
@@ -100,7 +100,7 @@ export const STORAGE_ROUTES: RouteDef[] = [
   {
     method: 'patch',
     path: '/storage/containers/:container_sid',
-    subject: S.storage.containerUpdate,
+    subject: Subjects.storage.containerUpdate,
     scopes: [MANAGE, 'storage.update'],
     doc: {
       summary: 'Update a container (only the fields given)',
@@ -111,7 +111,7 @@ export const STORAGE_ROUTES: RouteDef[] = [
   {
     method: 'put',
     path: '/storage/containers/:container_sid',
-    subject: S.storage.containerReplace,
+    subject: Subjects.storage.containerReplace,
     scopes: [MANAGE, 'storage.update'],
     doc: {
       summary: "Replace a container's settings",
@@ -122,7 +122,7 @@ export const STORAGE_ROUTES: RouteDef[] = [
   {
     method: 'delete',
     path: '/storage/containers/:container_sid',
-    subject: S.storage.containerDelete,
+    subject: Subjects.storage.containerDelete,
     scopes: [MANAGE, 'storage.delete'],
     doc: {
       summary: 'Delete an empty container',
@@ -134,7 +134,7 @@ export const STORAGE_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/storage/files',
-    subject: S.storage.fileList,
+    subject: Subjects.storage.fileList,
     scopes: [MANAGE, 'storage.read'],
     doc: {
       summary: 'List files',
@@ -146,28 +146,28 @@ export const STORAGE_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/storage/files/:file_sid',
-    subject: S.storage.fileGet,
+    subject: Subjects.storage.fileGet,
     scopes: [MANAGE, 'storage.read'],
     doc: { summary: 'Get a file', fields: true, responses: { 200: FileSchema } },
   },
   {
     method: 'patch',
     path: '/storage/files/:file_sid',
-    subject: S.storage.fileUpdate,
+    subject: Subjects.storage.fileUpdate,
     scopes: [MANAGE, 'storage.update'],
     doc: { summary: 'Update a file (only the fields given)', request: FilePatchSchema, responses: { 200: FileSchema } },
   },
   {
     method: 'put',
     path: '/storage/files/:file_sid',
-    subject: S.storage.fileReplace,
+    subject: Subjects.storage.fileReplace,
     scopes: [MANAGE, 'storage.update'],
     doc: { summary: "Replace a file's writable fields", request: FilePutSchema, responses: { 200: FileSchema } },
   },
   {
     method: 'delete',
     path: '/storage/files/:file_sid',
-    subject: S.storage.fileDelete,
+    subject: Subjects.storage.fileDelete,
     scopes: [MANAGE, 'storage.delete'],
     doc: { summary: 'Delete a file (its data and cached copies too)', responses: { 204: null } },
   },
@@ -189,7 +189,7 @@ export const STORAGE_ROUTES: RouteDef[] = [
   {
     method: 'get',
     path: '/storage/files/:file_sid/data',
-    subject: S.storage.fileOpen,
+    subject: Subjects.storage.fileOpen,
     scopes: [MANAGE, 'storage.read'],
     handler: downloadRoute,
     doc: {

@@ -72,6 +72,7 @@ export function toPushMessage(n: PushNotification): PushMessage {
 
 /** Drops undefined keys, so provider payloads carry only what was asked for. */
 export function strip<T extends object>(o: T): T {
-  // Object.fromEntries types its result by values only; dropping undefined values leaves a T (such keys are optional).
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const out = { ...o };
+  for (const [k, v] of Object.entries(o)) if (v === undefined) Reflect.deleteProperty(out, k);
+  return out;
 }

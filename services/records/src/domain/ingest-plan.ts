@@ -4,6 +4,7 @@
  * job (repo.ts), which also finds the ones already stored.
  */
 import { BadRequestError, type RecordIngestError } from '@patchbay/contracts';
+import { isJsonObject } from '@patchbay/platform';
 import { RecordRuleError, type RecordDoc } from './record-docs';
 import { recordDocFrom, type RecordKind } from './record-kinds';
 
@@ -46,9 +47,11 @@ function hint(kind: RecordKind, field: string | null, message: string): string {
  * Splits a record into its known fields and the names of the unknown ones. A record without
  * unknown fields is its own `known` (not copied: it is read, never changed, from here on).
  */
-export function knownFields(kind: RecordKind, raw: object): { known: Record<string, unknown>; unknown: string[] } {
-  // why: a parsed JSON object; its own keys index it (Object.keys and indexing stay on V8's fast path).
-  const fields = raw as Record<string, unknown>;
+export function knownFields(
+  kind: RecordKind,
+  fields: Record<string, unknown>,
+): { known: Record<string, unknown>; unknown: string[] } {
+  // Its own keys index it: Object.keys and indexing stay on V8's fast path.
   const names = Object.keys(fields);
   const unknown: string[] = [];
   for (const name of names) if (!kind.fields.known.has(name)) unknown.push(name);
@@ -74,7 +77,7 @@ export function planIngest(
   const seen = new Set<string>();
   for (const { position, raw } of items) {
     if (raw === null) continue;
-    if (typeof raw !== 'object' || Array.isArray(raw)) {
+    if (!isJsonObject(raw)) {
       plan.errors.push({ position, dr_sid: null, field: null, message: 'a record must be a JSON object' });
       continue;
     }

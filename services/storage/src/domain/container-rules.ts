@@ -1,4 +1,11 @@
-import { UnprocessableError, errorItem, type ErrorItem } from '@patchbay/contracts';
+import {
+  KEY_FIELDS,
+  NO_KEYS,
+  UnprocessableError,
+  errorItem,
+  type ErrorItem,
+  type KeyValues,
+} from '@patchbay/contracts';
 import type { ContainerSettings } from './documents';
 
 /** Container defaults (docs/interface-notes.md, Files and containers). */
@@ -12,15 +19,10 @@ export const CONTAINER_DEFAULTS: Readonly<ContainerSettings> = {
   default_file_threshold_include: true,
   default_file_unique: false,
   encryption_key_sids: [],
-  integer_key_1: null,
-  integer_key_2: null,
+  ...NO_KEYS,
   name: 'N/A',
   quota_bytes: 1073741824,
   quota_files: 100,
-  string_key_1: null,
-  string_key_2: null,
-  string_key_3: null,
-  string_key_4: null,
   threshold_action: 'no_action',
   threshold_bytes: null,
   threshold_bytes_target: null,
@@ -134,25 +136,10 @@ export function uniqueConflict(referenceSid: string, what: 'file' | 'container')
   return UnprocessableError.field('unique', `${what} with the same set of keys already exists`, referenceSid);
 }
 
-/** The key set of a container or file as one comparable string (null when unique is off). */
-export function uniqueKey(
-  scope: string,
-  k: {
-    integer_key_1: number | null;
-    integer_key_2: number | null;
-    string_key_1: string | null;
-    string_key_2: string | null;
-    string_key_3: string | null;
-    string_key_4: string | null;
-  },
-): string {
-  return JSON.stringify([
-    scope,
-    k.integer_key_1,
-    k.integer_key_2,
-    k.string_key_1,
-    k.string_key_2,
-    k.string_key_3,
-    k.string_key_4,
-  ]);
+/**
+ * The key set of a container or file as one comparable string: the scope, then the key fields in
+ * the table's order (stored in `unique_key`, so the order is part of the stored data).
+ */
+export function uniqueKey(scope: string, k: KeyValues): string {
+  return JSON.stringify([scope, ...KEY_FIELDS.map((f) => k[f])]);
 }

@@ -2,6 +2,7 @@ import type {
   Classification,
   ContainerType,
   ExternalStoreType,
+  KeyValues,
   LIFECYCLE_ACTIONS,
   PUBLISH_VALUES,
   THRESHOLD_ACTIONS,
@@ -19,10 +20,11 @@ export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
 export type ThresholdAction = (typeof THRESHOLD_ACTIONS)[number];
 
 /**
- * A container's writable settings, as stored (the defaults: CONTAINER_DEFAULTS in container-rules.ts).
- * A type, not an interface: it is read and written as a plain record (changedFields, $set).
+ * A container's writable settings, as stored (the defaults: CONTAINER_DEFAULTS in container-rules.ts),
+ * its key fields among them (contracts' key-fields.ts). A type, not an interface: it is read and
+ * written as a plain record (changedFields, $set).
  */
-export type ContainerSettings = {
+export type ContainerSettings = KeyValues & {
   allow_publish: boolean;
   allowed_classifications: Classification[];
   blocked_classifications: Classification[];
@@ -32,15 +34,9 @@ export type ContainerSettings = {
   default_file_threshold_include: boolean;
   default_file_unique: boolean;
   encryption_key_sids: string[];
-  integer_key_1: number | null;
-  integer_key_2: number | null;
   name: string;
   quota_bytes: number;
   quota_files: number;
-  string_key_1: string | null;
-  string_key_2: string | null;
-  string_key_3: string | null;
-  string_key_4: string | null;
   threshold_action: ThresholdAction;
   threshold_bytes: number | null;
   threshold_bytes_target: number | null;
@@ -78,7 +74,8 @@ export interface ContainerDoc extends ContainerSettings, Record<string, unknown>
   sweep_lease_until?: Date | null;
 }
 
-export interface FileDoc extends Record<string, unknown> {
+/** A file, its key fields among its fields (contracts' key-fields.ts). */
+export interface FileDoc extends Record<string, unknown>, KeyValues {
   file_sid: string;
   partner_sid: string;
   container_sid: string;
@@ -103,12 +100,6 @@ export interface FileDoc extends Record<string, unknown> {
   unique: boolean;
   unique_key?: string;
   parent_file_sid: string | null;
-  integer_key_1: number | null;
-  integer_key_2: number | null;
-  string_key_1: string | null;
-  string_key_2: string | null;
-  string_key_3: string | null;
-  string_key_4: string | null;
   date_created: Date;
   date_modified: Date;
   date_last_accessed: Date;
@@ -135,7 +126,7 @@ export interface FileDoc extends Record<string, unknown> {
 }
 
 /** An upload's fields after defaults, as kept between prepare and commit. */
-export interface UploadFields {
+export interface UploadFields extends KeyValues {
   name: string;
   given_name: boolean;
   mime_type: string | null;
@@ -149,12 +140,6 @@ export interface UploadFields {
   lifecycle_ttl: number;
   unique: boolean;
   file_access_name: string | null;
-  integer_key_1: number | null;
-  integer_key_2: number | null;
-  string_key_1: string | null;
-  string_key_2: string | null;
-  string_key_3: string | null;
-  string_key_4: string | null;
 }
 
 /** An upload between prepare and commit: its blob may exist without a File. Swept when stale. */

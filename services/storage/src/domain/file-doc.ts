@@ -1,4 +1,4 @@
-import type { Classification, ProbeReply } from '@patchbay/contracts';
+import { keyValuesOf, type Classification, type ProbeReply } from '@patchbay/contracts';
 import { extensionForMime } from './classify';
 import { uniqueKey } from './container-rules';
 import type { FileDoc, FileEncryptionDoc, UploadDoc, UploadFields } from './documents';
@@ -57,12 +57,7 @@ export function newFileDoc(c: CommittedUpload): FileDoc {
     unique: f.unique,
     ...(f.unique ? { unique_key: uniqueKey(u.container_sid, f) } : {}),
     parent_file_sid: null,
-    integer_key_1: f.integer_key_1,
-    integer_key_2: f.integer_key_2,
-    string_key_1: f.string_key_1,
-    string_key_2: f.string_key_2,
-    string_key_3: f.string_key_3,
-    string_key_4: f.string_key_4,
+    ...keyValuesOf(f),
     date_created: now,
     date_modified: now,
     date_last_accessed: now,

@@ -1,29 +1,7 @@
 import type { Classification, FileUpload } from '@patchbay/contracts';
-import { UnprocessableError } from '@patchbay/contracts';
+import { UnprocessableError, keyValuesOf } from '@patchbay/contracts';
 import { classify, contentFormat, extensionForMime, extensionOf, mimeFromName, sniff } from './classify';
 import type { ContainerSettings, UploadFields } from './documents';
-
-/** The File fields a FileUpload may carry, as its schema checked them. */
-type CheckedUpload = Partial<
-  Pick<
-    UploadFields,
-    | 'name'
-    | 'type'
-    | 'desired_format'
-    | 'publish'
-    | 'threshold_include'
-    | 'lifecycle_action'
-    | 'lifecycle_ttl'
-    | 'file_access_name'
-    | 'integer_key_1'
-    | 'integer_key_2'
-    | 'string_key_1'
-    | 'string_key_2'
-    | 'string_key_3'
-    | 'string_key_4'
-  >
-> &
-  Pick<FileUpload, 'content_classification' | 'desired_bitrate' | 'mime_type' | 'unique'>;
 
 /** The container settings an upload's defaults come from. */
 export type FileDefaults = Pick<
@@ -36,10 +14,7 @@ export type FileDefaults = Pick<
 >;
 
 /** Applies the container's `default_file_*` values and the File defaults to what the upload said. */
-export function uploadFields(input: FileUpload, c: FileDefaults): UploadFields {
-  // why the cast: contracts' FileUpload loses the types of the fields built with Object.fromEntries
-  // (schemas/file.ts; issue 31 item 3); the schema checked each of them before this runs.
-  const given = input as CheckedUpload;
+export function uploadFields(given: FileUpload, c: FileDefaults): UploadFields {
   return {
     name: given.name ?? 'N/A',
     given_name: given.name !== undefined,
@@ -54,12 +29,7 @@ export function uploadFields(input: FileUpload, c: FileDefaults): UploadFields {
     lifecycle_ttl: given.lifecycle_ttl ?? c.default_file_lifecycle_ttl,
     unique: given.unique ?? c.default_file_unique,
     file_access_name: given.file_access_name ?? null,
-    integer_key_1: given.integer_key_1 ?? null,
-    integer_key_2: given.integer_key_2 ?? null,
-    string_key_1: given.string_key_1 ?? null,
-    string_key_2: given.string_key_2 ?? null,
-    string_key_3: given.string_key_3 ?? null,
-    string_key_4: given.string_key_4 ?? null,
+    ...keyValuesOf(given),
   };
 }
 

@@ -1,13 +1,5 @@
+import { KEY_FIELD_KINDS } from '@patchbay/contracts';
 import { defineListSpec } from '@patchbay/query';
-
-const keys = {
-  integer_key_1: 'integer',
-  integer_key_2: 'integer',
-  string_key_1: 'string',
-  string_key_2: 'string',
-  string_key_3: 'string',
-  string_key_4: 'string',
-} as const;
 
 export const CONTAINER_LIST_SPEC = defineListSpec({
   fields: {
@@ -29,7 +21,7 @@ export const CONTAINER_LIST_SPEC = defineListSpec({
     threshold_total_files: 'integer',
     date_created: 'date',
     date_modified: 'date',
-    ...keys,
+    ...KEY_FIELD_KINDS,
   },
   selectable: [
     'allowed_classifications',
@@ -74,7 +66,7 @@ export const FILE_LIST_SPEC = defineListSpec({
     date_modified: 'date',
     date_last_accessed: 'date',
     parent_file_sid: 'uuid',
-    ...keys,
+    ...KEY_FIELD_KINDS,
   },
   selectable: ['encryption', 'publish_uri', 'content_transcoding_progress', 'desired_format', 'desired_bitrate'],
   defaultOrder: { field: 'date_created', dir: 'asc' },

@@ -7,8 +7,9 @@ import type { PlainAttributes } from '../domain/external-attributes';
 export function sentSettings(body: ContainerPatch): Partial<ContainerSettings> {
   const out: Partial<Record<keyof ContainerSettings, unknown>> = {};
   for (const key of CONTAINER_SETTINGS) if (body[key] !== undefined) out[key] = body[key];
-  // why the cast: the schema checked each value, but types its enums as string (issue 31 item 3); the
-  // limit settings' nulls are refused (internal) or dropped (external) by domain/external-limits.ts first.
+  // why the cast: the schema checked each value and types it as stored, except that it lets the limit
+  // settings (quota_*, threshold_*) be null, which domain/external-limits.ts refuses (internal) or drops
+  // (external) before anything is stored.
   return out as Partial<ContainerSettings>;
 }
 

@@ -1,10 +1,14 @@
 import {
   cachePrefixOf,
   DuplicateKeyError,
+  KEY_FIELDS,
+  NO_KEYS,
   NotFoundError,
   Subjects,
   UnprocessableError,
+  type FilePatch,
   type GatewayRequest,
+  type KeyValues,
   type Opened,
   type PublicFile,
   type StoredFile,
@@ -30,24 +34,12 @@ const MUTABLE = [
   'threshold_include',
   'lifecycle_action',
   'lifecycle_ttl',
-  'integer_key_1',
-  'integer_key_2',
-  'string_key_1',
-  'string_key_2',
-  'string_key_3',
-  'string_key_4',
+  ...KEY_FIELDS,
 ] as const;
 type MutableFields = Partial<Pick<FileDoc, (typeof MUTABLE)[number]>>;
 
-/** What a PUT sets that it leaves out. */
-export const FILE_PUT_DEFAULTS = {
-  integer_key_1: null,
-  integer_key_2: null,
-  string_key_1: null,
-  string_key_2: null,
-  string_key_3: null,
-  string_key_4: null,
-};
+/** What a PUT sets that it leaves out: the key fields, unset. */
+export const FILE_PUT_DEFAULTS: Readonly<KeyValues> = NO_KEYS;
 
 /** `GET /storage/files`: a large page holds a slot of `ctx.lists` (429 or 503 past a partner's share or the total). */
 export function listFiles(ctx: StorageContext, req: GatewayRequest, replied?: Promise<void>) {
@@ -80,12 +72,10 @@ export async function updateFile(
   ctx: StorageContext,
   partnerSid: string,
   fileSid: string,
-  body: Record<string, unknown>,
+  body: FilePatch,
 ): Promise<StoredFile> {
   const { repo } = ctx;
-  // why the cast: FilePatch and FilePut lose their field types to Object.fromEntries in contracts'
-  // schemas/file.ts (issue 31 item 3); the schema checked each field before this runs.
-  const sent = body as MutableFields;
+  const sent: MutableFields = body;
   let uniqueKeyWritten: unknown;
   let result: { before: FileDoc; after: FileDoc };
   try {

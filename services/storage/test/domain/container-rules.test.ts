@@ -117,5 +117,7 @@ describe('derived fields', () => {
     expect(uniqueKey('c1', keys)).toBe(uniqueKey('c1', { ...keys }));
     expect(uniqueKey('c1', keys)).not.toBe(uniqueKey('c2', keys));
     expect(uniqueKey('c1', keys)).not.toBe(uniqueKey('c1', { ...keys, string_key_2: 'a', string_key_1: null }));
+    // Stored in unique_key: the scope, then the integer keys, then the string keys (contracts' key-fields.ts).
+    expect(uniqueKey('c1', keys)).toBe('["c1",1,null,"a",null,null,null]');
   });
 });

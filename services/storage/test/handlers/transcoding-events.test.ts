@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { Subjects, fileBlobKey, transcodedBlobKey, type TranscodingDoneEvent } from '@patchbay/contracts';
+import { NO_KEYS, Subjects, fileBlobKey, transcodedBlobKey, type TranscodingDoneEvent } from '@patchbay/contracts';
 import {
   DirBlobStore,
   MemoryBus,
@@ -102,12 +102,7 @@ async function seedFile(sid: string): Promise<FileDoc> {
     lifecycle_ttl: -1,
     unique: false,
     parent_file_sid: null,
-    integer_key_1: null,
-    integer_key_2: null,
-    string_key_1: null,
-    string_key_2: null,
-    string_key_3: null,
-    string_key_4: null,
+    ...NO_KEYS,
     date_created: now,
     date_modified: now,
     date_last_accessed: now,

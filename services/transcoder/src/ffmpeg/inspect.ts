@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { errorCode, errorMessage, fieldOf } from '@patchbay/platform';
 import type { Candidate } from './candidates';
 
 const exec = promisify(execFile);
@@ -52,15 +53,16 @@ export async function inspect(tool: 'ffmpeg' | 'ffprobe', c: Candidate): Promise
     return { ...c, version, encoders };
   } catch (err) {
     // execFile's rejection is an Error carrying the child's `code`, `killed` and `stderr` (node:child_process).
-    const e = err as NodeJS.ErrnoException & { killed?: boolean; stderr?: string };
+    const code = errorCode(err);
+    const stderr = fieldOf(err, 'stderr');
     const reason =
-      e.code === 'ENOENT'
+      code === 'ENOENT'
         ? 'does not exist'
-        : e.code === 'EACCES'
+        : code === 'EACCES'
           ? 'is not executable'
-          : e.killed
+          : fieldOf(err, 'killed') === true
             ? `did not answer within ${TIMEOUT_MS / 1000} s`
-            : `does not run (${(e.stderr ?? e.message).trim().split('\n').pop()})`;
+            : `does not run (${(typeof stderr === 'string' ? stderr : errorMessage(err)).trim().split('\n').pop()})`;
     return { ...c, reason };
   }
 }
