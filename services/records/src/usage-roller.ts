@@ -1,7 +1,7 @@
-import type { Logger } from '@patchbay/platform';
+import { backgroundWork, quietly, type Logger } from '@patchbay/platform';
 import { ClaimLoop } from './background/claim-loop';
 import type { RecordsRepo } from './repo';
-import { backfillUsage, recomputeDay, type UsageDirtyDoc } from './usage/usage-rollups';
+import { backfillUsage, recomputeDay, usageBackfilled, type UsageDirtyDoc } from './usage/usage-rollups';
 
 /**
  * Keeps the usage rollups (usage-rollups.ts): at start, marks once the days of the records stored before
@@ -29,8 +29,12 @@ export class UsageRoller {
 
   start(): void {
     this.backfill = (async () => {
-      await backfillUsage(this.repo.usage, 'call_drs', this.repo.callDrs);
-      await backfillUsage(this.repo.usage, 'message_drs', this.repo.messageDrs);
+      for (const kind of ['call_drs', 'message_drs'] as const) {
+        // Looked for quietly (every start but the first finds it done); a backfill that runs is a trace of its own.
+        if (await quietly(() => usageBackfilled(this.repo.usage, kind))) continue;
+        const records = kind === 'call_drs' ? this.repo.callDrs : this.repo.messageDrs;
+        await backgroundWork('records usage backfill', { kind }, () => backfillUsage(this.repo.usage, kind, records));
+      }
     })().catch((err: unknown) =>
       this.log.error({ err }, 'usage rollup backfill failed; it runs again at the next start'),
     );

@@ -116,6 +116,11 @@ export async function recomputeDay(
   await usage.dirty.deleteOne({ kind: mark.kind, partner_sid: mark.partner_sid, day: mark.day, token: mark.token });
 }
 
+/** Whether the records of `kind` stored before the rollups have been marked (backfillUsage ran to its end). */
+export async function usageBackfilled(usage: UsageRollupRepo, kind: KindName): Promise<boolean> {
+  return (await usage.state.findOne({ kind }))?.backfilled === true;
+}
+
 /**
  * Marks every (partner, UTC day) that holds records of `kind`, once: walks the partners by the
  * (partner_sid, dr_sid) index, and each partner's days by one `bucketTotals` between its first and last
@@ -126,7 +131,7 @@ export async function backfillUsage(
   kind: KindName,
   records: Collection<RecordDoc>,
 ): Promise<void> {
-  if ((await usage.state.findOne({ kind }))?.backfilled) return;
+  if (await usageBackfilled(usage, kind)) return;
   const field = USAGE_KINDS[kind].dateField;
   let after = '';
   for (;;) {
