@@ -14,6 +14,7 @@ import { DirBlobStore } from '../../packages/platform/src/blob-store/dir-blob-st
 import { GridfsBlobStore } from '../../packages/platform/src/blob-store/gridfs-blob-store';
 import type { BlobStore } from '../../packages/platform/src/blob-store/port';
 import { mongoDbName } from '../../packages/platform/src/runtime/adapters';
+import { errorCode } from '../../packages/platform/src/basics/error-fields';
 
 /** What of an instance these helpers need (a running or a killed one). */
 export interface StoredInstance {
@@ -161,11 +162,17 @@ function filesUnder(dir: string): StoredText[] {
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile() && !/\.sqlite-(wal|shm)$/.test(d.name))
     .map((d) => path.join(d.parentPath, d.name))
-    .flatMap((file) =>
-      file.endsWith('.sqlite')
-        ? sqliteDocuments(file)
-        : [{ where: file, text: fs.readFileSync(file).toString('latin1') }],
-    );
+    .flatMap((file) => (file.endsWith('.sqlite') ? sqliteDocuments(file) : readIfThere(file)));
+}
+
+/** A file's text, or nothing when it went between the listing and the read (a job's scratch on a shared instance). */
+function readIfThere(file: string): StoredText[] {
+  try {
+    return [{ where: file, text: fs.readFileSync(file).toString('latin1') }];
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return [];
+    throw err;
+  }
 }
 
 function sqliteDocuments(file: string): StoredText[] {
