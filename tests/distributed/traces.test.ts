@@ -24,7 +24,9 @@ beforeAll(async () => {
     attemptTimeoutMs: 2500,
     maxRetries: 1,
     retryBaseMs: 50,
-    env: { PATCHBAY_TRACES_TEST_FILE: spanFile, LOG_LEVEL: 'info' },
+    // A sweep tick a day: the threshold-worker's ticks fall on the interval's wall-clock boundaries, and a tick's
+    // jobs (expiry, usage snapshots) are real work, traced; with the default 300 s one could fall in the idle test.
+    env: { PATCHBAY_TRACES_TEST_FILE: spanFile, LOG_LEVEL: 'info', THRESHOLD_SWEEP_INTERVAL: '86400' },
   });
 }, 120_000);
 afterAll(async () => {
