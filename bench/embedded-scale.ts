@@ -16,10 +16,16 @@
  * at 2024-01-01 + i s, and its dr_sid is derived from i, so the record at any depth of the default
  * order (date_stop ascending) is known without asking.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../tests/harness/free-port';
+import {
+  BENCH_TOKEN,
+  killRunningServers,
+  startAllInOne,
+  untilAnswers,
+  type BenchServer,
+} from './lib/all-in-one-server';
 import { callRecordLine, sidOf } from './lib/detail-records';
 import { cpuSecondsOf, MiB, rssOf, table } from './lib/proc';
 
@@ -32,64 +38,21 @@ const KEEP = process.argv.includes('--keep');
 const PER_REQUEST = 10_000;
 const IN_FLIGHT = 2;
 const T0 = Date.UTC(2024, 0, 1);
-const TOKEN = `bench-token-${'x'.repeat(24)}`;
 
 /** Full call records (20 fields, about 630 bytes of JSON), record i stopping at T0 + i s. */
 const recordLine = (i: number) => callRecordLine(i, T0);
 
-/** Servers still running, killed if the bench fails half-way. */
-const running = new Set<ChildProcess>();
-
-interface Server {
-  child: ChildProcess;
-  origin: string;
-  exited: Promise<number | null>;
-}
-
-async function start(dataDir: string, port: number, storagePort: number): Promise<{ server: Server; ms: number }> {
+async function start(dataDir: string, port: number, storagePort: number): Promise<{ server: BenchServer; ms: number }> {
   const t = performance.now();
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'scripts/start.cjs')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      STORAGE_PORT: String(storagePort),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      PATCHBAY_BOOTSTRAP_LOGIN: 'admin',
-      PATCHBAY_BOOTSTRAP_PASSWORD: 'bench-password-123',
-      PATCHBAY_BOOTSTRAP_TOKEN: TOKEN,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  running.add(child);
-  void exited.then(() => running.delete(child));
-  const origin = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
-    const res = await fetch(`${origin}/health`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined);
-    if (res?.ok) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const server = await startAllInOne({ dataDir, port, storagePort, readyPath: '/health', everyMs: 20, nodeArgs });
   const ms = performance.now() - t;
   // /health answers once the gateway listens; the first partner (the bench's token) is created just after.
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
-    const res = await fetch(`${origin}/core/v2/oauth/whoami`, {
-      headers: { authorization: `Bearer ${TOKEN}` },
-      signal: AbortSignal.timeout(1000),
-    }).catch(() => undefined);
-    if (res?.ok) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { server: { child, origin, exited }, ms };
+  await untilAnswers(server, '/core/v2/oauth/whoami', 20);
+  return { server, ms };
 }
 
-async function stop(server: Server): Promise<{ ms: number; code: number | null }> {
+async function stop(server: BenchServer): Promise<{ ms: number; code: number | null }> {
   const t = performance.now();
   server.child.kill('SIGTERM');
   const code = await server.exited;
@@ -109,7 +72,7 @@ async function ingest(origin: string): Promise<number> {
       for (let i = from; i < from + n; i++) lines.push(recordLine(i));
       const res = await fetch(`${origin}/core/v2/calls/call_drs`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson' },
+        headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/x-ndjson' },
         body: lines.join('\n'),
       });
       const report = (await res.json()) as { stored?: number; complete?: boolean };
@@ -129,7 +92,7 @@ async function timed(origin: string, url: string, expectItems: number, runs = 5)
   const times: number[] = [];
   for (let r = 0; r < runs; r++) {
     const t = performance.now();
-    const res = await fetch(`${origin}/core/v2${url}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const res = await fetch(`${origin}/core/v2${url}`, { headers: { authorization: `Bearer ${BENCH_TOKEN}` } });
     const body = (await res.json()) as { items?: unknown[] };
     times.push(performance.now() - t);
     if (res.status !== 200 || body.items?.length !== expectItems)
@@ -193,6 +156,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  for (const child of running) child.kill('SIGKILL');
+  killRunningServers();
   process.exit(1);
 });

@@ -16,7 +16,6 @@
  * timed (the bench watches the dirty days drain from the file, read-only). Data directory
  * .bench-tmp/usage-<N>, removed at the end unless --keep (a kept one is reused: no second seeding).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -26,6 +25,7 @@ import { CALL_RECORDS } from '../services/records/src/domain/record-kinds';
 import { openRecordsRepo, storeNewRecords } from '../services/records/src/repo';
 import { touchUsage } from '../services/records/src/usage/usage-rollups';
 import { freePort } from '../tests/harness/free-port';
+import { BENCH_TOKEN, killRunningServers, startAllInOne, type BenchServer } from './lib/all-in-one-server';
 import { callRecordLine } from './lib/detail-records';
 import { table } from './lib/proc';
 
@@ -39,57 +39,20 @@ const DAY = 86_400_000;
 const SPAN_DAYS = 395;
 const BATCH = 10_000;
 const WALK_LIMIT_S = 60;
-const TOKEN = `bench-token-${'x'.repeat(24)}`;
-const running = new Set<ChildProcess>();
 
-interface Server {
-  child: ChildProcess;
-  origin: string;
-  exited: Promise<number | null>;
-}
-
-async function start(dataDir: string): Promise<Server> {
+async function start(dataDir: string): Promise<BenchServer> {
   const [port, storagePort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.cjs')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      STORAGE_PORT: String(storagePort),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      PATCHBAY_BOOTSTRAP_LOGIN: 'admin',
-      PATCHBAY_BOOTSTRAP_PASSWORD: 'bench-password-123',
-      PATCHBAY_BOOTSTRAP_TOKEN: TOKEN,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  running.add(child);
-  void exited.then(() => running.delete(child));
-  const origin = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
-    const res = await fetch(`${origin}/core/v2/oauth/whoami`, {
-      headers: { authorization: `Bearer ${TOKEN}` },
-      signal: AbortSignal.timeout(1000),
-    }).catch(() => undefined);
-    if (res?.ok) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, origin, exited };
+  return startAllInOne({ dataDir, port, storagePort, readyPath: '/core/v2/oauth/whoami', everyMs: 50 });
 }
 
-async function stop(server: Server): Promise<void> {
+async function stop(server: BenchServer): Promise<void> {
   server.child.kill('SIGTERM');
   await server.exited;
 }
 
 async function get(origin: string, url: string): Promise<{ ms: number; body: Record<string, unknown> }> {
   const t = performance.now();
-  const res = await fetch(`${origin}/core/v2${url}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await fetch(`${origin}/core/v2${url}`, { headers: { authorization: `Bearer ${BENCH_TOKEN}` } });
   const body = (await res.json()) as Record<string, unknown>;
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   return { ms: performance.now() - t, body };
@@ -240,6 +203,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  for (const child of running) child.kill('SIGKILL');
+  killRunningServers();
   process.exit(1);
 });
