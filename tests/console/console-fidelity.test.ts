@@ -7,10 +7,9 @@ import request from 'supertest';
 import type { Browser, Page } from 'puppeteer-core';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { startFakeGcs, type FakeGcs } from '../support/object-stores';
-import { clickText, launchBrowser, typeInto, watchedPage } from './console-kit';
+import { clickText, CONSOLE_PASSWORD, launchBrowser, newConsolePartner, typeInto, watchedPage } from './console-kit';
 
 const V2 = '/core/v2';
-const PASSWORD = 'console-password-1';
 
 let pb: PatchbayInstance;
 let gcs: FakeGcs;
@@ -23,21 +22,11 @@ let login = '';
 
 beforeAll(async () => {
   [pb, gcs, browser] = await Promise.all([startPatchbay('embedded'), startFakeGcs({ media: 'ok' }), launchBrowser()]);
-  login = `fid${Date.now().toString(36)}`;
-  const created = await request(pb.origin)
-    .post(`${V2}/partners`)
-    .set('Authorization', `Bearer ${pb.token}`)
-    .send({ name: 'Fidelity Ltd', login, password: PASSWORD });
-  expect(created.status).toBe(200);
-  const tok = await request(pb.origin)
-    .post(`${V2}/oauth/token`)
-    .type('form')
-    .send({ grant_type: 'password', username: login, password: PASSWORD });
-  auth = ['Authorization', `Bearer ${tok.body.access_token}`];
+  ({ login, auth } = await newConsolePartner(pb.origin, pb.token, 'Fidelity Ltd', 'fid'));
   ({ page, problems, clear } = await watchedPage(browser));
   await page.goto(`${pb.origin}/console`, { waitUntil: 'networkidle0' });
   await typeInto(page, '#sign-in-username', login);
-  await typeInto(page, '#sign-in-password', PASSWORD);
+  await typeInto(page, '#sign-in-password', CONSOLE_PASSWORD);
   await clickText(page, 'Sign in', '#sign-in');
   await page.waitForSelector('header.top .who', { visible: true });
 }, 120_000);

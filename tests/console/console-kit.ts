@@ -1,10 +1,41 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import request from 'supertest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Where the screenshots the README shows are written (docs/console/<view>.png). */
 export const SHOTS = path.resolve(__dirname, '../../docs/console');
+
+/** The password of every partner the console tests sign in as. */
+export const CONSOLE_PASSWORD = 'console-password-1';
+
+export interface ConsolePartner {
+  partner_sid: string;
+  login: string;
+  auth: [string, string];
+}
+
+/** A partner named `name` (its login `<loginPrefix><time>`) created by the instance's admin, and its token. */
+export async function newConsolePartner(
+  origin: string,
+  adminToken: string,
+  name: string,
+  loginPrefix: string,
+): Promise<ConsolePartner> {
+  const login = `${loginPrefix}${Date.now().toString(36)}`;
+  const created = await request(origin)
+    .post('/core/v2/partners')
+    .set('Authorization', `Bearer ${adminToken}`)
+    .send({ name, login, password: CONSOLE_PASSWORD });
+  if (created.status !== 200)
+    throw new Error(`partner create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const tok = await request(origin)
+    .post('/core/v2/oauth/token')
+    .type('form')
+    .send({ grant_type: 'password', username: login, password: CONSOLE_PASSWORD });
+  return { partner_sid: created.body.partner_sid, login, auth: ['Authorization', `Bearer ${tok.body.access_token}`] };
+}
 
 export function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({

@@ -15,17 +15,25 @@ import type { Browser, HTTPResponse, Page } from 'puppeteer-core';
 import { FakePushWorld, deviceToken } from '../support/fake-push-world';
 import { tone } from '../support/media';
 import { until } from '../support/poll';
-import { clickText, launchBrowser, screenshot, typeInto, watchedPage } from './console-kit';
+import {
+  clickText,
+  CONSOLE_PASSWORD,
+  launchBrowser,
+  newConsolePartner,
+  screenshot,
+  typeInto,
+  watchedPage,
+  type ConsolePartner,
+} from './console-kit';
 
 const V2 = '/core/v2';
-const PASSWORD = 'console-password-1';
 
 let w: FakePushWorld;
 let browser: Browser;
 let page: Page;
 let problems: () => string[];
 let clear: () => void;
-let partner: { partner_sid: string; login: string; auth: [string, string] };
+let partner: ConsolePartner;
 /** The token the console was issued at sign-in (read off the wire: the page keeps it to itself). */
 let consoleToken = '';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-console-'));
@@ -35,23 +43,7 @@ beforeAll(async () => {
     FakePushWorld.start('embedded', { sendDeadlineMs: 4000, attemptTimeoutMs: 2500, maxRetries: 1, retryBaseMs: 50 }),
     launchBrowser(),
   ]);
-  const login = `console${Date.now().toString(36)}`;
-  const created = await w
-    .api()
-    .post(`${V2}/partners`)
-    .set('Authorization', `Bearer ${w.pb.token}`)
-    .send({ name: 'Acme Telecom', login, password: PASSWORD });
-  expect(created.status).toBe(200);
-  const tok = await w
-    .api()
-    .post(`${V2}/oauth/token`)
-    .type('form')
-    .send({ grant_type: 'password', username: login, password: PASSWORD });
-  partner = {
-    partner_sid: created.body.partner_sid,
-    login,
-    auth: ['Authorization', `Bearer ${tok.body.access_token}`],
-  };
+  partner = await newConsolePartner(w.pb.origin, w.pb.token, 'Acme Telecom', 'console');
   ({ page, problems, clear } = await watchedPage(browser));
 }, 120_000);
 
@@ -82,7 +74,7 @@ test('sign in with login and password; a wrong password shows the API’s messag
   // The browser logs the 401 of the refused grant as a failed resource: expected here, not a page error.
   clear();
 
-  await typeInto(page, '#sign-in-password', PASSWORD);
+  await typeInto(page, '#sign-in-password', CONSOLE_PASSWORD);
   const issued = page.waitForResponse((r) => r.url().endsWith('/core/v2/oauth/token') && r.status() === 200);
   await clickText(page, 'Sign in', '#sign-in');
   consoleToken = ((await (await issued).json()) as { access_token: string }).access_token;

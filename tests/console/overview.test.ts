@@ -11,10 +11,17 @@ import request from 'supertest';
 import type { Browser, Page } from 'puppeteer-core';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { until } from '../support/poll';
-import { clickText, launchBrowser, screenshot, typeInto, watchedPage } from './console-kit';
+import {
+  clickText,
+  CONSOLE_PASSWORD,
+  launchBrowser,
+  newConsolePartner,
+  screenshot,
+  typeInto,
+  watchedPage,
+} from './console-kit';
 
 const V2 = '/core/v2';
-const PASSWORD = 'console-password-1';
 const HOUR = 3_600_000;
 
 let pb: PatchbayInstance;
@@ -40,17 +47,9 @@ const call = (t: number, i: number) => ({
 
 beforeAll(async () => {
   [pb, browser] = await Promise.all([startPatchbay('embedded', { THRESHOLD_SWEEP_INTERVAL: '1' }), launchBrowser()]);
-  const login = `overview${Date.now().toString(36)}`;
-  const created = await request(pb.origin)
-    .post(`${V2}/partners`)
-    .set('Authorization', `Bearer ${pb.token}`)
-    .send({ name: 'Overview Telecom', login, password: PASSWORD });
-  expect(created.status).toBe(200);
-  const tok = await request(pb.origin)
-    .post(`${V2}/oauth/token`)
-    .type('form')
-    .send({ grant_type: 'password', username: login, password: PASSWORD });
-  auth = ['Authorization', `Bearer ${tok.body.access_token}`];
+  const partner = await newConsolePartner(pb.origin, pb.token, 'Overview Telecom', 'overview');
+  const login = partner.login;
+  auth = partner.auth;
   const calls = await request(pb.origin)
     .post(`${V2}/calls/call_drs`)
     .set(...auth)
@@ -99,7 +98,7 @@ beforeAll(async () => {
   `);
   await page.goto(`${pb.origin}/console`, { waitUntil: 'networkidle0' });
   await typeInto(page, '#sign-in-username', login);
-  await typeInto(page, '#sign-in-password', PASSWORD);
+  await typeInto(page, '#sign-in-password', CONSOLE_PASSWORD);
   await clickText(page, 'Sign in', '#sign-in');
   await page.waitForSelector('header.top .who', { visible: true });
 }, 120_000);

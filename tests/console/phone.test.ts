@@ -8,10 +8,17 @@ import request from 'supertest';
 import type { Browser, Page } from 'puppeteer-core';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { tone } from '../support/media';
-import { clickText, launchBrowser, screenshot, typeInto, watchedPage } from './console-kit';
+import {
+  clickText,
+  CONSOLE_PASSWORD,
+  launchBrowser,
+  newConsolePartner,
+  screenshot,
+  typeInto,
+  watchedPage,
+} from './console-kit';
 
 const V2 = '/core/v2';
-const PASSWORD = 'console-password-1';
 
 let pb: PatchbayInstance;
 let browser: Browser;
@@ -22,17 +29,9 @@ let auth: [string, string];
 
 beforeAll(async () => {
   [pb, browser] = await Promise.all([startPatchbay('embedded'), launchBrowser()]);
-  const login = `phone${Date.now().toString(36)}`;
-  const created = await request(pb.origin)
-    .post(`${V2}/partners`)
-    .set('Authorization', `Bearer ${pb.token}`)
-    .send({ name: 'Pocket Telecom', login, password: PASSWORD });
-  expect(created.status).toBe(200);
-  const tok = await request(pb.origin)
-    .post(`${V2}/oauth/token`)
-    .type('form')
-    .send({ grant_type: 'password', username: login, password: PASSWORD });
-  auth = ['Authorization', `Bearer ${tok.body.access_token}`];
+  const partner = await newConsolePartner(pb.origin, pb.token, 'Pocket Telecom', 'phone');
+  const login = partner.login;
+  auth = partner.auth;
   // A file that can be played (its row has Play, Copy link and Delete) and a second endpoint.
   const containers = await request(pb.origin)
     .get(`${V2}/storage/containers`)
@@ -55,7 +54,7 @@ beforeAll(async () => {
   await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
   await page.goto(`${pb.origin}/console`, { waitUntil: 'networkidle0' });
   await typeInto(page, '#sign-in-username', login);
-  await typeInto(page, '#sign-in-password', PASSWORD);
+  await typeInto(page, '#sign-in-password', CONSOLE_PASSWORD);
   await clickText(page, 'Sign in', '#sign-in');
   await page.waitForSelector('header.top .who', { visible: true });
 }, 120_000);
