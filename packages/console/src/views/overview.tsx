@@ -97,6 +97,9 @@ export function OverviewView({ session }: { session: Session }) {
   const messages = loaded?.messages ?? [];
   const callTimes = useMemo(() => calls.map((i) => Date.parse(i.date)), [loaded]);
   const messageTimes = useMemo(() => messages.map((i) => Date.parse(i.date)), [loaded]);
+  // The buckets' labels, once for the three call charts (the unit is the one the answer was asked in).
+  const callLabels = useMemo(() => calls.map((i) => bucketLabel(i.date, unit)), [loaded]);
+  const messageLabels = useMemo(() => messages.map((i) => bucketLabel(i.date, unit)), [loaded]);
   const series = useMemo(() => charts(loaded), [loaded]);
   const answered = sum(calls.map((i) => i.answered));
   const callCount = sum(calls.map((i) => i.calls));
@@ -149,30 +152,10 @@ export function OverviewView({ session }: { session: Session }) {
             ))}
           </dl>
           <div class="charts">
-            <Chart
-              title="Calls"
-              times={callTimes}
-              labels={calls.map((i) => bucketLabel(i.date, unit))}
-              series={series.calls}
-            />
-            <Chart
-              title="Minutes"
-              times={callTimes}
-              labels={calls.map((i) => bucketLabel(i.date, unit))}
-              series={series.minutes}
-            />
-            <Chart
-              title="ASR (%) and ACD (minutes)"
-              times={callTimes}
-              labels={calls.map((i) => bucketLabel(i.date, unit))}
-              series={series.quality}
-            />
-            <Chart
-              title="Messages"
-              times={messageTimes}
-              labels={messages.map((i) => bucketLabel(i.date, unit))}
-              series={series.messages}
-            />
+            <Chart title="Calls" times={callTimes} labels={callLabels} series={series.calls} />
+            <Chart title="Minutes" times={callTimes} labels={callLabels} series={series.minutes} />
+            <Chart title="ASR (%) and ACD (minutes)" times={callTimes} labels={callLabels} series={series.quality} />
+            <Chart title="Messages" times={messageTimes} labels={messageLabels} series={series.messages} />
             <Chart
               title="Storage per container"
               times={series.storageTimes}
