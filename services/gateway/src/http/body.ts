@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, assertJsonDepth } from '@patchbay/contracts';
+import { clientGone } from './client-gone';
 import { contentCoding } from './content-encoding';
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
@@ -22,6 +23,18 @@ function refuseDeclaredOverLimit(limit: number): RequestHandler {
   };
 }
 
+/**
+ * A request with a body whose client is gone before the body is read is dropped (client-gone.ts):
+ * body-parser would leave it empty and the route would run a write the client never sent.
+ */
+const unlessClientGone: RequestHandler = (req, res, next) => {
+  if (hasBody(req) && clientGone(req)) {
+    res.destroy();
+    return;
+  }
+  next();
+};
+
 /** No body → `{}`; a body nested deeper than MAX_JSON_DEPTH → 400 before anything handles it. */
 const settled: RequestHandler = (req, _res, next) => {
   if (req.body === undefined) req.body = {};
@@ -41,6 +54,7 @@ export function jsonBody(limit: number): RequestHandler[] {
       next();
     },
     refuseDeclaredOverLimit(limit),
+    unlessClientGone,
     express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] }),
     settled,
   ];
@@ -55,6 +69,7 @@ export function formBody(limit: number): RequestHandler[] {
       next();
     },
     refuseDeclaredOverLimit(limit),
+    unlessClientGone,
     express.urlencoded({ extended: false, limit }),
     express.json({ limit, strict: true }),
     settled,

@@ -9,6 +9,7 @@ import {
 } from '@patchbay/contracts';
 import type { Bus, Logger } from '@patchbay/platform';
 import { callerOf } from '../auth/caller';
+import { clientGone } from '../http/client-gone';
 import { dropUnreadBody } from '../http/unread-body';
 import { multipartBoundary } from '../http/multipart-boundary';
 import { bodyKind, takesIdempotencyKey, type RouteDef } from '../http/route-def';
@@ -104,6 +105,13 @@ export function idempotencyKeys(route: RouteDef, deps: IdempotencyDeps): Request
         throw err;
       }
       if (key === null) return next();
+      // A request whose client is gone before its key is claimed is not run: nothing can answer it,
+      // and its body may never have been read (body-parser skips a closed connection's body). A retry
+      // with the key then finds it free instead of claimed by a request the client never saw.
+      if (clientGone(req)) {
+        log.info({ route: route.path }, 'client gone before its Idempotency-Key was claimed; not run');
+        return;
+      }
       // Watching from before anything reads the body: the digest sees every byte the route reads.
       const boundary = req.is('multipart/form-data') ? multipartBoundary(req.headers['content-type']) : null;
       const digest = streamed ? new BodyDigest(req, boundary) : null;

@@ -41,7 +41,7 @@ export function runningKeyOf(res: Response | undefined): RunningKey | undefined 
  * A key whose request runs: its claim renewed until the answer, then the answer kept (status below
  * 500, the whole body read, a JSON or empty answer within MAX_KEPT_ANSWER_BYTES) or the key
  * released, before the answer leaves — so a client that has an answer can count on a repeat
- * replaying it. A client that goes away before any answer releases it too: a retry runs again.
+ * replaying it. A client that goes away before its body arrived releases it too: a retry runs again.
  */
 export class RunningKey {
   private renewal: NodeJS.Timeout | undefined;
@@ -59,9 +59,20 @@ export class RunningKey {
     this.renewal = setInterval(() => void this.renew(), RENEW_MS);
     this.renewal.unref();
     holdAnswer(res, MAX_KEPT_ANSWER_BYTES, (answer) => this.settle(answer));
-    res.once('close', () => {
-      if (!this.settled) void this.settle(null);
-    });
+    if (res.closed) this.clientGone(res);
+    else res.once('close', () => this.clientGone(res));
+  }
+
+  /**
+   * The client went away before the answer. If its body had not arrived whole, nothing ran on it:
+   * the key goes now and a retry runs. Otherwise the request goes on, and the key stays claimed until
+   * its answer is kept — a retry meanwhile is a 409, then the replay — so a retry never runs the
+   * write a second time beside the first. A request that never answers lets the key go after LEASE_MS.
+   */
+  private clientGone(res: Response): void {
+    if (this.settled) return;
+    if (!res.req.complete) return void this.settle(null);
+    setTimeout(() => void this.settle(null), LEASE_MS).unref();
   }
 
   /** The request's key for storage's prepare (a retry is not refused for its own committed file). */
