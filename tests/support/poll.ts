@@ -10,14 +10,14 @@
 
 /**
  * Polls `check` until it returns something other than undefined, and returns that; fails naming
- * `what` after `timeoutMs`. With `ignoreErrors`, a check that throws counts as "not yet" (for
- * polling across a restart).
+ * `what` after `timeoutMs` (followed by `detail()`, such as a process's output, when given). With
+ * `ignoreErrors`, a check that throws counts as "not yet" (for polling across a restart).
  */
 export async function until<T>(
   what: string,
   timeoutMs: number,
   check: () => Promise<T | undefined> | T | undefined,
-  opts: { ignoreErrors?: boolean; everyMs?: number } = {},
+  opts: { ignoreErrors?: boolean; everyMs?: number; detail?: () => string } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -27,7 +27,10 @@ export async function until<T>(
           .catch(() => undefined)
       : await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const detail = opts.detail ? `:\n${opts.detail()}` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
+    }
     await pause(opts.everyMs ?? 100);
   }
 }
