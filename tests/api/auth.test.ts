@@ -182,7 +182,7 @@ describe('tokens', () => {
         .get(`${API}/oauth/whoami`)
         .set(...auth);
       answers.push({ sent, status: res.status });
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 20)); // the pace of the requests across the expiry
     }
     // Used before expiry (so it was cached), refused for every request sent at or after it.
     expect(answers.some((a) => a.sent < expiry - 500 && a.status === 200)).toBe(true);

@@ -7,6 +7,7 @@
  */
 import net from 'node:net';
 import { instance, newPartner, type TestPartner } from '../harness/api';
+import { untilTrue } from '../support/poll';
 
 let p: TestPartner;
 beforeAll(async () => {
@@ -110,11 +111,10 @@ test('an answer after the whole body was read keeps the connection for the next 
       `POST /core/v2${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${p.token}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
+  const statusLines = () => received.match(/HTTP\/1\.1 \d{3}/g) ?? [];
   const answers = async (n: number) => {
-    const deadline = Date.now() + 10000;
-    while ((received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length < n && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    return received.match(/HTTP\/1\.1 \d{3}/g) ?? [];
+    await untilTrue(() => statusLines().length >= n, { what: `${n} answers`, everyMs: 20 });
+    return statusLines();
   };
   request('/endpoints'); // a 400 (the body is not an endpoint), but it was read to its end
   expect(await answers(1)).toHaveLength(1);

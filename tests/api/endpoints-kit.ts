@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { API, http, type TestPartner } from '../harness/api';
 import type { ApiJson } from '../support/api-json';
+import { until } from '../support/poll';
 
 /** Helpers shared by the endpoint API suites (tests/api/endpoints*.test.ts). */
 
@@ -109,12 +110,11 @@ export async function created(p: TestPartner, body: unknown): Promise<ApiJson> {
 
 /** The partner's System Gateway: created on the partner.created event, so polled for (10 s at most). */
 export async function systemGatewayOf(p: TestPartner): Promise<ApiJson> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+  let last = '';
+  const found = async () => {
     const res = await endpointsAs(p).list(`?filter=${encodeURIComponent('type eq "system_gateway"')}`);
-    if (res.status === 200 && res.body.total > 0) return res.body.items[0];
-    if (Date.now() > deadline)
-      throw new Error(`no System Gateway for ${p.partner_sid}: ${res.status} ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    last = `${res.status} ${JSON.stringify(res.body)}`;
+    return res.status === 200 && res.body.total > 0 ? res.body.items[0] : undefined;
+  };
+  return until(`a System Gateway for ${p.partner_sid}`, 10_000, found, { everyMs: 50, detail: () => last });
 }

@@ -32,7 +32,7 @@ test('from the first 200 of /health, the bootstrap token works', async () => {
         const whoami = await fetch(`${origin}/core/v2/oauth/whoami`, { headers: { authorization: `Bearer ${token}` } });
         seen.push({ health: 200, whoami: whoami.status });
         if (seen.length >= 5) return;
-      } else await new Promise((r) => setTimeout(r, 10));
+      } else await new Promise((r) => setTimeout(r, 10)); // a watcher polling from before start-up
     }
   })();
   pb = await startPatchbay(mode(), {}, { port, storagePort, dataDir, nats, token });

@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { API, adminAuth, http, newPartner, type TestPartner } from '../harness/api';
 import { callbackReceiver, endpoint, record, storedFile, type Received } from '../support/media-plane';
-import { until } from '../support/poll';
+import { consistently, until } from '../support/poll';
 
 let p: TestPartner;
 beforeAll(async () => {
@@ -86,8 +86,7 @@ describe('the callback after a Voicemail recording', () => {
       const rec = await record({ endpoint_sid: vm.endpoint_sid, call_sid: 'call-7' });
       expect(rec.status).toBe(201);
       await until('the callback', 15_000, () => (receiver.received.length > 0 ? true : undefined));
-      await new Promise((r) => setTimeout(r, 1000)); // nothing more comes
-      expect(receiver.received).toHaveLength(1);
+      await consistently(() => expect(receiver.received).toHaveLength(1), 1000); // nothing more comes
       const [got] = receiver.received;
       expect(got.method).toBe('POST');
       expect(got.headers['content-type']).toBe('application/json');
@@ -157,7 +156,6 @@ describe('the callback after a Voicemail recording', () => {
     const vm = await endpoint(p, 'voicemail');
     const rec = await record({ endpoint_sid: vm.endpoint_sid });
     expect(rec.status).toBe(201);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await deliveries(rec.body.file_sid)).toEqual([]);
+    await consistently(async () => expect(await deliveries(rec.body.file_sid)).toEqual([]), 500, 100);
   });
 });

@@ -58,7 +58,7 @@ test(
     slow.on('error', () => undefined);
     for (let k = 0; k < 6; k++) {
       slow.write(`${body(INGEST_BATCH_RECORDS, 100_000 + k * INGEST_BATCH_RECORDS)}\n`);
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 100)); // a slow client: batches stored while the body still comes
     }
     await inst.kill();
     slow.destroy();

@@ -85,7 +85,7 @@ test('a fast upload that lasts many body windows is not cut', async () => {
   const chunks = 48; // 12 MiB at ~2.5 MiB/s: about five windows
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 100)); // the client's pace is the point
       controller.enqueue(chunk);
       if (--pullsLeft === 0) controller.close();
     },

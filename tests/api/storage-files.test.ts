@@ -1,6 +1,7 @@
 import { API, expectErrorBody, http, instance, newPartner, type TestPartner } from '../harness/api';
 import { createContainer, listFiles, uploadMultipart, uploadRaw } from '../support/storage';
 import type { ApiJson } from '../support/api-json';
+import { untilTrue } from '../support/poll';
 
 let p: TestPartner;
 let container: ApiJson;
@@ -273,7 +274,9 @@ describe('files', () => {
     const f = (
       await uploadRaw(p, { container_sid: container.container_sid, name: 'song.wav', mime_type: 'audio/x-wav' }, WAV)
     ).body;
-    await new Promise((r) => setTimeout(r, 20));
+    // Past the upload's millisecond, so an access stamped by the read below would show.
+    const stamped = Date.parse(f.date_last_accessed ?? f.date_created);
+    await untilTrue(() => Date.now() > stamped + 1, { what: 'the next millisecond', everyMs: 2 });
     await http()
       .get(`${API}/storage/files/${f.file_sid}`)
       .set(...p.auth);

@@ -143,6 +143,7 @@ describe('reject threshold', () => {
     expect((await uploadRaw(p, { container_sid: c.container_sid }, '1234')).status).toBe(201);
     expect((await uploadRaw(p, { container_sid: c.container_sid }, '5')).status).toBe(201);
     expect((await container(c.container_sid)).threshold_total_bytes).toBe(5);
+    // The grace period (2 s) runs out: polling for it by uploading would add bytes.
     await new Promise((r) => setTimeout(r, 2200));
     const late = await uploadRaw(p, { container_sid: c.container_sid }, '6');
     expect(late.status).toBe(422);

@@ -8,6 +8,7 @@ import { API, http, instance, newPartner, type TestPartner } from '../harness/ap
 import { createContainer, transcodedFile, uploadRaw } from '../support/storage';
 import { noise } from '../support/media';
 import { binary } from '../support/audio-probe';
+import { untilTrue } from '../support/poll';
 
 let p: TestPartner;
 let containerSid: string;
@@ -78,7 +79,8 @@ test('Last-Modified follows the bytes: a rename or a publish change keeps it, an
   const lastModified = first.headers['last-modified'] as string;
   expect(new Date(lastModified).getTime()).toBeLessThanOrEqual(Date.now());
   // HTTP dates have whole seconds: make sure a change of metadata would show as another one.
-  await new Promise((r) => setTimeout(r, 1100));
+  const stamped = Math.max(Date.parse(lastModified), Date.parse(up.body.date_modified));
+  await untilTrue(() => Math.floor(Date.now() / 1000) > Math.floor(stamped / 1000), { what: 'the next second' });
   const renamed = await http()
     .patch(`${API}/storage/files/${up.body.file_sid}`)
     .set(...p.auth)

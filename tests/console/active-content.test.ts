@@ -11,6 +11,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { tone } from '../support/media';
 import { launchBrowser } from './console-kit';
+import { consistently } from '../support/poll';
 
 const SCRIPT = 'alert(document.domain);document.title="RAN"';
 let inst: PatchbayInstance;
@@ -72,8 +73,7 @@ test.each(['html', 'svg', 'fakeWav'])('%s opened directly on the file server: no
   const { page, dialogs } = await watched();
   // An attachment becomes a download: the navigation is aborted, and nothing is rendered.
   await page.goto(fileUrl(name), { waitUntil: 'load', timeout: 10_000 }).catch(() => undefined);
-  await new Promise((r) => setTimeout(r, 500));
-  expect(dialogs).toEqual([]);
+  await consistently(() => expect(dialogs).toEqual([]), 500); // nor a moment later
   expect(await page.title().catch(() => '')).not.toBe('RAN');
   await page.close();
 });
@@ -87,8 +87,7 @@ test('framed or embedded by another origin: no script runs', async () => {
     .join('');
   const { page, dialogs } = await watched();
   await page.goto(origin, { waitUntil: 'networkidle0', timeout: 15_000 });
-  await new Promise((r) => setTimeout(r, 500));
-  expect(dialogs).toEqual([]);
+  await consistently(() => expect(dialogs).toEqual([]), 500); // nor a moment later
   const titles = await Promise.all(page.frames().map((f) => f.title().catch(() => '')));
   expect(titles).not.toContain('RAN');
   await page.close();

@@ -7,7 +7,15 @@ import request from 'supertest';
 import type { Browser, Page } from 'puppeteer-core';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { startFakeGcs, type FakeGcs } from '../support/object-stores';
-import { clickText, CONSOLE_PASSWORD, launchBrowser, newConsolePartner, typeInto, watchedPage } from './console-kit';
+import {
+  clickText,
+  CONSOLE_PASSWORD,
+  launchBrowser,
+  newConsolePartner,
+  settled,
+  typeInto,
+  watchedPage,
+} from './console-kit';
 
 const V2 = '/core/v2';
 
@@ -94,7 +102,7 @@ test('at a phone’s width (390 px) no view is wider than the screen', async () 
     ] as const) {
       await view(name);
       await page.waitForSelector(ready, { visible: true });
-      await new Promise((r) => setTimeout(r, 300));
+      await settled(page);
       const widths = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as number[];
       // What sticks out, should anything: the elements that leave a parent still inside the screen.
       const wide =

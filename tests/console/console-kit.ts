@@ -83,6 +83,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) as `${string}.png`, fullPage: true });
 }
 
+/**
+ * Resolves once the page is at rest: no request for 100 ms, then two frames drawn (what those
+ * answers or a new viewport laid out is on screen). Before a check of the layout.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForNetworkIdle({ idleTime: 100, timeout: 10_000 });
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+}
+
 /** Clicks the button (or link) whose visible text is `text`, inside `scope` (a selector) when given. */
 export async function clickText(page: Page, text: string, scope = 'body'): Promise<void> {
   const handle = await page.waitForSelector(

@@ -361,7 +361,7 @@ test(
     await typeInto(page, '#application-create-name', 'Acme Phone');
     const keyPicker = await page.waitForSelector('#application-create-google_credentials');
     await keyPicker!.uploadFile(keyFile);
-    await new Promise((r) => setTimeout(r, 200)); // the file is read (Base64) as it is picked
+    await new Promise((r) => setTimeout(r, 200)); // the file is read (Base64) as it is picked: nothing shows it
     await clickText(page, 'Create application', '#application-create');
     await page.waitForSelector('#devices-title', { visible: true });
     const apps = await w

@@ -17,6 +17,7 @@ import {
   launchBrowser,
   newConsolePartner,
   screenshot,
+  settled,
   typeInto,
   watchedPage,
 } from './console-kit';
@@ -200,7 +201,7 @@ test('at a phone’s width (390 px) the overview is no wider than the screen', a
     await clickText(page, 'Storage', 'nav.tabs');
     await clickText(page, 'Overview', 'nav.tabs');
     await charts();
-    await new Promise((r) => setTimeout(r, 300));
+    await settled(page);
     const widths = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as number[];
     expect(widths[0]).toBeLessThanOrEqual(widths[1]);
     const canvasWidths = await page.$$eval('.chart canvas', (cs) => cs.map((c) => c.getBoundingClientRect().right));

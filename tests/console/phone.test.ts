@@ -14,6 +14,7 @@ import {
   launchBrowser,
   newConsolePartner,
   screenshot,
+  settled,
   typeInto,
   watchedPage,
 } from './console-kit';
@@ -71,7 +72,7 @@ afterEach(() => {
 });
 
 const view = (name: string) => clickText(page, name, 'nav.tabs');
-const settle = () => new Promise((r) => setTimeout(r, 300));
+const settle = () => settled(page);
 
 /**
  * How far the page scrolls sideways, and what sticks out of the screen (leaving out the record

@@ -6,6 +6,7 @@ import { Subjects } from '@patchbay/contracts';
 import { NatsBus } from '../../packages/platform/src/bus/nats-bus';
 import { startNatsServer, type NatsServerHandle } from '../../packages/platform/src/testing/nats-server';
 import { freePort } from '../harness/free-port';
+import { until } from '../support/poll';
 import { bundleNames, bundleService, ROOT } from '../../deploy/bundle';
 
 /**
@@ -42,14 +43,12 @@ const exited = (child: ChildProcess) =>
   });
 
 async function untilHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 20000;
-  for (;;) {
+  const healthy = async () => {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output()}`);
     const res = await fetch(url).catch(() => undefined);
-    if (res?.status === 200) return;
-    if (Date.now() > deadline) throw new Error(`not healthy in time:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return res?.status === 200 ? true : undefined;
+  };
+  await until(`${url} to be healthy`, 20000, healthy, { detail: output });
 }
 
 describe('production bundles (deploy/bundle.ts)', () => {

@@ -53,7 +53,7 @@ describe('NATS restarts under load', () => {
             .catch(() => undefined);
           if (res) statuses.push(res.status);
           if (res?.status === 201) accepted.push(res.body.file_sid);
-          else await new Promise((r) => setTimeout(r, 100));
+          else await new Promise((r) => setTimeout(r, 100)); // the load's pace while refused
         }
       };
       const caller = async () => {
@@ -69,7 +69,7 @@ describe('NATS restarts under load', () => {
             .set(...auth)
             .catch(() => undefined);
           if (res) statuses.push(res.status);
-          await new Promise((r) => setTimeout(r, 20));
+          await new Promise((r) => setTimeout(r, 20)); // the load's pace
         }
       };
       const processes = findInGroup(inst.pid, '/src/main.ts').sort();

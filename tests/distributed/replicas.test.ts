@@ -2,6 +2,7 @@ import request from 'supertest';
 import { reservePorts } from '../harness/free-port';
 import { startPatchbay, type PatchbayInstance } from '../harness/patchbay';
 import { tone } from '../support/media';
+import { until } from '../support/poll';
 
 /** A counter's total over its label sets, read from a Prometheus text page. */
 function metric(text: string, name: string, labels = ''): number {
@@ -27,16 +28,12 @@ describe('two file-servers and two transcoders over NATS share the work', () => 
       OPS_PORT_BASE: String(opsBase),
     });
     const auth = ['Authorization', `Bearer ${inst.token}`] as const;
-    let containerSid = '';
-    for (let i = 0; i < 100 && !containerSid; i++) {
-      containerSid =
-        (
-          await request(inst.origin)
-            .get('/core/v2/storage/containers')
-            .set(...auth)
-        ).body.items?.[0]?.container_sid ?? '';
-      if (!containerSid) await new Promise((r) => setTimeout(r, 100));
-    }
+    const containerSid: string = await until('the default container', 10_000, async () => {
+      const listed = await request(inst.origin)
+        .get('/core/v2/storage/containers')
+        .set(...auth);
+      return listed.body.items?.[0]?.container_sid;
+    });
     const upload = (name: string, body: Buffer, extra = '') =>
       request(inst.origin)
         .post(`/core/v2/storage/files?container_sid=${containerSid}&name=${name}${extra}`)
@@ -64,19 +61,22 @@ describe('two file-servers and two transcoders over NATS share the work', () => 
       ),
     );
     expect(jobs.map((r) => r.status)).toEqual(jobs.map(() => 201));
-    const deadline = Date.now() + 60000;
-    for (const job of jobs) {
-      for (;;) {
-        const now = (
-          await request(inst.origin)
-            .get(`/core/v2/storage/files/${job.body.file_sid}`)
-            .set(...auth)
-        ).body;
-        if (now.content_transcoding_progress === 100) break;
-        if (Date.now() > deadline) throw new Error(`job for ${job.body.file_sid} did not finish`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
+    const finished = async (fileSid: string) =>
+      (
+        await request(inst.origin)
+          .get(`/core/v2/storage/files/${fileSid}`)
+          .set(...auth)
+      ).body.content_transcoding_progress === 100;
+    const left = new Set(jobs.map((job) => String(job.body.file_sid)));
+    await until(
+      'every transcoding job to finish',
+      60000,
+      async () => {
+        for (const sid of [...left]) if (await finished(sid)) left.delete(sid);
+        return left.size === 0 ? true : undefined;
+      },
+      { everyMs: 200, detail: () => `not finished: ${[...left].join(', ')}` },
+    );
 
     // Process order of the launcher: identity, records, transcoder-1, transcoder-2, storage, endpoint, push,
     // file-server-1, file-server-2, gateway.

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { findInGroup } from '../../bench/lib/proc';
+import { until } from '../support/poll';
 
 /** The environment a process was started with (from /proc). */
 function environOf(pid: number): Record<string, string> {
@@ -46,10 +47,8 @@ export function serviceProcesses(pgid: number, entry: string): Array<{ pid: numb
 /** Resolves once `pid` is gone (polling /proc), or rejects after `timeoutMs`. */
 export async function exitOf(pid: number, timeoutMs: number): Promise<number> {
   const started = Date.now();
-  while (fs.existsSync(`/proc/${pid}`) && !/^\d+ \([^)]*\) Z/.test(readStat(pid))) {
-    if (Date.now() - started > timeoutMs) throw new Error(`process ${pid} still running after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const exited = () => !fs.existsSync(`/proc/${pid}`) || /^\d+ \([^)]*\) Z/.test(readStat(pid));
+  await until(`process ${pid} to exit`, timeoutMs, () => (exited() ? true : undefined));
   return Date.now() - started;
 }
 

@@ -42,7 +42,12 @@ test('an abort lost to a NATS outage is retried once NATS is back: no pending up
 
   // NATS goes down; then the client gives up: the gateway's abort finds no bus.
   const back = inst.restartNats(4000);
-  await new Promise((r) => setTimeout(r, 1000));
+  const gatewayLostNats = () =>
+    inst
+      .output()
+      .split('\n')
+      .some((l) => l.includes('"name":"gateway"') && l.includes('disconnected from NATS'));
+  await until('the gateway to lose NATS', 10_000, () => (gatewayLostNats() ? true : undefined), { everyMs: 50 });
   req.destroy();
   await until(
     'the failed abort to be logged',

@@ -6,6 +6,7 @@ import { startNatsServer } from '../../packages/platform/src/testing/nats-server
 import { dropDatabases, testDbPrefix } from '../../packages/platform/src/testing/mongo-databases';
 import { freePort, releasePorts, reservePorts } from './free-port';
 import { findInGroup } from '../../bench/lib/proc';
+import { until } from '../support/poll';
 
 export type Mode = 'embedded' | 'distributed';
 
@@ -237,23 +238,22 @@ export async function startPatchbay(
 }
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, describe: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for patchbay; output:\n${describe()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await until('patchbay', timeoutMs, async () => ((await check()) ? true : undefined), {
+    everyMs: 250,
+    detail: () => `output:\n${describe()}`,
+  });
 }
 
-/** Resolves once `pid` is gone or a zombie (at most 10 s). */
+/** Resolves once `pid` is gone or a zombie (at most 10 s; after that, as if it were). */
 async function gone(pid: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  const goneOrZombie = () => {
     try {
-      if (/^\d+ \([^)]*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))) return;
+      return /^\d+ \([^)]*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) ? true : undefined;
     } catch {
-      return;
+      return true;
     }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  await until(`${pid} to be gone`, 10_000, goneOrZombie).catch(() => undefined);
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

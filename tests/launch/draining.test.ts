@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import { groupGone, startGroup, type ProcessGroup } from '../support/process-group';
+import { eventually, untilTrue } from '../support/poll';
 
 let group: ProcessGroup | undefined;
 afterAll(async () => {
@@ -60,13 +61,15 @@ test('SIGTERM: /health of the API and of the file server answer 503 draining unt
     upload.on('error', reject);
   });
   upload.write(Buffer.alloc(1024 * 1024, 1));
-  while (downloaded === 0) await new Promise((r) => setTimeout(r, 50));
+  await untilTrue(() => downloaded > 0, { what: 'the download to start' });
+  // The upload's first megabyte reaching the gateway shows nowhere outside it: a fixed allowance.
   await new Promise((r) => setTimeout(r, 500));
 
   process.kill(-g.pgid, 'SIGTERM');
-  await new Promise((r) => setTimeout(r, 1000));
-  expect(await health(g.origin)).toEqual({ status: 503, body: { status: 'draining' } });
-  expect(await health(g.storageUrl)).toEqual({ status: 503, body: { status: 'draining' } });
+  await eventually(async () => {
+    expect(await health(g.origin)).toEqual({ status: 503, body: { status: 'draining' } });
+    expect(await health(g.storageUrl)).toEqual({ status: 503, body: { status: 'draining' } });
+  });
 
   upload.end(Buffer.alloc(1024 * 1024, 2));
   expect(await uploaded).toBe(201);

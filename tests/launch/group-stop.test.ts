@@ -5,8 +5,27 @@
  */
 import { startNatsServer } from '../../packages/platform/src/testing/nats-server';
 import { groupGone, startGroup, type ProcessGroup } from '../support/process-group';
+import { untilTrue } from '../support/poll';
 
 let group: ProcessGroup | undefined;
+
+/** The services (by log name) that said `<name> started`, and those that said they lost NATS. */
+function servicesSaying(output: string): { started: Set<string>; lost: Set<string> } {
+  const started = new Set<string>();
+  const lost = new Set<string>();
+  for (const line of output.split('\n')) {
+    let entry: { name?: string; msg?: string };
+    try {
+      entry = JSON.parse(line) as { name?: string; msg?: string };
+    } catch {
+      continue; // not a log line, or one still being written
+    }
+    if (!entry.name) continue;
+    if (entry.msg === `${entry.name} started`) started.add(entry.name);
+    if (entry.msg === 'disconnected from NATS; reconnecting') lost.add(entry.name);
+  }
+  return { started, lost };
+}
 afterAll(async () => {
   await group?.cleanup();
 });
@@ -17,7 +36,14 @@ test('SIGTERM to the group with NATS stopped first: every process is gone within
     group = await startGroup('distributed', { NATS_URL: nats.url });
     expect(group.members().length).toBeGreaterThanOrEqual(11); // pnpm, the launcher, nine services
     await nats.stop();
-    await new Promise((r) => setTimeout(r, 500)); // every service has seen the connection go
+    const g = group;
+    await untilTrue(
+      () => {
+        const { started, lost } = servicesSaying(g.output());
+        return started.size > 0 && [...started].every((name) => lost.has(name));
+      },
+      { what: 'every service to see the connection go', timeoutMs: 15_000, everyMs: 50 },
+    );
     process.kill(-group.pgid, 'SIGTERM');
     const tookMs = await groupGone(group.pgid, 30000);
     expect(tookMs).toBeLessThan(30000);

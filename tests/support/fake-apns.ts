@@ -117,7 +117,7 @@ export class FakeApns {
       this.server.close(() => resolve());
       // Sessions kept open by clients would hold close() forever.
       (this.server as unknown as { closeAllSessions?: () => void }).closeAllSessions?.();
-      setTimeout(resolve, 2000).unref();
+      setTimeout(resolve, 2000).unref(); // a cap on close(), not a wait: it resolves earlier when it can
     });
   }
 

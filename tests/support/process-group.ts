@@ -11,6 +11,7 @@ import { releasePorts, reservePorts } from '../harness/free-port';
 import { findInGroup, statFields } from '../../bench/lib/proc';
 import type { Mode } from '../harness/patchbay';
 import { defaultContainer } from '../harness/default-container';
+import { until } from './poll';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -92,25 +93,22 @@ export async function startGroup(mode: Mode, env: Record<string, string> = {}): 
       releasePorts(storagePort, 4);
     },
   };
-  const deadline = Date.now() + 120000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await group.cleanup();
-      throw new Error(`pnpm exited with ${child.exitCode}:\n${out.slice(-4000)}`);
-    }
-    if (out.includes('Patchbay is running.')) {
-      const res = await fetch(`${origin}/core/v2/oauth/whoami`, {
-        headers: { authorization: `Bearer ${token}` },
-        signal: AbortSignal.timeout(2000),
-      }).catch(() => undefined);
-      if (res?.status === 200) return group;
-    }
-    if (Date.now() > deadline) {
-      await group.cleanup();
-      throw new Error(`not ready within 120 s:\n${out.slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
+  const ready = async () => {
+    if (child.exitCode !== null) throw new Error(`pnpm exited with ${child.exitCode}:\n${out.slice(-4000)}`);
+    if (!out.includes('Patchbay is running.')) return undefined;
+    const res = await fetch(`${origin}/core/v2/oauth/whoami`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(2000),
+    }).catch(() => undefined);
+    return res?.status === 200 ? true : undefined;
+  };
+  try {
+    await until('Patchbay to be ready', 120000, ready, { everyMs: 250, detail: () => out.slice(-4000) });
+  } catch (err) {
+    await group.cleanup();
+    throw err;
   }
+  return group;
 }
 
 /** Live processes of group `pgid` and descended from it (zombies, already exited, are not). */
@@ -137,11 +135,9 @@ export async function groupGone(pgid: number, timeoutMs: number): Promise<number
     for (const pid of watched) if (!now.has(pid) && alive(pid)) now.add(pid);
     return [...now];
   };
-  while (left().length > 0) {
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`group ${pgid} still has ${left().join(', ')} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until(`group ${pgid} to be gone`, timeoutMs, () => (left().length === 0 ? true : undefined), {
+    detail: () => `still there: ${left().join(', ')}`,
+  });
   return Date.now() - started;
 }
 

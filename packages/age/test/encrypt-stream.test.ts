@@ -93,7 +93,7 @@ test('back-pressure: with the consumer stopped, the encrypter stops reading its 
   let last = -1;
   while (last !== pulled) {
     last = pulled;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // settled is "no progress for a while": a fixed look
   }
   expect(pulled).toBeLessThan(4 << 20);
   release();

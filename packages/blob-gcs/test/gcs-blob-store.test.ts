@@ -16,6 +16,7 @@ import {
 } from '@patchbay/platform/test/blob-store/blob-test-kit';
 import { GcsBlobStore, type GcsBlobStoreOptions } from '../src';
 import { startFakeGcs, type FakeGcs } from './fake-gcs-server';
+import { untilTrue } from '../../../tests/support/poll';
 
 const MiB = 1024 * 1024;
 
@@ -92,9 +93,8 @@ describe('GcsBlobStore specifics', () => {
     expect((await readAll(await store.get('k'))).toString()).toBe('old');
     expect(gcs.seen.filter((s) => s.startsWith('DELETE /upload/'))).toHaveLength(1);
     expect(gcs.sessions.size).toBe(0);
-    for (let waited = 0; gcs.openUploads() > 0 && waited < 2000; waited += 20)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(gcs.openUploads()).toBe(0); // the PUT was aborted, not left hanging
+    // The PUT was aborted, not left hanging.
+    await untilTrue(() => gcs.openUploads() === 0, { what: 'no upload left open', timeoutMs: 2000, everyMs: 20 });
   });
 
   it("makes a storage failure mid-upload the put's error, stops reading the body and cancels the session", async () => {

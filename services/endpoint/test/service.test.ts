@@ -89,7 +89,7 @@ describe('properties.container_sid asks storage', () => {
     const slow = await kit.bus.serve(
       Subjects.storage.containerCheck,
       Queues.storage,
-      () => new Promise((r) => setTimeout(() => r(ok({})), 500)),
+      () => new Promise((r) => setTimeout(() => r(ok({})), 500)), // an answer later than busTimeoutMs
     );
     const p = randomUUID();
     const r = await kit.call('create', { partnerSid: p, body: flexml(randomUUID()) });

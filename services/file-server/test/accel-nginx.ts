@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { until } from '../../../tests/support/poll';
 
 /** Debian's nginx (the CI installs it): on PATH, or in /usr/sbin. */
 export const NGINX = fs.existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
@@ -55,18 +56,16 @@ http { access_log off; keepalive_requests 100000;
   } }`,
   );
   const child: ChildProcess = spawn(NGINX, ['-c', conf, '-p', root], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
+  const listening = () =>
+    new Promise<true | undefined>((resolve) => {
       const s = net
         .connect(port, '127.0.0.1', () => {
           s.destroy();
           resolve(true);
         })
-        .on('error', () => resolve(false));
+        .on('error', () => resolve(undefined));
     });
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(`nginx to listen on ${port}`, 5000, listening, { everyMs: 50 });
   return {
     port,
     stop: () =>

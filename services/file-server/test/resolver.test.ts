@@ -7,6 +7,7 @@ import { ok, Subjects } from '@patchbay/contracts';
 import { MemoryBus } from '@patchbay/platform';
 import { captureLogger } from '../../../packages/platform/src/testing/capture-logger';
 import { Resolver } from '../src/resolver';
+import { untilTrue } from '../../../tests/support/poll';
 
 const file = (sid: string) => ({
   file_sid: sid,
@@ -39,16 +40,19 @@ test('cached answers go on a file event; a malformed event is refused and logged
 
     await storageBus.publish(Subjects.events.fileUpdated, { partner_sid: 'P' });
     const refused = () => lines.filter((l) => l.msg === 'malformed internal message refused').map((l) => l.subject);
-    for (let i = 0; i < 100 && refused().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await untilTrue(() => refused().length > 0, { what: 'the refusal to be logged' });
     expect(refused()).toEqual([Subjects.events.fileUpdated]);
     await resolver.resolve('F1');
     expect(asked).toBe(1);
 
     await storageBus.publish(Subjects.events.fileDeleted, { file_sid: 'F1', partner_sid: 'P' });
-    for (let i = 0; i < 100 && asked === 1; i++) {
-      await resolver.resolve('F1');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilTrue(
+      async () => {
+        await resolver.resolve('F1');
+        return asked > 1;
+      },
+      { what: 'the deletion to drop the cached answer' },
+    );
     expect(asked).toBe(2);
   } finally {
     await resolver.stop();

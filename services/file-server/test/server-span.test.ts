@@ -10,6 +10,7 @@ import type { RecordedSpan } from '@patchbay/platform/src/tracing/file-span-expo
 import { installTracing, type InstalledTracing } from '@patchbay/platform/src/tracing/install-tracing';
 import { spanProcessorFor } from '@patchbay/platform/src/tracing/span-exporters';
 import { startFileServer } from '../src/start';
+import { until } from '../../../tests/support/poll';
 
 /**
  * The file server's own lean SERVER span (tracing/server-span.ts): one per request, child of the
@@ -38,12 +39,15 @@ const spans = (): RecordedSpan[] =>
 
 /** The spans of trace `traceId` once its server span has ended (it ends when the reply closes). */
 async function traceOf(traceId: string): Promise<RecordedSpan[]> {
-  for (let i = 0; i < 100; i++) {
-    const t = spans().filter((s) => s.traceId === traceId);
-    if (t.some((s) => s.kind === SERVER)) return t;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`no server span in trace ${traceId}`);
+  return until(
+    `a server span in trace ${traceId}`,
+    2000,
+    () => {
+      const t = spans().filter((s) => s.traceId === traceId);
+      return t.some((s) => s.kind === SERVER) ? t : undefined;
+    },
+    { everyMs: 20 },
+  );
 }
 
 beforeAll(async () => {
@@ -120,14 +124,12 @@ test('a range request: one server span, child of the caller’s traceparent, sta
 test('without a traceparent the request starts a new trace; an unknown file is a 404 on its span', async () => {
   const res = await fetch(`http://127.0.0.1:${server.port}/f/NOPE`);
   expect(res.status).toBe(404);
-  const mine = await (async () => {
-    for (let i = 0; i < 100; i++) {
-      const found = spans().find((s) => s.kind === SERVER && s.attributes['url.path'] === '/f/NOPE');
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error('no server span for /f/NOPE');
-  })();
+  const mine = await until(
+    'a server span for /f/NOPE',
+    2000,
+    () => spans().find((s) => s.kind === SERVER && s.attributes['url.path'] === '/f/NOPE'),
+    { everyMs: 20 },
+  );
   expect(mine.parentSpanId).toBeUndefined();
   expect(mine.attributes['http.response.status_code']).toBe(res.status);
 });

@@ -38,7 +38,7 @@ function withLatency(store: DocStore, maxMs: number): DocStore {
           const value = Reflect.get(target, prop, receiver) as unknown;
           if (typeof value !== 'function') return value;
           return async (...args: unknown[]) => {
-            await sleep(Math.random() * maxMs);
+            await sleep(Math.random() * maxMs); // the latency is the point: it interleaves the writers
             return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
           };
         },

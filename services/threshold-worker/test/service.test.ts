@@ -226,7 +226,7 @@ describe('threshold-worker with storage on the in-process bus', () => {
       // While the dead replica's lease lasts, another sweep finds the container busy.
       const next: SweepDeps = { ...deps, storage: real };
       expect(await runLruSweep(next, { container_sid: c.container_sid, window: 2 }, ctx)).toBe('busy');
-      await new Promise((r) => setTimeout(r, 1100));
+      await new Promise((r) => setTimeout(r, 1100)); // the dead replica's lease (1 s) runs out
       expect(await runLruSweep(next, { container_sid: c.container_sid, window: 3 }, { ...ctx, deliveryCount: 2 })).toBe(
         'done',
       );

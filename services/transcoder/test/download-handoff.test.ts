@@ -9,13 +9,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
 import { Subjects } from '@patchbay/contracts';
 import { createLogger, DirBlobStore, MemoryBus, SqliteDocStore, type Stoppable } from '@patchbay/platform';
 import { startFileServer } from '@patchbay/file-server';
 import { startTranscoderService } from '../src/service';
 import { systemBinaries } from './support/binaries';
+import { untilTrue } from '../../../tests/support/poll';
 
 const SECONDS = 600;
 
@@ -114,11 +114,7 @@ describe('a transcoder stopped during a download-time transcode', () => {
       status: res.status,
       body: Buffer.from(await res.arrayBuffer()),
     }));
-    const deadline = Date.now() + 20_000;
-    while (ffmpegChildren().length === 0) {
-      if (Date.now() > deadline) throw new Error('ffmpeg never started');
-      await sleep(25);
-    }
+    await untilTrue(() => ffmpegChildren().length > 0, { what: 'ffmpeg to start', timeoutMs: 20_000 });
     // The second replica comes up while the first is busy; then the first is stopped.
     running.push(await transcoder(10_000));
     const stopAt = Date.now();

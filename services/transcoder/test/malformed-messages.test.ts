@@ -9,6 +9,7 @@ import { Subjects } from '@patchbay/contracts';
 import { captureLogger } from '../../../packages/platform/src/testing/capture-logger';
 import { noiseWav } from './support/audio';
 import { startTranscoderKit } from './support/transcoder-kit';
+import { untilTrue } from '../../../tests/support/poll';
 
 const refusals = (lines: Array<Record<string, unknown>>) =>
   lines.filter((l) => l.msg === 'malformed internal message refused');
@@ -27,7 +28,7 @@ test('malformed probe, transcode and upload job: refused and logged, never a cra
     );
     expect(transcode).toMatchObject({ status: 400, error: { errors: [expect.objectContaining({ field: 'target' })] } });
     await bus.enqueue(Subjects.transcoder.uploadJob, { file_sid: 'F', blob_key: 42 }, { msgId: 'malformed-job' });
-    for (let i = 0; i < 100 && refusals(lines).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    await untilTrue(() => refusals(lines).length >= 3, { what: 'three refusals' });
     expect(refusals(lines).map((l) => l.subject)).toEqual([
       Subjects.transcoder.probe,
       Subjects.transcoder.transcode,

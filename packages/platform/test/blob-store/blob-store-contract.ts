@@ -181,7 +181,7 @@ export function describeBlobStoreContract(
       const reads: Promise<string>[] = [];
       while (!done) {
         reads.push(store.get(`${p}swap`).then(sha256Of));
-        await new Promise((r) => setTimeout(r, 3));
+        await new Promise((r) => setTimeout(r, 3)); // the readers' pace while the put lasts
       }
       await writing;
       const seen = await Promise.all(reads);

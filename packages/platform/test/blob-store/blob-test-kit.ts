@@ -34,7 +34,7 @@ export function slowStream(size: number, seed: number): Readable {
   return Readable.from(
     (async function* () {
       for (const b of generatedChunks(size, seed, 16 * 1024)) {
-        await new Promise((r) => setTimeout(r, 1));
+        await new Promise((r) => setTimeout(r, 1)); // the pace of the slow source itself
         yield b;
       }
     })(),
@@ -46,7 +46,7 @@ export function failingStream(goodBytes: number, message = 'source failed'): Rea
   return Readable.from(
     (async function* () {
       yield* generatedChunks(goodBytes, 7);
-      await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 5)); // the good bytes are on their way before the failure
       throw new Error(message);
     })(),
   );

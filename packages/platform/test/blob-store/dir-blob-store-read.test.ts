@@ -5,6 +5,7 @@ import { NotFoundError } from '@patchbay/contracts';
 import { DirBlobStore } from '../../src/blob-store/dir-blob-store';
 import type { ReadOptions } from '../../src/blob-store/port';
 import { bufferStream } from './blob-test-kit';
+import { eventually } from '../../../../tests/support/poll';
 
 /** DirBlobStore.openReader: positioned reads of one open file, which it may keep open for a while. */
 let dir: string;
@@ -86,12 +87,11 @@ it('closes kept files when their time is up and on close()', async () => {
   const before = await openFds();
   await readText('files/p/F1', 0, 3, { keepOpenMs: 50 });
   expect(await openFds()).toBe(before + 1);
-  await new Promise((r) => setTimeout(r, 400));
-  expect(await openFds()).toBe(before);
+  await eventually(async () => expect(await openFds()).toBe(before));
   await readText('files/p/F1', 0, 3);
+  expect(await openFds()).toBe(before + 1);
   await store.close();
-  await new Promise((r) => setTimeout(r, 20));
-  expect(await openFds()).toBe(before);
+  await eventually(async () => expect(await openFds()).toBe(before));
 });
 
 it('an open reader keeps the bytes it opened while a put replaces the object', async () => {

@@ -1,5 +1,5 @@
 import type { JobContext } from '../../src/bus/port';
-import { captureLogger, deferred, eventually, sleep, stopWhileJobRuns, type BusKit } from './bus-test-kit';
+import { captureLogger, deferred, eventually, pause, stopWhileJobRuns, type BusKit } from './bus-test-kit';
 
 /** Resolves never; rejects with the signal's reason once it is aborted. */
 function untilAborted(signal: AbortSignal): Promise<never> {
@@ -103,7 +103,7 @@ export function describeJobDrainContract(kit: BusKit): void {
       async (_p, ctx) => {
         signal = ctx.signal;
         started.resolve();
-        await sleep(100);
+        await pause(100); // the job's work, well within drainMs
       },
       { drainMs: 2000 },
     );

@@ -1,6 +1,14 @@
 import { RetryLaterError } from '../../src/bus/bus-errors';
 import type { JobContext } from '../../src/bus/port';
-import { captureLogger, deferred, eventually, sleep, stopWhileJobRuns, type BusKit } from './bus-test-kit';
+import {
+  captureLogger,
+  consistently,
+  deferred,
+  eventually,
+  pause,
+  stopWhileJobRuns,
+  type BusKit,
+} from './bus-test-kit';
 
 type Seen = { worker: string; payload: unknown; deliveryCount: number };
 
@@ -26,8 +34,7 @@ export function describeJobContract(kit: BusKit): void {
       ctx: { subject: s, requestId: 'req-job', deliveryCount: 1 },
     });
     await eventually(async () => expect(await w.pending!(s, 'runners')).toBe(0));
-    await sleep(150);
-    expect(seen).toHaveLength(1);
+    await consistently(() => expect(seen).toHaveLength(1), 150); // an acknowledged job does not come back
   });
 
   test('workers sharing a queue share the jobs, each job done once', async () => {
@@ -36,7 +43,7 @@ export function describeJobContract(kit: BusKit): void {
     const seen: Seen[] = [];
     const slow = (worker: string) => async (payload: unknown, ctx: JobContext) => {
       await record(seen, worker)(payload, ctx);
-      await sleep(20);
+      await pause(20); // the job's work: the other worker takes its share meanwhile
     };
     await a.work(s, 'runners', slow('a'));
     await b.work(s, 'runners', slow('b'));
@@ -70,8 +77,7 @@ export function describeJobContract(kit: BusKit): void {
       await eventually(() => expect(counts).toEqual([1, 2, 3]));
       await eventually(async () => expect(await w.pending!(s, 'runners')).toBe(0));
       expect(lines.some((l) => l.level === 50 && l.subject === s && String(l.msg).includes('dropped'))).toBe(true);
-      await sleep(300);
-      expect(counts).toEqual([1, 2, 3]);
+      await consistently(() => expect(counts).toEqual([1, 2, 3]), 300); // no fourth delivery
     },
   );
 
@@ -135,7 +141,7 @@ export function describeJobContract(kit: BusKit): void {
     const long = (worker: string) => async (payload: unknown, ctx: JobContext) => {
       await record(seen, worker)(payload, ctx);
       for (let i = 0; i < 9; i++) {
-        await sleep(200);
+        await pause(200); // a slice of a job that outlasts the 1 s ack wait
         ctx.working();
       }
       finished++;
@@ -144,8 +150,7 @@ export function describeJobContract(kit: BusKit): void {
     await b.work(s, 'runners', long('b'), { ackWaitMs: 1000 });
     await a.enqueue(s, { n: 1 });
     await eventually(() => expect(finished).toBe(1));
-    await sleep(200);
-    expect(seen).toHaveLength(1);
+    await consistently(() => expect(seen).toHaveLength(1), 200); // never redelivered
     expect(seen[0].deliveryCount).toBe(1);
     await eventually(async () => expect(await a.pending!(s, 'runners')).toBe(0));
   });
@@ -161,7 +166,7 @@ export function describeJobContract(kit: BusKit): void {
       'runners',
       async () => {
         most = Math.max(most, ++inFlight);
-        await sleep(100);
+        await pause(100); // the job's work, long enough for the others to pile up
         inFlight--;
         done++;
       },
@@ -192,8 +197,7 @@ export function describeJobContract(kit: BusKit): void {
     });
     await stopWhileJobRuns(w, s, sub, { started, release, done: () => done });
     await w.enqueue(s, { n: 2 });
-    await sleep(300);
-    expect(done).toBe(1);
+    await consistently(() => expect(done).toBe(1), 300); // a stopped subscription takes no more
     expect(await w.pending!(s, 'runners')).toBe(1);
   });
 

@@ -3,7 +3,15 @@ import type { MessageContext } from '../../src/bus/port';
 import { describeEventContract } from './bus-contract-events';
 import { describeJobContract } from './bus-contract-jobs';
 import { describeJobDrainContract } from './bus-contract-job-drain';
-import { captureLogger, deferred, eventually, sleep, useBusMedium, type BusKit, type BusMedium } from './bus-test-kit';
+import {
+  captureLogger,
+  consistently,
+  deferred,
+  eventually,
+  useBusMedium,
+  type BusKit,
+  type BusMedium,
+} from './bus-test-kit';
 
 export type { BusMedium };
 
@@ -147,8 +155,7 @@ function describeRequestContract(kit: BusKit): void {
     const stopping = sub.stop().then(() => {
       stopped = true;
     });
-    await sleep(100);
-    expect(stopped).toBe(false);
+    await consistently(() => expect(stopped).toBe(false), 100); // stop() waits for the handler in flight
     release.resolve();
     await stopping;
     await expect(inFlight).resolves.toStrictEqual(ok('done'));
@@ -170,8 +177,7 @@ function describeRequestContract(kit: BusKit): void {
     const closing = server.close().then(() => {
       closed = true;
     });
-    await sleep(100);
-    expect(closed).toBe(false);
+    await consistently(() => expect(closed).toBe(false), 100); // close() waits for the handler in flight
     release.resolve();
     await closing;
     await expect(inFlight).resolves.toStrictEqual(ok('late'));

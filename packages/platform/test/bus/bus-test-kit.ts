@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import pino, { type Logger } from 'pino';
 import type { Bus, Subscription } from '../../src/bus/port';
-import { eventually } from '../../../../tests/support/poll';
+import { consistently, eventually, pause } from '../../../../tests/support/poll';
 
-export { eventually };
+export { consistently, eventually, pause };
 
 /**
  * What an adapter's test hands the contract suite: a shared medium (a nats-server, a MemoryHub)
@@ -75,8 +74,6 @@ export function captureLogger(): { logger: Logger; lines: Array<Record<string, u
   return { logger, lines };
 }
 
-export { sleep };
-
 /**
  * Enqueues one job on `subject` for `sub` (queue `runners`), whose handler resolves `started` when
  * it begins, waits for `release`, then counts itself in `done()`. Stops the subscription while the
@@ -97,8 +94,7 @@ export async function stopWhileJobRuns(
     stopped = true;
   });
   await whileStopping?.();
-  await sleep(100);
-  expect(stopped).toBe(false);
+  await consistently(() => expect(stopped).toBe(false), 100); // stop() waits for the job in flight
   job.release.resolve();
   await stopping;
   expect(job.done()).toBe(1);

@@ -3,7 +3,7 @@ import { ok, TimeoutError } from '@patchbay/contracts';
 import { MemoryBus } from '../../src/bus/memory-bus';
 import { InstrumentedBus } from '../../src/bus/instrumented-bus';
 import { describeBusContract } from './bus-contract';
-import { deferred, eventually } from './bus-test-kit';
+import { deferred, eventually, pause } from './bus-test-kit';
 
 // The decorator must keep every promise of the port: the whole contract runs through it.
 describeBusContract('InstrumentedBus over MemoryBus', async () => {
@@ -80,7 +80,7 @@ describe('InstrumentedBus', () => {
         await client.request('svc.m.inner.get', null);
       });
       await server.serve('svc.m.outer.get', 'm', async () => {
-        await new Promise((r) => setTimeout(r, 5));
+        await pause(5); // a timer between: the request ID must outlive an await on one
         await client.request('svc.m.inner.get', null);
         await client.publish('evt.m.happened', {});
         return ok(null);

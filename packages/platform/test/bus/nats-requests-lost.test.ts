@@ -11,7 +11,7 @@ import { ok, TimeoutError, UnavailableError } from '@patchbay/contracts';
 import { ResponderLostError } from '../../src/bus/bus-errors';
 import { NatsBus } from '../../src/bus/nats-bus';
 import { startNatsServer, type NatsServerHandle } from '../../src/testing/nats-server';
-import { deferred } from './bus-test-kit';
+import { deferred, pause } from './bus-test-kit';
 
 const TSX = path.resolve(__dirname, '../../../../node_modules/.bin/tsx');
 const RESPONDER = path.join(__dirname, 'fixtures/responder.ts');
@@ -73,8 +73,8 @@ test('the process holding a request is killed: the request fails with a 503 with
   const client = await bus(js.url);
   const request = settle(client.request(subject, {}, { timeoutMs: REQUEST_TIMEOUT_MS }));
   await got;
-  // Past the second after which the holder says who it is.
-  await new Promise((r) => setTimeout(r, 2000));
+  // Past the second after which the holder says who it is (a message on the bus only, nothing to watch).
+  await pause(2000);
   const killedAt = Date.now();
   process.kill(-child.pid!, 'SIGKILL');
   const { err } = await request;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DataDirLockedError, LOCK_FILE, lockDir } from '../../src/data-dir/dir-lock';
 import { currentIdentity, startTimeOf, type ProcessIdentity } from '../../src/data-dir/process-identity';
+import { untilTrue } from '../../../../tests/support/poll';
 
 /**
  * The data directory's lock: held while its holder runs, taken over once the holder is gone
@@ -79,10 +80,11 @@ test(
     const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
     children.push(parent);
     const pid = Number((await new Promise<Buffer>((r) => parent.stdout!.once('data', r))).toString().trim());
-    const deadline = Date.now() + 15_000;
-    while (!/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
+    await untilTrue(() => /\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')), {
+      what: `${pid} to be a zombie`,
+      timeoutMs: 15_000,
+      everyMs: 50,
+    });
     writeLock(dir, { ...currentIdentity(), pid, start: startTimeOf(pid) });
     const lock = lockDir(dir);
     expect(JSON.parse(fs.readFileSync(lock.file, 'utf8'))).toMatchObject({ pid: process.pid });

@@ -8,6 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { closeEarlyAnswers } from '../../src/http/early-answers';
+import { consistently, untilTrue } from '../../../../tests/support/poll';
 
 let server: http.Server;
 
@@ -77,9 +78,9 @@ test('an answer after the whole body keeps the connection', async () => {
   let received = '';
   socket.on('data', (b: Buffer) => (received += b.toString('latin1')));
   socket.write('POST /read HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc');
-  await new Promise((r) => setTimeout(r, 300));
+  await untilTrue(() => received.includes('\r\n\r\n'), { what: 'the answer' });
   expect(received).toMatch(/^HTTP\/1\.1 200/);
   expect(received.toLowerCase()).not.toContain('connection: close');
-  expect(socket.destroyed).toBe(false);
+  await consistently(() => expect(socket.destroyed).toBe(false), 200); // the server does not close it after all
   socket.destroy();
 });

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pause, until } from '../../../../tests/support/poll';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const FIXTURE = path.join(__dirname, 'fixtures/stopping-process.ts');
@@ -43,22 +44,24 @@ async function start(how: 'finishes' | 'hangs' | 'blocks'): Promise<Fixture> {
   );
   const fixture = { child, exit, stdout: () => out, ticks: () => err.split('tick').length - 1 };
   started.push(fixture);
-  const deadline = Date.now() + 20000;
-  while (!err.includes('started')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the fixture did not start:\n${err}`);
-    await sleep(50);
-  }
+  await until(
+    'the fixture to start',
+    20000,
+    () => {
+      if (child.exitCode !== null) throw new Error(`the fixture did not start:\n${err}`);
+      return err.includes('started') ? true : undefined;
+    },
+    { everyMs: 50 },
+  );
   return fixture;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('stdout no longer read: the process keeps running, and SIGTERM stops it at once, exit 0', async () => {
   const f = await start('finishes');
   f.child.stdout.pause(); // the pipe fills within milliseconds: about 5 MB of lines a second
-  await sleep(1000);
+  await pause(1000); // the pipe is full by now
   const ticks = f.ticks();
-  await sleep(1000);
+  await pause(1000); // a second of ticks: the rate is what is asserted
   // Its event loop still runs (it would be stuck in a write retried for ever with synchronous logging).
   expect(f.ticks() - ticks).toBeGreaterThanOrEqual(5);
   const signalled = Date.now();
@@ -71,10 +74,9 @@ test('stdout no longer read: the process keeps running, and SIGTERM stops it at 
 test('lines dropped while stdout was not read are counted, and the count logged once it is read again', async () => {
   const f = await start('finishes');
   f.child.stdout.pause();
-  await sleep(2000); // over the 4 MiB the sink holds
+  await pause(2000); // over the 4 MiB the sink holds: how much it dropped is not observable from here
   f.child.stdout.resume();
-  const deadline = Date.now() + 10000;
-  while (!f.stdout().includes('lines dropped') && Date.now() < deadline) await sleep(100);
+  await until('the dropped lines notice', 10000, () => (f.stdout().includes('lines dropped') ? true : undefined));
   const notice = f
     .stdout()
     .split('\n')
@@ -106,7 +108,7 @@ test('a stop that holds the main thread for good: killed shortly after the deadl
   const signalled = Date.now();
   f.child.kill('SIGTERM');
   // A second SIGTERM later cannot be handled either: the main thread does not run.
-  await sleep(1500);
+  await pause(1500); // a second signal well after the first, not an echo of it
   f.child.kill('SIGTERM');
   const { signal, at } = await f.exit;
   expect(signal).toBe('SIGKILL');
@@ -116,7 +118,7 @@ test('a stop that holds the main thread for good: killed shortly after the deadl
 test('signals echoing the first within a second are one stop; one given later forces the exit', async () => {
   const echoes = await start('hangs');
   echoes.child.kill('SIGINT');
-  await sleep(50);
+  await pause(50); // an echo: within the second after the first signal
   echoes.child.kill('SIGINT');
   echoes.child.kill('SIGTERM');
   const first = await echoes.exit;
@@ -128,7 +130,7 @@ test('signals echoing the first within a second are one stop; one given later fo
   const later = await start('hangs');
   const signalled = Date.now();
   later.child.kill('SIGINT');
-  await sleep(1300);
+  await pause(1300); // past the second within which a signal counts as an echo
   later.child.kill('SIGINT');
   const forced = await later.exit;
   expect(forced.code).toBe(130);

@@ -110,7 +110,7 @@ test(
       expect(await res.json()).toMatchObject({ message: 'too many failed logins', errors: [{ field: 'login' }] });
     }
     // The lock ends: the right password works again, and clears the count.
-    await new Promise((r) => setTimeout(r, LOCK_S * 1000 + 100));
+    await new Promise((r) => setTimeout(r, LOCK_S * 1000 + 100)); // the lock's own time (2 s here): a try would count
     expect((await whoami(0, basic('admin', 'admin-password-1'))).status).toBe(200);
     expect((await whoami(1, basic('admin', 'wrong-5'))).status).toBe(401);
     expect((await whoami(1, basic('admin', 'admin-password-1'))).status).toBe(200);

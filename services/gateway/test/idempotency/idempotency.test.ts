@@ -21,6 +21,7 @@ import {
 import { startIdentityService } from '@patchbay/identity';
 import { startStorageService } from '@patchbay/storage';
 import { startGateway } from '../../src/start';
+import { until } from '../../../../tests/support/poll';
 
 const logger = createLogger({ name: 'idempotency-test', level: 'silent' });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-idempotency-'));
@@ -133,18 +134,21 @@ test('a client that hangs up in the middle of its upload leaves the key free: th
       if (++n > 8) {
         clearInterval(t);
         req.destroy();
-        setTimeout(resolve, 20);
+        resolve();
       }
     }, 5);
   });
   // The key is released as the gateway sees the client gone: until then a repeat is a 409.
   const data = Buffer.alloc(1000, 2);
-  let retry = await post(1, query, 'K-gone', data.toString('latin1'), 'application/octet-stream');
-  const deadline = Date.now() + 10_000;
-  while (retry.status === 409 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    retry = await post(1, query, 'K-gone', data.toString('latin1'), 'application/octet-stream');
-  }
+  const retry = await until(
+    'a repeat that is not a 409',
+    10_000,
+    async () => {
+      const res = await post(1, query, 'K-gone', data.toString('latin1'), 'application/octet-stream');
+      return res.status === 409 ? undefined : res;
+    },
+    { everyMs: 50 },
+  );
   expect(retry.status).toBe(201);
   expect(retry.headers.get('idempotent-replayed')).toBeNull();
   expect(await retry.json()).toMatchObject({ name: 'retried.bin', file_bytes: 1000 });

@@ -13,6 +13,7 @@ import { DirBlobStore, MemoryBus, SqliteDocStore, createMetricsRegistry, type St
 import { startIdentityService } from '@patchbay/identity';
 import { startStorageService } from '@patchbay/storage';
 import { startGateway } from '../../src/start';
+import { eventually } from '../../../../tests/support/poll';
 
 const lines: Array<{ level: number; msg: string; svc?: string }> = [];
 const logger = pino(
@@ -100,7 +101,7 @@ async function abandon(pathAndQuery: string, contentType: string, preamble = '')
       if (++n > 16) {
         clearInterval(t);
         req.destroy();
-        setTimeout(resolve, 50);
+        resolve();
       }
     }, 5);
   });
@@ -128,12 +129,8 @@ test('an aborted raw and an aborted multipart upload are logged at info, leave n
       `form-data; name="data"; filename="a.bin"\r\nContent-Type: ` +
       `application/octet-stream\r\n\r\n`,
   );
-  const deadline = Date.now() + 5000;
-  while (lines.filter((l) => l.msg === 'client aborted the request').length < 2 && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
-  expect(lines.filter((l) => l.msg === 'client aborted the request')).toHaveLength(2);
+  await eventually(() => expect(lines.filter((l) => l.msg === 'client aborted the request')).toHaveLength(2));
   expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   // Both pending uploads were aborted: no blob remains (temp files included).
-  while ((await blobFiles()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  expect(await blobFiles()).toEqual([]);
+  await eventually(async () => expect(await blobFiles()).toEqual([]));
 });

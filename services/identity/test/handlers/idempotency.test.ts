@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { Subjects, unwrapReply, type IdempotencyBeginReply, type IdempotencyHeldReply } from '@patchbay/contracts';
 import { startIdentityKit, type IdentityKit } from './identity-kit';
+import { until } from '../../../../tests/support/poll';
 
 let kit: IdentityKit;
 beforeAll(async () => {
@@ -87,13 +88,17 @@ test('a claim not renewed in time is taken over once; its old holder can neither
   const renew = (lease: string) =>
     held(Subjects.identity.idempotencyRenew, { partner_sid: 'P1', key_hash: key, lease_id: lease, lease_ms: 150 });
   expect(await renew(stale)).toBe(true);
-  let taken: IdempotencyBeginReply = await begin(key, short);
-  expect(taken.outcome).toBe('in_progress');
-  const deadline = Date.now() + 10_000;
-  while (taken.outcome !== 'run' && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    taken = await begin(key, short);
-  }
+  expect((await begin(key, short)).outcome).toBe('in_progress');
+  // The lease runs out (150 ms): a begin then takes the claim over.
+  const taken: IdempotencyBeginReply = await until(
+    'the claim to be taken over',
+    10_000,
+    async () => {
+      const reply = await begin(key, short);
+      return reply.outcome === 'run' ? reply : undefined;
+    },
+    { everyMs: 50 },
+  );
   const fresh = leaseOf(taken);
   expect(fresh).not.toBe(stale);
   expect(await renew(stale)).toBe(false);

@@ -1,6 +1,7 @@
 /** Partner handlers: who may see and change whom, scope grants, events, and the internal lookups. */
 import { Subjects, unwrapReply, type ListEnvelope, type Partner } from '@patchbay/contracts';
 import { startIdentityKit, type IdentityKit } from './identity-kit';
+import { eventually } from '../../../../tests/support/poll';
 
 let kit: IdentityKit;
 beforeAll(async () => {
@@ -16,10 +17,7 @@ test('a new partner has the default scopes and is announced (evt.partner.created
   const { partner } = await kit.newPartner();
   expect(partner.available_scopes).not.toContain('partners.manage');
   expect(partner.available_scopes).not.toContain('media.manage');
-  const deadline = Date.now() + 2000;
-  while (!events.some((e) => JSON.stringify(e).includes(partner.partner_sid)) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 10));
-  expect(events).toContainEqual({ partner });
+  await eventually(() => expect(events).toContainEqual({ partner }), 2000, 10);
   await sub.stop();
 });
 

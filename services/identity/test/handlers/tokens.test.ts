@@ -1,6 +1,7 @@
 /** Token handlers: the caller's own tokens only, with_related, narrowing, revocation and its event. */
 import { Subjects, unwrapReply, type ListEnvelope, type Token } from '@patchbay/contracts';
 import { startIdentityKit, type IdentityKit } from './identity-kit';
+import { eventually } from '../../../../tests/support/poll';
 
 let kit: IdentityKit;
 beforeAll(async () => {
@@ -61,9 +62,7 @@ test(
     expect((await kit.bus.request(Subjects.identity.authenticateToken, { token: a.token.access_token })).status).toBe(
       401,
     );
-    const deadline = Date.now() + 2000;
-    while (revoked.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(revoked).toEqual([a.token.token_sid, a.token.token_sid]);
+    await eventually(() => expect(revoked).toEqual([a.token.token_sid, a.token.token_sid]), 2000, 10);
     await sub.stop();
   },
 );

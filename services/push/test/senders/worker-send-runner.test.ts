@@ -8,6 +8,7 @@ import { WorkerSendRunner } from '../../src/senders/worker-send-runner';
 // Test-time keys and the HTTP/2 fake APNs shared with the API tests.
 import { FakeApns } from '../../../../tests/support/fake-apns';
 import { fakeApnsTokenKey, fakeServerTls } from '../../../../tests/support/fake-credentials';
+import { untilTrue } from '../../../../tests/support/poll';
 
 /**
  * The send workers start on the first job, not with the service: a process that never sends keeps
@@ -58,8 +59,8 @@ test('no worker thread until the first send; one launch for concurrent sends; go
     expect(runner.running).toBe(2);
     expect(fake.received).toHaveLength(52);
 
-    await new Promise((r) => setTimeout(r, IDLE_MS + 1500));
-    expect(runner.running).toBe(0);
+    // Idle for IDLE_MS, the threads end.
+    await untilTrue(() => runner.running === 0, { what: 'the idle threads to end', timeoutMs: IDLE_MS + 10_000 });
 
     const again = await send('d', 2);
     expect([...again.values()]).toEqual(['success', 'success']);

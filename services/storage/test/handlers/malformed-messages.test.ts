@@ -10,6 +10,7 @@ import { Subjects, type BusReply } from '@patchbay/contracts';
 import { DirBlobStore, MemoryBus, SqliteDocStore, createMetricsRegistry, type Stoppable } from '@patchbay/platform';
 import { captureLogger } from '../../../../packages/platform/src/testing/capture-logger';
 import { startStorageService } from '../../src/service';
+import { untilTrue } from '../../../../tests/support/poll';
 
 const principal = { partner_sid: 'P1', login: 'l', scopes: ['storage.manage'], token_sid: null };
 const refusals = (lines: Array<Record<string, unknown>>) =>
@@ -79,9 +80,7 @@ test('malformed partner and transcoding events are dropped with an error logged;
     Subjects.events.fileTranscodingDone,
     Subjects.events.fileTranscodingProgress,
   ];
-  for (let i = 0; i < 100 && !events.every((e) => refusals(lines).includes(e)); i++)
-    await new Promise((r) => setTimeout(r, 50));
-  expect(refusals(lines)).toEqual(expect.arrayContaining(events));
+  await untilTrue(() => events.every((e) => refusals(lines).includes(e)), { what: 'the three refusals' });
   const fine = await caller.request(Subjects.storage.containerDefault, { partner_sid: 'P1' }, { timeoutMs: 5000 });
   expect(fine).toMatchObject({ status: 200, body: { partner_sid: 'P1', is_default: true } });
 });

@@ -21,7 +21,7 @@ import { startStorageService } from '../../src/service';
 import { openStorageRepo, type StorageRepo } from '../../src/repo';
 import type { ContainerDoc, FileDoc } from '../../src/domain/documents';
 import { CONTAINER_DEFAULTS } from '../../src/domain/container-rules';
-import { untilTrue } from '../../../../tests/support/poll';
+import { consistently, untilTrue } from '../../../../tests/support/poll';
 
 let root: string;
 let storage: Stoppable;
@@ -163,8 +163,10 @@ test('the first result is swapped in, the second removed; progress follows the c
     source_blob_key: f.blob_key,
     progress: 10,
   });
-  await new Promise((r) => setTimeout(r, 100));
-  expect((await repo.files.findOne({ file_sid: f.file_sid }))?.content_transcoding_progress).toBe(100);
+  await consistently(
+    async () => expect((await repo.files.findOne({ file_sid: f.file_sid }))?.content_transcoding_progress).toBe(100),
+    100,
+  );
 });
 
 test(

@@ -20,6 +20,7 @@ import {
 } from '@patchbay/platform';
 import { startStorageService } from '../../src/service';
 import { ORPHAN_SWEEP_BATCH } from '../../src/operations/orphan-blobs';
+import { eventually } from '../../../../tests/support/poll';
 
 /** Every call made on the store's collections, with its collection, method and filter. */
 type Call = { collection: string; method: string; filter: unknown };
@@ -112,8 +113,7 @@ test('ready after as many store queries with 1,800 blobs as with none; then the 
   expect(fileLookups(full.atReady)).toEqual([]);
   expect(full.blobsAtReady).toBe(1800);
   // After ready: the orphans go, every stored file's blob stays.
-  for (let i = 0; (await full.listed()).length > 1500 && i < 300; i++) await new Promise((r) => setTimeout(r, 50));
-  expect(await full.listed()).toEqual(full.live);
+  await eventually(async () => expect(await full.listed()).toEqual(full.live), 15_000, 50);
   // One lookup of files per batch of blob names, never one per blob.
   const lookups = fileLookups(full.calls);
   expect(lookups.length).toBe(Math.ceil(1800 / ORPHAN_SWEEP_BATCH));
