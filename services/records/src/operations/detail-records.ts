@@ -1,23 +1,22 @@
 import {
   NotFoundError,
-  Subjects,
   ignoredFieldsObject,
   tallyIgnoredFields,
   type GatewayRequest,
   type RecordIngestBatch,
   type RecordIngestBatchResult,
 } from '@patchbay/contracts';
-import type { Collection, HandlerContext, Logger } from '@patchbay/platform';
-import { applyFieldFilter, parseFieldParams, requestedLimit, runList, type ListGate } from '@patchbay/query';
+import type { Collection, HandlerContext } from '@patchbay/platform';
+import { applyFieldFilter, parseFieldParams, requestedLimit, runList } from '@patchbay/query';
 import { planIngest, type IngestItem } from '../domain/ingest-plan';
 import { ownerOf, type RecordDoc } from '../domain/record-docs';
-import { CALL_RECORDS, MESSAGE_RECORDS, type RecordKind } from '../domain/record-kinds';
+import type { RecordKind } from '../domain/record-kinds';
 import { serializeRecord } from '../domain/serialize';
 import { storeNewRecords, type RecordsRepo } from '../repo';
 import { touchUsage } from '../usage/usage-rollups';
-import type { RecordsContext } from './context';
+import type { RecordsContext } from '../context';
 
-/** What the detail-record handlers use of the service's context. */
+/** What the detail-record operations use of the service's context. */
 export type DetailRecordsContext = Pick<RecordsContext, 'repo' | 'log' | 'lists'> & {
   settings: Pick<RecordsContext['settings'], 'cdrDefaultLimit' | 'largeLists'>;
 };
@@ -51,85 +50,81 @@ export async function ingestItems(
   };
 }
 
-/** `GET /calls/call_drs`, `GET /calls/call_drs/{dr_sid}` and the bulk ingest of call records. */
-export function callRecordHandlers(ctx: DetailRecordsContext) {
-  const calls = kindHandlers(CALL_RECORDS, ctx.repo, ctx.log, ctx.settings.cdrDefaultLimit, ctx.lists);
-  return {
-    [Subjects.records.callList]: calls.list,
-    [Subjects.records.callGet]: calls.get,
-    [Subjects.records.callIngest]: calls.ingest,
-  };
+/** A kind's collection of records. */
+export function recordsOf(repo: RecordsRepo, kind: RecordKind): Collection<RecordDoc> {
+  return kind.name === 'call_drs' ? repo.callDrs : repo.messageDrs;
 }
 
-/** `GET /sms/message_drs`, `GET /sms/message_drs/{dr_sid}` and the bulk ingest of message records. */
-export function messageRecordHandlers(ctx: DetailRecordsContext) {
-  const messages = kindHandlers(MESSAGE_RECORDS, ctx.repo, ctx.log, ctx.settings.cdrDefaultLimit, ctx.lists);
-  return {
-    [Subjects.records.messageList]: messages.list,
-    [Subjects.records.messageGet]: messages.get,
-    [Subjects.records.messageIngest]: messages.ingest,
-  };
+/** Marks the usage days of a kind's records (usage/usage-rollups.ts), before they are stored. */
+export function usageToucher(repo: RecordsRepo, kind: RecordKind) {
+  return (docs: readonly RecordDoc[]) => touchUsage(repo.usage, kind.name, docs);
 }
 
 /**
- * The handlers of one kind of detail record, the same for both kinds: the list (after/before
- * cursors, filter, field filtering, `total` null), one record by `dr_sid`, and a bulk-ingest batch.
- * Every one is scoped to the caller: a partner sees, pages from and ingests only its own records,
- * and another partner's `dr_sid` is to it exactly what an unknown one is. Large pages go through
- * `lists` (a partner's share and the service's total, 429/503 past them).
+ * A page of the caller's records of one kind (the same for both kinds, as are getRecord and ingestBatch): after/before
+ * cursors, filter, field filtering, `total` null. Each of the three is scoped to the caller: a partner sees, pages
+ * from and ingests only its own records, and another partner's `dr_sid` is to it exactly what an unknown one is.
+ * Large pages go through `lists` (a partner's share and the service's total, 429/503 past them); `limit` is
+ * CDR_DEFAULT_LIMIT when the request gives none.
  */
-function kindHandlers(
+export async function listRecords(
+  ctx: DetailRecordsContext,
   kind: RecordKind,
-  repo: RecordsRepo,
-  log: Logger,
-  /** CDR_DEFAULT_LIMIT: the list's `limit` when the request gives none. */
-  defaultLimit: number,
-  lists: ListGate,
+  req: GatewayRequest,
+  mc?: HandlerContext,
 ) {
-  const serialize = (doc: RecordDoc) => serializeRecord(kind.fields, doc);
-  const records = kind.name === 'call_drs' ? repo.callDrs : repo.messageDrs;
-  const touched = (docs: readonly RecordDoc[]) => touchUsage(repo.usage, kind.name, docs);
-  return {
-    list: async (req: GatewayRequest, mc?: HandlerContext) => {
-      const partner = req.principal.partner_sid;
-      return lists.run(partner, requestedLimit(req.query, defaultLimit), mc?.replied, () =>
-        runList({
-          collection: records,
-          baseFilter: { partner_sid: partner },
-          query: req.query,
-          spec: kind.spec,
-          url: req.url,
-          serialize,
-          defaultLimit,
-        }),
-      );
+  const partner = req.principal.partner_sid;
+  const defaultLimit = ctx.settings.cdrDefaultLimit;
+  return ctx.lists.run(partner, requestedLimit(req.query, defaultLimit), mc?.replied, () =>
+    runList({
+      collection: recordsOf(ctx.repo, kind),
+      baseFilter: { partner_sid: partner },
+      query: req.query,
+      spec: kind.spec,
+      url: req.url,
+      serialize: (doc: RecordDoc) => serializeRecord(kind.fields, doc),
+      defaultLimit,
+    }),
+  );
+}
+
+/** One of the caller's records by `dr_sid`, or 404. */
+export async function getRecord(ctx: Pick<DetailRecordsContext, 'repo'>, kind: RecordKind, req: GatewayRequest) {
+  const selection = parseFieldParams(req.query, kind.spec);
+  const sid = String(req.params.dr_sid ?? '');
+  const doc = SECURE_ID.test(sid)
+    ? await recordsOf(ctx.repo, kind).findOne({ partner_sid: req.principal.partner_sid, dr_sid: sid.toLowerCase() })
+    : null;
+  if (!doc) throw new NotFoundError();
+  return applyFieldFilter(serializeRecord(kind.fields, doc), selection.include, selection.exclude);
+}
+
+/** A bulk-ingest batch of the caller's records (a record naming another partner is refused). */
+export async function ingestBatch(
+  ctx: Pick<DetailRecordsContext, 'repo' | 'log'>,
+  kind: RecordKind,
+  batch: RecordIngestBatch,
+): Promise<RecordIngestBatchResult> {
+  const caller = batch.principal.partner_sid;
+  const items = batch.records.map((raw, i) => ({ position: batch.first_position + i, raw }));
+  const result = await ingestItems(
+    kind,
+    recordsOf(ctx.repo, kind),
+    items,
+    (given) => ownerOf(given, caller),
+    usageToucher(ctx.repo, kind),
+  );
+  ctx.log.debug(
+    {
+      kind: kind.name,
+      partner_sid: caller,
+      first_position: batch.first_position,
+      stored: result.stored,
+      duplicates: result.duplicates,
+      rejected: result.errors.length,
+      ignored_fields: result.ignored_fields,
     },
-    get: async (req: GatewayRequest) => {
-      const selection = parseFieldParams(req.query, kind.spec);
-      const sid = String(req.params.dr_sid ?? '');
-      const doc = SECURE_ID.test(sid)
-        ? await records.findOne({ partner_sid: req.principal.partner_sid, dr_sid: sid.toLowerCase() })
-        : null;
-      if (!doc) throw new NotFoundError();
-      return applyFieldFilter(serialize(doc), selection.include, selection.exclude);
-    },
-    ingest: async (batch: RecordIngestBatch) => {
-      const caller = batch.principal.partner_sid;
-      const items = batch.records.map((raw, i) => ({ position: batch.first_position + i, raw }));
-      const result = await ingestItems(kind, records, items, (given) => ownerOf(given, caller), touched);
-      log.debug(
-        {
-          kind: kind.name,
-          partner_sid: caller,
-          first_position: batch.first_position,
-          stored: result.stored,
-          duplicates: result.duplicates,
-          rejected: result.errors.length,
-          ignored_fields: result.ignored_fields,
-        },
-        'ingest batch',
-      );
-      return result;
-    },
-  };
+    'ingest batch',
+  );
+  return result;
 }
