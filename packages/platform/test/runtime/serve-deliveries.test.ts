@@ -19,24 +19,23 @@ const JOBS = {
   'job.test.run': { payload: Type.Object({ n: Type.Integer() }) },
 } as const satisfies PayloadTable;
 
-let hub: ReturnType<typeof MemoryBus.hub>;
-let server: MemoryBus;
-let caller: MemoryBus;
-beforeEach(() => {
-  hub = MemoryBus.hub();
-  server = new MemoryBus(hub);
-  caller = new MemoryBus(hub);
-});
+const open: MemoryBus[] = [];
+/** An in-process bus on a hub of its own (closed after the test): consumer and sender alike. */
+function busOfItsOwn(): MemoryBus {
+  const bus = new MemoryBus(MemoryBus.hub());
+  open.push(bus);
+  return bus;
+}
 afterEach(async () => {
-  await server.close();
-  await caller.close();
+  await Promise.all(open.splice(0).map((bus) => bus.close()));
 });
 
 test('events: only the subjects given, checked and typed, each logged under its request ID', async () => {
+  const bus = busOfItsOwn();
   const { logger, lines } = captureLogger('info');
   const made: string[] = [];
   const subs = await serveEvents(
-    server,
+    bus,
     'test',
     EVENTS,
     {
@@ -48,8 +47,8 @@ test('events: only the subjects given, checked and typed, each logged under its 
     logger,
   );
   expect(subs).toHaveLength(1);
-  await caller.publish('evt.thing.made', { thing_sid: 7 });
-  await caller.publish('evt.thing.made', { thing_sid: 'ok' }, { requestId: 'req-9' });
+  await bus.publish('evt.thing.made', { thing_sid: 7 });
+  await bus.publish('evt.thing.made', { thing_sid: 'ok' }, { requestId: 'req-9' });
   await untilTrue(() => made.length === 1);
   expect(made).toEqual(['ok']);
   expect(lines.find((l) => l.msg === 'made')).toMatchObject({ thing_sid: 'ok', requestId: 'req-9' });
@@ -57,10 +56,11 @@ test('events: only the subjects given, checked and typed, each logged under its 
 });
 
 test('an event whose consumer throws comes again', async () => {
+  const bus = busOfItsOwn();
   const { logger } = captureLogger('silent');
   let calls = 0;
   await serveEvents(
-    server,
+    bus,
     'test',
     EVENTS,
     {
@@ -71,30 +71,27 @@ test('an event whose consumer throws comes again', async () => {
     },
     logger,
   );
-  await caller.publish('evt.thing.gone', { thing_sid: 'a' });
+  await bus.publish('evt.thing.gone', { thing_sid: 'a' });
   await untilTrue(() => calls === 2, { what: 'a redelivery' });
 });
 
 test('listenEvents reaches every listener', async () => {
+  const bus = busOfItsOwn();
   const { logger } = captureLogger('silent');
   const seen: string[] = [];
   for (const who of ['one', 'two'])
-    await listenEvents(
-      server,
-      EVENTS,
-      { 'evt.thing.gone': async (e) => void seen.push(`${who}:${e.thing_sid}`) },
-      logger,
-    );
-  await caller.publish('evt.thing.gone', { thing_sid: 'x' });
+    await listenEvents(bus, EVENTS, { 'evt.thing.gone': async (e) => void seen.push(`${who}:${e.thing_sid}`) }, logger);
+  await bus.publish('evt.thing.gone', { thing_sid: 'x' });
   await untilTrue(() => seen.length === 2);
   expect(seen.sort()).toEqual(['one:x', 'two:x']);
 });
 
 test('jobs: checked and typed, with their delivery count; RetryLaterError hands one back later', async () => {
+  const bus = busOfItsOwn();
   const { logger } = captureLogger('silent');
   const runs: Array<[number, number]> = [];
   await serveJobs(
-    server,
+    bus,
     'test',
     JOBS,
     {
@@ -108,8 +105,8 @@ test('jobs: checked and typed, with their delivery count; RetryLaterError hands 
     },
     logger,
   );
-  await caller.enqueue('job.test.run', { n: 'x' });
-  await caller.enqueue('job.test.run', { n: 3 });
+  await bus.enqueue('job.test.run', { n: 'x' });
+  await bus.enqueue('job.test.run', { n: 3 });
   await untilTrue(() => runs.length === 2, { what: 'the retry' });
   expect(runs).toEqual([
     [3, 1],

@@ -37,41 +37,31 @@ function sendGroup(
   deadline: number,
 ): Promise<Map<string, PushResult>> {
   const attributes = { 'patchbay.push.route': group.route, 'patchbay.push.devices': group.devices.length };
-  return inSpan(`push send ${group.route}`, { kind: SpanKind.CLIENT, attributes }, () =>
-    sendGroupNow(ctx, app, group, message, deadline),
-  );
-}
-
-async function sendGroupNow(
-  ctx: PushContext,
-  app: OpenedApplication,
-  group: SendGroup<DeviceDoc>,
-  message: PushMessage,
-  deadline: number,
-): Promise<Map<string, PushResult>> {
-  const { log, pool } = ctx;
-  try {
-    const sender = pool.get(app, group.route);
-    const results = await withTimeout(
-      sender.send(message, group.devices, deadline),
-      deadline - Date.now(),
-      () => new Map<string, PushResult>(),
-    );
-    const failed = group.devices.filter((d) => results.get(d.device_sid) !== 'success').length;
-    log.info(
-      { application_sid: app.application_sid, route: group.route, devices: group.devices.length, failed },
-      'push sent',
-    );
-    return results;
-  } catch (err) {
-    if (err instanceof SenderConfigError)
-      log.error(
-        { application_sid: app.application_sid, route: group.route, reason: err.message },
-        'application credentials do not work',
+  return inSpan(`push send ${group.route}`, { kind: SpanKind.CLIENT, attributes }, async () => {
+    const { log, pool } = ctx;
+    try {
+      const sender = pool.get(app, group.route);
+      const results = await withTimeout(
+        sender.send(message, group.devices, deadline),
+        deadline - Date.now(),
+        () => new Map<string, PushResult>(),
       );
-    else log.error({ application_sid: app.application_sid, route: group.route, err }, 'push send failed');
-    return new Map();
-  }
+      const failed = group.devices.filter((d) => results.get(d.device_sid) !== 'success').length;
+      log.info(
+        { application_sid: app.application_sid, route: group.route, devices: group.devices.length, failed },
+        'push sent',
+      );
+      return results;
+    } catch (err) {
+      if (err instanceof SenderConfigError)
+        log.error(
+          { application_sid: app.application_sid, route: group.route, reason: err.message },
+          'application credentials do not work',
+        );
+      else log.error({ application_sid: app.application_sid, route: group.route, err }, 'push send failed');
+      return new Map();
+    }
+  });
 }
 
 /**
