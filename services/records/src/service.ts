@@ -30,7 +30,8 @@ import { UsageRoller } from './usage-roller';
  * records (lists with after/before cursors, get by `dr_sid`, bulk ingest batches from the gateway,
  * and the durable `evt.call.completed` / `evt.message.recorded` events) — and bulk exports of
  * records into files (exports/: a job kept in the store, and its completion callbacks, whose signing
- * keys are sealed at rest: secrets/). The subject table; the handlers are in handlers/, the work in operations/, the rules in domain/.
+ * keys are sealed at rest: secrets/). The subject table; the handlers are in handlers/, the work in operations/,
+ * the rules in domain/.
  */
 export async function startRecordsService(deps: ServiceDeps, settings: RecordsSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'records' });

@@ -89,7 +89,9 @@ export async function getToken(ctx: IdentityContext, req: GatewayRequest) {
   );
 }
 
-/** Renames a token or changes its scopes (within its partner's); announced as `evt.token.revoked` so caches forget it. */
+/**
+ * Renames a token or changes its scopes (within its partner's); announced as `evt.token.revoked` so caches forget it.
+ */
 export async function updateToken(ctx: IdentityContext, req: GatewayRequest) {
   const { repo, bus } = ctx;
   const input = validateUpdate(req.body ?? {});
