@@ -69,6 +69,8 @@ export { serveAll, reply } from './runtime/serve-all';
 export type { RouteHandlers } from './runtime/serve-all';
 export { serveRequests, checkedEvent, checkedJob, messageCheck } from './runtime/checked-messages';
 export type { CheckedHandler, CheckedHandlers } from './runtime/checked-messages';
+export { serveEvents, listenEvents, serveJobs } from './runtime/serve-deliveries';
+export type { Delivered, EventConsumer, EventConsumers, JobWorker, JobWorkers } from './runtime/serve-deliveries';
 export { bootService } from './runtime/boot';
 export type { BootOptions, CommonConfigValues } from './runtime/boot';
 export { isReadyMessage } from './runtime/launcher-ipc';

@@ -1,10 +1,11 @@
-import { EndpointRequests, IdentityClient, Queues } from '@patchbay/contracts';
+import { EndpointRequests, IdentityClient, IdentityEvents, Queues, Subjects } from '@patchbay/contracts';
 import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_LARGE_LISTS,
   KeyRing,
   backfillPartners,
   openKeyRing,
+  serveEvents,
   serveRequests,
   stopAll,
   type ServiceDeps,
@@ -20,7 +21,7 @@ import { EndpointLinks } from './links';
 import { openEndpointRepo } from './repo';
 import { ENDPOINT_KEYS } from './secrets/key-settings';
 import { migrateEndpointSecrets } from './secrets/migrate-secrets';
-import { ensureSystemGateway, subscribeSystemGateways } from './system-gateway';
+import { ensureSystemGateway, systemGatewayForNewPartner } from './system-gateway';
 
 /**
  * The endpoint service: owns the `endpoints` collection (its secrets sealed at rest: secrets/), answers
@@ -63,13 +64,23 @@ export async function startEndpointService(
     log,
   );
   deliverer.start();
-  const events = await subscribeSystemGateways(bus, repo, deps.logger);
+  const gatewayLog = deps.logger.child({ mod: 'system-gateway' });
+  const events = await serveEvents(
+    bus,
+    Queues.endpoint,
+    IdentityEvents,
+    {
+      [Subjects.events.partnerCreated]: ({ partner }) =>
+        systemGatewayForNewPartner(repo, partner.partner_sid, gatewayLog),
+    },
+    gatewayLog,
+  );
   const backfill = backfillPartners(bus, (sid) => ensureSystemGateway(repo, sid), log);
   log.info({ hosted_api_url: settings.hostedApiUrl }, 'endpoint service ready');
   return {
     stop: async () => {
       backfill.stop();
-      await stopAll([events, ...subs]);
+      await stopAll([...events, ...subs]);
       await deliverer.stop();
     },
   };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DuplicateKeyError, PartnerEventSchema, Queues, Subjects } from '@patchbay/contracts';
-import { checkedEvent, type Bus, type Logger, type Subscription } from '@patchbay/platform';
+import { DuplicateKeyError } from '@patchbay/contracts';
+import type { Logger } from '@patchbay/platform';
 import type { EndpointDoc } from './domain/documents';
 import type { EndpointRepo } from './repo';
 
@@ -28,21 +28,13 @@ export function systemGatewayDoc(partnerSid: string, now = new Date()): Endpoint
 }
 
 /**
- * Creates each partner's System Gateway on the durable `evt.partner.created` event. Idempotent:
- * the unique `system_partner_sid` index lets one exist per partner, so a redelivered or replayed
+ * Creates a new partner's System Gateway, from the durable `evt.partner.created` event (consumed in service.ts).
+ * Idempotent: the unique `system_partner_sid` index lets one exist per partner, so a redelivered or replayed
  * event is a no-op. A new durable receives the stream's history, so partners created before this
  * service first ran get theirs too. A failure throws, and the event comes again.
  */
-export async function subscribeSystemGateways(bus: Bus, repo: EndpointRepo, logger: Logger): Promise<Subscription> {
-  const log = logger.child({ mod: 'system-gateway' });
-  return bus.subscribe(
-    Subjects.events.partnerCreated,
-    Queues.endpoint,
-    checkedEvent(Subjects.events.partnerCreated, PartnerEventSchema, log, async ({ partner }) => {
-      if (await ensureSystemGateway(repo, partner.partner_sid))
-        log.info({ partner_sid: partner.partner_sid }, 'system gateway created');
-    }),
-  );
+export async function systemGatewayForNewPartner(repo: EndpointRepo, partnerSid: string, log: Logger): Promise<void> {
+  if (await ensureSystemGateway(repo, partnerSid)) log.info({ partner_sid: partnerSid }, 'system gateway created');
 }
 
 /** Creates the partner's System Gateway unless it exists; true when this call created it. */

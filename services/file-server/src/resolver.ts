@@ -1,5 +1,5 @@
 import { StorageClient, StorageEvents, Subjects, type PublicFile } from '@patchbay/contracts';
-import { checkedEvent, type Bus, type Logger, type Subscription } from '@patchbay/platform';
+import { listenEvents, type Bus, type Logger, type Subscription } from '@patchbay/platform';
 
 /** What storage tells the file server about a published file (messages/storage.ts). */
 export type { PublicFile };
@@ -27,15 +27,16 @@ export class Resolver {
   }
 
   async start(): Promise<void> {
-    const { listen } = this.bus;
-    if (!listen) return;
-    const drop = (subject: typeof Subjects.events.fileUpdated | typeof Subjects.events.fileDeleted) =>
-      listen.call(
-        this.bus,
-        subject,
-        checkedEvent(subject, StorageEvents[subject].payload, this.log, async ({ file_sid: sid }) => this.forget(sid)),
-      );
-    this.subs = await Promise.all([drop(Subjects.events.fileUpdated), drop(Subjects.events.fileDeleted)]);
+    // A fan-out (every replica drops its own entries); none on a bus that cannot fan out.
+    this.subs = await listenEvents(
+      this.bus,
+      StorageEvents,
+      {
+        [Subjects.events.fileUpdated]: async ({ file_sid: sid }) => this.forget(sid),
+        [Subjects.events.fileDeleted]: async ({ file_sid: sid }) => this.forget(sid),
+      },
+      this.log,
+    );
   }
 
   async resolve(id: string, requestId?: string): Promise<PublicFile> {

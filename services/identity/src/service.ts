@@ -3,7 +3,7 @@ import { quietly, serveRequests, stopAll, type ServiceDeps, type Stoppable } fro
 import { DEFAULT_IDENTITY_SETTINGS, type IdentitySettings } from './config';
 import { authHandlers } from './handlers/auth';
 import { bootstrapHandlers } from './handlers/bootstrap';
-import type { IdentityContext } from './handlers/context';
+import type { IdentityContext } from './context';
 import { idempotencyHandlers } from './handlers/idempotency';
 import { IdempotencyKeys } from './idempotency-keys';
 import { partnerHandlers } from './handlers/partners';

@@ -5,13 +5,14 @@ import type { PushSettings } from './config';
 import { openPushRepo } from './repo';
 import { SenderPool } from './senders/sender-pool';
 import { senderFactory } from './senders/sender-factory';
-import type { PushContext } from './handlers/context';
+import type { PushContext } from './context';
 import { applicationHandlers } from './handlers/applications';
 import { deviceHandlers } from './handlers/devices';
 import { notificationHandlers } from './handlers/notifications';
 import { countPushResults } from './push-metrics';
 import { openKeyRing } from '@patchbay/platform';
 import { PUSH_KEYS } from './secrets/key-settings';
+import { OpenedCredentials } from './secrets/opened-credentials';
 import { migrateCredentials } from './secrets/migrate-credentials';
 import { InlineSendRunner, type SendRunner } from './senders/send-runner';
 import { WorkerSendRunner } from './senders/worker-send-runner';
@@ -45,7 +46,8 @@ export async function startPushService(deps: ServiceDeps, settings: PushSettings
   );
   const identity = new IdentityClient(deps.bus, { timeoutMs: settings.busTimeoutMs });
   const lists = new ListGate(settings.largeLists ?? DEFAULT_LARGE_LISTS);
-  const ctx: PushContext = { repo, bus: deps.bus, log, pool, settings, keys, identity, lists };
+  const credentials = new OpenedCredentials(keys);
+  const ctx: PushContext = { repo, bus: deps.bus, log, pool, credentials, settings, keys, identity, lists };
   const subs = await serveRequests(
     deps.bus,
     Queues.push,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Queues, RecordEventSchema, RecordsRequests, StorageClient, Subjects } from '@patchbay/contracts';
+import { Queues, RecordsEvents, RecordsRequests, StorageClient, Subjects } from '@patchbay/contracts';
 import {
   KeyRing,
-  checkedEvent,
   openKeyRing,
+  serveEvents,
   serveRequests,
   stopAll,
   type ServiceDeps,
@@ -14,24 +14,24 @@ import type { RecordsSettings } from './config';
 import { CALL_RECORDS, MESSAGE_RECORDS } from './domain/record-kinds';
 import { ExportCallbacks } from './exports/export-callbacks';
 import { ExportRunner } from './exports/export-runner';
-import type { RecordsContext } from './handlers/context';
+import type { RecordsContext } from './context';
 import { countryHandlers } from './handlers/countries';
 import { callRecordHandlers, messageRecordHandlers } from './handlers/detail-records';
 import { callExportHandlers, messageExportHandlers } from './handlers/exports';
-import { recordEventHandler } from './handlers/record-events';
 import { usageHandlers } from './handlers/usage';
+import { storeEventRecord } from './operations/record-events';
 import { openRecordsRepo } from './repo';
 import { RECORDS_KEYS } from './secrets/key-settings';
 import { migrateCallbackKeys } from './secrets/migrate-callback-keys';
 import { UsageRoller } from './usage-roller';
-import { touchUsage } from './usage/usage-rollups';
 
 /**
  * The records service: the lists the interface paginates — countries, and call and message detail
  * records (lists with after/before cursors, get by `dr_sid`, bulk ingest batches from the gateway,
  * and the durable `evt.call.completed` / `evt.message.recorded` events) — and bulk exports of
  * records into files (exports/: a job kept in the store, and its completion callbacks, whose signing
- * keys are sealed at rest: secrets/). The subject table; the handlers are in handlers/, the rules in domain/.
+ * keys are sealed at rest: secrets/). The subject table; the handlers are in handlers/, the work in operations/,
+ * the rules in domain/.
  */
 export async function startRecordsService(deps: ServiceDeps, settings: RecordsSettings): Promise<Stoppable> {
   const log = deps.logger.child({ mod: 'records' });
@@ -83,23 +83,18 @@ export async function startRecordsService(deps: ServiceDeps, settings: RecordsSe
     },
     log,
   );
-  for (const [subject, kind, records] of [
-    [Subjects.events.callCompleted, CALL_RECORDS, repo.callDrs],
-    [Subjects.events.messageRecorded, MESSAGE_RECORDS, repo.messageDrs],
-  ] as const) {
-    subs.push(
-      await deps.bus.subscribe(
-        subject,
-        Queues.records,
-        checkedEvent(
-          subject,
-          RecordEventSchema,
-          log,
-          recordEventHandler(kind, records, log, (docs) => touchUsage(repo.usage, kind.name, docs)),
-        ),
-      ),
-    );
-  }
+  subs.push(
+    ...(await serveEvents(
+      deps.bus,
+      Queues.records,
+      RecordsEvents,
+      {
+        [Subjects.events.callCompleted]: (event) => storeEventRecord(ctx, CALL_RECORDS, event),
+        [Subjects.events.messageRecorded]: (event) => storeEventRecord(ctx, MESSAGE_RECORDS, event),
+      },
+      log,
+    )),
+  );
   const roller = new UsageRoller(repo, deps.logger.child({ mod: 'usage-rollups' }));
   runner.start();
   callbacks.start();

@@ -1,12 +1,19 @@
-import { PartnerEventSchema, PROBE_WAIT_MS, Queues, StorageRequests, Subjects } from '@patchbay/contracts';
+import {
+  IdentityEvents,
+  PROBE_WAIT_MS,
+  Queues,
+  StorageRequests,
+  Subjects,
+  TranscoderEvents,
+} from '@patchbay/contracts';
 import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_LARGE_LISTS,
   KeyRing,
   backfillPartners,
-  checkedEvent,
   openKeyRing,
   quietly,
+  serveEvents,
   serveRequests,
   stopAll,
   type ServiceDeps,
@@ -28,12 +35,12 @@ import { fileHandlers } from './handlers/files';
 import { mediaHandlers } from './handlers/media';
 import { sweepHandlers } from './handlers/sweeps';
 import { usageHandlers } from './handlers/usage';
-import { subscribeTranscodingEvents } from './handlers/transcoding-events';
 import { uploadHandlers } from './handlers/uploads';
 import { ensureDefaultContainer } from './operations/containers';
 import { reconcileCounters, requeueUnfinishedTranscoding, runMaintenance } from './operations/maintenance';
 import { removeStaleUploads } from './operations/uploads';
 import { runQueuedProbe } from './operations/media-probe';
+import { recordTranscodingFailure, recordTranscodingProgress, swapInTranscodedData } from './operations/transcoding';
 import { BusProbeQueue } from './probes/bus-probe-queue';
 import { StoreProbeQueue } from './probes/store-probe-queue';
 
@@ -82,23 +89,35 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
   await removeStaleUploads(ctx, settings.uploadStaleMs);
   const copies = new CopyCache(repo.copies, repo.files, deps.blobs, settings.copyCacheBytes ?? 1024 ** 3, log);
   const subs: Stoppable[] = [];
-  // The transcoder's reports (events) are consumed before any job is enqueued again.
-  subs.push(...(await subscribeTranscodingEvents(ctx)));
+  // The transcoder's reports of upload-time jobs (operations/transcoding.ts) are consumed before any job is enqueued
+  // again. Each is handled under the request ID the upload had (carried by the job and its events).
+  subs.push(
+    ...(await serveEvents(
+      deps.bus,
+      Queues.storage,
+      TranscoderEvents,
+      {
+        [Subjects.events.fileTranscodingProgress]: (event) => recordTranscodingProgress(ctx, event),
+        [Subjects.events.fileTranscodingFailed]: (event, mc) => recordTranscodingFailure(ctx, event, mc.log),
+        [Subjects.events.fileTranscodingDone]: (event, mc) => swapInTranscodedData(ctx, event, mc.log),
+      },
+      log,
+    )),
+  );
   if (settings.requeueTranscodingOnStart ?? true) {
     await requeueUnfinishedTranscoding(ctx).catch((err: unknown) =>
       log.error({ err }, 'unfinished transcoding jobs could not be enqueued again'),
     );
   }
   subs.push(await probes.start((fileSid, failures) => runQueuedProbe(ctx, fileSid, failures)));
-  const partnerCreated = Subjects.events.partnerCreated;
   subs.push(
-    await deps.bus.subscribe(
-      partnerCreated,
+    ...(await serveEvents(
+      deps.bus,
       Queues.storage,
-      checkedEvent(partnerCreated, PartnerEventSchema, log, ({ partner }) =>
-        ensureDefaultContainer(ctx, partner.partner_sid).then(() => undefined),
-      ),
-    ),
+      IdentityEvents,
+      { [Subjects.events.partnerCreated]: ({ partner }) => ensureDefaultContainer(ctx, partner.partner_sid) },
+      log,
+    )),
   );
   const backfill = backfillPartners(deps.bus, (sid) => ensureDefaultContainer(ctx, sid), log);
   // Requests last: nothing answers on the bus before the service is ready (decisions §49).

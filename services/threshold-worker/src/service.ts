@@ -1,5 +1,5 @@
-import { ExpireJobSchema, Queues, StorageClient, Subjects, SweepJobSchema, UsageJobSchema } from '@patchbay/contracts';
-import { checkedJob, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { Queues, StorageClient, Subjects, ThresholdWorkerJobs } from '@patchbay/contracts';
+import { serveJobs, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
 import { workerMetrics } from './metrics';
 import { runLruSweep, type SweepDeps } from './lru-sweep';
 import { runExpiry } from './expiry';
@@ -43,32 +43,26 @@ export async function startThresholdWorker(deps: ServiceDeps, settings: Threshol
     stopping: () => stopping,
   };
   const jobOpts = { ackWaitMs: ACK_WAIT_MS, maxDeliver: 5 };
-  const subs = [
-    await deps.bus.work(
-      Subjects.thresholdWorker.sweepJob,
-      Queues.thresholdWorker,
-      checkedJob(Subjects.thresholdWorker.sweepJob, SweepJobSchema, log, (job, ctx) =>
-        metrics.measured('lru', () => runLruSweep(sweepDeps, job, ctx)),
-      ),
-      { ...jobOpts, concurrency: settings.concurrency ?? 2 },
-    ),
-    await deps.bus.work(
-      Subjects.thresholdWorker.expireJob,
-      Queues.thresholdWorker,
-      checkedJob(Subjects.thresholdWorker.expireJob, ExpireJobSchema, log, (job, ctx) =>
-        metrics.measured('lifecycle', () => runExpiry(sweepDeps, job.window, ctx)),
-      ),
-      { ...jobOpts, concurrency: 1 },
-    ),
-    await deps.bus.work(
-      Subjects.thresholdWorker.usageJob,
-      Queues.thresholdWorker,
-      checkedJob(Subjects.thresholdWorker.usageJob, UsageJobSchema, log, async (job, ctx) => {
-        await runUsageSnapshots(sweepDeps, job, ctx);
-      }),
-      { ...jobOpts, concurrency: 1 },
-    ),
-  ];
+  const subs = await serveJobs(
+    deps.bus,
+    Queues.thresholdWorker,
+    ThresholdWorkerJobs,
+    {
+      [Subjects.thresholdWorker.sweepJob]: {
+        run: (job, ctx) => metrics.measured('lru', () => runLruSweep(sweepDeps, job, ctx)),
+        options: { ...jobOpts, concurrency: settings.concurrency ?? 2 },
+      },
+      [Subjects.thresholdWorker.expireJob]: {
+        run: (job, ctx) => metrics.measured('lifecycle', () => runExpiry(sweepDeps, job.window, ctx)),
+        options: { ...jobOpts, concurrency: 1 },
+      },
+      [Subjects.thresholdWorker.usageJob]: {
+        run: (job, ctx) => runUsageSnapshots(sweepDeps, job, ctx),
+        options: { ...jobOpts, concurrency: 1 },
+      },
+    },
+    log,
+  );
   const ticker = startTicker(
     settings.intervalMs,
     async (window) => {

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { Queues, Subjects, TranscoderJobs, TranscoderRequests } from '@patchbay/contracts';
 import {
   DEFAULT_DRAIN_MS,
-  checkedJob,
+  serveJobs,
   serveRequests,
   stopAll,
   type ServiceDeps,
@@ -16,10 +16,10 @@ import { Limiter } from './limiter';
 import type { JobDeps } from './convert';
 import { downloadCopies } from './download-copies';
 import { LiveRuns } from './live/live-runs';
-import type { TranscoderContext } from './handlers/context';
+import type { TranscoderContext } from './context';
 import { probeHandlers } from './handlers/probes';
 import { transcodeHandlers } from './handlers/transcodes';
-import { runUploadJob } from './handlers/upload-jobs';
+import { runUploadJob } from './operations/upload-jobs';
 import { transcoderMetrics } from './metrics';
 import { startScratch } from './scratch/scratch-keeper';
 
@@ -117,22 +117,25 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
   );
   // A replica that cannot transcode leaves upload-time jobs in their queue for one that can (the
   // file keeps its original data meanwhile; storage re-queues waiting jobs when it starts).
-  const uploadJob = Subjects.transcoder.uploadJob;
-  const jobs = !toolkit.canTranscode()
-    ? { stop: async () => undefined }
-    : await deps.bus.work(
-        uploadJob,
-        Queues.transcoder,
-        checkedJob(uploadJob, TranscoderJobs[uploadJob].payload, log, (job, jobCtx) =>
-          measured('upload', () => runUploadJob(jobDeps, job, jobCtx)),
-        ),
-        {
-          concurrency: settings.concurrency,
-          ackWaitMs: 30000,
-          maxDeliver: 5,
-          drainMs: settings.drainMs,
-        },
-      );
+  const jobs = await serveJobs(
+    deps.bus,
+    Queues.transcoder,
+    TranscoderJobs,
+    toolkit.canTranscode()
+      ? {
+          [Subjects.transcoder.uploadJob]: {
+            run: (job, jobCtx) => measured('upload', () => runUploadJob(jobDeps, job, jobCtx)),
+            options: {
+              concurrency: settings.concurrency,
+              ackWaitMs: 30000,
+              maxDeliver: 5,
+              drainMs: settings.drainMs,
+            },
+          },
+        }
+      : {},
+    log,
+  );
   return {
     // Side by side, so the jobs' drain deadline runs from the signal, not from the end of a long
     // download-time transcode still being answered.
@@ -142,7 +145,7 @@ export async function startTranscoderService(deps: ServiceDeps, settings: Transc
         settings.drainMs ?? DEFAULT_DRAIN_MS,
       );
       try {
-        const [requests, work] = await Promise.allSettled([stopAll(subs), jobs.stop()]);
+        const [requests, work] = await Promise.allSettled([stopAll(subs), stopAll(jobs)]);
         for (const r of [requests, work]) if (r.status === 'rejected') throw r.reason;
         await live.stop();
       } finally {

@@ -5,7 +5,7 @@ import {
   type IdempotencyReleaseRequest,
   type IdempotencyRenewRequest,
 } from '@patchbay/contracts';
-import type { IdentityContext } from './context';
+import type { IdentityContext } from '../context';
 
 /** The gateway's Idempotency-Key records (idempotency-keys.ts; messages/idempotency.ts says what travels). */
 export function idempotencyHandlers(ctx: IdentityContext) {

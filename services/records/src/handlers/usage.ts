@@ -1,44 +1,12 @@
-import { Subjects, UnavailableError, type GatewayRequest } from '@patchbay/contracts';
-import type { Collection } from '@patchbay/platform';
-import { andFilters } from '@patchbay/query';
-import type { RecordDoc } from '../domain/record-docs';
-import { MAX_USAGE_ITEMS, usageAnswer } from '../domain/usage-items';
-import { CALL_USAGE, MESSAGE_USAGE, type UsageKind } from '../domain/usage-kinds';
-import { parseUsageRequest } from '../domain/usage-request';
-import type { RecordsRepo } from '../repo';
-import { rollupRows } from '../usage/rollup-answer';
-import type { KindName } from '../usage/usage-rollups';
-import type { RecordsContext } from './context';
+import { Subjects, type GatewayRequest } from '@patchbay/contracts';
+import type { RecordsContext } from '../context';
+import { CALL_USAGE, MESSAGE_USAGE } from '../domain/usage-kinds';
+import { recordUsage } from '../operations/usage';
 
-/**
- * `GET /calls/call_drs/usage` and `GET /sms/message_drs/usage` (docs/interface-notes.md, "Usage"): the
- * caller's records only, totalled by the store (`bucketTotals`), never read into the service: from the hourly
- * rollups where they may answer (usage/rollup-answer.ts), else from the records.
- */
+/** `GET /calls/call_drs/usage` and `GET /sms/message_drs/usage`. */
 export function usageHandlers(ctx: Pick<RecordsContext, 'repo'>) {
   return {
-    [Subjects.records.callUsage]: usageOf(ctx.repo, 'call_drs', CALL_USAGE, ctx.repo.callDrs),
-    [Subjects.records.messageUsage]: usageOf(ctx.repo, 'message_drs', MESSAGE_USAGE, ctx.repo.messageDrs),
-  };
-}
-
-function usageOf(repo: RecordsRepo, name: KindName, kind: UsageKind, records: Collection<RecordDoc>) {
-  return async (req: GatewayRequest) => {
-    const request = parseUsageRequest(req.query, kind, new Date());
-    const partner = req.principal.partner_sid;
-    const rolled = await rollupRows(repo.usage, name, kind, records, partner, request, MAX_USAGE_ITEMS + 1);
-    if (rolled) return usageAnswer(kind, request, rolled);
-    if (!records.bucketTotals) throw new UnavailableError('this document store cannot total records');
-    const rows = await records.bucketTotals(andFilters({ partner_sid: partner }, request.filter), {
-      dateField: kind.dateField,
-      unit: request.unit,
-      timeZone: request.timeZone,
-      from: request.from,
-      to: request.to,
-      ...(request.by !== undefined && { by: request.by }),
-      measures: kind.measures,
-      maxRows: MAX_USAGE_ITEMS + 1,
-    });
-    return usageAnswer(kind, request, rows);
+    [Subjects.records.callUsage]: (req: GatewayRequest) => recordUsage(ctx, 'call_drs', CALL_USAGE, req),
+    [Subjects.records.messageUsage]: (req: GatewayRequest) => recordUsage(ctx, 'message_drs', MESSAGE_USAGE, req),
   };
 }

@@ -68,7 +68,7 @@ export async function sealedTranscode(
 }
 
 /*
- * Storage's side of upload-time transcoding, from the transcoder's events (handlers/transcoding-events.ts):
+ * Storage's side of upload-time transcoding, from the transcoder's events (consumed in service.ts):
  * progress while it runs, then the swap — the File describes the new data (format, mime type, size,
  * duration), the counters move by the size difference, and the old blob goes. The swap is a
  * compare-and-set on the source blob, so of two results for one file (a job done twice) only the

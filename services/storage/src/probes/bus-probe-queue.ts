@@ -1,5 +1,5 @@
-import { MediaProbeJobSchema, Queues, Subjects } from '@patchbay/contracts';
-import { checkedJob, RetryLaterError, type Bus, type Logger, type Stoppable } from '@patchbay/platform';
+import { Queues, StorageJobs, Subjects } from '@patchbay/contracts';
+import { RetryLaterError, serveJobs, stopAll, type Bus, type Logger, type Stoppable } from '@patchbay/platform';
 import { probeRetryDelayMs, type ProbeRetry } from '../domain/probe-retry';
 import type { ProbeQueue, RunProbe } from './probe-queue';
 
@@ -26,20 +26,30 @@ export class BusProbeQueue implements ProbeQueue {
   }
 
   async start(run: RunProbe): Promise<Stoppable> {
-    const subject = Subjects.storage.probeJob;
-    const handle = checkedJob(subject, MediaProbeJobSchema, this.opts.log, async (job, jc) => {
-      const wait = Date.parse(job.not_before) - Date.now();
-      if (wait > 0) throw new RetryLaterError(wait);
-      // The first delivery normally waits out `not_before`: attempts before this one are the rest, roughly.
-      const failures = Math.max(0, jc.deliveryCount - 2);
-      const r = await run(job.file_sid, failures);
-      if (!r.settled) throw new RetryLaterError(probeRetryDelayMs(failures + 1, this.opts.retry), r.reason);
-    });
-    return this.bus.work(subject, Queues.storage, handle, {
-      concurrency: CONCURRENCY,
-      maxDeliver: Infinity,
-      // Longer than a probe may take, so a slow answer is not redelivered to a second replica meanwhile.
-      ackWaitMs: this.opts.timeoutMs + 15_000,
-    });
+    const subs = await serveJobs(
+      this.bus,
+      Queues.storage,
+      StorageJobs,
+      {
+        [Subjects.storage.probeJob]: {
+          run: async (job, jc) => {
+            const wait = Date.parse(job.not_before) - Date.now();
+            if (wait > 0) throw new RetryLaterError(wait);
+            // The first delivery normally waits out `not_before`: attempts before this one are the rest, roughly.
+            const failures = Math.max(0, jc.deliveryCount - 2);
+            const r = await run(job.file_sid, failures);
+            if (!r.settled) throw new RetryLaterError(probeRetryDelayMs(failures + 1, this.opts.retry), r.reason);
+          },
+          options: {
+            concurrency: CONCURRENCY,
+            maxDeliver: Infinity,
+            // Longer than a probe may take, so a slow answer is not redelivered to a second replica meanwhile.
+            ackWaitMs: this.opts.timeoutMs + 15_000,
+          },
+        },
+      },
+      this.opts.log,
+    );
+    return { stop: () => stopAll(subs) };
   }
 }

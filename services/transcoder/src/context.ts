@@ -1,10 +1,10 @@
 import type { TranscodeRequest } from '@patchbay/contracts';
-import type { JobDeps } from '../convert';
-import type { LiveRuns } from '../live/live-runs';
-import type { Toolkit } from '../ffmpeg/toolkit';
-import type { RunKind } from '../metrics';
+import type { JobDeps } from './convert';
+import type { LiveRuns } from './live/live-runs';
+import type { Toolkit } from './ffmpeg/toolkit';
+import type { RunKind } from './metrics';
 
-/** What every transcoder handler works with. */
+/** What every transcoder operation works with (built once by service.ts). */
 export interface TranscoderContext {
   /** The ffmpeg and ffprobe found (or not): what this replica can do. */
   toolkit: Toolkit;

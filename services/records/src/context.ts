@@ -1,10 +1,10 @@
 import type { StorageClient } from '@patchbay/contracts';
 import type { KeyRing, Logger } from '@patchbay/platform';
 import type { ListGate } from '@patchbay/query';
-import type { ExportSettings, RecordsSettings } from '../config';
-import type { RecordsRepo } from '../repo';
+import type { ExportSettings, RecordsSettings } from './config';
+import type { RecordsRepo } from './repo';
 
-/** What every records handler works with. */
+/** What every records operation works with (built once by service.ts). */
 export interface RecordsContext {
   repo: RecordsRepo;
   log: Logger;
