@@ -54,7 +54,7 @@ export function tokenHandlers(ctx: IdentityContext) {
 
   async function activePartner(partnerSid: string): Promise<PartnerDoc> {
     const p = await repo.partners.findOne({ partner_sid: partnerSid });
-    if (!p || p.status !== 'active') throw new UnauthorizedError('Bad credentials');
+    if (!p || p.status !== 'active') throw new UnauthorizedError({ code: 'bad_credentials' });
     return p;
   }
 
