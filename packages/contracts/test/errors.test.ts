@@ -36,7 +36,7 @@ function thrownBy(reply: BusReply): unknown {
 /** `err` sent over the bus and read back, as a client of another service reads it. */
 const roundTrip = (err: unknown) => thrownBy(replyForError(err));
 
-test('every code has an HTTP error status and a message; each status has one general code, found by codeForStatus', () => {
+test('every code has an HTTP error status and a message; codeForStatus finds the general code of a status', () => {
   for (const code of codes) {
     expect(statusOf(code)).toBeGreaterThanOrEqual(400);
     expect(statusOf(code)).toBeLessThan(600);
@@ -55,7 +55,7 @@ test('every code has an HTTP error status and a message; each status has one gen
   expect(isErrorCode('no_such_code')).toBe(false);
 });
 
-test('each class takes one options object; its status comes from the code, its message from the code when not given', () => {
+test('each class takes one options object; status and default message come from the code', () => {
   const cases: [ApiError, ErrorCode, number, string][] = [
     [new BadRequestError(), 'bad_request', 400, 'bad request'],
     [new UnauthorizedError(), 'unauthorized', 401, 'Unauthorized'],

@@ -107,7 +107,9 @@ export async function fetchChunks(wire: ChunkWire, ref: string, opts: FetchOptio
   if (r.size > opts.maxBytes) {
     withdraw(wire, r);
     throw new BusPayloadError({
-      message: `${opts.what} is ${r.size} bytes, more than the ${opts.maxBytes} a bus message may hold (BUS_MAX_MESSAGE_BYTES)`,
+      message:
+        `${opts.what} is ${r.size} bytes, more than the ${opts.maxBytes} a bus message may hold ` +
+        '(BUS_MAX_MESSAGE_BYTES)',
     });
   }
   const out = new Uint8Array(r.size);
