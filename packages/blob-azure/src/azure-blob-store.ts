@@ -130,11 +130,11 @@ export class AzureBlobStore implements BlobStore {
       const served = /^bytes (\d+)-(-?\d+)\/(\d+)$/.exec(res.contentRange ?? '');
       if (range && served && (Number(served[2]) < Number(served[1]) || Number(served[1]) >= Number(served[3]))) {
         if (body instanceof Readable) body.destroy();
-        throw new RangeNotSatisfiableError(Number(served[3]));
+        throw new RangeNotSatisfiableError({ size: Number(served[3]) });
       }
       return translatedStream(body, (err) => translateAzureError(err, this.target));
     } catch (err) {
-      if (range && httpStatus(err) === 416) throw new RangeNotSatisfiableError((await this.stat(key)).size);
+      if (range && httpStatus(err) === 416) throw new RangeNotSatisfiableError({ size: (await this.stat(key)).size });
       throw translateAzureError(err, this.target, key);
     }
   }

@@ -24,7 +24,7 @@ const DENIED = new Set([
 ]);
 
 function notFound(key: string): NotFoundError {
-  return new NotFoundError('blob not found', [errorItem(`no blob '${key}'`, 'key')]);
+  return new NotFoundError({ code: 'blob_not_found', errors: [errorItem(`no blob '${key}'`, 'key')] });
 }
 
 /** Azure's error code; a HEAD answer's is only in `details` (its x-ms-error-code header). */
@@ -45,8 +45,8 @@ export function translateAzureError(err: unknown, target: AzureTarget, key?: str
   if (network) return network;
   const code = errorCode(err) ?? '';
   const status = httpStatus(err);
-  const fail = (reason: ConstructorParameters<typeof BlobStoreUnavailableError>[0], message: string) =>
-    new BlobStoreUnavailableError(reason, message, { cause: err });
+  const fail = (reason: ConstructorParameters<typeof BlobStoreUnavailableError>[0]['reason'], message: string) =>
+    new BlobStoreUnavailableError({ reason, message, cause: err });
 
   if (code === 'ContainerNotFound') return fail('bucket_missing', `container '${target.container}' does not exist`);
   if ((code === 'BlobNotFound' || (status === 404 && !code)) && key !== undefined) return notFound(key);

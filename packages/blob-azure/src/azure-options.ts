@@ -97,5 +97,5 @@ function requestTimeout(ms: number): RequestPolicyFactory {
 
 /** `''` or `a/b/`; a prefix must itself be a valid key. */
 function invalid(message: string): BlobStoreUnavailableError {
-  return new BlobStoreUnavailableError('invalid_config', message);
+  return new BlobStoreUnavailableError({ reason: 'invalid_config', message });
 }

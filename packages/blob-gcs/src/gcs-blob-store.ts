@@ -90,10 +90,10 @@ export class GcsBlobStore implements BlobStore {
     if (fieldOf(sent.body, 'crc32c') !== sent.crc32c) {
       // GCS stored other bytes than were sent: remove them rather than serve them.
       await file.delete({ ifGenerationMatch: Number(fieldOf(sent.body, 'generation')) }).catch(() => undefined);
-      throw new BlobStoreUnavailableError(
-        'provider_error',
-        'the storage returned data that does not match its checksum',
-      );
+      throw new BlobStoreUnavailableError({
+        reason: 'provider_error',
+        message: 'the storage returned data that does not match its checksum',
+      });
     }
     return { size: sent.size };
   }
@@ -115,7 +115,7 @@ export class GcsBlobStore implements BlobStore {
         this.timeoutMs,
       );
     } catch (err) {
-      if (unsatisfiable(err)) throw new RangeNotSatisfiableError((await this.stat(key)).size);
+      if (unsatisfiable(err)) throw new RangeNotSatisfiableError({ size: (await this.stat(key)).size });
       throw err;
     }
   }

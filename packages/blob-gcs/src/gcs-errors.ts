@@ -19,7 +19,7 @@ interface Reading {
 }
 
 function notFound(key: string): NotFoundError {
-  return new NotFoundError('blob not found', [errorItem(`no blob '${key}'`, 'key')]);
+  return new NotFoundError({ code: 'blob_not_found', errors: [errorItem(`no blob '${key}'`, 'key')] });
 }
 
 /** HTTP status and GCS's own message, wherever the library put them. */
@@ -56,12 +56,16 @@ export function translateGcsError(err: unknown, target: GcsTarget, key?: string)
   // node-fetch (under both the JSON API calls and gaxios, which keeps it as `error`) marks its own
   // time limit by `type`, without a code.
   if (fieldOf(err, 'type') === 'request-timeout' || fieldOf(fieldOf(err, 'error'), 'type') === 'request-timeout') {
-    return new BlobStoreUnavailableError('timeout', `${target.endpoint} did not answer in time`, { cause: err });
+    return new BlobStoreUnavailableError({
+      reason: 'timeout',
+      message: `${target.endpoint} did not answer in time`,
+      cause: err,
+    });
   }
   const { status, message } = readGcsError(err);
   const code = fieldOf(err, 'code');
-  const fail = (reason: ConstructorParameters<typeof BlobStoreUnavailableError>[0], text: string) =>
-    new BlobStoreUnavailableError(reason, text, { cause: err });
+  const fail = (reason: ConstructorParameters<typeof BlobStoreUnavailableError>[0]['reason'], text: string) =>
+    new BlobStoreUnavailableError({ reason, message: text, cause: err });
   const said = message ? `: ${message.slice(0, 300)}` : '';
 
   if (status === 404 && /bucket does not exist/i.test(message))

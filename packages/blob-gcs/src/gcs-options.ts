@@ -102,5 +102,5 @@ function serviceAccount(base64: string): ServiceAccountKey {
 }
 
 function invalid(message: string): BlobStoreUnavailableError {
-  return new BlobStoreUnavailableError('invalid_config', message);
+  return new BlobStoreUnavailableError({ reason: 'invalid_config', message });
 }

@@ -83,6 +83,9 @@ export async function openExternalStore(
       });
     }
     default:
-      throw new BlobStoreUnavailableError('invalid_config', `unknown storage type '${String(type)}'`);
+      throw new BlobStoreUnavailableError({
+        reason: 'invalid_config',
+        message: `unknown storage type '${String(type)}'`,
+      });
   }
 }

@@ -30,10 +30,10 @@ export async function openPlatformBlobStore(
     const { S3BlobStore, parseS3Url } = await import('@patchbay/blob-s3');
     const where = parseS3Url(config.BLOB_STORE_URL);
     if (Boolean(config.AWS_ACCESS_KEY_ID) !== Boolean(config.AWS_SECRET_ACCESS_KEY)) {
-      throw new BlobStoreUnavailableError(
-        'invalid_config',
-        'BLOB_STORE_URL: set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither',
-      );
+      throw new BlobStoreUnavailableError({
+        reason: 'invalid_config',
+        message: 'BLOB_STORE_URL: set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither',
+      });
     }
     const credentials =
       config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY

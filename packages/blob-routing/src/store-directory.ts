@@ -104,9 +104,9 @@ export class BusStoreDirectory implements StoreDirectory {
       );
     } catch (err) {
       if (err instanceof NotFoundError)
-        throw new UnavailableError('the storage this file was stored in is no longer known', [], { cause: err });
+        throw new UnavailableError({ message: 'the storage this file was stored in is no longer known', cause: err });
       if (err instanceof ApiError && err.status >= 500) throw err;
-      throw new UnavailableError('the storage service did not say where this file is stored', [], { cause: err });
+      throw new UnavailableError({ message: 'the storage service did not say where this file is stored', cause: err });
     }
   }
 }

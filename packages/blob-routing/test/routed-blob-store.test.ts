@@ -29,7 +29,7 @@ describe('RoutedBlobStore', () => {
     const directory: StoreDirectory = {
       open: async (id) => {
         opened.push(id);
-        if (id !== 'c1.1') throw new UnavailableError('unknown store');
+        if (id !== 'c1.1') throw new UnavailableError({ message: 'unknown store' });
         return bucket;
       },
       evict: (id) => {
@@ -80,7 +80,7 @@ describe('RoutedBlobStore', () => {
       const refusing: BlobStore = {
         ...bucket,
         get: async () => {
-          throw new BlobStoreUnavailableError('bad_credentials', 'refused');
+          throw new BlobStoreUnavailableError({ reason: 'bad_credentials', message: 'refused' });
         },
         put: bucket.put.bind(bucket),
         stat: bucket.stat.bind(bucket),

@@ -119,7 +119,9 @@ export class S3BlobStore implements BlobStore {
       if (fieldOf(err, 'name') === 'InvalidRange') {
         // S3 says how big the object is; a server that does not gets a HEAD.
         const actual = Number(fieldOf(err, 'ActualObjectSize'));
-        throw new RangeNotSatisfiableError(Number.isSafeInteger(actual) ? actual : (await this.stat(key)).size);
+        throw new RangeNotSatisfiableError({
+          size: Number.isSafeInteger(actual) ? actual : (await this.stat(key)).size,
+        });
       }
       throw translateS3Error(err, this.target, key);
     }
@@ -193,19 +195,19 @@ export class S3BlobStore implements BlobStore {
     const partial = out.$metadata.httpStatusCode === 206;
     const served = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? '');
     if (partial && !served)
-      throw new BlobStoreUnavailableError(
-        'provider_error',
-        `the storage sent an unreadable Content-Range '${out.ContentRange ?? ''}'`,
-      );
+      throw new BlobStoreUnavailableError({
+        reason: 'provider_error',
+        message: `the storage sent an unreadable Content-Range '${out.ContentRange ?? ''}'`,
+      });
     const size = served ? Number(served[3]) : (out.ContentLength ?? 0);
     const r = resolveRange(range, size)!; // RangeNotSatisfiableError(size) when the range starts at or past the end
     const [from, to] = served ? [Number(served[1]), Number(served[2])] : [0, size - 1];
     if (from === r.start && to === r.end) return undefined;
     if (from > r.start || to < r.end) {
-      throw new BlobStoreUnavailableError(
-        'provider_error',
-        `the storage sent bytes ${from}-${to} for a request of bytes ${r.start}-${r.end}`,
-      );
+      throw new BlobStoreUnavailableError({
+        reason: 'provider_error',
+        message: `the storage sent bytes ${from}-${to} for a request of bytes ${r.start}-${r.end}`,
+      });
     }
     return { skip: r.start - from, take: r.end - r.start + 1 };
   }

@@ -28,11 +28,15 @@ const WRONG_REGION = new Set([
 ]);
 
 function notFound(key: string): NotFoundError {
-  return new NotFoundError('blob not found', [errorItem(`no blob '${key}'`, 'key')]);
+  return new NotFoundError({ code: 'blob_not_found', errors: [errorItem(`no blob '${key}'`, 'key')] });
 }
 
 export function bucketMissing(target: S3Target, cause: unknown): BlobStoreUnavailableError {
-  return new BlobStoreUnavailableError('bucket_missing', `bucket '${target.bucket}' does not exist`, { cause });
+  return new BlobStoreUnavailableError({
+    reason: 'bucket_missing',
+    message: `bucket '${target.bucket}' does not exist`,
+    cause,
+  });
 }
 
 /**
@@ -47,8 +51,8 @@ export function translateS3Error(err: unknown, target: S3Target, key?: string): 
   const code = typeof awsCode === 'string' ? awsCode : typeof name === 'string' ? name : '';
   const httpStatus = fieldOf(fieldOf(err, '$metadata'), 'httpStatusCode');
   const status = typeof httpStatus === 'number' ? httpStatus : undefined;
-  const fail = (reason: ConstructorParameters<typeof BlobStoreUnavailableError>[0], message: string) =>
-    new BlobStoreUnavailableError(reason, message, { cause: err });
+  const fail = (reason: ConstructorParameters<typeof BlobStoreUnavailableError>[0]['reason'], message: string) =>
+    new BlobStoreUnavailableError({ reason, message, cause: err });
 
   if (code === 'NoSuchBucket') return bucketMissing(target, err);
   if ((code === 'NoSuchKey' || code === 'NotFound') && key !== undefined) return notFound(key);

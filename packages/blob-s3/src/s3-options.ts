@@ -83,5 +83,5 @@ function agentsOf(agents: ReturnType<typeof outboundAgents>) {
 }
 
 function invalid(message: string): BlobStoreUnavailableError {
-  return new BlobStoreUnavailableError('invalid_config', message);
+  return new BlobStoreUnavailableError({ reason: 'invalid_config', message });
 }

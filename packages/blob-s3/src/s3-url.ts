@@ -38,5 +38,5 @@ function redact(url: string): string {
 }
 
 function invalid(message: string): BlobStoreUnavailableError {
-  return new BlobStoreUnavailableError('invalid_config', message);
+  return new BlobStoreUnavailableError({ reason: 'invalid_config', message });
 }

@@ -1,3 +1,4 @@
+import { ERROR_CODES, statusOf, type CodeWithStatus, type ErrorCode } from './error-codes';
 import type { ErrorBody, ErrorItem } from './schemas/error';
 
 /** One entry of an error body; `field` and `reference_sid` default to null. */
@@ -6,30 +7,36 @@ export function errorItem(message: string, field: string | null = null, referenc
 }
 
 /**
- * Base of every error that crosses a port or the bus. It carries its HTTP status, a stable code
- * and the public error body; the gateway maps it as-is.
+ * What every error class is made with (the one constructor form). `code` is one of the class's status
+ * (error-codes.ts), its general code when left out; `message` defaults to the code's.
+ */
+export interface ErrorOptions<C extends ErrorCode = ErrorCode> {
+  code?: C;
+  message?: string;
+  errors?: ErrorItem[];
+  cause?: unknown;
+  /** When to try again (seconds): the Retry-After header of a 409, 429 or 503. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * Base of every error that crosses a port or the bus. It carries a stable code, the HTTP status
+ * derived from it and the public error body; the gateway maps it as-is.
  */
 export class ApiError extends Error {
+  readonly code: ErrorCode;
   readonly status: number;
-  readonly code: string;
   readonly errors: ErrorItem[];
-  /** When to try again (seconds): the Retry-After header of a 429 or 503. */
+  /** When to try again (seconds): the Retry-After header of a 409, 429 or 503. */
   readonly retryAfterSeconds?: number;
 
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    errors: ErrorItem[] = [],
-    options?: { cause?: unknown; retryAfterSeconds?: number },
-  ) {
-    super(message, options);
+  constructor(opts: ErrorOptions & { code: ErrorCode }) {
+    super(opts.message ?? ERROR_CODES[opts.code].message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
-    this.status = status;
-    this.code = code;
-    this.errors = errors;
-    if (options?.retryAfterSeconds !== undefined)
-      this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
+    this.code = opts.code;
+    this.status = statusOf(opts.code);
+    this.errors = opts.errors ?? [];
+    if (opts.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(opts.retryAfterSeconds));
   }
 
   toBody(): ErrorBody {
@@ -37,142 +44,138 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether `err` is an error with one of `codes`: how callers tell errors apart (never by their message). */
+export function hasErrorCode(err: unknown, ...codes: ErrorCode[]): err is ApiError {
+  return err instanceof ApiError && codes.includes(err.code);
+}
+
 /** 400: malformed request, schema mismatch, bad query parameter. */
 export class BadRequestError extends ApiError {
-  constructor(message = 'bad request', errors: ErrorItem[] = [], options?: { cause?: unknown }) {
-    super(400, 'bad_request', message, errors, options);
+  constructor(opts: ErrorOptions<CodeWithStatus<400>> = {}) {
+    super({ ...opts, code: opts.code ?? 'bad_request' });
   }
   /** A 400 naming one field or parameter. */
   static field(field: string, message: string): BadRequestError {
-    return new BadRequestError('validation error', [errorItem(message, field)]);
+    return new BadRequestError({ message: 'validation error', errors: [errorItem(message, field)] });
   }
 }
 
-/** 401 */
+/** 401: no or an unknown token (`unauthorized`), or a refused login (`bad_credentials`); the message is the code's. */
 export class UnauthorizedError extends ApiError {
-  constructor(message: 'Unauthorized' | 'Bad credentials' = 'Unauthorized') {
-    super(401, message === 'Unauthorized' ? 'unauthorized' : 'bad_credentials', message, []);
+  constructor(opts: Pick<ErrorOptions<CodeWithStatus<401>>, 'code' | 'cause'> = {}) {
+    super({ ...opts, code: opts.code ?? 'unauthorized' });
   }
 }
 
 /** 403: authenticated, but a required scope is missing. */
 export class ForbiddenError extends ApiError {
-  constructor(message = 'Forbidden', errors: ErrorItem[] = []) {
-    super(403, 'forbidden', message, errors);
+  constructor(opts: ErrorOptions<CodeWithStatus<403>> = {}) {
+    super({ ...opts, code: opts.code ?? 'forbidden' });
   }
 }
 
 /** 404: unknown secure ID (also another partner's object), or unknown route. */
 export class NotFoundError extends ApiError {
-  constructor(message = 'Cannot find item by SID', errors: ErrorItem[] = [], options?: { cause?: unknown }) {
-    super(404, 'not_found', message, errors, options);
+  constructor(opts: ErrorOptions<CodeWithStatus<404>> = {}) {
+    super({ ...opts, code: opts.code ?? 'not_found' });
   }
 }
 
 /** 409; `retryAfterSeconds` when the conflict passes by itself (a request with the same Idempotency-Key running). */
 export class ConflictError extends ApiError {
-  constructor(
-    errors: ErrorItem[] = [],
-    options?: { cause?: unknown; retryAfterSeconds?: number },
-    message = 'conflict error',
-  ) {
-    super(409, 'conflict', message, errors, options);
+  constructor(opts: ErrorOptions<CodeWithStatus<409>> = {}) {
+    super({ ...opts, code: opts.code ?? 'conflict' });
   }
 }
 
-/** A unique index refused a write. Adapters raise it; domains usually translate it further. */
+/**
+ * A unique index refused a write (`duplicate_key`). Adapters raise it; domains usually translate it
+ * further. Over the bus it arrives as a ConflictError with that code (the index stays behind).
+ */
 export class DuplicateKeyError extends ConflictError {
   readonly index: string | undefined;
-  constructor(index?: string, options?: { cause?: unknown }) {
-    super([errorItem('duplicate key')], options);
-    this.index = index;
+  constructor(opts: { index?: string; cause?: unknown } = {}) {
+    super({ code: 'duplicate_key', errors: [errorItem('duplicate key')], cause: opts.cause });
+    this.index = opts.index;
   }
 }
 
 /** 413 */
 export class PayloadTooLargeError extends ApiError {
-  constructor(message = 'request entity too large') {
-    super(413, 'payload_too_large', message, []);
+  constructor(opts: ErrorOptions<CodeWithStatus<413>> = {}) {
+    super({ ...opts, code: opts.code ?? 'payload_too_large' });
   }
 }
 
 /** 415 */
 export class UnsupportedMediaTypeError extends ApiError {
-  constructor(message = 'unsupported media type', errors: ErrorItem[] = []) {
-    super(415, 'unsupported_media_type', message, errors);
+  constructor(opts: ErrorOptions<CodeWithStatus<415>> = {}) {
+    super({ ...opts, code: opts.code ?? 'unsupported_media_type' });
   }
 }
 
-/** 416 */
+/** 416; `size` is the object's, for the Content-Range of the answer. */
 export class RangeNotSatisfiableError extends ApiError {
-  constructor(readonly size: number) {
-    super(416, 'range_not_satisfiable', 'range not satisfiable', []);
+  readonly size: number;
+  constructor(opts: { size: number; cause?: unknown }) {
+    super({ code: 'range_not_satisfiable', cause: opts.cause });
+    this.size = opts.size;
   }
 }
 
-/** 422: a well-formed request that breaks an object rule. */
+/** 422: a well-formed request that breaks an object rule; the message is always the code's. */
 export class UnprocessableError extends ApiError {
-  constructor(errors: ErrorItem[] = [], options?: { cause?: unknown }) {
-    super(422, 'object_validation', 'object validation error', errors, options);
+  constructor(opts: Omit<ErrorOptions<CodeWithStatus<422>>, 'message'> = {}) {
+    super({ ...opts, code: opts.code ?? 'object_validation' });
   }
   static field(field: string | null, message: string, referenceSid: string | null = null): UnprocessableError {
-    return new UnprocessableError([errorItem(message, field, referenceSid)]);
+    return new UnprocessableError({ errors: [errorItem(message, field, referenceSid)] });
   }
 }
 
 /** 429: too many attempts; `retryAfterSeconds` becomes the Retry-After header. */
 export class TooManyRequestsError extends ApiError {
-  constructor(retryAfterSeconds: number, message = 'too many requests', errors: ErrorItem[] = []) {
-    super(429, 'too_many_requests', message, errors, { retryAfterSeconds });
+  constructor(opts: ErrorOptions<CodeWithStatus<429>> & { retryAfterSeconds: number }) {
+    super({ ...opts, code: opts.code ?? 'too_many_requests' });
   }
 }
 
-/** 503: a service behind the gateway is down (no responders). */
+/** 503: a service behind the gateway is down (no responders), or a resource it needs. */
 export class UnavailableError extends ApiError {
-  constructor(
-    message = 'service unavailable',
-    errors: ErrorItem[] = [],
-    options?: { cause?: unknown; retryAfterSeconds?: number },
-  ) {
-    super(503, 'unavailable', message, errors, options);
+  constructor(opts: ErrorOptions<CodeWithStatus<503>> = {}) {
+    super({ ...opts, code: opts.code ?? 'unavailable' });
   }
 }
 
 /** 504: a service did not answer in time. */
 export class TimeoutError extends ApiError {
-  constructor(message = 'service timed out', errors: ErrorItem[] = [], options?: { cause?: unknown }) {
-    super(504, 'timeout', message, errors, options);
+  constructor(opts: ErrorOptions<CodeWithStatus<504>> = {}) {
+    super({ ...opts, code: opts.code ?? 'timeout' });
   }
 }
 
-/** Rebuilds the typed error for a status read off the bus or HTTP. */
-export function errorFromStatus(status: number, body: ErrorBody, retryAfter?: number): ApiError {
-  switch (status) {
-    case 400:
-      return new BadRequestError(body.message, body.errors);
-    case 401:
-      return new UnauthorizedError(body.message === 'Bad credentials' ? 'Bad credentials' : 'Unauthorized');
-    case 403:
-      return new ForbiddenError(body.message, body.errors);
-    case 404:
-      return new NotFoundError(body.message, body.errors);
-    case 409:
-      return new ConflictError(body.errors, retryAfter ? { retryAfterSeconds: retryAfter } : undefined, body.message);
-    case 413:
-      return new PayloadTooLargeError(body.message);
-    case 415:
-      return new UnsupportedMediaTypeError(body.message, body.errors);
-    case 429:
-      return new TooManyRequestsError(retryAfter ?? 1, body.message, body.errors);
-    case 422: {
-      const e = new UnprocessableError(body.errors);
-      return e;
-    }
-    case 503:
-      return new UnavailableError(body.message, body.errors, { retryAfterSeconds: retryAfter });
-    case 504:
-      return new TimeoutError(body.message, body.errors);
-    default:
-      return new ApiError(status, 'error', body.message, body.errors);
-  }
+/** Whether `code` is one of status `S` (narrows it to the codes a class of that status takes). */
+function hasStatus<S extends number>(code: ErrorCode, status: S): code is CodeWithStatus<S> {
+  return statusOf(code) === status;
+}
+
+/**
+ * Rebuilds the typed error of a code read off the bus: the class of its status, with the code, body
+ * and Retry-After it came with. A `duplicate_key` comes back as a ConflictError (its index is not sent).
+ */
+export function errorFromCode(code: ErrorCode, body: ErrorBody, retryAfterSeconds?: number): ApiError {
+  const o = { message: body.message, errors: body.errors, retryAfterSeconds };
+  if (hasStatus(code, 400)) return new BadRequestError({ ...o, code });
+  if (hasStatus(code, 401)) return new UnauthorizedError({ code });
+  if (hasStatus(code, 403)) return new ForbiddenError({ ...o, code });
+  if (hasStatus(code, 404)) return new NotFoundError({ ...o, code });
+  if (hasStatus(code, 409)) return new ConflictError({ ...o, code });
+  if (hasStatus(code, 413)) return new PayloadTooLargeError({ ...o, code });
+  if (hasStatus(code, 415)) return new UnsupportedMediaTypeError({ ...o, code });
+  if (hasStatus(code, 422)) return new UnprocessableError({ errors: body.errors, code });
+  if (hasStatus(code, 429)) return new TooManyRequestsError({ ...o, code, retryAfterSeconds: retryAfterSeconds ?? 1 });
+  if (hasStatus(code, 503)) return new UnavailableError({ ...o, code });
+  if (hasStatus(code, 504)) return new TimeoutError({ ...o, code });
+  // A 416 without its size, a 500 or a 502: the code and body as they came.
+  return new ApiError({ ...o, code });
 }

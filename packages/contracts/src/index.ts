@@ -13,9 +13,13 @@ export {
   UnavailableError,
   TooManyRequestsError,
   TimeoutError,
-  errorFromStatus,
+  errorFromCode,
+  hasErrorCode,
   errorItem,
 } from './errors';
+export type { ErrorOptions } from './errors';
+export { ERROR_CODES, codeForStatus, isErrorCode, statusOf } from './error-codes';
+export type { CodeWithStatus, ErrorCode } from './error-codes';
 export type { BusReply } from './reply';
 export { ok, replyForError, unwrapReply, isBusReply } from './reply';
 export { Subjects, Queues, Streams } from './subjects';

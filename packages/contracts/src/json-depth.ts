@@ -28,5 +28,5 @@ export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
 export function assertJsonDepth(value: unknown, field: string | null = null): void {
   if (jsonDepth(value) <= MAX_JSON_DEPTH) return;
   const message = `JSON nested more than ${MAX_JSON_DEPTH} levels deep`;
-  throw field ? BadRequestError.field(field, message) : new BadRequestError(message);
+  throw field ? BadRequestError.field(field, message) : new BadRequestError({ message });
 }

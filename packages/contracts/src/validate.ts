@@ -30,7 +30,7 @@ export function compileValidator<S extends TSchema>(
   return (value: unknown) => {
     const coerced = coerce ? coerce(value) : value;
     if (check(coerced)) return coerced;
-    throw new BadRequestError('validation error', toErrorItems(check.errors ?? []));
+    throw new BadRequestError({ message: 'validation error', errors: toErrorItems(check.errors ?? []) });
   };
 }
 

@@ -57,19 +57,22 @@ export class ListGate {
     const { largeOver, perPartner, total } = this.limits;
     const mine = this.byPartner.get(partner) ?? 0;
     if (mine >= perPartner)
-      throw new TooManyRequestsError(RETRY_AFTER_S, 'too many large lists at once', [
-        errorItem(
-          `at most ${perPartner} lists of more than ${largeOver} items may be in progress at once for a partner; ` +
-            `try again after Retry-After, or ask for ${largeOver} or fewer`,
-          'limit',
-        ),
-      ]);
+      throw new TooManyRequestsError({
+        retryAfterSeconds: RETRY_AFTER_S,
+        message: 'too many large lists at once',
+        errors: [
+          errorItem(
+            `at most ${perPartner} lists of more than ${largeOver} items may be in progress at once for a partner; ` +
+              `try again after Retry-After, or ask for ${largeOver} or fewer`,
+            'limit',
+          ),
+        ],
+      });
     if (this.inProgress >= total)
-      throw new UnavailableError(
-        `the service is already building ${total} lists of more than ${largeOver} items; try again shortly`,
-        [],
-        { retryAfterSeconds: RETRY_AFTER_S },
-      );
+      throw new UnavailableError({
+        message: `the service is already building ${total} lists of more than ${largeOver} items; try again shortly`,
+        retryAfterSeconds: RETRY_AFTER_S,
+      });
     this.inProgress += 1;
     this.byPartner.set(partner, mine + 1);
     let left = false;

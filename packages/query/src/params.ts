@@ -94,7 +94,7 @@ export function parseListParams(
     }
   }
   const fields = collectFieldParams(query, spec, bad);
-  if (problems.length > 0) throw new BadRequestError('validation error', problems);
+  if (problems.length > 0) throw new BadRequestError({ message: 'validation error', errors: problems });
   return {
     limit,
     offset,
@@ -110,7 +110,7 @@ export function parseListParams(
 export function parseFieldParams(query: Record<string, unknown>, spec: ListSpec): FieldParams {
   const problems: Problems = [];
   const fields = collectFieldParams(query, spec, collector(problems));
-  if (problems.length > 0) throw new BadRequestError('validation error', problems);
+  if (problems.length > 0) throw new BadRequestError({ message: 'validation error', errors: problems });
   return fields;
 }
 

@@ -89,7 +89,7 @@ export class EndpointLinks {
       );
       if (problem) problems.push(problem);
     }
-    if (problems.length > 0) throw new UnprocessableError(problems);
+    if (problems.length > 0) throw new UnprocessableError({ errors: problems });
   }
 
   /** `refused` when storage answers 4xx; null when it confirms; throws 503 when storage cannot say. */
@@ -109,16 +109,16 @@ export class EndpointLinks {
         { err, partner_sid: partnerSid, subject, requestId },
         'reference check failed: storage did not answer',
       );
-      throw new UnavailableError(
-        'service unavailable',
-        [
+      throw new UnavailableError({
+        message: 'service unavailable',
+        errors: [
           errorItem(
             'the storage service did not answer, so this reference cannot be checked; try again later',
             refused.field,
           ),
         ],
-        { cause: err },
-      );
+        cause: err,
+      });
     }
   }
 }

@@ -44,7 +44,7 @@ describe('duplicate ip for auth_required=false', () => {
       open_ip_keys: ['10.9.9.9:5060'],
     });
     const r = await kit.call('create', { partnerSid: randomUUID(), body: open('10.9.9.9') });
-    expect(r).toEqual({ status: 409, error: CONFLICT });
+    expect(r).toEqual({ status: 409, error: CONFLICT, code: 'conflict' });
   });
 
   test('20 concurrent creates on one IP and port: exactly one succeeds', async () => {
@@ -54,7 +54,8 @@ describe('duplicate ip for auth_required=false', () => {
     );
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
     expect(replies.filter((r) => r.status === 409)).toHaveLength(19);
-    for (const r of replies.filter((x) => x.status === 409)) expect(r).toEqual({ status: 409, error: CONFLICT });
+    for (const r of replies.filter((x) => x.status === 409))
+      expect(r).toEqual({ status: 409, error: CONFLICT, code: 'conflict' });
   });
 
   test('an update that would collide is refused and leaves the endpoint as it was', async () => {
@@ -67,7 +68,7 @@ describe('duplicate ip for auth_required=false', () => {
       params: { endpoint_sid: String(other.endpoint_sid) },
       body: { addresses: [{ ip: '10.7.7.7' }] },
     });
-    expect(r).toEqual({ status: 409, error: CONFLICT });
+    expect(r).toEqual({ status: 409, error: CONFLICT, code: 'conflict' });
     const still = await kit.repo.endpoints.findOne({ endpoint_sid: other.endpoint_sid });
     expect(still!.addresses[0].ip).toBe('10.7.7.8');
   });
@@ -125,6 +126,7 @@ describe('properties.container_sid asks storage', () => {
           { field: 'properties.container_sid', message: 'cannot find a container with this SID', reference_sid: null },
         ],
       },
+      code: 'object_validation',
     });
     const otherPartner = await kit.call('create', { partnerSid: randomUUID(), body: flexml(known) });
     expect(otherPartner.status).toBe(422);
@@ -153,6 +155,7 @@ describe('properties.callback_url is checked when it is set', () => {
       message: 'object validation error',
       errors: [{ field: 'properties.callback_url', message, reference_sid: null }],
     },
+    code: 'object_validation',
   });
 
   test('only http and https; a private address (one message, however written) unless allowed', async () => {

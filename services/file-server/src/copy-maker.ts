@@ -81,7 +81,8 @@ export class CopyMaker {
     for (;;) {
       if (claim.state === 'ready') return { size: claim.size };
       if (Date.now() >= deadline)
-        throw new UnavailableError('the transcoded copy is not ready yet; try again shortly', [], {
+        throw new UnavailableError({
+          message: 'the transcoded copy is not ready yet; try again shortly',
           retryAfterSeconds: 5,
         });
       if (claim.state === 'busy') {
@@ -143,7 +144,8 @@ export class CopyMaker {
     for (;;) {
       if (claim.state === 'ready') return claim.size;
       if (Date.now() >= deadline)
-        throw new UnavailableError('the transcoded copy is not ready yet; try again shortly', [], {
+        throw new UnavailableError({
+          message: 'the transcoded copy is not ready yet; try again shortly',
           retryAfterSeconds: 5,
         });
       if (claim.state === 'busy') {

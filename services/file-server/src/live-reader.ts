@@ -60,7 +60,8 @@ export class LiveReader extends Readable {
         return true;
       }
       if (Date.now() >= deadline)
-        throw new UnavailableError('the transcoded copy is not ready yet; try again shortly', [], {
+        throw new UnavailableError({
+          message: 'the transcoded copy is not ready yet; try again shortly',
           retryAfterSeconds: 5,
         });
     }

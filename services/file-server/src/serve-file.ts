@@ -42,7 +42,7 @@ export interface ServeDeps {
 function target(file: PublicFile, opts: DownloadOptions): { format: string; bitrate: number | null } | null {
   if (file.encrypted && (opts.format !== null || opts.bitrate !== null)) {
     // Patchbay cannot read an encrypted file: it is served only as stored (decisions §43).
-    throw new ConflictError([errorItem('the file is encrypted', 'f')]);
+    throw new ConflictError({ errors: [errorItem('the file is encrypted', 'f')] });
   }
   const format = opts.format ?? file.content_format;
   if (!format) return null;
@@ -159,7 +159,7 @@ export function serveFile(deps: ServeDeps) {
       // The blob went between resolve and read (deleted): same answer as an unknown id.
       if (err instanceof NotFoundError) {
         deps.resolver.forget(file.file_sid);
-        throw new NotFoundError('Not Found');
+        throw new NotFoundError({ message: 'Not Found' });
       }
       throw err;
     });

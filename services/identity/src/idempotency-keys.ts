@@ -87,9 +87,10 @@ export class IdempotencyKeys {
         return { outcome: 'run', lease_id: lease.id, expires_at: fresh.expires_at.toISOString() };
       }
     }
-    throw new ConflictError([
-      errorItem('requests with this Idempotency-Key keep colliding; try again', 'Idempotency-Key'),
-    ]);
+    throw new ConflictError({
+      code: 'idempotency_key_contended',
+      errors: [errorItem('requests with this Idempotency-Key keep colliding; try again', 'Idempotency-Key')],
+    });
   }
 
   /** Keeps the answer; the key is then kept `ttlMs` from now. False when the claim is no longer this request's. */

@@ -48,9 +48,11 @@ export class LoginThrottle {
     );
     if (locked > 0) {
       this.log.info({ login: who.login, address: who.address }, 'login refused: locked after repeated failures');
-      throw new TooManyRequestsError(retryAfterSeconds(locked), 'too many failed logins', [
-        errorItem('too many failed logins; try again after the time in Retry-After', 'login'),
-      ]);
+      throw new TooManyRequestsError({
+        retryAfterSeconds: retryAfterSeconds(locked),
+        message: 'too many failed logins',
+        errors: [errorItem('too many failed logins; try again after the time in Retry-After', 'login')],
+      });
     }
     const result = await check();
     if (result !== null) {
@@ -68,7 +70,7 @@ export class LoginThrottle {
       );
     const delay = failureDelayMs(after[0], this.policies.login);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    throw new UnauthorizedError('Bad credentials');
+    throw new UnauthorizedError({ code: 'bad_credentials' });
   }
 
   /** Forgets counters whose window and lock are both over (run periodically). */

@@ -1,4 +1,4 @@
-import { ApiError, DuplicateKeyError, type Country } from '@patchbay/contracts';
+import { DuplicateKeyError, hasErrorCode, type Country } from '@patchbay/contracts';
 import type { Collection, DocStore } from '@patchbay/platform';
 import { buildCountries } from './domain/country-data';
 import type { ExportDoc } from './domain/export-docs';
@@ -70,7 +70,7 @@ export async function openRecordsRepo(docs: DocStore): Promise<RecordsRepo> {
           if (r.matchedCount === 0) await countries.insertOne(c);
         })
         .catch(async (err: unknown) => {
-          if (!(err instanceof ApiError && err.status === 409)) throw err;
+          if (!hasErrorCode(err, 'duplicate_key')) throw err;
         });
   }
   const callDrs = docs.collection<RecordDoc>('call_drs');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  ConflictError,
+  hasErrorCode,
   COPY_LEASE_MS,
   COPY_USE_MS,
   fileSidOfBlobKey,
@@ -60,7 +60,7 @@ export class CopyCache {
           in_use_until: new Date(0),
         });
       } catch (err) {
-        if (err instanceof ConflictError) return { state: 'busy' }; // another claim was first
+        if (hasErrorCode(err, 'duplicate_key')) return { state: 'busy' }; // another claim was first
         throw err;
       }
       return { state: 'yours', token };
@@ -150,7 +150,7 @@ export class CopyCache {
           in_use_until: new Date(0),
         })
         .catch((err: unknown) => {
-          if (!(err instanceof ConflictError)) throw err;
+          if (!hasErrorCode(err, 'duplicate_key')) throw err;
         });
     }
     await this.enforce();

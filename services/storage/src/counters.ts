@@ -1,4 +1,4 @@
-import { UnprocessableError } from '@patchbay/contracts';
+import { errorItem, UnprocessableError } from '@patchbay/contracts';
 import type { Filter } from '@patchbay/platform';
 import { thresholdReached } from './domain/container-rules';
 import type { ContainerDoc } from './domain/documents';
@@ -68,9 +68,15 @@ function rejectGuard(c: ContainerDoc): Filter[] {
 /** Throws the 422 naming the limit that refuses a file of `size` bytes (size 0: before the body is read). */
 export function refuseIfFull(c: ContainerDoc, size: number, countsForThreshold: boolean): void {
   if (c.total_files >= c.quota_files)
-    throw UnprocessableError.field('quota_files', `container reached its quota of ${c.quota_files} files`);
+    throw new UnprocessableError({
+      code: 'quota_exceeded',
+      errors: [errorItem(`container reached its quota of ${c.quota_files} files`, 'quota_files')],
+    });
   if (c.total_bytes + size > c.quota_bytes || (size === 0 && c.total_bytes >= c.quota_bytes))
-    throw UnprocessableError.field('quota_bytes', `container reached its quota of ${c.quota_bytes} bytes`);
+    throw new UnprocessableError({
+      code: 'quota_exceeded',
+      errors: [errorItem(`container reached its quota of ${c.quota_bytes} bytes`, 'quota_bytes')],
+    });
   if (c.threshold_action === 'reject' && countsForThreshold && thresholdReached(c)) {
     const graceOver =
       !c.threshold_exceeded_at ||

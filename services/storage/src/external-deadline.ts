@@ -40,7 +40,8 @@ export class Deadline {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new BlobStoreUnavailableError('timeout', 'the storage did not answer in time')),
+        () =>
+          reject(new BlobStoreUnavailableError({ reason: 'timeout', message: 'the storage did not answer in time' })),
         this.remainingMs(),
       );
     });

@@ -149,7 +149,7 @@ export function forPeople(
     },
     'ffmpeg failed',
   );
-  if (err.reason === 'spawn') return new UnavailableError('the transcoder cannot run ffmpeg');
+  if (err.reason === 'spawn') return new UnavailableError({ message: 'the transcoder cannot run ffmpeg' });
   if (err.reason === 'timeout')
     return UnprocessableError.field(
       'data',

@@ -72,7 +72,8 @@ export function downloadCopies(deps: DownloadCopyDeps): (req: TranscodeRequest) 
       if (!(err instanceof LimiterFullError)) throw err;
       const slots = Math.max(1, deps.jobs.limiter.active);
       const retryAfterSeconds = Math.min(60, Math.max(1, Math.ceil((meanSeconds * (err.waiting + 1)) / slots)));
-      throw new UnavailableError('too many download-time transcodes are waiting; try again shortly', [], {
+      throw new UnavailableError({
+        message: 'too many download-time transcodes are waiting; try again shortly',
         retryAfterSeconds,
       });
     } finally {

@@ -63,6 +63,7 @@ test('an ffmpeg without libmp3lame: mp3 is refused naming the encoder, wav still
           },
         ],
       },
+      code: 'unavailable',
     });
     expect(await transcode(kit, 'wav')).toMatchObject({ status: 200, body: { size: expect.any(Number) } });
     expect(await probe(kit, 'mp3')).toMatchObject({

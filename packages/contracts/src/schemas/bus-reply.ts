@@ -12,6 +12,8 @@ export const BusReplySchema = Type.Union(
       {
         status: Type.Integer({ minimum: 100, maximum: 599 }),
         error: ErrorBodySchema,
+        /** The error's stable code (error-codes.ts); internal, never in the public HTTP body. */
+        code: Type.Optional(Type.String()),
         retry_after: Type.Optional(Type.Integer({ minimum: 1 })),
       },
       { additionalProperties: false },

@@ -35,6 +35,6 @@ export function resolveRange(range: ByteRange | undefined, size: number): ByteRa
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
     throw BadRequestError.field('range', `invalid byte range ${start}-${end}`);
   }
-  if (start >= size) throw new RangeNotSatisfiableError(size);
+  if (start >= size) throw new RangeNotSatisfiableError({ size });
   return { start, end: Math.min(end, size - 1) };
 }

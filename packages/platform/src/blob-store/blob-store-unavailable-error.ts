@@ -65,12 +65,10 @@ const ANSWERS: Record<BlobStoreFailure, string> = {
  * for everything that is not a missing object, a bad range or a bad key.
  */
 export class BlobStoreUnavailableError extends UnavailableError {
-  constructor(
-    readonly reason: BlobStoreFailure,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, [], options);
+  readonly reason: BlobStoreFailure;
+  constructor(opts: { reason: BlobStoreFailure; message: string; cause?: unknown }) {
+    super({ message: opts.message, cause: opts.cause });
+    this.reason = opts.reason;
   }
 
   override toBody(): ErrorBody {
@@ -85,7 +83,7 @@ export class BlobStoreUnavailableError extends UnavailableError {
    */
   static network(err: unknown, endpoint: string): BlobStoreUnavailableError | undefined {
     if (AddressNotAllowedError.within(err))
-      return new BlobStoreUnavailableError('address_not_allowed', ADDRESS_NOT_ALLOWED, { cause: err });
+      return new BlobStoreUnavailableError({ reason: 'address_not_allowed', message: ADDRESS_NOT_ALLOWED, cause: err });
     for (
       let e: unknown = err, depth = 0;
       e && typeof e === 'object' && depth < 4;
@@ -100,11 +98,17 @@ export class BlobStoreUnavailableError extends UnavailableError {
       );
       const unreachable = codes.find((c) => NETWORK[c]);
       if (unreachable)
-        return new BlobStoreUnavailableError('unreachable', `cannot reach ${endpoint}: ${NETWORK[unreachable]}`, {
+        return new BlobStoreUnavailableError({
+          reason: 'unreachable',
+          message: `cannot reach ${endpoint}: ${NETWORK[unreachable]}`,
           cause: err,
         });
       if (codes.some((c) => TIMEOUT.has(c)) || (typeof name === 'string' && TIMEOUT.has(name))) {
-        return new BlobStoreUnavailableError('timeout', `${endpoint} did not answer in time`, { cause: err });
+        return new BlobStoreUnavailableError({
+          reason: 'timeout',
+          message: `${endpoint} did not answer in time`,
+          cause: err,
+        });
       }
     }
     return undefined;

@@ -278,7 +278,7 @@ function errno(err: unknown): string | undefined {
 }
 
 function notFound(key: string, cause?: unknown): NotFoundError {
-  return new NotFoundError('blob not found', [errorItem(`no blob '${key}'`, 'key')], { cause });
+  return new NotFoundError({ code: 'blob_not_found', errors: [errorItem(`no blob '${key}'`, 'key')], cause });
 }
 
 /**
@@ -292,11 +292,11 @@ function translate(err: unknown, key: string, op: 'read' | 'write' = 'read'): un
   const code = errno(err) ?? '';
   if (op === 'read' && ['ENOENT', 'ENOTDIR', 'EISDIR'].includes(code)) return notFound(key, err);
   if (op === 'write' && ['EEXIST', 'ENOTDIR', 'EISDIR'].includes(code)) {
-    return new ConflictError(
-      [errorItem(`blob key '${key}' clashes with another key's path`, 'key')],
-      { cause: err },
-      'blob key conflict',
-    );
+    return new ConflictError({
+      errors: [errorItem(`blob key '${key}' clashes with another key's path`, 'key')],
+      cause: err,
+      message: 'blob key conflict',
+    });
   }
-  return new ApiError(500, 'blob_store_error', 'blob store error', [], { cause: err });
+  return new ApiError({ code: 'blob_store_error', message: 'blob store error', cause: err });
 }

@@ -144,7 +144,7 @@ export class GridfsBlobStore implements BlobStore {
   private async newest(key: string): Promise<GridFSFile> {
     assertKey(key);
     const file = await guard(() => this.files.findOne({ filename: key }, { sort: { uploadDate: -1, _id: -1 } }));
-    if (!file) throw new NotFoundError('blob not found', [errorItem(`no blob '${key}'`, 'key')]);
+    if (!file) throw new NotFoundError({ code: 'blob_not_found', errors: [errorItem(`no blob '${key}'`, 'key')] });
     return file;
   }
 

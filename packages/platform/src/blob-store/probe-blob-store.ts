@@ -25,13 +25,18 @@ export async function probeBlobStore(store: BlobStore): Promise<void> {
     const read: Buffer[] = [];
     for await (const chunk of byteChunks(await store.get(key))) read.push(chunk);
     if (!Buffer.concat(read).equals(BODY)) {
-      throw new BlobStoreUnavailableError('provider_error', 'the storage returned other bytes than were written to it');
+      throw new BlobStoreUnavailableError({
+        reason: 'provider_error',
+        message: 'the storage returned other bytes than were written to it',
+      });
     }
   } catch (err) {
     await store.delete(key).catch(() => undefined);
     throw err instanceof ApiError
       ? err
-      : new BlobStoreUnavailableError('provider_error', 'the storage failed to return the probe object', {
+      : new BlobStoreUnavailableError({
+          reason: 'provider_error',
+          message: 'the storage failed to return the probe object',
           cause: err,
         });
   }

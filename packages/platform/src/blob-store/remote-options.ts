@@ -3,7 +3,7 @@ import { BlobStoreUnavailableError } from './blob-store-unavailable-error';
 
 /** The options of a remote blob store that cannot work: the constructor's error. */
 function invalid(message: string): BlobStoreUnavailableError {
-  return new BlobStoreUnavailableError('invalid_config', message);
+  return new BlobStoreUnavailableError({ reason: 'invalid_config', message });
 }
 
 /**

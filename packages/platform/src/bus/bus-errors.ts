@@ -7,7 +7,11 @@ export const BUS_RETRY_AFTER_S = 1;
  * No process serves the subject (NATS's no-responders). Its own class so the circuit breaker can
  * tell "the service is not there" from the other 503s an adapter raises.
  */
-export class NoRespondersError extends UnavailableError {}
+export class NoRespondersError extends UnavailableError {
+  constructor(opts: { message?: string; cause?: unknown; retryAfterSeconds?: number } = {}) {
+    super({ ...opts, code: 'no_responders' });
+  }
+}
 
 /**
  * The process that took a request went away before answering it (NATS up, the process killed):
@@ -17,8 +21,8 @@ export class NoRespondersError extends UnavailableError {}
  * with nobody left to serve it is a NoRespondersError at once).
  */
 export class ResponderLostError extends UnavailableError {
-  constructor(message: string) {
-    super(message, [], { retryAfterSeconds: BUS_RETRY_AFTER_S });
+  constructor(opts: { message: string }) {
+    super({ message: opts.message, retryAfterSeconds: BUS_RETRY_AFTER_S });
   }
 }
 
@@ -31,8 +35,8 @@ export class ResponderLostError extends UnavailableError {
  * is not this: it is asked for again, then a 503 (chunked-transfer.ts).
  */
 export class BusPayloadError extends ApiError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(500, 'bus_payload', message, [], options);
+  constructor(opts: { message: string; cause?: unknown }) {
+    super({ ...opts, code: 'bus_payload' });
   }
 }
 

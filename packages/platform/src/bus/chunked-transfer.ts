@@ -106,9 +106,11 @@ export async function fetchChunks(wire: ChunkWire, ref: string, opts: FetchOptio
   const r = parseChunkRef(ref, opts.what);
   if (r.size > opts.maxBytes) {
     withdraw(wire, r);
-    throw new BusPayloadError(
-      `${opts.what} is ${r.size} bytes, more than the ${opts.maxBytes} a bus message may hold (BUS_MAX_MESSAGE_BYTES)`,
-    );
+    throw new BusPayloadError({
+      message:
+        `${opts.what} is ${r.size} bytes, more than the ${opts.maxBytes} a bus message may hold ` +
+        '(BUS_MAX_MESSAGE_BYTES)',
+    });
   }
   const out = new Uint8Array(r.size);
   const deadline = Date.now() + opts.timeoutMs;
@@ -135,7 +137,8 @@ async function fetchWindowed(
   deadline: number,
   opts: FetchOptions,
 ): Promise<void> {
-  if (Math.ceil(r.size / chunkBytes) !== r.chunks) throw new BusPayloadError(`${opts.what}: malformed chunk header`);
+  if (Math.ceil(r.size / chunkBytes) !== r.chunks)
+    throw new BusPayloadError({ message: `${opts.what}: malformed chunk header` });
   let next = 0;
   let failed = false;
   const lane = async () => {
@@ -144,7 +147,9 @@ async function fetchWindowed(
         const chunk = await fetchOne(wire, r, i, deadline, opts);
         const at = i * chunkBytes;
         if (chunk.length !== Math.min(chunkBytes, r.size - at))
-          throw new BusPayloadError(`${opts.what}: chunk ${i + 1} of ${r.chunks} does not fit the announced size`);
+          throw new BusPayloadError({
+            message: `${opts.what}: chunk ${i + 1} of ${r.chunks} does not fit the announced size`,
+          });
         out.set(chunk, at);
       }
     } catch (err) {
@@ -165,11 +170,14 @@ async function fetchInTurn(wire: ChunkWire, r: ChunkRef, out: Uint8Array, deadli
   for (let i = 0; i < r.chunks; i++) {
     const chunk = await fetchOne(wire, r, i, deadline, opts);
     if (chunk.length === 0 || at + chunk.length > r.size)
-      throw new BusPayloadError(`${opts.what}: chunk ${i + 1} of ${r.chunks} does not fit the announced size`);
+      throw new BusPayloadError({
+        message: `${opts.what}: chunk ${i + 1} of ${r.chunks} does not fit the announced size`,
+      });
     out.set(chunk, at);
     at += chunk.length;
   }
-  if (at !== r.size) throw new BusPayloadError(`${opts.what}: ${at} of the announced ${r.size} bytes arrived`);
+  if (at !== r.size)
+    throw new BusPayloadError({ message: `${opts.what}: ${at} of the announced ${r.size} bytes arrived` });
 }
 
 /** Chunk `i`, asked for again when it does not come; a 503 when it cannot be had in time. */
@@ -195,7 +203,7 @@ async function fetchOne(
 }
 
 const lost = (message: string, cause?: unknown) =>
-  new UnavailableError(`${message}; try again shortly`, [], { cause, retryAfterSeconds: BUS_RETRY_AFTER_S });
+  new UnavailableError({ message: `${message}; try again shortly`, cause, retryAfterSeconds: BUS_RETRY_AFTER_S });
 
 /** Reads a CHUNKED_HEADER value; a malformed one is a BusPayloadError. */
 export function parseChunkRef(ref: string, what: string): ChunkRef {
@@ -204,6 +212,6 @@ export function parseChunkRef(ref: string, what: string): ChunkRef {
   if (chunkBytes !== undefined) r.chunkBytes = Number(chunkBytes);
   const whole = (n: number | undefined) => n === undefined || (Number.isSafeInteger(n) && n >= 1);
   if (!subject || !whole(r.size) || !whole(r.chunks) || !whole(r.chunkBytes))
-    throw new BusPayloadError(`${what}: malformed chunk header`);
+    throw new BusPayloadError({ message: `${what}: malformed chunk header` });
   return r;
 }

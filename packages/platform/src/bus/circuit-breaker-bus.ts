@@ -125,11 +125,10 @@ export class CircuitBreakerBus implements Bus {
   async request(subject: string, payload: unknown, opts?: RequestOptions): Promise<BusReply> {
     const service = serviceOf(subject);
     if (!this.connected)
-      throw new UnavailableError(
-        `${service} is not answering (the message bus is disconnected); try again shortly`,
-        [],
-        { retryAfterSeconds: this.opts.openMs / 1000 },
-      );
+      throw new UnavailableError({
+        message: `${service} is not answering (the message bus is disconnected); try again shortly`,
+        retryAfterSeconds: this.opts.openMs / 1000,
+      });
     const circuits = this.circuitsOf(service);
     const ticket = circuits.admit(opts?.caller);
     try {

@@ -43,13 +43,12 @@ export class Circuit {
     }
     const wait = Math.max(this.openUntil - now, 1000);
     const { service, caller } = this.whose;
-    throw new UnavailableError(
-      caller
+    throw new UnavailableError({
+      message: caller
         ? `${service} did not answer this partner's last calls in time; try again shortly`
         : `${service} is not answering (the message bus or the service is down); try again shortly`,
-      [],
-      { retryAfterSeconds: wait / 1000 },
-    );
+      retryAfterSeconds: wait / 1000,
+    });
   }
 
   /** The service answered (whatever the status: an application error is an answer). */

@@ -19,7 +19,7 @@ export function encodePayload(value: unknown): Uint8Array {
   } catch (err) {
     // JSON.stringify recurses: a value nested thousands of levels deep overflows the stack. The
     // gateway refuses such bodies first (MAX_JSON_DEPTH); this keeps any other sender to a 400.
-    if (err instanceof RangeError) throw new BadRequestError('payload nested too deeply', [], { cause: err });
+    if (err instanceof RangeError) throw new BadRequestError({ message: 'payload nested too deeply', cause: err });
     throw err;
   }
   return text === undefined ? EMPTY : encoder.encode(text);
@@ -31,7 +31,7 @@ export function decodePayload(data: Uint8Array): unknown {
   try {
     return JSON.parse(decoder.decode(data)) as unknown;
   } catch (err) {
-    throw new BadRequestError('malformed bus payload', [], { cause: err });
+    throw new BadRequestError({ message: 'malformed bus payload', cause: err });
   }
 }
 
@@ -43,6 +43,6 @@ export function decodeReply(data: Uint8Array, subject: string): BusReply {
   } catch {
     reply = undefined;
   }
-  if (!isBusReply(reply)) throw new ApiError(502, 'bad_reply', `malformed reply on ${subject}`);
+  if (!isBusReply(reply)) throw new ApiError({ code: 'bad_reply', message: `malformed reply on ${subject}` });
   return reply;
 }

@@ -132,30 +132,31 @@ export class LargeMessages {
   private admit(held: number, size: number, what: string): void {
     const budget = this.limits().chunkedBytes;
     if (held === 0 || held + size <= budget) return;
-    throw new UnavailableError(
-      `${what}: this process already holds ${held} bytes of large messages, and BUS_CHUNKED_BYTES is ${budget}; ` +
+    throw new UnavailableError({
+      message:
+        `${what}: this process already holds ${held} bytes of large messages, and BUS_CHUNKED_BYTES is ${budget}; ` +
         'try again shortly',
-      [],
-      { retryAfterSeconds: BUS_RETRY_AFTER_S },
-    );
+      retryAfterSeconds: BUS_RETRY_AFTER_S,
+    });
   }
 
   /** Refuses, before anything is sent, a message larger than the bus carries at all. */
   checkSize(data: Uint8Array, what: string): void {
     const max = this.limits().maxMessageBytes;
     if (data.length > max)
-      throw new BusPayloadError(
-        `${what} is ${data.length} bytes, more than the ${max} a bus message may hold (BUS_MAX_MESSAGE_BYTES)`,
-      );
+      throw new BusPayloadError({
+        message: `${what} is ${data.length} bytes, more than the ${max} a bus message may hold (BUS_MAX_MESSAGE_BYTES)`,
+      });
   }
 
   /** Reads STORED_HEADER's value, checking the size against the bound before any byte is read. */
   storedName(header: string, what: string): string {
     const [name, size] = header.split(' ');
-    if (!name || !Number.isSafeInteger(Number(size))) throw new BusPayloadError(`${what}: malformed body reference`);
+    if (!name || !Number.isSafeInteger(Number(size)))
+      throw new BusPayloadError({ message: `${what}: malformed body reference` });
     const max = this.limits().maxMessageBytes;
     if (Number(size) > max)
-      throw new BusPayloadError(`${what} is ${size} bytes, more than the ${max} a bus message may hold`);
+      throw new BusPayloadError({ message: `${what} is ${size} bytes, more than the ${max} a bus message may hold` });
     return name;
   }
 }

@@ -74,7 +74,7 @@ export class MemoryBus implements Bus {
       .filter((a) => a !== null);
     if (answers.length === 0) {
       framed.release();
-      throw new NoRespondersError(`no service answers ${subject}`, [], { retryAfterSeconds: BUS_RETRY_AFTER_S });
+      throw new NoRespondersError({ message: `no service answers ${subject}`, retryAfterSeconds: BUS_RETRY_AFTER_S });
     }
     const timeoutMs = opts.timeoutMs ?? 5000;
     return new Promise<BusReply>((resolve, reject) => {
@@ -82,7 +82,7 @@ export class MemoryBus implements Bus {
       const timer = setTimeout(() => {
         settled = true;
         framed.release();
-        reject(new TimeoutError(`${subject} did not answer within ${timeoutMs} ms`));
+        reject(new TimeoutError({ message: `${subject} did not answer within ${timeoutMs} ms` }));
       }, timeoutMs);
       for (const a of answers) {
         void a.then(async (answer) => {
@@ -128,7 +128,7 @@ export class MemoryBus implements Bus {
   async publish(subject: string, payload: unknown, opts: PublishOptions = {}): Promise<void> {
     this.assertOpen();
     const stream = this.hub.streamFor(subject);
-    if (!stream) throw new UnavailableError(`no stream stores ${subject}`);
+    if (!stream) throw new UnavailableError({ message: `no stream stores ${subject}` });
     const data = encodePayload(payload);
     let msg: StoredMessage = { subject, data, requestId: opts.requestId, traceContext: opts.traceContext };
     if (!this.large.fits(data)) {
@@ -247,7 +247,7 @@ export class MemoryBus implements Bus {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new UnavailableError('bus is closed');
+    if (this.closed) throw new UnavailableError({ message: 'bus is closed' });
   }
 }
 

@@ -69,9 +69,9 @@ export class MemoryHub {
   /** Refuses a single message over max_payload, as a nats-server does (nats.js: MAX_PAYLOAD_EXCEEDED). */
   carry(data: Uint8Array, what: string): void {
     if (data.length > this.maxPayload)
-      throw new BusPayloadError(
-        `${what}: ${data.length} bytes in one message is over the bus's max_payload of ${this.maxPayload}`,
-      );
+      throw new BusPayloadError({
+        message: `${what}: ${data.length} bytes in one message is over the bus's max_payload of ${this.maxPayload}`,
+      });
   }
 
   addResponder(r: MemoryResponder): void {

@@ -23,7 +23,7 @@ export class MemoryWire implements ChunkWire {
     // A hop, as over a network: the asker never gets its answer in the same tick.
     await new Promise<void>((r) => setImmediate(r));
     const answer = this.inboxes.get(subject);
-    if (!answer) throw new NoRespondersError(`no responders on ${subject}`);
+    if (!answer) throw new NoRespondersError({ message: `no responders on ${subject}` });
     const out = answer(data);
     this.carry(out, `a chunk on ${subject}`);
     return out.slice();
@@ -44,7 +44,7 @@ export class MemoryBodyStore implements BodyStore {
 
   async get(name: string): Promise<Uint8Array> {
     const data = this.bodies.get(name);
-    if (!data) throw new BusPayloadError(`the body ${name} of a large message is gone (deleted)`);
+    if (!data) throw new BusPayloadError({ message: `the body ${name} of a large message is gone (deleted)` });
     return data.slice();
   }
 

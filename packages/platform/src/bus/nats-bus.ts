@@ -133,7 +133,7 @@ export class NatsBus implements Bus {
         reconnectTimeWait: 500,
       });
     } catch (err) {
-      throw new UnavailableError(`cannot connect to NATS at ${opts.url}`, [], { cause: err });
+      throw new UnavailableError({ message: `cannot connect to NATS at ${opts.url}`, cause: err });
     }
     try {
       const jsm = await nc.jetstreamManager();

@@ -22,13 +22,13 @@ export function jsErrorCode(err: unknown): number | undefined {
 export function fromNatsError(err: unknown, what: string): ApiError {
   const code = err instanceof NatsError ? err.code : undefined;
   if (code === ErrorCode.Timeout || code === ErrorCode.JetStream408RequestTimeout) {
-    return new TimeoutError(`${what} timed out`, [], { cause: err });
+    return new TimeoutError({ message: `${what} timed out`, cause: err });
   }
   const retry = { cause: err, retryAfterSeconds: BUS_RETRY_AFTER_S };
-  if (code === ErrorCode.NoResponders) return new NoRespondersError(`${what}: no responders`, [], retry);
+  if (code === ErrorCode.NoResponders) return new NoRespondersError({ message: `${what}: no responders`, ...retry });
   if (code === ErrorCode.MaxPayloadExceeded)
-    return new BusPayloadError(`${what}: larger than the NATS server's max_payload`, { cause: err });
-  return new UnavailableError(`${what} failed`, [], retry);
+    return new BusPayloadError({ message: `${what}: larger than the NATS server's max_payload`, cause: err });
+  return new UnavailableError({ message: `${what} failed`, ...retry });
 }
 
 /** nats.js refused to send a message larger than the server's max_payload. */

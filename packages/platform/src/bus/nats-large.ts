@@ -79,7 +79,8 @@ export class NatsBodyStore implements BodyStore {
 
   async get(name: string): Promise<Uint8Array> {
     const data = await (await this.store()).getBlob(name);
-    if (!data) throw new BusPayloadError(`the body ${name} of a large message is gone (expired or deleted)`);
+    if (!data)
+      throw new BusPayloadError({ message: `the body ${name} of a large message is gone (expired or deleted)` });
     return data;
   }
 

@@ -82,12 +82,12 @@ export class RequestWatch {
     this.logger.warn({ requests: this.pending.size }, 'connection lost: failing the requests in flight with 503');
     for (const p of this.pending.values())
       p.fail(
-        new UnavailableError(
-          `request ${p.subject}: the connection to the message bus was lost while it waited for its answer; ` +
+        new UnavailableError({
+          message:
+            `request ${p.subject}: the connection to the message bus was lost while it waited for its answer; ` +
             'try again shortly',
-          [],
-          { retryAfterSeconds: BUS_RETRY_AFTER_S },
-        ),
+          retryAfterSeconds: BUS_RETRY_AFTER_S,
+        }),
       );
     this.pending.clear();
   }
@@ -160,7 +160,11 @@ export class RequestWatch {
       if (p.holder !== holder) continue;
       this.pending.delete(seq);
       failed += 1;
-      p.fail(new ResponderLostError(`request ${p.subject}: the process answering it went away; try again shortly`));
+      p.fail(
+        new ResponderLostError({
+          message: `request ${p.subject}: the process answering it went away; try again shortly`,
+        }),
+      );
     }
     if (failed > 0)
       this.logger.warn({ requests: failed }, 'the process holding requests is gone: failing them with 503');

@@ -51,7 +51,9 @@ export async function compareAndSet<T extends object>(
     const after = await coll.findOneAndUpdate(guard, { ...decision, $inc: { ...decision.$inc, [REVISION_FIELD]: 1 } });
     if (after) return { before: current, after };
     if (attempt >= attempts)
-      throw new ConflictError([errorItem('the object is being changed by other requests at the same time; try again')]);
+      throw new ConflictError({
+        errors: [errorItem('the object is being changed by other requests at the same time; try again')],
+      });
     // Spread the losers out a little so they do not collide again in lockstep.
     await new Promise((r) => setTimeout(r, Math.random() * Math.min(attempt, 10)));
   }

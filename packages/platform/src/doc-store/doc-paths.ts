@@ -1,5 +1,6 @@
 /** Dot paths over plain documents, with MongoDB's meaning (shared by the embedded store's parts). */
 import { types } from 'node:util';
+import { BadRequestError } from '@patchbay/contracts';
 
 type Obj = Record<string, unknown>;
 
@@ -32,7 +33,9 @@ export function setPath(doc: Obj, path: string, value: unknown): void {
     if (held === undefined || held === null) Reflect.set(at, part, {});
     const next: unknown = Reflect.get(at, part);
     if (!isPlainObject(next) && !Array.isArray(next))
-      throw new Error(`cannot set '${path}': '${parts.slice(0, i + 1).join('.')}' is not an object`);
+      throw new BadRequestError({
+        message: `cannot set '${path}': '${parts.slice(0, i + 1).join('.')}' is not an object`,
+      });
     at = next;
   }
   Reflect.set(at, parts[parts.length - 1], value);

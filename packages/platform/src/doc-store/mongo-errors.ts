@@ -20,7 +20,7 @@ const DUPLICATE_KEY = new Set([11000, 11001]);
 /** `what` names the store in the generic messages ('document store', 'blob store'). */
 export function translateMongoError(err: unknown, what = 'document store'): ApiError {
   if (err instanceof ApiError) return err;
-  if (isDuplicateKey(err)) return new DuplicateKeyError(indexName(err), { cause: err });
+  if (isDuplicateKey(err)) return new DuplicateKeyError({ index: indexName(err), cause: err });
   if (
     err instanceof MongoNetworkError ||
     err instanceof MongoServerSelectionError ||
@@ -29,9 +29,9 @@ export function translateMongoError(err: unknown, what = 'document store'): ApiE
     err instanceof MongoClientClosedError ||
     err instanceof MongoOperationTimeoutError
   ) {
-    return new UnavailableError(`${what} unavailable`, [], { cause: err });
+    return new UnavailableError({ message: `${what} unavailable`, cause: err });
   }
-  return new ApiError(500, 'store_error', `${what} error`, [], { cause: err });
+  return new ApiError({ code: 'store_error', message: `${what} error`, cause: err });
 }
 
 function isDuplicateKey(err: unknown): err is MongoError {

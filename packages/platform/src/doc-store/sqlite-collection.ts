@@ -7,6 +7,7 @@
  * committed. A read-modify-write (update, find-and-modify, upsert) reads, applies the update in JS
  * (doc-update.ts) and writes back inside one IMMEDIATE transaction.
  */
+import { BadRequestError } from '@patchbay/contracts';
 import type { Database, Statement } from 'better-sqlite3';
 import type {
   Collection,
@@ -114,7 +115,7 @@ export class SqliteCollection implements Collection<Doc> {
   async replaceOne(filter: Filter, doc: Doc): Promise<UpdateResult> {
     return this.write(() => {
       if (Object.keys(doc).some((k) => k.startsWith('$')))
-        throw new Error('a replacement cannot hold update operators');
+        throw new BadRequestError({ message: 'a replacement cannot hold update operators' });
       const row = this.select<Row>(filter, 'id, doc', { limit: 1 }).get();
       if (!row) return { matchedCount: 0, modifiedCount: 0 };
       const text = encodeDoc(doc);

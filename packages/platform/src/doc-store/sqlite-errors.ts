@@ -11,13 +11,11 @@ export function translateSqliteError(err: unknown, uniqueName: (message: string)
   if (err instanceof ApiError) return err;
   if (isSqliteError(err)) {
     if (err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
-      return new DuplicateKeyError(uniqueName(err.message), { cause: err });
+      return new DuplicateKeyError({ index: uniqueName(err.message), cause: err });
     if (err.code.startsWith('SQLITE_BUSY') || err.code.startsWith('SQLITE_LOCKED'))
-      return new UnavailableError('document store busy', [], { cause: err });
+      return new UnavailableError({ message: 'document store busy', cause: err });
   }
-  if (err instanceof Error && /^(cannot|a replacement|createIndex)/.test(err.message))
-    return new ApiError(400, 'bad_request', err.message, [], { cause: err });
-  return new ApiError(500, 'store_error', 'document store error', [], { cause: err });
+  return new ApiError({ code: 'store_error', message: 'document store error', cause: err });
 }
 
 /**

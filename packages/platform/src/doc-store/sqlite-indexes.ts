@@ -12,6 +12,7 @@
  * counts as a value, as in MongoDB. Sparse: a partial index `WHERE json_type(doc, <first path>) IS
  * NOT NULL` leaves out the documents lacking the first field (the port's meaning).
  */
+import { BadRequestError } from '@patchbay/contracts';
 import type { Database } from 'better-sqlite3';
 import type { IndexOptions, Sort } from './port';
 import { crossesArray } from './doc-paths';
@@ -112,7 +113,7 @@ export class SqliteIndexes {
   /** Creates the index unless one on the same keys exists; throws SQLite's unique error over duplicates. */
   create(keys: Sort, opts: IndexOptions): void {
     const entries = Object.entries(keys);
-    if (entries.length === 0) throw new Error('createIndex needs at least one field');
+    if (entries.length === 0) throw new BadRequestError({ message: 'createIndex needs at least one field' });
     if (this.find(entries)) return;
     const name = opts.name ?? entries.map(([k, d]) => `${k}_${d}`).join('_');
     const sqlName = quoteId(`${this.collection}:${name}`);

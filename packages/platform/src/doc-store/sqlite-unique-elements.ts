@@ -63,7 +63,7 @@ export class UniqueElements {
         // A scalar (or missing) value: the SQLite unique index checks scalars; elements are here.
         const k = keyOf(values.values[0]);
         if (k && this.statements.get(`SELECT 1 FROM ${side} WHERE key = ? AND id <> ?`).get(k.key, id))
-          throw new DuplicateKeyError(f.name);
+          throw new DuplicateKeyError({ index: f.name });
         continue;
       }
       const keys = new Map<string, unknown>();
@@ -75,7 +75,7 @@ export class UniqueElements {
         const taken =
           this.statements.get(`SELECT 1 FROM ${side} WHERE key = ? AND id <> ?`).get(key, id) ??
           this.statements.get(`SELECT 1 FROM ${this.table} WHERE ${f.column} = ? AND id <> ?`).get(key, id);
-        if (taken) throw new DuplicateKeyError(f.name);
+        if (taken) throw new DuplicateKeyError({ index: f.name });
         this.statements.get(`INSERT INTO ${side} (key, id) VALUES (?, ?)`).run(key, id);
       }
     }

@@ -124,7 +124,7 @@ function unsatisfiable(res: ServerResponse, headers: string[], size: number): ne
   for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('Content-Range', `bytes */${size}`);
-  throw new RangeNotSatisfiableError(size);
+  throw new RangeNotSatisfiableError({ size });
 }
 
 /**

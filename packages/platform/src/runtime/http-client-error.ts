@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   ApiError,
+  codeForStatus,
   BadRequestError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
@@ -30,34 +31,38 @@ export function clientError(err: unknown, req: { headers: IncomingHttpHeaders })
   if (err instanceof ApiError) return err;
   switch (fieldOf(err, 'type')) {
     case 'entity.parse.failed':
-      return new BadRequestError('No JSON object could be decoded');
+      return new BadRequestError({ message: 'No JSON object could be decoded' });
     case 'entity.too.large':
       return new PayloadTooLargeError();
     case 'encoding.unsupported':
-      return new UnsupportedMediaTypeError(
-        `Content-Encoding ${String(req.headers['content-encoding'])} is not supported`,
-      );
+      return new UnsupportedMediaTypeError({
+        message: `Content-Encoding ${String(req.headers['content-encoding'])} is not supported`,
+      });
     case 'charset.unsupported':
       return new UnsupportedMediaTypeError();
     case 'request.aborted':
-      return new BadRequestError('request aborted');
+      return new BadRequestError({ message: 'request aborted' });
     default:
       break;
   }
   if (err instanceof URIError)
-    return new BadRequestError('validation error', [errorItem('the path is not valid percent-encoded UTF-8', 'path')]);
+    return new BadRequestError({
+      message: 'validation error',
+      errors: [errorItem('the path is not valid percent-encoded UTF-8', 'path')],
+    });
   if (isDecompressionError(err)) return notEncodedAsSaid(req);
   const status = fieldOf(err, 'status') ?? fieldOf(err, 'statusCode');
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // Anything else body-parser refused: with a Content-Encoding, the body did not decompress.
     if (req.headers['content-encoding'] && status === 400) return notEncodedAsSaid(req);
-    return new ApiError(status, 'client_error', status === 400 ? 'bad request' : 'request refused');
+    return new ApiError({ code: codeForStatus(status), message: status === 400 ? 'bad request' : 'request refused' });
   }
   return undefined;
 }
 
 function notEncodedAsSaid(req: { headers: IncomingHttpHeaders }): BadRequestError {
-  return new BadRequestError('validation error', [
-    errorItem(`the body is not valid ${String(req.headers['content-encoding'])} data`, 'Content-Encoding'),
-  ]);
+  return new BadRequestError({
+    message: 'validation error',
+    errors: [errorItem(`the body is not valid ${String(req.headers['content-encoding'])} data`, 'Content-Encoding')],
+  });
 }

@@ -123,11 +123,15 @@ export function describeBlobStoreContract(
       expect(st.modified.getTime()).toBeLessThanOrEqual(Date.now() + 2000);
     });
 
-    it('reports a missing key as NotFoundError on get and stat', async () => {
-      await expect(store.get(`${p}missing`)).rejects.toBeInstanceOf(NotFoundError);
-      await expect(store.get(`${p}missing`, { start: 0, end: 1 })).rejects.toBeInstanceOf(NotFoundError);
+    it('reports a missing key as NotFoundError (blob_not_found) on get and stat', async () => {
+      const missing = { status: 404, code: 'blob_not_found' };
+      for (const failed of [store.get(`${p}missing`), store.get(`${p}missing`, { start: 0, end: 1 })]) {
+        const err = await failed.catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(NotFoundError);
+        expect(err).toMatchObject(missing);
+      }
       await expect(store.stat(`${p}missing`)).rejects.toBeInstanceOf(NotFoundError);
-      await expect(store.stat(`${p}missing`)).rejects.toMatchObject({ status: 404 });
+      await expect(store.stat(`${p}missing`)).rejects.toMatchObject(missing);
     });
 
     it('deletes idempotently', async () => {

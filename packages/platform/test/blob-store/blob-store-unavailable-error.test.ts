@@ -6,7 +6,10 @@ test("an answer carries fixed words for its reason, never the provider's or the 
   expect(refused.reason).toBe('unreachable');
   expect(refused.message).toMatch(/connection refused/); // for the log
   expect(refused.toBody()).toEqual({ errors: [], message: 'the object storage could not be reached; try again later' });
-  const provider = new BlobStoreUnavailableError('provider_error', 'the storage failed (HTTP 500 InternalError)');
+  const provider = new BlobStoreUnavailableError({
+    reason: 'provider_error',
+    message: 'the storage failed (HTTP 500 InternalError)',
+  });
   expect(JSON.stringify(provider.toBody())).not.toMatch(/InternalError|500/);
   const guarded = BlobStoreUnavailableError.network(
     new Error('AWS SDK error wrapper for Error: this address is not allowed'),

@@ -1,4 +1,4 @@
-import { NotFoundError, ok, TimeoutError, UnavailableError, type BusReply } from '@patchbay/contracts';
+import { NotFoundError, ok, TimeoutError, UnavailableError, unwrapReply, type BusReply } from '@patchbay/contracts';
 import type { MessageContext } from '../../src/bus/port';
 import { describeEventContract } from './bus-contract-events';
 import { describeJobContract } from './bus-contract-jobs';
@@ -113,22 +113,34 @@ function describeRequestContract(kit: BusKit): void {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  test('a thrown ApiError becomes its status and body; anything else a logged, generic 500', async () => {
+  test('a thrown ApiError becomes its status, code and body; anything else a logged, generic 500', async () => {
     const { logger, lines } = captureLogger();
     const [server, client] = [await kit.bus({ logger }), await kit.bus()];
     const [missing, broken] = [subject(), subject()];
     await server.serve(missing, 'things', async () => {
-      throw new NotFoundError('no such thing');
+      throw new NotFoundError({ code: 'blob_not_found', message: 'no such thing' });
     });
     await server.serve(broken, 'things', async () => {
       throw new Error('database password leaked');
     });
-    expect(await client.request(missing, {})).toStrictEqual({
+    const answer = await client.request(missing, {});
+    expect(answer).toStrictEqual({
       status: 404,
       error: { message: 'no such thing', errors: [] },
+      code: 'blob_not_found',
     });
+    // The caller gets the typed error back with its specific code.
+    const thrown = await Promise.resolve(answer)
+      .then(unwrapReply)
+      .catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(NotFoundError);
+    expect(thrown).toMatchObject({ code: 'blob_not_found', status: 404, message: 'no such thing' });
     const reply: BusReply = await client.request(broken, {}, { requestId: 'req-500' });
-    expect(reply).toStrictEqual({ status: 500, error: { message: 'internal server error', errors: [] } });
+    expect(reply).toStrictEqual({
+      status: 500,
+      error: { message: 'internal server error', errors: [] },
+      code: 'internal',
+    });
     const logged = lines.find((l) => l.level === 50 && JSON.stringify(l.err).includes('database password leaked'));
     expect(logged).toMatchObject({ subject: broken, requestId: 'req-500' });
   });

@@ -20,7 +20,7 @@ describe('serveAll', () => {
         },
         'svc.things.a.create': async () => reply(201, { made: true }),
         'svc.things.a.missing': async () => {
-          throw new NotFoundError('Cannot find item by SID');
+          throw new NotFoundError({ message: 'Cannot find item by SID' });
         },
         'svc.things.a.broken': async () => {
           throw new Error('boom');
@@ -56,13 +56,13 @@ describe('serveAll', () => {
       'things',
       {
         'svc.things.a.list': async () => {
-          throw new ApiError(500, 'store_error', 'document store error', [], { cause });
+          throw new ApiError({ code: 'store_error', message: 'document store error', cause });
         },
         'svc.things.a.busy': async () => {
-          throw new UnavailableError('document store busy', [], { cause: new Error('SQLITE_BUSY') });
+          throw new UnavailableError({ message: 'document store busy', cause: new Error('SQLITE_BUSY') });
         },
         'svc.things.a.shed': async () => {
-          throw new UnavailableError('try again');
+          throw new UnavailableError({ message: 'try again' });
         },
       },
       logger,

@@ -40,7 +40,7 @@ export function assertAddressFormat(addresses: readonly EndpointAddressInput[] |
       ? []
       : [errorItem('must be an IPv4 or IPv6 address or a host name', `addresses.${i}.ip`)],
   );
-  if (bad.length > 0) throw new BadRequestError('validation error', bad);
+  if (bad.length > 0) throw new BadRequestError({ message: 'validation error', errors: bad });
 }
 
 /**

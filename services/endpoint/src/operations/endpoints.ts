@@ -37,7 +37,7 @@ const validateReplace = compileValidator(EndpointReplaceSchema);
 
 /** The exact 409 of docs/interface-notes.md, Status codes and errors. */
 export const duplicateIpConflict = (): ConflictError =>
-  new ConflictError([errorItem('duplicate ip for auth_required=false')]);
+  new ConflictError({ errors: [errorItem('duplicate ip for auth_required=false')] });
 
 /*
  * The operations behind `/endpoints`. Each checks, in order: the caller's own endpoint (404
@@ -53,7 +53,7 @@ export async function createEndpoint(ctx: EndpointContext, req: GatewayRequest, 
   assertAddressFormat(input.addresses);
   const state = buildEndpoint(input, generateValues(input.type, ctx.settings.hostedApiUrl));
   const violations = createViolations(state, input.properties, req.principal.scopes);
-  if (violations.length > 0) throw new UnprocessableError(violations);
+  if (violations.length > 0) throw new UnprocessableError({ errors: violations });
   await checkCallbackUrl(ctx, state, null);
   const partnerSid = req.principal.partner_sid;
   await ctx.links.check(partnerSid, state, null, requestId);
@@ -93,7 +93,7 @@ export async function updateEndpoint(
       const before = stateOf(current);
       const next = applyUpdate(before, input, replaceNested);
       const violations = updateViolations(before, next, input.properties, req.principal.scopes);
-      if (violations.length > 0) throw new UnprocessableError(violations);
+      if (violations.length > 0) throw new UnprocessableError({ errors: violations });
       await checkCallbackUrl(ctx, next, before);
       await ctx.links.check(current.partner_sid, next, before, requestId);
       const doc = toDoc(next, {
@@ -161,8 +161,8 @@ export async function deleteEndpoint(ctx: EndpointContext, req: GatewayRequest, 
       { projection: { endpoint_sid: 1 }, limit: 20, sort: { endpoint_sid: 1 } },
     );
     if (playbacks.length > 0)
-      throw new ConflictError(
-        playbacks.map((p) =>
+      throw new ConflictError({
+        errors: playbacks.map((p) =>
           errorItem(
             `conference_playback endpoint ${p.endpoint_sid} names this conference ` +
               `(properties.conference_endpoint_sid)`,
@@ -170,7 +170,7 @@ export async function deleteEndpoint(ctx: EndpointContext, req: GatewayRequest, 
             p.endpoint_sid,
           ),
         ),
-      );
+      });
   }
   await ctx.repo.endpoints.deleteOne({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid });
   logOf(ctx).info({ endpoint_sid: doc.endpoint_sid, partner_sid: doc.partner_sid, requestId }, 'endpoint deleted');
@@ -188,7 +188,7 @@ async function checkCallbackUrl(
   const url = next.properties.callback_url;
   if (typeof url !== 'string' || url === previous?.properties.callback_url) return;
   const problem = await callbackUrlProblem(url, ctx.settings.callbacks.allowPrivate);
-  if (problem) throw new UnprocessableError([problem]);
+  if (problem) throw new UnprocessableError({ errors: [problem] });
 }
 
 /** The caller's endpoint named by the path; another partner's is as unknown as a missing one. */

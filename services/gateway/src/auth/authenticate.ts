@@ -20,7 +20,7 @@ function parseAuthorization(
     const i = decoded.indexOf(':');
     if (i > 0) return { kind: 'basic', login: decoded.slice(0, i), password: decoded.slice(i + 1) };
   }
-  throw new UnauthorizedError('Bad credentials');
+  throw new UnauthorizedError({ code: 'bad_credentials' });
 }
 
 /**
@@ -32,7 +32,7 @@ export function authenticate(bus: Bus, cache: CredentialCache, timeoutMs: number
   const identity = new IdentityClient(bus, { timeoutMs });
   return async (req, res, next) => {
     const creds = parseAuthorization(req.headers.authorization);
-    if (!creds) throw new UnauthorizedError('Unauthorized');
+    if (!creds) throw new UnauthorizedError();
     const key = creds.kind === 'bearer' ? `b:${sha(creds.token)}` : `u:${sha(`${creds.login}\u0000${creds.password}`)}`;
     let principal = cache.get(key);
     if (!principal) {

@@ -18,7 +18,11 @@ function refuseDeclaredOverLimit(limit: number): RequestHandler {
   return (req, _res, next) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isSafeInteger(declared) && declared > limit && !contentCoding(req))
-      return next(new PayloadTooLargeError(`request entity too large (Content-Length ${declared}, at most ${limit})`));
+      return next(
+        new PayloadTooLargeError({
+          message: `request entity too large (Content-Length ${declared}, at most ${limit})`,
+        }),
+      );
     next();
   };
 }
@@ -50,7 +54,7 @@ export function jsonBody(limit: number): RequestHandler[] {
   return [
     (req, _res, next) => {
       if (hasBody(req) && !req.is('application/json') && !req.is('application/*+json'))
-        return next(new UnsupportedMediaTypeError('Content-Type must be application/json'));
+        return next(new UnsupportedMediaTypeError({ message: 'Content-Type must be application/json' }));
       next();
     },
     refuseDeclaredOverLimit(limit),
@@ -65,7 +69,9 @@ export function formBody(limit: number): RequestHandler[] {
   return [
     (req, _res, next) => {
       if (hasBody(req) && !req.is('application/x-www-form-urlencoded') && !req.is('application/json'))
-        return next(new UnsupportedMediaTypeError('Content-Type must be application/x-www-form-urlencoded'));
+        return next(
+          new UnsupportedMediaTypeError({ message: 'Content-Type must be application/x-www-form-urlencoded' }),
+        );
       next();
     },
     refuseDeclaredOverLimit(limit),

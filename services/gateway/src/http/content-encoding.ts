@@ -37,6 +37,8 @@ export function decoderFor(req: IncomingMessage): (() => Transform) | null {
   if (!coding) return null;
   const decoder = DECODERS[coding];
   if (!decoder)
-    throw new UnsupportedMediaTypeError(`Content-Encoding ${coding} is not supported (use gzip, deflate, br or zstd)`);
+    throw new UnsupportedMediaTypeError({
+      message: `Content-Encoding ${coding} is not supported (use gzip, deflate, br or zstd)`,
+    });
   return decoder;
 }

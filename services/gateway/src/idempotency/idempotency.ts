@@ -27,11 +27,16 @@ export interface IdempotencyDeps {
 }
 
 const mismatch = () =>
-  UnprocessableError.field(
-    IDEMPOTENCY_KEY_HEADER,
-    'this Idempotency-Key was used for a different request (method, path, query or body); ' +
-      'use a new key for a new request',
-  );
+  new UnprocessableError({
+    code: 'idempotency_key_mismatch',
+    errors: [
+      errorItem(
+        'this Idempotency-Key was used for a different request (method, path, query or body); ' +
+          'use a new key for a new request',
+        IDEMPOTENCY_KEY_HEADER,
+      ),
+    ],
+  });
 
 /**
  * Idempotency keys (docs/interface-notes.md, Idempotency keys; decisions §48), mounted by app.ts on
@@ -76,15 +81,16 @@ export function idempotencyKeys(route: RouteDef, deps: IdempotencyDeps): Request
         return true;
       }
       case 'in_progress':
-        throw new ConflictError(
-          [
+        throw new ConflictError({
+          code: 'idempotency_key_in_progress',
+          errors: [
             errorItem(
               'a request with this Idempotency-Key is still running; try again after Retry-After',
               IDEMPOTENCY_KEY_HEADER,
             ),
           ],
-          { retryAfterSeconds: begun.retry_after },
-        );
+          retryAfterSeconds: begun.retry_after,
+        });
       case 'mismatch':
         throw mismatch();
       case 'replay':

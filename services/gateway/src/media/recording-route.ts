@@ -19,9 +19,9 @@ export function recordingRoute(deps: StreamDeps): RequestHandler {
     res.setHeader('Connection', 'close');
     if (!req.is(['audio/*', 'application/octet-stream'])) {
       req.resume();
-      throw new UnsupportedMediaTypeError(
-        'send the recording as the raw body, with an audio/* or application/octet-stream Content-Type',
-      );
+      throw new UnsupportedMediaTypeError({
+        message: 'send the recording as the raw body, with an audio/* or application/octet-stream Content-Type',
+      });
     }
     const query: Record<string, unknown> = { ...req.query };
     const key = runningKeyOf(res)?.key;

@@ -41,9 +41,9 @@ const NDJSON_TYPES = [
 function formatOf(req: Request): IngestFormat {
   if (req.is(NDJSON_TYPES)) return 'ndjson';
   if (req.is(['application/json', 'application/*+json'])) return 'json-array';
-  throw new UnsupportedMediaTypeError(
-    'send a JSON array (application/json) or one record per line (application/x-ndjson)',
-  );
+  throw new UnsupportedMediaTypeError({
+    message: 'send a JSON array (application/json) or one record per line (application/x-ndjson)',
+  });
 }
 
 /**
@@ -189,9 +189,10 @@ export async function ingestBody(items: AsyncIterable<BodyItem>, send: Send): Pr
   } catch (err) {
     if (!(err instanceof BodyStopped)) throw err;
     if (report.received === 0)
-      throw new BadRequestError('No JSON object could be decoded', [
-        { field: 'body', message: err.message, reference_sid: null },
-      ]);
+      throw new BadRequestError({
+        message: 'No JSON object could be decoded',
+        errors: [{ field: 'body', message: err.message, reference_sid: null }],
+      });
     report.complete = false;
     refuse(report.received, `${err.message}; reading stopped here, the records before were processed`);
   }

@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { UnprocessableError } from '@patchbay/contracts';
+import { errorItem, UnprocessableError } from '@patchbay/contracts';
 
 /** How many leading bytes are kept for content sniffing (tar's magic sits at 257). */
 export const HEAD_BYTES = 512;
@@ -21,7 +21,12 @@ export class UploadTap extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.size += chunk.length;
     if (this.size > this.maxBytes)
-      return cb(UnprocessableError.field('quota_bytes', 'the file does not fit in the container quota'));
+      return cb(
+        new UnprocessableError({
+          code: 'quota_exceeded',
+          errors: [errorItem('the file does not fit in the container quota', 'quota_bytes')],
+        }),
+      );
     if (this.headLength < HEAD_BYTES) {
       const part = chunk.subarray(0, HEAD_BYTES - this.headLength);
       this.headChunks.push(Buffer.from(part));

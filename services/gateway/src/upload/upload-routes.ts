@@ -32,7 +32,7 @@ const MALFORMED_MULTIPART = new RegExp(
 function multerError(err: unknown): unknown {
   if (err instanceof multer.MulterError) {
     if (err.code === 'LIMIT_FIELD_VALUE' || err.code === 'LIMIT_FIELD_KEY')
-      return new PayloadTooLargeError(`form field ${err.field ?? ''} is too large`);
+      return new PayloadTooLargeError({ message: `form field ${err.field ?? ''} is too large` });
     if (err.code === 'LIMIT_UNEXPECTED_FILE')
       return BadRequestError.field(err.field ?? 'data', 'the only file part accepted is data');
     return BadRequestError.field(err.field ?? 'data', err.message);
@@ -115,10 +115,11 @@ export function uploadRoute(deps: StreamDeps): RequestHandler {
       // multer reads the request itself: a compressed multipart body cannot be decoded on the way.
       if (contentCoding(req)) {
         req.resume();
-        throw new UnsupportedMediaTypeError(
-          'a multipart/form-data upload cannot have a Content-Encoding; send the ' +
+        throw new UnsupportedMediaTypeError({
+          message:
+            'a multipart/form-data upload cannot have a Content-Encoding; send the ' +
             'file as is or use application/octet-stream',
-        );
+        });
       }
       multipart(req, res, (err?: unknown) => {
         if (err) {
@@ -135,7 +136,7 @@ export function uploadRoute(deps: StreamDeps): RequestHandler {
     }
     if (!req.is('application/octet-stream')) {
       req.resume();
-      throw new UnsupportedMediaTypeError('upload with multipart/form-data or application/octet-stream');
+      throw new UnsupportedMediaTypeError({ message: 'upload with multipart/form-data or application/octet-stream' });
     }
     await streamedUpload(deps, req, res, () =>
       prepareUpload(deps, principal, { ...req.query }, 'query', requestId, { idempotency_key: runningKeyOf(res)?.key }),

@@ -15,6 +15,6 @@ export function requestedScope(scope: string, held: readonly Scope[]): Scope[] {
     ...(lacking.length > 0 ? [errorItem(`the partner does not hold: ${lacking.join(', ')}`, 'scope')] : []),
     ...(names.length === 0 ? [errorItem('scope names no scope', 'scope')] : []),
   ];
-  if (errors.length > 0) throw new BadRequestError('invalid_scope', errors);
+  if (errors.length > 0) throw new BadRequestError({ message: 'invalid_scope', errors });
   return known;
 }

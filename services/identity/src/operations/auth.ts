@@ -44,9 +44,9 @@ export async function authenticateToken(ctx: IdentityContext, { token }: { token
   const { repo } = ctx;
   const t = await repo.tokens.findOne({ token_hash: hashToken(token) });
   if (!t || (t.date_expiration_access_token && new Date(t.date_expiration_access_token) <= new Date()))
-    throw new UnauthorizedError('Bad credentials');
+    throw new UnauthorizedError({ code: 'bad_credentials' });
   const p = await repo.partners.findOne({ partner_sid: t.partner_sid });
-  if (!p || p.status !== 'active') throw new UnauthorizedError('Bad credentials');
+  if (!p || p.status !== 'active') throw new UnauthorizedError({ code: 'bad_credentials' });
   if (!t.date_last_accessed || Date.now() - new Date(t.date_last_accessed).getTime() > LAST_ACCESS_RESOLUTION_MS) {
     await repo.tokens.updateOne({ token_sid: t.token_sid }, { $set: { date_last_accessed: new Date() } });
   }

@@ -51,7 +51,7 @@ export async function issueToken(ctx: IdentityContext, p: PartnerDoc, opts: Toke
 /** The caller's partner while it is active; else the credentials are bad (401). */
 async function activePartner(ctx: IdentityContext, partnerSid: string): Promise<PartnerDoc> {
   const p = await ctx.repo.partners.findOne({ partner_sid: partnerSid });
-  if (!p || p.status !== 'active') throw new UnauthorizedError('Bad credentials');
+  if (!p || p.status !== 'active') throw new UnauthorizedError({ code: 'bad_credentials' });
   return p;
 }
 

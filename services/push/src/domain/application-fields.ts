@@ -109,7 +109,7 @@ export function checkApplication(
     if (!next.apns_key_id) problems.push(errorItem('apns_key_id is required with apns_p8', 'apns_key_id'));
     if (!next.apns_team_id) problems.push(errorItem('apns_team_id is required with apns_p8', 'apns_team_id'));
   }
-  if (problems.length > 0) throw new UnprocessableError(problems);
+  if (problems.length > 0) throw new UnprocessableError({ errors: problems });
   return { fields: next, apns_p12_expiration: expiration, credentials_revision: credentialsRevision(next) };
 }
 

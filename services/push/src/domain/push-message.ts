@@ -39,12 +39,12 @@ export function toPushMessage(n: PushNotification): PushMessage {
   if (data) {
     const bad = Object.keys(data).filter((k) => RESERVED_DATA_KEY.test(k) || k === '');
     if (bad.length > 0)
-      throw new BadRequestError(
-        'validation error',
-        bad.map(
+      throw new BadRequestError({
+        message: 'validation error',
+        errors: bad.map(
           (k) => BadRequestError.field(`data.${k}`, 'reserved key (from, message_type, aps, google*, gcm*)').errors[0],
         ),
-      );
+      });
   }
   return strip({
     title: opt(n.title),

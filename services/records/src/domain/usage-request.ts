@@ -67,7 +67,8 @@ export function parseUsageRequest(query: Readonly<Record<string, unknown>>, kind
   const bounds = boundsIn(ast, kind.dateField);
   const to = bounds.to ?? (bounds.from !== undefined ? Math.max(now.getTime(), bounds.from + 1) : now.getTime());
   const from = bounds.from ?? to - DEFAULT_USAGE_DAYS * DAY;
-  const problem = (message: string) => new BadRequestError('validation error', [errorItem(message, 'filter')]);
+  const problem = (message: string) =>
+    new BadRequestError({ message: 'validation error', errors: [errorItem(message, 'filter')] });
   if (to <= from) throw problem(`the ${kind.dateField} range of the filter is empty`);
   if (to - from > MAX_USAGE_DAYS * DAY)
     throw problem(`the ${kind.dateField} range of the filter spans more than ${MAX_USAGE_DAYS} days`);

@@ -43,7 +43,9 @@ export async function createExport(ctx: RecordsContext, kind: ExportKind, record
   const body = validateCreate(req.body ?? {});
   const principal = req.principal;
   if (!principal.scopes.includes(STORAGE_SCOPE))
-    throw new ForbiddenError(`an export writes a file: the token needs the ${STORAGE_SCOPE} scope too`);
+    throw new ForbiddenError({
+          message: `an export writes a file: the token needs the ${STORAGE_SCOPE} scope too`,
+        });
   const filter = body.filter?.trim() ? body.filter : null;
   if (filter) parseListParams({ filter }, records.spec);
   if (body.callback_url) {
@@ -52,7 +54,7 @@ export async function createExport(ctx: RecordsContext, kind: ExportKind, record
       ctx.exports.settings.callbacks.allowPrivate,
       'callback_url',
     );
-    if (problem) throw new UnprocessableError([problem]);
+    if (problem) throw new UnprocessableError({ errors: [problem] });
   }
   const container = await targetContainer(ctx, principal.partner_sid, body.container_sid);
   const now = new Date();
@@ -137,9 +139,9 @@ export async function cancelExport(ctx: RecordsContext, kind: ExportKind, req: G
   );
   if (!cancelled) {
     const now = (await ownedExport(ctx, kind, req)).status;
-    throw new ConflictError([
-      errorItem(`the export has ended (${now}); its file, if any, is an ordinary file now`, 'status'),
-    ]);
+    throw new ConflictError({
+      errors: [errorItem(`the export has ended (${now}); its file, if any, is an ordinary file now`, 'status')],
+    });
   }
   ctx.log.info({ export_sid: doc.export_sid, partner_sid: doc.partner_sid }, 'record export cancelled');
   return serializeExport(cancelled);

@@ -26,7 +26,7 @@ export async function recordUsage(
   const partner = req.principal.partner_sid;
   const rolled = await rollupRows(repo.usage, name, kind, records, partner, request, MAX_USAGE_ITEMS + 1);
   if (rolled) return usageAnswer(kind, request, rolled);
-  if (!records.bucketTotals) throw new UnavailableError('this document store cannot total records');
+  if (!records.bucketTotals) throw new UnavailableError({ message: 'this document store cannot total records' });
   const rows = await records.bucketTotals(andFilters({ partner_sid: partner }, request.filter), {
     dateField: kind.dateField,
     unit: request.unit,

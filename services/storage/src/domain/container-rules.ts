@@ -93,7 +93,7 @@ export function checkContainerRules(c: ContainerSettings): void {
     errors.push(
       errorItem(`classifications both allowed and blocked: ${overlap.join(', ')}`, 'blocked_classifications'),
     );
-  if (errors.length > 0) throw new UnprocessableError(errors);
+  if (errors.length > 0) throw new UnprocessableError({ errors });
 }
 
 const pct = (free: number, of: number): number =>

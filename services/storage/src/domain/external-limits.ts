@@ -38,7 +38,7 @@ export function checkLimitSettings(external: boolean, body: LimitSettingsSent): 
     for (const field of NEVER_NULL_INTERNAL)
       if (body[field] === null) errors.push(errorItem('null only for external containers', field));
   }
-  if (errors.length > 0) throw new UnprocessableError(errors);
+  if (errors.length > 0) throw new UnprocessableError({ errors });
 }
 
 /** A body without the limit settings sent as null (an external container's, as it was read back). */

@@ -57,7 +57,8 @@ export interface PlaybackContext {
   container_sid: string | null;
 }
 
-const forbid = (message: string, field: string) => new ForbiddenError('Forbidden', [errorItem(message, field)]);
+const forbid = (message: string, field: string) =>
+  new ForbiddenError({ message: 'Forbidden', errors: [errorItem(message, field)] });
 
 /**
  * Whether endpoint `e` may play `f` (throws a 403 naming the rule otherwise):

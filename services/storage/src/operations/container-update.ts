@@ -75,7 +75,7 @@ export async function updateContainer(
             await checkExternalInTime(ctx, type, sent, deadline);
             probed = key;
           } else if (deadline.expired) {
-            throw new UnprocessableError([probeFailure('timeout', type)]);
+            throw new UnprocessableError({ errors: [probeFailure('timeout', type)] });
           }
           const storeId = current.external_store_id;
           const moved = !storeId || !sameLocation(locationOf(sent), locationOf(stored ?? {}));

@@ -85,13 +85,15 @@ export async function createContainer(
   const counted = type === 'internal';
   const max = counted ? await maxContainers(ctx, partnerSid) : 0;
   if (counted && !(await takeSlot(ctx, partnerSid, max)))
-    throw new UnprocessableError([
-      errorItem(
-        `partner has reached its limit of ${max} containers; an operator raises it with the partner attribute ` +
-          `max_containers: patchbay partner update ${partnerSid} --max-containers ${max + 1} ` +
-          `(or PATCH /partners/${partnerSid} with attributes.max_containers)`,
-      ),
-    ]);
+    throw new UnprocessableError({
+      errors: [
+        errorItem(
+          `partner has reached its limit of ${max} containers; an operator raises it with the partner attribute ` +
+            `max_containers: patchbay partner update ${partnerSid} --max-containers ${max + 1} ` +
+            `(or PATCH /partners/${partnerSid} with attributes.max_containers)`,
+        ),
+      ],
+    });
   const doc = newContainerDoc(partnerSid, settings, false, { container_sid: randomUUID(), now: new Date() });
   if (type !== 'internal' && plain) {
     // Credentials sealed before anything is written; blobs go to store `<container_sid>.1`.
@@ -153,16 +155,16 @@ export async function deleteContainer(ctx: StorageContext, partnerSid: string, c
   const endpoints = new EndpointClient(ctx.bus, { timeoutMs: ctx.busTimeoutMs });
   const { endpoint_sids: users } = await endpoints.usingContainer(c.partner_sid, c.container_sid);
   if (users.length > 0)
-    throw new ConflictError(
-      users.map((sid) =>
+    throw new ConflictError({
+      errors: users.map((sid) =>
         errorItem(`endpoint ${sid} names this container (properties.container_sid)`, 'container_sid', sid),
       ),
-    );
+    });
   if (
     (await repo.files.countDocuments({ container_sid: c.container_sid })) > 0 ||
     (await repo.uploads.countDocuments({ container_sid: c.container_sid })) > 0
   ) {
-    throw new ConflictError([errorItem('container still holds files', 'container_sid')]);
+    throw new ConflictError({ errors: [errorItem('container still holds files', 'container_sid')] });
   }
   if (
     (await repo.containers.deleteOne({ container_sid: c.container_sid, total_files: 0 })) === 1 &&

@@ -146,9 +146,11 @@ export async function deleteKey(ctx: StorageContext, partnerSid: string, keySid:
   const k = await ownedKey(ctx, partnerSid, keySid);
   const user = await ctx.repo.containers.findOne({ encryption_key_sids: k.encryption_key_sid });
   if (user)
-    throw new ConflictError([
-      errorItem('a container names this key in encryption_key_sids', 'encryption_key_sid', user.container_sid),
-    ]);
+    throw new ConflictError({
+      errors: [
+        errorItem('a container names this key in encryption_key_sids', 'encryption_key_sid', user.container_sid),
+      ],
+    });
   await ctx.repo.encryptionKeys.deleteOne({ encryption_key_sid: k.encryption_key_sid });
   return reply(204, null);
 }

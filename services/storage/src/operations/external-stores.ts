@@ -85,7 +85,7 @@ export async function checkExternalInTime(
   deadline: Deadline,
 ): Promise<void> {
   await checkExternalStorage(type, attrs, { allowPrivate: ctx.allowPrivateExternalStorage, deadline, log: ctx.log });
-  if (deadline.expired) throw new UnprocessableError([probeFailure('timeout', type)]);
+  if (deadline.expired) throw new UnprocessableError({ errors: [probeFailure('timeout', type)] });
 }
 
 /** How a create or update checks an external storage. */
@@ -113,7 +113,7 @@ export async function checkExternalStorage(
   opts: ExternalCheckOptions,
 ): Promise<void> {
   const errors = [...checkExternalAttributes(type, attrs), ...storageNameViolations(type, attrs)];
-  if (errors.length > 0) throw new UnprocessableError(errors);
+  if (errors.length > 0) throw new UnprocessableError({ errors });
   const { credentials, ...location } = attrs;
   const third = Math.max(100, Math.floor(opts.deadline.remainingMs() / 3));
   const store = await openExternalStore(
@@ -129,7 +129,9 @@ export async function checkExternalStorage(
   ).catch((err: unknown) => {
     // The adapter's own check of the options (no request made): its words are about the client's input.
     const reason = err instanceof Error ? err.message : 'the storage cannot be used';
-    throw new UnprocessableError([errorItem(`the storage cannot be used: ${reason}`, 'external_attributes')]);
+    throw new UnprocessableError({
+      errors: [errorItem(`the storage cannot be used: ${reason}`, 'external_attributes')],
+    });
   });
   let probing: Promise<void> | undefined;
   try {
@@ -144,7 +146,7 @@ export async function checkExternalStorage(
         ? err.reason
         : undefined;
     opts.log?.info({ type, reason: reason ?? 'unreachable' }, 'external storage check failed');
-    throw new UnprocessableError([probeFailure(reason, type)]);
+    throw new UnprocessableError({ errors: [probeFailure(reason, type)] });
   } finally {
     // Closed once the probe has ended, so one given up at the deadline still removes its object.
     void (probing ?? Promise.resolve())
@@ -205,7 +207,7 @@ export async function currentStoreId(ctx: StorageContext, c: ContainerDoc, type:
  */
 export async function blobStoreForRouting(ctx: StorageContext, storeId: string): Promise<BlobStoreOpenReply> {
   const doc: BlobStoreDoc | null = await ctx.repo.blobStores.findOne({ store_id: storeId });
-  if (!doc) throw new NotFoundError('no such blob store');
+  if (!doc) throw new NotFoundError({ message: 'no such blob store' });
   const credentials = unseal(ctx.keys, doc.credentials, (f) => storeContext(storeId, f));
   return {
     store_id: storeId,

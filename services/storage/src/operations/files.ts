@@ -161,7 +161,7 @@ export async function resolvePublicFile(ctx: StorageContext, id: string): Promis
   const f =
     (await repo.files.findOne({ file_sid: id, publish: 'file_sid' })) ??
     (await repo.files.findOne({ file_access_name: id, publish: 'file_access_name' }));
-  if (!f || !(await allowPublish(ctx, f.container_sid))) throw new NotFoundError('Not Found');
+  if (!f || !(await allowPublish(ctx, f.container_sid))) throw new NotFoundError({ message: 'Not Found' });
   return {
     file_sid: f.file_sid,
     blob_key: f.blob_key,

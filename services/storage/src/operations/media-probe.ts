@@ -1,4 +1,4 @@
-import { NotFoundError, TranscoderClient, UnprocessableError, type ProbeReply } from '@patchbay/contracts';
+import { hasErrorCode, TranscoderClient, UnprocessableError, type ProbeReply } from '@patchbay/contracts';
 import type { StorageContext } from '../context';
 import type { FileDoc } from '../domain/documents';
 import { probeSettled } from '../domain/probe-retry';
@@ -77,7 +77,7 @@ async function describeMedia(ctx: StorageContext, f: FileDoc): Promise<ProbeAtte
     r = await probeMedia(ctx, f);
   } catch (err) {
     if (err instanceof UnprocessableError) return notMedia(ctx, f, errorMessage(err));
-    if (err instanceof NotFoundError) {
+    if (hasErrorCode(err, 'blob_not_found')) {
       ctx.log.warn({ file_sid: f.file_sid, err: errorMessage(err) }, 'media probe: the blob is gone; not probed');
       return { settled: true };
     }

@@ -88,7 +88,10 @@ export async function findPlayback(ctx: StorageContext, q: PlaybackQuery): Promi
   // Neither or both: a malformed request (400), naming each of the two (decisions §41).
   if ((q.file_sid === undefined) === (q.uri === undefined)) {
     const say = q.file_sid === undefined ? 'give the file by file_sid or by uri' : 'give file_sid or uri, not both';
-    throw new BadRequestError('validation error', [errorItem(say, 'file_sid'), errorItem(say, 'uri')]);
+    throw new BadRequestError({
+      message: 'validation error',
+      errors: [errorItem(say, 'file_sid'), errorItem(say, 'uri')],
+    });
   }
   const endpoint = await endpointOf(ctx, q.endpoint_sid);
   const found =
@@ -98,9 +101,10 @@ export async function findPlayback(ctx: StorageContext, q: PlaybackQuery): Promi
           .findOne({ file_sid: String(q.file_sid) })
           .then((file) => (file ? { file, published: false } : null));
   if (!found)
-    throw new NotFoundError('Cannot find item by SID', [
-      errorItem('cannot find this file', q.uri !== undefined ? 'uri' : 'file_sid'),
-    ]);
+    throw new NotFoundError({
+      message: 'Cannot find item by SID',
+      errors: [errorItem('cannot find this file', q.uri !== undefined ? 'uri' : 'file_sid')],
+    });
   const { file, published } = found;
   // Conference endpoints play from one container: their own, or their conference's.
   let container: string | null = null;
@@ -119,9 +123,11 @@ export async function findPlayback(ctx: StorageContext, q: PlaybackQuery): Promi
   );
   // A media server cannot play an age file (decisions §43): greetings and prompts belong in plain containers.
   if (file.encryption)
-    throw new ConflictError([
-      errorItem('the file is encrypted: media servers cannot play it', q.uri !== undefined ? 'uri' : 'file_sid'),
-    ]);
+    throw new ConflictError({
+      errors: [
+        errorItem('the file is encrypted: media servers cannot play it', q.uri !== undefined ? 'uri' : 'file_sid'),
+      ],
+    });
   return {
     file_sid: file.file_sid,
     blob_key: file.blob_key,
@@ -150,12 +156,13 @@ async function endpointOf(ctx: StorageContext, endpointSid: string): Promise<End
     return validateEndpoint(await endpoints.lookup(endpointSid));
   } catch (err) {
     if (err instanceof ApiError && err.status < 500)
-      throw new NotFoundError('Cannot find item by SID', [
-        errorItem('cannot find an endpoint with this SID', 'endpoint_sid'),
-      ]);
+      throw new NotFoundError({
+        message: 'Cannot find item by SID',
+        errors: [errorItem('cannot find an endpoint with this SID', 'endpoint_sid')],
+      });
     throw err instanceof ApiError
       ? err
-      : new UnavailableError('the endpoint service did not answer', [], { cause: err });
+      : new UnavailableError({ message: 'the endpoint service did not answer', cause: err });
   }
 }
 
@@ -170,9 +177,10 @@ async function containerOf(
     ? await ctx.repo.containers.findOne({ container_sid: sid, partner_sid: partnerSid })
     : await ensureDefaultContainer(ctx, partnerSid);
   if (!c)
-    throw new NotFoundError('Cannot find item by SID', [
-      errorItem("cannot find a container of the endpoint's partner with this SID", field),
-    ]);
+    throw new NotFoundError({
+      message: 'Cannot find item by SID',
+      errors: [errorItem("cannot find a container of the endpoint's partner with this SID", field)],
+    });
   return c;
 }
 

@@ -35,13 +35,13 @@ import { scheduleVoicemailCallback } from './voicemail-callbacks';
 export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest) {
   const { repo } = ctx;
   const u = await pendingUploadOf(ctx, req.principal, req.file_sid);
-  if (!u) throw new NotFoundError('upload not found');
+  if (!u) throw new NotFoundError({ code: 'upload_not_found' });
   const f = u.fields;
   if (u.reserved || !f) throw BadRequestError.field('file_object', 'the upload has no File fields (file_object) yet');
   let size = Number(req.size);
   if (!Number.isInteger(size) || size < 0) throw BadRequestError.field('size', 'invalid size');
   // From here this commit alone records or discards the upload (an abort meanwhile leaves it alone).
-  if (!(await claimUpload(ctx, u))) throw new NotFoundError('upload not found');
+  if (!(await claimUpload(ctx, u))) throw new NotFoundError({ code: 'upload_not_found' });
   // Results of a transcoding within this request (encrypted uploads), removed if the commit fails.
   const extraBlobs: string[] = [];
   // Once the File is recorded its bytes are the file's: a step after that which fails (the bus down for
@@ -55,7 +55,7 @@ export async function commitUpload(ctx: StorageContext, req: UploadCommitRequest
     const sealedKeys = u.encryption_key_sids ?? [];
     // The gateway encrypts when prepare said so; bytes stored otherwise are never recorded.
     if (sealedKeys.length > 0 !== Boolean(req.encryption))
-      throw new UnavailableError('the upload was not stored as its container requires; try again');
+      throw new UnavailableError({ message: 'the upload was not stored as its container requires; try again' });
     const sealed = req.encryption ? { ...req.encryption, sids: sealedKeys } : null;
     const fileKey = sealed?.file_key;
     const c = await uploadContainer(ctx, u.partner_sid, u.container_sid);

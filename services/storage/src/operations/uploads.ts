@@ -75,7 +75,7 @@ export async function recordPendingUpload(
       { file_sid: reserved.file_sid, partner_sid: c.partner_sid, reserved: true },
       { $set: { container_sid: c.container_sid, fields, reserved: false } },
     );
-    if (!attached) throw new NotFoundError('upload not found');
+    if (!attached) throw new NotFoundError({ code: 'upload_not_found' });
     return { file_sid: attached.file_sid, blob_key: attached.blob_key, max_bytes: room };
   }
   const fileSid = randomUUID();

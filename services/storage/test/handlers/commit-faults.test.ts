@@ -33,7 +33,8 @@ beforeAll(async () => {
     beforeStart: async ({ bus, storageBus }) => {
       const publish = storageBus.publish.bind(storageBus);
       storageBus.publish = async (subject, payload, opts) => {
-        if (eventsDown && subject === Subjects.events.fileCreated) throw new UnavailableError('bus connection lost');
+        if (eventsDown && subject === Subjects.events.fileCreated)
+          throw new UnavailableError({ message: 'bus connection lost' });
         return publish(subject, payload, opts);
       };
       await bus.serve(Subjects.transcoder.probe, 'transcoder', async () => {

@@ -198,7 +198,7 @@ export class LiveRun {
       this.stopped = true;
       jobs.log.info({ key: this.key, reason: errorMessage(signal.reason) }, 'streamed transcode stopped: no copy');
       // Stopping (ask another replica), or nobody listens any more: nobody is told more than that.
-      throw new UnavailableError('the transcode was stopped; ask again');
+      throw new UnavailableError({ message: 'the transcode was stopped; ask again' });
     } finally {
       clearInterval(renewal);
     }

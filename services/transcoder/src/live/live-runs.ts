@@ -88,7 +88,8 @@ export class LiveRuns {
       await run.started;
     } catch (err) {
       if (!(err instanceof LimiterFullError)) throw err;
-      throw new UnavailableError('too many download-time transcodes are waiting; try again shortly', [], {
+      throw new UnavailableError({
+        message: 'too many download-time transcodes are waiting; try again shortly',
         retryAfterSeconds: 5,
       });
     }
@@ -131,7 +132,7 @@ export class LiveRuns {
 
   private async pull(req: LivePullRequest): Promise<LivePullReply> {
     const run = this.runs.get(req.key);
-    if (!run) throw new NotFoundError('this copy is not being made here any more');
+    if (!run) throw new NotFoundError({ message: 'this copy is not being made here any more' });
     if (req.leave) {
       run.leave(req.listener);
       return { data: '', end: true, progress: run.percent };

@@ -24,7 +24,7 @@ export async function downloadCopy(ctx: TranscoderContext, req: TranscodeRequest
   } catch (err) {
     if (!ctx.stopping.aborted) throw err;
     ctx.jobs.log.info({ output_key: req.output_key }, 'download-time transcode given up: this replica is stopping');
-    throw new UnavailableError('this transcoder is stopping; ask again');
+    throw new UnavailableError({ message: 'this transcoder is stopping; ask again' });
   }
 }
 
@@ -32,7 +32,7 @@ export async function downloadCopy(ctx: TranscoderContext, req: TranscodeRequest
 export async function startLiveCopy(ctx: TranscoderContext, req: LiveStartRequest) {
   const missing = ctx.toolkit.cannotWrite(req.target);
   if (missing) throw unavailable(missing, 'f');
-  if (ctx.stopping.aborted) throw new UnavailableError('this transcoder is stopping; ask again');
+  if (ctx.stopping.aborted) throw new UnavailableError({ message: 'this transcoder is stopping; ask again' });
   return ctx.live.start(req);
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  NotFoundError,
+  hasErrorCode,
   Subjects,
   transcodedBlobKey,
   UnprocessableError,
@@ -54,9 +54,9 @@ export async function runUploadJob(deps: JobDeps, job: UploadJob, ctx: JobContex
       { describe: true, onProgress: report, signal: ctx.signal, subject: job.file_sid },
     );
   } catch (err) {
-    if (err instanceof UnprocessableError || err instanceof NotFoundError) {
-      // NotFound: the source blob is gone — the file was deleted, or this is a redo of a job already done.
-      if (err instanceof NotFoundError)
+    if (err instanceof UnprocessableError || hasErrorCode(err, 'blob_not_found')) {
+      // The source blob is gone: the file was deleted, or this is a redo of a job already done.
+      if (err.code === 'blob_not_found')
         deps.log.info(
           { file_sid: job.file_sid, blob_key: job.blob_key },
           'upload transcoding skipped: the source data is gone (file deleted or already transcoded)',
