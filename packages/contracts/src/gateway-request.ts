@@ -19,6 +19,24 @@ export const PrincipalSchema = Type.Object({
 export type Principal = Static<typeof PrincipalSchema>;
 
 /**
+ * A write sent with an Idempotency-Key, as the gateway claimed it (docs/interface-notes.md §22): the
+ * service keeps its answer under the key (platform's kept-answers.ts), so a retry whose first answer
+ * was lost between the service and the gateway (a bus timeout, NATS down) gets that answer instead of
+ * running the write again.
+ */
+export const KeyedWriteSchema = Type.Object({
+  /** SHA-256 of the key (the key itself never leaves the gateway). */
+  key_hash: Type.String(),
+  /** Method, path, query and body hashed: another request under the key is refused (422). */
+  fingerprint: Type.String(),
+  /** The AES-256 key (Base64) the kept answer is sealed with; derived from the Idempotency-Key, never stored. */
+  seal_key: Type.String(),
+  /** When the kept answer may be forgotten (ISO 8601). */
+  expires_at: Type.String(),
+});
+export type KeyedWrite = Static<typeof KeyedWriteSchema>;
+
+/**
  * What the gateway sends a service for one API call: the caller, path parameters, the raw query
  * (strings, already URL-decoded), the body as parsed (the service checks it against the public
  * schema of the resource, so a bad field is a 400 naming it), and the absolute public URL of the
@@ -30,6 +48,7 @@ export const GatewayRequestSchema = Type.Object({
   query: Type.Record(Type.String(), Type.Unknown()),
   body: Type.Optional(Type.Unknown()),
   url: Type.String(),
+  idempotency: Type.Optional(KeyedWriteSchema),
 });
 
 /** A GatewayRequest whose body a handler has read as `B` (it arrives unchecked: see above). */

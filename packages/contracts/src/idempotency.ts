@@ -3,6 +3,7 @@
  * on a write, the response header that marks a replayed answer, and what a key may be. The gateway
  * reads them, the client and the CLI send them; one spelling for all.
  */
+import { ConflictError, UnprocessableError, errorItem } from './errors';
 
 /** The request header: the client's name for one logical write, sent again with each retry of it. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -23,3 +24,29 @@ export function isIdempotencyKey(value: string): boolean {
 
 /** How long a key is kept at least (hours): a repeat within this time gets the first answer. */
 export const IDEMPOTENCY_KEY_MIN_HOURS = 24;
+
+/** The 422 of a key used for another request (method, path, query or body): nothing runs. */
+export const idempotencyKeyMismatch = (): UnprocessableError =>
+  new UnprocessableError({
+    code: 'idempotency_key_mismatch',
+    errors: [
+      errorItem(
+        'this Idempotency-Key was used for a different request (method, path, query or body); ' +
+          'use a new key for a new request',
+        IDEMPOTENCY_KEY_HEADER,
+      ),
+    ],
+  });
+
+/** The 409 of a repeat while the key's first request still runs, with the seconds to wait (Retry-After). */
+export const idempotencyKeyInProgress = (retryAfterSeconds: number): ConflictError =>
+  new ConflictError({
+    code: 'idempotency_key_in_progress',
+    errors: [
+      errorItem(
+        'a request with this Idempotency-Key is still running; try again after Retry-After',
+        IDEMPOTENCY_KEY_HEADER,
+      ),
+    ],
+    retryAfterSeconds,
+  });

@@ -38,8 +38,8 @@ export type { Token, TokenRequest, TokenUpdate } from './schemas/token';
 export { CountrySchema } from './schemas/country';
 export type { Country } from './schemas/country';
 export { BusReplySchema } from './schemas/bus-reply';
-export { PrincipalSchema, GatewayRequestSchema } from './gateway-request';
-export type { Principal, GatewayRequest } from './gateway-request';
+export { PrincipalSchema, GatewayRequestSchema, KeyedWriteSchema } from './gateway-request';
+export type { Principal, GatewayRequest, KeyedWrite } from './gateway-request';
 export { parseFlag, parseWithRelated } from './flags';
 export {
   CONTAINER_TYPES,
@@ -405,6 +405,8 @@ export {
   IDEMPOTENCY_KEY_MAX,
   IDEMPOTENCY_KEY_MIN_HOURS,
   isIdempotencyKey,
+  idempotencyKeyMismatch,
+  idempotencyKeyInProgress,
 } from './idempotency';
 export {
   IdempotentAnswerSchema,

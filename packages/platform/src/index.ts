@@ -65,7 +65,8 @@ export { runProcess, stopAll } from './runtime/service-runner';
 export { nodeVersionProblem, REQUIRED_NODE_MAJOR } from './runtime/node-version';
 export type { Stoppable } from './runtime/service-runner';
 export type { ServiceDeps } from './runtime/service-deps';
-export { serveAll, reply } from './runtime/serve-all';
+export { serveAll, reply, type ServeOptions } from './runtime/serve-all';
+export { KeptAnswers, type KeptAnswerDoc } from './runtime/kept-answers';
 export type { RouteHandlers } from './runtime/serve-all';
 export { serveRequests, checkedEvent, checkedJob, messageCheck } from './runtime/checked-messages';
 export type { CheckedHandler, CheckedHandlers } from './runtime/checked-messages';
@@ -89,6 +90,7 @@ export type { CompareAndSetOptions, Decision } from './doc-store/compare-and-set
 export { clientError, isDecompressionError } from './runtime/http-client-error';
 export { errorCode, errorMessage, fieldOf } from './basics/error-fields';
 export { isJsonObject } from './basics/json-object';
+export { sealWithKey, openWithKey } from './basics/gcm-seal';
 export { asBuffer, byteChunks } from './blob-store/byte-chunks';
 export { CircuitBreakerBus } from './bus/circuit-breaker-bus';
 export type { CircuitOptions } from './bus/circuit-breaker-bus';

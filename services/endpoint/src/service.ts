@@ -10,6 +10,7 @@ import {
   stopAll,
   type ServiceDeps,
   type Stoppable,
+  KeptAnswers,
 } from '@patchbay/platform';
 import { ListGate } from '@patchbay/query';
 import { CallbackDeliverer } from './callbacks/deliverer';
@@ -62,6 +63,7 @@ export async function startEndpointService(
       ...mediaHandlers(ctx),
     },
     log,
+    { answers: await KeptAnswers.open(deps.docs, log) },
   );
   deliverer.start();
   const gatewayLog = deps.logger.child({ mod: 'system-gateway' });

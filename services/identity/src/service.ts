@@ -1,5 +1,5 @@
 import { IdentityRequests, Queues } from '@patchbay/contracts';
-import { quietly, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import { quietly, serveRequests, stopAll, type ServiceDeps, type Stoppable, KeptAnswers } from '@patchbay/platform';
 import { DEFAULT_IDENTITY_SETTINGS, type IdentitySettings } from './config';
 import { authHandlers } from './handlers/auth';
 import { bootstrapHandlers } from './handlers/bootstrap';
@@ -43,6 +43,7 @@ export async function startIdentityService(
       ...idempotencyHandlers(ctx),
     },
     log,
+    { answers: await KeptAnswers.open(deps.docs, log) },
   );
   // Housekeeping, once a minute: quiet, no trace of its own (tracing/quiet.ts).
   const forgetting = setInterval(() => {

@@ -1,5 +1,12 @@
 import { IdentityClient, PushRequests, Queues } from '@patchbay/contracts';
-import { DEFAULT_LARGE_LISTS, serveRequests, stopAll, type ServiceDeps, type Stoppable } from '@patchbay/platform';
+import {
+  DEFAULT_LARGE_LISTS,
+  serveRequests,
+  stopAll,
+  type ServiceDeps,
+  type Stoppable,
+  KeptAnswers,
+} from '@patchbay/platform';
 import { ListGate } from '@patchbay/query';
 import type { PushSettings } from './config';
 import { openPushRepo } from './repo';
@@ -58,6 +65,7 @@ export async function startPushService(deps: ServiceDeps, settings: PushSettings
       ...countPushResults(deps.metrics, notificationHandlers(ctx)),
     },
     log,
+    { answers: await KeptAnswers.open(deps.docs, log) },
   );
   log.info(
     {

@@ -8,6 +8,7 @@ import {
   stopAll,
   type ServiceDeps,
   type Stoppable,
+  KeptAnswers,
 } from '@patchbay/platform';
 import { ListGate } from '@patchbay/query';
 import type { RecordsSettings } from './config';
@@ -82,6 +83,7 @@ export async function startRecordsService(deps: ServiceDeps, settings: RecordsSe
       ...usageHandlers(ctx),
     },
     log,
+    { answers: await KeptAnswers.open(deps.docs, log) },
   );
   subs.push(
     ...(await serveEvents(

@@ -18,6 +18,7 @@ import {
   stopAll,
   type ServiceDeps,
   type Stoppable,
+  KeptAnswers,
 } from '@patchbay/platform';
 import { ListGate } from '@patchbay/query';
 import { STORAGE_KEYS, type StorageSettings } from './config';
@@ -138,6 +139,7 @@ export async function startStorageService(deps: ServiceDeps, settings: StorageSe
         ...copyHandlers(copies),
       },
       log,
+      { answers: await KeptAnswers.open(deps.docs, log) },
     )),
   );
   // Upkeep that grows with the stored objects runs once the service is ready, never before it, and

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ApiError, compileValidator, type RequestSpec, type RequestTable } from '@patchbay/contracts';
 import type { EventHandler, JobContext, JobHandler, MessageContext, Subscription, Bus } from '../bus/port';
-import { serveAll, type HandlerContext, type RouteHandlers } from './serve-all';
+import { serveAll, type HandlerContext, type RouteHandlers, type ServeOptions } from './serve-all';
 
 /**
  * Every internal message is checked where it is received, against its schema in contracts
@@ -41,7 +41,8 @@ export function messageCheck<S extends TSchema>(
 
 /**
  * Serves every request subject of `table` in the service's queue group (serveAll), each payload
- * checked against its request schema before its handler sees it.
+ * checked against its request schema before its handler sees it; with `opts.answers`, a write sent
+ * with an Idempotency-Key runs once per key (kept-answers.ts).
  */
 export async function serveRequests<T extends RequestTable>(
   bus: Bus,
@@ -49,6 +50,7 @@ export async function serveRequests<T extends RequestTable>(
   table: T,
   handlers: CheckedHandlers<T>,
   logger: Logger,
+  opts: ServeOptions = {},
 ): Promise<Subscription[]> {
   const routes: RouteHandlers = {};
   for (const [subject, spec] of Object.entries(table)) {
@@ -57,7 +59,7 @@ export async function serveRequests<T extends RequestTable>(
     const handle = (handlers as Record<string, CheckedHandler<RequestSpec>>)[subject];
     routes[subject] = (payload, ctx) => handle(check(payload, ctx.log ?? logger), ctx);
   }
-  return serveAll(bus, queue, routes, logger);
+  return serveAll(bus, queue, routes, logger, opts);
 }
 
 /** An event handler that receives only events its schema accepts; a malformed one is logged and acknowledged. */

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { replyForError, ok, ApiError, type BusReply } from '@patchbay/contracts';
 import type { Bus, MessageContext, Subscription } from '../bus/port';
 import { isServerFault } from '../bus/answer-request';
+import { keyedWriteOf, type KeptAnswers } from './kept-answers';
 
 /** What a handler gets with its message: the subject, the request ID, and a logger carrying that ID. */
 export interface HandlerContext extends MessageContext {
@@ -23,11 +24,18 @@ export type RouteHandlers = Record<string, (payload: unknown, ctx: HandlerContex
  * Every answer is logged (JSON, at info) with the request ID the gateway set, the subject, status
  * and duration, so one call can be followed through every service it touched.
  */
+/** How a service serves its requests beyond the handlers. */
+export interface ServeOptions {
+  /** Where the service keeps its answers to writes sent with an Idempotency-Key (kept-answers.ts). */
+  answers?: KeptAnswers;
+}
+
 export async function serveAll(
   bus: Bus,
   queue: string,
   handlers: RouteHandlers,
   logger: Logger,
+  opts: ServeOptions = {},
 ): Promise<Subscription[]> {
   const subs: Subscription[] = [];
   for (const [subject, handle] of Object.entries(handlers)) {
@@ -35,16 +43,20 @@ export async function serveAll(
       await bus.serve(subject, queue, async (payload, ctx): Promise<BusReply> => {
         const log = ctx.requestId ? logger.child({ requestId: ctx.requestId }) : logger;
         const started = performance.now();
-        let answer: BusReply;
-        try {
-          const result = await handle(payload, { ...ctx, log });
-          answer = isReply(result) ? result : ok(result);
-        } catch (err) {
-          if (!(err instanceof ApiError)) log.error({ err, subject }, 'handler failed');
-          else if (isServerFault(err))
-            log.error({ err, subject, status: err.status }, 'handler answered a server error');
-          answer = replyForError(err);
-        }
+        const run = async (): Promise<BusReply> => {
+          try {
+            const result = await handle(payload, { ...ctx, log });
+            return isReply(result) ? result : ok(result);
+          } catch (err) {
+            if (!(err instanceof ApiError)) log.error({ err, subject }, 'handler failed');
+            else if (isServerFault(err))
+              log.error({ err, subject, status: err.status }, 'handler answered a server error');
+            return replyForError(err);
+          }
+        };
+        const keyed = opts.answers ? keyedWriteOf(payload) : null;
+        const answer =
+          opts.answers && keyed ? await opts.answers.once(keyed.partnerSid, subject, keyed.keyed, run) : await run();
         log.info({ subject, status: answer.status, ms: Math.round(performance.now() - started) }, 'handled');
         return answer;
       }),

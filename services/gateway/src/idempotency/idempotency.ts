@@ -1,12 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import {
-  ConflictError,
-  IDEMPOTENCY_KEY_HEADER,
-  IdentityClient,
-  UnprocessableError,
-  errorItem,
-  type Principal,
-} from '@patchbay/contracts';
+import { IdentityClient, idempotencyKeyInProgress, idempotencyKeyMismatch, type Principal } from '@patchbay/contracts';
 import type { Bus, Logger } from '@patchbay/platform';
 import { callerOf } from '../auth/caller';
 import { clientGone } from '../http/client-gone';
@@ -26,17 +19,7 @@ export interface IdempotencyDeps {
   timeoutMs: number;
 }
 
-const mismatch = () =>
-  new UnprocessableError({
-    code: 'idempotency_key_mismatch',
-    errors: [
-      errorItem(
-        'this Idempotency-Key was used for a different request (method, path, query or body); ' +
-          'use a new key for a new request',
-        IDEMPOTENCY_KEY_HEADER,
-      ),
-    ],
-  });
+const mismatch = idempotencyKeyMismatch;
 
 /**
  * Idempotency keys (docs/interface-notes.md, Idempotency keys; decisions §48), mounted by app.ts on
@@ -81,16 +64,7 @@ export function idempotencyKeys(route: RouteDef, deps: IdempotencyDeps): Request
         return true;
       }
       case 'in_progress':
-        throw new ConflictError({
-          code: 'idempotency_key_in_progress',
-          errors: [
-            errorItem(
-              'a request with this Idempotency-Key is still running; try again after Retry-After',
-              IDEMPOTENCY_KEY_HEADER,
-            ),
-          ],
-          retryAfterSeconds: begun.retry_after,
-        });
+        throw idempotencyKeyInProgress(begun.retry_after);
       case 'mismatch':
         throw mismatch();
       case 'replay':

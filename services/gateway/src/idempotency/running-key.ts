@@ -1,10 +1,10 @@
 import type { Response } from 'express';
-import type { IdentityClient, IdempotentAnswer, UploadIdempotency } from '@patchbay/contracts';
+import type { IdentityClient, IdempotentAnswer, KeyedWrite, UploadIdempotency } from '@patchbay/contracts';
 import type { Logger } from '@patchbay/platform';
 import type { BodyDigest } from './body-digest';
 import { holdAnswer, type SentAnswer } from './answer-capture';
 import { fingerprintOf } from './request-fingerprint';
-import { keyHashOf, sealBody } from './answer-seal';
+import { keyHashOf, sealBody, sealingKey } from './answer-seal';
 
 /**
  * How long a claim holds without renewal: a gateway that dies leaves its keys to a retry after this
@@ -92,6 +92,21 @@ export class RunningKey {
       key: this.claim.key,
       fingerprint: fingerprintOf(this.claim.request_hash, hash),
       expires_at: this.claim.expires_at,
+    };
+  }
+
+  /**
+   * The key as a service keeps its own answer under it (a forwarded write, whose body is parsed): so a
+   * retry after an answer lost between the service and this gateway gets that answer, not a second write.
+   */
+  keyedWrite(): KeyedWrite | undefined {
+    const { body, key, partner_sid, request_hash, expires_at } = this.claim;
+    if (!('hash' in body)) return undefined;
+    return {
+      key_hash: keyHashOf(key),
+      fingerprint: fingerprintOf(request_hash, body.hash),
+      seal_key: sealingKey(partner_sid, key).toString('base64'),
+      expires_at,
     };
   }
 

@@ -4,6 +4,7 @@ import type { Bus } from '@patchbay/platform';
 import { sendReply } from '../http/respond';
 import { bodyKind, type RouteDef } from '../http/route-def';
 import { callerIfAny } from '../auth/caller';
+import { runningKeyOf } from '../idempotency/running-key';
 
 /** The absolute public URL of this request (pagination links keep every query parameter). */
 export function publicUrl(baseUrl: string, req: Request): string {
@@ -63,6 +64,9 @@ function payloadOf(
 ): GatewayRequest | { form: unknown; client_ip?: string } {
   if (route.passwordGrant) return { form: body, client_ip: req.ip };
   const request = toGatewayRequest(req, res, baseUrl, body);
+  // A write with an Idempotency-Key: the service keeps its answer under it too (platform's kept-answers.ts).
+  const keyed = runningKeyOf(res)?.keyedWrite();
+  if (keyed) request.idempotency = keyed;
   if (route.callerParam) request.params[route.callerParam] = request.principal.partner_sid;
   return request;
 }

@@ -1,6 +1,9 @@
 /**
- * Idempotency keys when the client goes away before its answer, on the in-process bus with a
- * gateway whose bus calls a test can hold (as a paused gateway or a slow service holds them):
+ * Idempotency keys when an answer is lost, on the in-process bus with a gateway whose bus calls a
+ * test can hold (as a paused gateway or a slow service holds them) or lose on the way back:
+ * - the service's answer lost on its way to the gateway (a bus timeout, NATS down): the gateway
+ *   answers 504 and lets the key go, and the retry is answered what the write did — the service kept
+ *   its answer under the key — not a second object (the chaos soak's endpoint "created twice");
  * - gone before its body was read (the request waited for authentication): the request is dropped,
  *   never run on an empty body nor claiming the key, so the client's retry runs it — the chaos soak's
  *   "422: this Idempotency-Key was used for a different request" after a gateway was paused;
@@ -11,7 +14,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Subjects, unwrapReply } from '@patchbay/contracts';
+import { Subjects, TimeoutError, unwrapReply } from '@patchbay/contracts';
 import {
   DirBlobStore,
   MemoryBus,
@@ -48,6 +51,9 @@ const docs = () => {
   return d;
 };
 
+/** Subjects whose next reply is lost on its way back (the service has done the work). */
+const lose = new Set<string>();
+
 /** Subjects whose requests currently wait, and how many have arrived at the hold. */
 const holds = new Map<string, { arrived: number; release: Promise<void>; open: () => void }>();
 function hold(subject: string): { arrived: () => number; open: () => void } {
@@ -68,7 +74,9 @@ function holdingBus(inner: MemoryBus): MemoryBus {
             entry.arrived++;
             await entry.release;
           }
-          return target.request(...args);
+          const reply = await target.request(...args);
+          if (lose.delete(args[0])) throw new TimeoutError({ message: `${args[0]}: the reply was lost` });
+          return reply;
         };
       const value: unknown = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
@@ -123,8 +131,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const createContainer = (key: string, body: string) =>
-  fetch(`http://127.0.0.1:${plainPort}/core/v2/storage/containers`, {
+const createContainer = (key: string, body: string, port = plainPort) =>
+  fetch(`http://127.0.0.1:${port}/core/v2/storage/containers`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
     body,
@@ -208,3 +216,24 @@ async function untilArrived(socket: net.Socket, arrived: () => number): Promise<
   await untilTrue(() => arrived() === 1, { what: 'the request reaches the held bus call' });
   return socket;
 }
+
+test('an answer lost behind the gateway: the retry gets what the write did, not a second one', async () => {
+  const body = JSON.stringify({ name: 'answer-lost' });
+  lose.add(Subjects.storage.containerCreate);
+  const lost = await createContainer('K-lost', body, held.port);
+  expect(lost.status).toBe(504);
+  expect(await containersNamed('answer-lost')).toBe(1);
+  // The 504 is not kept: the retry (on either replica) runs, and storage answers the first write's answer.
+  const retry = await createContainer('K-lost', body);
+  expect(retry.status).toBe(200);
+  const created = (await retry.json()) as { container_sid: string; name: string }; // Create Container's answer
+  expect(created.name).toBe('answer-lost');
+  expect(await containersNamed('answer-lost')).toBe(1);
+  // The gateway keeps that answer like any other: a later repeat is its replay.
+  const again = await createContainer('K-lost', body, held.port);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(await again.json()).toEqual(created);
+  // Another request under the key is still refused, by the gateway's record.
+  const other = await createContainer('K-lost', JSON.stringify({ name: 'something-else' }));
+  expect(other.status).toBe(422);
+});
