@@ -44,8 +44,8 @@ export async function createExport(ctx: RecordsContext, kind: ExportKind, record
   const principal = req.principal;
   if (!principal.scopes.includes(STORAGE_SCOPE))
     throw new ForbiddenError({
-          message: `an export writes a file: the token needs the ${STORAGE_SCOPE} scope too`,
-        });
+      message: `an export writes a file: the token needs the ${STORAGE_SCOPE} scope too`,
+    });
   const filter = body.filter?.trim() ? body.filter : null;
   if (filter) parseListParams({ filter }, records.spec);
   if (body.callback_url) {
