@@ -82,6 +82,13 @@ describeBlobStoreContract(
 );
 
 describe('AzureBlobStore specifics', () => {
+  it('reads of missing blobs give their connections back: 60 of them (the agent holds 50)', async () => {
+    const store = open({ prefix: `missing-${randomUUID().slice(0, 8)}/` });
+    await store.put('there', bufferStream('still readable'));
+    for (let i = 0; i < 60; i++) await expect(store.get(`gone-${i}`)).rejects.toMatchObject({ code: 'blob_not_found' });
+    expect((await readAll(await store.get('there'))).toString()).toBe('still readable');
+  }, 20_000);
+
   it('keeps each prefix to itself: keys are stored under it and listed without it', async () => {
     const a = open({ prefix: 'tenant-a/' });
     const b = open({ prefix: '/tenant-b' });
