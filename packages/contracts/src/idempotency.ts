@@ -50,3 +50,51 @@ export const idempotencyKeyInProgress = (retryAfterSeconds: number): ConflictErr
     ],
     retryAfterSeconds,
   });
+
+/** What a request that comes with a key asks: its hashes (body null: streamed, not read yet). */
+export interface KeyedRequest {
+  request_hash: string;
+  body_hash: string | null;
+}
+
+/**
+ * A key's record as the rule reads it: identity's (the gateway's keys) and a service's kept answers.
+ * `running` while the request that claimed it runs, held until `lease_until`; `done` once its answer
+ * is kept; forgotten (the key new again) at `expires_at`.
+ */
+export interface KeyClaim {
+  request_hash: string;
+  /** Null while a streamed body is still being read by the request that holds the key. */
+  body_hash: string | null;
+  state: 'running' | 'done';
+  lease_until: Date;
+  expires_at: Date;
+}
+
+/**
+ * What to do with a request whose key already has a record: `claim` it (the record has expired, or
+ * its holder stopped renewing it: its gateway died), answer `in_progress` (409), `mismatch` (422),
+ * or `replay` the kept answer.
+ */
+export type BeginDecision =
+  { kind: 'claim' } | { kind: 'in_progress'; retryAfterSeconds: number } | { kind: 'mismatch' } | { kind: 'replay' };
+
+/** How soon a client is told to try again while the first request runs. */
+export const IN_PROGRESS_RETRY_SECONDS = 2;
+
+/** Whether two body hashes can be of the same body: equal, or one still unknown (a streamed body). */
+const sameBody = (a: string | null, b: string | null) => a === null || b === null || a === b;
+
+/**
+ * The rule for a request that finds `record` under its key. The request must be the one the key
+ * was used for (method, path, query, and the body when both hashes are known), whatever the
+ * record's state: a different one is a mismatch even while the first runs.
+ */
+export function decideBegin(record: KeyClaim, req: KeyedRequest, now: Date): BeginDecision {
+  if (record.expires_at.getTime() <= now.getTime()) return { kind: 'claim' };
+  if (record.request_hash !== req.request_hash || !sameBody(record.body_hash, req.body_hash))
+    return { kind: 'mismatch' };
+  if (record.state === 'done') return { kind: 'replay' };
+  if (record.lease_until.getTime() <= now.getTime()) return { kind: 'claim' };
+  return { kind: 'in_progress', retryAfterSeconds: IN_PROGRESS_RETRY_SECONDS };
+}

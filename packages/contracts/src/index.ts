@@ -407,7 +407,10 @@ export {
   isIdempotencyKey,
   idempotencyKeyMismatch,
   idempotencyKeyInProgress,
+  IN_PROGRESS_RETRY_SECONDS,
+  decideBegin,
 } from './idempotency';
+export type { BeginDecision, KeyClaim, KeyedRequest } from './idempotency';
 export {
   IdempotentAnswerSchema,
   IdempotencyBeginRequestSchema,

@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import { Value } from '@sinclair/typebox/value';
 import {
   DuplicateKeyError,
+  IN_PROGRESS_RETRY_SECONDS,
   KeyedWriteSchema,
+  decideBegin,
   idempotencyKeyInProgress,
   idempotencyKeyMismatch,
   isBusReply,
@@ -24,7 +26,7 @@ import type { Collection, DocStore } from '../doc-store/port';
 export type KeptAnswerDoc = {
   partner_sid: string;
   key_hash: string;
-  subject: string;
+  /** The gateway's hash of the whole request (method, path, query, body). */
   fingerprint: string;
   state: 'running' | 'done';
   lease_id: string;
@@ -35,14 +37,12 @@ export type KeptAnswerDoc = {
 
 /** How long a write may run before a repeat under its key takes it over (its service died mid-write). */
 const LEASE_MS = 60_000;
-/** How soon a repeat that finds the write still running is told to try again (Retry-After). */
-const RETRY_SECONDS = 2;
 /** How often answers past their expiry are forgotten (on the way, by the next keyed write). */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** The keyed write a checked GatewayRequest carries (its partner and key), or null. */
-export function keyedWriteOf(message: unknown): { partnerSid: string; keyed: KeyedWrite } | null {
-  if (!isJsonObject(message) || !isJsonObject(message.principal)) return null;
+function keyedWriteOf(message: unknown): { partnerSid: string; keyed: KeyedWrite } | null {
+  if (!isJsonObject(message) || message.idempotency === undefined || !isJsonObject(message.principal)) return null;
   const partnerSid = message.principal.partner_sid;
   const keyed = message.idempotency;
   if (typeof partnerSid !== 'string' || !Value.Check(KeyedWriteSchema, keyed)) return null;
@@ -72,13 +72,19 @@ export class KeptAnswers {
     return new KeptAnswers(answers, log.child({ mod: 'kept-answers' }));
   }
 
+  /** Answers a request: a keyed write through `once`, anything else by running it. */
+  serve(message: unknown, run: () => Promise<BusReply>): Promise<BusReply> {
+    const keyed = keyedWriteOf(message);
+    return keyed ? this.once(keyed.partnerSid, keyed.keyed, run) : run();
+  }
+
   /** Runs the write once per key: a repeat gets the kept answer, a 409 while it runs, a 422 for another request. */
-  async once(partnerSid: string, subject: string, keyed: KeyedWrite, run: () => Promise<BusReply>): Promise<BusReply> {
+  async once(partnerSid: string, keyed: KeyedWrite, run: () => Promise<BusReply>): Promise<BusReply> {
     const now = Date.now();
     this.sweep(now);
     const owner = { partner_sid: partnerSid, key_hash: keyed.key_hash };
     const lease = { lease_id: randomUUID(), lease_until: new Date(now + LEASE_MS) };
-    const claimed = await this.claim(owner, subject, keyed, lease, now);
+    const claimed = await this.claim(owner, keyed, lease, now);
     if (claimed !== true) return claimed;
     let answer: BusReply;
     try {
@@ -92,44 +98,55 @@ export class KeptAnswers {
     return answer;
   }
 
-  /** True when this attempt holds the key now; otherwise the answer to give instead. */
+  /**
+   * True when this attempt holds the key now; otherwise the answer to give instead. The rule is the
+   * gateway's (contracts' decideBegin): the fingerprint stands for the whole request.
+   */
   private async claim(
     owner: { partner_sid: string; key_hash: string },
-    subject: string,
     keyed: KeyedWrite,
     lease: { lease_id: string; lease_until: Date },
     now: number,
   ): Promise<true | BusReply> {
-    const expires = Math.max(Date.parse(keyed.expires_at) || 0, now + LEASE_MS);
+    const fresh: KeptAnswerDoc = {
+      ...owner,
+      fingerprint: keyed.fingerprint,
+      state: 'running',
+      ...lease,
+      sealed_reply: null,
+      expires_at: new Date(Math.max(Date.parse(keyed.expires_at) || 0, now + LEASE_MS)),
+    };
     try {
-      await this.answers.insertOne({
-        ...owner,
-        subject,
-        fingerprint: keyed.fingerprint,
-        state: 'running',
-        ...lease,
-        sealed_reply: null,
-        expires_at: new Date(expires),
-      });
+      await this.answers.insertOne(fresh);
       return true;
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
     }
     const found = await this.answers.findOne(owner);
-    if (!found) return replyForError(idempotencyKeyInProgress(RETRY_SECONDS));
-    if (found.fingerprint !== keyed.fingerprint || found.subject !== subject)
-      return replyForError(idempotencyKeyMismatch());
-    if (found.state === 'done' && found.sealed_reply !== null) {
-      this.log.info({ partner_sid: owner.partner_sid, subject }, 'keyed write answered again: its answer was kept');
-      return openReply(found.sealed_reply, keyed);
+    if (!found) return replyForError(idempotencyKeyInProgress(IN_PROGRESS_RETRY_SECONDS));
+    const record = {
+      request_hash: found.fingerprint,
+      body_hash: null,
+      state: found.state,
+      lease_until: new Date(found.lease_until),
+      expires_at: new Date(found.expires_at),
+    };
+    const decision = decideBegin(record, { request_hash: keyed.fingerprint, body_hash: null }, new Date(now));
+    switch (decision.kind) {
+      case 'mismatch':
+        return replyForError(idempotencyKeyMismatch());
+      case 'in_progress':
+        return replyForError(idempotencyKeyInProgress(decision.retryAfterSeconds));
+      case 'replay':
+        if (found.sealed_reply === null) return replyForError(idempotencyKeyInProgress(IN_PROGRESS_RETRY_SECONDS));
+        this.log.info({ partner_sid: owner.partner_sid }, 'keyed write answered again: its answer was kept');
+        return openReply(found.sealed_reply, keyed);
+      case 'claim': {
+        // Expired, or its attempt stopped holding it (the service died mid-write): this one runs it.
+        const taken = await this.answers.findOneAndUpdate({ ...owner, lease_id: found.lease_id }, { $set: fresh });
+        return taken ? true : replyForError(idempotencyKeyInProgress(IN_PROGRESS_RETRY_SECONDS));
+      }
     }
-    if (new Date(found.lease_until).getTime() > now) return replyForError(idempotencyKeyInProgress(RETRY_SECONDS));
-    // Its attempt stopped holding it (the service died mid-write): this one runs it.
-    const taken = await this.answers.findOneAndUpdate(
-      { ...owner, lease_id: found.lease_id, state: 'running' },
-      { $set: lease },
-    );
-    return taken ? true : replyForError(idempotencyKeyInProgress(RETRY_SECONDS));
   }
 
   private async keep(

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { replyForError, ok, ApiError, type BusReply } from '@patchbay/contracts';
 import type { Bus, MessageContext, Subscription } from '../bus/port';
 import { isServerFault } from '../bus/answer-request';
-import { keyedWriteOf, type KeptAnswers } from './kept-answers';
+import type { KeptAnswers } from './kept-answers';
 
 /** What a handler gets with its message: the subject, the request ID, and a logger carrying that ID. */
 export interface HandlerContext extends MessageContext {
@@ -16,6 +16,12 @@ export interface HandlerContext extends MessageContext {
 /** Subject → handler returning the reply body (status 200) or a full BusReply. */
 export type RouteHandlers = Record<string, (payload: unknown, ctx: HandlerContext) => Promise<unknown>>;
 
+/** How a service serves its requests beyond the handlers. */
+export interface ServeOptions {
+  /** Where the service keeps its answers to writes sent with an Idempotency-Key (kept-answers.ts). */
+  answers?: KeptAnswers;
+}
+
 /**
  * Serves every subject of `handlers` in the service's queue group. Thrown ApiErrors become their
  * status and error body; anything else is logged with the subject and becomes a generic 500. A typed
@@ -24,12 +30,6 @@ export type RouteHandlers = Record<string, (payload: unknown, ctx: HandlerContex
  * Every answer is logged (JSON, at info) with the request ID the gateway set, the subject, status
  * and duration, so one call can be followed through every service it touched.
  */
-/** How a service serves its requests beyond the handlers. */
-export interface ServeOptions {
-  /** Where the service keeps its answers to writes sent with an Idempotency-Key (kept-answers.ts). */
-  answers?: KeptAnswers;
-}
-
 export async function serveAll(
   bus: Bus,
   queue: string,
@@ -54,9 +54,7 @@ export async function serveAll(
             return replyForError(err);
           }
         };
-        const keyed = opts.answers ? keyedWriteOf(payload) : null;
-        const answer =
-          opts.answers && keyed ? await opts.answers.once(keyed.partnerSid, subject, keyed.keyed, run) : await run();
+        const answer = opts.answers ? await opts.answers.serve(payload, run) : await run();
         log.info({ subject, status: answer.status, ms: Math.round(performance.now() - started) }, 'handled');
         return answer;
       }),

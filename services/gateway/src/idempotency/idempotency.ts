@@ -19,8 +19,6 @@ export interface IdempotencyDeps {
   timeoutMs: number;
 }
 
-const mismatch = idempotencyKeyMismatch;
-
 /**
  * Idempotency keys (docs/interface-notes.md, Idempotency keys; decisions §48), mounted by app.ts on
  * every write behind authentication, after the body is parsed (a streamed body: before the route
@@ -66,9 +64,9 @@ export function idempotencyKeys(route: RouteDef, deps: IdempotencyDeps): Request
       case 'in_progress':
         throw idempotencyKeyInProgress(begun.retry_after);
       case 'mismatch':
-        throw mismatch();
+        throw idempotencyKeyMismatch();
       case 'replay':
-        if (digest && !(await sameStreamedBody(req, digest, begun))) throw mismatch();
+        if (digest && !(await sameStreamedBody(req, digest, begun))) throw idempotencyKeyMismatch();
         log.info({ requestId, partner_sid: principal.partner_sid, route: route.path }, 'idempotent replay');
         replayAnswer(res, begun.answer, { partner_sid: principal.partner_sid, key });
         return false;

@@ -5,50 +5,28 @@
  * any answer leaves its key free for the retry. (The public behaviour in both run modes:
  * tests/api/idempotency.test.ts.)
  */
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { Subjects, unwrapReply } from '@patchbay/contracts';
-import {
-  DirBlobStore,
-  MemoryBus,
-  SqliteDocStore,
-  createLogger,
-  createMetricsRegistry,
-  type Stoppable,
-} from '@patchbay/platform';
+import { createMetricsRegistry, type MemoryBus, type Stoppable } from '@patchbay/platform';
 import { startIdentityService } from '@patchbay/identity';
 import { startStorageService } from '@patchbay/storage';
 import { startGateway } from '../../src/start';
 import { until } from '../../../../tests/support/poll';
+import { busWorld } from './bus-world';
 
-const logger = createLogger({ name: 'idempotency-test', level: 'silent' });
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-idempotency-'));
-const blobs = new DirBlobStore({ dir: path.join(dir, 'blobs') });
+const world = busWorld('idempotency');
+const { logger, blobs, bus, docs } = world;
 const metrics = createMetricsRegistry('gateway-idempotency');
-const hub = MemoryBus.hub();
-const buses: MemoryBus[] = [];
-const stores: SqliteDocStore[] = [];
-const running: Stoppable[] = [];
 const ports: number[] = [];
 let token = '';
 let partnerSid = '';
 let storage: Stoppable | undefined;
-
-const bus = () => {
-  const b = new MemoryBus(hub);
-  buses.push(b);
-  return b;
-};
-const docs = () => {
-  const d = new SqliteDocStore();
-  stores.push(d);
-  return d;
-};
+/** Identity's bus: the tests ask services directly through it. */
+let direct: MemoryBus;
 
 beforeAll(async () => {
-  running.push(await startIdentityService({ bus: bus(), docs: docs(), blobs, logger, metrics }));
+  direct = bus();
+  world.started(await startIdentityService({ bus: direct, docs: docs(), blobs, logger, metrics }));
   for (let i = 0; i < 2; i++) {
     const gateway = await startGateway(
       { bus: bus(), blobs, logger, metrics: createMetricsRegistry(`gateway-${i}`) },
@@ -61,29 +39,24 @@ beforeAll(async () => {
       },
       0,
     );
-    running.push(gateway);
-    ports.push(gateway.port);
+    ports.push(world.started(gateway).port);
   }
   const boot = unwrapReply<{ access_token: string; partner: { partner_sid: string } }>(
-    await buses[0].request(Subjects.identity.bootstrap, {}),
+    await direct.request(Subjects.identity.bootstrap, {}),
   );
   token = boot.access_token;
   partnerSid = boot.partner.partner_sid;
 });
 
-afterAll(async () => {
-  await storage?.stop();
-  for (const s of running.reverse()) await s.stop();
-  for (const b of buses) await b.close();
-  for (const d of stores) await d.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 /** Storage, started by the first test that needs it (the first test runs without it). */
 async function ensureStorage(): Promise<void> {
-  storage ??= await startStorageService(
-    { bus: bus(), docs: docs(), blobs, logger, metrics },
-    { storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 2000 },
+  storage ??= world.started(
+    await startStorageService(
+      { bus: bus(), docs: docs(), blobs, logger, metrics },
+      { storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 2000 },
+    ),
   );
 }
 
@@ -112,7 +85,7 @@ test('a 503 is not kept: the retry runs once the service is back, and the other 
 test('a client that hangs up in the middle of its upload leaves the key free: the retry runs', async () => {
   await ensureStorage();
   const container = unwrapReply<{ container_sid: string }>(
-    await buses[0].request(Subjects.storage.containerDefault, { partner_sid: partnerSid }),
+    await direct.request(Subjects.storage.containerDefault, { partner_sid: partnerSid }),
   );
   const query = `/storage/files?container_sid=${container.container_sid}&name=retried.bin`;
   await new Promise<void>((resolve) => {

@@ -10,46 +10,21 @@
  * - gone while its request runs: the key stays claimed until the request's answer, so a retry is a
  *   409 and then the replay, and the write is made once.
  */
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Subjects, TimeoutError, unwrapReply } from '@patchbay/contracts';
-import {
-  DirBlobStore,
-  MemoryBus,
-  SqliteDocStore,
-  createLogger,
-  createMetricsRegistry,
-  type Stoppable,
-} from '@patchbay/platform';
+import { createMetricsRegistry, type MemoryBus } from '@patchbay/platform';
 import { startIdentityService } from '@patchbay/identity';
 import { startStorageService } from '@patchbay/storage';
 import { startGateway } from '../../src/start';
 import { untilTrue } from '../../../../tests/support/poll';
+import { busWorld } from './bus-world';
 
-const logger = createLogger({ name: 'client-gone-test', level: 'silent' });
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-client-gone-'));
-const blobs = new DirBlobStore({ dir: path.join(dir, 'blobs') });
-const hub = MemoryBus.hub();
-const buses: MemoryBus[] = [];
-const stores: SqliteDocStore[] = [];
-const running: Stoppable[] = [];
+const world = busWorld('lost-answers');
+const { logger, blobs, bus, docs } = world;
 let token = '';
 /** A gateway whose bus requests on a held subject wait for the test; and a plain one. */
 let held: Awaited<ReturnType<typeof startGateway>>;
 let plainPort = 0;
-
-const bus = () => {
-  const b = new MemoryBus(hub);
-  buses.push(b);
-  return b;
-};
-const docs = () => {
-  const d = new SqliteDocStore();
-  stores.push(d);
-  return d;
-};
 
 /** Subjects whose next reply is lost on its way back (the service has done the work). */
 const lose = new Set<string>();
@@ -94,23 +69,23 @@ const settings = {
 
 beforeAll(async () => {
   const metrics = createMetricsRegistry('client-gone');
-  running.push(await startIdentityService({ bus: bus(), docs: docs(), blobs, logger, metrics }));
-  running.push(
+  const direct = bus();
+  world.started(await startIdentityService({ bus: direct, docs: docs(), blobs, logger, metrics }));
+  world.started(
     await startStorageService(
       { bus: bus(), docs: docs(), blobs, logger, metrics },
       { storageUrl: 'http://files.test', uploadStaleMs: 3_600_000, sweepIntervalMs: 3_600_000, busTimeoutMs: 2000 },
     ),
   );
-  held = await startGateway(
-    { bus: holdingBus(bus()), blobs, logger, metrics: createMetricsRegistry('held') },
-    settings,
-    0,
+  held = world.started(
+    await startGateway({ bus: holdingBus(bus()), blobs, logger, metrics: createMetricsRegistry('held') }, settings, 0),
   );
-  const plain = await startGateway({ bus: bus(), blobs, logger, metrics: createMetricsRegistry('plain') }, settings, 0);
-  running.push(held, plain);
+  const plain = world.started(
+    await startGateway({ bus: bus(), blobs, logger, metrics: createMetricsRegistry('plain') }, settings, 0),
+  );
   plainPort = plain.port;
   const boot = unwrapReply<{ access_token: string; partner: { partner_sid: string } }>(
-    await buses[0].request(Subjects.identity.bootstrap, {}),
+    await direct.request(Subjects.identity.bootstrap, {}),
   );
   token = boot.access_token;
   // Room for the containers the tests create beside the default one.
@@ -125,10 +100,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // A failed test may leave a request held: let it go, or the gateway's stop waits for it.
   for (const entry of holds.values()) entry.open();
-  for (const s of running.reverse()) await s.stop();
-  for (const b of buses) await b.close();
-  for (const d of stores) await d.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await world.close();
 });
 
 const createContainer = (key: string, body: string, port = plainPort) =>

@@ -1,4 +1,4 @@
-import type { IdempotentAnswer } from '@patchbay/contracts';
+import type { IdempotentAnswer, KeyedRequest } from '@patchbay/contracts';
 
 /**
  * One Idempotency-Key of one partner (decisions §48). `running` while the request that claimed it
@@ -22,39 +22,8 @@ export type KeyRecord = {
   expires_at: Date;
 };
 
-/** What a request that comes with a key asks: its hashes (body null: streamed, not read yet). */
-export interface KeyedRequest {
-  request_hash: string;
-  body_hash: string | null;
-}
-
-/**
- * What to do with a request whose key already has a record: `claim` it (the record has expired, or
- * its holder stopped renewing it: its gateway died), answer `in_progress` (409), `mismatch` (422),
- * or `replay` the kept answer.
- */
-export type BeginDecision =
-  { kind: 'claim' } | { kind: 'in_progress'; retryAfterSeconds: number } | { kind: 'mismatch' } | { kind: 'replay' };
-
-/** How soon a client is told to try again while the first request runs. */
-export const IN_PROGRESS_RETRY_SECONDS = 2;
-
-/** Whether two body hashes can be of the same body: equal, or one still unknown (a streamed body). */
-const sameBody = (a: string | null, b: string | null) => a === null || b === null || a === b;
-
-/**
- * The rule for a request that finds `record` under its key. The request must be the one the key
- * was used for (method, path, query, and the body when both hashes are known), whatever the
- * record's state: a different one is a mismatch even while the first runs.
- */
-export function decideBegin(record: KeyRecord, req: KeyedRequest, now: Date): BeginDecision {
-  if (record.expires_at.getTime() <= now.getTime()) return { kind: 'claim' };
-  if (record.request_hash !== req.request_hash || !sameBody(record.body_hash, req.body_hash))
-    return { kind: 'mismatch' };
-  if (record.state === 'done') return { kind: 'replay' };
-  if (record.lease_until.getTime() <= now.getTime()) return { kind: 'claim' };
-  return { kind: 'in_progress', retryAfterSeconds: IN_PROGRESS_RETRY_SECONDS };
-}
+// The rule itself is shared with the services' own kept answers (platform's kept-answers.ts).
+export { IN_PROGRESS_RETRY_SECONDS, decideBegin, type BeginDecision, type KeyedRequest } from '@patchbay/contracts';
 
 /** A record claimed now by `req` (fresh, or over an expired or abandoned one). */
 export function claimedRecord(
