@@ -19,13 +19,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../tests/harness/free-port';
-import {
-  BENCH_TOKEN,
-  killRunningServers,
-  startAllInOne,
-  untilAnswers,
-  type BenchServer,
-} from './lib/all-in-one-server';
+import { BENCH_TOKEN, runBench, startAllInOne, untilAnswers, type BenchServer } from './lib/all-in-one-server';
 import { callRecordLine, sidOf } from './lib/detail-records';
 import { cpuSecondsOf, MiB, rssOf, table } from './lib/proc';
 
@@ -154,8 +148,4 @@ async function main(): Promise<void> {
   if (!KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  killRunningServers();
-  process.exit(1);
-});
+runBench(main);

@@ -25,7 +25,7 @@ import { CALL_RECORDS } from '../services/records/src/domain/record-kinds';
 import { openRecordsRepo, storeNewRecords } from '../services/records/src/repo';
 import { touchUsage } from '../services/records/src/usage/usage-rollups';
 import { freePort } from '../tests/harness/free-port';
-import { BENCH_TOKEN, killRunningServers, startAllInOne, type BenchServer } from './lib/all-in-one-server';
+import { BENCH_TOKEN, runBench, startAllInOne, type BenchServer } from './lib/all-in-one-server';
 import { callRecordLine } from './lib/detail-records';
 import { table } from './lib/proc';
 
@@ -201,8 +201,4 @@ async function main(): Promise<void> {
   if (!KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  killRunningServers();
-  process.exit(1);
-});
+runBench(main);

@@ -27,6 +27,15 @@ export function killRunningServers(): void {
   for (const child of running) child.kill('SIGKILL');
 }
 
+/** Runs a bench's `main`; on failure prints the error, kills the servers it started and exits 1. */
+export function runBench(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    killRunningServers();
+    process.exit(1);
+  });
+}
+
 /**
  * Starts the all-in-one on `dataDir` and resolves once `readyPath` (under the origin, asked with the
  * bench's token) answers 2xx, polled every `everyMs`; rejects with the end of its stderr if it exits
