@@ -59,8 +59,8 @@ export class RunningKey {
     this.renewal = setInterval(() => void this.renew(), RENEW_MS);
     this.renewal.unref();
     holdAnswer(res, MAX_KEPT_ANSWER_BYTES, (answer) => this.settle(answer));
-    if (res.closed) this.clientGone(res);
-    else res.once('close', () => this.clientGone(res));
+    if (res.closed) this.onClientGone(res);
+    else res.once('close', () => this.onClientGone(res));
   }
 
   /**
@@ -69,7 +69,7 @@ export class RunningKey {
    * its answer is kept — a retry meanwhile is a 409, then the replay — so a retry never runs the
    * write a second time beside the first. A request that never answers lets the key go after LEASE_MS.
    */
-  private clientGone(res: Response): void {
+  private onClientGone(res: Response): void {
     if (this.settled) return;
     if (!res.req.complete) return void this.settle(null);
     setTimeout(() => void this.settle(null), LEASE_MS).unref();
